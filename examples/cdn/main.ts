@@ -1,0 +1,55 @@
+// The bundled example: one CDN capability, synthesized by `cdk8s synth`.
+// Run it from the repository root with `npm run example`; the output lands in examples/cdn/dist.
+import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { Capability, CapabilityApp, DeploymentAggregate, RuntimeRouting, SharedBase } from '../../src';
+
+const app = new CapabilityApp();
+const cdn = new Capability(app, 'cdn', { description: 'multi-tenant CDN: edge tags the tenant, runtime routes on it' });
+
+// Deployment time: the shared base first, then one aggregate per tenant.
+const base = new SharedBase(cdn, 'Base');
+new ssm.StringParameter(base, 'OriginDnsName', {
+  parameterName: '/cdn/origin-dns-name',
+  stringValue: 'origin.cdn.example.com',
+});
+for (const tenant of ['acme', 'globex']) {
+  const aggregate = new DeploymentAggregate(cdn, tenant);
+  new ssm.StringParameter(aggregate, 'Domain', {
+    parameterName: `/cdn/tenants/${tenant}/domain`,
+    stringValue: `${tenant}.cdn.example.com`,
+  });
+}
+
+// Runtime: declared in the wrong order on purpose (custom resource, Deployment,
+// CRD, Namespace). Synth applies the Namespace and the CRD first.
+const routing = new RuntimeRouting(cdn, 'Routing');
+new ApiObject(routing, 'TenantRoute', {
+  apiVersion: 'routing.cdn.example.com/v1',
+  kind: 'TenantRoute',
+  metadata: { name: 'acme', namespace: 'edge' },
+  spec: { header: 'x-tenant-id', value: 'acme', backend: 'web' },
+});
+new kplus.Deployment(routing, 'Web', {
+  metadata: { name: 'web', namespace: 'edge' },
+  containers: [{ image: 'nginx:1.27', portNumber: 8080, securityContext: { ensureNonRoot: false } }],
+});
+new ApiObject(routing, 'TenantRouteCrd', {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'tenantroutes.routing.cdn.example.com' },
+  spec: {
+    group: 'routing.cdn.example.com',
+    scope: 'Namespaced',
+    names: { kind: 'TenantRoute', plural: 'tenantroutes', singular: 'tenantroute', listKind: 'TenantRouteList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+});
+new ApiObject(routing, 'EdgeNamespace', {
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'edge' },
+});
+
+app.synth();

@@ -1,0 +1,77 @@
+import { App, AppProps } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { brand, hasBrand } from '../private/brand';
+import { writeAtomically } from '../output/atomic-output';
+import { synthesize, SynthesisResult } from '../synth/synthesize';
+import { CompositionError } from '../violation';
+
+/** Properties of a `CapabilityApp`. */
+export interface CapabilityAppProps extends AppProps {}
+
+/**
+ * The root of a cdk-capability program: a cdk8s `App` that synthesizes every
+ * capability under it, both lifecycles, in dependency order.
+ *
+ * A drop-in for `new App()` in a cdk8s project: `cdk8s synth` runs it
+ * unchanged. `synth()` writes, under the outdir:
+ * - `plan.json`: the ordered steps of both lifecycles and why each edge exists;
+ * - `deploy/`: one aws-cdk cloud assembly (`cdk deploy --app dist/deploy --all`);
+ * - `runtime/`: Kubernetes manifests, one file per step, numbered in apply
+ *   order, plus a `kustomization.yaml` that keeps that order.
+ *
+ * @example
+ * const app = new CapabilityApp();
+ * const cdn = new Capability(app, 'cdn');
+ * new SharedBase(cdn, 'Base');
+ * new RuntimeRouting(cdn, 'Routing');
+ * app.synth();
+ */
+export class CapabilityApp extends App {
+  /** True when `x` is a `CapabilityApp`, also across duplicate installs of this package. */
+  public static isCapabilityApp(x: unknown): x is CapabilityApp {
+    return hasBrand(x, 'CapabilityApp');
+  }
+
+  /**
+   * The app at the root of `construct`'s tree.
+   *
+   * @throws when the root is not a `CapabilityApp`
+   */
+  public static of(construct: IConstruct): CapabilityApp {
+    const root = construct.node.root;
+    if (!CapabilityApp.isCapabilityApp(root)) {
+      throw new Error(`'${construct.node.path}' is not in a CapabilityApp: create its root with new CapabilityApp()`);
+    }
+    return root;
+  }
+
+  /**
+   * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR`, else `dist`
+   */
+  constructor(props: CapabilityAppProps = {}) {
+    super(props);
+    brand(this, 'CapabilityApp');
+  }
+
+  /**
+   * Checks the composition and writes its output atomically.
+   *
+   * @throws CompositionError with every violation, sorted, when the composition
+   * is refused; nothing is written then and the previous output stays as it was.
+   */
+  public synth(): void {
+    const result = this.synthesize();
+    if (result.violations.length > 0 || !result.output) throw new CompositionError(result.violations);
+    writeAtomically(this.outdir, result.output);
+  }
+
+  /**
+   * Collects, checks and renders the composition without writing anything and
+   * without throwing for violations.
+   *
+   * @returns the violations, and when there are none the plan and output
+   */
+  public synthesize(): SynthesisResult {
+    return synthesize(this);
+  }
+}

@@ -1,0 +1,76 @@
+import { Environment, Stage } from 'aws-cdk-lib';
+import { Construct, IConstruct } from 'constructs';
+import { brand, hasBrand } from '../private/brand';
+import { assemblyScratchDir } from '../private/scratch';
+
+/** Properties of a `Capability`. */
+export interface CapabilityProps {
+  /**
+   * The AWS environment of the capability's deployment-time stacks.
+   *
+   * @default - environment-agnostic stacks
+   */
+  readonly env?: Environment;
+
+  /**
+   * A one-line description, written to `plan.json`.
+   *
+   * @default - none
+   */
+  readonly description?: string;
+}
+
+/**
+ * One capability: a composition of a shared base and per-tenant deployment
+ * aggregates (AWS CDK, deployment time) and a runtime routing aggregate (cdk8s,
+ * runtime), synthesized together by its `CapabilityApp`.
+ *
+ * A capability is an aws-cdk `Stage`, so the stacks under it synthesize into a
+ * cloud assembly; an app may hold several capabilities.
+ *
+ * @example
+ * const app = new CapabilityApp();
+ * const cdn = new Capability(app, 'cdn');
+ * new SharedBase(cdn, 'Base');
+ * new DeploymentAggregate(cdn, 'acme');
+ * new RuntimeRouting(cdn, 'Routing');
+ * app.synth();
+ */
+export class Capability extends Stage {
+  /** True when `x` is a `Capability`, also across duplicate installs of this package. */
+  public static isCapability(x: unknown): x is Capability {
+    return hasBrand(x, 'Capability');
+  }
+
+  /**
+   * The capability that encloses `construct`.
+   *
+   * @throws when `construct` is not inside a capability
+   */
+  public static of(construct: IConstruct): Capability {
+    const found = Capability.tryOf(construct);
+    if (!found) {
+      throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
+    }
+    return found;
+  }
+
+  /** The capability that encloses `construct`, or undefined. */
+  public static tryOf(construct: IConstruct): Capability | undefined {
+    return construct.node.scopes.reverse().find((c) => Capability.isCapability(c)) as Capability | undefined;
+  }
+
+  /** The description written to `plan.json`, if any. */
+  public readonly description?: string;
+
+  /**
+   * @param scope the `CapabilityApp` (or any construct under it)
+   * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
+   * @param props options
+   */
+  constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
+    super(scope, id, { env: props.env, outdir: assemblyScratchDir() });
+    brand(this, 'Capability');
+    this.description = props.description;
+  }
+}

@@ -1,0 +1,50 @@
+import { Stack, StackProps } from 'aws-cdk-lib';
+import { brand, hasBrand } from '../private/brand';
+import { Capability } from './capability';
+
+/** Properties of a `DeploymentAggregate`. */
+export interface DeploymentAggregateProps extends StackProps {
+  /**
+   * The tenant this aggregate deploys.
+   *
+   * @default - the construct id
+   */
+  readonly tenant?: string;
+}
+
+/**
+ * The deployment-time resources of one tenant (for a CDN, its certificate, DNS
+ * record and alternate domain).
+ *
+ * An aws-cdk `Stack`, deployed after its capability's `SharedBase`: synth adds
+ * that stack dependency to the cloud assembly, so `cdk deploy --all` honours it.
+ *
+ * @example
+ * for (const tenant of ['acme', 'globex']) {
+ *   new DeploymentAggregate(cdn, tenant);
+ * }
+ */
+export class DeploymentAggregate extends Stack {
+  /** True when `x` is a `DeploymentAggregate`, also across duplicate installs of this package. */
+  public static isDeploymentAggregate(x: unknown): x is DeploymentAggregate {
+    return hasBrand(x, 'DeploymentAggregate');
+  }
+
+  /** The tenant this aggregate deploys. */
+  public readonly tenant: string;
+
+  /** The capability this aggregate belongs to. */
+  public readonly capability: Capability;
+
+  /**
+   * @param scope the capability
+   * @param id the construct id, by default also the tenant
+   * @param props stack options and the tenant
+   */
+  constructor(scope: Capability, id: string, props: DeploymentAggregateProps = {}) {
+    super(scope, id, props);
+    brand(this, 'DeploymentAggregate');
+    this.capability = Capability.of(this);
+    this.tenant = props.tenant ?? id;
+  }
+}

@@ -1,0 +1,39 @@
+import { Stack, StackProps } from 'aws-cdk-lib';
+import { brand, hasBrand } from '../private/brand';
+import { Capability } from './capability';
+
+/** Properties of a `SharedBase`. */
+export interface SharedBaseProps extends StackProps {}
+
+/**
+ * The deployment-time base of a capability: what every tenant shares (for a
+ * CDN, the distribution, its cache policy and edge function).
+ *
+ * An aws-cdk `Stack`. Every `DeploymentAggregate` of the same capability is
+ * deployed after it, and the capability's runtime after both. One per
+ * capability.
+ *
+ * @example
+ * const base = new SharedBase(cdn, 'Base');
+ * new ssm.StringParameter(base, 'Origin', { stringValue: 'origin.example.com' });
+ */
+export class SharedBase extends Stack {
+  /** True when `x` is a `SharedBase`, also across duplicate installs of this package. */
+  public static isSharedBase(x: unknown): x is SharedBase {
+    return hasBrand(x, 'SharedBase');
+  }
+
+  /** The capability this base belongs to. */
+  public readonly capability: Capability;
+
+  /**
+   * @param scope the capability
+   * @param id the construct id; the stack is named `<capability>-<id>` unless `stackName` is given
+   * @param props stack options
+   */
+  constructor(scope: Capability, id: string, props: SharedBaseProps = {}) {
+    super(scope, id, props);
+    brand(this, 'SharedBase');
+    this.capability = Capability.of(this);
+  }
+}

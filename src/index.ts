@@ -1,0 +1,10 @@
+export * from './violation';
+export * from './constructs/capability-app';
+export * from './constructs/capability';
+export * from './constructs/shared-base';
+export * from './constructs/deployment-aggregate';
+export * from './constructs/runtime-routing';
+export type { Plan, SynthesisResult } from './synth/synthesize';
+export type { PlanStep, PlanDependency, Lifecycle, RuntimeFile } from './output/plan';
+export type { ObjectIdentity } from './model/object-identity';
+export type { CompositionModel, RuntimeObject, DeployStack } from './model/composition-model';

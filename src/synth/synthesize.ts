@@ -1,0 +1,83 @@
+import { stringify } from 'yaml';
+import { Check, runChecks } from '../checks/check';
+import { dependencyCycles } from '../checks/dependency-cycles';
+import { buildCompositionGraph } from '../graph/composition-graph';
+import { collectModel } from '../model/collect';
+import { CompositionModel } from '../model/composition-model';
+import { OutputTree } from '../output/atomic-output';
+import { mergeAssemblies, synthesizeDeployment } from '../output/deploy-assembly';
+import { PlanStep, planSteps, RuntimeFile } from '../output/plan';
+import { IConstruct } from 'constructs';
+import { compareViolations, Violation } from '../violation';
+
+/** The checks every synth runs, in report order. */
+export const CHECKS: readonly Check[] = [dependencyCycles];
+
+/** The plan written to `plan.json`. */
+export interface Plan {
+  /** Format version of this file. */
+  readonly version: 1;
+  /** The capabilities of the app. */
+  readonly capabilities: Array<{ readonly name: string; readonly description?: string }>;
+  /** Every step of both lifecycles, in apply order. */
+  readonly steps: PlanStep[];
+}
+
+/** Everything a synth produces, before anything is written. */
+export interface SynthesisResult {
+  /** Every violation, sorted; empty when the composition is accepted. */
+  readonly violations: Violation[];
+  /** The model collected from the construct tree. */
+  readonly model: CompositionModel;
+  /** The plan (absent when refused). */
+  readonly plan?: Plan;
+  /** The runtime files in apply order (absent when refused). */
+  readonly runtimeFiles?: RuntimeFile[];
+  /** The files to write under the outdir (absent when refused). */
+  readonly output?: OutputTree;
+}
+
+/**
+ * Collects, checks and renders a composition without writing anything.
+ *
+ * @param root the app (or any root construct)
+ */
+export function synthesize(root: IConstruct): SynthesisResult {
+  const model = collectModel(root);
+  const deploy = synthesizeDeployment(model);
+  const graph = buildCompositionGraph(model, deploy.stackDependencies);
+  const sorted = graph.graph.sort();
+  const violations = [...model.violations, ...deploy.violations, ...runChecks(CHECKS, { model, graph, sorted })].sort(compareViolations);
+  if (violations.length > 0) return { violations, model };
+
+  const { steps, runtimeFiles } = planSteps(graph.graph, sorted, (unit) => `deploy/${deploy.templateFiles.get(unit.stack.stack)}`);
+  const plan: Plan = {
+    version: 1,
+    capabilities: model.capabilities.map((c) => ({ name: c.node.path, description: c.description })),
+    steps,
+  };
+
+  const files = new Map<string, string>();
+  const copies = new Map<string, string>();
+  files.set('plan.json', JSON.stringify(plan, undefined, 2) + '\n');
+  for (const { file, objects } of runtimeFiles) {
+    files.set(file, objects.map((o) => stringify(o.manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
+  }
+  if (runtimeFiles.length > 0) files.set('runtime/kustomization.yaml', kustomization(runtimeFiles));
+  if (deploy.assemblyDirs.length > 0) {
+    const merged = mergeAssemblies(deploy.assemblyDirs);
+    files.set('deploy/manifest.json', merged.manifest);
+    for (const [source, name] of merged.files) copies.set(`deploy/${name}`, source);
+  }
+  return { violations, model, plan, runtimeFiles, output: { files, copies } };
+}
+
+/** A kustomization that applies the runtime files in order (`sortOptions: fifo` keeps it). */
+function kustomization(runtimeFiles: readonly RuntimeFile[]): string {
+  return stringify({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    sortOptions: { order: 'fifo' },
+    resources: runtimeFiles.map((f) => f.file.slice('runtime/'.length)),
+  });
+}
