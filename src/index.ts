@@ -8,3 +8,4 @@ export type { Plan, SynthesisResult } from './synth/synthesize';
 export type { PlanStep, PlanDependency, Lifecycle, RuntimeFile } from './output/plan';
 export type { ObjectIdentity } from './model/object-identity';
 export type { CompositionModel, RuntimeObject, DeployStack } from './model/composition-model';
+export * from './constructs/contribution';

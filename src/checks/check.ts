@@ -1,5 +1,8 @@
 import { SortResult } from '../graph/dependency-graph';
 import { CompositionGraph } from '../graph/composition-graph';
+import { FieldLedger } from '../ledger/field-ledger';
+import { PhysicalNameClash } from '../ledger/physical-names';
+import { DuplicateDeclaration } from '../ledger/runtime-writes';
 import { CompositionModel } from '../model/composition-model';
 import { errorMessage } from '../private/errors';
 import { violation, Violation, ViolationCode } from '../violation';
@@ -12,6 +15,18 @@ export interface CheckContext {
   readonly graph: CompositionGraph;
   /** The graph, sorted (or its cycles). */
   readonly sorted: SortResult;
+  /** Who writes what. */
+  readonly writes: WriteRecord;
+}
+
+/** The field ledger and what was found while filling it. */
+export interface WriteRecord {
+  /** Every write to every object. */
+  readonly ledger: FieldLedger;
+  /** Object identities declared more than once. */
+  readonly duplicates: DuplicateDeclaration[];
+  /** Physical names claimed by more than one CloudFormation resource. */
+  readonly physicalNames: PhysicalNameClash[];
 }
 
 /**

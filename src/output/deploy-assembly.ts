@@ -17,6 +17,8 @@ export interface DeploySynthesis {
   readonly stackDependencies: StackDependency[];
   /** Template file of each stack, relative to the assembly. */
   readonly templateFiles: Map<Stack, string>;
+  /** The synthesized template of each stack. */
+  readonly templates: Map<Stack, any>;
   /** Problems: stacks outside a capability, two shared bases, aws-cdk synthesis errors. */
   readonly violations: Violation[];
 }
@@ -48,7 +50,8 @@ export function synthesizeDeployment(model: CompositionModel): DeploySynthesis {
   const assemblyDirs: string[] = [];
   const stackDependencies: StackDependency[] = [];
   const templateFiles = new Map<Stack, string>();
-  if (violations.length > 0) return { assemblyDirs, stackDependencies, templateFiles, violations };
+  const templates = new Map<Stack, any>();
+  if (violations.length > 0) return { assemblyDirs, stackDependencies, templateFiles, templates, violations };
 
   for (const capability of stages) {
     const byArtifact = new Map<string, Stack>();
@@ -60,6 +63,7 @@ export function synthesizeDeployment(model: CompositionModel): DeploySynthesis {
         const to = byArtifact.get(artifact.id);
         if (!to) continue;
         templateFiles.set(to, artifact.templateFile);
+        templates.set(to, artifact.template);
         for (const dep of artifact.dependencies) {
           const from = byArtifact.get(dep.id);
           if (from) stackDependencies.push({ from, to, reason: reasonFor(from, to) });
@@ -72,7 +76,7 @@ export function synthesizeDeployment(model: CompositionModel): DeploySynthesis {
       violations.push(violation(code, `${what}: the stacks of capability '${capability.node.path}' could not be synthesized: ${message}`, [capability.node.path]));
     }
   }
-  return { assemblyDirs, stackDependencies, templateFiles, violations };
+  return { assemblyDirs, stackDependencies, templateFiles, templates, violations };
 }
 
 /** One shared base per capability; every tenant aggregate depends on it. */

@@ -1,6 +1,11 @@
 import { stringify } from 'yaml';
 import { Check, runChecks } from '../checks/check';
 import { dependencyCycles } from '../checks/dependency-cycles';
+import { duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites } from '../checks/field-ownership';
+import { recordCloudFormationWrites } from '../ledger/cloudformation-writes';
+import { FieldLedger } from '../ledger/field-ledger';
+import { findPhysicalNameClashes } from '../ledger/physical-names';
+import { recordRuntimeWrites } from '../ledger/runtime-writes';
 import { buildCompositionGraph } from '../graph/composition-graph';
 import { collectModel } from '../model/collect';
 import { CompositionModel } from '../model/composition-model';
@@ -11,7 +16,7 @@ import { IConstruct } from 'constructs';
 import { compareViolations, Violation } from '../violation';
 
 /** The checks every synth runs, in report order. */
-export const CHECKS: readonly Check[] = [dependencyCycles];
+export const CHECKS: readonly Check[] = [duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites, dependencyCycles];
 
 /** The plan written to `plan.json`. */
 export interface Plan {
@@ -44,10 +49,15 @@ export interface SynthesisResult {
  */
 export function synthesize(root: IConstruct): SynthesisResult {
   const model = collectModel(root);
+  const ledger = new FieldLedger();
+  const duplicates = recordRuntimeWrites(model, ledger);
+  recordCloudFormationWrites(model, ledger);
   const deploy = synthesizeDeployment(model);
+  const writes = { ledger, duplicates, physicalNames: findPhysicalNameClashes(model, deploy.templates) };
   const graph = buildCompositionGraph(model, deploy.stackDependencies);
   const sorted = graph.graph.sort();
-  const violations = [...model.violations, ...deploy.violations, ...runChecks(CHECKS, { model, graph, sorted })].sort(compareViolations);
+  const checked = runChecks(CHECKS, { model, graph, sorted, writes });
+  const violations = [...model.violations, ...deploy.violations, ...checked].sort(compareViolations);
   if (violations.length > 0) return { violations, model };
 
   const { steps, runtimeFiles } = planSteps(graph.graph, sorted, (unit) => `deploy/${deploy.templateFiles.get(unit.stack.stack)}`);

@@ -1,0 +1,45 @@
+/**
+ * A field path in the sense of server-side apply: a list of segments, each a
+ * map key (`spec`, `app.kubernetes.io/name`) or a list element key
+ * (`k:{"name":"web"}`).
+ */
+export type FieldPath = readonly string[];
+
+/** The segment of a keyed list element, as server-side apply writes it: `k:{"name":"web"}`. */
+export function elementKey(keys: Record<string, unknown>): string {
+  return `k:${JSON.stringify(keys)}`;
+}
+
+/** True when a segment is a keyed list element. */
+export function isElementKey(segment: string): boolean {
+  return segment.startsWith('k:{');
+}
+
+/** The field names of a path with element keys left out: the shape the rules match. */
+export function fieldNames(path: FieldPath): string[] {
+  return path.filter((s) => !isElementKey(s));
+}
+
+/**
+ * How messages print a path: `spec.template.spec.containers[name=web].image`,
+ * `metadata.labels["app.kubernetes.io/name"]`.
+ */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const segment of path) {
+    if (isElementKey(segment)) {
+      const keys = JSON.parse(segment.slice(2)) as Record<string, unknown>;
+      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) {
+      out += out ? `.${segment}` : segment;
+    } else {
+      out += `[${JSON.stringify(segment)}]`;
+    }
+  }
+  return out || '(the whole object)';
+}
+
+/** A map key for a path; prefixes of a path give prefixes of its key. */
+export function pathKey(path: FieldPath): string {
+  return path.join('\u0000');
+}
