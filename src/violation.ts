@@ -74,8 +74,10 @@ export class CompositionError extends Error {
     super(formatViolations(sorted));
     this.name = 'CompositionError';
     this.violations = sorted;
-    // The report is the whole story: a stack trace into synth internals helps nobody.
+    // The report is the whole story: a stack trace into synth internals helps
+    // nobody, and an uncaught error under `cdk8s synth` prints just the report.
     this.stack = `${this.name}: ${this.message}`;
+    Object.defineProperty(this, 'violations', { enumerable: false });
   }
 }
 
