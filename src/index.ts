@@ -9,3 +9,6 @@ export type { PlanStep, PlanDependency, Lifecycle, RuntimeFile } from './output/
 export type { ObjectIdentity } from './model/object-identity';
 export type { CompositionModel, RuntimeObject, DeployStack } from './model/composition-model';
 export * from './constructs/contribution';
+export * from './contract/field';
+export * from './contract/interface-contract';
+export type { InterfaceArtifact, InterfaceRecord } from './output/interface-artifact';

@@ -1,19 +1,28 @@
 // The bundled example: one CDN capability, synthesized by `cdk8s synth`.
 // Run it from the repository root with `npm run example`; the output lands in examples/cdn/dist.
-import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { aws_cloudfront as cloudfront, aws_cloudfront_origins as origins, aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
-import { Capability, CapabilityApp, DeploymentAggregate, RuntimeRouting, SharedBase } from '../../src';
+import { Capability, CapabilityApp, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../../src';
 
 const app = new CapabilityApp();
 const cdn = new Capability(app, 'cdn', { description: 'multi-tenant CDN: edge tags the tenant, runtime routes on it' });
 
+// The one interface that crosses from deployment time to runtime.
+const edge = new InterfaceContract(cdn, 'Edge', {
+  version: '1.0.0',
+  fields: {
+    originDnsName: Field.dnsName({ description: 'DNS name of the edge distribution' }),
+    tenantHeader: Field.string({ description: 'request header the edge sets to the tenant id' }),
+  },
+});
+
 // Deployment time: the shared base first, then one aggregate per tenant.
 const base = new SharedBase(cdn, 'Base');
-new ssm.StringParameter(base, 'OriginDnsName', {
-  parameterName: '/cdn/origin-dns-name',
-  stringValue: 'origin.cdn.example.com',
+const distribution = new cloudfront.Distribution(base, 'Edge', {
+  defaultBehavior: { origin: new origins.HttpOrigin('origin.cdn.example.com') },
 });
+edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
 for (const tenant of ['acme', 'globex']) {
   const aggregate = new DeploymentAggregate(cdn, tenant);
   new ssm.StringParameter(aggregate, 'Domain', {
@@ -31,9 +40,15 @@ new ApiObject(routing, 'TenantRoute', {
   metadata: { name: 'acme', namespace: 'edge' },
   spec: { header: 'x-tenant-id', value: 'acme', backend: 'web' },
 });
+const values = edge.consume(routing, { namespace: 'edge' });
 new kplus.Deployment(routing, 'Web', {
   metadata: { name: 'web', namespace: 'edge' },
-  containers: [{ image: 'nginx:1.27', portNumber: 8080, securityContext: { ensureNonRoot: false } }],
+  containers: [{
+    image: 'nginx:1.27',
+    portNumber: 8080,
+    securityContext: { ensureNonRoot: false },
+    envVariables: { ORIGIN_DNS_NAME: values.originDnsName.envValue(), TENANT_HEADER: values.tenantHeader.envValue() },
+  }],
 });
 new ApiObject(routing, 'TenantRouteCrd', {
   apiVersion: 'apiextensions.k8s.io/v1',

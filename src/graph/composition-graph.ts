@@ -1,5 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
+import { FieldMap } from '../contract/field';
+import { InterfaceContract } from '../contract/interface-contract';
 import { CompositionModel, DeployStack, RuntimeObject } from '../model/composition-model';
 import { groupKind } from '../model/object-identity';
 import { violation, Violation, ViolationCode } from '../violation';
@@ -14,6 +16,7 @@ export const EdgeReason = {
   SHARED_BASE: 'shared base before tenant aggregate',
   STACK: 'stack dependency (cloud assembly)',
   DEPLOY_BEFORE_RUNTIME: 'deployment time before runtime',
+  INTERFACE: 'interface publication before its consumers',
 } as const;
 
 /** What a graph node stands for: a stack or an object; barriers carry `undefined`. */
@@ -68,6 +71,7 @@ export function buildCompositionGraph(model: CompositionModel, stackDependencies
     graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, dep.reason);
   }
   addDeployBeforeRuntimeEdges(model, graph, unitNode);
+  addInterfaceEdges(model, graph, unitNode);
   return { graph, violations };
 }
 
@@ -165,5 +169,22 @@ function addDeployBeforeRuntimeEdges(model: CompositionModel, graph: DependencyG
     const gate = graph.addNode(undefined, `${capability.node.path} (deployment time)`, true);
     for (const s of stacks) graph.addEdge(unitNode.get(s.stack)!, gate, '');
     for (const o of objects) graph.addEdge(gate, unitNode.get(o.apiObject)!, EdgeReason.DEPLOY_BEFORE_RUNTIME);
+  }
+}
+
+/** The stack that publishes a contract before every object of each chart that consumes it. */
+function addInterfaceEdges(model: CompositionModel, graph: DependencyGraph<Unit | undefined>, unitNode: Map<IConstruct, number>): void {
+  for (const contract of model.constructs.filter((c): c is InterfaceContract<FieldMap> => InterfaceContract.isInterfaceContract(c))) {
+    for (const publication of contract.publications) {
+      const publisher = unitNode.get(publication.stack);
+      if (publisher === undefined) continue;
+      for (const consumption of contract.consumptions) {
+        const gate = graph.addNode(undefined, `${contract.node.path} (published)`, true);
+        graph.addEdge(publisher, gate, '');
+        for (const o of model.objects) {
+          if (o.chart === consumption.chart) graph.addEdge(gate, unitNode.get(o.apiObject)!, EdgeReason.INTERFACE);
+        }
+      }
+    }
   }
 }

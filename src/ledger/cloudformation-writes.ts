@@ -1,7 +1,7 @@
 import { CfnResource, Stack, Tokenization } from 'aws-cdk-lib';
-import { IConstruct } from 'constructs';
 import { Contribution } from '../constructs/contribution';
 import { CompositionModel } from '../model/composition-model';
+import { declarerOf } from '../model/declarer';
 import { FieldLedger } from './field-ledger';
 import { FieldPath, pathKey } from './field-path';
 import { leavesOf } from './leaves';
@@ -50,10 +50,4 @@ function recordResource(resource: CfnResource, overrides: object, contributions:
   leavesOf(stack.resolve(overrides), OwnershipRules.NONE, [], opaque)
     .filter((l) => !contributed.has(pathKey(l)))
     .forEach(record(`${resource.node.path} (addPropertyOverride)`));
-}
-
-/** The L2 construct that declares a CfnResource kept as its `Resource` child, else the resource. */
-function declarerOf(resource: CfnResource): IConstruct {
-  const scope = resource.node.scope;
-  return resource.node.id === 'Resource' && scope && !Stack.isStack(scope) ? scope : resource;
 }

@@ -1,5 +1,6 @@
 import { CfnResource, Stack } from 'aws-cdk-lib';
 import { CompositionModel } from '../model/composition-model';
+import { declarerOf } from '../model/declarer';
 
 /** Two or more resources claiming one physical name. */
 export interface PhysicalNameClash {
@@ -33,7 +34,7 @@ export function findPhysicalNameClashes(model: CompositionModel, templates: Read
     const scope = c.cfnResourceType.startsWith('AWS::IAM::') ? 'global' : stack.environment;
     const id = `${scope}|${c.cfnResourceType}|${name.key}`;
     const entry = claims.get(id) ?? { claim: `${c.cfnResourceType} ${name.describe}`, claimants: [] };
-    entry.claimants.push(declarerPath(c));
+    entry.claimants.push(declarerOf(c).node.path);
     claims.set(id, entry);
   }
   return [...claims.values()].filter((c) => c.claimants.length > 1);
@@ -52,9 +53,4 @@ function physicalName(type: string, props: Record<string, unknown>): { key: stri
     if (typeof value === 'string') return { key: value, describe: `${prop} "${value}"` };
   }
   return undefined;
-}
-
-function declarerPath(resource: CfnResource): string {
-  const scope = resource.node.scope;
-  return resource.node.id === 'Resource' && scope && !Stack.isStack(scope) ? scope.node.path : resource.node.path;
 }

@@ -5,6 +5,7 @@ import { Capability } from '../constructs/capability';
 import { errorMessage } from '../private/errors';
 import { violation, Violation, ViolationCode } from '../violation';
 import { CompositionModel, DeployStack, RuntimeObject } from './composition-model';
+import { declarerOf } from './declarer';
 import { apiGroup, groupKind, identityOf } from './object-identity';
 
 /**
@@ -55,16 +56,6 @@ export function collectModel(root: IConstruct): CompositionModel {
   }));
 
   return { constructs, capabilities, stacks, charts, objects, violations };
-}
-
-/**
- * The construct that declares an object: a cdk8s-plus (or any L2) construct
- * keeps its object as the child `Resource`; otherwise the object itself.
- */
-export function declarerOf(apiObject: ApiObject): IConstruct {
-  const scope = apiObject.node.scope;
-  if (apiObject.node.id === 'Resource' && scope && !Chart.isChart(scope)) return scope;
-  return apiObject;
 }
 
 /** Runs a construct's own validations (cdk8s and aws-cdk both register them). */

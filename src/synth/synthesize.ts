@@ -1,5 +1,7 @@
 import { stringify } from 'yaml';
 import { Check, runChecks } from '../checks/check';
+import { boundaryLeaks } from '../checks/boundary-leaks';
+import { contractUsage } from '../checks/contract-usage';
 import { dependencyCycles } from '../checks/dependency-cycles';
 import { duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites } from '../checks/field-ownership';
 import { recordCloudFormationWrites } from '../ledger/cloudformation-writes';
@@ -10,13 +12,23 @@ import { buildCompositionGraph } from '../graph/composition-graph';
 import { collectModel } from '../model/collect';
 import { CompositionModel } from '../model/composition-model';
 import { OutputTree } from '../output/atomic-output';
+import { InterfaceArtifact, interfaceArtifact } from '../output/interface-artifact';
+import { contractsIn } from '../contract/interface-contract';
 import { mergeAssemblies, synthesizeDeployment } from '../output/deploy-assembly';
 import { PlanStep, planSteps, RuntimeFile } from '../output/plan';
 import { IConstruct } from 'constructs';
 import { compareViolations, Violation } from '../violation';
 
 /** The checks every synth runs, in report order. */
-export const CHECKS: readonly Check[] = [duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites, dependencyCycles];
+export const CHECKS: readonly Check[] = [
+  duplicateObjects,
+  fieldConflicts,
+  physicalNameClaims,
+  statusWrites,
+  dependencyCycles,
+  boundaryLeaks,
+  contractUsage,
+];
 
 /** The plan written to `plan.json`. */
 export interface Plan {
@@ -36,6 +48,8 @@ export interface SynthesisResult {
   readonly model: CompositionModel;
   /** The plan (absent when refused). */
   readonly plan?: Plan;
+  /** The content of `interface.json` (absent when refused). */
+  readonly interface?: InterfaceArtifact;
   /** The runtime files in apply order (absent when refused). */
   readonly runtimeFiles?: RuntimeFile[];
   /** The files to write under the outdir (absent when refused). */
@@ -69,7 +83,9 @@ export function synthesize(root: IConstruct): SynthesisResult {
 
   const files = new Map<string, string>();
   const copies = new Map<string, string>();
+  const artifact = interfaceArtifact(contractsIn(root));
   files.set('plan.json', JSON.stringify(plan, undefined, 2) + '\n');
+  files.set('interface.json', JSON.stringify(artifact, undefined, 2) + '\n');
   for (const { file, objects } of runtimeFiles) {
     files.set(file, objects.map((o) => stringify(o.manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
   }
@@ -79,7 +95,7 @@ export function synthesize(root: IConstruct): SynthesisResult {
     files.set('deploy/manifest.json', merged.manifest);
     for (const [source, name] of merged.files) copies.set(`deploy/${name}`, source);
   }
-  return { violations, model, plan, runtimeFiles, output: { files, copies } };
+  return { violations, model, plan, interface: artifact, runtimeFiles, output: { files, copies } };
 }
 
 /** A kustomization that applies the runtime files in order (`sortOptions: fifo` keeps it). */

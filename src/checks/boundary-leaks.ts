@@ -1,0 +1,57 @@
+import { Reference, Token, Tokenization } from 'aws-cdk-lib';
+import { formatPath } from '../ledger/field-path';
+import { declarerOf } from '../model/declarer';
+import { describeIdentity } from '../model/object-identity';
+import { violation, Violation, ViolationCode } from '../violation';
+import { Check } from './check';
+
+const TOKEN_TEXT = /\$\{Token\[[^\]]*\]\}/;
+
+/**
+ * `CAP006`: an aws-cdk token (a deployment-time value) in a runtime manifest.
+ * Only the interface contract crosses from deployment time to runtime; without
+ * this check the token renders silently as the text `${Token[TOKEN.16]}`.
+ */
+export const boundaryLeaks: Check = {
+  name: 'boundary leaks',
+  code: ViolationCode.BOUNDARY_LEAK,
+  run({ model }) {
+    const found: Violation[] = [];
+    for (const object of model.objects) {
+      const stack: Array<{ value: unknown; path: string[] }> = [{ value: object.manifest, path: [] }];
+      while (stack.length > 0) {
+        const { value, path } = stack.pop()!;
+        if (Array.isArray(value)) {
+          value.forEach((v, i) => stack.push({ value: v, path: [...path, String(i)] }));
+        } else if (value !== null && typeof value === 'object') {
+          for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+        } else if (isDeploymentTimeValue(value)) {
+          const declarer = object.declarer.node.path;
+          const producer = producerOf(value);
+          found.push(
+            violation(
+              ViolationCode.BOUNDARY_LEAK,
+              `boundary leak: ${describeIdentity(object.identity)} declared by '${declarer}' holds a deployment-time value at ${formatPath(path)}${producer ? ` produced by '${producer}'` : ''}; it would render as ${JSON.stringify(String(value).slice(0, 40))}. Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
+              producer ? [declarer, producer] : [declarer],
+            ),
+          );
+        }
+      }
+    }
+    return found;
+  },
+};
+
+function isDeploymentTimeValue(value: unknown): boolean {
+  if (typeof value === 'string') return Token.isUnresolved(value) || TOKEN_TEXT.test(value);
+  return typeof value === 'number' && Token.isUnresolved(value);
+}
+
+/** The construct a token refers to, when it is a reference (`bucket.bucketName`, `distribution.domainName`). */
+function producerOf(value: unknown): string | undefined {
+  const tokens = typeof value === 'string' ? Tokenization.reverseString(value).tokens : [Tokenization.reverseNumber(value as number)];
+  for (const token of tokens) {
+    if (token && Reference.isReference(token)) return declarerOf(token.target).node.path;
+  }
+  return undefined;
+}

@@ -1,0 +1,63 @@
+import { FieldMap } from '../contract/field';
+import { InterfaceContract } from '../contract/interface-contract';
+
+/** One contract as `interface.json` records it. */
+export interface InterfaceRecord {
+  /** The capability's path. */
+  readonly capability: string;
+  /** The contract's name (its construct id). */
+  readonly name: string;
+  /** Its semver version. */
+  readonly version: string;
+  /** Where the values are published. */
+  readonly parameter: { readonly store: 'aws-ssm-parameter-store'; readonly name: string; readonly type: 'String'; readonly encoding: 'json' };
+  /** The JSON Schema (draft 2020-12) of the published JSON. */
+  readonly schema: Record<string, unknown>;
+  /** Who produces and who consumes each field, by construct path. */
+  readonly fields: Record<string, { readonly producedBy: string[]; readonly consumedBy: string[] }>;
+}
+
+/** The content of `interface.json`: the versioned interface of every capability, one file. */
+export interface InterfaceArtifact {
+  /** Format version of this file. */
+  readonly formatVersion: 1;
+  /** One record per contract, in creation order. */
+  readonly interfaces: InterfaceRecord[];
+}
+
+/**
+ * Builds `interface.json` from the contracts: name, version, the JSON Schema
+ * of the fields, the parameter, and producers and consumers per field. Values
+ * are never written: the artifact describes the interface, it does not carry it.
+ */
+export function interfaceArtifact(contracts: readonly InterfaceContract<FieldMap>[]): InterfaceArtifact {
+  return { formatVersion: 1, interfaces: contracts.map(record) };
+}
+
+function record(contract: InterfaceContract<FieldMap>): InterfaceRecord {
+  const names = Object.keys(contract.fields);
+  const properties: Record<string, unknown> = {};
+  for (const name of names) properties[name] = contract.fields[name].toJsonSchema();
+  const fields: InterfaceRecord['fields'] = {};
+  for (const name of names) {
+    fields[name] = {
+      producedBy: contract.publications.filter((p) => p.values[name] !== undefined).map((p) => p.stack.node.path),
+      consumedBy: contract.consumptions.filter((c) => c.usedFields.has(name)).map((c) => c.chart.node.path),
+    };
+  }
+  return {
+    capability: contract.capability.node.path,
+    name: contract.node.id,
+    version: contract.version,
+    parameter: { store: 'aws-ssm-parameter-store', name: contract.parameterName, type: 'String', encoding: 'json' },
+    schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: `${contract.capability.node.id}/${contract.node.id} ${contract.version}`,
+      type: 'object',
+      properties,
+      required: names.filter((n) => contract.fields[n].required),
+      additionalProperties: false,
+    },
+    fields,
+  };
+}
