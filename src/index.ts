@@ -12,3 +12,8 @@ export * from './constructs/contribution';
 export * from './contract/field';
 export * from './contract/interface-contract';
 export type { InterfaceArtifact, InterfaceRecord } from './output/interface-artifact';
+export * from './testing';
+export * from './constructs/reference';
+export type { Lock, LockedUnit } from './release/lock';
+export type { ReleaseDiff } from './release/release-diff';
+export type { InterfaceChange, Bump } from './release/interface-compatibility';

@@ -1,9 +1,11 @@
+import type { Stack } from 'aws-cdk-lib';
 import { SortResult } from '../graph/dependency-graph';
 import { CompositionGraph } from '../graph/composition-graph';
 import { FieldLedger } from '../ledger/field-ledger';
 import { PhysicalNameClash } from '../ledger/physical-names';
 import { DuplicateDeclaration } from '../ledger/runtime-writes';
 import { CompositionModel } from '../model/composition-model';
+import { Lock } from '../release/lock';
 import { errorMessage } from '../private/errors';
 import { violation, Violation, ViolationCode } from '../violation';
 
@@ -17,6 +19,8 @@ export interface CheckContext {
   readonly sorted: SortResult;
   /** Who writes what. */
   readonly writes: WriteRecord;
+  /** The previous release, from the lock file; absent for a first release. */
+  readonly previous?: Lock;
 }
 
 /** The field ledger and what was found while filling it. */
@@ -27,6 +31,8 @@ export interface WriteRecord {
   readonly duplicates: DuplicateDeclaration[];
   /** Physical names claimed by more than one CloudFormation resource. */
   readonly physicalNames: PhysicalNameClash[];
+  /** The synthesized CloudFormation template of each stack, as it will be written. */
+  readonly templates?: ReadonlyMap<Stack, any>;
 }
 
 /**

@@ -181,7 +181,7 @@ function expectation(format: Format, value: unknown, problem: string, max = form
   const limit = Math.min(max, format.max);
   const length = limit === Infinity ? '' : ` of at most ${limit} characters`;
   const close = typeof value === 'string' ? suggest(value, format, limit) : undefined;
-  return `${format.title}${length} (${format.shape})${close ? ` such as "${close}"` : ''}, but ${problem}`;
+  return `${format.title}${length} (${format.shape})${close ? ` such as ${show(close)}` : ''}, but ${problem}`;
 }
 
 /** Why `value` is not valid in `format`, or undefined when it is. */
@@ -191,10 +191,17 @@ function problemOf(value: unknown, format: Format, max = format.max): string | u
   const limit = Math.min(max, format.max);
   if (value.length > limit) return `it has ${value.length} characters`;
   if (format.test(value)) return undefined;
-  const bad = format.chars ? [...new Set([...value].filter((c) => !format.chars!.test(c)))] : [];
+  if (format === FORMATS['path-segment']) {
+    return value === '.' || value === '..' ? `it is ${JSON.stringify(value)}` : `it contains ${[...new Set(value.match(/[/%]/g))].map((c) => JSON.stringify(c)).join(' and ')}`;
+  }
+  const bad = [...new Set([...value].filter((c) => !format.chars!.test(c)))];
   if (bad.length > 0) return `it contains ${bad.slice(0, 3).map((c) => JSON.stringify(c)).join(', ')}${bad.length > 3 ? ' and more' : ''}`;
-  if (format === FORMATS['path-segment']) return `it is ${JSON.stringify(value)} or contains '/' or '%'`;
-  return 'it starts or ends with a character other than a letter or digit (in some part)';
+  if (format === FORMATS.dns1035 && !/^[a-z]/.test(value)) return `it starts with ${JSON.stringify(value[0])}`;
+  const parts = format === FORMATS.subdomain ? value.split('.') : [value];
+  if (parts.some((part) => part === '')) return 'it has an empty part between dots, or starts or ends with a dot';
+  const part = parts.find((x) => !/^[A-Za-z0-9]/.test(x) || !/[A-Za-z0-9]$/.test(x)) ?? value;
+  const edge = /^[A-Za-z0-9]/.test(part) ? `ends with ${JSON.stringify(part[part.length - 1])}` : `starts with ${JSON.stringify(part[0])}`;
+  return parts.length > 1 ? `its part ${JSON.stringify(part)} ${edge}` : `it ${edge}`;
 }
 
 /** Why `key` is not a qualified name (`prefix/name` or `name`), or undefined when it is. */

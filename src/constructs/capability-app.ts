@@ -3,10 +3,24 @@ import { IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
 import { writeAtomically } from '../output/atomic-output';
 import { synthesize, SynthesisResult } from '../synth/synthesize';
-import { CompositionError } from '../violation';
+import * as path from 'path';
+import { collectModel } from '../model/collect';
+import { errorMessage } from '../private/errors';
+import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
+import { CompositionError, violation, ViolationCode } from '../violation';
 
 /** Properties of a `CapabilityApp`. */
-export interface CapabilityAppProps extends AppProps {}
+export interface CapabilityAppProps extends AppProps {
+  /**
+   * The lock file: the previous release, as you commit it. Synth checks interface
+   * compatibility (`CAP007`) and deletion safety (`CAP008`) against it when it
+   * exists; with `CDK_CAPABILITY_UPDATE_LOCK=1` a synth that passes every check
+   * rewrites it. No lock file means a first release.
+   *
+   * @default 'capability.lock.json' in the working directory
+   */
+  readonly lockFile?: string;
+}
 
 /**
  * The root of a cdk-capability program: a cdk8s `App` that synthesizes every
@@ -51,18 +65,25 @@ export class CapabilityApp extends App {
   constructor(props: CapabilityAppProps = {}) {
     super(props);
     brand(this, 'CapabilityApp');
+    this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
   }
+
+  /** The absolute path of the lock file. */
+  public readonly lockFile: string;
 
   /**
    * Checks the composition and writes its output atomically.
    *
    * @throws CompositionError with every violation, sorted, when the composition
    * is refused; nothing is written then and the previous output stays as it was.
+   * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
    */
   public synth(): void {
     const result = this.synthesize();
+    for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
     if (result.violations.length > 0 || !result.output) throw new CompositionError(result.violations);
     writeAtomically(this.outdir, result.output);
+    if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
   }
 
   /**
@@ -72,6 +93,13 @@ export class CapabilityApp extends App {
    * @returns the violations, and when there are none the plan and output
    */
   public synthesize(): SynthesisResult {
-    return synthesize(this);
+    let previous: Lock | undefined;
+    try {
+      previous = readLock(this.lockFile);
+    } catch (e) {
+      const message = `invalid object: ${errorMessage(e)}.`;
+      return { violations: [violation(ViolationCode.INVALID_OBJECT, message, [])], warnings: [], model: collectModel(this) };
+    }
+    return synthesize(this, { previous });
   }
 }

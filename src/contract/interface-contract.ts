@@ -82,7 +82,20 @@ export interface FieldHandle<T> {
   /** The field as a cdk8s-plus environment value read from the bound Secret. */
   envValue(): kplus.EnvValue;
   /** The field as a raw container `env` entry read from the bound Secret. */
-  envVar(variableName?: string): { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };
+  envVar(variableName?: string): {
+    /** The variable's name. */
+    name: string;
+    /** Where the value comes from. */
+    valueFrom: {
+      /** The key of the bound Secret that holds the field. */
+      secretKeyRef: {
+        /** The Secret's name. */
+        name: string;
+        /** The key: the field's name. */
+        key: string;
+      };
+    };
+  };
 }
 
 /** The typed handles `consume` returns: one per declared field. */

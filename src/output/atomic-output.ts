@@ -12,7 +12,9 @@ export interface OutputTree {
 /**
  * Writes `tree` to `outdir` atomically: everything goes to a fresh sibling
  * folder first, and only a complete folder is swapped in. A synth that fails
- * before the swap leaves the previous output byte-for-byte as it was.
+ * before the swap leaves the previous output byte-for-byte as it was. Holds
+ * the lock `<outdir>.lock` meanwhile: a second synth into the same outdir fails
+ * with a clear error instead of interleaving files.
  *
  * @param hooks test seams: `beforeWrite` runs before each file is written
  */
@@ -20,6 +22,34 @@ export function writeAtomically(outdir: string, tree: OutputTree, hooks: { befor
   const target = path.resolve(outdir);
   const parent = path.dirname(target);
   fs.mkdirSync(parent, { recursive: true });
+  const unlock = lockOutdir(target);
+  try {
+    writeStaged(target, tree, hooks);
+  } finally {
+    unlock();
+  }
+}
+
+/**
+ * Takes the outdir's lock, a sibling folder `<outdir>.lock` created
+ * exclusively, so two synths into one outdir cannot interleave their files.
+ *
+ * @returns the function that releases it
+ * @throws when another synth holds it
+ */
+function lockOutdir(target: string): () => void {
+  const lock = `${target}.lock`;
+  try {
+    fs.mkdirSync(lock);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    throw new Error(`another synth is writing '${target}' (lock '${lock}' exists; remove it if no synth is running)`);
+  }
+  return () => fs.rmSync(lock, { recursive: true, force: true });
+}
+
+function writeStaged(target: string, tree: OutputTree, hooks: { beforeWrite?: (relative: string) => void }): void {
+  const parent = path.dirname(target);
   const staging = fs.mkdtempSync(path.join(parent, `.${path.basename(target)}.staging-`));
   try {
     for (const [relative, content] of [...tree.files].sort(([a], [b]) => a.localeCompare(b))) {

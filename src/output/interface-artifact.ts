@@ -10,11 +10,25 @@ export interface InterfaceRecord {
   /** Its semver version. */
   readonly version: string;
   /** Where the values are published. */
-  readonly parameter: { readonly store: 'aws-ssm-parameter-store'; readonly name: string; readonly type: 'String'; readonly encoding: 'json' };
+  readonly parameter: {
+    /** The store that holds the values. */
+    readonly store: 'aws-ssm-parameter-store';
+    /** The fully qualified parameter name. */
+    readonly name: string;
+    /** The parameter type. */
+    readonly type: 'String';
+    /** How the values are encoded in the parameter: one JSON object. */
+    readonly encoding: 'json';
+  };
   /** The JSON Schema (draft 2020-12) of the published JSON. */
   readonly schema: Record<string, unknown>;
   /** Who produces and who consumes each field, by construct path. */
-  readonly fields: Record<string, { readonly producedBy: string[]; readonly consumedBy: string[] }>;
+  readonly fields: Record<string, {
+    /** The stacks that publish the field, by construct path. */
+    readonly producedBy: string[];
+    /** The charts that read the field, by construct path. */
+    readonly consumedBy: string[];
+  }>;
 }
 
 /** The content of `interface.json`: the versioned interface of every capability, one file. */

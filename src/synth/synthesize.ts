@@ -2,8 +2,12 @@ import { stringify } from 'yaml';
 import { Check, runChecks } from '../checks/check';
 import { boundaryLeaks } from '../checks/boundary-leaks';
 import { contractUsage } from '../checks/contract-usage';
+import { danglingReferences } from '../checks/dangling-references';
+import { deletionSafety, interfaceCompatibility } from '../checks/release-safety';
 import { dependencyCycles } from '../checks/dependency-cycles';
 import { duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites } from '../checks/field-ownership';
+import { objectValidity } from '../checks/object-validity';
+import { possibleSecrets } from '../checks/possible-secrets';
 import { recordCloudFormationWrites } from '../ledger/cloudformation-writes';
 import { FieldLedger } from '../ledger/field-ledger';
 import { findPhysicalNameClashes } from '../ledger/physical-names';
@@ -18,6 +22,9 @@ import { mergeAssemblies, synthesizeDeployment } from '../output/deploy-assembly
 import { PlanStep, planSteps, RuntimeFile } from '../output/plan';
 import { IConstruct } from 'constructs';
 import { compareViolations, Violation } from '../violation';
+import { PhaseGuard } from '../private/guard';
+import { buildLock, Lock } from '../release/lock';
+import { diffReleases, ReleaseDiff } from '../release/release-diff';
 
 /** The checks every synth runs, in report order. */
 export const CHECKS: readonly Check[] = [
@@ -28,22 +35,44 @@ export const CHECKS: readonly Check[] = [
   dependencyCycles,
   boundaryLeaks,
   contractUsage,
+  objectValidity,
+  danglingReferences,
+  interfaceCompatibility,
+  deletionSafety,
 ];
+
+/** Checks whose findings are warnings (printed, never a refusal), in report order. */
+export const WARNINGS: readonly Check[] = [possibleSecrets];
 
 /** The plan written to `plan.json`. */
 export interface Plan {
   /** Format version of this file. */
   readonly version: 1;
   /** The capabilities of the app. */
-  readonly capabilities: Array<{ readonly name: string; readonly description?: string }>;
+  readonly capabilities: Array<{
+    /** The capability's construct path. */
+    readonly name: string;
+    /** Its description, if it has one. */
+    readonly description?: string;
+  }>;
+  /** What this release changes against the lock. */
+  readonly changes: ReleaseDiff;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: PlanStep[];
+}
+
+/** Options of `synthesize`. */
+export interface SynthesizeOptions {
+  /** The previous release; absent for a first release. */
+  readonly previous?: Lock;
 }
 
 /** Everything a synth produces, before anything is written. */
 export interface SynthesisResult {
   /** Every violation, sorted; empty when the composition is accepted. */
   readonly violations: Violation[];
+  /** Findings that do not refuse the composition (`possible secret`), sorted. */
+  readonly warnings: Violation[];
   /** The model collected from the construct tree. */
   readonly model: CompositionModel;
   /** The plan (absent when refused). */
@@ -52,6 +81,8 @@ export interface SynthesisResult {
   readonly interface?: InterfaceArtifact;
   /** The runtime files in apply order (absent when refused). */
   readonly runtimeFiles?: RuntimeFile[];
+  /** The lock of this release, to commit when it is accepted (absent when refused). */
+  readonly lock?: Lock;
   /** The files to write under the outdir (absent when refused). */
   readonly output?: OutputTree;
 }
@@ -61,29 +92,43 @@ export interface SynthesisResult {
  *
  * @param root the app (or any root construct)
  */
-export function synthesize(root: IConstruct): SynthesisResult {
+export function synthesize(root: IConstruct, options: SynthesizeOptions = {}): SynthesisResult {
+  const guard = new PhaseGuard(root);
+  return guard.run(() => synthesizePhases(root, guard, options), (model, violations) => ({ violations: violations.sort(compareViolations), warnings: [], model }));
+}
+
+/** The phases of `synthesize`; an exception escaping any of them becomes a violation naming the phase. */
+function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: SynthesizeOptions): SynthesisResult {
   const model = collectModel(root);
+  guard.enter('ledger recording', model);
   const ledger = new FieldLedger();
   const duplicates = recordRuntimeWrites(model, ledger);
   recordCloudFormationWrites(model, ledger);
+  guard.enter('deploy synthesis');
   const deploy = synthesizeDeployment(model);
-  const writes = { ledger, duplicates, physicalNames: findPhysicalNameClashes(model, deploy.templates) };
+  guard.enter('ledger recording');
+  const writes = { ledger, duplicates, physicalNames: findPhysicalNameClashes(model, deploy.templates), templates: deploy.templates };
+  guard.enter('graph');
   const graph = buildCompositionGraph(model, deploy.stackDependencies);
   const sorted = graph.graph.sort();
-  const checked = runChecks(CHECKS, { model, graph, sorted, writes });
+  const checked = runChecks(CHECKS, { model, graph, sorted, writes, previous: options.previous });
+  const warnings = runChecks(WARNINGS, { model, graph, sorted, writes }).sort(compareViolations);
   const violations = [...model.violations, ...deploy.violations, ...checked].sort(compareViolations);
-  if (violations.length > 0) return { violations, model };
+  if (violations.length > 0) return { violations, warnings, model };
+  guard.enter('plan and render');
 
   const { steps, runtimeFiles } = planSteps(graph.graph, sorted, (unit) => `deploy/${deploy.templateFiles.get(unit.stack.stack)}`);
+  const artifact = interfaceArtifact(contractsIn(root));
+  const lock = buildLock(graph, deploy.templates, artifact);
   const plan: Plan = {
     version: 1,
     capabilities: model.capabilities.map((c) => ({ name: c.node.path, description: c.description })),
+    changes: diffReleases(options.previous, lock),
     steps,
   };
 
   const files = new Map<string, string>();
   const copies = new Map<string, string>();
-  const artifact = interfaceArtifact(contractsIn(root));
   files.set('plan.json', JSON.stringify(plan, undefined, 2) + '\n');
   files.set('interface.json', JSON.stringify(artifact, undefined, 2) + '\n');
   for (const { file, objects } of runtimeFiles) {
@@ -95,7 +140,7 @@ export function synthesize(root: IConstruct): SynthesisResult {
     files.set('deploy/manifest.json', merged.manifest);
     for (const [source, name] of merged.files) copies.set(`deploy/${name}`, source);
   }
-  return { violations, model, plan, interface: artifact, runtimeFiles, output: { files, copies } };
+  return { violations, warnings, model, plan, interface: artifact, runtimeFiles, lock, output: { files, copies } };
 }
 
 /** A kustomization that applies the runtime files in order (`sortOptions: fifo` keeps it). */

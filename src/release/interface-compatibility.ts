@@ -1,0 +1,96 @@
+import * as semver from 'semver';
+import { InterfaceRecord } from '../output/interface-artifact';
+
+/** How big a version bump a change needs. */
+export type Bump = 'major' | 'minor' | 'patch';
+
+/** One difference between the locked interface and the current one. */
+export interface InterfaceChange {
+  /** `<capability>/<contract>`. */
+  readonly contract: string;
+  /** The field, or undefined for the contract as a whole. */
+  readonly field?: string;
+  /** What changed, for example `removed`, `retyped from string to number`. */
+  readonly change: string;
+  /** The bump it needs. */
+  readonly needs: Bump;
+}
+
+/** A version that does not carry the bump its changes need. */
+export interface IncompatibleVersion {
+  /** `<capability>/<contract>`. */
+  readonly contract: string;
+  /** The locked version. */
+  readonly from: string;
+  /** The current version. */
+  readonly to: string;
+  /** The changes, largest bump first. */
+  readonly changes: InterfaceChange[];
+  /** The bump needed (or `backwards` when the version went down). */
+  readonly needs: Bump | 'backwards';
+  /** The smallest version that would do. */
+  readonly suggested: string;
+}
+
+const RANK: Record<Bump, number> = { patch: 0, minor: 1, major: 2 };
+
+/**
+ * Compares each contract with its locked version, as API diff tools do for
+ * outputs and inputs: removing or retyping a field, making an optional field
+ * required, or tightening it (adding or changing a format) needs a major bump;
+ * adding a field or loosening one needs at least a minor bump; a version lower
+ * than the lock's is refused.
+ */
+export function compareInterfaces(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): { changes: InterfaceChange[]; incompatible: IncompatibleVersion[] } {
+  const changes: InterfaceChange[] = [];
+  const incompatible: IncompatibleVersion[] = [];
+  const before = new Map(previous.map((r) => [`${r.capability}/${r.name}`, r]));
+  for (const now of current) {
+    const contract = `${now.capability}/${now.name}`;
+    const old = before.get(contract);
+    if (!old) continue;
+    const mine = fieldChanges(contract, old, now);
+    changes.push(...mine);
+    const problem = versionProblem(contract, old.version, now.version, mine);
+    if (problem) incompatible.push(problem);
+  }
+  return { changes, incompatible };
+}
+
+function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceRecord): InterfaceChange[] {
+  const found: InterfaceChange[] = [];
+  const oldProps = (old.schema.properties ?? {}) as Record<string, { type?: string; format?: string }>;
+  const newProps = (now.schema.properties ?? {}) as Record<string, { type?: string; format?: string }>;
+  const oldRequired = new Set((old.schema.required ?? []) as string[]);
+  const newRequired = new Set((now.schema.required ?? []) as string[]);
+  const add = (field: string, change: string, needs: Bump) => found.push({ contract, field, change, needs });
+  for (const field of Object.keys(oldProps)) {
+    const a = oldProps[field];
+    const b = newProps[field];
+    if (!b) {
+      add(field, 'removed', 'major');
+      continue;
+    }
+    if (a.type !== b.type) add(field, `retyped from ${a.type} to ${b.type}`, 'major');
+    else if (a.format !== b.format) {
+      if (b.format) add(field, `tightened from ${a.format ?? 'any ' + a.type} to ${b.format}`, 'major');
+      else add(field, `loosened from ${a.format} to any ${b.type}`, 'minor');
+    }
+    if (!oldRequired.has(field) && newRequired.has(field)) add(field, 'made required', 'major');
+    if (oldRequired.has(field) && !newRequired.has(field)) add(field, 'made optional', 'minor');
+  }
+  for (const field of Object.keys(newProps)) {
+    if (!oldProps[field]) add(field, newRequired.has(field) ? 'added (required)' : 'added (optional)', 'minor');
+  }
+  return found.sort((x, y) => RANK[y.needs] - RANK[x.needs] || String(x.field).localeCompare(String(y.field)));
+}
+
+function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): IncompatibleVersion | undefined {
+  if (!semver.valid(from) || !semver.valid(to)) return undefined;
+  if (semver.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };
+  const needs = changes.reduce<Bump>((m, c) => (RANK[c.needs] > RANK[m] ? c.needs : m), 'patch');
+  if (changes.length === 0) return undefined;
+  const ok = needs === 'major' ? semver.major(to) > semver.major(from) : semver.gt(to, from) && (semver.major(to) > semver.major(from) || semver.minor(to) > semver.minor(from));
+  if (ok) return undefined;
+  return { contract, from, to, changes, needs, suggested: semver.inc(from, needs)! };
+}

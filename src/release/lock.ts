@@ -1,0 +1,129 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Stack } from 'aws-cdk-lib';
+import { CompositionGraph } from '../graph/composition-graph';
+import { describeIdentity, groupKind, identityKey } from '../model/object-identity';
+import { InterfaceArtifact, InterfaceRecord } from '../output/interface-artifact';
+
+/** One stack or object of a release, as the lock records it. Values are never stored, only a digest. */
+export interface LockedUnit {
+  /** `stack:<construct path>` or `object:<group>|<kind>|<namespace>|<name>`. */
+  readonly id: string;
+  /** How messages name it. */
+  readonly label: string;
+  /** The declaring construct path. */
+  readonly path: string;
+  /** A digest of its template or manifest, to tell changed from unchanged. */
+  readonly digest: string;
+  /** For a CRD: the `group/Kind` it defines. */
+  readonly defines?: string;
+  /** For an object: its `group/Kind`. */
+  readonly groupKind?: string;
+  /** For a namespaced object: its namespace; for a Namespace: its own name under `namespaceName`. */
+  readonly namespace?: string;
+  /** For a Namespace object: the namespace it creates. */
+  readonly namespaceName?: string;
+}
+
+/**
+ * The previous release, as the user commits it (`capability.lock.json`): the
+ * interface artifact and the inventory of stacks and objects with the
+ * dependency graph between them. It holds no value, so no secret.
+ */
+export interface Lock {
+  /** Format version of this file. */
+  readonly formatVersion: 1;
+  /** The interface artifact of the release. */
+  readonly interfaces: InterfaceRecord[];
+  /** Stacks and objects. */
+  readonly units: LockedUnit[];
+  /** Barrier nodes of the graph (construct-level dependencies), by label. */
+  readonly barriers: string[];
+  /**
+   * Edges `[from, to, reason]`: indexes into `units` (0..n-1) then `barriers`
+   * (n..); `to` depends on `from`.
+   */
+  readonly edges: Array<[number, number, string]>;
+}
+
+/** The default lock file name, in the working directory. */
+export const DEFAULT_LOCK_FILE = 'capability.lock.json';
+
+/**
+ * Builds the lock of a release from its graph, templates and interface.
+ *
+ * @param templates the synthesized template of each stack
+ */
+export function buildLock(graph: CompositionGraph, templates: ReadonlyMap<Stack, unknown>, artifact: InterfaceArtifact): Lock {
+  const g = graph.graph;
+  const units: LockedUnit[] = [];
+  const barriers: string[] = [];
+  const index = new Int32Array(g.size);
+  const barrierNodes: number[] = [];
+  for (let n = 0; n < g.size; n++) {
+    const unit = g.value(n);
+    if (!unit) {
+      barrierNodes.push(n);
+      continue;
+    }
+    index[n] = units.length;
+    if (unit.kind === 'stack') {
+      const stack = unit.stack.stack;
+      units.push({ id: `stack:${stack.node.path}`, label: `stack ${stack.node.path}`, path: stack.node.path, digest: digest(templates.get(stack) ?? {}) });
+    } else {
+      const o = unit.object;
+      const { group, kind, namespace, name } = o.identity;
+      const isCrd = group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition';
+      units.push({
+        id: `object:${identityKey(o.identity)}`,
+        label: describeIdentity(o.identity),
+        path: o.declarer.node.path,
+        digest: digest(o.manifest),
+        groupKind: groupKind(group, kind),
+        ...(namespace ? { namespace } : {}),
+        ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
+        ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
+      });
+    }
+  }
+  for (const n of barrierNodes) {
+    index[n] = units.length + barriers.length;
+    barriers.push(g.label(n));
+  }
+  const edges: Array<[number, number, string]> = [];
+  for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
+  return { formatVersion: 1, interfaces: artifact.interfaces, units, barriers, edges };
+}
+
+/**
+ * Reads a lock file.
+ *
+ * @returns the lock, undefined when there is none (a first release)
+ * @throws when the file exists but is not a lock
+ */
+export function readLock(file: string): Lock | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  let parsed: any;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf-8'));
+  } catch (e) {
+    throw new Error(`the lock file '${file}' is not valid JSON (${(e as Error).message}); restore it from version control or delete it to start a first release`);
+  }
+  if (parsed?.formatVersion !== 1 || !Array.isArray(parsed.units) || !Array.isArray(parsed.edges) || !Array.isArray(parsed.interfaces)) {
+    throw new Error(`the lock file '${file}' is not a cdk-capability lock (formatVersion 1 with units, edges and interfaces); restore it or delete it`);
+  }
+  return parsed as Lock;
+}
+
+/** Writes a lock file atomically (a sibling temporary file renamed over it). */
+export function writeLock(file: string, lock: Lock): void {
+  const target = path.resolve(file);
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(lock, undefined, 2) + '\n');
+  fs.renameSync(temporary, target);
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}

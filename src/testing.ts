@@ -1,0 +1,109 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CapabilityApp, CapabilityAppProps } from './constructs/capability-app';
+import type { OutputTree } from './output/atomic-output';
+import type { Plan } from './synth/synthesize';
+import { Violation } from './violation';
+
+/** What `CapabilityTesting.synth` returns: the synth's outcome, parsed for assertions. */
+export interface CapabilityTestResult {
+  /** Every violation, sorted by code then message; empty when the composition is accepted. */
+  readonly violations: Violation[];
+
+  /** Findings that do not refuse the composition (a possible secret in a manifest), sorted. */
+  readonly warnings: Violation[];
+
+  /** The plan that `plan.json` would hold; undefined when the composition is refused. */
+  readonly plan?: Plan;
+
+  /** The Kubernetes manifests in apply order, as they would be written under `runtime/`; empty when refused. */
+  readonly runtimeObjects: any[];
+
+  /**
+   * The CloudFormation template of each deployment-time stack, by the stack's
+   * construct path (for example `cdn/Base`); empty when refused.
+   *
+   * Pass one to `Template.fromJSON` (`aws-cdk-lib/assertions`) to assert on it.
+   */
+  readonly templates: Record<string, any>;
+
+  /** The parsed `interface.json`, when the composition publishes an interface; else undefined. */
+  readonly interface?: any;
+}
+
+/**
+ * Helpers for testing a capability with jest (or any test runner): synthesize
+ * in memory and assert on the violations, manifests and templates, without
+ * writing an output folder and without catching a `CompositionError`.
+ *
+ * @example
+ * const app = CapabilityTesting.app();
+ * new CdnCapability(app, 'cdn');
+ * const result = CapabilityTesting.synth(app);
+ * expect(result.violations).toEqual([]);
+ * expect(result.runtimeObjects.map((o) => o.kind)).toContain('Namespace');
+ */
+export class CapabilityTesting {
+  /**
+   * A `CapabilityApp` whose outdir is a fresh temporary folder, removed when
+   * the process exits, so a test that calls `app.synth()` never writes into
+   * the project.
+   *
+   * @param props app options; an `outdir` given here is kept
+   * @returns the new app
+   */
+  public static app(props: CapabilityAppProps = {}): CapabilityApp {
+    return new CapabilityApp({ ...props, outdir: props.outdir ?? path.join(freshTempDir(), 'dist') });
+  }
+
+  /**
+   * Collects, checks and renders `app` in memory. Nothing is written and a
+   * refused composition does not throw: its violations are in the result.
+   *
+   * @param app the app to synthesize
+   * @returns the violations and, when there are none, the plan, manifests, templates and interface
+   */
+  public static synth(app: CapabilityApp): CapabilityTestResult {
+    const result = app.synthesize();
+    const output = result.output;
+    const templates: Record<string, any> = {};
+    if (output) {
+      for (const { stack } of result.model.stacks) {
+        const template = readJson(output, `deploy/${stack.templateFile}`);
+        if (template !== undefined) templates[stack.node.path] = template;
+      }
+    }
+    return {
+      violations: result.violations,
+      warnings: result.warnings,
+      plan: result.plan,
+      runtimeObjects: (result.runtimeFiles ?? []).flatMap((f) => f.objects.map((o) => o.manifest)),
+      templates,
+      interface: output ? readJson(output, 'interface.json') : undefined,
+    };
+  }
+
+  private constructor() {}
+}
+
+/** A JSON file of the output, generated or copied; undefined when it is not there. */
+function readJson(output: OutputTree, relative: string): any {
+  const generated = output.files.get(relative);
+  if (generated !== undefined) return JSON.parse(generated);
+  const source = output.copies.get(relative);
+  return source !== undefined && fs.existsSync(source) ? JSON.parse(fs.readFileSync(source, 'utf-8')) : undefined;
+}
+
+const created: string[] = [];
+
+function freshTempDir(): string {
+  if (created.length === 0) {
+    process.once('exit', () => {
+      for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-testing-'));
+  created.push(dir);
+  return dir;
+}
