@@ -1,4 +1,4 @@
-import { javascript, typescript } from 'projen';
+import { javascript, JsonFile, TaskShell, typescript } from 'projen';
 
 const project = new typescript.TypeScriptProject({
   name: 'cdk-capability',
@@ -30,9 +30,17 @@ const project = new typescript.TypeScriptProject({
     'aws-cdk@2.1148.1',
     // Published Kubernetes schemas to validate our manifests against things we did not write.
     'kubernetes-models@^4.5.1',
+    // The same for our CRD kinds; pinned to the last majors that support Node 20 (the next ones need Node >= 22).
+    '@kubernetes-models/gateway-api@0.5.1',
+    '@kubernetes-models/flux-cd@2.3.4',
+    '@kubernetes-models/external-secrets@0.5.2',
+    '@kubernetes-models/istio@2.3.0',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
     '@types/semver',
+    // API reference in docs/api from the doc comments; its validation also fails on an undocumented public member.
+    'typedoc@^0.28.0',
+    'typedoc-plugin-markdown@^4.9.0',
   ],
   // yaml: a maintained YAML 1.2 writer with deterministic output; semver: the reference semver implementation.
   deps: ['yaml@^2.6.0', 'semver@^7.6.0'],
@@ -74,11 +82,85 @@ const project = new typescript.TypeScriptProject({
   npmProvenance: true,
 });
 
+// `cdk-capability plan`: prints a synth's plan readably and exits non-zero on refusals.
+project.addBins({ 'cdk-capability': 'lib/cli/main.js' });
+
 // The bundled example, synthesized by the real cdk8s CLI; no cloud account needed.
 project.addTask('example', {
   description: 'Synthesize examples/cdn with `cdk8s synth` into examples/cdn/dist',
   cwd: 'examples/cdn',
   exec: 'cdk8s synth',
+});
+
+// Benchmark against bare cdk8s and aws-cdk (`npm run bench -- --quick` for a short run); writes bench/RESULTS.md.
+// Compiled to JS first (bench/.out) so no measured child process pays for ts-node.
+project.addTask('bench', {
+  description: 'Benchmark synth against bare cdk8s and aws-cdk; writes bench/RESULTS.md (-- --quick for a short run)',
+  steps: [{ exec: 'tsc -p bench/tsconfig.json' }, { exec: 'node bench/.out/bench/run.js', receiveArgs: true }],
+});
+project.gitignore.exclude('/bench/.out/');
+
+// Typed classes for the CRD kinds we emit, generated offline by the real `cdk8s import` into src/imports and
+// committed: builds and tests never read the CRD files, which are data outside this project (../shared/crds).
+const crdImports: Record<string, string> = {
+  httproute: 'gateway-api.httproutes.yaml',
+  gateway: 'gateway-api.gateways.yaml',
+  virtualservice: 'istio.virtualservices.yaml',
+  kustomization: 'flux.kustomizations.yaml',
+  externalsecret: 'external-secrets.externalsecrets.yaml',
+  clustersecretstore: 'external-secrets.clustersecretstores.yaml',
+};
+project.addTask('import', {
+  description: 'Regenerate src/imports with `cdk8s import` from the CRD files in $CRDS_DIR (default ../shared/crds)',
+  shell: TaskShell.sh(), // projen's built-in shell has no ${VAR:-default}
+  steps: [
+    { exec: 'test -d "${CRDS_DIR:-../shared/crds}" && rm -rf src/imports' },
+    ...Object.entries(crdImports).map(([name, file]) => ({
+      exec: `cdk8s import --no-save --no-check-upgrade --language typescript --output src/imports ${name}:="\${CRDS_DIR:-../shared/crds}/${file}"`,
+    })),
+  ],
+});
+// Generated code: not linted (cdk8s import has its own style), collapsed in diffs.
+project.eslint?.addIgnorePattern('src/imports/');
+project.gitattributes.addAttributes('/src/imports/**', 'linguist-generated');
+
+// The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
+project.package.addField('exports', {
+  '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+  './package.json': './package.json',
+});
+project.package.addField('files', ['lib/**/*.js', 'lib/**/*.d.ts', 'docs/', 'README.md', 'LICENSE']);
+
+// typedoc reads typedoc.jsonc (JSONC so projen's marker can be a comment; typedoc refuses unknown keys).
+new JsonFile(project, 'typedoc.jsonc', {
+  allowComments: true,
+  obj: {
+    entryPoints: ['src/index.ts'],
+    tsconfig: 'tsconfig.json',
+    out: 'docs/api',
+    plugin: ['typedoc-plugin-markdown'],
+    readme: 'none',
+    // Source links carry line numbers, which would churn the committed docs on every edit.
+    disableSources: true,
+    excludePrivate: true,
+    excludeProtected: true,
+    excludeInternal: true,
+    // Inherited aws-cdk/cdk8s members are documented upstream.
+    excludeExternals: true,
+    // `compile` type-checks; typedoc only reads the comments.
+    skipErrorChecking: true,
+    validation: { notExported: true, invalidLink: true, notDocumented: true },
+  },
+});
+const docs = project.addTask('docs', {
+  description: 'Generate the API reference from the doc comments into docs/api (committed)',
+  exec: 'typedoc', // empties docs/api first (cleanOutputDir)
+});
+// Regenerated on every build, so a stale reference shows up as a diff (the release task fails on one).
+project.postCompileTask.spawn(docs);
+project.addTask('docs:check', {
+  description: 'Fail when a public member has no doc comment (test/api-docs.test.ts runs it)',
+  exec: 'typedoc --emit none --treatValidationWarningsAsErrors --validation.notExported false',
 });
 
 project.synth();

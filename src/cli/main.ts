@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse } from 'yaml';
+import type { Plan } from '../synth/synthesize';
+import { formatPlan } from './format-plan';
+
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
+
+Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
+without touching your output or lock, and prints its plan: the steps of both
+lifecycles in apply order and the changes against the lock. Exits 1 when the
+composition is refused, printing the coded violations.
+
+  --app   the command that runs the app, as in cdk8s.yaml
+  --plan  print an existing plan.json instead of running the app`;
+
+/** Runs the `cdk-capability` command line; returns the exit code. */
+export function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  if (command !== 'plan' || rest.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === 'plan' || command === '--help' ? 0 : 2;
+  }
+  const option = (name: string) => {
+    const i = rest.indexOf(name);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  const planFile = option('--plan');
+  if (planFile) return print(planFile);
+
+  const app = option('--app') ?? appFromConfig();
+  if (!app) {
+    process.stderr.write('cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n');
+    return 2;
+  }
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
+  try {
+    const run = spawnSync(app, { shell: true, encoding: 'utf-8', env: { ...process.env, CDK8S_OUTDIR: outdir, CDK_CAPABILITY_UPDATE_LOCK: '' } });
+    if (run.status !== 0) {
+      process.stderr.write(run.stderr || run.stdout || '');
+      process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
+      return 1;
+    }
+    return print(path.join(outdir, 'plan.json'));
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+function appFromConfig(): string | undefined {
+  if (!fs.existsSync('cdk8s.yaml')) return undefined;
+  return parse(fs.readFileSync('cdk8s.yaml', 'utf-8'))?.app;
+}
+
+function print(file: string): number {
+  if (!fs.existsSync(file)) {
+    process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
+    return 1;
+  }
+  const plan = JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
+  process.stdout.write(formatPlan(plan));
+  return 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
