@@ -31,7 +31,7 @@ export const boundaryLeaks: Check = {
           found.push(
             violation(
               ViolationCode.BOUNDARY_LEAK,
-              `boundary leak: ${describeIdentity(object.identity)} declared by '${declarer}' holds a deployment-time value at ${formatPath(path)}${producer ? ` produced by '${producer}'` : ''}; it would render as ${JSON.stringify(String(value).slice(0, 40))}. Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
+              `boundary leak: ${describeIdentity(object.identity)} declared by '${declarer}' holds a deployment-time value at ${formatPath(path)}${producer ? ` produced by '${producer}'` : ''}, which would render as unresolved token text such as "\${Token[TOKEN.16]}". Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
               producer ? [declarer, producer] : [declarer],
             ),
           );
