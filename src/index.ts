@@ -1,9 +1,15 @@
 export * from './violation';
 export * from './constructs/capability-app';
 export * from './constructs/capability';
+export * from './constructs/capability-stack';
 export * from './constructs/shared-base';
 export * from './constructs/deployment-aggregate';
 export * from './constructs/runtime-routing';
+export type { Backend, BackendOptions } from './routing/backend';
+export { RouteStyle } from './routing/tenant-route';
+export type { GatewayReference, TenantRouteOptions } from './routing/tenant-route';
+export { GitOps, SYNC_WAVE_ANNOTATION } from './output/gitops';
+export type { FluxOptions, FluxSourceReference } from './output/gitops';
 export type { Plan, SynthesisResult } from './synth/synthesize';
 export type { PlanStep, PlanDependency, Lifecycle, RuntimeFile } from './output/plan';
 export type { ObjectIdentity } from './model/object-identity';

@@ -35,6 +35,7 @@ export function runSnippet(snippet: string): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-doc-'));
   const saved = process.env.CDK8S_OUTDIR;
   process.env.CDK8S_OUTDIR = path.join(outdir, 'dist');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
   const load = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
   try {
     new Function('require', 'exports', 'module', js)(load, {}, { exports: {} });

@@ -1,9 +1,10 @@
 import { Reference, Token, Tokenization } from 'aws-cdk-lib';
+import { Check } from './check';
 import { formatPath } from '../ledger/field-path';
+import { RuntimeObject } from '../model/composition-model';
 import { declarerOf } from '../model/declarer';
 import { describeIdentity } from '../model/object-identity';
 import { violation, Violation, ViolationCode } from '../violation';
-import { Check } from './check';
 
 const TOKEN_TEXT = /\$\{Token\[[^\]]*\]\}/;
 
@@ -24,23 +25,29 @@ export const boundaryLeaks: Check = {
         if (Array.isArray(value)) {
           value.forEach((v, i) => stack.push({ value: v, path: [...path, String(i)] }));
         } else if (value !== null && typeof value === 'object') {
-          for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+          for (const [k, v] of Object.entries(value)) {
+            stack.push({ value: v, path: [...path, k] });
+            if (isDeploymentTimeValue(k)) found.push(leak(object, [...path, k], k, 'key'));
+          }
         } else if (isDeploymentTimeValue(value)) {
-          const declarer = object.declarer.node.path;
-          const producer = producerOf(value);
-          found.push(
-            violation(
-              ViolationCode.BOUNDARY_LEAK,
-              `boundary leak: ${describeIdentity(object.identity)} declared by '${declarer}' holds a deployment-time value at ${formatPath(path)}${producer ? ` produced by '${producer}'` : ''}, which would render as unresolved token text such as "\${Token[TOKEN.16]}". Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
-              producer ? [declarer, producer] : [declarer],
-            ),
-          );
+          found.push(leak(object, path, value, 'value'));
         }
       }
     }
     return found;
   },
 };
+
+function leak(object: RuntimeObject, path: string[], value: unknown, what: 'value' | 'key'): Violation {
+  const declarer = object.declarer.node.path;
+  const producer = producerOf(value);
+  const where = what === 'key' ? `as a key at ${formatPath(path)}` : `at ${formatPath(path)}`;
+  return violation(
+    ViolationCode.BOUNDARY_LEAK,
+    `boundary leak: ${describeIdentity(object.identity)} declared by '${declarer}' holds a deployment-time value ${where}${producer ? ` produced by '${producer}'` : ''}, which would render as unresolved token text such as "\${Token[TOKEN.16]}". Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
+    producer ? [declarer, producer] : [declarer],
+  );
+}
 
 function isDeploymentTimeValue(value: unknown): boolean {
   if (typeof value === 'string') return Token.isUnresolved(value) || TOKEN_TEXT.test(value);

@@ -1,12 +1,12 @@
 import type { Stack } from 'aws-cdk-lib';
-import { SortResult } from '../graph/dependency-graph';
 import { CompositionGraph } from '../graph/composition-graph';
+import { SortResult } from '../graph/dependency-graph';
 import { FieldLedger } from '../ledger/field-ledger';
 import { PhysicalNameClash } from '../ledger/physical-names';
-import { DuplicateDeclaration } from '../ledger/runtime-writes';
+import { DuplicateDeclaration, IdentityRewrite } from '../ledger/runtime-writes';
 import { CompositionModel } from '../model/composition-model';
-import { Lock } from '../release/lock';
 import { errorMessage } from '../private/errors';
+import { Lock } from '../release/lock';
 import { violation, Violation, ViolationCode } from '../violation';
 
 /** What every check sees: the collected model and its ordered graph. */
@@ -29,6 +29,8 @@ export interface WriteRecord {
   readonly ledger: FieldLedger;
   /** Object identities declared more than once. */
   readonly duplicates: DuplicateDeclaration[];
+  /** Contributions that write an identity field of their target with another value. */
+  readonly identityRewrites: IdentityRewrite[];
   /** Physical names claimed by more than one CloudFormation resource. */
   readonly physicalNames: PhysicalNameClash[];
   /** The synthesized CloudFormation template of each stack, as it will be written. */

@@ -1,7 +1,7 @@
 import { SecretValue, Stack, Token } from 'aws-cdk-lib';
 import * as semver from 'semver';
-import { contractsIn, InterfaceContract } from '../contract/interface-contract';
 import { FieldMap } from '../contract/field';
+import { contractsIn, InterfaceContract } from '../contract/interface-contract';
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
 

@@ -6,6 +6,9 @@ import { apiGroup, describeIdentity, identityKey, isClusterScoped, ObjectIdentit
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
 
+/** Stands for every namespace in the identity of an external object declared without one. */
+const ANY_NAMESPACE = '\u0000any';
+
 /** ClusterRoles every cluster has. */
 const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
 
@@ -35,7 +38,8 @@ export const danglingReferences: Check = {
       if (labels) workloads.push({ namespace: o.identity.namespace ?? '', labels });
     }
     const declared = model.constructs.filter((c): c is Reference => Reference.isReference(c));
-    for (const r of declared) if (r.external) present.add(identityKey(toIdentity(r.external, r.external.namespace ?? '')));
+    // An external object of a namespaced kind given without a namespace stands for that name in any namespace.
+    for (const r of declared) if (r.external) present.add(identityKey(toIdentity(r.external, r.external.namespace ?? ANY_NAMESPACE)));
 
     const found: Violation[] = [];
     const byName = new Map<ApiObject, Reference[]>();
@@ -46,7 +50,8 @@ export const danglingReferences: Check = {
     for (const o of model.objects) {
       const refs = [...references(o), ...declaredReferences(o, byName.get(o.apiObject) ?? [])];
       for (const ref of refs) {
-        if (present.has(identityKey(ref.target)) || isImplicit(ref.target)) continue;
+        const anywhere = { ...ref.target, namespace: ref.target.namespace === undefined ? undefined : ANY_NAMESPACE };
+        if (present.has(identityKey(ref.target)) || present.has(identityKey(anywhere)) || isImplicit(ref.target)) continue;
         found.push(dangling(o, `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition`, [o.declarer]));
       }
       const selector = serviceSelector(o);

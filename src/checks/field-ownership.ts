@@ -38,6 +38,20 @@ export const fieldConflicts: Check = {
     ),
 };
 
+/** `CAP002`: a contribution that would rename or move its target: identity fields belong to the declarer. */
+export const identityRewrites: Check = {
+  name: 'identity rewrites',
+  code: ViolationCode.FIELD_CONFLICT,
+  run: ({ writes }) =>
+    writes.identityRewrites.map((r) =>
+      violation(
+        ViolationCode.FIELD_CONFLICT,
+        `field conflict: '${r.writer}' writes ${r.field} of ${r.object} as ${JSON.stringify(r.value)}, but identity fields belong to its declarer '${r.declarer}'. Remove ${r.field} from the contribution; to make another object, declare it.`,
+        [r.writer, r.declarer],
+      ),
+    ),
+};
+
 /** `CAP002`: two CloudFormation resources claim one physical name. */
 export const physicalNameClaims: Check = {
   name: 'physical names',

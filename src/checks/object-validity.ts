@@ -1,5 +1,5 @@
-import { describeIdentity, groupKind } from '../model/object-identity';
 import { RuntimeObject } from '../model/composition-model';
+import { describeIdentity, groupKind } from '../model/object-identity';
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
 

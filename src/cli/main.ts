@@ -4,8 +4,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'yaml';
-import type { Plan } from '../synth/synthesize';
 import { formatPlan } from './format-plan';
+import type { Plan } from '../synth/synthesize';
 
 const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
 

@@ -1,12 +1,13 @@
+import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { brand, hasBrand } from '../private/brand';
-import { writeAtomically } from '../output/atomic-output';
-import { synthesize, SynthesisResult } from '../synth/synthesize';
-import * as path from 'path';
 import { collectModel } from '../model/collect';
+import { writeAtomically } from '../output/atomic-output';
+import type { GitOps } from '../output/gitops';
+import { brand, hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
+import { synthesize, SynthesisResult } from '../synth/synthesize';
 import { CompositionError, violation, ViolationCode } from '../violation';
 
 /** Properties of a `CapabilityApp`. */
@@ -20,6 +21,14 @@ export interface CapabilityAppProps extends AppProps {
    * @default 'capability.lock.json' in the working directory
    */
   readonly lockFile?: string;
+
+  /**
+   * Also write `gitops/`, so an existing GitOps engine applies the runtime
+   * steps in plan order: `GitOps.flux({ sourceRef, path })` or `GitOps.argoCd()`.
+   *
+   * @default - no `gitops/` folder
+   */
+  readonly gitops?: GitOps;
 }
 
 /**
@@ -32,6 +41,8 @@ export interface CapabilityAppProps extends AppProps {
  * - `deploy/`: one aws-cdk cloud assembly (`cdk deploy --app dist/deploy --all`);
  * - `runtime/`: Kubernetes manifests, one file per step, numbered in apply
  *   order, plus a `kustomization.yaml` that keeps that order.
+ * - `gitops/` (with the prop `gitops`): Flux Kustomizations or Argo CD sync
+ *   waves that apply the runtime steps in the same order.
  *
  * @example
  * const app = new CapabilityApp();
@@ -59,6 +70,12 @@ export class CapabilityApp extends App {
     return root;
   }
 
+  /** The GitOps engine `gitops/` is written for, if any. */
+  public readonly gitops?: GitOps;
+
+  /** The absolute path of the lock file. */
+  public readonly lockFile: string;
+
   /**
    * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR`, else `dist`
    */
@@ -66,10 +83,8 @@ export class CapabilityApp extends App {
     super(props);
     brand(this, 'CapabilityApp');
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
+    this.gitops = props.gitops;
   }
-
-  /** The absolute path of the lock file. */
-  public readonly lockFile: string;
 
   /**
    * Checks the composition and writes its output atomically.
@@ -100,6 +115,6 @@ export class CapabilityApp extends App {
       const message = `invalid object: ${errorMessage(e)}.`;
       return { violations: [violation(ViolationCode.INVALID_OBJECT, message, [])], warnings: [], model: collectModel(this) };
     }
-    return synthesize(this, { previous });
+    return synthesize(this, { previous, gitops: this.gitops });
   }
 }

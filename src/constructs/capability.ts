@@ -71,6 +71,10 @@ export class Capability extends Stage {
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
     super(scope, id, { env: props.env, outdir: assemblyScratchDir() });
     brand(this, 'Capability');
+    // Construct stack traces in the assembly's metadata hold absolute paths of this
+    // machine: they would make the output differ between checkouts.
+    this.node.setContext('aws:cdk:disable-stack-trace', true);
+    this.node.setContext('aws:cdk:disable-creation-stack-traces', true);
     this.description = props.description;
   }
 }

@@ -1,6 +1,7 @@
 import { CfnResource } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { asContribution } from '../ledger/override-tracking';
 import { brand, hasBrand } from '../private/brand';
 
 /** Properties of a `Contribution`. */
@@ -71,7 +72,9 @@ export class Contribution extends Construct {
       this.apiObject = target;
     } else {
       this.cfnResource = target;
-      for (const [key, value] of Object.entries(props.fields)) target.addPropertyOverride(key, value);
+      asContribution(target, this.node.path, () => {
+        for (const [key, value] of Object.entries(props.fields)) target.addPropertyOverride(key, value);
+      });
     }
   }
 }

@@ -1,6 +1,7 @@
-import { Stack, StackProps } from 'aws-cdk-lib';
-import { brand, hasBrand } from '../private/brand';
+import { StackProps } from 'aws-cdk-lib';
 import { Capability } from './capability';
+import { CapabilityStack } from './capability-stack';
+import { brand, hasBrand } from '../private/brand';
 
 /** Properties of a `DeploymentAggregate`. */
 export interface DeploymentAggregateProps extends StackProps {
@@ -24,7 +25,7 @@ export interface DeploymentAggregateProps extends StackProps {
  *   new DeploymentAggregate(cdn, tenant);
  * }
  */
-export class DeploymentAggregate extends Stack {
+export class DeploymentAggregate extends CapabilityStack {
   /** True when `x` is a `DeploymentAggregate`, also across duplicate installs of this package. */
   public static isDeploymentAggregate(x: unknown): x is DeploymentAggregate {
     return hasBrand(x, 'DeploymentAggregate');
@@ -32,9 +33,6 @@ export class DeploymentAggregate extends Stack {
 
   /** The tenant this aggregate deploys. */
   public readonly tenant: string;
-
-  /** The capability this aggregate belongs to. */
-  public readonly capability: Capability;
 
   /**
    * @param scope the capability
@@ -44,7 +42,6 @@ export class DeploymentAggregate extends Stack {
   constructor(scope: Capability, id: string, props: DeploymentAggregateProps = {}) {
     super(scope, id, props);
     brand(this, 'DeploymentAggregate');
-    this.capability = Capability.of(this);
     this.tenant = props.tenant ?? id;
   }
 }

@@ -27,7 +27,12 @@ export interface NameReferenceOptions {
    */
   readonly field: string;
   /** The kind the name refers to. */
-  readonly target: { readonly apiVersion: string; readonly kind: string };
+  readonly target: {
+    /** The referred kind's API version, for example `fms.example.com/v1`. */
+    readonly apiVersion: string;
+    /** The referred kind, for example `NetworkRuleSet`. */
+    readonly kind: string;
+  };
 }
 
 /**

@@ -1,9 +1,27 @@
-import { Chart, ChartProps } from 'cdk8s';
-import { brand, hasBrand } from '../private/brand';
+import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
 import { Capability } from './capability';
+import { brand, hasBrand } from '../private/brand';
+import { addBackend, Backend, BackendOptions } from '../routing/backend';
+import { includeCrds } from '../routing/crds';
+import { TENANT_HEADER_FIELD, tenantHeaderOf } from '../routing/tenant-header';
+import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from '../routing/tenant-route';
 
 /** Properties of a `RuntimeRouting`. */
-export interface RuntimeRoutingProps extends ChartProps {}
+export interface RuntimeRoutingProps extends ChartProps {
+  /**
+   * How `addTenantRoute` renders routes.
+   *
+   * @default RouteStyle.GATEWAY_API
+   */
+  readonly routeStyle?: RouteStyle;
+  /**
+   * The gateway tenant routes attach to: the `parentRefs` of an `HTTPRoute`, the
+   * `gateways` of a `VirtualService`.
+   *
+   * @default - none: Gateway API routes are refused, Istio routes apply to the mesh
+   */
+  readonly gateway?: GatewayReference;
+}
 
 /**
  * The runtime aggregate of a capability: the Kubernetes objects that route
@@ -12,10 +30,13 @@ export interface RuntimeRoutingProps extends ChartProps {}
  * A cdk8s `Chart`. Synth applies it after every deployment-time stack of its
  * capability, and orders its objects by their dependencies (CRDs before custom
  * resources, namespaces before their contents, roles before bindings).
+ * `addBackend` and `addTenantRoute` route each tenant on the header the edge
+ * sets (Gateway API `HTTPRoute`s, or Istio `VirtualService`s).
  *
  * @example
- * const routing = new RuntimeRouting(cdn, 'Routing');
- * new kplus.Deployment(routing, 'Web', { containers: [{ image: 'nginx' }] });
+ * const routing = new RuntimeRouting(cdn, 'Routing', { gateway: { name: 'edge', namespace: 'gateway-system' } });
+ * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'edge' });
+ * routing.addTenantRoute('acme', web);   // HTTPRoute edge/tenant-acme: x-tenant-id = acme -> Service web
  */
 export class RuntimeRouting extends Chart {
   /** True when `x` is a `RuntimeRouting`, also across duplicate installs of this package. */
@@ -25,6 +46,11 @@ export class RuntimeRouting extends Chart {
 
   /** The capability this routing belongs to. */
   public readonly capability: Capability;
+  /** How tenant routes are rendered. */
+  public readonly routeStyle: RouteStyle;
+  /** The gateway tenant routes attach to, if any. */
+  public readonly gateway?: GatewayReference;
+  private tenantRoutes = 0;
 
   /**
    * @param scope the capability
@@ -35,5 +61,60 @@ export class RuntimeRouting extends Chart {
     super(scope, id, props);
     brand(this, 'RuntimeRouting');
     this.capability = Capability.of(this);
+    this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
+    this.gateway = props.gateway;
+    this.node.addValidation({ validate: () => (this.tenantRoutes > 0 ? this.tenantHeaderProblems() : []) });
+  }
+
+  /**
+   * The header tenant routes match on: the literal `tenantHeader` published by
+   * the capability's interface contract, else `x-tenant-id`.
+   */
+  public get tenantHeader(): string {
+    return tenantHeaderOf(this.capability).name;
+  }
+
+  /**
+   * Declares a backend: a cdk8s-plus `Deployment` and a `Service` in front of it.
+   *
+   * @param id the construct id; its lowercase form names both objects unless `name` is given
+   * @returns the backend, to pass to `addTenantRoute`
+   */
+  public addBackend(id: string, options: BackendOptions): Backend {
+    return addBackend(this, id, options);
+  }
+
+  /**
+   * Routes the requests whose tenant header (see `tenantHeader`) equals `tenant`
+   * to `backend`: one Gateway API `HTTPRoute`, or one Istio `VirtualService`
+   * with `routeStyle: RouteStyle.ISTIO`.
+   *
+   * @param tenant the tenant id the edge writes into the header
+   * @returns the route object, named `tenant-<tenant>` unless `name` is given
+   * @example
+   * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });
+   * routing.addTenantRoute('acme', web);
+   */
+  public addTenantRoute(tenant: string, backend: Backend, options: TenantRouteOptions = {}): ApiObject {
+    this.tenantRoutes++;
+    const id = options.name ?? `tenant-${tenant}`;
+    return addTenantRoute(this, id, tenant, backend, options, { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader });
+  }
+
+  /**
+   * Includes the CustomResourceDefinitions of a file you supply (this library
+   * ships none), as their own step before the custom resources that need them.
+   *
+   * @param file a YAML file of CRDs: a path relative to the working directory, or a URL
+   */
+  public includeCrds(file: string): Include {
+    return includeCrds(this, file);
+  }
+
+  /** The published tenant header's problem, if any; marks it read by this chart in `interface.json`. */
+  private tenantHeaderProblems(): string[] {
+    const header = tenantHeaderOf(this.capability);
+    header.contract?.consumptions.find((c) => c.chart === this)?.usedFields.add(TENANT_HEADER_FIELD);
+    return header.problem ? [header.problem] : [];
   }
 }

@@ -1,6 +1,7 @@
-import { Stack, StackProps } from 'aws-cdk-lib';
-import { brand, hasBrand } from '../private/brand';
+import { StackProps } from 'aws-cdk-lib';
 import { Capability } from './capability';
+import { CapabilityStack } from './capability-stack';
+import { brand, hasBrand } from '../private/brand';
 
 /** Properties of a `SharedBase`. */
 export interface SharedBaseProps extends StackProps {}
@@ -17,14 +18,11 @@ export interface SharedBaseProps extends StackProps {}
  * const base = new SharedBase(cdn, 'Base');
  * new ssm.StringParameter(base, 'Origin', { stringValue: 'origin.example.com' });
  */
-export class SharedBase extends Stack {
+export class SharedBase extends CapabilityStack {
   /** True when `x` is a `SharedBase`, also across duplicate installs of this package. */
   public static isSharedBase(x: unknown): x is SharedBase {
     return hasBrand(x, 'SharedBase');
   }
-
-  /** The capability this base belongs to. */
-  public readonly capability: Capability;
 
   /**
    * @param scope the capability
@@ -34,6 +32,5 @@ export class SharedBase extends Stack {
   constructor(scope: Capability, id: string, props: SharedBaseProps = {}) {
     super(scope, id, props);
     brand(this, 'SharedBase');
-    this.capability = Capability.of(this);
   }
 }

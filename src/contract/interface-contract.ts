@@ -3,10 +3,10 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
-import { Capability } from '../constructs/capability';
-import { brand, hasBrand } from '../private/brand';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { parameterNameProblem } from './parameter-name';
+import { Capability } from '../constructs/capability';
+import { brand, hasBrand } from '../private/brand';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
@@ -119,6 +119,8 @@ export interface Consumption {
   readonly externalSecret: ApiObject;
   /** The name of that Secret. */
   readonly secretName: string;
+  /** The namespace of the binding, if any. */
+  readonly namespace?: string;
   /** The fields whose handles were used. */
   readonly usedFields: Set<string>;
 }
@@ -194,6 +196,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     const all = values as Record<string, unknown>;
     if (this.publications.length > 0) {
       this.misuse(`'${this.node.path}' is published twice (by '${this.publications[0].stack.node.path}' and '${stack.node.path}'). Publish once, from one stack.`, [stack.node.path]);
+      return this.publications[0];
     }
     if (Capability.tryOf(stack) !== this.capability) {
       this.misuse(`'${this.node.path}' is published by '${stack.node.path}', which is not in capability '${this.capability.node.path}'. Publish from its SharedBase or one of its DeploymentAggregates.`, [stack.node.path]);
@@ -251,6 +254,14 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   private bind(chart: Construct, options: ConsumeOptions): Consumption {
     const secretName = `${this.capability.node.id}-${this.node.id}-interface`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
     const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
+    // One binding per namespace: a second chart there reads the same Secret, after it exists.
+    const shared = this.consumptions.find((c) => c.namespace === namespace);
+    if (shared) {
+      chart.node.addDependency(shared.externalSecret);
+      const consumption: Consumption = { ...shared, chart, usedFields: new Set() };
+      this.consumptions.push(consumption);
+      return consumption;
+    }
     const externalSecret = new ApiObject(chart, `${this.node.id}Interface`, {
       apiVersion: 'external-secrets.io/v1',
       kind: 'ExternalSecret',
@@ -262,7 +273,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
         dataFrom: [{ extract: { key: this.parameterName } }],
       },
     });
-    const consumption: Consumption = { chart, externalSecret, secretName, usedFields: new Set() };
+    const consumption: Consumption = { chart, externalSecret, secretName, namespace, usedFields: new Set() };
     this.consumptions.push(consumption);
     return consumption;
   }
@@ -280,7 +291,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       envValue() {
         use();
         const id = `${contract.node.id}InterfaceSecret`;
-        const secret = (consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined) ?? kplus.Secret.fromSecretName(consumption.chart, id, consumption.secretName);
+        const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
+        const secret = existing ?? kplus.Secret.fromSecretName(consumption.chart, id, consumption.secretName);
         return kplus.EnvValue.fromSecretValue({ secret, key: name });
       },
       envVar(variableName?: string) {

@@ -1,11 +1,12 @@
 import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
+import { DependencyGraph } from './dependency-graph';
 import { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
 import { CompositionModel, DeployStack, RuntimeObject } from '../model/composition-model';
 import { groupKind } from '../model/object-identity';
+import { isSelfDependent } from '../model/self-dependency';
 import { violation, Violation, ViolationCode } from '../violation';
-import { DependencyGraph } from './dependency-graph';
 
 /** Why an edge of the composition graph exists; written to `plan.json`. */
 export const EdgeReason = {
@@ -100,7 +101,8 @@ function addExplicitEdges(
   };
 
   for (const c of model.constructs) {
-    for (const d of c.node.dependencies) {
+    const dependencies = isSelfDependent(c) ? [c, ...c.node.dependencies] : c.node.dependencies;
+    for (const d of dependencies) {
       if (d === c) {
         violations.push(
           violation(

@@ -12,8 +12,8 @@ export interface FieldConflict {
 
 interface ObjectLedger {
   readonly label: string;
-  /** Leaf key → first writer of it. */
-  readonly owners: Map<string, string>;
+  /** Leaf key → its distinct writers. */
+  readonly owners: Map<string, string[]>;
   readonly writes: Array<{ writer: string; path: FieldPath }>;
 }
 
@@ -41,7 +41,9 @@ export class FieldLedger {
       this.objects.set(objectKey, ledger);
     }
     const key = path.join('\u0000');
-    if (!ledger.owners.has(key)) ledger.owners.set(key, writer);
+    const owners = ledger.owners.get(key);
+    if (!owners) ledger.owners.set(key, [writer]);
+    else if (!owners.includes(writer)) owners.push(writer);
     ledger.writes.push({ writer, path });
   }
 
@@ -76,8 +78,9 @@ export class FieldLedger {
         let key = '';
         for (let depth = 0; depth < path.length; depth++) {
           key = depth === 0 ? path[0] : `${key}\u0000${path[depth]}`;
-          const owner = ledger.owners.get(key);
-          if (owner !== undefined && owner !== writer) note(owner, writer, path.slice(0, depth + 1));
+          for (const owner of ledger.owners.get(key) ?? []) {
+            if (owner !== writer) note(owner, writer, path.slice(0, depth + 1));
+          }
         }
       }
       for (const pair of pairs.values()) found.push({ object: ledger.label, writers: pair.writers, fields: [...pair.fields].sort() });

@@ -10,12 +10,41 @@ export interface PhysicalNameClash {
   readonly claimants: string[];
 }
 
+/** Where a physical name must be unique. */
+type Scope = 'global' | 'partition' | 'region';
+
+/**
+ * Resource types whose explicit name property must be unique in an account
+ * and region (or wider): the one table to extend. Names unique only inside a
+ * parent (an API Gateway stage, a Lambda alias, an ECS service) are not here.
+ */
+export const PHYSICAL_NAMES: Record<string, { readonly property: string; readonly scope: Scope }> = {
+  'AWS::SSM::Parameter': { property: 'Name', scope: 'region' },
+  'AWS::S3::Bucket': { property: 'BucketName', scope: 'global' },
+  'AWS::IAM::Role': { property: 'RoleName', scope: 'partition' },
+  'AWS::IAM::ManagedPolicy': { property: 'ManagedPolicyName', scope: 'partition' },
+  'AWS::IAM::User': { property: 'UserName', scope: 'partition' },
+  'AWS::IAM::Group': { property: 'GroupName', scope: 'partition' },
+  'AWS::Lambda::Function': { property: 'FunctionName', scope: 'region' },
+  'AWS::DynamoDB::Table': { property: 'TableName', scope: 'region' },
+  'AWS::SQS::Queue': { property: 'QueueName', scope: 'region' },
+  'AWS::SNS::Topic': { property: 'TopicName', scope: 'region' },
+  'AWS::Logs::LogGroup': { property: 'LogGroupName', scope: 'region' },
+  'AWS::ECR::Repository': { property: 'RepositoryName', scope: 'region' },
+  'AWS::SecretsManager::Secret': { property: 'Name', scope: 'region' },
+  'AWS::KMS::Alias': { property: 'AliasName', scope: 'region' },
+  'AWS::StepFunctions::StateMachine': { property: 'StateMachineName', scope: 'region' },
+  'AWS::ECS::Cluster': { property: 'ClusterName', scope: 'region' },
+  'AWS::EKS::Cluster': { property: 'Name', scope: 'region' },
+  'AWS::CloudWatch::Alarm': { property: 'AlarmName', scope: 'region' },
+  'AWS::CloudFront::Function': { property: 'Name', scope: 'global' },
+};
+
 /**
  * Finds resources that claim one physical name: an SSM parameter name, a
- * Route53 record (zone, name, type, set identifier), or the explicit name
- * property of any type (`Name`, or `<Type>Name` such as `BucketName`). Only
- * literal names compare; names resolved at deploy time cannot be known here.
- * IAM names are global; all others are per account and region.
+ * Route53 record (zone, name, type, set identifier), or the explicit name of a
+ * type in `PHYSICAL_NAMES`. Only names known at synth compare; a zone given by
+ * reference compares within its stack.
  *
  * @param templates each stack's synthesized template
  */
@@ -24,15 +53,10 @@ export function findPhysicalNameClashes(model: CompositionModel, templates: Read
   for (const c of model.constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
     const stack = Stack.of(c);
-    const template = templates.get(stack);
-    if (!template) continue;
-    const logicalId = stack.resolve(c.logicalId);
-    const props = template.Resources?.[logicalId]?.Properties;
-    if (!props) continue;
-    const name = physicalName(c.cfnResourceType, props);
+    const props = templates.get(stack)?.Resources?.[stack.resolve(c.logicalId)]?.Properties;
+    const name = props && physicalName(c.cfnResourceType, props, stack);
     if (!name) continue;
-    const scope = c.cfnResourceType.startsWith('AWS::IAM::') ? 'global' : stack.environment;
-    const id = `${scope}|${c.cfnResourceType}|${name.key}`;
+    const id = `${c.cfnResourceType}|${name.key}`;
     const entry = claims.get(id) ?? { claim: `${c.cfnResourceType} ${name.describe}`, claimants: [] };
     entry.claimants.push(declarerOf(c).node.path);
     claims.set(id, entry);
@@ -40,17 +64,18 @@ export function findPhysicalNameClashes(model: CompositionModel, templates: Read
   return [...claims.values()].filter((c) => c.claimants.length > 1);
 }
 
-function physicalName(type: string, props: Record<string, unknown>): { key: string; describe: string } | undefined {
+function physicalName(type: string, props: Record<string, unknown>, stack: Stack): { key: string; describe: string } | undefined {
   if (type === 'AWS::Route53::RecordSet') {
-    const parts = [props.HostedZoneId ?? props.HostedZoneName, props.Name, props.Type, props.SetIdentifier];
-    if (!parts.slice(0, 3).every((p) => typeof p === 'string')) return undefined;
-    const zone = String(parts[0]);
-    return { key: JSON.stringify(parts), describe: `${props.Type} record "${props.Name}" in zone "${zone}"` };
+    const zone = props.HostedZoneId ?? props.HostedZoneName;
+    if (zone === undefined || typeof props.Name !== 'string' || typeof props.Type !== 'string') return undefined;
+    // A zone given by reference ({ Ref }) is only comparable inside its stack.
+    const zoneKey = typeof zone === 'string' ? zone : `${stack.node.path}|${JSON.stringify(zone)}`;
+    const zoneText = typeof zone === 'string' ? `"${zone}"` : JSON.stringify(zone);
+    return { key: JSON.stringify([zoneKey, props.Name, props.Type, props.SetIdentifier ?? null]), describe: `${props.Type} record "${props.Name}" in zone ${zoneText}` };
   }
-  const typeName = type.split('::')[2];
-  for (const prop of [`${typeName}Name`, 'Name']) {
-    const value = props[prop];
-    if (typeof value === 'string') return { key: value, describe: `${prop} "${value}"` };
-  }
-  return undefined;
+  const rule = PHYSICAL_NAMES[type];
+  const value = rule && props[rule.property];
+  if (typeof value !== 'string') return undefined;
+  const where = rule.scope === 'global' ? 'global' : rule.scope === 'partition' ? `${stack.account}` : stack.environment;
+  return { key: `${where}|${value}`, describe: `${rule.property} "${value}"` };
 }

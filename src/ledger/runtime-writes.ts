@@ -1,12 +1,12 @@
 import { ApiObject } from 'cdk8s';
-import { Contribution } from '../constructs/contribution';
-import { CompositionModel, RuntimeObject } from '../model/composition-model';
-import { describeIdentity, identityKey } from '../model/object-identity';
 import { FieldLedger } from './field-ledger';
 import { FieldPath } from './field-path';
 import { elementKeyOf, leavesOf } from './leaves';
 import { mergeFields } from './merge';
 import { OwnershipRules } from './ownership-rules';
+import { Contribution } from '../constructs/contribution';
+import { CompositionModel, RuntimeObject } from '../model/composition-model';
+import { describeIdentity, identityKey } from '../model/object-identity';
 
 /** Two or more declarations of one Kubernetes object identity. */
 export interface DuplicateDeclaration {
@@ -16,13 +16,38 @@ export interface DuplicateDeclaration {
   readonly declarers: string[];
 }
 
+/** A contribution that writes an identity field of its target with another value. */
+export interface IdentityRewrite {
+  /** The contribution's path. */
+  readonly writer: string;
+  /** The declaring construct's path. */
+  readonly declarer: string;
+  /** How messages name the object. */
+  readonly object: string;
+  /** The identity field, for example `metadata.name`. */
+  readonly field: string;
+  /** The value the contribution writes. */
+  readonly value: unknown;
+}
+
+/** What recording the runtime writes found besides the ledger's own conflicts. */
+export interface RuntimeWriteFindings {
+  /** Object identities declared more than once. */
+  readonly duplicates: DuplicateDeclaration[];
+  /** Contributions that would rename or move their target. */
+  readonly identityRewrites: IdentityRewrite[];
+}
+
+const IDENTITY_FIELDS = [['apiVersion'], ['kind'], ['metadata', 'name'], ['metadata', 'namespace']];
+
 /**
  * Records every write to every Kubernetes object in the ledger (declarations,
  * JSON patches, contributions) and merges contributions into the emitted
  * manifests. A second declaration of an identity is not recorded: it is a
- * duplicate, reported on its own.
+ * duplicate, reported on its own. Identity fields belong to the declarer: a
+ * contribution never changes them.
  */
-export function recordRuntimeWrites(model: CompositionModel, ledger: FieldLedger): DuplicateDeclaration[] {
+export function recordRuntimeWrites(model: CompositionModel, ledger: FieldLedger): RuntimeWriteFindings {
   const contributions = new Map<ApiObject, Contribution[]>();
   for (const c of model.constructs) {
     if (Contribution.isContribution(c) && c.apiObject) {
@@ -32,6 +57,7 @@ export function recordRuntimeWrites(model: CompositionModel, ledger: FieldLedger
 
   const first = new Map<string, RuntimeObject>();
   const duplicates = new Map<string, DuplicateDeclaration>();
+  const identityRewrites: IdentityRewrite[] = [];
   for (const object of model.objects) {
     const key = identityKey(object.identity);
     const earlier = first.get(key);
@@ -43,12 +69,12 @@ export function recordRuntimeWrites(model: CompositionModel, ledger: FieldLedger
       continue;
     }
     first.set(key, object);
-    recordObject(object, contributions.get(object.apiObject) ?? [], ledger, key);
+    identityRewrites.push(...recordObject(object, contributions.get(object.apiObject) ?? [], ledger, key));
   }
-  return [...duplicates.values()];
+  return { duplicates: [...duplicates.values()], identityRewrites };
 }
 
-function recordObject(object: RuntimeObject, contributions: Contribution[], ledger: FieldLedger, key: string): void {
+function recordObject(object: RuntimeObject, contributions: Contribution[], ledger: FieldLedger, key: string): IdentityRewrite[] {
   const label = describeIdentity(object.identity);
   const rules = OwnershipRules.forManifest(object.manifest);
   const patches: any[] = (object.apiObject as any).patches ?? [];
@@ -56,12 +82,27 @@ function recordObject(object: RuntimeObject, contributions: Contribution[], ledg
   const record = (writer: string) => (path: FieldPath) => ledger.record(writer, key, label, path);
 
   leavesOf(declared, rules).forEach(record(object.declarer.node.path));
-  const patchWriter = `${object.apiObject.node.path} (addJsonPatch)`;
-  for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, rules).forEach(record(patchWriter));
+  if (patches.length > 0) {
+    const patchWriter = `${object.apiObject.node.path} (addJsonPatch)`;
+    for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, rules).forEach(record(patchWriter));
+  }
+  const rewrites: IdentityRewrite[] = [];
   for (const c of contributions) {
     leavesOf(c.fields, rules).forEach(record(c.node.path));
-    object.manifest = mergeFields(object.manifest, c.fields, rules);
+    const fields = structuredClone(c.fields) as any;
+    for (const [head, tail] of IDENTITY_FIELDS) {
+      const container = tail ? fields[head] : fields;
+      const name = tail ?? head;
+      if (!container || typeof container !== 'object' || !(name in container)) continue;
+      const current = tail ? object.manifest[head]?.[tail] : object.manifest[head];
+      if (container[name] !== current) {
+        rewrites.push({ writer: c.node.path, declarer: object.declarer.node.path, object: label, field: tail ? `${head}.${tail}` : head, value: container[name] });
+      }
+      delete container[name];
+    }
+    object.manifest = mergeFields(object.manifest, fields, rules);
   }
+  return rewrites;
 }
 
 /** Renders an object as its declaration alone, without its JSON patches. */

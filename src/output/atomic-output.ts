@@ -62,7 +62,8 @@ function writeStaged(target: string, tree: OutputTree, hooks: { beforeWrite?: (r
       hooks.beforeWrite?.(relative);
       const dest = confined(staging, relative);
       fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.cpSync(source, dest, { recursive: true });
+      // verbatimSymlinks: a link in an asset stays as staged; without it Node rewrites relative links to absolute scratch paths
+      fs.cpSync(source, dest, { recursive: true, verbatimSymlinks: true });
     }
     swap(staging, target);
   } catch (e) {

@@ -57,7 +57,9 @@ export function synthesizeDeployment(model: CompositionModel): DeploySynthesis {
     const byArtifact = new Map<string, Stack>();
     for (const s of model.stacks) if (s.capability === capability) byArtifact.set(s.stack.artifactId, s.stack);
     try {
-      const assembly = (capability as Stage).synth({ force: true });
+      // Not forced: a second synth of an unchanged tree reuses the first assembly (forcing
+      // would append metadata again), and aws-cdk refuses a tree changed since then.
+      const assembly = (capability as Stage).synth();
       assemblyDirs.push(assembly.directory);
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
@@ -70,13 +72,33 @@ export function synthesizeDeployment(model: CompositionModel): DeploySynthesis {
         }
       }
     } catch (e) {
-      const message = errorMessage(e);
-      const code = /cycl/i.test(message) ? ViolationCode.DEPENDENCY_CYCLE : ViolationCode.INVALID_OBJECT;
-      const what = code === ViolationCode.DEPENDENCY_CYCLE ? 'dependency cycle' : 'invalid object';
-      violations.push(violation(code, `${what}: the stacks of capability '${capability.node.path}' could not be synthesized: ${message}`, [capability.node.path]));
+      violations.push(synthesisViolation(capability, errorMessage(e)));
     }
   }
   return { assemblyDirs, stackDependencies, templateFiles, templates, violations };
+}
+
+/** Turns an aws-cdk synthesis error into a violation, with our advice where we have some. */
+function synthesisViolation(capability: Capability, message: string): Violation {
+  const where = `the stacks of capability '${capability.node.path}' could not be synthesized`;
+  if (/cycl/i.test(message)) {
+    return violation(ViolationCode.DEPENDENCY_CYCLE, `dependency cycle: ${where}: ${message}`, [capability.node.path]);
+  }
+  if (/cross stage boundaries/.test(message)) {
+    return violation(
+      ViolationCode.INVALID_OBJECT,
+      `invalid object: ${where}: ${message}. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability.`,
+      [capability.node.path],
+    );
+  }
+  if (/modified after the first synthesis/.test(message)) {
+    return violation(
+      ViolationCode.INVALID_OBJECT,
+      `invalid object: ${where}: constructs were added after a previous synth of this app. Build the whole composition before the first synth, or build a new app.`,
+      [capability.node.path],
+    );
+  }
+  return violation(ViolationCode.INVALID_OBJECT, `invalid object: ${where}: ${message}`, [capability.node.path]);
 }
 
 /** One shared base per capability; every tenant aggregate depends on it. */

@@ -60,7 +60,7 @@ export class PhaseGuard {
     const on = path === undefined ? '' : ` on '${path}'`;
     return violation(
       PHASE_CODES[this.phase],
-      `synth crashed: the '${this.phase}' phase failed${on}: ${errorMessage(e)}. Please report it with the composition that triggers it.`,
+      `synth crashed: the '${this.phase}' phase failed${on}: ${printable(e)}. Please report it with the composition that triggers it.`,
       path === undefined ? [] : [path],
     );
   }
@@ -73,13 +73,22 @@ export class PhaseGuard {
 function constructPathOf(e: unknown, model: CompositionModel): string | undefined {
   const carried = (e as { constructPath?: unknown } | undefined)?.constructPath;
   if (typeof carried === 'string' && carried) return carried;
-  const message = errorMessage(e);
+  const message = printable(e);
   let found: string | undefined;
   for (const c of model.constructs) {
     const p = c.node.path;
     if (p && (found === undefined || p.length > found.length) && message.includes(`'${p}'`)) found = p;
   }
   return found;
+}
+
+/** The message of anything thrown, even a value that cannot be turned into a string (`Object.create(null)`). */
+function printable(e: unknown): string {
+  try {
+    return errorMessage(e);
+  } catch {
+    return 'a value that cannot be printed';
+  }
 }
 
 function emptyModel(root: IConstruct): CompositionModel {

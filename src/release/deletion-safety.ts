@@ -1,7 +1,14 @@
+import { Lock } from './lock';
+import { EdgeReason } from '../graph/composition-graph';
 import { CompositionModel } from '../model/composition-model';
 import { describeIdentity, groupKind, identityKey } from '../model/object-identity';
 import { InterfaceRecord } from '../output/interface-artifact';
-import { Lock } from './lock';
+
+/**
+ * Edges that only order two lifecycles: a runtime object does not need every
+ * stack of its capability, so removing a tenant stack does not break it.
+ */
+const ORDER_ONLY: ReadonlySet<string> = new Set([EdgeReason.DEPLOY_BEFORE_RUNTIME, EdgeReason.INTERFACE]);
 
 /** A removal that leaves something behind that still needs what was removed. */
 export interface UnsafeDeletion {
@@ -61,7 +68,7 @@ export function findUnsafeDeletions(lock: Lock, model: CompositionModel, current
   // Walk the locked graph from every removed unit, through barriers, to the units that depended on it.
   const n = lock.units.length;
   const out: number[][] = Array.from({ length: n + lock.barriers.length }, () => []);
-  for (const [from, to] of lock.edges) out[from]?.push(to);
+  for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason)) out[from]?.push(to);
   const source = new Int32Array(out.length).fill(-1);
   const queue: number[] = [];
   for (const { i } of removed) {

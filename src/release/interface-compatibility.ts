@@ -41,7 +41,10 @@ const RANK: Record<Bump, number> = { patch: 0, minor: 1, major: 2 };
  * adding a field or loosening one needs at least a minor bump; a version lower
  * than the lock's is refused.
  */
-export function compareInterfaces(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): { changes: InterfaceChange[]; incompatible: IncompatibleVersion[] } {
+export function compareInterfaces(
+  previous: readonly InterfaceRecord[],
+  current: readonly InterfaceRecord[],
+): { changes: InterfaceChange[]; incompatible: IncompatibleVersion[] } {
   const changes: InterfaceChange[] = [];
   const incompatible: IncompatibleVersion[] = [];
   const before = new Map(previous.map((r) => [`${r.capability}/${r.name}`, r]));
@@ -71,8 +74,7 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
       add(field, 'removed', 'major');
       continue;
     }
-    if (a.type !== b.type) add(field, `retyped from ${a.type} to ${b.type}`, 'major');
-    else if (a.format !== b.format) {
+    if (a.type !== b.type) {add(field, `retyped from ${a.type} to ${b.type}`, 'major');} else if (a.format !== b.format) {
       if (b.format) add(field, `tightened from ${a.format ?? 'any ' + a.type} to ${b.format}`, 'major');
       else add(field, `loosened from ${a.format} to any ${b.type}`, 'minor');
     }

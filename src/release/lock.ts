@@ -110,10 +110,33 @@ export function readLock(file: string): Lock | undefined {
   } catch (e) {
     throw new Error(`the lock file '${file}' is not valid JSON (${(e as Error).message}); restore it from version control or delete it to start a first release`);
   }
-  if (parsed?.formatVersion !== 1 || !Array.isArray(parsed.units) || !Array.isArray(parsed.edges) || !Array.isArray(parsed.interfaces)) {
-    throw new Error(`the lock file '${file}' is not a cdk-capability lock (formatVersion 1 with units, edges and interfaces); restore it or delete it`);
+  const problem = shapeProblem(parsed);
+  if (problem) {
+    throw new Error(`the lock file '${file}' is not a cdk-capability lock (${problem}); restore it from version control or delete it to start a first release`);
   }
   return parsed as Lock;
+}
+
+/** What is wrong with the shape of a parsed lock, or undefined. */
+function shapeProblem(lock: any): string | undefined {
+  if (lock === null || typeof lock !== 'object') return 'not an object';
+  if (lock.formatVersion !== 1) return `formatVersion is ${JSON.stringify(lock.formatVersion)}, expected 1`;
+  for (const list of ['units', 'barriers', 'edges', 'interfaces']) {
+    if (!Array.isArray(lock[list])) return `'${list}' is not a list`;
+  }
+  const isText = (x: unknown) => typeof x === 'string';
+  const badUnit = lock.units.findIndex((u: any) => !u || typeof u !== 'object' || ![u.id, u.label, u.path, u.digest].every(isText));
+  if (badUnit >= 0) return `units[${badUnit}] is not a unit with id, label, path and digest`;
+  if (!lock.barriers.every(isText)) return 'barriers are not all labels';
+  const nodes = lock.units.length + lock.barriers.length;
+  const isNode = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < nodes;
+  const badEdge = lock.edges.findIndex((e: any) => !Array.isArray(e) || !isNode(e[0]) || !isNode(e[1]) || !isText(e[2]));
+  if (badEdge >= 0) return `edges[${badEdge}] is not [from, to, reason] within the graph`;
+  const badInterface = lock.interfaces.findIndex(
+    (i: any) => !i || typeof i !== 'object' || ![i.capability, i.name, i.version].every(isText) || typeof i.schema !== 'object' || typeof i.fields !== 'object',
+  );
+  if (badInterface >= 0) return `interfaces[${badInterface}] is not an interface record`;
+  return undefined;
 }
 
 /** Writes a lock file atomically (a sibling temporary file renamed over it). */

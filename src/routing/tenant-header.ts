@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { FieldMap } from '../contract/field';
-import { contractsIn, InterfaceContract } from '../contract/interface-contract';
+import { InterfaceContract } from '../contract/interface-contract';
 
 /** The header the edge sets to the tenant id when no contract publishes one. */
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
@@ -30,10 +30,10 @@ export interface TenantHeader {
  * The header the edge sets to the tenant id: the literal `tenantHeader` that
  * the capability's interface contract publishes, else `x-tenant-id`.
  *
- * @param capability the capability (the contracts under it are searched)
+ * @param capability the capability; its contracts are its children (a contract's scope is its capability)
  */
 export function tenantHeaderOf(capability: IConstruct): TenantHeader {
-  for (const contract of contractsIn(capability)) {
+  for (const contract of capability.node.children.filter((c) => InterfaceContract.isInterfaceContract(c)) as InterfaceContract<FieldMap>[]) {
     const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
     if (published === undefined) continue;
     if (Token.isUnresolved(published) || typeof published !== 'string') {

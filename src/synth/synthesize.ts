@@ -1,35 +1,37 @@
+import { IConstruct } from 'constructs';
 import { stringify } from 'yaml';
-import { Check, runChecks } from '../checks/check';
 import { boundaryLeaks } from '../checks/boundary-leaks';
+import { Check, runChecks } from '../checks/check';
 import { contractUsage } from '../checks/contract-usage';
 import { danglingReferences } from '../checks/dangling-references';
-import { deletionSafety, interfaceCompatibility } from '../checks/release-safety';
 import { dependencyCycles } from '../checks/dependency-cycles';
-import { duplicateObjects, fieldConflicts, physicalNameClaims, statusWrites } from '../checks/field-ownership';
+import { duplicateObjects, fieldConflicts, identityRewrites as identityRewriteCheck, physicalNameClaims, statusWrites } from '../checks/field-ownership';
 import { objectValidity } from '../checks/object-validity';
 import { possibleSecrets } from '../checks/possible-secrets';
+import { deletionSafety, interfaceCompatibility } from '../checks/release-safety';
+import { contractsIn } from '../contract/interface-contract';
+import { buildCompositionGraph } from '../graph/composition-graph';
 import { recordCloudFormationWrites } from '../ledger/cloudformation-writes';
 import { FieldLedger } from '../ledger/field-ledger';
 import { findPhysicalNameClashes } from '../ledger/physical-names';
 import { recordRuntimeWrites } from '../ledger/runtime-writes';
-import { buildCompositionGraph } from '../graph/composition-graph';
 import { collectModel } from '../model/collect';
 import { CompositionModel } from '../model/composition-model';
 import { OutputTree } from '../output/atomic-output';
-import { InterfaceArtifact, interfaceArtifact } from '../output/interface-artifact';
-import { contractsIn } from '../contract/interface-contract';
 import { mergeAssemblies, synthesizeDeployment } from '../output/deploy-assembly';
+import { GitOps, gitopsFiles } from '../output/gitops';
+import { InterfaceArtifact, interfaceArtifact } from '../output/interface-artifact';
 import { PlanStep, planSteps, RuntimeFile } from '../output/plan';
-import { IConstruct } from 'constructs';
-import { compareViolations, Violation } from '../violation';
 import { PhaseGuard } from '../private/guard';
 import { buildLock, Lock } from '../release/lock';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
+import { compareViolations, Violation } from '../violation';
 
 /** The checks every synth runs, in report order. */
 export const CHECKS: readonly Check[] = [
   duplicateObjects,
   fieldConflicts,
+  identityRewriteCheck,
   physicalNameClaims,
   statusWrites,
   dependencyCycles,
@@ -65,6 +67,8 @@ export interface Plan {
 export interface SynthesizeOptions {
   /** The previous release; absent for a first release. */
   readonly previous?: Lock;
+  /** The GitOps engine to write `gitops/` for; absent writes none. */
+  readonly gitops?: GitOps;
 }
 
 /** Everything a synth produces, before anything is written. */
@@ -94,7 +98,10 @@ export interface SynthesisResult {
  */
 export function synthesize(root: IConstruct, options: SynthesizeOptions = {}): SynthesisResult {
   const guard = new PhaseGuard(root);
-  return guard.run(() => synthesizePhases(root, guard, options), (model, violations) => ({ violations: violations.sort(compareViolations), warnings: [], model }));
+  return guard.run(
+    () => synthesizePhases(root, guard, options),
+    (model, violations) => ({ violations: violations.sort(compareViolations), warnings: [], model }),
+  );
 }
 
 /** The phases of `synthesize`; an exception escaping any of them becomes a violation naming the phase. */
@@ -102,12 +109,13 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
   const model = collectModel(root);
   guard.enter('ledger recording', model);
   const ledger = new FieldLedger();
-  const duplicates = recordRuntimeWrites(model, ledger);
-  recordCloudFormationWrites(model, ledger);
+  const { duplicates, identityRewrites } = recordRuntimeWrites(model, ledger);
   guard.enter('deploy synthesis');
   const deploy = synthesizeDeployment(model);
   guard.enter('ledger recording');
-  const writes = { ledger, duplicates, physicalNames: findPhysicalNameClashes(model, deploy.templates), templates: deploy.templates };
+  recordCloudFormationWrites(model, ledger);
+  const physicalNames = findPhysicalNameClashes(model, deploy.templates);
+  const writes = { ledger, duplicates, identityRewrites, physicalNames, templates: deploy.templates };
   guard.enter('graph');
   const graph = buildCompositionGraph(model, deploy.stackDependencies);
   const sorted = graph.graph.sort();
@@ -135,6 +143,9 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
     files.set(file, objects.map((o) => stringify(o.manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
   }
   if (runtimeFiles.length > 0) files.set('runtime/kustomization.yaml', kustomization(runtimeFiles));
+  const gitops = gitopsFiles(options.gitops, steps, runtimeFiles);
+  if (gitops.violations.length > 0) return { violations: gitops.violations.sort(compareViolations), warnings, model };
+  gitops.files.forEach((content, file) => files.set(file, content));
   if (deploy.assemblyDirs.length > 0) {
     const merged = mergeAssemblies(deploy.assemblyDirs);
     files.set('deploy/manifest.json', merged.manifest);

@@ -1,0 +1,102 @@
+/**
+ * Reads a V8 `.cpuprofile` (from `node --cpu-prof`) and adds up self time per
+ * function and per area (this library, cdk8s, aws-cdk-lib, ...).
+ *
+ *   node bench/.out/bench/cpu-profile.js <file.cpuprofile> [top]
+ */
+import * as fs from 'fs';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+}
+
+interface Profile {
+  readonly nodes: ProfileNode[];
+  readonly samples: number[];
+  readonly timeDeltas: number[];
+}
+
+/** Self time of one function or area. */
+export interface SelfTime {
+  /** `function (file:line)`, or the area's name. */
+  readonly name: string;
+  /** Self time, ms. */
+  readonly ms: number;
+  /** Share of all sampled time, 0 to 1. */
+  readonly share: number;
+}
+
+/** Self time per function and per area, each sorted by time, largest first. */
+export interface ProfileSummary {
+  /** All sampled time, ms. */
+  readonly totalMs: number;
+  /** Per function. */
+  readonly functions: SelfTime[];
+  /** Per area: `cdk-capability src/<folder>`, a package under node_modules, `node internals`, `(garbage collector)`... */
+  readonly areas: SelfTime[];
+}
+
+/** Summarizes a parsed `.cpuprofile`. */
+export function summarizeProfile(profile: Profile): ProfileSummary {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const perFunction = new Map<string, number>();
+  const perArea = new Map<string, number>();
+  let totalUs = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    // timeDeltas[i] is the time before sample i; attributing it to sample i is how Chrome DevTools reads it
+    const us = profile.timeDeltas[i] ?? 0;
+    const node = byId.get(profile.samples[i]);
+    if (!node) continue;
+    totalUs += us;
+    const frame = node.callFrame;
+    const file = shortFile(frame.url);
+    const fn = `${frame.functionName || '(anonymous)'}${file ? ` (${file}:${frame.lineNumber + 1})` : ''}`;
+    perFunction.set(fn, (perFunction.get(fn) ?? 0) + us);
+    const area = areaOf(frame.url, frame.functionName);
+    perArea.set(area, (perArea.get(area) ?? 0) + us);
+  }
+  const rank = (m: Map<string, number>): SelfTime[] =>
+    [...m].map(([name, us]) => ({ name, ms: us / 1000, share: totalUs ? us / totalUs : 0 })).sort((a, b) => b.ms - a.ms);
+  return { totalMs: totalUs / 1000, functions: rank(perFunction), areas: rank(perArea) };
+}
+
+/** Reads and summarizes a `.cpuprofile` file. */
+export function summarizeProfileFile(file: string): ProfileSummary {
+  return summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf-8')) as Profile);
+}
+
+/** A path short enough for a table: from `node_modules/<pkg>/` or from `src/`. */
+function shortFile(url: string): string {
+  if (!url) return '';
+  const path = url.replace(/^file:\/\//, '');
+  const nm = path.lastIndexOf('node_modules/');
+  if (nm !== -1) return path.slice(nm + 'node_modules/'.length);
+  const src = path.lastIndexOf('/src/');
+  if (src !== -1) return path.slice(src + 1);
+  return path.startsWith('node:') ? path : path.split('/').slice(-2).join('/');
+}
+
+function areaOf(url: string, functionName: string): string {
+  if (!url) return functionName.startsWith('(') ? functionName : 'V8 and native code';
+  const path = url.replace(/^file:\/\//, '');
+  const nm = path.lastIndexOf('node_modules/');
+  if (nm !== -1) {
+    const parts = path.slice(nm + 'node_modules/'.length).split('/');
+    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+  }
+  const src = path.lastIndexOf('/src/');
+  if (src !== -1) return `cdk-capability src/${path.slice(src + 5).split('/')[0].replace(/\.js$/, '.ts')}`;
+  if (path.startsWith('node:')) return 'node internals';
+  return 'other';
+}
+
+if (require.main === module) {
+  const [file, top = '15'] = process.argv.slice(2);
+  const summary = summarizeProfileFile(file);
+  console.log(`total sampled: ${summary.totalMs.toFixed(0)} ms`);
+  console.log('\nself time by area:');
+  for (const a of summary.areas.slice(0, 12)) console.log(`${a.ms.toFixed(0).padStart(8)} ms ${(100 * a.share).toFixed(1).padStart(5)}%  ${a.name}`);
+  console.log('\nself time by function:');
+  for (const f of summary.functions.slice(0, Number(top))) console.log(`${f.ms.toFixed(0).padStart(8)} ms ${(100 * f.share).toFixed(1).padStart(5)}%  ${f.name}`);
+}

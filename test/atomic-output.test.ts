@@ -1,0 +1,172 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Capability, RuntimeRouting } from '../src';
+import { configMap, newApp, readTree, removeTempDirs, tempDir } from './util';
+import { confined, OutputTree, writeAtomically } from '../src/output/atomic-output';
+
+afterAll(removeTempDirs);
+
+function tree(files: Record<string, string>, copies: Record<string, string> = {}): OutputTree {
+  return { files: new Map(Object.entries(files)), copies: new Map(Object.entries(copies)) };
+}
+
+/** Entries of `parent` that are staging or set-aside folders of `name`. */
+function leftovers(parent: string, name: string): string[] {
+  return fs.readdirSync(parent).filter((e) => e.startsWith(`.${name}.staging-`));
+}
+
+/** A good program: a Namespace and a ConfigMap in it. */
+function goodApp(outdir: string) {
+  const app = newApp(outdir);
+  const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+  new ApiObject(routing, 'Edge', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } });
+  configMap(routing, 'Settings', 'settings', 'edge');
+  return app;
+}
+
+describe('a refused synth', () => {
+  test('leaves the previous output byte-for-byte as it was', () => {
+    // GIVEN a first good output
+    const outdir = path.join(tempDir(), 'dist');
+    goodApp(outdir).synth();
+    const before = readTree(outdir);
+
+    // WHEN a later synth into the same outdir is refused (a cycle)
+    const app = goodApp(outdir);
+    const routing = app.node.findChild('cdn').node.findChild('Routing') as RuntimeRouting;
+    const a = configMap(routing, 'A', 'a', 'edge');
+    const b = configMap(routing, 'B', 'b', 'edge');
+    a.addDependency(b);
+    b.addDependency(a);
+    expect(() => app.synth()).toThrow(/^The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn\/Routing\/A => cdn\/Routing\/B => cdn\/Routing\/A\. /);
+
+    // THEN the previous output is untouched and nothing is left beside it
+    expect(readTree(outdir)).toEqual(before);
+    expect(Object.keys(before)).toContain('runtime/0001-cdn-routing-1.yaml');
+    expect(leftovers(path.dirname(outdir), 'dist')).toEqual([]);
+  });
+});
+
+describe('writeAtomically', () => {
+  test('a failure midway through writing leaves the previous output unchanged and no staging folder', () => {
+    // GIVEN a previous output
+    const parent = tempDir();
+    const outdir = path.join(parent, 'out');
+    writeAtomically(outdir, tree({ 'plan.json': '{"old":true}\n', 'runtime/0001-old.yaml': 'kind: Old\n' }));
+    const before = readTree(outdir);
+
+    // WHEN the next write fails at its second file
+    const written: string[] = [];
+    const write = () =>
+      writeAtomically(outdir, tree({ 'a.txt': 'new a', 'b/c.txt': 'new c', 'd.txt': 'new d' }), {
+        beforeWrite: (relative) => {
+          if (relative === 'b/c.txt') throw new Error('disk full');
+          written.push(relative);
+        },
+      });
+
+    // THEN the error surfaces, after one file went to staging, and nothing changed
+    expect(write).toThrow(/^disk full$/);
+    expect(written).toEqual(['a.txt']);
+    expect(readTree(outdir)).toEqual(before);
+    expect(fs.readdirSync(parent)).toEqual(['out']);
+  });
+
+  test('a failure while copying leaves the previous output unchanged and no staging folder', () => {
+    // GIVEN a previous output and a source folder to copy
+    const parent = tempDir();
+    const outdir = path.join(parent, 'out');
+    writeAtomically(outdir, tree({ 'plan.json': '{"old":true}\n' }));
+    const before = readTree(outdir);
+    const source = tempDir();
+    fs.writeFileSync(path.join(source, 'template.json'), '{}');
+
+    // WHEN the write fails at the copy, after every generated file went to staging
+    const write = () =>
+      writeAtomically(outdir, tree({ 'plan.json': '{"new":true}\n' }, { 'deploy/template.json': path.join(source, 'template.json') }), {
+        beforeWrite: (relative) => {
+          if (relative.startsWith('deploy/')) throw new Error('copy failed');
+        },
+      });
+
+    // THEN
+    expect(write).toThrow(/^copy failed$/);
+    expect(readTree(outdir)).toEqual(before);
+    expect(leftovers(parent, 'out')).toEqual([]);
+  });
+
+  test('a successful write replaces the previous output entirely, leaving no stale files', () => {
+    // GIVEN a previous output with a file the next one does not have
+    const parent = tempDir();
+    const outdir = path.join(parent, 'out');
+    writeAtomically(outdir, tree({ 'runtime/0001-old.yaml': 'kind: Old\n', 'plan.json': 'old' }));
+
+    // WHEN a new output is written
+    writeAtomically(outdir, tree({ 'plan.json': 'new' }));
+
+    // THEN only the new files are there, and no staging or set-aside folder is left
+    expect(readTree(outdir)).toEqual({ 'plan.json': 'new' });
+    expect(fs.readdirSync(parent)).toEqual(['out']);
+  });
+
+  test('copies files and folders into the output', () => {
+    // GIVEN a source folder with a nested file
+    const source = tempDir();
+    fs.mkdirSync(path.join(source, 'asset'));
+    fs.writeFileSync(path.join(source, 'asset', 'index.js'), 'exports.x = 1;');
+    const outdir = path.join(tempDir(), 'out');
+
+    // WHEN written
+    writeAtomically(outdir, tree({}, { 'deploy/asset.1': path.join(source, 'asset') }));
+
+    // THEN
+    expect(fs.readFileSync(path.join(outdir, 'deploy', 'asset.1', 'index.js'), 'utf-8')).toBe('exports.x = 1;');
+  });
+
+  test('refuses a generated path that climbs out of the outdir, and keeps the previous output', () => {
+    // GIVEN a previous output
+    const parent = tempDir();
+    const outdir = path.join(parent, 'out');
+    writeAtomically(outdir, tree({ 'plan.json': 'old' }));
+    const before = readTree(outdir);
+
+    // WHEN a tree names a file outside
+    const write = () => writeAtomically(outdir, tree({ '../escaped.txt': 'x' }));
+
+    // THEN
+    expect(write).toThrow(/^refusing to write '\.\.\/escaped\.txt' outside the output folder '.*'$/);
+    expect(fs.existsSync(path.join(parent, 'escaped.txt'))).toBe(false);
+    expect(readTree(outdir)).toEqual(before);
+    expect(fs.readdirSync(parent)).toEqual(['out']);
+  });
+});
+
+describe('confined', () => {
+  const root = path.join(path.sep, 'tmp', 'root');
+
+  test('resolves a relative path under the root', () => {
+    expect(confined(root, 'runtime/0001-a.yaml')).toBe(path.join(root, 'runtime', '0001-a.yaml'));
+  });
+
+  test('refuses ../x', () => {
+    expect(() => confined(root, '../x')).toThrow(`refusing to write '../x' outside the output folder '${root}'`);
+  });
+
+  test('refuses a path whose .. segments climb out midway', () => {
+    expect(() => confined(root, 'a/../../x')).toThrow(`refusing to write 'a/../../x' outside the output folder '${root}'`);
+  });
+
+  test('refuses a sibling folder whose name starts with the root\'s name', () => {
+    expect(() => confined(root, '../root-evil/x')).toThrow(`refusing to write '../root-evil/x' outside the output folder '${root}'`);
+  });
+
+  test('refuses an absolute path, even one inside the root', () => {
+    expect(() => confined(root, '/etc/passwd')).toThrow(`refusing to write '/etc/passwd' outside the output folder '${root}'`);
+    expect(() => confined(root, path.join(root, 'a.yaml'))).toThrow(/^refusing to write '.*a\.yaml' outside the output folder/);
+  });
+
+  test('refuses the root itself', () => {
+    expect(() => confined(root, '.')).toThrow(`refusing to write '.' outside the output folder '${root}'`);
+  });
+});

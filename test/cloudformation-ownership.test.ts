@@ -1,0 +1,292 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Tags } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import { Construct } from 'constructs';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, SharedBase } from '../src';
+
+let outdir: string;
+beforeAll(() => {
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfn-ownership-test-'));
+});
+afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+/** An app with a capability `cdn`, its shared base `cdn/Base`, a tenant `cdn/acme` and a writer `cdn/Base/Ops`. */
+function fixture() {
+  const app = new CapabilityApp({ outdir: path.join(outdir, String(Math.random()).slice(2)) });
+  const cdn = new Capability(app, 'cdn');
+  const base = new SharedBase(cdn, 'Base');
+  const acme = new DeploymentAggregate(cdn, 'acme');
+  const ops = new Construct(base, 'Ops');
+  return { app, cdn, base, acme, ops };
+}
+
+/** The exact CAP002 message for two writers of one property. */
+const conflict = (a: string, b: string, fields: string, object: string) =>
+  `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+
+/** The exact CAP002 message for two claims of one physical name. */
+const claim = (a: string, b: string, what: string) =>
+  `field conflict: '${a}' and '${b}' both claim the physical name ${what}. Give each resource its own name, or declare the resource once and share it.`;
+
+/** Synthesizes to disk and reads the template of a stack back, by its step in plan.json. */
+function writtenTemplate(app: CapabilityApp, stackPath: string): Template {
+  app.synth();
+  const plan = JSON.parse(fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8'));
+  const step = plan.steps.find((s: any) => s.id === stackPath);
+  return Template.fromJSON(JSON.parse(fs.readFileSync(path.join(app.outdir, step.files[0]), 'utf-8')));
+}
+
+const codesAndPaths = (app: CapabilityApp) => app.synthesize().violations.map((v) => [v.code, v.paths]);
+
+describe('property overrides are writes', () => {
+  test('an override of a property the declarer sets conflicts with the declarer', () => {
+    // GIVEN a bucket declared with a name
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('BucketName', 'x');
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: conflict('cdn/Base/Bucket', 'cdn/Base/Bucket/Resource (addPropertyOverride)', 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+        paths: ['cdn/Base/Bucket', 'cdn/Base/Bucket/Resource'],
+      },
+    ]);
+  });
+
+  test('an override below a property object the declarer sets conflicts at that leaf', () => {
+    // GIVEN a versioned bucket (VersioningConfiguration.Status is declared)
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { versioned: true });
+
+    // WHEN
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('VersioningConfiguration.Status', 'Suspended');
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Base/Bucket', 'cdn/Base/Bucket/Resource (addPropertyOverride)', 'VersioningConfiguration.Status', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+    ]);
+  });
+
+  test('an override of a property nobody sets is accepted and lands in the template', () => {
+    // GIVEN a bucket declared with a name
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('ObjectLockEnabled', true);
+
+    // THEN
+    writtenTemplate(app, 'cdn/Base').hasResourceProperties('AWS::S3::Bucket', { BucketName: 'assets', ObjectLockEnabled: true });
+  });
+
+  test('a deletion override of a property the declarer sets conflicts with the declarer', () => {
+    // GIVEN a bucket declared with a name
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN an escape hatch deletes the name
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyDeletionOverride('BucketName');
+
+    // THEN
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Bucket', 'cdn/Base/Bucket/Resource']]]);
+  });
+});
+
+describe('contributions to CloudFormation resources', () => {
+  test('a contribution of properties nobody else writes is applied to the template', () => {
+    // GIVEN a bucket declared with a name
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN
+    new Contribution(ops, 'Lock', { target: bucket, fields: { ObjectLockEnabled: true, AccelerateConfiguration: { AccelerationStatus: 'Enabled' } } });
+
+    // THEN
+    writtenTemplate(app, 'cdn/Base').hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: 'assets',
+      ObjectLockEnabled: true,
+      AccelerateConfiguration: { AccelerationStatus: 'Enabled' },
+    });
+  });
+
+  test('a contribution of a property the declarer sets conflicts with the declarer', () => {
+    // GIVEN a bucket declared with a name
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN
+    new Contribution(ops, 'Name', { target: bucket, fields: { BucketName: 'other' } });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: conflict('cdn/Base/Bucket', 'cdn/Base/Ops/Name', 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+        paths: ['cdn/Base/Bucket', 'cdn/Base/Ops/Name'],
+      },
+    ]);
+  });
+
+  test('two contributions of one property conflict', () => {
+    // GIVEN a bucket
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+
+    // WHEN
+    new Contribution(ops, 'A', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Enabled' } } });
+    new Contribution(ops, 'B', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Base/Ops/A', 'cdn/Base/Ops/B', 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+    ]);
+  });
+
+  test('a contribution to an L1 resource is attributed to the contribution, the resource to itself', () => {
+    // GIVEN an L1 parameter
+    const { app, base, ops } = fixture();
+    const param = new ssm.CfnParameter(base, 'Param', { type: 'String', value: 'v' });
+
+    // WHEN
+    new Contribution(ops, 'Value', { target: param, fields: { Value: 'w' } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Base/Ops/Value', 'cdn/Base/Param', 'Value', 'AWS::SSM::Parameter cdn/Base/Param'),
+    ]);
+  });
+
+  test('a contribution and an escape-hatch override of one property conflict', () => {
+    // GIVEN a contribution that enables versioning
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    new Contribution(ops, 'Versioning', { target: bucket, fields: { VersioningConfiguration: { Status: 'Enabled' } } });
+
+    // WHEN an escape hatch overrides the same property
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('VersioningConfiguration.Status', 'Suspended');
+
+    // THEN
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Bucket/Resource', 'cdn/Base/Ops/Versioning']]]);
+  });
+
+  test('a contribution of Tags conflicts with tags added by Tags.of on the first synth', () => {
+    // GIVEN a bucket tagged through the Tags aspect
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    Tags.of(bucket).add('team', 'edge');
+
+    // WHEN a contribution writes Tags (an atomic list)
+    new Contribution(ops, 'Tags', { target: bucket, fields: { Tags: [{ Key: 'cost', Value: 'cdn' }] } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Base/Bucket', 'cdn/Base/Ops/Tags', 'Tags', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+    ]);
+  });
+});
+
+describe('physical names', () => {
+  test('two SSM parameters of one name in the shared base and a tenant aggregate conflict', () => {
+    // GIVEN / WHEN
+    const { app, base, acme } = fixture();
+    new ssm.StringParameter(base, 'Origin', { parameterName: '/x/y', stringValue: 'a' });
+    new ssm.StringParameter(acme, 'Origin', { parameterName: '/x/y', stringValue: 'b' });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: claim('cdn/Base/Origin', 'cdn/acme/Origin', 'AWS::SSM::Parameter Name "/x/y"'),
+        paths: ['cdn/Base/Origin', 'cdn/acme/Origin'],
+      },
+    ]);
+  });
+
+  test('two SSM parameters of different names are accepted', () => {
+    // GIVEN / WHEN
+    const { app, base, acme } = fixture();
+    new ssm.StringParameter(base, 'Origin', { parameterName: '/x/y', stringValue: 'a' });
+    new ssm.StringParameter(acme, 'Origin', { parameterName: '/x/z', stringValue: 'b' });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([]);
+  });
+
+  test('two A records of one name in one zone conflict', () => {
+    // GIVEN a zone known by id in both stacks
+    const { app, base, acme } = fixture();
+    const zoneIn = (scope: Construct) => route53.HostedZone.fromHostedZoneAttributes(scope, 'Zone', { hostedZoneId: 'Z123', zoneName: 'example.org' });
+
+    // WHEN
+    new route53.ARecord(base, 'Www', { zone: zoneIn(base), recordName: 'www', target: route53.RecordTarget.fromIpAddresses('192.0.2.1') });
+    new route53.ARecord(acme, 'Www', { zone: zoneIn(acme), recordName: 'www', target: route53.RecordTarget.fromIpAddresses('192.0.2.2') });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: claim('cdn/Base/Www', 'cdn/acme/Www', 'AWS::Route53::RecordSet A record "www.example.org." in zone "Z123"'),
+        paths: ['cdn/Base/Www', 'cdn/acme/Www'],
+      },
+    ]);
+  });
+
+  test('two CfnRecordSets of one name and type in one zone conflict', () => {
+    // GIVEN / WHEN
+    const { app, base, acme } = fixture();
+    const props = { hostedZoneName: 'example.org.', name: 'api.example.org.', type: 'CNAME', ttl: '300' };
+    new route53.CfnRecordSet(base, 'Api', { ...props, resourceRecords: ['a.example.net'] });
+    new route53.CfnRecordSet(acme, 'Api', { ...props, resourceRecords: ['b.example.net'] });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      claim('cdn/Base/Api', 'cdn/acme/Api', 'AWS::Route53::RecordSet CNAME record "api.example.org." in zone "example.org."'),
+    ]);
+  });
+
+  test('records of one name and different types in one zone are accepted', () => {
+    // GIVEN a zone known by id
+    const { app, acme } = fixture();
+    const zone = route53.HostedZone.fromHostedZoneAttributes(acme, 'Zone', { hostedZoneId: 'Z123', zoneName: 'example.org' });
+
+    // WHEN
+    new route53.ARecord(acme, 'V4', { zone, recordName: 'www', target: route53.RecordTarget.fromIpAddresses('192.0.2.1') });
+    new route53.AaaaRecord(acme, 'V6', { zone, recordName: 'www', target: route53.RecordTarget.fromIpAddresses('2001:db8::1') });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([]);
+  });
+
+  test('two A records of one name in a zone declared in the same stack conflict', () => {
+    // GIVEN a hosted zone declared in the shared base
+    const { app, base } = fixture();
+    const zone = new route53.PublicHostedZone(base, 'Zone', { zoneName: 'example.org' });
+
+    // WHEN two records of one name and type go into it
+    new route53.ARecord(base, 'Www1', { zone, recordName: 'www', target: route53.RecordTarget.fromIpAddresses('192.0.2.1') });
+    new route53.ARecord(base, 'Www2', { zone, recordName: 'www', target: route53.RecordTarget.fromIpAddresses('192.0.2.2') });
+
+    // THEN
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Www1', 'cdn/Base/Www2']]]);
+  });
+
+  test('API Gateway stages of one name in two different REST APIs are accepted', () => {
+    // GIVEN / WHEN each tenant API has a stage called prod (stage names are unique per API, not per account)
+    const { app, base, acme } = fixture();
+    new apigateway.CfnStage(base, 'Stage', { restApiId: 'api-base', stageName: 'prod' });
+    new apigateway.CfnStage(acme, 'Stage', { restApiId: 'api-acme', stageName: 'prod' });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([]);
+  });
+});

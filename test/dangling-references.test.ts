@@ -1,0 +1,606 @@
+import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { Capability, Field, InterfaceContract, Reference, RuntimeRouting, SharedBase, Violation } from '../src';
+import { appOf, coded, newSeries, removeReleaseDirs } from './release-fixtures';
+
+afterAll(removeReleaseDirs);
+
+const FIX = 'Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).';
+
+/** The CAP005 message for `object` declared by `path`. */
+function dangling(object: string, path: string, what: string): string {
+  return `dangling reference: ${object} declared by '${path}' ${what}. ${FIX}`;
+}
+
+/** The CAP005 message for a reference to `target` at `field`. */
+function refersTo(object: string, path: string, target: string, field: string): string {
+  return dangling(object, path, `refers to ${target} at ${field}, which is not in the composition`);
+}
+
+/**
+ * GIVEN-side helper: capability `cdn` with chart `cdn/Routing` in namespace
+ * `shop` (no lock: a first release). `build` adds the objects; returns the
+ * violations of the synth.
+ */
+function violationsOf(build: (routing: RuntimeRouting) => void): Violation[] {
+  const app = appOf(newSeries());
+  const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { namespace: 'shop' });
+  build(routing);
+  return app.synthesize().violations;
+}
+
+/** A raw apps/v1 Deployment `web` whose pod is labelled app=web, with the given pod spec. */
+function rawDeployment(routing: RuntimeRouting, podSpec: Record<string, unknown>, name = 'web'): ApiObject {
+  return new ApiObject(routing, `Deployment-${name}`, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], ...podSpec } },
+    },
+  });
+}
+
+/** A Service `name` in front of pods labelled app=`app`. */
+function service(routing: RuntimeRouting, name: string, app: string, namespace?: string): ApiObject {
+  return new ApiObject(routing, `Service-${name}-${namespace ?? ''}`, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { selector: { app }, ports: [{ port: 80, targetPort: 8080 }] },
+  });
+}
+
+const RBAC = 'rbac.authorization.k8s.io/v1';
+
+describe('CAP005: dangling references', () => {
+  describe('RBAC bindings', () => {
+    const binding = (routing: RuntimeRouting) =>
+      new ApiObject(routing, 'Binding', {
+        apiVersion: RBAC,
+        kind: 'RoleBinding',
+        metadata: { name: 'read-config' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'config-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+      });
+
+    test('a RoleBinding to a Role that is not in the composition is refused', () => {
+      // GIVEN RoleBinding shop/read-config whose roleRef names Role config-reader, which is not declared
+      // WHEN synthesized
+      const violations = violationsOf(binding);
+
+      // THEN one CAP005 names the binding, its declarer, the Role and roleRef
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('rbac.authorization.k8s.io/RoleBinding shop/read-config', 'cdn/Routing/Binding', 'rbac.authorization.k8s.io/Role shop/config-reader', 'roleRef'),
+          paths: ['cdn/Routing/Binding'],
+        },
+      ]);
+    });
+
+    test('a RoleBinding to a Role declared in the same namespace is accepted', () => {
+      // GIVEN the binding and Role shop/config-reader
+      const violations = violationsOf((routing) => {
+        binding(routing);
+        new ApiObject(routing, 'Role', { apiVersion: RBAC, kind: 'Role', metadata: { name: 'config-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('a ClusterRoleBinding to the built-in cluster-admin is accepted', () => {
+      // GIVEN ClusterRoleBinding admins -> ClusterRole cluster-admin, which every cluster has
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Admins', {
+          apiVersion: RBAC,
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'admins' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ kind: 'Group', name: 'platform-admins', apiGroup: 'rbac.authorization.k8s.io' }],
+        });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('a ClusterRoleBinding to a ClusterRole that is not built in and not declared is refused', () => {
+      // GIVEN ClusterRoleBinding operators -> ClusterRole widget-operator
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Operators', {
+          apiVersion: RBAC,
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'operators' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'widget-operator' },
+          subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+        });
+      });
+
+      // THEN one CAP005 names the cluster-scoped ClusterRole
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('rbac.authorization.k8s.io/ClusterRoleBinding operators', 'cdn/Routing/Operators', 'rbac.authorization.k8s.io/ClusterRole widget-operator', 'roleRef'),
+          paths: ['cdn/Routing/Operators'],
+        },
+      ]);
+    });
+  });
+
+  describe('pod specs (cdk8s-plus-30 Deployment)', () => {
+    const WEB = 'apps/Deployment shop/web';
+    const plusDeployment = (routing: RuntimeRouting, props: Partial<kplus.DeploymentProps>, container: Partial<kplus.ContainerProps> = {}) =>
+      new kplus.Deployment(routing, 'Web', { metadata: { name: 'web' }, ...props, containers: [{ name: 'web', image: 'nginx:1.27', ...container }] });
+
+    test('a ServiceAccount that is not in the composition is refused', () => {
+      // GIVEN a Deployment running as ServiceAccount web-sa, referenced by name only
+      const violations = violationsOf((routing) => {
+        plusDeployment(routing, { serviceAccount: kplus.ServiceAccount.fromServiceAccountName(routing, 'Sa', 'web-sa') });
+      });
+
+      // THEN one CAP005 at spec.template.spec.serviceAccountName
+      expect(coded(violations)).toEqual([
+        { code: 'CAP005', message: refersTo(WEB, 'cdn/Routing/Web', 'ServiceAccount shop/web-sa', 'spec.template.spec.serviceAccountName'), paths: ['cdn/Routing/Web'] },
+      ]);
+    });
+
+    test('a ConfigMap mounted as a volume that is not in the composition is refused', () => {
+      // GIVEN a Deployment mounting ConfigMap web-config
+      const violations = violationsOf((routing) => {
+        const config = kplus.Volume.fromConfigMap(routing, 'Config', kplus.ConfigMap.fromConfigMapName(routing, 'ConfigRef', 'web-config'));
+        plusDeployment(routing, {}, { volumeMounts: [{ path: '/etc/web', volume: config }] });
+      });
+
+      // THEN one CAP005 names the volume
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo(WEB, 'cdn/Routing/Web', 'ConfigMap shop/web-config', 'spec.template.spec.volumes[name=configmap-web-config].configMap'),
+          paths: ['cdn/Routing/Web'],
+        },
+      ]);
+    });
+
+    test('a ConfigMap read with envFrom that is not in the composition is refused', () => {
+      // GIVEN a Deployment whose container copies its environment from ConfigMap web-env
+      const violations = violationsOf((routing) => {
+        const web = plusDeployment(routing, {});
+        web.containers[0].env.copyFrom(kplus.Env.fromConfigMap(kplus.ConfigMap.fromConfigMapName(routing, 'EnvRef', 'web-env')));
+      });
+
+      // THEN one CAP005 at the container's envFrom
+      expect(coded(violations)).toEqual([
+        { code: 'CAP005', message: refersTo(WEB, 'cdn/Routing/Web', 'ConfigMap shop/web-env', 'spec.template.spec.containers[name=web].envFrom'), paths: ['cdn/Routing/Web'] },
+      ]);
+    });
+
+    test('a Secret read with an env secretKeyRef that is not in the composition is refused', () => {
+      // GIVEN a Deployment whose env TOKEN reads key token of Secret web-token
+      const violations = violationsOf((routing) => {
+        const secret = kplus.Secret.fromSecretName(routing, 'TokenRef', 'web-token');
+        plusDeployment(routing, {}, { envVariables: { TOKEN: kplus.EnvValue.fromSecretValue({ secret, key: 'token' }) } });
+      });
+
+      // THEN one CAP005 at env[name=TOKEN]
+      expect(coded(violations)).toEqual([
+        { code: 'CAP005', message: refersTo(WEB, 'cdn/Routing/Web', 'Secret shop/web-token', 'spec.template.spec.containers[name=web].env[name=TOKEN]'), paths: ['cdn/Routing/Web'] },
+      ]);
+    });
+
+    test('a PersistentVolumeClaim that is not in the composition is refused', () => {
+      // GIVEN a Deployment mounting claim data
+      const violations = violationsOf((routing) => {
+        const data = kplus.Volume.fromPersistentVolumeClaim(routing, 'Data', kplus.PersistentVolumeClaim.fromClaimName(routing, 'DataRef', 'data'));
+        plusDeployment(routing, {}, { volumeMounts: [{ path: '/data', volume: data }] });
+      });
+
+      // THEN one CAP005 names the claim
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo(WEB, 'cdn/Routing/Web', 'PersistentVolumeClaim shop/data', 'spec.template.spec.volumes[name=pvc-data].persistentVolumeClaim'),
+          paths: ['cdn/Routing/Web'],
+        },
+      ]);
+    });
+
+    test('a Deployment whose ServiceAccount, ConfigMap, Secret and claim are all declared is accepted', () => {
+      // GIVEN every target declared with cdk8s-plus-30 in the same chart
+      const violations = violationsOf((routing) => {
+        const serviceAccount = new kplus.ServiceAccount(routing, 'Sa', { metadata: { name: 'web-sa' } });
+        const config = new kplus.ConfigMap(routing, 'Config', { metadata: { name: 'web-config' }, data: { 'app.conf': 'x' } });
+        const env = new kplus.ConfigMap(routing, 'Env', { metadata: { name: 'web-env' }, data: { MODE: 'live' } });
+        const secret = new kplus.Secret(routing, 'Token', { metadata: { name: 'web-token' }, stringData: { token: 'not-a-real-token' } });
+        const claim = new kplus.PersistentVolumeClaim(routing, 'Claim', { metadata: { name: 'data' } });
+        const web = plusDeployment(
+          routing,
+          { serviceAccount },
+          {
+            envVariables: { TOKEN: kplus.EnvValue.fromSecretValue({ secret, key: 'token' }) },
+            volumeMounts: [
+              { path: '/etc/web', volume: kplus.Volume.fromConfigMap(routing, 'ConfigVolume', config) },
+              { path: '/data', volume: kplus.Volume.fromPersistentVolumeClaim(routing, 'DataVolume', claim) },
+            ],
+          },
+        );
+        web.containers[0].env.copyFrom(kplus.Env.fromConfigMap(env));
+      });
+
+      // THEN nothing dangles
+      expect(coded(violations)).toEqual([]);
+    });
+  });
+
+  describe('pod specs (raw apps/v1 ApiObject)', () => {
+    test('each missing target of a raw Deployment is its own violation', () => {
+      // GIVEN a raw Deployment naming ServiceAccount runner, ConfigMaps conf and env, Secret creds and claim cache
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          serviceAccountName: 'runner',
+          volumes: [
+            { name: 'conf', configMap: { name: 'conf' } },
+            { name: 'cache', persistentVolumeClaim: { claimName: 'cache' } },
+          ],
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.27',
+              envFrom: [{ configMapRef: { name: 'env' } }],
+              env: [{ name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } }],
+            },
+          ],
+        });
+      });
+
+      // THEN one CAP005 per target, sorted by message
+      const web = 'apps/Deployment shop/web';
+      const path = 'cdn/Routing/Deployment-web';
+      expect(coded(violations)).toEqual(
+        [
+          refersTo(web, path, 'ConfigMap shop/conf', 'spec.template.spec.volumes[name=conf].configMap'),
+          refersTo(web, path, 'ConfigMap shop/env', 'spec.template.spec.containers[name=web].envFrom'),
+          refersTo(web, path, 'PersistentVolumeClaim shop/cache', 'spec.template.spec.volumes[name=cache].persistentVolumeClaim'),
+          refersTo(web, path, 'Secret shop/creds', 'spec.template.spec.containers[name=web].env[name=PASSWORD]'),
+          refersTo(web, path, 'ServiceAccount shop/runner', 'spec.template.spec.serviceAccountName'),
+        ].map((message) => ({ code: 'CAP005', message, paths: [path] })),
+      );
+    });
+
+    test('references marked optional: true are accepted without their targets', () => {
+      // GIVEN a raw Deployment whose ConfigMap and Secret references are all optional
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [
+            { name: 'conf', configMap: { name: 'conf', optional: true } },
+            { name: 'tls', secret: { secretName: 'tls', optional: true } },
+          ],
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.27',
+              envFrom: [{ configMapRef: { name: 'env', optional: true } }, { secretRef: { name: 'env-secrets', optional: true } }],
+              env: [
+                { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'modes', key: 'mode', optional: true } } },
+                { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password', optional: true } } },
+              ],
+            },
+          ],
+        });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('the same references without optional are refused', () => {
+      // GIVEN the same raw Deployment without optional
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [{ name: 'tls', secret: { secretName: 'tls' } }],
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.27',
+              envFrom: [{ secretRef: { name: 'env-secrets' } }],
+              env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'modes', key: 'mode' } } }],
+            },
+          ],
+        });
+      });
+
+      // THEN each is a CAP005
+      expect(violations.map((v) => v.message.match(/refers to (\S+ \S+) at/)?.[1])).toEqual(['ConfigMap shop/modes', 'Secret shop/env-secrets', 'Secret shop/tls']);
+      expect(violations.map((v) => v.code)).toEqual(['CAP005', 'CAP005', 'CAP005']);
+    });
+
+    test('the default ServiceAccount and kube-root-ca.crt exist in every namespace', () => {
+      // GIVEN a raw Deployment running as ServiceAccount default and mounting kube-root-ca.crt
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, { serviceAccountName: 'default', volumes: [{ name: 'ca', configMap: { name: 'kube-root-ca.crt' } }] });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+  });
+
+  describe('Service selectors', () => {
+    test('a Service whose selector matches no workload is refused', () => {
+      // GIVEN Service web selecting app=web and no workload with that label
+      const violations = violationsOf((routing) => service(routing, 'web', 'web'));
+
+      // THEN one CAP005 names the selector and the namespace
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: dangling('Service shop/web', 'cdn/Routing/Service-web-', "selects app=web, which matches no workload's pod labels in namespace 'shop'"),
+          paths: ['cdn/Routing/Service-web-'],
+        },
+      ]);
+    });
+
+    test("a Service whose selector matches a Deployment's pod labels is accepted", () => {
+      // GIVEN Service web selecting app=web and a Deployment whose pods are labelled app=web
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {});
+        service(routing, 'web', 'web');
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('a workload in another namespace does not satisfy the selector', () => {
+      // GIVEN Service web in namespace other selecting app=web, and the Deployment in shop
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {});
+        service(routing, 'web', 'web', 'other');
+      });
+
+      // THEN the Service dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'other'");
+    });
+  });
+
+  describe('Ingress and HTTPRoute backends', () => {
+    const ingress = (routing: RuntimeRouting) =>
+      new ApiObject(routing, 'Ingress', {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'web' },
+        spec: { rules: [{ host: 'shop.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+      });
+    const route = (routing: RuntimeRouting, backendRef: Record<string, unknown>) =>
+      new ApiObject(routing, 'Route', {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'tenant-acme' },
+        spec: {
+          parentRefs: [{ name: 'edge', namespace: 'gateways' }],
+          rules: [{ matches: [{ headers: [{ name: 'x-tenant-id', value: 'acme' }] }], backendRefs: [{ port: 80, ...backendRef }] }],
+        },
+      });
+
+    test('an Ingress backend naming a missing Service is refused', () => {
+      // GIVEN Ingress web routing shop.example.com to Service web, which is not declared
+      const violations = violationsOf(ingress);
+
+      // THEN one CAP005 names the rule's host
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('networking.k8s.io/Ingress shop/web', 'cdn/Routing/Ingress', 'Service shop/web', 'spec.rules[host=shop.example.com].http.paths'),
+          paths: ['cdn/Routing/Ingress'],
+        },
+      ]);
+    });
+
+    test('an Ingress backend naming a declared Service is accepted', () => {
+      // GIVEN the Ingress, Service web and the Deployment it selects
+      const violations = violationsOf((routing) => {
+        ingress(routing);
+        rawDeployment(routing, {});
+        service(routing, 'web', 'web');
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('an HTTPRoute backendRef naming a missing Service is refused', () => {
+      // GIVEN HTTPRoute tenant-acme sending to Service web, which is not declared
+      const violations = violationsOf((routing) => route(routing, { name: 'web' }));
+
+      // THEN one CAP005 at spec.rules.backendRefs
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('gateway.networking.k8s.io/HTTPRoute shop/tenant-acme', 'cdn/Routing/Route', 'Service shop/web', 'spec.rules.backendRefs'),
+          paths: ['cdn/Routing/Route'],
+        },
+      ]);
+    });
+
+    test("an HTTPRoute backendRef with a namespace is looked up in that namespace, not the route's", () => {
+      // GIVEN the Service web in shop and a backendRef to web in namespace backends
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {});
+        service(routing, 'web', 'web');
+        route(routing, { name: 'web', namespace: 'backends' });
+      });
+
+      // THEN it dangles: Service backends/web is not declared
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain('refers to Service backends/web at spec.rules.backendRefs, which is not in the composition');
+    });
+
+    test('an HTTPRoute backendRef naming a declared Service is accepted', () => {
+      // GIVEN the route, Service web and the Deployment it selects
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {});
+        service(routing, 'web', 'web');
+        route(routing, { name: 'web' });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+  });
+
+  describe('Secrets provided by an ExternalSecret', () => {
+    const readsCreds = (routing: RuntimeRouting) =>
+      rawDeployment(routing, { containers: [{ name: 'web', image: 'nginx:1.27', env: [{ name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } }] }] });
+
+    test('a Secret named by an ExternalSecret target counts as present', () => {
+      // GIVEN a Deployment reading Secret creds and ExternalSecret db whose target is creds
+      const violations = violationsOf((routing) => {
+        readsCreds(routing);
+        new ApiObject(routing, 'Db', {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          metadata: { name: 'db' },
+          spec: { secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' }, target: { name: 'creds' }, dataFrom: [{ extract: { key: '/db/creds' } }] },
+        });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('an ExternalSecret without target.name provides the Secret of its own name', () => {
+      // GIVEN ExternalSecret creds with no target name
+      const violations = violationsOf((routing) => {
+        readsCreds(routing);
+        new ApiObject(routing, 'Creds', {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          metadata: { name: 'creds' },
+          spec: { secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' }, dataFrom: [{ extract: { key: '/db/creds' } }] },
+        });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test("an ExternalSecret in another namespace does not provide the Deployment's Secret", () => {
+      // GIVEN ExternalSecret db in namespace vault targeting creds
+      const violations = violationsOf((routing) => {
+        readsCreds(routing);
+        new ApiObject(routing, 'Db', {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          metadata: { name: 'db', namespace: 'vault' },
+          spec: { secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' }, target: { name: 'creds' } },
+        });
+      });
+
+      // THEN the Deployment's reference dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain('refers to Secret shop/creds');
+    });
+
+    test("the interface contract's bound Secret counts as present for a consumer's envValue()", () => {
+      // GIVEN contract cdn/Edge published by cdn/Base and consumed by cdn/Routing into a cdk8s-plus Deployment
+      const app = appOf(newSeries());
+      const cdn = new Capability(app, 'cdn');
+      const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+      edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+      const routing = new RuntimeRouting(cdn, 'Routing', { namespace: 'shop' });
+      const values = edge.consume(routing);
+      new kplus.Deployment(routing, 'Web', { containers: [{ name: 'web', image: 'nginx:1.27', envVariables: { TENANT_HEADER: values.tenantHeader.envValue() } }] });
+
+      // WHEN synthesized
+      const { violations } = app.synthesize();
+
+      // THEN nothing dangles
+      expect(coded(violations)).toEqual([]);
+    });
+  });
+
+  describe('declared by-name references between custom resources (Reference.byName)', () => {
+    const FMS = 'fms.example.com/v1';
+
+    /** FMSPolicy edge naming its rule set with spec.ruleSetRef, declared with Reference.byName. */
+    const policy = (routing: RuntimeRouting, ruleSetRef: unknown = 'baseline') => {
+      const fms = new ApiObject(routing, 'Policy', { apiVersion: FMS, kind: 'FMSPolicy', metadata: { name: 'edge' }, spec: { ruleSetRef } });
+      Reference.byName(routing, 'PolicyRules', { source: fms, field: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'NetworkRuleSet' } });
+      return fms;
+    };
+
+    test('an FMSPolicy whose ruleSetRef names a missing NetworkRuleSet is refused', () => {
+      // GIVEN FMSPolicy shop/edge with spec.ruleSetRef "baseline" and no NetworkRuleSet
+      const violations = violationsOf((routing) => policy(routing));
+
+      // THEN one CAP005 names the policy, the rule set and the field
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('fms.example.com/FMSPolicy shop/edge', 'cdn/Routing/Policy', 'fms.example.com/NetworkRuleSet shop/baseline', 'spec.ruleSetRef'),
+          paths: ['cdn/Routing/Policy'],
+        },
+      ]);
+    });
+
+    test('the same policy is accepted when the NetworkRuleSet is declared', () => {
+      // GIVEN the policy and NetworkRuleSet shop/baseline
+      const violations = violationsOf((routing) => {
+        policy(routing);
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('the same policy is accepted when the NetworkRuleSet is declared external', () => {
+      // GIVEN the policy and Reference.external for NetworkRuleSet shop/baseline
+      const violations = violationsOf((routing) => {
+        policy(routing);
+        Reference.external(routing, 'SharedRules', { apiVersion: FMS, kind: 'NetworkRuleSet', name: 'baseline', namespace: 'shop' });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test("Reference.external without a namespace defaults to the referring object's namespace", () => {
+      // GIVEN the policy in shop and Reference.external for NetworkRuleSet baseline with no namespace
+      //   (documented: "@default - cluster-scoped, or the referring object's namespace")
+      const violations = violationsOf((routing) => {
+        policy(routing);
+        Reference.external(routing, 'SharedRules', { apiVersion: FMS, kind: 'NetworkRuleSet', name: 'baseline' });
+      });
+
+      // THEN nothing dangles
+      expect(coded(violations)).toEqual([]);
+    });
+
+    test('an external NetworkRuleSet of another name does not satisfy the reference', () => {
+      // GIVEN the policy and Reference.external for NetworkRuleSet shop/strict
+      const violations = violationsOf((routing) => {
+        policy(routing);
+        Reference.external(routing, 'SharedRules', { apiVersion: FMS, kind: 'NetworkRuleSet', name: 'strict', namespace: 'shop' });
+      });
+
+      // THEN the policy's reference still dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain('refers to fms.example.com/NetworkRuleSet shop/baseline at spec.ruleSetRef');
+    });
+
+    test('a ruleSetRef object with name and namespace is looked up in that namespace', () => {
+      // GIVEN spec.ruleSetRef { name: baseline, namespace: security } and NetworkRuleSet security/baseline
+      const violations = violationsOf((routing) => {
+        policy(routing, { name: 'baseline', namespace: 'security' });
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline', namespace: 'security' }, spec: { rules: [] } });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,221 @@
+import * as fs from 'fs';
+import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { Capability, CapabilityApp, CompositionError, RuntimeRouting, SharedBase } from '../src';
+import { configMap, newApp, removeTempDirs } from './util';
+
+afterAll(removeTempDirs);
+
+const FIX_CYCLE = 'Remove one of these dependencies (addDependency, or the reference that implies it).';
+const FIX_SELF = 'Remove the addDependency call that names the construct itself.';
+
+/** Runs `app.synth()` and returns what it threw; fails the test when it does not throw a CompositionError. */
+function refusal(app: CapabilityApp): CompositionError {
+  try {
+    app.synth();
+  } catch (e) {
+    if (e instanceof CompositionError) return e;
+    throw e;
+  }
+  throw new Error('expected synth() to refuse the composition');
+}
+
+/** An app with capability "cdn" and chart "R" holding ConfigMaps a, b, c. */
+function chartWithThree() {
+  const app = newApp();
+  const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'R');
+  const a = configMap(routing, 'a', 'a');
+  const b = configMap(routing, 'b', 'b');
+  const c = configMap(routing, 'c', 'c');
+  return { app, routing, a, b, c };
+}
+
+describe('CAP004 dependency cycles', () => {
+  test('two objects that depend on each other are refused with the full cycle path', () => {
+    // GIVEN a depends on b and b on a
+    const { app, a, b } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN one CAP004 names the whole path
+    expect(error.violations).toEqual([
+      { code: 'CAP004', message: `dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a. ${FIX_CYCLE}`, paths: ['cdn/R/a', 'cdn/R/b'] },
+    ]);
+  });
+
+  test('the refusal message starts with the count and lists the violation with its code first', () => {
+    // GIVEN a two-object cycle
+    const { app, a, b } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.name).toBe('CompositionError');
+    expect(error.message).toBe(`The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a. ${FIX_CYCLE}`);
+  });
+
+  test('a three-object cycle is reported in "depends on" order', () => {
+    // GIVEN a -> b -> c -> a (each depends on the next)
+    const { app, a, b, c } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(c);
+    c.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.violations.map((v) => v.message)).toEqual([`dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a. ${FIX_CYCLE}`]);
+  });
+
+  test('an object that depends on itself is refused, not dropped', () => {
+    // GIVEN a depends on a
+    const { app, a } = chartWithThree();
+    a.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.violations).toEqual([{ code: 'CAP004', message: `dependency cycle: 'cdn/R/a' depends on itself. ${FIX_SELF}`, paths: ['cdn/R/a'] }]);
+  });
+
+  test('a chart that depends on itself is refused', () => {
+    // GIVEN the chart depends on itself
+    const { app, routing } = chartWithThree();
+    routing.addDependency(routing);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.violations).toEqual([{ code: 'CAP004', message: `dependency cycle: 'cdn/R' depends on itself. ${FIX_SELF}`, paths: ['cdn/R'] }]);
+  });
+
+  test('a stack that depends on itself (node.addDependency) is refused', () => {
+    // GIVEN the shared base depends on itself
+    const app = newApp();
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    base.node.addDependency(base);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.violations).toEqual([{ code: 'CAP004', message: `dependency cycle: 'cdn/Base' depends on itself. ${FIX_SELF}`, paths: ['cdn/Base'] }]);
+  });
+
+  test('a stack that depends on itself through addStackDependency is refused, not dropped', () => {
+    // GIVEN the shared base depends on itself the aws-cdk way (aws-cdk itself ignores it silently)
+    const app = newApp();
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    base.addStackDependency(base);
+
+    // WHEN synthesized
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations.map((v) => ({ code: v.code, message: v.message, paths: v.paths }))).toEqual([
+      { code: 'CAP004', message: expect.stringMatching(/^dependency cycle: 'cdn\/Base' depends on itself\. /), paths: ['cdn/Base'] },
+    ]);
+  });
+
+  test('an object that depends on its own chart is a cycle through the chart', () => {
+    // GIVEN a depends on the chart that holds it
+    const { app, routing, a } = chartWithThree();
+    a.addDependency(routing);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([`CAP004 dependency cycle: cdn/R/a => cdn/R => cdn/R/a. ${FIX_CYCLE}`]);
+  });
+
+  test('a stack that depends on its capability\'s runtime object is a cycle across lifecycles', () => {
+    // GIVEN the base stack depends on a runtime object, which must wait for the capability's stacks
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    new ssm.StringParameter(base, 'Origin', { parameterName: '/cdn/origin', stringValue: 'origin.example.com' });
+    const a = configMap(new RuntimeRouting(cdn, 'R'), 'a', 'a');
+    base.node.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN the path names the deployment-time gate of the capability
+    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP004 dependency cycle: cdn/Base => cdn/R/a => cdn (deployment time) => cdn/Base. ${FIX_CYCLE}`,
+    ]);
+  });
+
+  test('the message lists every violation on its own line, code first, sorted', () => {
+    // GIVEN a three-object cycle and a self-dependency
+    const { app, a, b, c } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(c);
+    c.addDependency(a);
+    c.addDependency(c);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN
+    expect(error.message).toBe(
+      [
+        'The composition was refused with 2 violations:',
+        `CAP004 dependency cycle: 'cdn/R/c' depends on itself. ${FIX_SELF}`,
+        `CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a. ${FIX_CYCLE}`,
+      ].join('\n'),
+    );
+  });
+
+  test('the error carries no stack trace into synth internals', () => {
+    // GIVEN a cycle
+    const { app, a, b } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(a);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN the stack is the report alone
+    expect(error.stack).toBe(`CompositionError: ${error.message}`);
+    expect(error.stack).not.toMatch(/^\s+at /m);
+  });
+
+  test('synthesize() returns the violations without throwing, and no plan or output', () => {
+    // GIVEN a cycle
+    const { app, a, b } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(a);
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations.map((v) => v.code)).toEqual(['CAP004']);
+    expect(result.plan).toBeUndefined();
+    expect(result.runtimeFiles).toBeUndefined();
+    expect(result.output).toBeUndefined();
+  });
+
+  test('a refused synth into a fresh outdir creates nothing', () => {
+    // GIVEN a cycle and an outdir that does not exist yet
+    const { app, a, b } = chartWithThree();
+    a.addDependency(b);
+    b.addDependency(a);
+
+    // WHEN synthesized
+    refusal(app);
+
+    // THEN
+    expect(fs.existsSync(app.outdir)).toBe(false);
+  });
+});

@@ -1,0 +1,153 @@
+import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { Capability, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
+import { configMap, newApp, removeTempDirs, stepSummary } from './util';
+
+afterAll(removeTempDirs);
+
+const SHARED_BASE_REASON = 'shared base before tenant aggregate';
+const DEPLOY_BEFORE_RUNTIME_REASON = 'deployment time before runtime';
+const EXPLICIT_REASON = 'explicit dependency (addDependency)';
+
+describe('deployment-time ordering', () => {
+  test('the shared base is deployed before each tenant aggregate, even when declared after them', () => {
+    // GIVEN two tenant aggregates declared before the shared base
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    new DeploymentAggregate(cdn, 'acme');
+    new DeploymentAggregate(cdn, 'globex');
+    const base = new SharedBase(cdn, 'Base');
+    new ssm.StringParameter(base, 'Origin', { parameterName: '/cdn/origin', stringValue: 'origin.example.com' });
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan)).toEqual([
+      { id: 'cdn/Base', objects: undefined, dependsOn: [] },
+      { id: 'cdn/acme', objects: undefined, dependsOn: [{ step: 'cdn/Base', reasons: [SHARED_BASE_REASON] }] },
+      { id: 'cdn/globex', objects: undefined, dependsOn: [{ step: 'cdn/Base', reasons: [SHARED_BASE_REASON] }] },
+    ]);
+  });
+
+  test('the cloud assembly records each tenant aggregate\'s dependency on the shared base', () => {
+    // GIVEN a shared base and one tenant
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const base = new SharedBase(cdn, 'Base');
+
+    // WHEN synthesized
+    const { output } = app.synthesize();
+
+    // THEN `cdk deploy --all` would deploy the base first
+    const manifest = JSON.parse(output!.files.get('deploy/manifest.json')!);
+    expect(manifest.artifacts[acme.artifactId].dependencies).toContain(base.artifactId);
+    expect(manifest.artifacts[base.artifactId].dependencies).not.toContain(acme.artifactId);
+  });
+
+  test('every stack of a capability is deployed before its runtime steps', () => {
+    // GIVEN a runtime chart declared before the stacks
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const routing = new RuntimeRouting(cdn, 'Routing');
+    configMap(routing, 'Settings', 'settings');
+    new SharedBase(cdn, 'Base');
+    new DeploymentAggregate(cdn, 'acme');
+
+    // WHEN synthesized
+    const { plan } = app.synthesize();
+
+    // THEN the runtime step waits for both stacks
+    expect(stepSummary(plan)).toEqual([
+      { id: 'cdn/Base', objects: undefined, dependsOn: [] },
+      { id: 'cdn/acme', objects: undefined, dependsOn: [{ step: 'cdn/Base', reasons: [SHARED_BASE_REASON] }] },
+      {
+        id: 'cdn/Routing',
+        objects: ['ConfigMap settings'],
+        dependsOn: [
+          { step: 'cdn/Base', reasons: [DEPLOY_BEFORE_RUNTIME_REASON] },
+          { step: 'cdn/acme', reasons: [DEPLOY_BEFORE_RUNTIME_REASON] },
+        ],
+      },
+    ]);
+  });
+
+  test('each capability\'s tenants wait for their own shared base only', () => {
+    // GIVEN two capabilities, each with a base and a tenant
+    const app = newApp();
+    for (const name of ['dns', 'cdn']) {
+      const capability = new Capability(app, name);
+      new SharedBase(capability, 'Base');
+      new DeploymentAggregate(capability, 'acme');
+    }
+
+    // WHEN synthesized
+    const { plan } = app.synthesize();
+
+    // THEN
+    expect(stepSummary(plan)).toEqual([
+      { id: 'dns/Base', objects: undefined, dependsOn: [] },
+      { id: 'cdn/Base', objects: undefined, dependsOn: [] },
+      { id: 'dns/acme', objects: undefined, dependsOn: [{ step: 'dns/Base', reasons: [SHARED_BASE_REASON] }] },
+      { id: 'cdn/acme', objects: undefined, dependsOn: [{ step: 'cdn/Base', reasons: [SHARED_BASE_REASON] }] },
+    ]);
+  });
+
+  test('an explicit dependency between two tenant aggregates of one capability orders them, with its reason', () => {
+    // GIVEN globex must deploy after acme
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const globex = new DeploymentAggregate(cdn, 'globex');
+    globex.node.addDependency(acme);
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN globex waits for acme, explicitly and in the cloud assembly
+    expect(violations).toEqual([]);
+    expect(plan!.steps.map((s) => s.id)).toEqual(['cdn/Base', 'cdn/acme', 'cdn/globex']);
+    expect(plan!.steps[2].dependsOn).toEqual([
+      { step: 'cdn/Base', reasons: [SHARED_BASE_REASON] },
+      { step: 'cdn/acme', reasons: [EXPLICIT_REASON, 'stack dependency (cloud assembly)'] },
+    ]);
+  });
+
+  test('a dependency between stacks of two capabilities is refused with advice, since each capability deploys on its own', () => {
+    // GIVEN a platform app: the cdn tenant wants the dns capability's base first
+    const app = newApp();
+    const dnsBase = new SharedBase(new Capability(app, 'dns'), 'Base');
+    const cdn = new Capability(app, 'cdn');
+    new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    acme.node.addDependency(dnsBase);
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is refused with a coded violation that says what to do instead
+    expect(violations.map((v) => v.code)).toEqual(['CAP010']);
+    expect(violations[0].message).toMatch(
+      /^invalid object: the stacks of capability 'cdn' could not be synthesized: .*cross stage boundaries.*\. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability\.$/,
+    );
+    expect(violations[0].paths).toEqual(['cdn']);
+  });
+
+  test('a capability\'s runtime does not wait for another capability\'s stacks', () => {
+    // GIVEN capability "dns" with only a stack, then capability "cdn" with only a chart
+    const app = newApp();
+    new SharedBase(new Capability(app, 'dns'), 'Base');
+    configMap(new RuntimeRouting(new Capability(app, 'cdn'), 'Routing'), 'Settings', 'settings');
+
+    // WHEN synthesized
+    const { plan } = app.synthesize();
+
+    // THEN the two steps are independent, in creation order
+    expect(stepSummary(plan)).toEqual([
+      { id: 'dns/Base', objects: undefined, dependsOn: [] },
+      { id: 'cdn/Routing', objects: ['ConfigMap settings'], dependsOn: [] },
+    ]);
+  });
+});

@@ -1,0 +1,266 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { ApiObject, Duration } from 'cdk8s';
+import { parse, parseAllDocuments } from 'yaml';
+import { Capability, CapabilityApp, GitOps, PlanStep, RuntimeFile, RuntimeRouting, SharedBase, SynthesisResult } from '../src';
+import { schemaProblems } from './k8s-schemas';
+import { configMap, removeTempDirs, tempDir } from './util';
+import { gitopsFiles } from '../src/output/gitops';
+
+afterAll(removeTempDirs);
+
+/**
+ * A capability with a shared base and a runtime of three steps: a CRD and a
+ * Namespace; a custom resource in the namespace; a ConfigMap that depends on it.
+ */
+function threeStepApp(gitops?: GitOps): CapabilityApp {
+  const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops });
+  const cdn = new Capability(app, 'cdn');
+  new ssm.StringParameter(new SharedBase(cdn, 'Base'), 'Origin', { stringValue: 'origin.example.com' });
+  const routing = new RuntimeRouting(cdn, 'Routing');
+  const settings = configMap(routing, 'Settings', 'settings', 'edge');
+  const widget = new ApiObject(routing, 'Widget', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'edge' } });
+  settings.node.addDependency(widget);
+  new ApiObject(routing, 'Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } });
+  new ApiObject(routing, 'WidgetCrd', {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  });
+  return app;
+}
+
+function accepted(result: SynthesisResult): Map<string, string> {
+  if (!result.output) throw new Error(`refused: ${result.violations.map((v) => v.message).join('\n')}`);
+  return result.output.files;
+}
+
+function gitopsPaths(files: Map<string, string>): string[] {
+  return [...files.keys()].filter((f) => f.startsWith('gitops/')).sort();
+}
+
+const FLUX = GitOps.flux({ sourceRef: { name: 'platform' }, path: './clusters/prod/cdn/' });
+
+describe('Flux', () => {
+  let result: SynthesisResult;
+  let files: Map<string, string>;
+  beforeAll(() => {
+    result = threeStepApp(FLUX).synthesize();
+    files = accepted(result);
+  });
+
+  test('the plan has a deploy step and three runtime steps (the fixture is what the other tests assume)', () => {
+    expect(result.plan?.steps.map((s) => `${s.lifecycle} ${s.id}`)).toEqual(['deploy cdn/Base', 'runtime cdn/Routing#1', 'runtime cdn/Routing#2', 'runtime cdn/Routing#3']);
+  });
+
+  test('writes one Kustomization per runtime step and one folder per step, each with its own kustomization.yaml', () => {
+    expect(gitopsPaths(files)).toEqual([
+      'gitops/flux/cluster/0001-cdn-routing-1.yaml',
+      'gitops/flux/cluster/0002-cdn-routing-2.yaml',
+      'gitops/flux/cluster/0003-cdn-routing-3.yaml',
+      'gitops/flux/cluster/kustomization.yaml',
+      'gitops/flux/steps/cdn-routing-1/0001-cdn-routing-1.yaml',
+      'gitops/flux/steps/cdn-routing-1/kustomization.yaml',
+      'gitops/flux/steps/cdn-routing-2/0002-cdn-routing-2.yaml',
+      'gitops/flux/steps/cdn-routing-2/kustomization.yaml',
+      'gitops/flux/steps/cdn-routing-3/0003-cdn-routing-3.yaml',
+      'gitops/flux/steps/cdn-routing-3/kustomization.yaml',
+    ]);
+  });
+
+  test('a Kustomization applies its step folder from the source, prunes, waits for readiness and depends on the step before', () => {
+    // WHEN
+    const second = parse(files.get('gitops/flux/cluster/0002-cdn-routing-2.yaml')!);
+
+    // THEN
+    expect(second).toEqual({
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: { name: 'cdn-routing-2', namespace: 'flux-system' },
+      spec: {
+        interval: '10m',
+        path: './clusters/prod/cdn/gitops/flux/steps/cdn-routing-2',
+        prune: true,
+        wait: true,
+        sourceRef: { kind: 'GitRepository', name: 'platform' },
+        dependsOn: [{ name: 'cdn-routing-1' }],
+      },
+    });
+  });
+
+  test('dependsOn mirrors the plan\'s dependencies between runtime steps; deploy steps are named in a comment', () => {
+    // GIVEN the plan's runtime-to-runtime dependencies
+    const runtimeIds = new Set(result.plan!.steps.filter((s) => s.lifecycle === 'runtime').map((s) => s.id));
+    const planned = result.plan!.steps
+      .filter((s) => runtimeIds.has(s.id))
+      .map((s) => s.dependsOn.filter((d) => runtimeIds.has(d.step)).map((d) => d.step.replace(/[/#]/g, '-').toLowerCase()));
+
+    // WHEN the Kustomizations are read
+    const kustomizations = ['0001-cdn-routing-1', '0002-cdn-routing-2', '0003-cdn-routing-3'].map((f) => files.get(`gitops/flux/cluster/${f}.yaml`)!);
+
+    // THEN
+    expect(kustomizations.map((k) => (parse(k).spec.dependsOn ?? []).map((d: { name: string }) => d.name))).toEqual(planned);
+    expect(planned).toEqual([[], ['cdn-routing-1'], ['cdn-routing-1', 'cdn-routing-2']]);
+    expect(kustomizations[0]).toMatch(/^# Step cdn\/Routing#1 of plan\.json\.\n# Apply after the deploy steps cdn\/Base \(cdk deploy runs them first\)\.\n/);
+  });
+
+  test('each step folder holds a byte-identical copy of the step\'s runtime file, listed by its kustomization.yaml', () => {
+    for (const [n, step] of [[1, 'cdn-routing-1'], [2, 'cdn-routing-2'], [3, 'cdn-routing-3']] as const) {
+      const file = `000${n}-${step}.yaml`;
+      expect(files.get(`gitops/flux/steps/${step}/${file}`)).toBe(files.get(`runtime/${file}`));
+      expect(parse(files.get(`gitops/flux/steps/${step}/kustomization.yaml`)!)).toEqual({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        sortOptions: { order: 'fifo' },
+        resources: [file],
+      });
+    }
+  });
+
+  test('the cluster folder lists the Kustomizations in plan order', () => {
+    expect(parse(files.get('gitops/flux/cluster/kustomization.yaml')!).resources).toEqual([
+      '0001-cdn-routing-1.yaml',
+      '0002-cdn-routing-2.yaml',
+      '0003-cdn-routing-3.yaml',
+    ]);
+  });
+
+  test('every Kustomization and every manifest it applies validates against the published schemas', () => {
+    const docs = gitopsPaths(files)
+      .filter((f) => !f.endsWith('/kustomization.yaml'))
+      .flatMap((f) => parseAllDocuments(files.get(f)!).map((d) => d.toJS()))
+      .filter((m) => m.kind !== 'Widget'); // the fixture's own custom kind has no published schema
+    expect(docs.map((m) => m.kind).sort()).toEqual(['ConfigMap', 'CustomResourceDefinition', 'Kustomization', 'Kustomization', 'Kustomization', 'Namespace']);
+    expect(schemaProblems(docs)).toEqual([]);
+  });
+
+  test('synth writes the files under <outdir>/gitops', () => {
+    // GIVEN
+    const app = threeStepApp(FLUX);
+
+    // WHEN
+    app.synth();
+
+    // THEN
+    expect(fs.readdirSync(path.join(app.outdir, 'gitops', 'flux', 'cluster')).sort()).toEqual([
+      '0001-cdn-routing-1.yaml',
+      '0002-cdn-routing-2.yaml',
+      '0003-cdn-routing-3.yaml',
+      'kustomization.yaml',
+    ]);
+  });
+});
+
+describe('Flux options', () => {
+  test('interval, timeout, prune, wait, namespace and the source are written as given', () => {
+    // GIVEN
+    const gitops = GitOps.flux({
+      sourceRef: { kind: 'OCIRepository', name: 'cdn', namespace: 'sources' },
+      interval: Duration.hours(1),
+      timeout: Duration.seconds(90),
+      prune: false,
+      wait: false,
+      namespace: 'gitops',
+    });
+
+    // WHEN
+    const files = accepted(threeStepApp(gitops).synthesize());
+
+    // THEN
+    expect(parse(files.get('gitops/flux/cluster/0001-cdn-routing-1.yaml')!)).toEqual({
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: { name: 'cdn-routing-1', namespace: 'gitops' },
+      spec: {
+        interval: '1h',
+        timeout: '90s',
+        path: './dist/gitops/flux/steps/cdn-routing-1',
+        prune: false,
+        wait: false,
+        sourceRef: { kind: 'OCIRepository', name: 'cdn', namespace: 'sources' },
+      },
+    });
+  });
+
+  test('without the gitops prop no gitops/ folder is written', () => {
+    expect(gitopsPaths(accepted(threeStepApp().synthesize()))).toEqual([]);
+  });
+});
+
+describe('gitopsFiles (pure)', () => {
+  function step(id: string, dependsOn: string[], lifecycle: 'deploy' | 'runtime' = 'runtime'): PlanStep {
+    return { id, lifecycle, files: lifecycle === 'runtime' ? [`runtime/${id}.yaml`] : [], dependsOn: dependsOn.map((s) => ({ step: s, reasons: ['r'] })) };
+  }
+  function runtimeFile(id: string): RuntimeFile {
+    return { file: `runtime/${id}.yaml`, objects: [{ manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id } } } as any] };
+  }
+
+  test('a diamond of steps keeps both edges into its last step and drops the edges from deploy steps', () => {
+    // GIVEN base -> a -> {b, c} -> d
+    const steps = [step('base', [], 'deploy'), step('a', ['base']), step('b', ['a']), step('c', ['a', 'base']), step('d', ['b', 'c'])];
+
+    // WHEN
+    const { files } = gitopsFiles(GitOps.flux({ sourceRef: { name: 's' } }), steps, ['a', 'b', 'c', 'd'].map(runtimeFile));
+
+    // THEN
+    const dependsOn = (name: string, n: number) => parse(files.get(`gitops/flux/cluster/000${n}-${name}.yaml`)!).spec.dependsOn;
+    expect([dependsOn('a', 1), dependsOn('b', 2), dependsOn('c', 3), dependsOn('d', 4)]).toEqual([
+      undefined,
+      [{ name: 'a' }],
+      [{ name: 'a' }],
+      [{ name: 'b' }, { name: 'c' }],
+    ]);
+  });
+
+  test('two step ids with the same slug get distinct names', () => {
+    const { files } = gitopsFiles(GitOps.flux({ sourceRef: { name: 's' } }), [step('a/b', []), step('a-b', ['a/b'])], [runtimeFile('a/b'), runtimeFile('a-b')]);
+    expect(parse(files.get('gitops/flux/cluster/0002-a-b-2.yaml')!).spec.dependsOn).toEqual([{ name: 'a-b' }]);
+  });
+});
+
+describe('Argo CD', () => {
+  test('every runtime manifest carries the sync wave of its step, counted from 0 over the runtime steps', () => {
+    // WHEN
+    const files = accepted(threeStepApp(GitOps.argoCd()).synthesize());
+
+    // THEN
+    expect(gitopsPaths(files)).toEqual(['gitops/argocd/0001-cdn-routing-1.yaml', 'gitops/argocd/0002-cdn-routing-2.yaml', 'gitops/argocd/0003-cdn-routing-3.yaml']);
+    const waves = gitopsPaths(files).map((f) =>
+      parseAllDocuments(files.get(f)!).map((d) => `${d.toJS().kind}=${d.toJS().metadata.annotations['argocd.argoproj.io/sync-wave']}`),
+    );
+    expect(waves).toEqual([['Namespace=0', 'CustomResourceDefinition=0'], ['Widget=1'], ['ConfigMap=2']]);
+  });
+
+  test('the runtime files themselves stay without the annotation', () => {
+    const files = accepted(threeStepApp(GitOps.argoCd()).synthesize());
+    expect(files.get('runtime/0001-cdn-routing-1.yaml')).not.toContain('sync-wave');
+  });
+
+  test('the annotated manifests validate against the published schemas', () => {
+    const files = accepted(threeStepApp(GitOps.argoCd()).synthesize());
+    const docs = gitopsPaths(files).flatMap((f) => parseAllDocuments(files.get(f)!).map((d) => d.toJS())).filter((m) => m.kind !== 'Widget');
+    expect(schemaProblems(docs)).toEqual([]);
+  });
+
+  test('an object that sets the sync-wave annotation itself is refused with CAP002, naming its declarer', () => {
+    // GIVEN
+    const app = threeStepApp(GitOps.argoCd());
+    const routing = app.node.findChild('cdn').node.findChild('Routing');
+    new ApiObject(routing, 'Early', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'early', annotations: { 'argocd.argoproj.io/sync-wave': '-1' } } });
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("-1"), which GitOps.argoCd() writes from the plan (wave 0). Remove the annotation and order the object with addDependency.',
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv';
+import { Capability, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { edgeComposition, EdgeComposition } from './contract-fixtures';
+import { newApp, removeTempDirs } from './util';
+
+afterAll(removeTempDirs);
+
+/** GIVEN-side helper: the edge contract published and consumed by the routing chart (originDnsName only). */
+function usedEdge(): EdgeComposition {
+  const composition = edgeComposition();
+  const { edge, base, distribution, routing } = composition;
+  edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
+  edge.consume(routing).originDnsName.envVar('ORIGIN');
+  return composition;
+}
+
+const STOREFRONT_VALUES = { originDnsName: 'origin.example.com', healthUrl: 'https://example.com/healthz', tenantHeader: 'x-tenant-id' };
+
+/** GIVEN-side helper: capability shop with contract Storefront 2.1.0 (a field of every kind, two optional), published. */
+function storefront() {
+  const app = newApp();
+  const shop = new Capability(app, 'shop');
+  const contract = new InterfaceContract(shop, 'Storefront', {
+    version: '2.1.0',
+    fields: {
+      originDnsName: Field.dnsName({ description: 'DNS name of the origin' }),
+      healthUrl: Field.url(),
+      tenantHeader: Field.string(),
+      maxTenants: Field.number().optional(),
+      cache: Field.boolean().optional(),
+    },
+  });
+  contract.publish(new SharedBase(shop, 'Base'), STOREFRONT_VALUES);
+  return { app, contract };
+}
+
+/** Every file named `name` under `dir`, relative to it. */
+function filesNamed(dir: string, name: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => path.basename(f) === name).sort();
+}
+
+describe('interface.json', () => {
+  test('synth writes exactly one interface.json, holding the contracts of every capability', () => {
+    // GIVEN two capabilities, each with its own contract published and consumed
+    const { app } = usedEdge();
+    const web = new Capability(app, 'web');
+    const api = new InterfaceContract(web, 'Api', { version: '0.3.0', fields: { endpoint: Field.url() } });
+    api.publish(new SharedBase(web, 'Base'), { endpoint: 'https://api.example.com' });
+    api.consume(new RuntimeRouting(web, 'Routing'));
+
+    // WHEN synthesized and written
+    app.synth();
+
+    // THEN one interface.json at the top of the outdir, with one record per contract
+    expect(filesNamed(app.outdir, 'interface.json')).toEqual(['interface.json']);
+    const artifact = JSON.parse(fs.readFileSync(path.join(app.outdir, 'interface.json'), 'utf-8'));
+    expect(artifact.interfaces.map((i: { capability: string; name: string }) => `${i.capability}/${i.name}`)).toEqual(['cdn/Edge', 'web/Api']);
+  });
+
+  test('the written file is the synth result interface, at format version 1', () => {
+    // GIVEN the edge contract in use
+    const { app } = usedEdge();
+
+    // WHEN synthesized and written
+    const { interface: artifact } = app.synthesize();
+    app.synth();
+
+    // THEN the file is that artifact, formatVersion 1
+    const written = JSON.parse(fs.readFileSync(path.join(app.outdir, 'interface.json'), 'utf-8'));
+    expect(written).toEqual(artifact);
+    expect(written.formatVersion).toBe(1);
+  });
+
+  test('a record names the capability, the contract, its version and the parameter that holds it', () => {
+    // GIVEN the edge contract 1.2.0 in use
+    const { app } = usedEdge();
+
+    // WHEN synthesized
+    const [record] = app.synthesize().interface!.interfaces;
+
+    // THEN the record's header
+    expect({ capability: record.capability, name: record.name, version: record.version, parameter: record.parameter }).toEqual({
+      capability: 'cdn',
+      name: 'Edge',
+      version: '1.2.0',
+      parameter: { store: 'aws-ssm-parameter-store', name: '/cdk-capability/cdn/edge/v1', type: 'String', encoding: 'json' },
+    });
+  });
+
+  test('the schema types every field, with hostname and uri formats, requires only the required ones and allows nothing else', () => {
+    // GIVEN a contract with a field of every kind, two of them optional
+    const { app, contract } = storefront();
+
+    // WHEN synthesized
+    const { violations, interface: artifact } = app.synthesize();
+
+    // THEN the JSON Schema of the Storefront record
+    expect(violations).toEqual([]);
+    expect(artifact!.interfaces[0].schema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'shop/Storefront 2.1.0',
+      type: 'object',
+      properties: {
+        originDnsName: { type: 'string', format: 'hostname', description: 'DNS name of the origin' },
+        healthUrl: { type: 'string', format: 'uri' },
+        tenantHeader: { type: 'string' },
+        maxTenants: { type: 'number' },
+        cache: { type: 'boolean' },
+      },
+      required: ['originDnsName', 'healthUrl', 'tenantHeader'],
+      additionalProperties: false,
+    });
+    expect(contract.parameterName).toBe('/cdk-capability/shop/storefront/v2');
+  });
+
+  test('the schema accepts the published values and rejects a value with an undeclared field', () => {
+    // GIVEN the Storefront schema from interface.json
+    const { app } = storefront();
+    const { $schema, ...schema } = app.synthesize().interface!.interfaces[0].schema;
+    // ajv 6 knows draft-07, not the 2020-12 meta-schema; these keywords mean the same in both.
+    expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const options = { strict: false }; // ajv 8 would refuse the unknown formats; ajv 6 checks hostname and uri
+    const validate = new Ajv(options).compile(schema);
+
+    // WHEN the published values, and the same with an extra field, are validated
+    const accepted = validate(STOREFRONT_VALUES);
+    const extraAccepted = validate({ ...STOREFRONT_VALUES, region: 'eu-west-1' });
+
+    // THEN only the first is valid
+    expect({ accepted, extraAccepted }).toEqual({ accepted: true, extraAccepted: false });
+  });
+
+  test('each field lists the stacks that produce it and the charts that consume it, by construct path', () => {
+    // GIVEN originDnsName read by cdn/Routing and tenantHeader read by web/Routing (another capability, namespace web)
+    const { app, edge } = usedEdge();
+    edge.consume(new RuntimeRouting(new Capability(app, 'web'), 'Routing', { namespace: 'web' })).tenantHeader.envVar();
+
+    // WHEN synthesized
+    const [record] = app.synthesize().interface!.interfaces;
+
+    // THEN producers and consumers per field
+    expect(record.fields).toEqual({
+      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
+      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: ['web/Routing'] },
+    });
+  });
+
+  test('an optional field left unpublished has no producer', () => {
+    // GIVEN the Storefront contract with maxTenants and cache not published
+    const { app } = storefront();
+
+    // WHEN synthesized
+    const [record] = app.synthesize().interface!.interfaces;
+
+    // THEN those fields have neither producer nor consumer
+    expect(record.fields.maxTenants).toEqual({ producedBy: [], consumedBy: [] });
+    expect(record.fields.cache).toEqual({ producedBy: [], consumedBy: [] });
+    expect(record.fields.tenantHeader).toEqual({ producedBy: ['shop/Base'], consumedBy: [] });
+  });
+
+  test('interface.json describes the interface without carrying any published value', () => {
+    // GIVEN the literal "x-tenant-id" and a deploy-time domain name published
+    const { app } = usedEdge();
+
+    // WHEN synthesized and written
+    app.synth();
+
+    // THEN the written file holds neither the literal nor any token
+    const text = fs.readFileSync(path.join(app.outdir, 'interface.json'), 'utf-8');
+    expect(text).not.toContain('x-tenant-id');
+    expect(text).not.toContain('${Token[');
+    expect(text).not.toContain('Fn::GetAtt');
+  });
+
+  test('no literal of a URL or DNS name field appears in interface.json', () => {
+    // GIVEN the Storefront values published as literals
+    const { app } = storefront();
+
+    // WHEN synthesized
+    const text = JSON.stringify(app.synthesize().interface);
+
+    // THEN none of them is in the artifact
+    expect(text).not.toContain('origin.example.com');
+    expect(text).not.toContain('https://example.com/healthz');
+  });
+});

@@ -1,0 +1,682 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
+import { formatPath } from '../src/ledger/field-path';
+import { leavesOf } from '../src/ledger/leaves';
+import { OwnershipRules } from '../src/ledger/ownership-rules';
+import { patchLeaves } from '../src/ledger/runtime-writes';
+
+/** The leaves of a manifest under its own kind's rules, formatted as messages print them. */
+function leaves(manifest: any): string[] {
+  return leavesOf(manifest, OwnershipRules.forManifest(manifest)).map(formatPath);
+}
+
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'prod' } };
+const SERVICE = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'prod' } };
+const WIDGET = { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' } };
+
+/** A Deployment whose pod spec is `podSpec`. */
+function deploymentWith(podSpec: Record<string, unknown>): any {
+  return { ...DEPLOYMENT, spec: { template: { spec: podSpec } } };
+}
+
+describe('leavesOf', () => {
+  test('identity fields (apiVersion, kind, metadata.name, metadata.namespace) are not leaves', () => {
+    // GIVEN a manifest with nothing but its identity and one label
+    const manifest = { ...DEPLOYMENT, metadata: { ...DEPLOYMENT.metadata, labels: { team: 'edge' } } };
+
+    // WHEN / THEN only the label is owned
+    expect(leaves(manifest)).toEqual(['metadata.labels.team']);
+  });
+
+  test('scalars are leaves, each at its own path', () => {
+    // GIVEN a Deployment with two scalars
+    const manifest = { ...DEPLOYMENT, spec: { replicas: 3, paused: false } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.replicas', 'spec.paused']);
+  });
+
+  test('containers are keyed by name, and the key field itself is not a leaf', () => {
+    // GIVEN two containers
+    const manifest = deploymentWith({ containers: [{ name: 'app', image: 'nginx' }, { name: 'proxy', image: 'envoy' }] });
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'spec.template.spec.containers[name=app].image',
+      'spec.template.spec.containers[name=proxy].image',
+    ]);
+  });
+
+  test('a keyed list element with nothing but its key is one leaf', () => {
+    // GIVEN a container that only names itself
+    const manifest = deploymentWith({ containers: [{ name: 'app' }] });
+
+    // WHEN / THEN the element is the leaf
+    expect(leaves(manifest)).toEqual(['spec.template.spec.containers[name=app]']);
+  });
+
+  test('initContainers, volumes and imagePullSecrets are keyed by name', () => {
+    // GIVEN one element of each
+    const manifest = deploymentWith({
+      initContainers: [{ name: 'init', image: 'busybox' }],
+      volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }],
+      imagePullSecrets: [{ name: 'registry' }],
+    });
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'spec.template.spec.initContainers[name=init].image',
+      'spec.template.spec.volumes[name=cache].emptyDir.medium',
+      'spec.template.spec.imagePullSecrets[name=registry]',
+    ]);
+  });
+
+  test('container ports are keyed by containerPort and protocol, protocol defaulting to TCP', () => {
+    // GIVEN a port without protocol, one with TCP spelt out, and a UDP one
+    const implicit = deploymentWith({ containers: [{ name: 'app', ports: [{ containerPort: 80, name: 'http' }] }] });
+    const explicit = deploymentWith({ containers: [{ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] });
+    const udp = deploymentWith({ containers: [{ name: 'app', ports: [{ containerPort: 80, protocol: 'UDP', name: 'dns' }] }] });
+
+    // WHEN / THEN the first two are one element, the third another
+    expect(leaves(implicit)).toEqual(['spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP].name']);
+    expect(leaves(explicit)).toEqual(leaves(implicit));
+    expect(leaves(udp)).toEqual(['spec.template.spec.containers[name=app].ports[containerPort=80,protocol=UDP].name']);
+  });
+
+  test('Service ports are keyed by port and protocol, protocol defaulting to TCP', () => {
+    // GIVEN a Service with a TCP port (implicit) and a UDP port of the same number
+    const manifest = { ...SERVICE, spec: { ports: [{ port: 53, targetPort: 5353 }, { port: 53, protocol: 'UDP', targetPort: 5354 }] } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.ports[port=53,protocol=TCP].targetPort', 'spec.ports[port=53,protocol=UDP].targetPort']);
+  });
+
+  test('volumeMounts are keyed by mountPath', () => {
+    // GIVEN two mounts of one volume
+    const manifest = deploymentWith({
+      containers: [{ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'data' }, { mountPath: '/b', name: 'data' }] }],
+    });
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'spec.template.spec.containers[name=app].volumeMounts[mountPath=/a].name',
+      'spec.template.spec.containers[name=app].volumeMounts[mountPath=/b].name',
+    ]);
+  });
+
+  test('env is keyed by name', () => {
+    // GIVEN two variables
+    const manifest = deploymentWith({ containers: [{ name: 'app', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }] });
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'spec.template.spec.containers[name=app].env[name=A].value',
+      'spec.template.spec.containers[name=app].env[name=B].value',
+    ]);
+  });
+
+  test('command, args and tolerations are atomic: each is one leaf', () => {
+    // GIVEN lists of several elements
+    const manifest = deploymentWith({
+      containers: [{ name: 'app', command: ['nginx', '-g'], args: ['daemon off;', '-q'] }],
+      tolerations: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }],
+    });
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'spec.template.spec.containers[name=app].command',
+      'spec.template.spec.containers[name=app].args',
+      'spec.template.spec.tolerations',
+    ]);
+  });
+
+  test('nodeSelector and selector.matchLabels are atomic maps: each is one leaf', () => {
+    // GIVEN maps of two keys each
+    const manifest = {
+      ...DEPLOYMENT,
+      spec: { selector: { matchLabels: { app: 'web', tier: 'edge' } }, template: { spec: { nodeSelector: { zone: 'a', disk: 'ssd' } } } },
+    };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.selector.matchLabels', 'spec.template.spec.nodeSelector']);
+  });
+
+  test('a Service spec.selector is an atomic map', () => {
+    // GIVEN a Service selecting on two labels
+    const manifest = { ...SERVICE, spec: { selector: { app: 'web', tier: 'edge' } } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.selector']);
+  });
+
+  test('labels, annotations and ConfigMap data are owned per key', () => {
+    // GIVEN a ConfigMap with two labels, one annotation and two data keys
+    const manifest = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'prod', labels: { 'app.kubernetes.io/name': 'web', 'team': 'edge' }, annotations: { note: 'x' } },
+      data: { 'config.yaml': 'a: 1', 'other': 'b' },
+    };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual([
+      'metadata.labels["app.kubernetes.io/name"]',
+      'metadata.labels.team',
+      'metadata.annotations.note',
+      'data["config.yaml"]',
+      'data.other',
+    ]);
+  });
+
+  test('custom resource lists are atomic, even ones named like a keyed built-in list', () => {
+    // GIVEN a custom resource with a list of routes and a list called containers
+    const manifest = { ...WIDGET, spec: { routes: [{ name: 'a', path: '/a' }], containers: [{ name: 'x', image: 'y' }] } };
+
+    // WHEN / THEN each list is one leaf
+    expect(leaves(manifest)).toEqual(['spec.routes', 'spec.containers']);
+  });
+
+  test('custom resource maps are owned per key', () => {
+    // GIVEN a custom resource with a nested map
+    const manifest = { ...WIDGET, spec: { timers: { rollout: '5m', drain: '1m' } } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.timers.rollout', 'spec.timers.drain']);
+  });
+
+  test('an empty map is one leaf', () => {
+    // GIVEN a custom resource with an empty map
+    const manifest = { ...WIDGET, spec: { config: {} } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.config']);
+  });
+
+  test('undefined values are not written', () => {
+    // GIVEN a field set to undefined
+    const manifest = { ...WIDGET, spec: { a: undefined, b: 1 } };
+
+    // WHEN / THEN
+    expect(leaves(manifest)).toEqual(['spec.b']);
+  });
+
+  test('values reported opaque are one leaf, never walked into', () => {
+    // GIVEN an object-valued field the caller calls opaque
+    const token = { Ref: 'Bucket' };
+    const value = { BucketName: token, Tags: [{ Key: 'a', Value: 'b' }] };
+
+    // WHEN
+    const found = leavesOf(value, OwnershipRules.NONE, [], { isOpaque: (v) => v === token }).map(formatPath);
+
+    // THEN
+    expect(found).toEqual(['BucketName', 'Tags']);
+  });
+
+  test('leaves are written under the given prefix', () => {
+    // GIVEN a container fragment written at a container's path
+    const prefix = ['spec', 'template', 'spec', 'containers', 'k:{"name":"app"}'];
+
+    // WHEN
+    const found = leavesOf({ env: [{ name: 'A', value: '1' }] }, OwnershipRules.forManifest(DEPLOYMENT), prefix).map(formatPath);
+
+    // THEN the rules apply to the full path
+    expect(found).toEqual(['spec.template.spec.containers[name=app].env[name=A].value']);
+  });
+});
+
+describe('patchLeaves', () => {
+  const declared = deploymentWith({ containers: [{ name: 'app', image: 'nginx', args: ['-q'] }] });
+  const rules = OwnershipRules.forManifest(declared);
+
+  test('a list index into a keyed list becomes the element key of the declared element', () => {
+    // GIVEN / WHEN a replace of the first container's image
+    const found = patchLeaves({ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:2' }, declared, rules);
+
+    // THEN
+    expect(found.map(formatPath)).toEqual(['spec.template.spec.containers[name=app].image']);
+  });
+
+  test('an append to a keyed list is keyed by the value appended', () => {
+    // GIVEN / WHEN an add at the end of the containers
+    const found = patchLeaves({ op: 'add', path: '/spec/template/spec/containers/-', value: { name: 'proxy', image: 'envoy' } }, declared, rules);
+
+    // THEN
+    expect(found.map(formatPath)).toContain('spec.template.spec.containers[name=proxy].image');
+  });
+
+  test('an index into an atomic list writes the whole list', () => {
+    // GIVEN / WHEN a replace of one argument
+    const found = patchLeaves({ op: 'replace', path: '/spec/template/spec/containers/0/args/0', value: '-v' }, declared, rules);
+
+    // THEN
+    expect(found.map(formatPath)).toEqual(['spec.template.spec.containers[name=app].args']);
+  });
+
+  test('a remove writes the removed path', () => {
+    // GIVEN / WHEN a remove of the image
+    const found = patchLeaves({ op: 'remove', path: '/spec/template/spec/containers/0/image' }, declared, rules);
+
+    // THEN
+    expect(found.map(formatPath)).toEqual(['spec.template.spec.containers[name=app].image']);
+  });
+
+  test('an object value is split into its leaves', () => {
+    // GIVEN / WHEN an add of a map of labels
+    const found = patchLeaves({ op: 'add', path: '/metadata/labels', value: { a: '1', b: '2' } }, declared, rules);
+
+    // THEN
+    expect(found.map(formatPath)).toEqual(['metadata.labels.a', 'metadata.labels.b']);
+  });
+});
+
+describe('server-side apply leaves, through contributions', () => {
+  let outdir: string;
+  beforeAll(() => {
+    outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'leaves-test-'));
+  });
+  afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+  /**
+   * An app with one runtime chart, two writer constructs and a Deployment `prod/web` selecting app=web,
+   * whose pods (labelled app=web, tier=edge) run nginx in container `app`.
+   */
+  function fixture(spec: Record<string, unknown> = {}) {
+    const app = new CapabilityApp({ outdir });
+    const cdn = new Capability(app, 'cdn');
+    const routing = new RuntimeRouting(cdn, 'Routing');
+    const web = new ApiObject(routing, 'Web', {
+      ...DEPLOYMENT,
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        ...spec,
+        template: { metadata: { labels: { app: 'web', tier: 'edge' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+      },
+    });
+    const teamA = new Construct(routing, 'TeamA');
+    const teamB = new Construct(routing, 'TeamB');
+    return { app, routing, web, teamA, teamB };
+  }
+
+  /** Fields that write `list` into the Deployment's containers, and `fields` into its pod spec. */
+  const containers = (...list: Array<Record<string, unknown>>) => ({ spec: { template: { spec: { containers: list } } } });
+  const podSpec = (fields: Record<string, unknown>) => ({ spec: { template: { spec: fields } } });
+
+  /** The exact CAP002 message for two writers of a Deployment prod/web. */
+  const conflict = (a: string, b: string, fields: string, object = 'apps/Deployment prod/web') =>
+    `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+
+  /** The single emitted manifest named `name`. */
+  function emitted(app: CapabilityApp, name: string): any {
+    const result = app.synthesize();
+    expect(result.violations).toEqual([]);
+    const objects = (result.runtimeFiles ?? []).flatMap((f) => f.objects).filter((o) => o.manifest.metadata.name === name);
+    expect(objects).toHaveLength(1);
+    return objects[0].manifest;
+  }
+
+  test('two contributions adding differently named containers merge into one Deployment', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'proxy', image: 'envoy' }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'agent', image: 'datadog' }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers).toEqual([
+      { name: 'app', image: 'nginx' },
+      { name: 'proxy', image: 'envoy' },
+      { name: 'agent', image: 'datadog' },
+    ]);
+  });
+
+  test('two contributions writing different fields of one container merge into that container', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN one sets the image of container proxy, the other its env
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'proxy', image: 'envoy' }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'proxy', env: [{ name: 'LOG', value: 'debug' }] }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers).toEqual([
+      { name: 'app', image: 'nginx' },
+      { name: 'proxy', image: 'envoy', env: [{ name: 'LOG', value: 'debug' }] },
+    ]);
+  });
+
+  test('a contribution writing the image the declarer already writes is a conflict', () => {
+    // GIVEN
+    const { app, web, teamA } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', image: 'nginx:2' }) });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image'),
+        paths: ['cdn/Routing/TeamA/Fields', 'cdn/Routing/Web'],
+      },
+    ]);
+  });
+
+  test('writing a field with the value it already has is still a conflict', () => {
+    // GIVEN
+    const { app, web, teamA } = fixture();
+
+    // WHEN the contribution repeats the declared image exactly
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', image: 'nginx' }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image'),
+    ]);
+  });
+
+  test('a container port without protocol and the same port with protocol TCP are one element', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80 }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP' }] }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP]'),
+    ]);
+  });
+
+  test('a UDP container port is a different element from the TCP port of the same number', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 53 }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 53, protocol: 'UDP' }] }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers[0].ports).toEqual([{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }]);
+  });
+
+  test('Service ports of different numbers merge, and the same port and protocol conflict', () => {
+    // GIVEN a Service declaring port 80
+    const { app, routing, teamA, teamB } = fixture();
+    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { ports: [{ port: 80, targetPort: 8080 }] } });
+
+    // WHEN one team adds port 443 and the other retargets port 80/TCP
+    new Contribution(teamA, 'Fields', { target: svc, fields: { spec: { ports: [{ port: 443, targetPort: 8443 }] } } });
+    new Contribution(teamB, 'Fields', { target: svc, fields: { spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 9090 }] } } });
+
+    // THEN only the second is refused
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamB/Fields', 'spec.ports[port=80,protocol=TCP].targetPort', 'Service prod/web'),
+    ]);
+  });
+
+  test('volumeMounts of different mount paths merge', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/b', name: 'vb' }] }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers[0].volumeMounts).toEqual([
+      { mountPath: '/a', name: 'va' },
+      { mountPath: '/b', name: 'vb' },
+    ]);
+  });
+
+  test('volumeMounts of one mount path conflict', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'vb' }] }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].volumeMounts[mountPath=/a].name'),
+    ]);
+  });
+
+  test('env variables of different names merge', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', env: [{ name: 'A', value: '1' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', env: [{ name: 'B', value: '2' }] }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers[0].env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ]);
+  });
+
+  test('env variables of one name conflict', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', env: [{ name: 'A', value: '1' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', env: [{ name: 'A', value: '2' }] }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].env[name=A].value'),
+    ]);
+  });
+
+  test.each([
+    ['command', { command: ['a'] }, { command: ['b'] }, 'spec.template.spec.containers[name=app].command'],
+    ['args', { args: ['-a'] }, { args: ['-b'] }, 'spec.template.spec.containers[name=app].args'],
+  ])('two writers of the atomic list %s conflict even when their elements differ', (_name, a, b, field) => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', ...a }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', ...b }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', field),
+    ]);
+  });
+
+  test('two writers of tolerations conflict even when they tolerate different taints', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: podSpec({ tolerations: [{ key: 'gpu', operator: 'Exists' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: podSpec({ tolerations: [{ key: 'spot', operator: 'Exists' }] }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.tolerations'),
+    ]);
+  });
+
+  test('two writers of different keys of nodeSelector conflict', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: podSpec({ nodeSelector: { zone: 'a' } }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: podSpec({ nodeSelector: { disk: 'ssd' } }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.nodeSelector'),
+    ]);
+  });
+
+  test('a contribution adding a key to a declared selector.matchLabels conflicts with the declarer', () => {
+    // GIVEN a Deployment declaring matchLabels app=web
+    const { app, web, teamA } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: { spec: { selector: { matchLabels: { tier: 'edge' } } } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.selector.matchLabels'),
+    ]);
+  });
+
+  test('a contribution adding a key to a declared Service spec.selector conflicts with the declarer', () => {
+    // GIVEN a Service selecting app=web
+    const { app, routing, teamA } = fixture();
+    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { selector: { app: 'web' } } });
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: svc, fields: { spec: { selector: { tier: 'edge' } } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamA/Fields', 'spec.selector', 'Service prod/web'),
+    ]);
+  });
+
+  test('labels and annotations of different keys merge', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: { metadata: { labels: { team: 'edge' }, annotations: { a: '1' } } } });
+    new Contribution(teamB, 'Fields', { target: web, fields: { metadata: { labels: { cost: 'cdn' }, annotations: { b: '2' } } } });
+
+    // THEN
+    expect(emitted(app, 'web').metadata).toEqual({
+      name: 'web',
+      namespace: 'prod',
+      labels: { team: 'edge', cost: 'cdn' },
+      annotations: { a: '1', b: '2' },
+    });
+  });
+
+  test('two writers of one label conflict', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: { metadata: { labels: { 'app.kubernetes.io/part-of': 'cdn' } } } });
+    new Contribution(teamB, 'Fields', { target: web, fields: { metadata: { labels: { 'app.kubernetes.io/part-of': 'dns' } } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.labels["app.kubernetes.io/part-of"]'),
+    ]);
+  });
+
+  test('two writers of one annotation conflict', () => {
+    // GIVEN
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: web, fields: { metadata: { annotations: { owner: 'a' } } } });
+    new Contribution(teamB, 'Fields', { target: web, fields: { metadata: { annotations: { owner: 'b' } } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.annotations.owner'),
+    ]);
+  });
+
+  test('ConfigMap data of different keys merge', () => {
+    // GIVEN a ConfigMap declaring one key
+    const { app, routing, teamA } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' }, data: { a: '1' } });
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: cm, fields: { data: { b: '2' } } });
+
+    // THEN
+    expect(emitted(app, 'config').data).toEqual({ a: '1', b: '2' });
+  });
+
+  test('ConfigMap data of one key conflict', () => {
+    // GIVEN a ConfigMap declaring one key
+    const { app, routing, teamA } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' }, data: { 'nginx.conf': 'a' } });
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: cm, fields: { data: { 'nginx.conf': 'b' } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/Config', 'cdn/Routing/TeamA/Fields', 'data["nginx.conf"]', 'ConfigMap prod/config'),
+    ]);
+  });
+
+  test('two contributions appending different elements to a custom resource list conflict', () => {
+    // GIVEN a custom resource with no list
+    const { app, routing, teamA, teamB } = fixture();
+    const cr = new ApiObject(routing, 'App1', { ...WIDGET, spec: { applicationId: 'app1' } });
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: cr, fields: { spec: { routes: [{ name: 'a', path: '/a' }] } } });
+    new Contribution(teamB, 'Fields', { target: cr, fields: { spec: { routes: [{ name: 'b', path: '/b' }] } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.routes', 'apps.example.com/ApplicationDeployment apps/app1'),
+    ]);
+  });
+
+  test('a writer of a scalar and a writer of a field below it conflict at the scalar', () => {
+    // GIVEN a custom resource whose declarer writes spec.config as a string
+    const { app, routing, teamA } = fixture();
+    const cr = new ApiObject(routing, 'App1', { ...WIDGET, spec: { config: 'inline' } });
+
+    // WHEN
+    new Contribution(teamA, 'Fields', { target: cr, fields: { spec: { config: { x: 1 } } } });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: conflict('cdn/Routing/App1', 'cdn/Routing/TeamA/Fields', 'spec.config', 'apps.example.com/ApplicationDeployment apps/app1'),
+        paths: ['cdn/Routing/App1', 'cdn/Routing/TeamA/Fields'],
+      },
+    ]);
+  });
+
+  test('a writer of a whole atomic map and a writer of one key below it conflict at the map', () => {
+    // GIVEN a Deployment whose declarer writes nodeSelector whole
+    const app = new CapabilityApp({ outdir });
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    const web = new ApiObject(routing, 'Web', { ...DEPLOYMENT, spec: { template: { spec: { nodeSelector: { zone: 'a' } } } } });
+
+    // WHEN another writes the key nodeSelector.disk
+    new Contribution(new Construct(routing, 'TeamA'), 'Fields', { target: web, fields: podSpec({ nodeSelector: { disk: 'ssd' } }) });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.nodeSelector'),
+    ]);
+  });
+
+  test('a contribution repeating the identity fields does not conflict with the declarer', () => {
+    // GIVEN
+    const { app, web, teamA } = fixture();
+
+    // WHEN the contribution carries apiVersion, kind, name and namespace
+    new Contribution(teamA, 'Fields', { target: web, fields: { ...DEPLOYMENT, spec: { replicas: 2 } } });
+
+    // THEN
+    expect(emitted(app, 'web').spec.replicas).toBe(2);
+  });
+});

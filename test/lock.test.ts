@@ -1,0 +1,311 @@
+import * as fs from 'fs';
+import { ApiObject } from 'cdk8s';
+import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { appOf, coded, lockedSeries, newSeries, nextRelease, release, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+
+afterAll(removeReleaseDirs);
+
+/** A literal shaped like an AWS access key id (the documented example key). */
+const SECRET_LOOKING = 'AKIAIOSFODNN7EXAMPLE';
+
+interface LockVariant {
+  /** The contract's version. */
+  readonly version: string;
+  /** A value published as the optional field `apiKey`. */
+  readonly apiKey?: string;
+  /** Adds a RoleBinding to a Role that does not exist (CAP005), so the release is refused. */
+  readonly refused?: boolean;
+  /** Adds ConfigMap `extra`. */
+  readonly extra?: boolean;
+}
+
+/**
+ * GIVEN-side builder: capability `cdn` with contract `Edge`, shared base
+ * `Base` publishing the literal tenant header `x-tenant-id`, tenant `acme`,
+ * and runtime routing `Routing` that consumes the contract and inlines the
+ * header into ConfigMap `edge-header`.
+ */
+function cdn(app: CapabilityApp, v: LockVariant): void {
+  const capability = new Capability(app, 'cdn');
+  const edge = new InterfaceContract(capability, 'Edge', {
+    version: v.version,
+    fields: { originDnsName: Field.dnsName(), tenantHeader: Field.string(), apiKey: Field.string().optional() },
+  });
+  const base = new SharedBase(capability, 'Base');
+  edge.publish(base, { originDnsName: 'origin.example.com', tenantHeader: 'x-tenant-id', ...(v.apiKey ? { apiKey: v.apiKey } : {}) });
+  new DeploymentAggregate(capability, 'acme');
+  const routing = new RuntimeRouting(capability, 'Routing');
+  const values = edge.consume(routing);
+  new ApiObject(routing, 'Header', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'edge-header' }, data: { header: values.tenantHeader.value ?? '' } });
+  if (v.extra) new ApiObject(routing, 'Extra', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extra' } });
+  if (v.refused) {
+    new ApiObject(routing, 'Binding', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'read-config' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'missing-role' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default' }],
+    });
+  }
+}
+
+/** The units of the `cdn` composition, in declaration order, as the plan and the lock name them. */
+const CDN_UNITS = [
+  'stack cdn/Base',
+  'stack cdn/acme',
+  'external-secrets.io/ExternalSecret cdn-edge-interface',
+  'ConfigMap edge-header',
+];
+
+describe('the lock file', () => {
+  test('with no lock file the release is a first release: everything is added', () => {
+    // GIVEN a lock file path where no file exists
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN it is accepted and plan.changes lists every stack and object as added
+    expect(violations).toEqual([]);
+    expect(plan?.changes).toEqual({ firstRelease: true, added: CDN_UNITS, changed: [], removed: [], interface: [] });
+  });
+
+  test('an accepted synth without CDK_CAPABILITY_UPDATE_LOCK writes no lock', () => {
+    // GIVEN no lock file and the variable unset
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    withUpdateLock(undefined, () => app.synth());
+
+    // THEN the output is written but no lock file
+    expect(fs.existsSync(app.outdir)).toBe(true);
+    expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('CDK_CAPABILITY_UPDATE_LOCK set to anything but 1 writes no lock', () => {
+    // GIVEN no lock file and the variable set to "true"
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    withUpdateLock('true', () => app.synth());
+
+    // THEN no lock file
+    expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('an accepted synth with CDK_CAPABILITY_UPDATE_LOCK=1 writes the lock of the release', () => {
+    // GIVEN no lock file
+    const series = newSeries();
+
+    // WHEN the release is synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const before = process.env.CDK_CAPABILITY_UPDATE_LOCK;
+    release(series, cdn, { version: '1.0.0' });
+
+    // THEN the lock records the interface and every stack and object, and the variable is as it was
+    expect(process.env.CDK_CAPABILITY_UPDATE_LOCK).toBe(before);
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    expect(lock.formatVersion).toBe(1);
+    expect(lock.interfaces.map((i: any) => `${i.capability}/${i.name} ${i.version}`)).toEqual(['cdn/Edge 1.0.0']);
+    expect(lock.units.map((u: any) => u.label)).toEqual(CDN_UNITS);
+  });
+
+  test('the next release compares against the lock: nothing changed is not a first release', () => {
+    // GIVEN the real lock of release 1.0.0
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+
+    // WHEN the same composition is synthesized again
+    const { violations, plan } = nextRelease(series, cdn, { version: '1.0.0' });
+
+    // THEN it is accepted with no changes
+    expect(violations).toEqual([]);
+    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], interface: [] });
+  });
+
+  test('a refused synth with CDK_CAPABILITY_UPDATE_LOCK=1 writes no lock where there was none', () => {
+    // GIVEN no lock file and a composition with a dangling RoleBinding
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0', refused: true });
+
+    // WHEN synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const run = () => withUpdateLock('1', () => app.synth());
+
+    // THEN it is refused with CAP005 and no lock file exists
+    expect(run).toThrow(CompositionError);
+    expect(run).toThrow(/CAP005/);
+    expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('a refused synth with CDK_CAPABILITY_UPDATE_LOCK=1 leaves the existing lock byte-identical', () => {
+    // GIVEN the real lock of release 1.0.0
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    const locked = fs.readFileSync(series.lockFile);
+
+    // WHEN a release that adds a ConfigMap and a dangling RoleBinding is synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const app = appOf(series);
+    cdn(app, { version: '1.1.0', extra: true, refused: true });
+    const run = () => withUpdateLock('1', () => app.synth());
+
+    // THEN it is refused and the lock is byte-identical
+    expect(run).toThrow(/CAP005/);
+    expect(fs.readFileSync(series.lockFile).equals(locked)).toBe(true);
+  });
+
+  test('an accepted synth without CDK_CAPABILITY_UPDATE_LOCK leaves the existing lock byte-identical', () => {
+    // GIVEN the real lock of release 1.0.0
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    const locked = fs.readFileSync(series.lockFile);
+
+    // WHEN a release that adds a ConfigMap is synthesized without the variable
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0', extra: true });
+    withUpdateLock(undefined, () => app.synth());
+
+    // THEN the lock is byte-identical
+    expect(fs.readFileSync(series.lockFile).equals(locked)).toBe(true);
+  });
+
+  test('an accepted synth with CDK_CAPABILITY_UPDATE_LOCK=1 rewrites the lock to the new release', () => {
+    // GIVEN the real lock of release 1.0.0
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+
+    // WHEN release 1.0.1 adding ConfigMap extra is synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    release(series, cdn, { version: '1.0.1', extra: true });
+
+    // THEN the lock records 1.0.1 and ConfigMap extra, and the next release of the same composition has no changes
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    expect(lock.interfaces[0].version).toBe('1.0.1');
+    expect(lock.units.map((u: any) => u.label)).toContain('ConfigMap extra');
+    expect(nextRelease(series, cdn, { version: '1.0.1', extra: true }).plan?.changes).toEqual({
+      firstRelease: false,
+      added: [],
+      changed: [],
+      removed: [],
+      interface: [],
+    });
+  });
+
+  test('the lock holds no published value: neither a literal header nor a secret-looking literal', () => {
+    // GIVEN a release publishing tenantHeader "x-tenant-id" and apiKey shaped like an AWS access key id
+    const series = newSeries();
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      // WHEN it is released with CDK_CAPABILITY_UPDATE_LOCK=1
+      release(series, cdn, { version: '1.0.0', apiKey: SECRET_LOOKING });
+    } finally {
+      stderr.mockRestore();
+    }
+
+    // THEN the lock names the fields but contains neither value
+    const text = fs.readFileSync(series.lockFile, 'utf-8');
+    expect(text).toContain('"tenantHeader"');
+    expect(text).toContain('"apiKey"');
+    expect(text).not.toContain('x-tenant-id');
+    expect(text).not.toContain(SECRET_LOOKING);
+    expect(text).not.toContain('origin.example.com');
+  });
+
+  test('a lock file that is not valid JSON is refused with CAP010 naming the file', () => {
+    // GIVEN a lock file holding truncated JSON
+    const series = newSeries();
+    fs.writeFileSync(series.lockFile, '{"formatVersion": 1, "units": [');
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN one CAP010 names the file and says how to recover, and there is no plan
+    expect(coded(violations)).toEqual([
+      {
+        code: 'CAP010',
+        message: expect.stringMatching(/^invalid object: the lock file '(.+)' is not valid JSON \(.+\); restore it from version control or delete it to start a first release\.$/),
+        paths: [],
+      },
+    ]);
+    expect(violations[0].message).toContain(`'${series.lockFile}'`);
+    expect(plan).toBeUndefined();
+  });
+
+  test('a lock file of the wrong shape is refused with CAP010 naming the file', () => {
+    // GIVEN a lock file holding valid JSON that is not a lock
+    const series = newSeries();
+    fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 2, units: {} }));
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN one CAP010 names the file and the expected shape
+    expect(coded(violations)).toEqual([
+      {
+        code: 'CAP010',
+        message: `invalid object: the lock file '${series.lockFile}' is not a cdk-capability lock (formatVersion is 2, expected 1); restore it from version control or delete it to start a first release.`,
+        paths: [],
+      },
+    ]);
+  });
+
+  test('a real lock with its barriers list deleted (a bad merge) is refused with CAP010 naming the file, not a crashed check', () => {
+    // GIVEN the real lock of release 1.0.0 with the "barriers" key removed
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    delete lock.barriers;
+    fs.writeFileSync(series.lockFile, JSON.stringify(lock, undefined, 2));
+
+    // WHEN the same composition is synthesized
+    const { violations } = nextRelease(series, cdn, { version: '1.0.0' });
+
+    // THEN one CAP010 names the lock file
+    expect(coded(violations)).toEqual([{ code: 'CAP010', message: expect.stringContaining(`the lock file '${series.lockFile}'`), paths: [] }]);
+  });
+
+  test('a lock whose units are not objects is refused with CAP010 naming the file, not a crashed check', () => {
+    // GIVEN the real lock of release 1.0.0 whose first unit is replaced by null
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    lock.units[0] = null;
+    fs.writeFileSync(series.lockFile, JSON.stringify(lock, undefined, 2));
+
+    // WHEN the same composition is synthesized
+    const { violations } = nextRelease(series, cdn, { version: '1.0.0' });
+
+    // THEN one CAP010 names the lock file
+    expect(coded(violations)).toEqual([{ code: 'CAP010', message: expect.stringContaining(`the lock file '${series.lockFile}'`), paths: [] }]);
+  });
+
+  test('releasing the same composition twice writes a byte-identical lock', () => {
+    // GIVEN the real lock of release 1.0.0
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    const first = fs.readFileSync(series.lockFile);
+
+    // WHEN the same composition is released again with CDK_CAPABILITY_UPDATE_LOCK=1
+    release(series, cdn, { version: '1.0.0' });
+
+    // THEN the lock is byte-identical
+    expect(fs.readFileSync(series.lockFile).equals(first)).toBe(true);
+  });
+
+  test('synth() with a corrupt lock throws CAP010 and leaves the corrupt file as it was', () => {
+    // GIVEN a lock file holding "not json"
+    const series = newSeries();
+    fs.writeFileSync(series.lockFile, 'not json');
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const run = () => withUpdateLock('1', () => app.synth());
+
+    // THEN it is refused with CAP010, nothing is written, and the file is unchanged
+    expect(run).toThrow(/CAP010.*the lock file/);
+    expect(fs.readFileSync(series.lockFile, 'utf-8')).toBe('not json');
+    expect(fs.existsSync(app.outdir)).toBe(false);
+  });
+});

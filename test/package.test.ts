@@ -1,0 +1,55 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as semver from 'semver';
+
+const ROOT = path.resolve(__dirname, '..');
+const PKG = readJson(path.join(ROOT, 'package.json'));
+const PEERS = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib'];
+
+function readJson(file: string): any {
+  return JSON.parse(fs.readFileSync(file, 'utf-8'));
+}
+
+describe('the published package', () => {
+  test('has one entry point, lib/index.js with its types, and exposes package.json', () => {
+    expect(PKG.main).toEqual('lib/index.js');
+    expect(PKG.types).toEqual('lib/index.d.ts');
+    expect(PKG.exports).toEqual({
+      '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+      './package.json': './package.json',
+    });
+  });
+
+  test('requires Node 20 or later', () => {
+    expect(semver.minVersion(PKG.engines.node)?.version).toEqual('20.0.0');
+  });
+
+  test('takes the construct libraries as peers only, so a consumer tree holds one copy of each', () => {
+    for (const peer of PEERS) {
+      expect([peer, PKG.dependencies?.[peer], PKG.bundleDependencies ?? PKG.bundledDependencies]).toEqual([peer, undefined, undefined]);
+      // one major version, open upwards within it
+      expect([peer, PKG.peerDependencies[peer]]).toEqual([peer, expect.stringMatching(/^\^[1-9]\d*\.\d+\.\d+$/)]);
+    }
+  });
+
+  test('the pinned dev copies the tests run against satisfy the peer ranges', () => {
+    for (const peer of PEERS) {
+      const installed = readJson(require.resolve(`${peer}/package.json`)).version;
+      expect([peer, semver.satisfies(installed, PKG.peerDependencies[peer])]).toEqual([peer, true]);
+    }
+  });
+
+  test('npm pack ships only lib/, docs/, README.md, LICENSE and package.json', () => {
+    // WHEN
+    // (without the npm_* variables an enclosing `npm test` sets, which a nested npm would read as config)
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env, encoding: 'utf-8', timeout: 60_000 });
+    expect(`exit ${r.status}\n${r.stderr}`).toMatch(/^exit 0\n/);
+    const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
+
+    // THEN
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
+    expect(files.filter((f) => !/^(lib\/.*\.(js|d\.ts)|docs\/.*|package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+  });
+});

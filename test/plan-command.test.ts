@@ -1,0 +1,251 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, Plan, RuntimeRouting, SharedBase } from '../src';
+import { appOf, lockedSeries, newSeries, releaseDir, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+import { main } from '../src/cli/main';
+
+afterAll(removeReleaseDirs);
+
+const ROOT = path.resolve(__dirname, '..');
+const SPAWN_TIMEOUT = 90_000;
+
+interface ShopVariant {
+  readonly version: string;
+  readonly fields: FieldMap;
+  readonly tenants: string[];
+  /** ConfigMaps in namespace shop: name -> data.mode. */
+  readonly configMaps: Record<string, string>;
+}
+
+/** GIVEN-side builder: capability cdn (contract Edge, Base, tenants) and chart Routing with Namespace shop and its ConfigMaps. */
+function shop(app: CapabilityApp, v: ShopVariant): void {
+  const cdn = new Capability(app, 'cdn');
+  const edge = new InterfaceContract(cdn, 'Edge', { version: v.version, fields: v.fields });
+  edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+  for (const tenant of v.tenants) new DeploymentAggregate(cdn, tenant);
+  const routing = new RuntimeRouting(cdn, 'Routing');
+  new ApiObject(routing, 'Shop', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+  for (const [name, mode] of Object.entries(v.configMaps)) {
+    new ApiObject(routing, name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' }, data: { mode } });
+  }
+}
+
+const RELEASE_1: ShopVariant = { version: '1.0.0', fields: { tenantHeader: Field.string() }, tenants: ['acme'], configMaps: { settings: 'live', old: 'x' } };
+
+/** Adds tenant globex and ConfigMap extra, changes settings, removes old, adds optional field maxTenants. */
+const RELEASE_2: ShopVariant = {
+  version: '1.1.0',
+  fields: { tenantHeader: Field.string(), maxTenants: Field.number().optional() },
+  tenants: ['acme', 'globex'],
+  configMaps: { settings: 'maintenance', extra: 'x' },
+};
+
+/** Synthesizes `variant` to disk against the series' lock (or none) and returns its plan.json path and content. */
+function writePlan(variant: ShopVariant, series = newSeries()): { file: string; plan: Plan } {
+  const app = appOf(series);
+  shop(app, variant);
+  withUpdateLock(undefined, () => app.synth());
+  const file = path.join(app.outdir, 'plan.json');
+  return { file, plan: JSON.parse(fs.readFileSync(file, 'utf-8')) };
+}
+
+/** Runs `main(argv)` in process, capturing what it writes to stdout and stderr. */
+function runMain(argv: string[]): { code: number; stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = main(argv);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** The step lines of a formatted plan: `<n>. <lifecycle> <id>`. */
+function stepLines(output: string): Array<{ n: number; lifecycle: string; id: string }> {
+  return [...output.matchAll(/^ +(\d+)\. (deploy|runtime) +(\S+) {2}\(/gm)].map((m) => ({ n: Number(m[1]), lifecycle: m[2], id: m[3] }));
+}
+
+describe('cdk-capability plan --plan <plan.json> (in process)', () => {
+  test('prints the summary line of the changes against the lock first', () => {
+    // GIVEN the plan.json of release 2 synthesized against the real lock of release 1
+    const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+
+    // WHEN the command prints it
+    const { code, stdout } = runMain(['plan', '--plan', file]);
+
+    // THEN it exits 0 and the first line counts 2 added, 2 changed, 1 removed
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Plan: 2 to add, 2 to change, 1 to remove.');
+  });
+
+  test('prints every step in apply order, numbered, with what each waits for and why', () => {
+    // GIVEN the plan.json of release 2 against the lock of release 1
+    const { file, plan } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+
+    // WHEN the command prints it
+    const { stdout } = runMain(['plan', '--plan', file]);
+
+    // THEN the step lines follow plan.steps, numbered 1..n: stacks first, the Namespace before its ConfigMaps
+    expect(stepLines(stdout)).toEqual(plan.steps.map((s, i) => ({ n: i + 1, lifecycle: s.lifecycle, id: s.id })));
+    expect(plan.steps.map((s) => s.id)).toEqual(['cdn/Base', 'cdn/acme', 'cdn/globex', 'cdn/Routing#1', 'cdn/Routing#2']);
+    expect(stdout).toContain('Steps, in apply order:\n  1. deploy  cdn/Base  (stack cdn-Base: deploy/');
+    expect(stdout).toMatch(/ 3\. deploy {2}cdn\/globex {2}\(stack cdn-globex: deploy\/\S+\.template\.json\)\n +after cdn\/Base: shared base before tenant aggregate\n/);
+    expect(stdout).toMatch(/ 5\. runtime cdn\/Routing#2 {2}\(2 objects: runtime\/0002-cdn-routing-2\.yaml\)\n(?: +after .*\n)* +after cdn\/Routing#1: Namespace before its contents\n/);
+  });
+
+  test('prints the changes against the lock and the interface changes', () => {
+    // GIVEN the plan.json of release 2 against the lock of release 1
+    const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+
+    // WHEN the command prints it
+    const { stdout } = runMain(['plan', '--plan', file]);
+
+    // THEN it ends with + added, ~ changed, - removed, and the interface field with the bump it needs
+    expect(stdout.slice(stdout.indexOf('\nChanges against the lock:'))).toBe(
+      [
+        '',
+        'Changes against the lock:',
+        '  + stack cdn/globex',
+        '  + ConfigMap shop/extra',
+        '  ~ stack cdn/Base',
+        '  ~ ConfigMap shop/settings',
+        '  - ConfigMap shop/old',
+        '',
+        'Interface:',
+        "  ~ cdn/Edge field 'maxTenants' added (optional) (needs minor)",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('a release with no changes says (none)', () => {
+    // GIVEN the plan.json of release 1 against its own lock
+    const { file } = writePlan(RELEASE_1, lockedSeries(shop, RELEASE_1));
+
+    // WHEN the command prints it
+    const { stdout } = runMain(['plan', '--plan', file]);
+
+    // THEN zero counts and (none)
+    expect(stdout.split('\n')[0]).toBe('Plan: 0 to add, 0 to change, 0 to remove.');
+    expect(stdout).toMatch(/\nChanges against the lock:\n {2}\(none\)\n$/);
+  });
+
+  test('a first release says so and lists no changes against a lock', () => {
+    // GIVEN the plan.json of release 1 with no lock
+    const { file, plan } = writePlan(RELEASE_1);
+
+    // WHEN the command prints it
+    const { stdout } = runMain(['plan', '--plan', file]);
+
+    // THEN every stack and object is to add, and there is no lock section
+    expect(stdout.split('\n')[0]).toBe(`Plan: ${plan.changes.added.length} to add, 0 to change, 0 to remove (first release: no lock file).`);
+    expect(plan.changes.added).toHaveLength(5);
+    expect(stdout).not.toContain('Changes against the lock:');
+  });
+
+  test('a missing plan file exits 1 and says where it looked', () => {
+    // GIVEN a path with no file
+    const file = path.join(releaseDir(), 'plan.json');
+
+    // WHEN the command prints it
+    const { code, stdout, stderr } = runMain(['plan', '--plan', file]);
+
+    // THEN exit 1, nothing on stdout
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`cdk-capability plan: no plan at '${file}'\n`);
+  });
+
+  test('an unknown command prints the usage and exits 2; --help exits 0', () => {
+    // WHEN run with "apply" and with "plan --help"
+    const unknown = runMain(['apply']);
+    const help = runMain(['plan', '--help']);
+
+    // THEN the usage both times, exit 2 then 0
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toMatch(/^Usage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\]\n/);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(unknown.stdout);
+  });
+});
+
+interface Spawned {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the real command line, as a user would, from the repository root. */
+function spawnPlan(fixture: string, env: Record<string, string>): Promise<Spawned> {
+  const app = `npx ts-node --transpile-only ${path.join('test', 'fixtures', 'plan-app', fixture)}`;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete childEnv.CDK8S_OUTDIR;
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['ts-node', '--transpile-only', 'src/cli/main.ts', 'plan', '--app', app], { cwd: ROOT, env: childEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), SPAWN_TIMEOUT - 5_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('cdk-capability plan --app (spawned for real)', () => {
+  let accepted: Spawned;
+  let refused: Spawned;
+  let lockFile: string;
+
+  beforeAll(async () => {
+    // GIVEN the fixtures, a lock path with no file, and CDK_CAPABILITY_UPDATE_LOCK=1 in the environment
+    lockFile = path.join(releaseDir(), 'capability.lock.json');
+    const env = { PLAN_APP_LOCK: lockFile, CDK_CAPABILITY_UPDATE_LOCK: '1' };
+    // WHEN `cdk-capability plan` runs the accepted and the refused app (both at once, to save time)
+    [accepted, refused] = await Promise.all([spawnPlan('main.ts', env), spawnPlan('refused.ts', env)]);
+  }, SPAWN_TIMEOUT);
+
+  test('an accepted app exits 0 and prints the summary line', () => {
+    expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 0\n');
+    expect(accepted.stdout.split('\n')[0]).toBe('Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).');
+  });
+
+  test('an accepted app prints its steps in apply order: base, tenant, Namespace, then its contents', () => {
+    expect(stepLines(accepted.stdout)).toEqual([
+      { n: 1, lifecycle: 'deploy', id: 'cdn/Base' },
+      { n: 2, lifecycle: 'deploy', id: 'cdn/acme' },
+      { n: 3, lifecycle: 'runtime', id: 'cdn/Routing#1' },
+      { n: 4, lifecycle: 'runtime', id: 'cdn/Routing#2' },
+    ]);
+    expect(accepted.stdout).toContain('       after cdn/Base: shared base before tenant aggregate\n');
+    expect(accepted.stdout).toContain('       after cdn/Routing#1: Namespace before its contents\n');
+  });
+
+  test('plan never writes the lock, even with CDK_CAPABILITY_UPDATE_LOCK=1 in the environment', () => {
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  test('a refused app exits 1 and prints the coded violation, and no plan', () => {
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/read-config declared by 'cdn/Routing/Binding' refers to rbac.authorization.k8s.io/Role shop/config-reader at roleRef",
+    );
+    expect(refused.stderr).toContain('cdk-capability plan: the composition was refused (exit code 1); nothing to apply.\n');
+    expect(refused.stdout).not.toContain('Plan:');
+  });
+});

@@ -1,0 +1,121 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { appOf, lockedSeries, nextRelease, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+
+afterAll(removeReleaseDirs);
+
+interface PlatformVariant {
+  /** The version of contract cdn/Edge. */
+  readonly version: string;
+  /** Its fields; every required one is published. */
+  readonly fields: FieldMap;
+  /** Tenants of capability cdn. */
+  readonly cdnTenants: string[];
+  /** Tenants of capability dns (which has no runtime). */
+  readonly dnsTenants: string[];
+  /** ConfigMaps of chart cdn/Routing: name -> the value of data.v. */
+  readonly configMaps: Record<string, string>;
+}
+
+const VALUES: Record<string, unknown> = { originDnsName: 'origin.example.com', tenantHeader: 'x-tenant-id' };
+
+/**
+ * GIVEN-side builder: capability cdn (contract Edge published by Base,
+ * tenants, chart Routing with ConfigMaps) and capability dns (Base and
+ * tenants, no runtime).
+ */
+function platform(app: CapabilityApp, v: PlatformVariant): void {
+  const cdn = new Capability(app, 'cdn');
+  const edge = new InterfaceContract(cdn, 'Edge', { version: v.version, fields: v.fields });
+  const published: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(v.fields)) if (field.required) published[name] = VALUES[name];
+  edge.publish(new SharedBase(cdn, 'Base'), published);
+  for (const tenant of v.cdnTenants) new DeploymentAggregate(cdn, tenant);
+  const routing = new RuntimeRouting(cdn, 'Routing');
+  for (const [name, value] of Object.entries(v.configMaps)) new ApiObject(routing, name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: value } });
+
+  const dns = new Capability(app, 'dns');
+  new SharedBase(dns, 'Base');
+  for (const tenant of v.dnsTenants) new DeploymentAggregate(dns, tenant);
+}
+
+const RELEASE_1: PlatformVariant = {
+  version: '1.0.0',
+  fields: { originDnsName: Field.dnsName(), tenantHeader: Field.string() },
+  cdnTenants: ['acme'],
+  dnsTenants: ['kept', 'old'],
+  configMaps: { a: '1', b: '1', c: '1' },
+};
+
+/** Release 1.1.0: adds tenant cdn/globex and ConfigMap d, changes ConfigMap b, removes tenant dns/old and ConfigMap c, adds optional field maxTenants. */
+const RELEASE_2: PlatformVariant = {
+  version: '1.1.0',
+  fields: { ...RELEASE_1.fields, maxTenants: Field.number().optional() },
+  cdnTenants: ['acme', 'globex'],
+  dnsTenants: ['kept'],
+  configMaps: { a: '1', b: '2', d: '1' },
+};
+
+describe('plan.json changes against the lock', () => {
+  test('lists added, changed and removed stacks and objects, and interface field changes', () => {
+    // GIVEN the real lock of release 1
+    const series = lockedSeries(platform, RELEASE_1);
+
+    // WHEN release 2 is synthesized
+    const { violations, plan } = nextRelease(series, platform, RELEASE_2);
+
+    // THEN the changes name each stack and object once, and the interface field with the bump it needs
+    expect(violations).toEqual([]);
+    expect(plan?.changes).toEqual({
+      firstRelease: false,
+      added: ['stack cdn/globex', 'ConfigMap d'],
+      // the Base template changes because the parameter's description carries the version
+      changed: ['stack cdn/Base', 'ConfigMap b'],
+      removed: ['ConfigMap c', 'stack dns/old'],
+      interface: [{ contract: 'cdn/Edge', field: 'maxTenants', change: 'added (optional)', needs: 'minor' }],
+    });
+  });
+
+  test('an object whose manifest is unchanged is not listed as changed', () => {
+    // GIVEN the real lock of release 1
+    const series = lockedSeries(platform, RELEASE_1);
+
+    // WHEN only ConfigMap b's data changes
+    const { plan } = nextRelease(series, platform, { ...RELEASE_1, configMaps: { ...RELEASE_1.configMaps, b: '2' } });
+
+    // THEN only ConfigMap b is changed
+    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: ['ConfigMap b'], removed: [], interface: [] });
+  });
+
+  test('a major release lists removed and loosened fields, largest bump first', () => {
+    // GIVEN the real lock of release 1
+    const series = lockedSeries(platform, RELEASE_1);
+
+    // WHEN 2.0.0 removes tenantHeader and loosens originDnsName to any string
+    const { violations, plan } = nextRelease(series, platform, { ...RELEASE_1, version: '2.0.0', fields: { originDnsName: Field.string() } });
+
+    // THEN the interface changes list both, the removal first
+    expect(violations).toEqual([]);
+    expect(plan?.changes.interface).toEqual([
+      { contract: 'cdn/Edge', field: 'tenantHeader', change: 'removed', needs: 'major' },
+      { contract: 'cdn/Edge', field: 'originDnsName', change: 'loosened from hostname to any string', needs: 'minor' },
+    ]);
+  });
+
+  test('synth() writes the same changes to plan.json in the outdir', () => {
+    // GIVEN the real lock of release 1
+    const series = lockedSeries(platform, RELEASE_1);
+
+    // WHEN release 2 is synthesized to disk (the lock is not updated)
+    const app = appOf(series);
+    platform(app, RELEASE_2);
+    withUpdateLock(undefined, () => app.synth());
+
+    // THEN plan.json holds the changes against the lock of release 1
+    const written = JSON.parse(fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8'));
+    expect(written.changes).toEqual(nextRelease(series, platform, RELEASE_2).plan?.changes);
+    expect(written.changes.removed).toEqual(['ConfigMap c', 'stack dns/old']);
+  });
+});

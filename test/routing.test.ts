@@ -1,0 +1,242 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Aws } from 'aws-cdk-lib';
+import { ApiObject } from 'cdk8s';
+import { stringify } from 'yaml';
+import { Capability, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase, SynthesisResult } from '../src';
+import { schemaProblems } from './k8s-schemas';
+import { newApp, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
+
+/** The manifests a synth emits, in apply order; fails the test when it was refused. */
+function manifests(result: SynthesisResult): any[] {
+  if (!result.runtimeFiles) throw new Error(`refused: ${result.violations.map((v) => v.message).join('\n')}`);
+  return result.runtimeFiles.flatMap((f) => f.objects.map((o) => o.manifest));
+}
+
+function find(all: any[], kind: string, name: string): any {
+  const found = all.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name} in ${all.map((m) => `${m.kind} ${m.metadata.name}`).join(', ')}`);
+  return found;
+}
+
+/** A capability whose routing chart routes acme to a web backend, with the given routing props. */
+function tenantApp(props: ConstructorParameters<typeof RuntimeRouting>[2] = {}) {
+  const app = newApp();
+  const cdn = new Capability(app, 'cdn');
+  const routing = new RuntimeRouting(cdn, 'Routing', { gateway: { name: 'edge', namespace: 'gateways' }, ...props });
+  const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'edge', replicas: 3 });
+  const route = routing.addTenantRoute('acme', web);
+  return { app, cdn, routing, web, route };
+}
+
+/** A CRD file of the user's, and a custom resource of its kind declared before it. */
+function crdApp() {
+  const dir = tempDir();
+  const file = path.join(dir, 'widgets.yaml');
+  fs.writeFileSync(file, stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  }));
+  const app = newApp();
+  const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { namespace: 'edge' });
+  new ApiObject(routing, 'Widget', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });
+  const include = routing.includeCrds(file);
+  return { app, routing, include, file };
+}
+
+describe('backends', () => {
+  test('addBackend declares a Deployment and a Service of the same name that selects its pods', () => {
+    // GIVEN
+    const { app } = tenantApp();
+
+    // WHEN
+    const all = manifests(app.synthesize());
+
+    // THEN
+    const deployment = find(all, 'Deployment', 'web');
+    const service = find(all, 'Service', 'web');
+    expect(deployment.metadata.namespace).toBe('edge');
+    expect(deployment.spec.replicas).toBe(3);
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({ name: 'web', image: 'ghcr.io/example/web:1.4.2', ports: [{ containerPort: 8080, name: 'http' }] });
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 8080 }]);
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+  });
+
+  test('addBackend refuses a name that is not a DNS-1035 label', () => {
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    expect(() => routing.addBackend('9lives', { image: 'web', port: 80 })).toThrow(
+      /addBackend 'cdn\/Routing\/9lives': 'name' \("9lives"\) must be a DNS-1035 label/,
+    );
+  });
+});
+
+describe('Gateway API tenant routes', () => {
+  test('an HTTPRoute attaches to the gateway and sends requests whose x-tenant-id is the tenant to the backend', () => {
+    // GIVEN no contract: the default header
+    const { app } = tenantApp();
+
+    // WHEN
+    const route = find(manifests(app.synthesize()), 'HTTPRoute', 'tenant-acme');
+
+    // THEN
+    expect(route.apiVersion).toBe('gateway.networking.k8s.io/v1');
+    expect(route.metadata.namespace).toBe('edge');
+    expect(route.spec).toEqual({
+      parentRefs: [{ name: 'edge', namespace: 'gateways' }],
+      rules: [
+        {
+          matches: [{ headers: [{ type: 'Exact', name: 'x-tenant-id', value: 'acme' }], path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ name: 'web', port: 8080 }],
+        },
+      ],
+    });
+  });
+
+  test('the route matches the tenantHeader literal the capability\'s contract publishes, also when published after the route', () => {
+    // GIVEN a route declared first
+    const { app, cdn } = tenantApp();
+
+    // WHEN the contract publishes another header afterwards
+    const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+    edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-cdn-tenant' });
+
+    // THEN
+    const route = find(manifests(app.synthesize()), 'HTTPRoute', 'tenant-acme');
+    expect(route.spec.rules[0].matches[0].headers).toEqual([{ type: 'Exact', name: 'x-cdn-tenant', value: 'acme' }]);
+  });
+
+  test('a chart that consumes the contract is recorded as a consumer of tenantHeader in interface.json', () => {
+    // GIVEN
+    const { app, cdn, routing } = tenantApp();
+    const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+    edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+    edge.consume(routing);
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.interface?.interfaces[0].fields.tenantHeader.consumedBy).toEqual(['cdn/Routing']);
+  });
+
+  test('a tenantHeader published as a deployment-time value is refused with CAP010', () => {
+    // GIVEN
+    const { app, cdn } = tenantApp();
+    const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+    const base = new SharedBase(cdn, 'Base');
+    edge.publish(base, { tenantHeader: Aws.ACCOUNT_ID });
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations.map((v) => `${v.code} ${v.message}`)).toContainEqual(
+      expect.stringMatching(/^CAP010 .*'tenantHeader' of 'cdn\/Edge' is a deployment-time value, but tenant routes match on it at synth/),
+    );
+  });
+
+  test('a Gateway API route without a gateway is refused when it is added', () => {
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    const web = routing.addBackend('Web', { image: 'web', port: 80 });
+    expect(() => routing.addTenantRoute('acme', web)).toThrow(/the RuntimeRouting has no 'gateway' prop/);
+  });
+
+  test('a tenant id that is not a DNS-1123 label is refused', () => {
+    const { routing, web } = tenantApp();
+    expect(() => routing.addTenantRoute('Acme Corp', web)).toThrow(/'tenant' \("Acme Corp"\) must be a DNS-1123 label/);
+  });
+});
+
+describe('Istio tenant routes', () => {
+  test('a VirtualService bound to the gateway matches the header and routes to the backend Service host', () => {
+    // GIVEN
+    const { app } = tenantApp({ routeStyle: RouteStyle.ISTIO });
+
+    // WHEN
+    const vs = find(manifests(app.synthesize()), 'VirtualService', 'tenant-acme');
+
+    // THEN
+    expect(vs.apiVersion).toBe('networking.istio.io/v1');
+    expect(vs.spec).toEqual({
+      hosts: ['*'],
+      gateways: ['gateways/edge'],
+      http: [
+        {
+          name: 'tenant-acme',
+          match: [{ headers: { 'x-tenant-id': { exact: 'acme' } }, uri: { prefix: '/' } }],
+          route: [{ destination: { host: 'web.edge.svc.cluster.local', port: { number: 8080 } } }],
+        },
+      ],
+    });
+  });
+
+  test('without a gateway the VirtualService applies to the mesh, for the backend host', () => {
+    const { app } = tenantApp({ routeStyle: RouteStyle.ISTIO, gateway: undefined });
+    const vs = find(manifests(app.synthesize()), 'VirtualService', 'tenant-acme');
+    expect({ hosts: vs.spec.hosts, gateways: vs.spec.gateways }).toEqual({ hosts: ['web.edge.svc.cluster.local'], gateways: undefined });
+  });
+});
+
+describe('CRDs the user supplies', () => {
+  test('included CRDs form the first step, without the chart\'s namespace, before their custom resources', () => {
+    // GIVEN the custom resource declared before the CRDs are included
+    const { app } = crdApp();
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.plan?.steps.map((s) => [s.id, s.objects])).toEqual([
+      ['cdn/Routing/Crds', ['apiextensions.k8s.io/CustomResourceDefinition widgets.example.com']],
+      ['cdn/Routing', ['example.com/Widget edge/w']],
+    ]);
+    expect(result.runtimeFiles?.[0].objects[0].manifest.metadata).toEqual({ name: 'widgets.example.com' });
+  });
+
+  test('a file holding anything but CRDs is refused', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mixed.yaml');
+    fs.writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }));
+    const routing = new RuntimeRouting(new Capability(newApp(), 'cdn'), 'Routing');
+    expect(() => routing.includeCrds(file)).toThrow(/must hold only CustomResourceDefinitions, but holds ConfigMap c/);
+  });
+});
+
+describe('published schemas', () => {
+  test('every manifest of both route styles, backends and included CRDs validates', () => {
+    // GIVEN
+    const all = [
+      ...manifests(tenantApp().app.synthesize()),
+      ...manifests(tenantApp({ routeStyle: RouteStyle.ISTIO }).app.synthesize()),
+      ...manifests(tenantApp({ routeStyle: RouteStyle.ISTIO, gateway: undefined }).app.synthesize()),
+      ...manifests(crdApp().app.synthesize()).filter((m) => m.kind !== 'Widget'),
+    ];
+
+    // WHEN / THEN
+    expect(all.map((m) => m.kind).sort()).toEqual([
+      'CustomResourceDefinition',
+      'Deployment', 'Deployment', 'Deployment',
+      'HTTPRoute',
+      'Service', 'Service', 'Service',
+      'VirtualService', 'VirtualService',
+    ]);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test('a malformed route is caught by the schema (the validation is not vacuous)', () => {
+    const route = find(manifests(tenantApp().app.synthesize()), 'HTTPRoute', 'tenant-acme');
+    route.spec.rules[0].matches[0].headers[0].type = 'Fuzzy';
+    expect(schemaProblems([route])).toEqual([expect.stringMatching(/^HTTPRoute tenant-acme: .*type/)]);
+  });
+});

@@ -1,0 +1,183 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
+import { configMap, newApp, removeTempDirs, tempDir } from './util';
+import * as composition from '../src/graph/composition-graph';
+import * as runtimeWrites from '../src/ledger/runtime-writes';
+import * as collect from '../src/model/collect';
+import * as deployAssembly from '../src/output/deploy-assembly';
+import * as plan from '../src/output/plan';
+
+afterAll(removeTempDirs);
+afterEach(() => jest.restoreAllMocks());
+
+/** GIVEN-side helper: a small valid composition. */
+function goodApp(outdir?: string): CapabilityApp {
+  const app = newApp(outdir);
+  const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+  configMap(routing, 'Settings', 'settings', 'edge');
+  return app;
+}
+
+const REPORT = 'Please report it with the composition that triggers it.';
+
+describe('an exception escaping a phase of synth', () => {
+  test.each([
+    ['collect', collect, 'collectModel', 'CAP010'],
+    ['ledger recording', runtimeWrites, 'recordRuntimeWrites', 'CAP002'],
+    ['deploy synthesis', deployAssembly, 'synthesizeDeployment', 'CAP010'],
+    ['graph', composition, 'buildCompositionGraph', 'CAP004'],
+    ['plan and render', plan, 'planSteps', 'CAP010'],
+  ])("in the '%s' phase becomes one coded violation naming the phase", (phase, module, fn, code) => {
+    // GIVEN a phase that crashes
+    const app = goodApp();
+    jest.spyOn(module as any, fn).mockImplementation(() => {
+      throw new TypeError("Cannot read properties of undefined (reading 'spec')");
+    });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([
+      {
+        code,
+        message: `synth crashed: the '${phase}' phase failed: Cannot read properties of undefined (reading 'spec'). ${REPORT}`,
+        paths: [],
+      },
+    ]);
+  });
+
+  test('names the construct an aws-cdk error carries (its constructPath)', () => {
+    // GIVEN deploy synthesis crashing with a real aws-cdk error, which carries the path of its construct
+    const app = goodApp();
+    const cdn = app.node.findChild('cdn') as Capability;
+    let awsCdkError: unknown;
+    try {
+      new SharedBase(cdn, 'my base');
+    } catch (e) {
+      awsCdkError = e;
+    }
+    jest.spyOn(deployAssembly, 'synthesizeDeployment').mockImplementation(() => {
+      throw awsCdkError;
+    });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([
+      {
+        code: 'CAP010',
+        message: `synth crashed: the 'deploy synthesis' phase failed on 'cdn/my base': Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'. ${REPORT}`,
+        paths: ['cdn/my base'],
+      },
+    ]);
+  });
+
+  test('names the construct whose path the message quotes, the longest one when several match', () => {
+    // GIVEN a graph crash whose message quotes the object's path
+    const app = goodApp();
+    jest.spyOn(composition, 'buildCompositionGraph').mockImplementation(() => {
+      throw new Error("'cdn/Routing' has no node for 'cdn/Routing/Settings'");
+    });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations[0].message).toBe(`synth crashed: the 'graph' phase failed on 'cdn/Routing/Settings': 'cdn/Routing' has no node for 'cdn/Routing/Settings'. ${REPORT}`);
+    expect(violations[0].paths).toEqual(['cdn/Routing/Settings']);
+  });
+
+  test('keeps the violations collected before the crash', () => {
+    // GIVEN an invalid construct (its own validation fails) and a crash after collect
+    const app = goodApp();
+    const routing = app.node.findChild('cdn').node.findChild('Routing');
+    routing.node.addValidation({ validate: () => ['routing is broken'] });
+    jest.spyOn(runtimeWrites, 'recordRuntimeWrites').mockImplementation(() => {
+      throw new Error('boom');
+    });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN both are reported, sorted by code
+    expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP002 synth crashed: the 'ledger recording' phase failed: boom. ${REPORT}`,
+      "CAP010 invalid object: 'cdn/Routing' failed its own validation: routing is broken",
+    ]);
+  });
+
+  test('a non-Error thrown value is reported by its text', () => {
+    const app = goodApp();
+    jest.spyOn(plan, 'planSteps').mockImplementation(() => {
+      throw 'a string'; // eslint-disable-line no-throw-literal
+    });
+
+    expect(app.synthesize().violations[0].message).toBe(`synth crashed: the 'plan and render' phase failed: a string. ${REPORT}`);
+  });
+
+  test('a thrown value that cannot be printed is still reported', () => {
+    const app = goodApp();
+    jest.spyOn(plan, 'planSteps').mockImplementation(() => {
+      throw Object.create(null); // String() of it throws
+    });
+
+    expect(app.synthesize().violations[0].message).toBe(`synth crashed: the 'plan and render' phase failed: a value that cannot be printed. ${REPORT}`);
+  });
+
+  test('app.synth() throws a CompositionError and writes nothing', () => {
+    // GIVEN a crash in the graph phase
+    const parent = tempDir();
+    const app = goodApp(path.join(parent, 'dist'));
+    jest.spyOn(composition, 'buildCompositionGraph').mockImplementation(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+
+    // WHEN / THEN
+    expect(() => app.synth()).toThrow(CompositionError);
+    expect(() => app.synth()).toThrow(/^The composition was refused with 1 violation:\nCAP004 synth crashed: the 'graph' phase failed: Maximum call stack size exceeded\. /);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe('errors thrown at construction time, before synth can run', () => {
+  test('a Capability id with a space names the id and the rule', () => {
+    expect(() => new Capability(new CapabilityApp(), 'bad id!')).toThrow(
+      'invalid stage name "bad id!". Stage name must start with a letter and contain only alphanumeric characters, hypens (\'-\'), underscores (\'_\') and periods (\'.\')',
+    );
+  });
+
+  test('a Capability id with ../ names the id and the rule', () => {
+    expect(() => new Capability(new CapabilityApp(), '../x')).toThrow(/^invalid stage name "\.\.\/x"\. Stage name must start with a letter/);
+  });
+
+  test('two constructs with one id in one scope name the id and the scope', () => {
+    const app = new CapabilityApp();
+    new Capability(app, 'cdn');
+    expect(() => new Capability(app, 'cdn')).toThrow("There is already a Construct with name 'cdn' in CapabilityApp");
+  });
+
+  test('an empty id names the rule', () => {
+    expect(() => new Capability(new CapabilityApp(), '')).toThrow('Only root constructs may have an empty ID');
+  });
+
+  test('a SharedBase id with a space names the derived stack name, not the id', () => {
+    const cdn = new Capability(new CapabilityApp(), 'cdn');
+    expect(() => new SharedBase(cdn, 'my base')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'");
+  });
+
+  test('a Capability id with "." is accepted, but then every stack under it is refused for its derived name', () => {
+    // GIVEN a capability id that Stage accepts
+    const cdn = new Capability(new CapabilityApp(), 'cdn.v2');
+
+    // THEN a stack under it fails: the stack name is `<capability>-<id>` and may not hold '.'
+    expect(() => new DeploymentAggregate(cdn, 'acme')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn.v2-acme'");
+  });
+
+  test('a stack id that makes a stack name over 128 characters names the limit and the name', () => {
+    const cdn = new Capability(new CapabilityApp(), 'cdn');
+    expect(() => new SharedBase(cdn, 'b'.repeat(130))).toThrow(/^Stack name must be <= 128 characters\. Stack name: 'cdn-b+[0-9A-F]{8}'$/);
+  });
+});

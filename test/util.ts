@@ -1,0 +1,79 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { CapabilityApp, Plan } from '../src';
+
+const created: string[] = [];
+
+/** A fresh temporary folder, removed by `removeTempDirs()`. */
+export function tempDir(prefix = 'cdk-capability-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** Removes every folder `tempDir()` created; call it from `afterAll`. */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A `CapabilityApp` whose outdir is a fresh temporary folder (never the repository). */
+export function newApp(outdir = path.join(tempDir(), 'dist')): CapabilityApp {
+  return new CapabilityApp({ outdir });
+}
+
+/**
+ * Every file under `dir`, recursively, as a map from the path relative to
+ * `dir` (with `/`) to its exact content, sorted by path: the text when the
+ * bytes are valid UTF-8 (readable diffs), else `base64:` and the bytes.
+ * Folders are listed with the value `<dir>` so an empty folder also shows.
+ */
+export function readTree(dir: string): Record<string, string> {
+  const tree: Record<string, string> = {};
+  const walk = (relative: string): void => {
+    const absolute = path.join(dir, relative);
+    for (const entry of fs.readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        tree[`${child}/`] = '<dir>';
+        walk(child);
+      } else {
+        const bytes = fs.readFileSync(path.join(dir, child));
+        const text = bytes.toString('utf-8');
+        tree[child] = Buffer.from(text, 'utf-8').equals(bytes) ? text : `base64:${bytes.toString('base64')}`;
+      }
+    }
+  };
+  walk('');
+  return tree;
+}
+
+/** A ConfigMap, the plainest object: `namespace` omitted leaves it unset. */
+export function configMap(scope: Construct, id: string, name: string, namespace?: string): ApiObject {
+  return new ApiObject(scope, id, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: namespace === undefined ? { name } : { name, namespace },
+  });
+}
+
+/** A plan step reduced to what ordering tests compare. */
+export interface StepSummary {
+  readonly id: string;
+  readonly objects?: string[];
+  readonly dependsOn: Array<{ step: string; reasons: string[] }>;
+}
+
+/** The steps of a plan reduced to what ordering tests compare: id, objects and dependencies. */
+export function stepSummary(plan: Plan | undefined): StepSummary[] {
+  if (!plan) throw new Error('the synth was refused: no plan');
+  return plan.steps.map((s) => ({ id: s.id, objects: s.objects, dependsOn: s.dependsOn }));
+}
+
+/** The ids of a plan's steps, in order. */
+export function stepIds(plan: Plan | undefined): string[] {
+  if (!plan) throw new Error('the synth was refused: no plan');
+  return plan.steps.map((s) => s.id);
+}
