@@ -19,6 +19,8 @@ export interface ChildReport {
   readonly loadMs: number;
   /** Building the tree plus synth (for `ledger`: `conflicts()` alone), ms. */
   readonly runMs: number;
+  /** CPU time (user + system, all threads) of building plus synth, ms: less sensitive than wall time to a busy machine. */
+  readonly cpuMs: number;
   /** For `ledger`: recording the writes, ms. */
   readonly fillMs?: number;
   /** For `ledger`: conflicts found. */
@@ -46,12 +48,17 @@ function main(argv: string[]): ChildReport {
   const loadMs = performance.now() - load;
 
   const start = performance.now();
+  const cpu = process.cpuUsage();
+  const cpuMs = () => {
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / 1000;
+  };
   try {
     build(outdir, size);
-    return { status: 'ok', loadMs, runMs: performance.now() - start, maxRssKb: process.resourceUsage().maxRSS };
+    return { status: 'ok', loadMs, runMs: performance.now() - start, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS };
   } catch (e) {
     const error = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split('\n')[0].slice(0, 200);
-    return { status: 'crash', loadMs, runMs: performance.now() - start, maxRssKb: process.resourceUsage().maxRSS, error };
+    return { status: 'crash', loadMs, runMs: performance.now() - start, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, error };
   }
 }
 
@@ -64,12 +71,15 @@ function runLedger(writes: number): ChildReport {
   const { ledger, expectedConflicts } = fillLedger(writes);
   const fillMs = performance.now() - fillStart;
   const t0 = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const conflicts = ledger.conflicts();
   const runMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   if (conflicts.length !== expectedConflicts) {
-    return { status: 'crash', loadMs, runMs, fillMs, maxRssKb: process.resourceUsage().maxRSS, error: `expected ${expectedConflicts} conflicts, found ${conflicts.length}` };
+    return { status: 'crash', loadMs, runMs, cpuMs, fillMs, maxRssKb: process.resourceUsage().maxRSS, error: `expected ${expectedConflicts} conflicts, found ${conflicts.length}` };
   }
-  return { status: 'ok', loadMs, runMs, fillMs, conflicts: conflicts.length, maxRssKb: process.resourceUsage().maxRSS };
+  return { status: 'ok', loadMs, runMs, cpuMs, fillMs, conflicts: conflicts.length, maxRssKb: process.resourceUsage().maxRSS };
 }
 
 if (require.main === module) {

@@ -64,7 +64,7 @@ export function runOnce(side: Side, scenario: string, size: number, nodeArgs: st
     if (line) return { ...(JSON.parse(line.slice('BENCH '.length)) as ChildReport), processMs };
     const lastError = (child.stderr ?? '').trim().split('\n').filter((l) => /Error|error/.test(l)).pop() ?? '';
     const how = child.signal ? `killed by ${child.signal}` : `exit code ${child.status}`;
-    return { status: 'crash', loadMs: NaN, runMs: NaN, maxRssKb: NaN, processMs, error: `${how}${lastError ? `: ${lastError.trim().slice(0, 200)}` : ''}` };
+    return { status: 'crash', loadMs: NaN, runMs: NaN, cpuMs: NaN, maxRssKb: NaN, processMs, error: `${how}${lastError ? `: ${lastError.trim().slice(0, 200)}` : ''}` };
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true });
   }
@@ -118,6 +118,7 @@ export interface SeriesStats {
   readonly runs: number;
   readonly ok: number;
   readonly runMs: number;
+  readonly cpuMs: number;
   readonly processMs: number;
   readonly loadMs: number;
   readonly maxRssMiB: number;
@@ -133,6 +134,7 @@ export function stats(series: Series): SeriesStats {
     runs: series.runs.length,
     ok: ok.length,
     runMs: median(used.map((r) => r.runMs)),
+    cpuMs: median(used.map((r) => r.cpuMs)),
     processMs: median(used.map((r) => r.processMs)),
     loadMs: median(used.map((r) => r.loadMs)),
     maxRssMiB: median(used.map((r) => r.maxRssKb / 1024)),
@@ -143,6 +145,6 @@ export function stats(series: Series): SeriesStats {
 
 function describeRun(r: RunResult): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const base = `build+synth ${s(r.runMs)}, process ${s(r.processMs)}, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MiB`;
+  const base = `build+synth ${s(r.runMs)} (CPU ${s(r.cpuMs)}), process ${s(r.processMs)}, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MiB`;
   return r.status === 'ok' ? base : `CRASH (${r.error}) ${base}`;
 }

@@ -129,6 +129,7 @@ export function renderReport(report: BenchReport): string {
       'the chain beyond 10,000, the tenants; earlier runs have warmed the file cache by then). Figures are medians over the timed runs.',
     '- **build+synth**: the child\'s own wall time around building the construct tree and `app.synth()` (`performance.now()`), module loading excluded. ' +
       '**process**: spawn to exit as the parent sees it (node start-up, module loading, build, synth, exit). ' +
+      '**build+synth CPU**: the child\'s CPU time (user + system, all threads, `process.cpuUsage()`) over the same span, which a busy machine disturbs much less than wall time. ' +
       '**peak RSS**: the child\'s own `process.resourceUsage().maxRSS`.',
     '- Both sides write their output with `app.synth()` into a fresh folder; ours also runs every check (duplicates, field ownership, cycles) and writes `plan.json`.',
     '- Note on module loading: aws-cdk-lib loads its modules lazily, on first use, so a bare aws-cdk run pays most of its loading inside build+synth, ' +
@@ -154,8 +155,8 @@ export function renderReport(report: BenchReport): string {
 
 function compareTable(rows: readonly Row[]): string[] {
   const lines = [
-    '| size | ours build+synth | bare build+synth | ratio ours/bare | ours process | bare process | ratio ours/bare | ours peak RSS | bare peak RSS | runs ours/bare |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| size | ours build+synth | bare build+synth | ratio ours/bare | ours process | bare process | ratio ours/bare | ratio ours/bare, build+synth CPU | ours peak RSS | bare peak RSS | runs ours/bare |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const o = stats(row.ours);
@@ -163,7 +164,7 @@ function compareTable(rows: readonly Row[]): string[] {
     const bareOk = b && b.ok > 0;
     lines.push(
       `| ${row.size.toLocaleString('en-US')} | ${timeCell(o, 'runMs')} | ${b ? timeCell(b, 'runMs') : 'not run'} | ${bareOk ? ratio(o.runMs, b.runMs) : '—'} ` +
-        `| ${timeCell(o, 'processMs')} | ${b ? timeCell(b, 'processMs') : 'not run'} | ${bareOk ? ratio(o.processMs, b.processMs) : '—'} ` +
+        `| ${timeCell(o, 'processMs')} | ${b ? timeCell(b, 'processMs') : 'not run'} | ${bareOk ? ratio(o.processMs, b.processMs) : '—'} | ${bareOk ? ratio(o.cpuMs, b.cpuMs) : '—'} ` +
         `| ${mib(o.maxRssMiB)} | ${b ? mib(b.maxRssMiB) : '—'} | ${o.runs}/${b?.runs ?? 0} |`,
     );
   }

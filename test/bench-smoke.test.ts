@@ -18,6 +18,7 @@ const run = (runMs: number, status: 'ok' | 'crash' = 'ok'): RunResult => ({
   status,
   loadMs: 10,
   runMs,
+  cpuMs: runMs,
   processMs: runMs + 100,
   maxRssKb: 100_000,
   error: status === 'crash' ? 'RangeError: Maximum call stack size exceeded' : undefined,

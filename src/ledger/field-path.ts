@@ -27,8 +27,8 @@ export function fieldNames(path: FieldPath): string[] {
 export function formatPath(path: FieldPath): string {
   let out = '';
   for (const segment of path) {
-    if (isElementKey(segment)) {
-      const keys = JSON.parse(segment.slice(2)) as Record<string, unknown>;
+    const keys = isElementKey(segment) ? parseElementKey(segment) : undefined;
+    if (keys) {
       out += `[${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) {
       out += out ? `.${segment}` : segment;
@@ -37,6 +37,16 @@ export function formatPath(path: FieldPath): string {
     }
   }
   return out || '(the whole object)';
+}
+
+/** The keys of an element key segment; undefined for a map key that merely looks like one. */
+function parseElementKey(segment: string): Record<string, unknown> | undefined {
+  try {
+    const keys = JSON.parse(segment.slice(2));
+    return keys !== null && typeof keys === 'object' && !Array.isArray(keys) ? keys : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A map key for a path; prefixes of a path give prefixes of its key. */
