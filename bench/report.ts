@@ -126,7 +126,7 @@ export function renderReport(report: BenchReport): string {
     '- Every run is its own `node` process running compiled JavaScript (`bench/.out`, built by `tsc -p bench/tsconfig.json`), ' +
       'so no TypeScript compiler runs inside a measurement. Each side loads only its own tool: a bare cdk8s run never loads aws-cdk-lib or this library.',
     '- Runs alternate ours/bare, bare/ours, ... after an untimed warm-up run of each side (not repeated for the slowest cases: the 400-object bare chained charts, ' +
-      'the chain beyond 10,000, the tenants; earlier runs have warmed the file cache by then). Figures are medians over the timed runs.',
+      'the bare chain crash, the chain beyond 10,000, the tenants; earlier runs have warmed the file cache by then). Figures are medians over the timed runs.',
     '- **build+synth**: the child\'s own wall time around building the construct tree and `app.synth()` (`performance.now()`), module loading excluded. ' +
       '**process**: spawn to exit as the parent sees it (node start-up, module loading, build, synth, exit). ' +
       '**build+synth CPU**: the child\'s CPU time (user + system, all threads, `process.cpuUsage()`) over the same span, which a busy machine disturbs much less than wall time. ' +
