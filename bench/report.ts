@@ -197,6 +197,8 @@ function profileSection(p: ProfileReport): string[] {
       'summarized by `bench/cpu-profile.ts` (self time per function and per area, from the samples of the `.cpuprofile`). ' +
       `The profiler slows the run down (build+synth ${sec(p.runMs)} in this run, ${sec(p.summary.totalMs)} sampled).`,
     '',
+    summaryLine(p.summary),
+    '',
     '| area | self time | share |',
     '|---|---:|---:|',
     ...p.summary.areas.slice(0, 10).map((a) => `| ${a.name} | ${a.ms.toFixed(0)} ms | ${pct(a.share)} |`),
@@ -211,4 +213,19 @@ function profileSection(p: ProfileReport): string[] {
     '',
   ];
   return lines;
+}
+
+/** Native file system calls as they appear in a profile (no script location). */
+const FS_CALLS = new Set(['writeFileUtf8', 'writeFileSync', 'mkdir', 'open', 'close', 'lstat', 'stat', 'unlink', 'rmdir', 'readdir', 'rename', 'readFileUtf8', 'copyFile', 'cpSyncCopyDir']);
+
+/** One sentence on where the time goes: the largest areas, this library's own share, file system calls. */
+function summaryLine(summary: ProfileSummary): string {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  const ours = summary.areas.filter((a) => a.name.startsWith('cdk-capability'));
+  const oursShare = ours.reduce((n, a) => n + a.share, 0);
+  const fsShare = summary.functions.filter((f) => FS_CALLS.has(f.name)).reduce((n, f) => n + f.share, 0);
+  const top = summary.areas.slice(0, 3).map((a) => `${a.name} ${pct(a.share)}`).join(', ');
+  const mine = ours.slice(0, 3).map((a) => `${a.name.replace('cdk-capability ', '')} ${pct(a.share)}`).join(', ');
+  return `In short: the largest areas are ${top}. This library's own code takes ${pct(oursShare)} of the self time${mine ? ` (largest: ${mine})` : ''}; ` +
+    `native file system calls take ${pct(fsShare)}.`;
 }

@@ -236,6 +236,8 @@ function main(): void {
   const complete = !options.quick && !options.only && options.profile;
   const file = complete ? path.join(benchDir, 'RESULTS.md') : path.join(outDir, 'RESULTS.md');
   fs.writeFileSync(file, markdown + '\n');
+  // the raw runs, for anyone who wants other statistics than medians
+  fs.writeFileSync(path.join(outDir, complete ? 'results.json' : 'results-partial.json'), JSON.stringify(report, undefined, 2) + '\n');
   process.stderr.write(`\nwritten to ${path.relative(process.cwd(), file)}; targets held: ${scenarios.flatMap((s) => s.targets).filter((t) => t.holds).length}/${scenarios.flatMap((s) => s.targets).length}\n`);
 }
 

@@ -4,6 +4,7 @@ import { formatPath } from '../ledger/field-path';
 import { RuntimeObject } from '../model/composition-model';
 import { declarerOf } from '../model/declarer';
 import { describeIdentity } from '../model/object-identity';
+import { forEachScalar } from '../private/walk';
 import { violation, Violation, ViolationCode } from '../violation';
 
 const TOKEN_TEXT = /\$\{Token\[[^\]]*\]\}/;
@@ -19,20 +20,9 @@ export const boundaryLeaks: Check = {
   run({ model }) {
     const found: Violation[] = [];
     for (const object of model.objects) {
-      const stack: Array<{ value: unknown; path: string[] }> = [{ value: object.manifest, path: [] }];
-      while (stack.length > 0) {
-        const { value, path } = stack.pop()!;
-        if (Array.isArray(value)) {
-          value.forEach((v, i) => stack.push({ value: v, path: [...path, String(i)] }));
-        } else if (value !== null && typeof value === 'object') {
-          for (const [k, v] of Object.entries(value)) {
-            stack.push({ value: v, path: [...path, k] });
-            if (isDeploymentTimeValue(k)) found.push(leak(object, [...path, k], k, 'key'));
-          }
-        } else if (isDeploymentTimeValue(value)) {
-          found.push(leak(object, path, value, 'value'));
-        }
-      }
+      forEachScalar(object.manifest, (scalar, path, isKey) => {
+        if (isDeploymentTimeValue(scalar)) found.push(leak(object, [...path], scalar, isKey ? 'key' : 'value'));
+      });
     }
     return found;
   },

@@ -1,9 +1,9 @@
 import { SecretValue, Stack, Token } from 'aws-cdk-lib';
-import * as semver from 'semver';
 import { FieldMap } from '../contract/field';
 import { contractsIn, InterfaceContract } from '../contract/interface-contract';
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
+import { semver } from '../private/lazy';
 
 const SECRET_REFERENCE = /\{\{resolve:(secretsmanager|ssm-secure):/;
 
@@ -36,7 +36,7 @@ function contractViolations(contract: InterfaceContract<FieldMap>): Violation[] 
   const found: Violation[] = contract.misuses.map((m) =>
     violation(m.code === 'CAP010' ? ViolationCode.INVALID_OBJECT : ViolationCode.CONTRACT_MISUSE, m.message, m.paths),
   );
-  if (!semver.valid(contract.version)) {
+  if (!semver().valid(contract.version)) {
     found.push(misuse(`'version' (${JSON.stringify(contract.version)}) of '${path}' must be a semver version such as "1.2.0".`, [path]));
   }
   const [publication] = contract.publications;

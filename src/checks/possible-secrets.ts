@@ -1,6 +1,7 @@
 import { CfnResource, Stack } from 'aws-cdk-lib';
 import { declarerOf } from '../model/declarer';
 import { describeIdentity } from '../model/object-identity';
+import { forEachScalar } from '../private/walk';
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
 
@@ -55,24 +56,17 @@ function secretWarning(hit: Hit, where: string, path: string): Violation {
   );
 }
 
-/** Every string in `value` (keys included) with a secret shape, walked iteratively. */
-function scan(value: unknown, decode: (at: string[], v: string) => string = (_, v) => v): Hit[] {
+/** Every string in `value` (keys included) with a secret shape. */
+function scan(value: unknown, decode: (at: readonly string[], v: string) => string = (_, v) => v): Hit[] {
   const hits: Hit[] = [];
-  const stack: Array<{ value: unknown; at: string[] }> = [{ value, at: [] }];
-  while (stack.length > 0) {
-    const { value: v, at } = stack.pop()!;
-    if (typeof v === 'string') {
-      const text = decode(at, v);
-      for (const { what, pattern } of SECRET_SHAPES) {
-        const m = pattern.exec(text);
-        if (m) hits.push({ at, what, match: m[0] });
-      }
-    } else if (Array.isArray(v)) {
-      v.forEach((e, i) => stack.push({ value: e, at: [...at, String(i)] }));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, e] of Object.entries(v)) stack.push({ value: k, at: [...at, k] }, { value: e, at: [...at, k] });
+  forEachScalar(value, (scalar, at, isKey) => {
+    if (typeof scalar !== 'string') return;
+    const text = isKey ? scalar : decode(at, scalar);
+    for (const { what, pattern } of SECRET_SHAPES) {
+      const m = pattern.exec(text);
+      if (m) hits.push({ at: [...at], what, match: m[0] });
     }
-  }
+  });
   return hits.sort((a, b) => a.at.join('\u0000').localeCompare(b.at.join('\u0000')) || a.what.localeCompare(b.what));
 }
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parse } from 'yaml';
+import { Yaml } from 'cdk8s';
 import { formatPlan } from './format-plan';
 import type { Plan } from '../synth/synthesize';
 
@@ -52,7 +52,7 @@ export function main(argv: string[]): number {
 
 function appFromConfig(): string | undefined {
   if (!fs.existsSync('cdk8s.yaml')) return undefined;
-  return parse(fs.readFileSync('cdk8s.yaml', 'utf-8'))?.app;
+  return Yaml.load('cdk8s.yaml')[0]?.app;
 }
 
 function print(file: string): number {

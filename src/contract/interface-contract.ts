@@ -1,12 +1,12 @@
 import { aws_iam as iam, aws_ssm as ssm, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-30';
+import type * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
-import * as semver from 'semver';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { parameterNameProblem } from './parameter-name';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
+import { cdk8sPlus, semver } from '../private/lazy';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
@@ -179,7 +179,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.capability = Capability.of(this);
     this.version = props.version;
     this.fields = props.fields;
-    const major = semver.valid(props.version) ? semver.major(props.version) : 0;
+    const major = semver().valid(props.version) ? semver().major(props.version) : 0;
     const prefix = (props.parameterPrefix ?? '/cdk-capability').replace(/\/+$/, '');
     this.parameterName = `${prefix}/${this.capability.node.id}/${id.toLowerCase()}/v${major}`;
   }
@@ -292,8 +292,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
         use();
         const id = `${contract.node.id}InterfaceSecret`;
         const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
-        const secret = existing ?? kplus.Secret.fromSecretName(consumption.chart, id, consumption.secretName);
-        return kplus.EnvValue.fromSecretValue({ secret, key: name });
+        const secret = existing ?? cdk8sPlus().Secret.fromSecretName(consumption.chart, id, consumption.secretName);
+        return cdk8sPlus().EnvValue.fromSecretValue({ secret, key: name });
       },
       envVar(variableName?: string) {
         use();

@@ -1,5 +1,5 @@
 import { elementKey, FieldPath } from './field-path';
-import { OwnershipRule, OwnershipRules } from './ownership-rules';
+import { OwnershipRules } from './ownership-rules';
 
 /** Fields that identify an object; nobody owns them. */
 const IDENTITY: ReadonlySet<string> = new Set(['apiVersion', 'kind']);
@@ -33,7 +33,7 @@ function collect(value: unknown, path: string[], rules: OwnershipRules, out: Fie
     return;
   }
   if (Array.isArray(value)) {
-    const rule = ruleAt(rules, path);
+    const rule = path.length > 0 ? rules.ruleFor(namesOf(path)) : undefined;
     if (!rule?.keys || rule.atomic) {
       out.push([...path]);
       return;
@@ -51,7 +51,7 @@ function collect(value: unknown, path: string[], rules: OwnershipRules, out: Fie
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    const atomic = ruleAt(rules, path)?.atomic;
+    const atomic = path.length > 0 && rules.ruleFor(namesOf(path))?.atomic;
     if (atomic || (entries.length === 0 && path.length > 0)) {
       out.push([...path]);
       return;
@@ -75,13 +75,6 @@ export function elementKeyOf(element: unknown, keys: readonly string[], defaults
   const values: Record<string, unknown> = {};
   for (const k of keys) values[k] = e[k] ?? defaults[k] ?? null;
   return elementKey(values);
-}
-
-/** The rule for a path; builds the path's field names only when some rule ends with its last one. */
-function ruleAt(rules: OwnershipRules, path: readonly string[]): OwnershipRule | undefined {
-  let last = path.length - 1;
-  while (last >= 0 && path[last].startsWith('k:{')) last--;
-  return last >= 0 && rules.hasRuleEndingWith(path[last]) ? rules.ruleFor(namesOf(path)) : undefined;
 }
 
 function namesOf(path: readonly string[]): string[] {

@@ -62,21 +62,8 @@ export class OwnershipRules {
     const group = apiGroup(String(manifest?.apiVersion ?? ''));
     const kind = `${group}/${manifest?.kind}`;
     if (!BUILT_IN_GROUPS.has(group)) return OwnershipRules.NONE;
-    // One instance per kind, not per object (rules are immutable once built); rebuilt if the table grows.
-    if (OwnershipRules.cachedRuleCount !== OWNERSHIP_RULES.length) {
-      OwnershipRules.byKind.clear();
-      OwnershipRules.cachedRuleCount = OWNERSHIP_RULES.length;
-    }
-    let rules = OwnershipRules.byKind.get(kind);
-    if (!rules) {
-      rules = new OwnershipRules(OWNERSHIP_RULES.filter((r) => !r.kinds || r.kinds.includes(kind)));
-      OwnershipRules.byKind.set(kind, rules);
-    }
-    return rules;
+    return new OwnershipRules(OWNERSHIP_RULES.filter((r) => !r.kinds || r.kinds.includes(kind)));
   }
-
-  private static readonly byKind = new Map<string, OwnershipRules>();
-  private static cachedRuleCount = -1;
 
   private readonly byLastName = new Map<string, OwnershipRule[]>();
 
@@ -85,11 +72,6 @@ export class OwnershipRules {
       const last = rule.suffix[rule.suffix.length - 1];
       this.byLastName.set(last, [...(this.byLastName.get(last) ?? []), rule]);
     }
-  }
-
-  /** True when some rule ends with the field `name`: a cheap test before building a path's names for `ruleFor`. */
-  public hasRuleEndingWith(name: string): boolean {
-    return this.byLastName.has(name);
   }
 
   /** The rule for a path, given its field names (element keys left out). */

@@ -81,11 +81,15 @@ function recordObject(object: RuntimeObject, contributions: Contribution[], ledg
   const declared = patches.length > 0 ? withoutPatches(object.apiObject, patches) : object.manifest;
   const record = (writer: string) => (path: FieldPath) => ledger.record(writer, key, label, path);
 
-  leavesOf(declared, rules).forEach(record(object.declarer.node.path));
-  if (patches.length > 0) {
-    const patchWriter = `${object.apiObject.node.path} (addJsonPatch)`;
-    for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, rules).forEach(record(patchWriter));
+  if (patches.length === 0 && contributions.length === 0) {
+    // One writer cannot conflict with itself: only a status write matters, so only
+    // `status` is recorded. This keeps the common case (most objects) linear and cheap.
+    if (declared?.status !== undefined) leavesOf({ status: declared.status }, rules).forEach(record(object.declarer.node.path));
+    return [];
   }
+  leavesOf(declared, rules).forEach(record(object.declarer.node.path));
+  const patchWriter = `${object.apiObject.node.path} (addJsonPatch)`;
+  for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, rules).forEach(record(patchWriter));
   const rewrites: IdentityRewrite[] = [];
   for (const c of contributions) {
     leavesOf(c.fields, rules).forEach(record(c.node.path));

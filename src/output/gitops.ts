@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { Duration } from 'cdk8s';
-import { stringify } from 'yaml';
 import { Kustomization, KustomizationSpecSourceRefKind } from '../imports/kustomization-kustomize.toolkit.fluxcd.io';
 import { describeIdentity } from '../model/object-identity';
 import { slug } from '../private/names';
+import { toYaml } from '../private/yaml';
 import { violation, Violation, ViolationCode } from '../violation';
 import { PlanStep, RuntimeFile } from './plan';
 
@@ -177,7 +177,7 @@ function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runtime: re
       ...(deployFirst.length > 0 ? [`# Apply after the deploy steps ${deployFirst.join(', ')} (cdk deploy runs them first).`] : []),
     ].join('\n');
     const file = `${String(i + 1).padStart(4, '0')}-${name}.yaml`;
-    files.set(`gitops/flux/cluster/${file}`, `${header}\n${stringify(manifest, { lineWidth: 0 })}`);
+    files.set(`gitops/flux/cluster/${file}`, `${header}\n${toYaml(manifest)}`);
     clusterFiles.push(file);
   });
   if (clusterFiles.length > 0) files.set('gitops/flux/cluster/kustomization.yaml', kustomization(clusterFiles));
@@ -211,7 +211,7 @@ function argoCdFiles(runtime: readonly RuntimeStep[]): GitOpsOutput {
 
 /** A kustomize `kustomization.yaml` that applies `resources` in the order given. */
 function kustomization(resources: readonly string[]): string {
-  return stringify({
+  return toYaml({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
     sortOptions: { order: 'fifo' },
@@ -220,7 +220,7 @@ function kustomization(resources: readonly string[]): string {
 }
 
 function renderObjects(manifests: readonly unknown[]): string {
-  return manifests.map((m) => stringify(m, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
+  return manifests.map((m) => toYaml(m)).join('---\n');
 }
 
 /** Stable Kustomization names from step ids: a DNS-1123 label each, unique. */

@@ -127,12 +127,8 @@ function nameRuntimeSteps(ordered: DraftStep[], graph: DependencyGraph<Unit | un
     list.push(d);
     perChart.set(d.chart, list);
   }
-  // a chart's path and slug once per chart, not once per step (a long chain has a step per object)
-  const slugs = new Map<Chart, string>();
   for (const [chart, list] of perChart) {
-    const chartPath = chart.node.path;
-    slugs.set(chart, slug(chartPath));
-    list.forEach((d, k) => (d.id = list.length === 1 ? chartPath : `${chartPath}#${k + 1}`));
+    list.forEach((d, k) => (d.id = list.length === 1 ? chart.node.path : `${chart.node.path}#${k + 1}`));
   }
   const files: RuntimeFile[] = [];
   const width = Math.max(4, String(ordered.length).length);
@@ -140,7 +136,7 @@ function nameRuntimeSteps(ordered: DraftStep[], graph: DependencyGraph<Unit | un
     if (!d.chart) continue;
     const seq = String(files.length + 1).padStart(width, '0');
     const suffix = d.id.includes('#') ? `-${d.id.slice(d.id.lastIndexOf('#') + 1)}` : '';
-    const file = `runtime/${seq}-${slugs.get(d.chart)}${suffix}.yaml`;
+    const file = `runtime/${seq}-${slug(d.chart.node.path)}${suffix}.yaml`;
     d.files = [file];
     files.push({ file, objects: d.nodes.map((n) => (graph.value(n) as Extract<Unit, { kind: 'object' }>).object) });
   }

@@ -1,5 +1,5 @@
-import * as semver from 'semver';
 import { InterfaceRecord } from '../output/interface-artifact';
+import { semver } from '../private/lazy';
 
 /** How big a version bump a change needs. */
 export type Bump = 'major' | 'minor' | 'patch';
@@ -88,11 +88,13 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
 }
 
 function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): IncompatibleVersion | undefined {
-  if (!semver.valid(from) || !semver.valid(to)) return undefined;
-  if (semver.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };
+  const sv = semver();
+  if (!sv.valid(from) || !sv.valid(to)) return undefined;
+  if (sv.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };
   const needs = changes.reduce<Bump>((m, c) => (RANK[c.needs] > RANK[m] ? c.needs : m), 'patch');
   if (changes.length === 0) return undefined;
-  const ok = needs === 'major' ? semver.major(to) > semver.major(from) : semver.gt(to, from) && (semver.major(to) > semver.major(from) || semver.minor(to) > semver.minor(from));
+  const majorUp = sv.major(to) > sv.major(from);
+  const ok = needs === 'major' ? majorUp : sv.gt(to, from) && (majorUp || sv.minor(to) > sv.minor(from));
   if (ok) return undefined;
-  return { contract, from, to, changes, needs, suggested: semver.inc(from, needs)! };
+  return { contract, from, to, changes, needs, suggested: sv.inc(from, needs)! };
 }

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Stack } from 'aws-cdk-lib';
 import { CompositionGraph } from '../graph/composition-graph';
+import { RuntimeObject } from '../model/composition-model';
 import { describeIdentity, groupKind, identityKey } from '../model/object-identity';
 import { InterfaceArtifact, InterfaceRecord } from '../output/interface-artifact';
 
@@ -54,8 +55,14 @@ export const DEFAULT_LOCK_FILE = 'capability.lock.json';
  * Builds the lock of a release from its graph, templates and interface.
  *
  * @param templates the synthesized template of each stack
+ * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
  */
-export function buildLock(graph: CompositionGraph, templates: ReadonlyMap<Stack, unknown>, artifact: InterfaceArtifact): Lock {
+export function buildLock(
+  graph: CompositionGraph,
+  templates: ReadonlyMap<Stack, unknown>,
+  artifact: InterfaceArtifact,
+  rendered: ReadonlyMap<RuntimeObject, string> = new Map(),
+): Lock {
   const g = graph.graph;
   const units: LockedUnit[] = [];
   const barriers: string[] = [];
@@ -79,7 +86,7 @@ export function buildLock(graph: CompositionGraph, templates: ReadonlyMap<Stack,
         id: `object:${identityKey(o.identity)}`,
         label: describeIdentity(o.identity),
         path: o.declarer.node.path,
-        digest: digest(o.manifest),
+        digest: hashText(rendered.get(o) ?? JSON.stringify(o.manifest)),
         groupKind: groupKind(group, kind),
         ...(namespace ? { namespace } : {}),
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
@@ -148,5 +155,9 @@ export function writeLock(file: string, lock: Lock): void {
 }
 
 function digest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+  return hashText(JSON.stringify(value));
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -1,6 +1,7 @@
 import { Chart } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-30';
+import type * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
+import { cdk8sPlus } from '../private/lazy';
 
 /** Options of `RuntimeRouting.addBackend`. */
 export interface BackendOptions {
@@ -74,7 +75,7 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
   }
   const namespace = options.namespace ?? Chart.of(scope).namespace;
   const metadata = { name, ...(namespace ? { namespace } : {}) };
-  const deployment = new kplus.Deployment(scope, id, {
+  const deployment = new (cdk8sPlus().Deployment)(scope, id, {
     metadata,
     replicas: options.replicas,
     containers: [
@@ -87,7 +88,7 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
       },
     ],
   });
-  const service = new kplus.Service(scope, `${id}Service`, {
+  const service = new (cdk8sPlus().Service)(scope, `${id}Service`, {
     metadata,
     selector: deployment,
     ports: [{ name: 'http', port: options.port, targetPort: options.port }],

@@ -1,5 +1,4 @@
 import { IConstruct } from 'constructs';
-import { stringify } from 'yaml';
 import { boundaryLeaks } from '../checks/boundary-leaks';
 import { Check, runChecks } from '../checks/check';
 import { contractUsage } from '../checks/contract-usage';
@@ -16,13 +15,14 @@ import { FieldLedger } from '../ledger/field-ledger';
 import { findPhysicalNameClashes } from '../ledger/physical-names';
 import { recordRuntimeWrites } from '../ledger/runtime-writes';
 import { collectModel } from '../model/collect';
-import { CompositionModel } from '../model/composition-model';
+import { CompositionModel, RuntimeObject } from '../model/composition-model';
 import { OutputTree } from '../output/atomic-output';
 import { mergeAssemblies, synthesizeDeployment } from '../output/deploy-assembly';
 import { GitOps, gitopsFiles } from '../output/gitops';
 import { InterfaceArtifact, interfaceArtifact } from '../output/interface-artifact';
 import { PlanStep, planSteps, RuntimeFile } from '../output/plan';
 import { PhaseGuard } from '../private/guard';
+import { toYaml } from '../private/yaml';
 import { buildLock, Lock } from '../release/lock';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
 import { compareViolations, Violation } from '../violation';
@@ -127,7 +127,9 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
 
   const { steps, runtimeFiles } = planSteps(graph.graph, sorted, (unit) => `deploy/${deploy.templateFiles.get(unit.stack.stack)}`);
   const artifact = interfaceArtifact(contractsIn(root));
-  const lock = buildLock(graph, deploy.templates, artifact);
+  const yaml = new Map<RuntimeObject, string>();
+  for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
+  const lock = buildLock(graph, deploy.templates, artifact, yaml);
   const plan: Plan = {
     version: 1,
     capabilities: model.capabilities.map((c) => ({ name: c.node.path, description: c.description })),
@@ -140,7 +142,7 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
   files.set('plan.json', JSON.stringify(plan, undefined, 2) + '\n');
   files.set('interface.json', JSON.stringify(artifact, undefined, 2) + '\n');
   for (const { file, objects } of runtimeFiles) {
-    files.set(file, objects.map((o) => stringify(o.manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
+    files.set(file, objects.map((o) => yaml.get(o)).join('---\n'));
   }
   if (runtimeFiles.length > 0) files.set('runtime/kustomization.yaml', kustomization(runtimeFiles));
   const gitops = gitopsFiles(options.gitops, steps, runtimeFiles);
@@ -156,7 +158,7 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
 
 /** A kustomization that applies the runtime files in order (`sortOptions: fifo` keeps it). */
 function kustomization(runtimeFiles: readonly RuntimeFile[]): string {
-  return stringify({
+  return toYaml({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
     sortOptions: { order: 'fifo' },
