@@ -45,7 +45,9 @@ const IDENTITY_FIELDS = [['apiVersion'], ['kind'], ['metadata', 'name'], ['metad
  * JSON patches, contributions) and merges contributions into the emitted
  * manifests. A second declaration of an identity is not recorded: it is a
  * duplicate, reported on its own. Identity fields belong to the declarer: a
- * contribution never changes them.
+ * contribution never changes them. An object with one writer (no patch, no
+ * contribution) records only its `status` leaves: one writer cannot conflict
+ * with itself, and skipping its leaves keeps the common case cheap.
  */
 export function recordRuntimeWrites(model: CompositionModel, ledger: FieldLedger): RuntimeWriteFindings {
   const contributions = new Map<ApiObject, Contribution[]>();
