@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, cloudformation_include as include, LegacyStackSynthesizer, Stack } from 'aws-cdk-lib';
-import { CdnCapability } from '../examples/cdn/cdn-capability';
 import { newApp, removeTempDirs, tempDir } from './util';
+import { CdnCapability } from '../examples/cdn/cdn-capability';
 
 afterAll(removeTempDirs);
 

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
-import { build } from '../examples/field-conflict/composition';
 import { removeTempDirs, tempDir } from './util';
+import { build } from '../examples/field-conflict/composition';
 
 afterAll(removeTempDirs);
 
