@@ -5,7 +5,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { Capability, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
-import { configMap, newApp, removeTempDirs, stepIds, stepSummary } from './util';
+import { configMap, newApp, removeTempDirs, stepIds, stepSummary, widgetCrd } from './util';
 
 afterAll(removeTempDirs);
 
@@ -16,19 +16,6 @@ const SHARED_BASE_REASON = 'shared base before tenant aggregate';
 const DEPLOY_BEFORE_RUNTIME_REASON = 'deployment time before runtime';
 const EXPLICIT_REASON = 'explicit dependency (addDependency)';
 
-function widgetCrd(scope: Chart, id: string): ApiObject {
-  return new ApiObject(scope, id, {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  });
-}
 
 function rbac(scope: Chart, id: string, kind: string, name: string, extra: Record<string, unknown> = {}, namespace?: string): ApiObject {
   return new ApiObject(scope, id, {

@@ -5,7 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { stringify } from 'yaml';
 import { Capability, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase, SynthesisResult } from '../src';
 import { schemaProblems } from './k8s-schemas';
-import { newApp, removeTempDirs, tempDir } from './util';
+import { newApp, removeTempDirs, tempDir, WIDGET_CRD } from './util';
 
 afterAll(removeTempDirs);
 
@@ -35,17 +35,7 @@ function tenantApp(props: ConstructorParameters<typeof RuntimeRouting>[2] = {}) 
 function crdApp() {
   const dir = tempDir();
   const file = path.join(dir, 'widgets.yaml');
-  fs.writeFileSync(file, stringify({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  }));
+  fs.writeFileSync(file, stringify(WIDGET_CRD));
   const app = newApp();
   const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { namespace: 'edge' });
   new ApiObject(routing, 'Widget', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });

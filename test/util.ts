@@ -77,3 +77,21 @@ export function stepIds(plan: Plan | undefined): string[] {
   if (!plan) throw new Error('the synth was refused: no plan');
   return plan.steps.map((s) => s.id);
 }
+
+/** A namespaced CRD of `example.com/Widget`, as several tests declare it. */
+export const WIDGET_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+/** Declares `WIDGET_CRD` in `scope`. */
+export function widgetCrd(scope: Construct, id: string): ApiObject {
+  return new ApiObject(scope, id, structuredClone(WIDGET_CRD));
+}
