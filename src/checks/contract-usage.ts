@@ -1,6 +1,6 @@
 import { SecretValue, Stack, Token } from 'aws-cdk-lib';
 import { FieldMap } from '../contract/field';
-import { contractsIn, InterfaceContract } from '../contract/interface-contract';
+import { InterfaceContract } from '../contract/interface-contract';
 import { violation, Violation, ViolationCode } from '../violation';
 import { Check } from './check';
 import { semver } from '../private/lazy';
@@ -18,9 +18,9 @@ export const contractUsage: Check = {
   code: ViolationCode.CONTRACT_MISUSE,
   run({ model }) {
     const found: Violation[] = [];
-    const contracts = model.constructs.filter((c): c is InterfaceContract<FieldMap> => InterfaceContract.isInterfaceContract(c));
+    const contracts = model.contracts;
     for (const capability of model.capabilities) {
-      const mine = contractsIn(capability);
+      const mine = contracts.filter((c) => c.capability === capability);
       if (mine.length > 1) {
         const paths = mine.map((c) => c.node.path);
         found.push(misuse(`capability '${capability.node.path}' declares ${mine.length} contracts (${paths.map((p) => `'${p}'`).join(', ')}); exactly one interface crosses to runtime. Merge their fields into one InterfaceContract.`, paths));

@@ -1,5 +1,3 @@
-import { FieldMap } from '../contract/field';
-import { InterfaceContract } from '../contract/interface-contract';
 import { interfaceArtifact, InterfaceRecord } from '../output/interface-artifact';
 import { findUnsafeDeletions } from '../release/deletion-safety';
 import { compareInterfaces } from '../release/interface-compatibility';
@@ -8,7 +6,7 @@ import { Check, CheckContext } from './check';
 
 /** The interface records of the composition as it is now. */
 export function currentInterfaces({ model }: CheckContext): InterfaceRecord[] {
-  return interfaceArtifact(model.constructs.filter((c): c is InterfaceContract<FieldMap> => InterfaceContract.isInterfaceContract(c))).interfaces;
+  return interfaceArtifact(model.contracts).interfaces;
 }
 
 /** `CAP007`: an interface change without the version bump it needs, or a version that went backwards. */

@@ -1,7 +1,7 @@
 import { aws_iam as iam, aws_ssm as ssm, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { parameterNameProblem } from './parameter-name';
 import { Capability } from '../constructs/capability';
@@ -305,9 +305,4 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   private misuse(message: string, paths: string[]): void {
     this.misuses.push({ code: 'CAP009', message: `contract misuse: ${message}`, paths: [this.node.path, ...paths] });
   }
-}
-
-/** Finds the contracts under a construct. */
-export function contractsIn(root: IConstruct): InterfaceContract<FieldMap>[] {
-  return root.node.findAll().filter((c): c is InterfaceContract<FieldMap> => InterfaceContract.isInterfaceContract(c));
 }

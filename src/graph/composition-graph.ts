@@ -1,8 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
-import { FieldMap } from '../contract/field';
-import { InterfaceContract } from '../contract/interface-contract';
 import { CompositionModel, DeployStack, RuntimeObject } from '../model/composition-model';
 import { groupKind } from '../model/object-identity';
 import { isSelfDependent } from '../model/self-dependency';
@@ -176,7 +174,7 @@ function addDeployBeforeRuntimeEdges(model: CompositionModel, graph: DependencyG
 
 /** The stack that publishes a contract before every object of each chart that consumes it. */
 function addInterfaceEdges(model: CompositionModel, graph: DependencyGraph<Unit | undefined>, unitNode: Map<IConstruct, number>): void {
-  for (const contract of model.constructs.filter((c): c is InterfaceContract<FieldMap> => InterfaceContract.isInterfaceContract(c))) {
+  for (const contract of model.contracts) {
     for (const publication of contract.publications) {
       const publisher = unitNode.get(publication.stack);
       if (publisher === undefined) continue;

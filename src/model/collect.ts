@@ -2,6 +2,8 @@ import { NestedStack, Stack } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { Capability } from '../constructs/capability';
+import { FieldMap } from '../contract/field';
+import { InterfaceContract } from '../contract/interface-contract';
 import { errorMessage } from '../private/errors';
 import { violation, Violation, ViolationCode } from '../violation';
 import { CompositionModel, DeployStack, RuntimeObject } from './composition-model';
@@ -20,6 +22,7 @@ export function collectModel(root: IConstruct): CompositionModel {
   const stacks: DeployStack[] = [];
   const charts: Chart[] = [];
   const apiObjects: ApiObject[] = [];
+  const contracts: InterfaceContract<FieldMap>[] = [];
   const violations: Violation[] = [];
 
   for (const c of constructs) {
@@ -27,6 +30,7 @@ export function collectModel(root: IConstruct): CompositionModel {
     else if (Stack.isStack(c) && !NestedStack.isNestedStack(c)) stacks.push({ stack: c, capability: Capability.tryOf(c) });
     else if (Chart.isChart(c)) charts.push(c);
     else if (ApiObject.isApiObject(c)) apiObjects.push(c);
+    else if (InterfaceContract.isInterfaceContract(c)) contracts.push(c);
     violations.push(...validationViolations(c));
   }
 
@@ -55,7 +59,7 @@ export function collectModel(root: IConstruct): CompositionModel {
     manifest,
   }));
 
-  return { constructs, capabilities, stacks, charts, objects, violations };
+  return { constructs, capabilities, stacks, charts, objects, contracts, violations };
 }
 
 /** Runs a construct's own validations (cdk8s and aws-cdk both register them). */

@@ -2,6 +2,8 @@ import { Stack } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { Capability } from '../constructs/capability';
+import type { FieldMap } from '../contract/field';
+import type { InterfaceContract } from '../contract/interface-contract';
 import { Violation } from '../violation';
 import { ObjectIdentity } from './object-identity';
 
@@ -41,6 +43,8 @@ export interface CompositionModel {
   readonly charts: Chart[];
   /** Kubernetes objects in creation order. */
   readonly objects: RuntimeObject[];
+  /** Interface contracts in creation order. */
+  readonly contracts: InterfaceContract<FieldMap>[];
   /** Problems found while collecting (objects that failed to render, construct validation errors). */
   readonly violations: Violation[];
 }

@@ -98,5 +98,5 @@ function emptyModel(root: IConstruct): CompositionModel {
   } catch {
     // the tree itself is broken; report the crash without it
   }
-  return { constructs, capabilities: [], stacks: [], charts: [], objects: [], violations: [] };
+  return { constructs, capabilities: [], stacks: [], charts: [], objects: [], contracts: [], violations: [] };
 }

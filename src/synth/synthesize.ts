@@ -8,7 +8,6 @@ import { duplicateObjects, fieldConflicts, identityRewrites as identityRewriteCh
 import { objectValidity } from '../checks/object-validity';
 import { possibleSecrets } from '../checks/possible-secrets';
 import { deletionSafety, interfaceCompatibility } from '../checks/release-safety';
-import { contractsIn } from '../contract/interface-contract';
 import { buildCompositionGraph } from '../graph/composition-graph';
 import { recordCloudFormationWrites } from '../ledger/cloudformation-writes';
 import { FieldLedger } from '../ledger/field-ledger';
@@ -126,7 +125,7 @@ function synthesizePhases(root: IConstruct, guard: PhaseGuard, options: Synthesi
   guard.enter('plan and render');
 
   const { steps, runtimeFiles } = planSteps(graph.graph, sorted, (unit) => `deploy/${deploy.templateFiles.get(unit.stack.stack)}`);
-  const artifact = interfaceArtifact(contractsIn(root));
+  const artifact = interfaceArtifact(model.contracts);
   const yaml = new Map<RuntimeObject, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const lock = buildLock(graph, deploy.templates, artifact, yaml);
