@@ -1,6 +1,6 @@
 import { aws_ssm as ssm } from 'aws-cdk-lib';
-import { ApiObject } from 'cdk8s';
-import { CHAINED_CHARTS, CHART_COUNT, configMapProps, PARAMETERS_PER_TENANT, parameterProps } from './sizes';
+import { runtimeShapes } from './runtime-shapes';
+import { PARAMETERS_PER_TENANT, parameterProps } from './sizes';
 import { Capability, CapabilityApp, DeploymentAggregate, RuntimeRouting, SharedBase } from '../../src';
 
 /**
@@ -8,43 +8,18 @@ import { Capability, CapabilityApp, DeploymentAggregate, RuntimeRouting, SharedB
  * `outdir` with `app.synth()` (checks, plan, atomic write included).
  */
 export const ours: Record<string, (outdir: string, size: number) => void> = {
-  /** `CHART_COUNT` RuntimeRouting charts of `size` ConfigMaps each. */
-  charts(outdir, size) {
-    const app = new CapabilityApp({ outdir });
-    const capability = new Capability(app, 'bench');
-    for (let c = 0; c < CHART_COUNT; c++) {
-      const chart = new RuntimeRouting(capability, `Routing${c}`);
-      for (let j = 0; j < size; j++) new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
-    }
-    app.synth();
-  },
-
-  /** `CHAINED_CHARTS` charts of `size` ConfigMaps, each chart depending on the previous one. */
-  chained(outdir, size) {
-    const app = new CapabilityApp({ outdir });
-    const capability = new Capability(app, 'bench');
-    let previous: RuntimeRouting | undefined;
-    for (let c = 0; c < CHAINED_CHARTS; c++) {
-      const chart = new RuntimeRouting(capability, `Routing${c}`);
-      for (let j = 0; j < size; j++) new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
-      if (previous) chart.addDependency(previous);
-      previous = chart;
-    }
-    app.synth();
-  },
-
-  /** One chart of `size` ConfigMaps, each depending on the one before it. */
-  chain(outdir, size) {
-    const app = new CapabilityApp({ outdir });
-    const chart = new RuntimeRouting(new Capability(app, 'bench'), 'Routing');
-    let previous: ApiObject | undefined;
-    for (let j = 0; j < size; j++) {
-      const object = new ApiObject(chart, `Cm${j}`, configMapProps(0, j));
-      if (previous) object.addDependency(previous);
-      previous = object;
-    }
-    app.synth();
-  },
+  // The runtime shapes, in RuntimeRouting charts of one Capability.
+  ...Object.fromEntries(
+    Object.entries(runtimeShapes).map(([name, shape]) => [
+      name,
+      (outdir: string, size: number) => {
+        const app = new CapabilityApp({ outdir });
+        const capability = new Capability(app, 'bench');
+        shape((id) => new RuntimeRouting(capability, id), size);
+        app.synth();
+      },
+    ]),
+  ),
 
   /** One SharedBase and `size` DeploymentAggregates of `PARAMETERS_PER_TENANT` SSM parameters each. */
   tenants(outdir, size) {
