@@ -25,6 +25,8 @@ export enum ViolationCode {
   CONTRACT_MISUSE = 'CAP009',
   /** A name, namespace, label or shape that Kubernetes or CloudFormation would reject. */
   INVALID_OBJECT = 'CAP010',
+  /** The output could not be written safely (an outdir that is not ours, the working directory): nothing was changed. */
+  OUTPUT_NOT_WRITTEN = 'CAP011',
 }
 
 /**

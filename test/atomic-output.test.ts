@@ -105,8 +105,8 @@ describe('writeAtomically', () => {
     // WHEN a new output is written
     writeAtomically(outdir, tree({ 'plan.json': 'new' }));
 
-    // THEN only the new files are there, and no staging or set-aside folder is left
-    expect(readTree(outdir)).toEqual({ 'plan.json': 'new' });
+    // THEN only the new files (and the marker that says the folder is ours) are there, and no staging or set-aside folder is left
+    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":1}\n', 'plan.json': 'new' });
     expect(fs.readdirSync(parent)).toEqual(['out']);
   });
 

@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import { collectModel } from '../model/collect';
 import { writeAtomically } from '../output/atomic-output';
 import type { GitOps } from '../output/gitops';
+import { resolveOutdir } from '../output/outdir-safety';
 import { brand, hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
@@ -77,10 +78,13 @@ export class CapabilityApp extends App {
   public readonly lockFile: string;
 
   /**
-   * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR`, else `dist`
+   * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
+   * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
+   * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
+   * contains the working directory, the lock file or the program.
    */
   constructor(props: CapabilityAppProps = {}) {
-    super(props);
+    super({ ...props, outdir: resolveOutdir(props.outdir) });
     brand(this, 'CapabilityApp');
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
     this.gitops = props.gitops;
@@ -97,7 +101,7 @@ export class CapabilityApp extends App {
     const result = this.synthesize();
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
     if (result.violations.length > 0 || !result.output) throw new CompositionError(result.violations);
-    writeAtomically(this.outdir, result.output);
+    writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
     if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
   }
 
@@ -117,4 +121,9 @@ export class CapabilityApp extends App {
     }
     return synthesize(this, { previous, gitops: this.gitops });
   }
+}
+
+/** The files of the running program (the script node was started with, the main module), which synth must never delete. */
+function programFiles(): string[] {
+  return [process.argv[1], require.main?.filename].filter((f): f is string => typeof f === 'string' && f !== '');
 }

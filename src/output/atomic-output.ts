@@ -1,5 +1,8 @@
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { OUTPUT_MARKER, OUTPUT_MARKER_CONTENT, outdirProblem, ProtectedPaths } from './outdir-safety';
+import { CompositionError, violation, ViolationCode } from '../violation';
 
 /** What a synth writes: generated files and files copied from scratch space. */
 export interface OutputTree {
@@ -9,6 +12,18 @@ export interface OutputTree {
   readonly copies: Map<string, string>;
 }
 
+/** Options of `writeAtomically`. */
+export interface WriteOptions {
+  /**
+   * What the outdir must never be or contain.
+   *
+   * @default - the working directory, and no file
+   */
+  readonly protectedPaths?: ProtectedPaths;
+  /** Test seam: runs before each file is written. */
+  readonly beforeWrite?: (relative: string) => void;
+}
+
 /**
  * Writes `tree` to `outdir` atomically: everything goes to a fresh sibling
  * folder first, and only a complete folder is swapped in. A synth that fails
@@ -16,18 +31,38 @@ export interface OutputTree {
  * the lock `<outdir>.lock` meanwhile: a second synth into the same outdir fails
  * with a clear error instead of interleaving files.
  *
- * @param hooks test seams: `beforeWrite` runs before each file is written
+ * Only our own output is ever replaced: an outdir that exists must hold the
+ * marker a previous synth left (or be empty), and it must not be or contain the
+ * working directory or a protected file; otherwise nothing is written and a
+ * `CAP011` `CompositionError` says why. Folders are created with the
+ * permissions the umask gives, like any other tool's output.
  */
-export function writeAtomically(outdir: string, tree: OutputTree, hooks: { beforeWrite?: (relative: string) => void } = {}): void {
+export function writeAtomically(outdir: string, tree: OutputTree, options: WriteOptions = {}): void {
   const target = path.resolve(outdir);
+  const protectedPaths = options.protectedPaths ?? { cwd: process.cwd(), files: [] };
+  refuseUnsafeOutdir(outdir, protectedPaths);
   const parent = path.dirname(target);
   fs.mkdirSync(parent, { recursive: true });
   const unlock = lockOutdir(target);
   try {
-    writeStaged(target, tree, hooks);
+    // Checked again under the lock: another synth or program may have written there meanwhile.
+    refuseUnsafeOutdir(outdir, protectedPaths);
+    writeStaged(target, tree, options);
   } finally {
     unlock();
   }
+}
+
+function refuseUnsafeOutdir(outdir: string, protectedPaths: ProtectedPaths): void {
+  const problem = outdirProblem(outdir, protectedPaths);
+  if (!problem) return;
+  throw new CompositionError([
+    violation(
+      ViolationCode.OUTPUT_NOT_WRITTEN,
+      `output not written: ${problem}. Nothing was changed. Point the outdir (the outdir prop, or CDK8S_OUTDIR) at a new or empty folder, or at one a previous synth wrote.`,
+      [],
+    ),
+  ]);
 }
 
 /**
@@ -50,8 +85,9 @@ function lockOutdir(target: string): () => void {
 
 function writeStaged(target: string, tree: OutputTree, hooks: { beforeWrite?: (relative: string) => void }): void {
   const parent = path.dirname(target);
-  const staging = fs.mkdtempSync(path.join(parent, `.${path.basename(target)}.staging-`));
+  const staging = freshFolder(path.join(parent, `.${path.basename(target)}.staging-`));
   try {
+    fs.writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_CONTENT);
     for (const [relative, content] of [...tree.files].sort(([a], [b]) => a.localeCompare(b))) {
       hooks.beforeWrite?.(relative);
       const file = confined(staging, relative);
@@ -69,6 +105,22 @@ function writeStaged(target: string, tree: OutputTree, hooks: { beforeWrite?: (r
   } catch (e) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw e;
+  }
+}
+
+/**
+ * Creates a new folder named `prefix` plus random characters, exclusively, with
+ * the permissions the umask gives (`mkdtemp` would make it private, 0700).
+ */
+function freshFolder(prefix: string): string {
+  for (;;) {
+    const dir = `${prefix}${randomBytes(6).toString('hex')}`;
+    try {
+      fs.mkdirSync(dir, { mode: 0o777 });
+      return dir;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 }
 

@@ -1,0 +1,97 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** The file every output folder of this library holds, so a later synth knows the folder is ours to replace. */
+export const OUTPUT_MARKER = '.cdk-capability-output';
+
+/** The content of the marker: deterministic, so two synths of one program give byte-identical folders. */
+export const OUTPUT_MARKER_CONTENT = JSON.stringify({ generator: 'cdk-capability', formatVersion: 1 }) + '\n';
+
+/** Paths a synth must never replace, however the outdir is set. */
+export interface ProtectedPaths {
+  /** The working directory. */
+  readonly cwd: string;
+  /** Files that must survive the synth: the lock file, the program being run. */
+  readonly files: readonly string[];
+}
+
+/**
+ * The outdir a `CapabilityApp` writes to: the `outdir` prop, else a non-blank
+ * `CDK8S_OUTDIR`, else `dist`. A blank `CDK8S_OUTDIR` (set but empty, as a
+ * shell `CDK8S_OUTDIR= cmd` leaves it) counts as unset: cdk8s itself would
+ * keep `''`, which is the working directory.
+ */
+export function resolveOutdir(prop: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (prop !== undefined) return prop;
+  const fromEnv = env.CDK8S_OUTDIR;
+  return fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : 'dist';
+}
+
+/**
+ * Why synth must not replace `outdir`, or undefined when it may.
+ *
+ * Synth replaces its outdir as a whole, so the outdir must be a folder this
+ * library wrote (it holds `OUTPUT_MARKER`), an empty folder, or absent; and it
+ * must not be or contain the working directory, the lock file or the program.
+ *
+ * @param outdir the absolute outdir
+ */
+export function outdirProblem(outdir: string, protectedPaths: ProtectedPaths): string | undefined {
+  const target = path.resolve(outdir);
+  const cwd = realOrSelf(protectedPaths.cwd);
+  const real = realOrSelf(target);
+  if (contains(real, cwd)) {
+    return real === cwd
+      ? `the outdir '${outdir}' is the working directory, which synth would replace as a whole`
+      : `the outdir '${outdir}' contains the working directory '${protectedPaths.cwd}', which synth would replace as a whole`;
+  }
+  for (const file of protectedPaths.files) {
+    if (contains(real, realOrSelf(path.resolve(file)))) return `the outdir '${outdir}' contains '${file}', which synth would delete with the previous output`;
+  }
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return `the outdir '${outdir}' cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  if (stat.isSymbolicLink()) return `the outdir '${outdir}' is a symbolic link; synth replaces only a real folder it wrote`;
+  if (!stat.isDirectory()) return `the outdir '${outdir}' is a file, not a folder`;
+  const entries = fs.readdirSync(target);
+  if (entries.length === 0 || entries.includes(OUTPUT_MARKER) || isEarlierOutput(target, entries)) return undefined;
+  const shown = entries.sort().slice(0, 3).map((e) => `'${e}'`).join(', ');
+  return `the outdir '${outdir}' holds files this library did not write (${shown}${entries.length > 3 ? ', ...' : ''}), and synth replaces the outdir as a whole`;
+}
+
+/**
+ * An output of a release before the marker existed: `plan.json` and
+ * `interface.json` in our formats. Recognized so that upgrading this library
+ * does not refuse the outdir it wrote itself.
+ */
+function isEarlierOutput(dir: string, entries: readonly string[]): boolean {
+  if (!entries.includes('plan.json') || !entries.includes('interface.json')) return false;
+  try {
+    const plan = JSON.parse(fs.readFileSync(path.join(dir, 'plan.json'), 'utf-8'));
+    const artifact = JSON.parse(fs.readFileSync(path.join(dir, 'interface.json'), 'utf-8'));
+    return plan?.version === 1 && Array.isArray(plan.steps) && artifact?.formatVersion === 1 && Array.isArray(artifact.interfaces);
+  } catch {
+    return false;
+  }
+}
+
+/** True when `inner` is `outer` or lies below it. */
+function contains(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path of `p`, or of its closest existing ancestor joined with the rest. */
+function realOrSelf(p: string): string {
+  const absolute = path.resolve(p);
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    const parent = path.dirname(absolute);
+    return parent === absolute ? absolute : path.join(realOrSelf(parent), path.basename(absolute));
+  }
+}

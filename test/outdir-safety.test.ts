@@ -1,0 +1,222 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Capability, CapabilityApp, CompositionError, RuntimeRouting } from '../src';
+import { configMap, readTree, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
+
+const MARKER = '.cdk-capability-output';
+/** The lock of a release with nothing in it. */
+const EMPTY_LOCK = '{"formatVersion":1,"interfaces":[],"units":[],"barriers":[],"edges":[]}\n';
+const savedEnv = process.env.CDK8S_OUTDIR;
+const savedCwd = process.cwd();
+afterEach(() => {
+  process.chdir(savedCwd);
+  if (savedEnv === undefined) delete process.env.CDK8S_OUTDIR;
+  else process.env.CDK8S_OUTDIR = savedEnv;
+});
+
+/** A project folder, made the working directory, with a source file, a lock file and a `.git` folder to lose. */
+function project(): string {
+  const dir = tempDir('cdk-capability-project-');
+  fs.writeFileSync(path.join(dir, 'main.ts'), '// the program\n');
+  fs.writeFileSync(path.join(dir, 'capability.lock.json'), EMPTY_LOCK);
+  fs.mkdirSync(path.join(dir, '.git'));
+  fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  process.chdir(dir);
+  return dir;
+}
+
+/** An app with one ConfigMap; `outdir` as given (undefined: the default). */
+function appWith(outdir?: string, lockFile?: string): CapabilityApp {
+  const app = new CapabilityApp({ ...(outdir === undefined ? {} : { outdir }), ...(lockFile ? { lockFile } : {}) });
+  configMap(new RuntimeRouting(new Capability(app, 'cdn'), 'Routing'), 'Settings', 'settings');
+  return app;
+}
+
+/** The violations a synth throws, or [] when it writes. */
+function refusal(app: CapabilityApp): Array<{ code: string; message: string }> {
+  try {
+    app.synth();
+    return [];
+  } catch (e) {
+    if (!(e instanceof CompositionError)) throw e;
+    return e.violations.map((v) => ({ code: v.code, message: v.message }));
+  }
+}
+
+describe('the outdir', () => {
+  test('a blank CDK8S_OUTDIR counts as unset: the output goes to dist, the project stays', () => {
+    // GIVEN a project and CDK8S_OUTDIR set but empty, as `CDK8S_OUTDIR= npx ts-node main.ts` leaves it
+    const dir = project();
+    const before = readTree(dir);
+    process.env.CDK8S_OUTDIR = '';
+
+    // WHEN
+    const app = appWith();
+    app.synth();
+
+    // THEN the outdir is dist, and everything the project held is still there
+    expect(app.outdir).toBe('dist');
+    const after = readTree(dir);
+    for (const [file, content] of Object.entries(before)) expect(after[file]).toBe(content);
+    expect(after[`dist/${MARKER}`]).toBeDefined();
+  });
+
+  test('a CDK8S_OUTDIR of spaces counts as unset too', () => {
+    process.env.CDK8S_OUTDIR = '  ';
+    expect(appWith().outdir).toBe('dist');
+  });
+
+  test('outdir "." (the working directory) is refused with CAP011 and nothing is touched', () => {
+    // GIVEN
+    const dir = project();
+    const before = readTree(dir);
+
+    // WHEN
+    const found = refusal(appWith('.'));
+
+    // THEN
+    expect(found).toEqual([
+      {
+        code: 'CAP011',
+        message:
+          "output not written: the outdir '.' is the working directory, which synth would replace as a whole. Nothing was changed. Point the outdir (the outdir prop, or CDK8S_OUTDIR) at a new or empty folder, or at one a previous synth wrote.",
+      },
+    ]);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  test('an explicitly empty outdir prop is the working directory, and refused', () => {
+    const dir = project();
+    const before = readTree(dir);
+    expect(refusal(appWith(''))).toEqual([expect.objectContaining({ code: 'CAP011', message: expect.stringMatching(/^output not written: the outdir '' is the working directory/) })]);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  test('an outdir that contains the working directory is refused', () => {
+    // GIVEN the working directory is a sub folder of the outdir
+    const dir = project();
+    fs.mkdirSync(path.join(dir, 'sub'));
+    process.chdir(path.join(dir, 'sub'));
+    const before = readTree(dir);
+
+    // WHEN / THEN
+    expect(refusal(appWith(dir))).toEqual([
+      expect.objectContaining({ code: 'CAP011', message: expect.stringContaining(`the outdir '${dir}' contains the working directory '${path.join(dir, 'sub')}'`) }),
+    ]);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  test('an outdir holding files this library did not write is refused, and they stay', () => {
+    // GIVEN a folder of someone else's files
+    const dir = project();
+    const outdir = path.join(dir, 'docs');
+    fs.mkdirSync(outdir);
+    fs.writeFileSync(path.join(outdir, 'README.md'), '# mine\n');
+    fs.writeFileSync(path.join(outdir, 'notes.txt'), 'keep\n');
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([
+      expect.objectContaining({
+        code: 'CAP011',
+        message: expect.stringContaining(`the outdir '${outdir}' holds files this library did not write ('README.md', 'notes.txt'), and synth replaces the outdir as a whole`),
+      }),
+    ]);
+    expect(readTree(outdir)).toEqual({ 'README.md': '# mine\n', 'notes.txt': 'keep\n' });
+  });
+
+  test('a regular file given as outdir is refused and kept', () => {
+    const dir = project();
+    const file = path.join(dir, 'out');
+    fs.writeFileSync(file, 'data\n');
+    expect(refusal(appWith(file))).toEqual([expect.objectContaining({ code: 'CAP011', message: expect.stringContaining(`the outdir '${file}' is a file, not a folder`) })]);
+    expect(fs.readFileSync(file, 'utf-8')).toBe('data\n');
+  });
+
+  test('a symbolic link given as outdir is refused, and the folder it points at is kept', () => {
+    const dir = project();
+    const real = path.join(dir, 'real');
+    fs.mkdirSync(real);
+    fs.writeFileSync(path.join(real, 'keep.txt'), 'keep\n');
+    fs.symlinkSync(real, path.join(dir, 'link'));
+    expect(refusal(appWith(path.join(dir, 'link')))).toEqual([expect.objectContaining({ code: 'CAP011', message: expect.stringContaining('is a symbolic link') })]);
+    expect(readTree(real)).toEqual({ 'keep.txt': 'keep\n' });
+  });
+
+  test('an outdir that holds the lock file is refused', () => {
+    // GIVEN the lock file inside what was a previous output
+    const dir = project();
+    const outdir = path.join(dir, 'dist');
+    appWith(outdir).synth();
+    const lockFile = path.join(outdir, 'capability.lock.json');
+    fs.writeFileSync(lockFile, EMPTY_LOCK);
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir, lockFile))).toEqual([
+      expect.objectContaining({ code: 'CAP011', message: expect.stringContaining(`the outdir '${outdir}' contains '${lockFile}', which synth would delete with the previous output`) }),
+    ]);
+    expect(fs.readFileSync(lockFile, 'utf-8')).toBe(EMPTY_LOCK);
+  });
+
+  test('an outdir that holds the running program is refused', () => {
+    // GIVEN the program (process.argv[1]) inside the outdir
+    const dir = project();
+    const saved = process.argv[1];
+    process.argv[1] = path.join(dir, 'main.ts');
+    try {
+      // WHEN / THEN
+      expect(refusal(appWith(dir))).toEqual([expect.objectContaining({ code: 'CAP011' })]);
+    } finally {
+      process.argv[1] = saved;
+    }
+    expect(fs.readFileSync(path.join(dir, 'main.ts'), 'utf-8')).toBe('// the program\n');
+  });
+
+  test('an existing empty folder is written, and a previous output of ours is replaced', () => {
+    // GIVEN an empty folder
+    const outdir = path.join(tempDir(), 'out');
+    fs.mkdirSync(outdir);
+
+    // WHEN written twice
+    appWith(outdir).synth();
+    appWith(outdir).synth();
+
+    // THEN it holds our output and the marker
+    expect(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).toBe('{"generator":"cdk-capability","formatVersion":1}\n');
+    expect(fs.existsSync(path.join(outdir, 'plan.json'))).toBe(true);
+  });
+
+  test('an output written before the marker existed (plan.json and interface.json of ours) is still replaced', () => {
+    // GIVEN an earlier release's output, without the marker
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.rmSync(path.join(outdir, MARKER));
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([]);
+    expect(fs.existsSync(path.join(outdir, MARKER))).toBe(true);
+  });
+
+  test('folders are created with the permissions the umask gives, not private 0700', () => {
+    // GIVEN a umask of 027
+    const outdir = path.join(tempDir(), 'out');
+    const saved = process.umask(0o027);
+    try {
+      // WHEN
+      appWith(outdir).synth();
+    } finally {
+      process.umask(saved);
+    }
+
+    // THEN the outdir and its sub folders are 0750, files 0640
+    expect(permissions(outdir)).toBe(0o750);
+    expect(permissions(path.join(outdir, 'runtime'))).toBe(0o750);
+    expect(permissions(path.join(outdir, 'plan.json'))).toBe(0o640);
+  });
+});
+
+/** The permission bits of a file or folder, as `ls -l` shows them (0o750). */
+function permissions(file: string): number {
+  return fs.statSync(file).mode % 0o1000;
+}
