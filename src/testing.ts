@@ -1,10 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CapabilityApp, CapabilityAppProps } from './constructs/capability-app';
-import type { OutputTree } from './output/atomic-output';
-import type { Plan } from './synth/synthesize';
-import { Violation } from './violation';
+import { CapabilityApp, CapabilityAppProps } from './app/capability-app';
+import type { Violation } from './check/finding';
+import type { InterfaceArtifact } from './release/interface-record';
+import type { OutputTree } from './render/output-tree';
+import type { Plan } from './render/writers/plan-json';
 
 /** What `CapabilityTesting.synth` returns: the synth's outcome, parsed for assertions. */
 export interface CapabilityTestResult {
@@ -28,8 +29,8 @@ export interface CapabilityTestResult {
    */
   readonly templates: Record<string, any>;
 
-  /** The parsed `interface.json`, when the composition publishes an interface; else undefined. */
-  readonly interface?: any;
+  /** The parsed `interface.json`; undefined when refused. */
+  readonly interface?: InterfaceArtifact;
 }
 
 /**
@@ -69,9 +70,9 @@ export class CapabilityTesting {
     const output = result.output;
     const templates: Record<string, any> = {};
     if (output) {
-      for (const { stack } of result.model.stacks) {
-        const template = readJson(output, `deploy/${stack.templateFile}`);
-        if (template !== undefined) templates[stack.node.path] = template;
+      for (const stack of result.facts?.stacks ?? []) {
+        const template = stack.templateFile && readJson(output, `deploy/${stack.templateFile}`);
+        if (template !== undefined) templates[stack.path] = template;
       }
     }
     return {

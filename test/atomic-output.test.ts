@@ -3,7 +3,8 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, RuntimeRouting } from '../src';
 import { configMap, newApp, readTree, removeTempDirs, tempDir } from './util';
-import { confined, OutputTree, writeAtomically } from '../src/output/atomic-output';
+import { confined, writeAtomically } from '../src/render/atomic-output';
+import type { OutputTree } from '../src/render/output-tree';
 
 afterAll(removeTempDirs);
 

@@ -63,6 +63,25 @@ describe('two copies of the library', () => {
     expect(a.SharedBase.isSharedBase(aggregate)).toBe(false);
   });
 
+  test('a CompositionError thrown by one copy is recognised by the other, and nothing else is', () => {
+    // GIVEN a refusal thrown by copy B
+    const app = new b.CapabilityApp({ outdir: '/nonexistent' });
+    const routing = new b.RuntimeRouting(new b.Capability(app, 'cdn'), 'Routing');
+    new ApiObject(routing, 'Bad', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name' } });
+    let thrown: unknown;
+    try {
+      app.synth();
+    } catch (e) {
+      thrown = e;
+    }
+
+    // THEN copy A's brand sees it, where instanceof does not
+    expect(thrown instanceof a.CompositionError).toBe(false);
+    expect(a.CompositionError.isCompositionError(thrown)).toBe(true);
+    expect(a.CompositionError.isCompositionError(new Error('x'))).toBe(false);
+    expect(a.CompositionError.isCompositionError(undefined)).toBe(false);
+  });
+
   test('find the enclosing capability and app across copies', () => {
     const app = new b.CapabilityApp({ outdir: '/nonexistent' });
     const capability = new b.Capability(app, 'cdn');

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { DependencyGraph } from '../src/graph/dependency-graph';
+import { DependencyGraph } from '../src/collect/graph/dependency-graph';
 
 /** A graph of `n` nodes (labels `n0`, `n1`, ...) and the given edges. */
 function graphOf(n: number, edges: ReadonlyArray<readonly [number, number]>): DependencyGraph<number> {

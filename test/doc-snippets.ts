@@ -10,15 +10,15 @@ export interface DocSection {
   readonly message: string;
 }
 
-/** The sections of docs/errors.md that have a snippet: `## CAPnnn`, then a ```ts block, then a ```text block. */
+/** The sections of docs/errors.md: `## CAPnnn`, then a ```ts block (absent for CAP000, which no snippet can trigger), then a ```text block. */
 export function docSections(file = path.join(__dirname, '..', 'docs', 'errors.md')): DocSection[] {
   const text = fs.readFileSync(file, 'utf-8');
   const sections: DocSection[] = [];
   for (const part of text.split(/^## /m).slice(1)) {
     const code = part.slice(0, 6);
-    const snippet = /```ts\n([\s\S]*?)```/.exec(part)?.[1];
+    const snippet = /```ts\n([\s\S]*?)```/.exec(part)?.[1] ?? '';
     const message = /```text\n([\s\S]*?)```/.exec(part)?.[1];
-    if (snippet !== undefined && message !== undefined) sections.push({ code, snippet, message: message.trimEnd() });
+    if (message !== undefined) sections.push({ code, snippet, message: message.trimEnd() });
   }
   return sections;
 }
@@ -26,7 +26,7 @@ export function docSections(file = path.join(__dirname, '..', 'docs', 'errors.md
 /**
  * Runs a snippet in this process, `cdk-capability` resolving to src/, with the
  * outdir in a fresh temporary folder; returns the violation lines of the
- * error it throws ('' when it throws nothing).
+ * error it throws, else the warning lines it prints ('' when neither).
  */
 export function runSnippet(snippet: string): string {
   const js = ts.transpileModule(snippet, {
@@ -37,12 +37,15 @@ export function runSnippet(snippet: string): string {
   process.env.CDK8S_OUTDIR = path.join(outdir, 'dist');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
   const load = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
+  const warnings: string[] = [];
+  const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => warnings.push(String(chunk)) > 0);
   try {
     new Function('require', 'exports', 'module', js)(load, {}, { exports: {} });
-    return '';
+    return warnings.join('').trimEnd();
   } catch (e) {
     return (e as Error).message.split('\n').slice(1).join('\n');
   } finally {
+    write.mockRestore();
     if (saved === undefined) delete process.env.CDK8S_OUTDIR;
     else process.env.CDK8S_OUTDIR = saved;
     fs.rmSync(outdir, { recursive: true, force: true });

@@ -1,5 +1,27 @@
 import * as fc from 'fast-check';
-import { FieldLedger } from '../src/ledger/field-ledger';
+import { findFieldConflicts } from '../src/check/rules/field-conflicts';
+import { LedgerBuilder } from '../src/collect/ledger/field-ledger';
+
+/** The ledger as collect builds it, read back as the field-conflict rule reads it. */
+class FieldLedger {
+  private readonly builder = new LedgerBuilder();
+
+  public record(writer: string, key: string, label: string, path: readonly string[]): void {
+    this.builder.record(writer, key, label, 'k8s', path);
+  }
+
+  public get size(): number {
+    return this.builder.facts().objects.reduce((n, o) => n + o.writes.length, 0);
+  }
+
+  public writes(): Array<{ writer: string; object: string; path: readonly string[] }> {
+    return this.builder.facts().objects.flatMap((o) => o.writes.map((w) => ({ writer: w.writer, object: o.label, path: w.path })));
+  }
+
+  public conflicts() {
+    return findFieldConflicts(this.builder.facts().objects);
+  }
+}
 
 describe('FieldLedger', () => {
   test('records every write with its writer, object label and path', () => {

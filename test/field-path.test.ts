@@ -1,4 +1,4 @@
-import { elementKey, formatPath } from '../src/ledger/field-path';
+import { elementKey, formatPath } from '../src/collect/ledger/field-path';
 
 describe('formatPath', () => {
   test('prints keyed list elements as [key=value] and dotted map keys quoted', () => {

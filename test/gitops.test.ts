@@ -3,10 +3,12 @@ import * as path from 'path';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject, Duration } from 'cdk8s';
 import { parse, parseAllDocuments } from 'yaml';
-import { Capability, CapabilityApp, GitOps, PlanStep, RuntimeFile, RuntimeRouting, SharedBase, SynthesisResult } from '../src';
+import { Capability, CapabilityApp, GitOps, PlanStep, RuntimeRouting, SharedBase } from '../src';
 import { schemaProblems } from './k8s-schemas';
 import { configMap, removeTempDirs, tempDir } from './util';
-import { gitopsFiles } from '../src/output/gitops';
+import type { SynthesisResult } from '../src/app/synthesize';
+import { fluxFiles } from '../src/render/gitops/flux';
+import type { RuntimeFile } from '../src/render/plan-steps';
 
 afterAll(removeTempDirs);
 
@@ -194,7 +196,7 @@ describe('Flux options', () => {
   });
 });
 
-describe('gitopsFiles (pure)', () => {
+describe('fluxFiles (pure)', () => {
   function step(id: string, dependsOn: string[], lifecycle: 'deploy' | 'runtime' = 'runtime'): PlanStep {
     return { id, lifecycle, files: lifecycle === 'runtime' ? [`runtime/${id}.yaml`] : [], dependsOn: dependsOn.map((s) => ({ step: s, reasons: ['r'] })) };
   }
@@ -207,7 +209,7 @@ describe('gitopsFiles (pure)', () => {
     const steps = [step('base', [], 'deploy'), step('a', ['base']), step('b', ['a']), step('c', ['a', 'base']), step('d', ['b', 'c'])];
 
     // WHEN
-    const { files } = gitopsFiles(GitOps.flux({ sourceRef: { name: 's' } }), steps, ['a', 'b', 'c', 'd'].map(runtimeFile));
+    const files = fluxFiles({ sourceRef: { name: 's' } }, steps, ['a', 'b', 'c', 'd'].map(runtimeFile));
 
     // THEN
     const dependsOn = (name: string, n: number) => parse(files.get(`gitops/flux/cluster/000${n}-${name}.yaml`)!).spec.dependsOn;
@@ -220,7 +222,7 @@ describe('gitopsFiles (pure)', () => {
   });
 
   test('two step ids with the same slug get distinct names', () => {
-    const { files } = gitopsFiles(GitOps.flux({ sourceRef: { name: 's' } }), [step('a/b', []), step('a-b', ['a/b'])], [runtimeFile('a/b'), runtimeFile('a-b')]);
+    const files = fluxFiles({ sourceRef: { name: 's' } }, [step('a/b', []), step('a-b', ['a/b'])], [runtimeFile('a/b'), runtimeFile('a-b')]);
     expect(parse(files.get('gitops/flux/cluster/0002-a-b-2.yaml')!).spec.dependsOn).toEqual([{ name: 'a-b' }]);
   });
 });
@@ -260,7 +262,7 @@ describe('Argo CD', () => {
 
     // THEN
     expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("-1"), which GitOps.argoCd() writes from the plan (wave 0). Remove the annotation and order the object with addDependency.',
+      'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("-1"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
     ]);
   });
 });

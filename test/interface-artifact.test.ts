@@ -1,6 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
 import { Capability, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { edgeComposition, EdgeComposition } from './contract-fixtures';
 import { newApp, removeTempDirs } from './util';
@@ -12,8 +14,13 @@ function usedEdge(): EdgeComposition {
   const composition = edgeComposition();
   const { edge, base, distribution, routing } = composition;
   edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
-  edge.consume(routing).originDnsName.envVar('ORIGIN');
+  podReading(routing, 'Web', edge.consume(routing).originDnsName.envVar('ORIGIN'));
   return composition;
+}
+
+/** A Pod in `chart` whose container renders `env`: the handle it came from is then read by the Pod. */
+function podReading(chart: Construct, id: string, env: unknown): ApiObject {
+  return new ApiObject(chart, id, { apiVersion: 'v1', kind: 'Pod', metadata: { name: id.toLowerCase() }, spec: { containers: [{ name: 'app', image: 'nginx', env: [env] }] } });
 }
 
 const STOREFRONT_VALUES = { originDnsName: 'origin.example.com', healthUrl: 'https://example.com/healthz', tenantHeader: 'x-tenant-id' };
@@ -135,7 +142,8 @@ describe('interface.json', () => {
   test('each field lists the stacks that produce it and the charts that consume it, by construct path', () => {
     // GIVEN originDnsName read by cdn/Routing and tenantHeader read by web/Routing (another capability, namespace web)
     const { app, edge } = usedEdge();
-    edge.consume(new RuntimeRouting(new Capability(app, 'web'), 'Routing', { namespace: 'web' })).tenantHeader.envVar();
+    const web = new RuntimeRouting(new Capability(app, 'web'), 'Routing', { namespace: 'web' });
+    podReading(web, 'Web', edge.consume(web).tenantHeader.envVar());
 
     // WHEN synthesized
     const [record] = app.synthesize().interface!.interfaces;

@@ -349,6 +349,38 @@ describe('consume: the runtime side', () => {
     expect(value).toBeUndefined();
   });
 
+  test('reading a handle records no reader; rendering it into a manifest does', () => {
+    // GIVEN both handles read, and only originDnsName rendered into a Deployment
+    const { app, edge, routing } = published();
+    const values = edge.consume(routing);
+    expect(values.tenantHeader.value).toBe('x-tenant-id');
+    new kplus.Deployment(routing, 'Web', { containers: [{ image: 'web', envVariables: { ORIGIN: values.originDnsName.envValue() } }] });
+    void values.tenantHeader.envVar(); // made, never rendered
+
+    // WHEN synthesized
+    const fields = app.synthesize().interface!.interfaces[0].fields;
+
+    // THEN only the rendered handle has a consumer
+    expect(fields).toEqual({
+      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
+      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [] },
+    });
+  });
+
+  test('publications and consumptions are read-only views: changing them changes nothing', () => {
+    // GIVEN a published and consumed contract
+    const { edge, routing } = published();
+    edge.consume(routing);
+
+    // WHEN a caller empties the lists it was given
+    (edge.publications as unknown[]).length = 0;
+    (edge.consumptions as unknown[]).length = 0;
+
+    // THEN the contract still has its publication and consumer
+    expect(edge.publications).toHaveLength(1);
+    expect(edge.consumptions.map((c) => c.chart.node.path)).toEqual(['cdn/Routing']);
+  });
+
   test('consuming twice in one chart gives working handles and still one ExternalSecret', () => {
     // GIVEN the chart consumes twice, each handle set feeding one variable
     const { app, edge, routing } = published();

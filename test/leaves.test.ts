@@ -4,10 +4,10 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
-import { formatPath } from '../src/ledger/field-path';
-import { leavesOf } from '../src/ledger/leaves';
-import { OwnershipRules } from '../src/ledger/ownership-rules';
-import { patchLeaves } from '../src/ledger/runtime-writes';
+import { formatPath } from '../src/collect/ledger/field-path';
+import { leavesOf } from '../src/collect/ledger/leaves';
+import { OwnershipRules } from '../src/collect/ledger/ownership-rules';
+import { patchLeaves } from '../src/collect/ledger/runtime-writes';
 
 /** The leaves of a manifest under its own kind's rules, formatted as messages print them. */
 function leaves(manifest: any): string[] {

@@ -1,7 +1,7 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Capability, CompositionError, RuntimeRouting, Violation } from '../src';
 import { configMap, newApp, removeTempDirs } from './util';
-import { objectValidity } from '../src/checks/object-validity';
+import { objectValidity } from '../src/check/rules/object-validity';
 
 afterAll(removeTempDirs);
 
@@ -232,14 +232,12 @@ describe('CAP010: labels and annotations', () => {
 describe('CAP010: the check', () => {
   test('is a pure function: it returns violations for an odd manifest and does not throw', () => {
     // GIVEN a context whose one object has a manifest of the wrong shape
-    const { chart } = routing();
-    const apiObject = configMap(chart, 'Cm', 'cm');
-    const model: any = {
-      objects: [{ apiObject, declarer: apiObject, chart, identity: { group: '', kind: '', name: '' }, manifest: { metadata: ['not', 'a', 'map'] } }],
+    const facts: any = {
+      objects: [{ path: 'cdn/Routing/Cm', declarer: 'cdn/Routing/Cm', chart: 'cdn/Routing', identity: { group: '', kind: '', name: '' }, key: '', manifest: { metadata: ['not', 'a', 'map'] } }],
     };
 
     // WHEN run
-    const found = objectValidity.run({ model } as any);
+    const found = objectValidity.run({ facts, claims: [] });
 
     // THEN apiVersion, kind and metadata are reported
     expect(found.map((v) => v.message.split(' of ')[0])).toEqual([

@@ -4,8 +4,9 @@ import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { Chart } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, readTree, removeTempDirs, tempDir } from './util';
-import { OutputTree, writeAtomically } from '../src/output/atomic-output';
 import { slug } from '../src/private/names';
+import { writeAtomically } from '../src/render/atomic-output';
+import type { OutputTree } from '../src/render/output-tree';
 
 afterAll(removeTempDirs);
 afterEach(() => jest.restoreAllMocks());

@@ -1,6 +1,6 @@
 import { edgeComposition, summary } from './contract-fixtures';
 import { removeTempDirs } from './util';
-import { parameterNameProblem } from '../src/contract/parameter-name';
+import { parameterNameProblem } from '../src/private/parameter-name';
 
 afterAll(removeTempDirs);
 

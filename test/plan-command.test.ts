@@ -168,6 +168,22 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stderr).toBe(`cdk-capability plan: no plan at '${file}'\n`);
   });
 
+  test('an unknown option is refused with exit 2, naming it, and the usage', () => {
+    // WHEN run with an option plan does not have
+    const { code, stdout, stderr } = runMain(['plan', '--bogus']);
+
+    // THEN nothing runs: exit 2, the option named on stderr, then the usage
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^cdk-capability plan: Unknown option '--bogus'\n\nUsage: cdk-capability plan /);
+  });
+
+  test('a positional argument is refused too', () => {
+    const { code, stderr } = runMain(['plan', 'dist/plan.json']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^cdk-capability plan: Unexpected argument 'dist\/plan\.json'/);
+  });
+
   test('an unknown command prints the usage and exits 2; --help exits 0', () => {
     // WHEN run with "apply" and with "plan --help"
     const unknown = runMain(['apply']);

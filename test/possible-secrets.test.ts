@@ -18,7 +18,7 @@ function routing(): { app: CapabilityApp; cdn: Capability; chart: RuntimeRouting
 }
 
 describe('possible secrets: warnings, not refusals', () => {
-  test('an AWS access key id in a ConfigMap is a CAP010 warning that shows only its ends', () => {
+  test('an AWS access key id in a ConfigMap is a CAP012 warning that shows only its ends', () => {
     // GIVEN
     const { app, chart } = routing();
     new ApiObject(chart, 'Creds', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'creds' }, data: { key: `id=${AWS_KEY}` } } as any);
@@ -30,7 +30,7 @@ describe('possible secrets: warnings, not refusals', () => {
     expect(result.violations).toEqual([]);
     expect(result.output).toBeDefined();
     expect(result.warnings).toEqual([
-      { code: 'CAP010', message: `possible secret: an AWS access key id ("AKIA...MPLE") in data.key of ConfigMap creds declared by 'cdn/Routing/Creds' ${FIX}`, paths: ['cdn/Routing/Creds'] },
+      { code: 'CAP012', message: `possible secret: an AWS access key id ("AKIA...MPLE") in data.key of ConfigMap creds declared by 'cdn/Routing/Creds' ${FIX}`, paths: ['cdn/Routing/Creds'] },
     ]);
     expect(result.warnings[0].message).not.toContain(AWS_KEY);
   });
@@ -82,7 +82,7 @@ describe('possible secrets: warnings, not refusals', () => {
     // THEN
     expect(warnings).toEqual([
       {
-        code: 'CAP010',
+        code: 'CAP012',
         message: expect.stringMatching(
           /^possible secret: an AWS access key id \("AKIA\.\.\.MPLE"\) in Resources\.Creds[0-9A-F]{8}\.Properties\.Value of the template of stack 'cdn\/Base' \(from 'cdn\/Base\/Creds'\) would be written/,
         ),
@@ -102,7 +102,7 @@ describe('possible secrets: warnings, not refusals', () => {
     app.synth();
 
     // THEN
-    expect(printed).toEqual([`CAP010 warning: possible secret: an AWS access key id ("AKIA...MPLE") in data.key of ConfigMap creds declared by 'cdn/Routing/Creds' ${FIX}\n`]);
+    expect(printed).toEqual([`CAP012 warning: possible secret: an AWS access key id ("AKIA...MPLE") in data.key of ConfigMap creds declared by 'cdn/Routing/Creds' ${FIX}\n`]);
   });
 
   test('a refused synth still prints its warnings before throwing', () => {
@@ -112,6 +112,6 @@ describe('possible secrets: warnings, not refusals', () => {
     jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => printed.push(String(chunk)) > 0);
 
     expect(() => app.synth()).toThrow(/CAP010 invalid object: 'metadata\.name' \("Bad_Name"\)/);
-    expect(printed).toEqual([expect.stringMatching(/^CAP010 warning: possible secret: /)]);
+    expect(printed).toEqual([expect.stringMatching(/^CAP012 warning: possible secret: /)]);
   });
 });

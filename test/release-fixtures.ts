@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CapabilityApp, SynthesisResult, Violation } from '../src';
+import { CapabilityApp, Violation } from '../src';
+import type { SynthesisResult } from '../src/app/synthesize';
 
 /**
  * Helpers of the release-safety tests (lock, CAP007, CAP008, CAP005, plan):

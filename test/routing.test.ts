@@ -3,9 +3,10 @@ import * as path from 'path';
 import { Aws } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { stringify } from 'yaml';
-import { Capability, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase, SynthesisResult } from '../src';
+import { Capability, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase } from '../src';
 import { schemaProblems } from './k8s-schemas';
 import { newApp, removeTempDirs, tempDir, WIDGET_CRD } from './util';
+import type { SynthesisResult } from '../src/app/synthesize';
 
 afterAll(removeTempDirs);
 

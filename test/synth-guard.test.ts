@@ -2,11 +2,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, tempDir } from './util';
-import * as composition from '../src/graph/composition-graph';
-import * as runtimeWrites from '../src/ledger/runtime-writes';
-import * as collect from '../src/model/collect';
-import * as deployAssembly from '../src/output/deploy-assembly';
-import * as plan from '../src/output/plan';
+import * as checkStage from '../src/check/check';
+import { statusWrites } from '../src/check/rules/status-writes';
+import * as collectStage from '../src/collect/collect';
+import * as composition from '../src/collect/graph/composition-graph';
+import * as runtimeWrites from '../src/collect/ledger/runtime-writes';
+import * as renderStage from '../src/render/render';
 
 afterAll(removeTempDirs);
 afterEach(() => jest.restoreAllMocks());
@@ -19,17 +20,15 @@ function goodApp(outdir?: string): CapabilityApp {
   return app;
 }
 
-const REPORT = 'Please report it with the composition that triggers it.';
+const REPORT = 'This is a bug in cdk-capability, not in your composition: please report it with the composition that triggers it.';
 
-describe('an exception escaping a phase of synth', () => {
+describe('an exception escaping a stage of synth', () => {
   test.each([
-    ['collect', collect, 'collectModel', 'CAP010'],
-    ['ledger recording', runtimeWrites, 'recordRuntimeWrites', 'CAP002'],
-    ['deploy synthesis', deployAssembly, 'synthesizeDeployment', 'CAP010'],
-    ['graph', composition, 'buildCompositionGraph', 'CAP004'],
-    ['plan and render', plan, 'planSteps', 'CAP010'],
-  ])("in the '%s' phase becomes one coded violation naming the phase", (phase, module, fn, code) => {
-    // GIVEN a phase that crashes
+    ['collect', collectStage, 'collect'],
+    ['check', checkStage, 'check'],
+    ['render', renderStage, 'render'],
+  ])("in the '%s' stage becomes one CAP000 internal error naming the stage", (stage, module, fn) => {
+    // GIVEN a stage that crashes
     const app = goodApp();
     jest.spyOn(module as any, fn).mockImplementation(() => {
       throw new TypeError("Cannot read properties of undefined (reading 'spec')");
@@ -41,15 +40,29 @@ describe('an exception escaping a phase of synth', () => {
     // THEN
     expect(violations).toEqual([
       {
-        code,
-        message: `synth crashed: the '${phase}' phase failed: Cannot read properties of undefined (reading 'spec'). ${REPORT}`,
+        code: 'CAP000',
+        message: `internal error: the '${stage}' stage crashed: Cannot read properties of undefined (reading 'spec'). ${REPORT}`,
         paths: [],
       },
     ]);
   });
 
+  test('names the object collect was working on when it crashed', () => {
+    // GIVEN recording the writes of one object crashes
+    const app = goodApp();
+    jest.spyOn(runtimeWrites, 'recordRuntimeWrites').mockImplementation(() => {
+      throw new Error('boom');
+    });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN the construct is named, in the message and the paths
+    expect(violations).toEqual([{ code: 'CAP000', message: `internal error: the 'collect' stage crashed on 'cdn/Routing/Settings': boom. ${REPORT}`, paths: ['cdn/Routing/Settings'] }]);
+  });
+
   test('names the construct an aws-cdk error carries (its constructPath)', () => {
-    // GIVEN deploy synthesis crashing with a real aws-cdk error, which carries the path of its construct
+    // GIVEN collect crashing with a real aws-cdk error, which carries the path of its construct
     const app = goodApp();
     const cdn = app.node.findChild('cdn') as Capability;
     let awsCdkError: unknown;
@@ -58,7 +71,7 @@ describe('an exception escaping a phase of synth', () => {
     } catch (e) {
       awsCdkError = e;
     }
-    jest.spyOn(deployAssembly, 'synthesizeDeployment').mockImplementation(() => {
+    jest.spyOn(composition, 'buildCompositionGraph').mockImplementation(() => {
       throw awsCdkError;
     });
 
@@ -68,8 +81,8 @@ describe('an exception escaping a phase of synth', () => {
     // THEN
     expect(violations).toEqual([
       {
-        code: 'CAP010',
-        message: `synth crashed: the 'deploy synthesis' phase failed on 'cdn/my base': Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'. ${REPORT}`,
+        code: 'CAP000',
+        message: `internal error: the 'collect' stage crashed on 'cdn/my base': Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'. ${REPORT}`,
         paths: ['cdn/my base'],
       },
     ]);
@@ -86,16 +99,15 @@ describe('an exception escaping a phase of synth', () => {
     const { violations } = app.synthesize();
 
     // THEN
-    expect(violations[0].message).toBe(`synth crashed: the 'graph' phase failed on 'cdn/Routing/Settings': 'cdn/Routing' has no node for 'cdn/Routing/Settings'. ${REPORT}`);
+    expect(violations[0].message).toBe(`internal error: the 'collect' stage crashed on 'cdn/Routing/Settings': 'cdn/Routing' has no node for 'cdn/Routing/Settings'. ${REPORT}`);
     expect(violations[0].paths).toEqual(['cdn/Routing/Settings']);
   });
 
-  test('keeps the violations collected before the crash', () => {
-    // GIVEN an invalid construct (its own validation fails) and a crash after collect
+  test('a rule that crashes is reported by name, and every other rule still runs', () => {
+    // GIVEN an invalid object (its name) and a crashing rule
     const app = goodApp();
-    const routing = app.node.findChild('cdn').node.findChild('Routing');
-    routing.node.addValidation({ validate: () => ['routing is broken'] });
-    jest.spyOn(runtimeWrites, 'recordRuntimeWrites').mockImplementation(() => {
+    configMap(app.node.findChild('cdn').node.findChild('Routing'), 'Bad', 'Bad_Name', 'edge');
+    jest.spyOn(statusWrites, 'run').mockImplementation(() => {
       throw new Error('boom');
     });
 
@@ -103,32 +115,32 @@ describe('an exception escaping a phase of synth', () => {
     const { violations } = app.synthesize();
 
     // THEN both are reported, sorted by code
-    expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      `CAP002 synth crashed: the 'ledger recording' phase failed: boom. ${REPORT}`,
-      "CAP010 invalid object: 'cdn/Routing' failed its own validation: routing is broken",
+    expect(violations.map((v) => `${v.code} ${v.message.split(' of ')[0].split('. ')[0]}`)).toEqual([
+      "CAP000 internal error: the 'status writes' rule crashed: boom",
+      "CAP010 invalid object: 'metadata.name' (\"Bad_Name\")",
     ]);
   });
 
   test('a non-Error thrown value is reported by its text', () => {
     const app = goodApp();
-    jest.spyOn(plan, 'planSteps').mockImplementation(() => {
+    jest.spyOn(renderStage, 'render').mockImplementation(() => {
       throw 'a string'; // eslint-disable-line no-throw-literal
     });
 
-    expect(app.synthesize().violations[0].message).toBe(`synth crashed: the 'plan and render' phase failed: a string. ${REPORT}`);
+    expect(app.synthesize().violations[0].message).toBe(`internal error: the 'render' stage crashed: a string. ${REPORT}`);
   });
 
   test('a thrown value that cannot be printed is still reported', () => {
     const app = goodApp();
-    jest.spyOn(plan, 'planSteps').mockImplementation(() => {
+    jest.spyOn(renderStage, 'render').mockImplementation(() => {
       throw Object.create(null); // String() of it throws
     });
 
-    expect(app.synthesize().violations[0].message).toBe(`synth crashed: the 'plan and render' phase failed: a value that cannot be printed. ${REPORT}`);
+    expect(app.synthesize().violations[0].message).toBe(`internal error: the 'render' stage crashed: a value that cannot be printed. ${REPORT}`);
   });
 
   test('app.synth() throws a CompositionError and writes nothing', () => {
-    // GIVEN a crash in the graph phase
+    // GIVEN a crash while building the graph
     const parent = tempDir();
     const app = goodApp(path.join(parent, 'dist'));
     jest.spyOn(composition, 'buildCompositionGraph').mockImplementation(() => {
@@ -137,7 +149,7 @@ describe('an exception escaping a phase of synth', () => {
 
     // WHEN / THEN
     expect(() => app.synth()).toThrow(CompositionError);
-    expect(() => app.synth()).toThrow(/^The composition was refused with 1 violation:\nCAP004 synth crashed: the 'graph' phase failed: Maximum call stack size exceeded\. /);
+    expect(() => app.synth()).toThrow(/^The composition was refused with 1 violation:\nCAP000 internal error: the 'collect' stage crashed: Maximum call stack size exceeded\. /);
     expect(fs.readdirSync(parent)).toEqual([]);
   });
 });

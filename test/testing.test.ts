@@ -85,7 +85,7 @@ describe('CapabilityTesting.synth', () => {
     const result = CapabilityTesting.synth(app);
 
     expect(result.violations).toEqual([]);
-    expect(result.interface.interfaces).toEqual([
+    expect(result.interface?.interfaces).toEqual([
       expect.objectContaining({ capability: 'cdn', name: 'Edge', version: '1.2.0', fields: { tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [] } } }),
     ]);
   });

@@ -1,18 +1,18 @@
-import { FieldLedger } from '../../src/ledger/field-ledger';
+import { LedgerBuilder } from '../../src/collect/ledger/field-ledger';
 
 /** Writes per object in the `ledger` scenario. */
 export const WRITES_PER_OBJECT = 10;
 
 /**
- * Fills a `FieldLedger` with `writes` writes over `writes / WRITES_PER_OBJECT`
+ * Fills a ledger with `writes` writes over `writes / WRITES_PER_OBJECT`
  * objects, shaped like real manifests: two writers per object (a declarer and
  * a contributor) on disjoint leaves 2 to 5 segments deep, and on every
  * hundredth object one contested leaf, so `conflicts()` has real work to report.
  *
  * @returns the filled ledger and the number of conflicts it must find
  */
-export function fillLedger(writes: number): { ledger: FieldLedger; expectedConflicts: number } {
-  const ledger = new FieldLedger();
+export function fillLedger(writes: number): { ledger: LedgerBuilder; expectedConflicts: number } {
+  const ledger = new LedgerBuilder();
   const objects = Math.ceil(writes / WRITES_PER_OBJECT);
   let expectedConflicts = 0;
   let written = 0;
@@ -25,7 +25,7 @@ export function fillLedger(writes: number): { ledger: FieldLedger; expectedConfl
     for (let w = 0; w < WRITES_PER_OBJECT && written < writes; w++, written++) {
       const writer = w < WRITES_PER_OBJECT / 2 ? declarer : contributor;
       // the contributor's last write takes a leaf the declarer already owns
-      ledger.record(writer, key, label, leafPath(contested && w === WRITES_PER_OBJECT - 1 ? 1 : w));
+      ledger.record(writer, key, label, 'k8s', leafPath(contested && w === WRITES_PER_OBJECT - 1 ? 1 : w));
     }
     if (contested) expectedConflicts++;
   }

@@ -1,4 +1,4 @@
-import type { Plan } from '../synth/synthesize';
+import type { Plan } from '../render/writers/plan-json';
 
 /**
  * Renders a plan readably, as `terraform plan` does: a summary line, the steps

@@ -3,9 +3,10 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { formatPlan } from './format-plan';
-import type { Plan } from '../synth/synthesize';
+import type { Plan } from '../render/writers/plan-json';
 
 const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
 
@@ -20,18 +21,29 @@ composition is refused, printing the coded violations.
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
-  if (command !== 'plan' || rest.includes('--help')) {
+  if (command !== 'plan') {
     process.stdout.write(`${USAGE}\n`);
-    return command === 'plan' || command === '--help' ? 0 : 2;
+    return command === '--help' ? 0 : 2;
   }
-  const option = (name: string) => {
-    const i = rest.indexOf(name);
-    return i >= 0 ? rest[i + 1] : undefined;
-  };
-  const planFile = option('--plan');
-  if (planFile) return print(planFile);
+  let values: { app?: string; plan?: string; help?: boolean };
+  try {
+    values = parseArgs({
+      args: rest,
+      strict: true,
+      allowPositionals: false,
+      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' } },
+    }).values;
+  } catch (e) {
+    process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.plan !== undefined) return print(values.plan);
 
-  const app = option('--app') ?? appFromConfig();
+  const app = values.app ?? appFromConfig();
   if (!app) {
     process.stderr.write('cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n');
     return 2;

@@ -1,6 +1,6 @@
 import { Stack, StackProps } from 'aws-cdk-lib';
 import { Capability } from './capability';
-import { recordSelfDependency } from '../model/self-dependency';
+import { recordSelfDependency } from '../private/self-dependency';
 
 /**
  * What `SharedBase` and `DeploymentAggregate` share: an aws-cdk `Stack` inside

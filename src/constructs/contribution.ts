@@ -1,8 +1,8 @@
 import { CfnResource } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { asContribution } from '../ledger/override-tracking';
 import { brand, hasBrand } from '../private/brand';
+import { asContribution } from '../private/override-tracking';
 
 /** Properties of a `Contribution`. */
 export interface ContributionProps {

@@ -1,7 +1,5 @@
 import { Token } from 'aws-cdk-lib';
-
-/** The JSON type of a field's value. */
-export type FieldType = 'string' | 'number' | 'boolean';
+import { fieldValueProblem, shapeOf } from '../private/field-value';
 
 /** Options of every field builder. */
 export interface FieldOptions {
@@ -12,8 +10,6 @@ export interface FieldOptions {
    */
   readonly description?: string;
 }
-
-const DNS_NAME = /^(?=.{1,253}$)([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/i;
 
 /**
  * One typed field of an `InterfaceContract`. `T` is the TypeScript type of its
@@ -57,7 +53,7 @@ export class Field<T> {
 
   private constructor(
     /** The JSON type of the value. */
-    public readonly type: FieldType,
+    public readonly type: 'string' | 'number' | 'boolean',
     /** The JSON Schema format (`hostname`, `uri`), if any. */
     public readonly format: 'hostname' | 'uri' | undefined,
     /** Whether a publication must include the field. */
@@ -85,21 +81,7 @@ export class Field<T> {
    * tokens of the right type fit: their value is known only at deploy time.
    */
   public problemWith(value: unknown): string | undefined {
-    const received = typeof value === 'string' ? JSON.stringify(value) : String(value);
-    if (typeof value !== this.type) return `${received} is a ${Array.isArray(value) ? 'list' : typeof value}, expected a ${this.type}`;
-    if (Token.isUnresolved(value)) return undefined;
-    if (this.format === 'hostname' && !DNS_NAME.test(value as string)) return `${received} is not a DNS name such as "origin.example.com"`;
-    if (this.format === 'uri' && !isHttpUrl(value as string)) return `${received} is not an http(s) URL such as "https://example.com/path"`;
-    return undefined;
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
+    return fieldValueProblem(this, shapeOf(value, Token.isUnresolved(value)));
   }
 }
 

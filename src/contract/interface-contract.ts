@@ -3,10 +3,10 @@ import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { FieldMap, FieldValue, PublishedValues } from './field';
-import { parameterNameProblem } from './parameter-name';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
-import { cdk8sPlus, semver } from '../private/lazy';
+import { cdk8sPlus, externalSecrets, semver } from '../private/lazy';
+import { parameterNameProblem } from '../private/parameter-name';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
@@ -66,8 +66,8 @@ export interface Publication {
   /** The stack that publishes. */
   readonly stack: Stack;
   /** The values published, as given. */
-  readonly values: Record<string, unknown>;
-  /** The one SSM parameter holding the values as JSON (absent when its name is invalid). */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The one SSM parameter holding the values as JSON (absent when its name is invalid, or for a second `publish`). */
   readonly parameter?: ssm.StringParameter;
   /** A managed policy allowing `ssm:GetParameter` on exactly that parameter. */
   readonly readerPolicy?: iam.ManagedPolicy;
@@ -77,7 +77,11 @@ export interface Publication {
 export interface FieldHandle<T> {
   /** The field's name, which is also its key in the bound Secret. */
   readonly name: string;
-  /** The value when it was published as a literal known at synth, else undefined. */
+  /**
+   * The value when it was published as a literal known at synth, else undefined.
+   * Reading it records nothing: only a handle rendered into a manifest (`envValue`,
+   * `envVar`) makes its object a reader of the field in `interface.json` and the lock.
+   */
   readonly value: T | undefined;
   /** The field as a cdk8s-plus environment value read from the bound Secret. */
   envValue(): kplus.EnvValue;
@@ -101,16 +105,6 @@ export interface FieldHandle<T> {
 /** The typed handles `consume` returns: one per declared field. */
 export type ContractHandles<F extends FieldMap> = { readonly [K in keyof F & string]: FieldHandle<FieldValue<F[K]>> };
 
-/** A misuse found while the contract was used; reported as `CAP009` (or `CAP010`) at synth. */
-export interface ContractMisuse {
-  /** `CAP009` or, for an invalid parameter name, `CAP010`. */
-  readonly code: 'CAP009' | 'CAP010';
-  /** The message, without the code. */
-  readonly message: string;
-  /** The construct paths involved. */
-  readonly paths: string[];
-}
-
 /** One runtime consumer of the contract. */
 export interface Consumption {
   /** The consuming chart. */
@@ -121,8 +115,6 @@ export interface Consumption {
   readonly secretName: string;
   /** The namespace of the binding, if any. */
   readonly namespace?: string;
-  /** The fields whose handles were used. */
-  readonly usedFields: Set<string>;
 }
 
 const IGNORED_KEYS = new Set(['then', 'toJSON', 'asymmetricMatch', 'nodeType', 'constructor', 'inspect', 'toString', 'valueOf', 'length']);
@@ -161,12 +153,15 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   public readonly capability: Capability;
   /** The fully qualified SSM parameter name that holds the published values. */
   public readonly parameterName: string;
-  /** Publications (exactly one when used correctly). */
-  public readonly publications: Publication[] = [];
-  /** Runtime consumers. */
-  public readonly consumptions: Consumption[] = [];
-  /** Misuses recorded while the contract was used. */
-  public readonly misuses: ContractMisuse[] = [];
+  /**
+   * Handles asked for that the contract does not declare (reported at synth).
+   *
+   * @internal
+   */
+  public readonly undeclaredReads: Array<{ readonly chart: Construct; readonly field: string }> = [];
+
+  private readonly published: Publication[] = [];
+  private readonly consumed: Consumption[] = [];
 
   /**
    * @param scope the capability
@@ -184,6 +179,16 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.parameterName = `${prefix}/${this.capability.node.id}/${id.toLowerCase()}/v${major}`;
   }
 
+  /** Each `publish` call, in order (exactly one when used correctly). */
+  public get publications(): readonly Publication[] {
+    return [...this.published];
+  }
+
+  /** The runtime consumers, one per consuming chart. */
+  public get consumptions(): readonly Consumption[] {
+    return [...this.consumed];
+  }
+
   /**
    * Publishes the values on the deployment side, as ONE SSM parameter of JSON,
    * and a managed policy allowing `ssm:GetParameter` on exactly it.
@@ -194,22 +199,10 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    */
   public publish(stack: Stack, values: PublishedValues<F>, options: PublishOptions = {}): Publication {
     const all = values as Record<string, unknown>;
-    if (this.publications.length > 0) {
-      this.misuse(`'${this.node.path}' is published twice (by '${this.publications[0].stack.node.path}' and '${stack.node.path}'). Publish once, from one stack.`, [stack.node.path]);
-      return this.publications[0];
-    }
-    if (Capability.tryOf(stack) !== this.capability) {
-      this.misuse(`'${this.node.path}' is published by '${stack.node.path}', which is not in capability '${this.capability.node.path}'. Publish from its SharedBase or one of its DeploymentAggregates.`, [stack.node.path]);
-    }
-    const nameProblem = parameterNameProblem(this.parameterName);
-    if (nameProblem) {
-      this.misuses.push({
-        code: 'CAP010',
-        message: `invalid object: the parameter name of '${this.node.path}' is invalid: ${nameProblem}. Choose a contract id and parameterPrefix of letters, digits, . - _ that do not begin with "aws" or "ssm".`,
-        paths: [this.node.path],
-      });
-      const publication: Publication = { stack, values: all };
-      this.publications.push(publication);
+    // A second publication, or an invalid parameter name, is refused at synth (CAP009, CAP010); it creates nothing.
+    if (this.published.length > 0 || parameterNameProblem(this.parameterName)) {
+      const publication: Publication = { stack, values: { ...all } };
+      this.published.push(publication);
       return publication;
     }
     const id = `${this.node.id}Interface`;
@@ -224,8 +217,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       statements: [statement],
     });
     for (const reader of options.readers ?? []) reader.grantPrincipal.addToPrincipalPolicy(statement);
-    const publication: Publication = { stack, values: all, parameter, readerPolicy };
-    this.publications.push(publication);
+    const publication: Publication = { stack, values: { ...all }, parameter, readerPolicy };
+    this.published.push(publication);
     return publication;
   }
 
@@ -237,14 +230,14 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param chart the `RuntimeRouting` (or any cdk8s chart) that reads the values
    */
   public consume(chart: Construct, options: ConsumeOptions = {}): ContractHandles<F> {
-    const existing = this.consumptions.find((c) => c.chart === chart);
+    const existing = this.consumed.find((c) => c.chart === chart);
     const consumption = existing ?? this.bind(chart, options);
     const handles: Record<string, FieldHandle<unknown>> = {};
     for (const name of Object.keys(this.fields)) handles[name] = this.handle(name, consumption);
     return new Proxy(handles, {
       get: (target, key) => {
         if (typeof key === 'string' && !(key in target) && !IGNORED_KEYS.has(key) && !/^[$@_]/.test(key)) {
-          this.misuse(`'${chart.node.path}' reads '${key}', which '${this.node.path}' does not declare (declared: ${Object.keys(this.fields).join(', ')}). Declare the field or read a declared one.`, [chart.node.path]);
+          this.undeclaredReads.push({ chart, field: key });
         }
         return Reflect.get(target, key);
       },
@@ -255,54 +248,45 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     const secretName = `${this.capability.node.id}-${this.node.id}-interface`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
     const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
     // One binding per namespace: a second chart there reads the same Secret, after it exists.
-    const shared = this.consumptions.find((c) => c.namespace === namespace);
+    const shared = this.consumed.find((c) => c.namespace === namespace);
     if (shared) {
       chart.node.addDependency(shared.externalSecret);
-      const consumption: Consumption = { ...shared, chart, usedFields: new Set() };
-      this.consumptions.push(consumption);
+      const consumption: Consumption = { ...shared, chart };
+      this.consumed.push(consumption);
       return consumption;
     }
-    const externalSecret = new ApiObject(chart, `${this.node.id}Interface`, {
-      apiVersion: 'external-secrets.io/v1',
-      kind: 'ExternalSecret',
+    const es = externalSecrets();
+    const externalSecret = new es.ExternalSecret(chart, `${this.node.id}Interface`, {
       metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
       spec: {
         refreshInterval: options.refreshInterval ?? '1h',
-        secretStoreRef: { kind: options.secretStoreKind ?? 'ClusterSecretStore', name: options.secretStoreName ?? 'aws-parameter-store' },
-        target: { name: secretName, creationPolicy: 'Owner' },
+        secretStoreRef: { kind: options.secretStoreKind === 'SecretStore' ? es.ExternalSecretSpecSecretStoreRefKind.SECRET_STORE : es.ExternalSecretSpecSecretStoreRefKind.CLUSTER_SECRET_STORE, name: options.secretStoreName ?? 'aws-parameter-store' },
+        target: { name: secretName, creationPolicy: es.ExternalSecretSpecTargetCreationPolicy.OWNER },
         dataFrom: [{ extract: { key: this.parameterName } }],
       },
     });
-    const consumption: Consumption = { chart, externalSecret, secretName, namespace, usedFields: new Set() };
-    this.consumptions.push(consumption);
+    const consumption: Consumption = { chart, externalSecret, secretName, namespace };
+    this.consumed.push(consumption);
     return consumption;
   }
 
   private handle(name: string, consumption: Consumption): FieldHandle<unknown> {
     const contract = this;
-    const use = () => consumption.usedFields.add(name);
     return {
       name,
       get value() {
-        use();
-        const v = contract.publications[0]?.values[name];
+        const v = contract.published[0]?.values[name];
         return v === undefined || Token.isUnresolved(v) ? undefined : v;
       },
       envValue() {
-        use();
         const id = `${contract.node.id}InterfaceSecret`;
         const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
         const secret = existing ?? cdk8sPlus().Secret.fromSecretName(consumption.chart, id, consumption.secretName);
         return cdk8sPlus().EnvValue.fromSecretValue({ secret, key: name });
       },
       envVar(variableName?: string) {
-        use();
         return { name: variableName ?? name, valueFrom: { secretKeyRef: { name: consumption.secretName, key: name } } };
       },
     };
-  }
-
-  private misuse(message: string, paths: string[]): void {
-    this.misuses.push({ code: 'CAP009', message: `contract misuse: ${message}`, paths: [this.node.path, ...paths] });
   }
 }

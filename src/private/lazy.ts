@@ -1,5 +1,6 @@
 import type * as Kplus from 'cdk8s-plus-30';
 import type * as Semver from 'semver';
+import type * as ExternalSecrets from '../imports/externalsecret-external-secrets.io';
 
 /**
  * A module loaded on its first use, so that a composition that never needs it
@@ -17,3 +18,7 @@ export const cdk8sPlus = lazily(() => require('cdk8s-plus-30') as typeof Kplus);
 /** semver (about 15 ms to load): only interface contracts use it. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
 export const semver = lazily(() => require('semver') as typeof Semver);
+
+/** The generated External Secrets classes (a large module): only a consumed interface contract uses them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const externalSecrets = lazily(() => require('../imports/externalsecret-external-secrets.io') as typeof ExternalSecrets);

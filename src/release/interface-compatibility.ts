@@ -1,4 +1,5 @@
-import { InterfaceRecord } from '../output/interface-artifact';
+import type { InterfaceRecord } from './interface-record';
+import { compareText } from '../private/compare';
 import { semver } from '../private/lazy';
 
 /** How big a version bump a change needs. */
@@ -13,7 +14,7 @@ export interface InterfaceChange {
   /** What changed, for example `removed`, `retyped from string to number`. */
   readonly change: string;
   /** The bump it needs. */
-  readonly needs: Bump;
+  readonly needs: 'major' | 'minor' | 'patch';
 }
 
 /** A version that does not carry the bump its changes need. */
@@ -84,7 +85,7 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
   for (const field of Object.keys(newProps)) {
     if (!oldProps[field]) add(field, newRequired.has(field) ? 'added (required)' : 'added (optional)', 'minor');
   }
-  return found.sort((x, y) => RANK[y.needs] - RANK[x.needs] || String(x.field).localeCompare(String(y.field)));
+  return found.sort((x, y) => RANK[y.needs] - RANK[x.needs] || compareText(String(x.field), String(y.field)));
 }
 
 function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): IncompatibleVersion | undefined {

@@ -1,11 +1,6 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Stack } from 'aws-cdk-lib';
-import { CompositionGraph } from '../graph/composition-graph';
-import { RuntimeObject } from '../model/composition-model';
-import { describeIdentity, groupKind, identityKey } from '../model/object-identity';
-import { InterfaceArtifact, InterfaceRecord } from '../output/interface-artifact';
+import type { InterfaceRecord } from './interface-record';
 
 /** One stack or object of a release, as the lock records it. Values are never stored, only a digest. */
 export interface LockedUnit {
@@ -51,56 +46,14 @@ export interface Lock {
 /** The default lock file name, in the working directory. */
 export const DEFAULT_LOCK_FILE = 'capability.lock.json';
 
-/**
- * Builds the lock of a release from its graph, templates and interface.
- *
- * @param templates the synthesized template of each stack
- * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
- */
-export function buildLock(
-  graph: CompositionGraph,
-  templates: ReadonlyMap<Stack, unknown>,
-  artifact: InterfaceArtifact,
-  rendered: ReadonlyMap<RuntimeObject, string> = new Map(),
-): Lock {
-  const g = graph.graph;
-  const units: LockedUnit[] = [];
-  const barriers: string[] = [];
-  const index = new Int32Array(g.size);
-  const barrierNodes: number[] = [];
-  for (let n = 0; n < g.size; n++) {
-    const unit = g.value(n);
-    if (!unit) {
-      barrierNodes.push(n);
-      continue;
-    }
-    index[n] = units.length;
-    if (unit.kind === 'stack') {
-      const stack = unit.stack.stack;
-      units.push({ id: `stack:${stack.node.path}`, label: `stack ${stack.node.path}`, path: stack.node.path, digest: digest(templates.get(stack) ?? {}) });
-    } else {
-      const o = unit.object;
-      const { group, kind, namespace, name } = o.identity;
-      const isCrd = group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition';
-      units.push({
-        id: `object:${identityKey(o.identity)}`,
-        label: describeIdentity(o.identity),
-        path: o.declarer.node.path,
-        digest: hashText(rendered.get(o) ?? JSON.stringify(o.manifest)),
-        groupKind: groupKind(group, kind),
-        ...(namespace ? { namespace } : {}),
-        ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
-        ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
-      });
-    }
-  }
-  for (const n of barrierNodes) {
-    index[n] = units.length + barriers.length;
-    barriers.push(g.label(n));
-  }
-  const edges: Array<[number, number, string]> = [];
-  for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
-  return { formatVersion: 1, interfaces: artifact.interfaces, units, barriers, edges };
+/** The lock's id of a stack: `stack:<construct path>`. */
+export function stackUnitId(constructPath: string): string {
+  return `stack:${constructPath}`;
+}
+
+/** The lock's id of an object: `object:<identity key>`. */
+export function objectUnitId(identityKey: string): string {
+  return `object:${identityKey}`;
 }
 
 /**
@@ -152,12 +105,4 @@ export function writeLock(file: string, lock: Lock): void {
   const temporary = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, JSON.stringify(lock, undefined, 2) + '\n');
   fs.renameSync(temporary, target);
-}
-
-function digest(value: unknown): string {
-  return hashText(JSON.stringify(value));
-}
-
-function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

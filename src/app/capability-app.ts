@@ -1,0 +1,131 @@
+import * as path from 'path';
+import { App, AppProps } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { synthesize, SynthesisResult } from './synthesize';
+import { CompositionError } from '../check/composition-error';
+import { brand, hasBrand } from '../private/brand';
+import { errorMessage } from '../private/errors';
+import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
+import { writeAtomically } from '../render/atomic-output';
+import type { GitOps } from '../render/gitops/gitops';
+import { resolveOutdir } from '../render/outdir-safety';
+import { WRITERS } from '../render/writers';
+
+/** Properties of a `CapabilityApp`. */
+export interface CapabilityAppProps extends AppProps {
+  /**
+   * The lock file: the previous release, as you commit it. Synth checks interface
+   * compatibility (`CAP007`) and deletion safety (`CAP008`) against it when it
+   * exists; with `CDK_CAPABILITY_UPDATE_LOCK=1` a synth that passes every check
+   * rewrites it. No lock file means a first release.
+   *
+   * @default 'capability.lock.json' in the working directory
+   */
+  readonly lockFile?: string;
+
+  /**
+   * Also write `gitops/`, so an existing GitOps engine applies the runtime
+   * steps in plan order: `GitOps.flux({ sourceRef, path })` or `GitOps.argoCd()`.
+   *
+   * @default - no `gitops/` folder
+   */
+  readonly gitops?: GitOps;
+}
+
+/**
+ * The root of a cdk-capability program: a cdk8s `App` that synthesizes every
+ * capability under it, both lifecycles, in dependency order.
+ *
+ * A drop-in for `new App()` in a cdk8s project: `cdk8s synth` runs it
+ * unchanged. `synth()` writes, under the outdir:
+ * - `plan.json`: the ordered steps of both lifecycles and why each edge exists;
+ * - `deploy/`: one aws-cdk cloud assembly (`cdk deploy --app dist/deploy --all`);
+ * - `runtime/`: Kubernetes manifests, one file per step, numbered in apply
+ *   order, plus a `kustomization.yaml` that keeps that order.
+ * - `gitops/` (with the prop `gitops`): Flux Kustomizations or Argo CD sync
+ *   waves that apply the runtime steps in the same order.
+ *
+ * @example
+ * const app = new CapabilityApp();
+ * const cdn = new Capability(app, 'cdn');
+ * new SharedBase(cdn, 'Base');
+ * new RuntimeRouting(cdn, 'Routing');
+ * app.synth();
+ */
+export class CapabilityApp extends App {
+  /** True when `x` is a `CapabilityApp`, also across duplicate installs of this package. */
+  public static isCapabilityApp(x: unknown): x is CapabilityApp {
+    return hasBrand(x, 'CapabilityApp');
+  }
+
+  /**
+   * The app at the root of `construct`'s tree.
+   *
+   * @throws when the root is not a `CapabilityApp`
+   */
+  public static of(construct: IConstruct): CapabilityApp {
+    const root = construct.node.root;
+    if (!CapabilityApp.isCapabilityApp(root)) {
+      throw new Error(`'${construct.node.path}' is not in a CapabilityApp: create its root with new CapabilityApp()`);
+    }
+    return root;
+  }
+
+  /** The GitOps engine `gitops/` is written for, if any. */
+  public readonly gitops?: GitOps;
+
+  /** The absolute path of the lock file. */
+  public readonly lockFile: string;
+
+  /**
+   * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
+   * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
+   * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
+   * contains the working directory, the lock file or the program.
+   */
+  constructor(props: CapabilityAppProps = {}) {
+    super({ ...props, outdir: resolveOutdir(props.outdir) });
+    brand(this, 'CapabilityApp');
+    this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
+    this.gitops = props.gitops;
+  }
+
+  /**
+   * Checks the composition and writes its output atomically.
+   *
+   * @throws CompositionError with every violation, sorted, when the composition
+   * is refused; nothing is written then and the previous output stays as it was.
+   * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
+   */
+  public synth(): void {
+    const result = this.synthesize();
+    for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
+    if (result.violations.length > 0 || !result.output) throw new CompositionError(result.violations);
+    writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
+    if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
+  }
+
+  /**
+   * Collects, checks and renders the composition without writing anything and
+   * without throwing for violations (`CapabilityTesting.synth` is the public way).
+   *
+   * @returns the violations, and when there are none the plan and output
+   * @internal
+   */
+  public synthesize(): SynthesisResult {
+    let previous: Lock | undefined;
+    let lockProblem: string | undefined;
+    try {
+      previous = readLock(this.lockFile);
+    } catch (e) {
+      lockProblem = errorMessage(e);
+    }
+    const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
+    return synthesize(this, { previous, lockProblem, writers });
+  }
+}
+
+/** The files of the running program (the script node was started with, the main module), which synth must never delete. */
+function programFiles(): string[] {
+  return [process.argv[1], require.main?.filename].filter((f): f is string => typeof f === 'string' && f !== '');
+}

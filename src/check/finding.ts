@@ -1,0 +1,101 @@
+import { compareText } from '../private/compare';
+
+/**
+ * The stable codes of every refusal cdk-capability makes.
+ *
+ * Each code is documented in `docs/errors.md` with a failing snippet, the exact
+ * message and the fix.
+ */
+export enum ViolationCode {
+  /** Internal error: a stage of synth crashed. A bug in cdk-capability, never in your composition: please report it. */
+  INTERNAL_ERROR = 'CAP000',
+  /** Two constructs declare the same object identity. */
+  DUPLICATE_OBJECT = 'CAP001',
+  /** Two constructs write the same field (or a field and its ancestor). */
+  FIELD_CONFLICT = 'CAP002',
+  /** A construct writes `status`, which belongs to runtime controllers. */
+  STATUS_WRITE = 'CAP003',
+  /** A dependency cycle, or a construct that depends on itself. */
+  DEPENDENCY_CYCLE = 'CAP004',
+  /** A reference by name that resolves to nothing in the composition. */
+  DANGLING_REFERENCE = 'CAP005',
+  /** A deployment-time value reaches a runtime manifest outside the interface contract. */
+  BOUNDARY_LEAK = 'CAP006',
+  /** A breaking interface change without the needed version bump. */
+  BREAKING_CHANGE = 'CAP007',
+  /** A release removes something a remaining object or consumer still needs. */
+  UNSAFE_DELETION = 'CAP008',
+  /** The interface contract is used wrongly. */
+  CONTRACT_MISUSE = 'CAP009',
+  /** A name, namespace, label or shape that Kubernetes or CloudFormation would reject. */
+  INVALID_OBJECT = 'CAP010',
+  /** The output could not be written safely (an outdir that is not ours, the working directory): nothing was changed. */
+  OUTPUT_NOT_WRITTEN = 'CAP011',
+  /** A warning: a value shaped like a secret would be written to the output in clear text. */
+  POSSIBLE_SECRET = 'CAP012',
+}
+
+/**
+ * What each code's messages begin with: `CAP002 field conflict: ...`. Declared
+ * once here, so a rule states only its code.
+ */
+export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
+  [ViolationCode.INTERNAL_ERROR]: 'internal error',
+  [ViolationCode.DUPLICATE_OBJECT]: 'duplicate object',
+  [ViolationCode.FIELD_CONFLICT]: 'field conflict',
+  [ViolationCode.STATUS_WRITE]: 'status write',
+  [ViolationCode.DEPENDENCY_CYCLE]: 'dependency cycle',
+  [ViolationCode.DANGLING_REFERENCE]: 'dangling reference',
+  [ViolationCode.BOUNDARY_LEAK]: 'boundary leak',
+  [ViolationCode.BREAKING_CHANGE]: 'breaking interface change',
+  [ViolationCode.UNSAFE_DELETION]: 'unsafe deletion',
+  [ViolationCode.CONTRACT_MISUSE]: 'contract misuse',
+  [ViolationCode.INVALID_OBJECT]: 'invalid object',
+  [ViolationCode.OUTPUT_NOT_WRITTEN]: 'output not written',
+  [ViolationCode.POSSIBLE_SECRET]: 'possible secret',
+};
+
+/** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */
+export type Severity = 'error' | 'warning';
+
+/**
+ * One refusal (or warning) of synth, as `CompositionError` and
+ * `CapabilityTesting.synth` report it.
+ */
+export interface Violation {
+  /** The stable code, for example `CAP002`. */
+  readonly code: ViolationCode;
+  /** What is wrong, where, and how to fix it, beginning with the code's title (`field conflict: ...`). One line. */
+  readonly message: string;
+  /** The construct paths involved, sorted. */
+  readonly paths: string[];
+}
+
+/** What a check finds: a violation with its severity. Errors refuse the composition; warnings are printed. */
+export interface Finding extends Violation {
+  /** Whether it refuses the composition. */
+  readonly severity: Severity;
+}
+
+/**
+ * A finding with its paths sorted and de-duplicated and its message prefixed
+ * with the code's title.
+ *
+ * @param detail the message after the title: what, where, and the fix
+ */
+export function finding(code: ViolationCode, detail: string, paths: readonly string[], severity: Severity = 'error'): Finding {
+  return { code, severity, message: `${CODE_TITLES[code]}: ${detail}`, paths: [...new Set(paths)].sort(compareText) };
+}
+
+/** The violation a finding reports, without its severity (which `violations` and `warnings` already tell apart). */
+export function toViolation(f: Finding): Violation {
+  return { code: f.code, message: f.message, paths: [...f.paths] };
+}
+
+/**
+ * Orders findings by code, then message: the same on every machine (no
+ * locale-dependent comparison), so reports and files are deterministic.
+ */
+export function compareFindings(a: Violation, b: Violation): number {
+  return compareText(a.code, b.code) || compareText(a.message, b.message);
+}

@@ -1,0 +1,19 @@
+import { Finding, finding, ViolationCode } from './finding';
+import { printable } from '../private/guard';
+
+/**
+ * The `CAP000` finding of a crash inside synth: what crashed (a stage, a
+ * rule), on which construct when known, and the error. A crash is a bug in
+ * cdk-capability, never a verdict on the composition.
+ *
+ * @param what what crashed, for example `the 'collect' stage`
+ * @param path the construct it crashed on, if known
+ */
+export function internalError(what: string, e: unknown, path?: string): Finding {
+  const on = path === undefined ? '' : ` on '${path}'`;
+  return finding(
+    ViolationCode.INTERNAL_ERROR,
+    `${what} crashed${on}: ${printable(e)}. This is a bug in cdk-capability, not in your composition: please report it with the composition that triggers it.`,
+    path === undefined ? [] : [path],
+  );
+}

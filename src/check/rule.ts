@@ -1,0 +1,81 @@
+import { Finding, finding, Severity, ViolationCode } from './finding';
+import type { Facts } from '../collect/facts';
+import type { Lock } from '../release/lock';
+
+/** An annotation an output format writes on every runtime object (Argo CD's sync wave): no construct may write it. */
+export interface AnnotationClaim {
+  /** The annotation key. */
+  readonly annotation: string;
+  /** Who writes it, as messages name it (`GitOps.argoCd()`). */
+  readonly writer: string;
+}
+
+/** What every rule sees. */
+export interface CheckContext {
+  /** What collect found. */
+  readonly facts: Facts;
+  /** The previous release, from the lock file; absent for a first release. */
+  readonly previous?: Lock;
+  /** Why the lock file could not be read, when it could not. */
+  readonly lockProblem?: string;
+  /** Annotations the output formats write. */
+  readonly claims: readonly AnnotationClaim[];
+}
+
+/** What a rule's `run` returns: the message after the code's title, and the construct paths involved. */
+export interface RuleFinding {
+  /** What is wrong, where, and how to fix it; `finding` prefixes the code's title. */
+  readonly message: string;
+  /** The construct paths involved. */
+  readonly paths: readonly string[];
+}
+
+/** A rule as `defineRule` takes it: metadata declared once, and a pure function. */
+export interface RuleDefinition {
+  /** The code of every finding it returns. */
+  readonly code: ViolationCode;
+  /** A short name, used in reports and when the rule itself crashes. */
+  readonly title: string;
+  /**
+   * Whether its findings refuse the composition.
+   *
+   * @default 'error'
+   */
+  readonly severity?: Severity;
+  /** Finds what is wrong. Pure: it reads the context and changes nothing. */
+  run(context: CheckContext): RuleFinding[];
+}
+
+/** A rule, ready to run. */
+export interface Rule {
+  /** The code of its findings. */
+  readonly code: ViolationCode;
+  /** Its short name. */
+  readonly title: string;
+  /** Whether its findings refuse the composition. */
+  readonly severity: Severity;
+  /** Runs the rule: its findings, coded and titled. */
+  run(context: CheckContext): Finding[];
+}
+
+/**
+ * Declares a rule, as cdk-nag does: its code, title and severity once, and
+ * detection and message together in `run`. The message prefix comes from the
+ * code (`CAP002` findings begin `field conflict: `).
+ *
+ * @example
+ * export const statusWrites = defineRule({
+ *   code: ViolationCode.STATUS_WRITE,
+ *   title: 'status writes',
+ *   run: ({ facts }) => ...,
+ * });
+ */
+export function defineRule(definition: RuleDefinition): Rule {
+  const severity = definition.severity ?? 'error';
+  return {
+    code: definition.code,
+    title: definition.title,
+    severity,
+    run: (context) => definition.run(context).map((f) => finding(definition.code, f.message, f.paths, severity)),
+  };
+}

@@ -1,0 +1,43 @@
+import { Rule } from './rule';
+import { boundaryLeaks } from './rules/boundary-leaks';
+import { constructValidation } from './rules/construct-validation';
+import { contractUsage } from './rules/contract-usage';
+import { danglingReferences } from './rules/dangling-references';
+import { dependencyCycles } from './rules/dependency-cycles';
+import { deploySynthesis } from './rules/deploy-synthesis';
+import { duplicateObjects } from './rules/duplicate-objects';
+import { duplicateSharedBases } from './rules/duplicate-shared-bases';
+import { fieldConflicts } from './rules/field-conflicts';
+import { identityRewrites } from './rules/identity-rewrites';
+import { interfaceCompatibility } from './rules/interface-compatibility';
+import { lockFile } from './rules/lock-file';
+import { objectValidity } from './rules/object-validity';
+import { outputAnnotations } from './rules/output-annotations';
+import { parameterNames } from './rules/parameter-names';
+import { physicalNames } from './rules/physical-names';
+import { possibleSecrets } from './rules/possible-secrets';
+import { statusWrites } from './rules/status-writes';
+import { unsafeDeletions } from './rules/unsafe-deletions';
+
+/** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
+export const RULES: readonly Rule[] = [
+  duplicateObjects, // CAP001
+  duplicateSharedBases,
+  fieldConflicts, // CAP002
+  identityRewrites,
+  physicalNames,
+  outputAnnotations,
+  statusWrites, // CAP003
+  dependencyCycles, // CAP004
+  danglingReferences, // CAP005
+  boundaryLeaks, // CAP006
+  interfaceCompatibility, // CAP007
+  unsafeDeletions, // CAP008
+  contractUsage, // CAP009
+  objectValidity, // CAP010
+  constructValidation,
+  deploySynthesis,
+  parameterNames,
+  lockFile,
+  possibleSecrets, // CAP012 (warning)
+];

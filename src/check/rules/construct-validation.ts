@@ -1,0 +1,18 @@
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+
+/**
+ * `CAP010`: a construct whose own validation fails (cdk8s and aws-cdk
+ * validations, `node.addValidation`), and an object that cannot be rendered.
+ */
+export const constructValidation = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'construct validation',
+  run({ facts }) {
+    const found: RuleFinding[] = facts.problems.validationErrors.map(({ path, error }) => ({ message: `'${path}' failed its own validation: ${error}`, paths: [path] }));
+    for (const { path, error } of facts.problems.renderErrors) {
+      found.push({ message: `'${path}' could not be rendered: ${error}. Fix the object's props.`, paths: [path] });
+    }
+    return found;
+  },
+});

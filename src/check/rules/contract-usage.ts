@@ -1,0 +1,87 @@
+import type { ContractFact } from '../../collect/facts';
+import { fieldValueProblem } from '../../private/field-value';
+import { semver } from '../../private/lazy';
+import { ViolationCode } from '../finding';
+import { CheckContext, defineRule, RuleFinding } from '../rule';
+import { quoted } from './text';
+
+/**
+ * `CAP009`: the contract used wrongly: more than one contract in a capability,
+ * an invalid version, a second publication, a publication from another
+ * capability, a declared field not published, an undeclared field published,
+ * a value of the wrong type, a secret published, a consumer reading an
+ * undeclared field.
+ */
+export const contractUsage = defineRule({
+  code: ViolationCode.CONTRACT_MISUSE,
+  title: 'contract usage',
+  run(context) {
+    const { facts } = context;
+    const found: RuleFinding[] = [];
+    for (const capability of facts.capabilities) {
+      const mine = facts.contracts.filter((c) => c.capability === capability.path).map((c) => c.path);
+      if (mine.length > 1) {
+        found.push({
+          message: `capability '${capability.path}' declares ${mine.length} contracts (${quoted(mine).join(', ')}); exactly one interface crosses to runtime. Merge their fields into one InterfaceContract.`,
+          paths: mine,
+        });
+      }
+    }
+    for (const contract of facts.contracts) found.push(...contractProblems(contract, context));
+    return found;
+  },
+});
+
+function contractProblems(contract: ContractFact, { facts }: CheckContext): RuleFinding[] {
+  const path = contract.path;
+  const declared = Object.keys(contract.fields).join(', ');
+  const found: RuleFinding[] = [];
+  const [publication, ...again] = contract.publications;
+  for (const other of again) {
+    found.push({ message: `'${path}' is published twice (by '${publication.stack}' and '${other.stack}'). Publish once, from one stack.`, paths: [path, other.stack] });
+  }
+  for (const p of contract.publications) {
+    if (facts.stacks.find((s) => s.path === p.stack)?.capability === contract.capability) continue;
+    found.push({
+      message: `'${path}' is published by '${p.stack}', which is not in capability '${contract.capability}'. Publish from its SharedBase or one of its DeploymentAggregates.`,
+      paths: [path, p.stack],
+    });
+  }
+  for (const read of contract.undeclaredReads) {
+    found.push({ message: `'${read.chart}' reads '${read.field}', which '${path}' does not declare (declared: ${declared}). Declare the field or read a declared one.`, paths: [path, read.chart] });
+  }
+  if (!semver().valid(contract.version)) {
+    found.push({ message: `'version' (${JSON.stringify(contract.version)}) of '${path}' must be a semver version such as "1.2.0".`, paths: [path] });
+  }
+  if (!publication) {
+    const required = Object.entries(contract.fields).filter(([, f]) => f.required).map(([n]) => n);
+    if (required.length > 0) {
+      found.push({ message: `'${path}' is never published, so its fields ${required.join(', ')} reach no consumer. Call contract.publish(sharedBase, values).`, paths: [path] });
+    }
+    return found;
+  }
+  const stack = publication.stack;
+  const where = [path, stack];
+  for (const [name, field] of Object.entries(contract.fields)) {
+    const value = publication.values[name];
+    if (value === undefined) {
+      if (field.required) found.push({ message: `'${stack}' does not publish the declared field '${name}' of '${path}'. Publish a value for it, or declare it with .optional().`, paths: where });
+      continue;
+    }
+    if (value.secret) {
+      found.push({
+        message: `'${stack}' publishes a secret as '${name}' of '${path}'; the interface is not a secret store. Publish the secret's name or ARN and read the secret itself at runtime.`,
+        paths: where,
+      });
+      continue;
+    }
+    const problem = fieldValueProblem(field, value);
+    if (problem) found.push({ message: `'${stack}' publishes '${name}' of '${path}' with the wrong type: ${problem}.`, paths: where });
+  }
+  for (const name of Object.keys(publication.values)) {
+    if (!(name in contract.fields)) {
+      found.push({ message: `'${stack}' publishes '${name}', which '${path}' does not declare (declared: ${declared}). Declare the field in the contract or stop publishing it.`, paths: where });
+    }
+  }
+  return found;
+}

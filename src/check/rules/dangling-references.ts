@@ -1,0 +1,75 @@
+import type { ObjectFact } from '../../collect/facts';
+import { describeIdentity, identityKey, ObjectIdentity } from '../../collect/object-identity';
+import { podLabelsOf } from '../../collect/pod-spec';
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+
+/** Stands for every namespace in the identity of an external object declared without one. */
+const ANY_NAMESPACE = '\u0000any';
+
+/** ClusterRoles every cluster has. */
+const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
+
+/**
+ * `CAP005`: a by-name reference that resolves to nothing in the composition
+ * and is not declared external (bindings to roles, pod specs to service
+ * accounts, config maps, secrets and claims, Ingress and HTTPRoute backends to
+ * Services, `Reference.byName`), and a Service whose selector matches no
+ * workload's pod labels in its namespace.
+ */
+export const danglingReferences = defineRule({
+  code: ViolationCode.DANGLING_REFERENCE,
+  title: 'dangling references',
+  run({ facts }) {
+    const present = new Set<string>();
+    const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];
+    for (const o of facts.objects) {
+      present.add(identityKey(o.identity));
+      // An ExternalSecret provides the Secret it creates.
+      const provided = o.identity.kind === 'ExternalSecret' ? o.manifest.spec?.target?.name ?? o.identity.name : undefined;
+      if (provided) present.add(identityKey({ group: '', kind: 'Secret', namespace: o.identity.namespace, name: String(provided) }));
+      const labels = podLabelsOf(o.identity.group, o.identity.kind, o.manifest);
+      if (labels) workloads.push({ namespace: o.identity.namespace ?? '', labels });
+    }
+    for (const e of facts.externals) present.add(identityKey(e.anyNamespace ? { ...e.identity, namespace: ANY_NAMESPACE } : e.identity));
+
+    const found: RuleFinding[] = [];
+    for (const ref of facts.references) {
+      const anywhere = { ...ref.target, namespace: ref.target.namespace === undefined ? undefined : ANY_NAMESPACE };
+      if (present.has(identityKey(ref.target)) || present.has(identityKey(anywhere)) || isImplicit(ref.target)) continue;
+      found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition`));
+    }
+    for (const o of facts.objects) {
+      const selector = serviceSelector(o);
+      if (!selector || o.duplicateOf !== undefined) continue;
+      if (workloads.some((w) => w.namespace === (o.identity.namespace ?? '') && matches(selector, w.labels))) continue;
+      const text = Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
+      found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${o.identity.namespace ?? ''}'`));
+    }
+    return found;
+  },
+});
+
+function dangling(o: ObjectFact, what: string): RuleFinding {
+  return {
+    message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).`,
+    paths: [o.declarer],
+  };
+}
+
+/** Objects every cluster (or namespace) has. */
+function isImplicit(t: ObjectIdentity): boolean {
+  if (t.group === '' && t.kind === 'ServiceAccount' && t.name === 'default') return true;
+  if (t.group === '' && t.kind === 'ConfigMap' && t.name === 'kube-root-ca.crt') return true;
+  return t.group === 'rbac.authorization.k8s.io' && t.kind === 'ClusterRole' && BUILT_IN_CLUSTER_ROLES.test(t.name);
+}
+
+function serviceSelector(o: ObjectFact): Record<string, string> | undefined {
+  if (o.identity.group !== '' || o.identity.kind !== 'Service' || o.manifest.spec?.type === 'ExternalName') return undefined;
+  const selector = o.manifest.spec?.selector;
+  return selector && Object.keys(selector).length > 0 ? selector : undefined;
+}
+
+function matches(selector: Record<string, string>, labels: Record<string, string>): boolean {
+  return Object.entries(selector).every(([k, v]) => labels[k] === v);
+}

@@ -1,0 +1,29 @@
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+import { CYCLE_ERROR } from './dependency-cycles';
+
+/**
+ * `CAP010`: a stack outside every capability (it belongs to no cloud assembly),
+ * and aws-cdk synthesis errors other than cycles, with our advice where we have some.
+ */
+export const deploySynthesis = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'deploy synthesis',
+  run({ facts }) {
+    const found: RuleFinding[] = facts.stacks
+      .filter((s) => s.capability === undefined)
+      .map((s) => ({ message: `stack '${s.path}' is not inside a Capability, so it belongs to no cloud assembly. Create it with a Capability as scope.`, paths: [s.path] }));
+    for (const { capability, error } of facts.problems.synthesisErrors) {
+      if (CYCLE_ERROR.test(error)) continue;
+      const where = `the stacks of capability '${capability}' could not be synthesized`;
+      let message = `${where}: ${error}`;
+      if (/cross stage boundaries/.test(error)) {
+        message = `${where}: ${error}. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability.`;
+      } else if (/modified after the first synthesis/.test(error)) {
+        message = `${where}: constructs were added after a previous synth of this app. Build the whole composition before the first synth, or build a new app.`;
+      }
+      found.push({ message, paths: [capability] });
+    }
+    return found;
+  },
+});

@@ -1,0 +1,25 @@
+import { compareInterfaces } from '../../release/interface-compatibility';
+import { interfaceRecord } from '../../release/interface-record';
+import { ViolationCode } from '../finding';
+import { defineRule } from '../rule';
+
+/** `CAP007`: an interface change without the version bump it needs, or a version that went backwards. */
+export const interfaceCompatibility = defineRule({
+  code: ViolationCode.BREAKING_CHANGE,
+  title: 'interface compatibility',
+  run({ facts, previous }) {
+    if (!previous) return [];
+    const { incompatible } = compareInterfaces(previous.interfaces, facts.contracts.map(interfaceRecord));
+    return incompatible.map((p) => {
+      const path = p.contract;
+      if (p.needs === 'backwards') {
+        return { message: `the version of '${path}' went backwards from ${p.from} to ${p.to}. Versions only go up: set it to ${p.from} or higher.`, paths: [path] };
+      }
+      const what = p.changes.map((c) => `field '${c.field}' ${c.change} (needs ${c.needs})`).join('; ');
+      return {
+        message: `'${path}' changed (${what}), which needs a ${p.needs} version bump, but the version went from ${p.from} to ${p.to}. Set the version to ${p.suggested}, or undo the change.`,
+        paths: [path],
+      };
+    });
+  },
+});

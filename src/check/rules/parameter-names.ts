@@ -1,0 +1,20 @@
+import { parameterNameProblem } from '../../private/parameter-name';
+import { ViolationCode } from '../finding';
+import { defineRule } from '../rule';
+
+/** `CAP010`: a contract whose SSM parameter name AWS would refuse (checked only when it is published). */
+export const parameterNames = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'parameter names',
+  run: ({ facts }) =>
+    facts.contracts.flatMap((c) => {
+      const problem = c.publications.length > 0 ? parameterNameProblem(c.parameterName) : undefined;
+      if (!problem) return [];
+      return [
+        {
+          message: `the parameter name of '${c.path}' is invalid: ${problem}. Choose a contract id and parameterPrefix of letters, digits, . - _ that do not begin with "aws" or "ssm".`,
+          paths: [c.path],
+        },
+      ];
+    }),
+});

@@ -1,0 +1,23 @@
+import { ViolationCode } from '../finding';
+import { defineRule } from '../rule';
+import { quoted } from './text';
+
+/** `CAP002`: two CloudFormation resources claim one physical name (an SSM parameter name, a Route53 record). */
+export const physicalNames = defineRule({
+  code: ViolationCode.FIELD_CONFLICT,
+  title: 'physical names',
+  run({ facts }) {
+    const claims = new Map<string, { claim: string; claimants: string[] }>();
+    for (const c of facts.physicalNames) {
+      const entry = claims.get(c.key) ?? { claim: c.claim, claimants: [] };
+      entry.claimants.push(c.claimant);
+      claims.set(c.key, entry);
+    }
+    return [...claims.values()]
+      .filter((c) => c.claimants.length > 1)
+      .map((c) => ({
+        message: `${quoted(c.claimants).join(' and ')} both claim the physical name ${c.claim}. Give each resource its own name, or declare the resource once and share it.`,
+        paths: c.claimants,
+      }));
+  },
+});

@@ -1,0 +1,28 @@
+import { formatPath } from '../../collect/ledger/field-path';
+import { compareText } from '../../private/compare';
+import { ViolationCode } from '../finding';
+import { defineRule } from '../rule';
+import { listSome } from './text';
+
+/** `CAP003`: `status` belongs to the controllers that run an object; no construct writes it. */
+export const statusWrites = defineRule({
+  code: ViolationCode.STATUS_WRITE,
+  title: 'status writes',
+  run({ facts }) {
+    const found = new Map<string, { writer: string; object: string; fields: Set<string> }>();
+    for (const object of facts.ledger.objects) {
+      if (object.kind !== 'k8s') continue;
+      for (const w of object.writes) {
+        if (w.path[0] !== 'status') continue;
+        const id = `${w.writer}\u0000${object.label}`;
+        const entry = found.get(id) ?? { writer: w.writer, object: object.label, fields: new Set() };
+        entry.fields.add(formatPath(w.path));
+        found.set(id, entry);
+      }
+    }
+    return [...found.values()].map((s) => ({
+      message: `'${s.writer}' writes ${listSome([...s.fields].sort(compareText))} of ${s.object}. status belongs to the controllers that run the object: remove it from the manifest.`,
+      paths: [s.writer.replace(/ \(addJsonPatch\)$/, '')],
+    }));
+  },
+});

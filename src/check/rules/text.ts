@@ -1,0 +1,10 @@
+/** Construct paths as messages quote them: `'cdn/Routing/Web'`. */
+export function quoted(paths: readonly string[]): string[] {
+  return paths.map((p) => `'${p}'`);
+}
+
+/** At most five items, then how many more: `a, b, c, d, e and 3 more`. */
+export function listSome(items: readonly string[]): string {
+  const shown = items.slice(0, 5).join(', ');
+  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
+}

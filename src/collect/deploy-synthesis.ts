@@ -1,0 +1,101 @@
+import { Stack, Stage } from 'aws-cdk-lib';
+import type { CollectionProblems } from './facts';
+import { Capability } from '../constructs/capability';
+import { DeploymentAggregate } from '../constructs/deployment-aggregate';
+import { SharedBase } from '../constructs/shared-base';
+import { EdgeReason, StackDependency } from './graph/composition-graph';
+import { errorMessage } from '../private/errors';
+
+/** What deploy synthesis produced: templates, stack dependencies, assemblies, and what went wrong. */
+export interface DeploySynthesis {
+  /** Each capability's cloud assembly folder (scratch space, not the outdir). */
+  readonly assemblyDirs: string[];
+  /** Stack dependencies as the assemblies record them. */
+  readonly stackDependencies: StackDependency[];
+  /** Template file of each stack, relative to the assembly. */
+  readonly templateFiles: Map<Stack, string>;
+  /** The synthesized template of each stack. */
+  readonly templates: Map<Stack, any>;
+  /** aws-cdk synthesis errors, per capability. */
+  readonly synthesisErrors: Array<CollectionProblems['synthesisErrors'][number]>;
+  /** Tenant aggregates that could not be made to depend on their shared base. */
+  readonly wiringErrors: Array<CollectionProblems['wiringErrors'][number]>;
+}
+
+/** A stack of the composition and its capability. */
+export interface StackInCapability {
+  /** The stack. */
+  readonly stack: Stack;
+  /** Its capability, if any. */
+  readonly capability?: Capability;
+}
+
+/**
+ * Synthesizes every capability's stacks into a cloud assembly in scratch space.
+ *
+ * Before that it makes each `DeploymentAggregate` depend on its capability's
+ * `SharedBase`, so the assembly (and `cdk deploy --all`) honours it. Nothing is
+ * synthesized while a stack lies outside every capability or a capability has
+ * two shared bases: the rules of the check stage refuse those.
+ */
+export function synthesizeDeployment(capabilities: readonly Capability[], stacks: readonly StackInCapability[]): DeploySynthesis {
+  const result: DeploySynthesis = {
+    assemblyDirs: [],
+    stackDependencies: [],
+    templateFiles: new Map(),
+    templates: new Map(),
+    synthesisErrors: [],
+    wiringErrors: [],
+  };
+  const stages = capabilities.filter((c) => stacks.some((s) => s.capability === c));
+  const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
+  if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;
+
+  for (const capability of stages) result.wiringErrors.push(...wireSharedBase(capability, stacks));
+  if (result.wiringErrors.length > 0) return result;
+
+  for (const capability of stages) {
+    const byArtifact = new Map<string, Stack>();
+    for (const s of stacks) if (s.capability === capability) byArtifact.set(s.stack.artifactId, s.stack);
+    try {
+      // Not forced: a second synth of an unchanged tree reuses the first assembly (forcing
+      // would append metadata again), and aws-cdk refuses a tree changed since then.
+      const assembly = (capability as Stage).synth();
+      result.assemblyDirs.push(assembly.directory);
+      for (const artifact of assembly.stacks) {
+        const to = byArtifact.get(artifact.id);
+        if (!to) continue;
+        result.templateFiles.set(to, artifact.templateFile);
+        result.templates.set(to, artifact.template);
+        for (const dep of artifact.dependencies) {
+          const from = byArtifact.get(dep.id);
+          if (from) result.stackDependencies.push({ from, to, reason: reasonFor(from, to) });
+        }
+      }
+    } catch (e) {
+      result.synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e) });
+    }
+  }
+  return result;
+}
+
+/** Every tenant aggregate of the capability after its shared base. */
+function wireSharedBase(capability: Capability, stacks: readonly StackInCapability[]): DeploySynthesis['wiringErrors'] {
+  const mine = stacks.filter((s) => s.capability === capability).map((s) => s.stack);
+  const base = mine.find((s) => SharedBase.isSharedBase(s));
+  if (!base) return [];
+  const errors: DeploySynthesis['wiringErrors'] = [];
+  for (const aggregate of mine.filter((s) => DeploymentAggregate.isDeploymentAggregate(s))) {
+    try {
+      aggregate.addStackDependency(base, EdgeReason.SHARED_BASE);
+    } catch (e) {
+      errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e) });
+    }
+  }
+  return errors;
+}
+
+function reasonFor(from: Stack, to: Stack): string {
+  const sameCapability = Capability.tryOf(from) === Capability.tryOf(to);
+  return sameCapability && SharedBase.isSharedBase(from) && DeploymentAggregate.isDeploymentAggregate(to) ? EdgeReason.SHARED_BASE : EdgeReason.STACK;
+}

@@ -1,0 +1,275 @@
+import type { DependencyGraph } from './graph/dependency-graph';
+import type { FieldPath } from './ledger/field-path';
+import type { ObjectIdentity } from './object-identity';
+import type { ValueShape } from '../private/field-value';
+
+/**
+ * Everything synth knows about a composition, collected in one walk of the
+ * construct tree: plain, read-only data. The check and render stages read only
+ * this; nothing in it refers back to a construct, and nothing changes it later.
+ *
+ * Construct paths stand for constructs; indexes into `objects` and `stacks`
+ * stand for objects and stacks (in creation order).
+ */
+export interface Facts {
+  /** Capabilities, in creation order. */
+  readonly capabilities: readonly CapabilityFact[];
+  /** Deployment-time stacks, in creation order. */
+  readonly stacks: readonly StackFact[];
+  /** cdk8s charts, in creation order. */
+  readonly charts: readonly ChartFact[];
+  /** Every declaration of a Kubernetes object, in creation order; a second declaration of an identity is kept too. */
+  readonly objects: readonly ObjectFact[];
+  /** Who writes which field of which object (Kubernetes and CloudFormation). */
+  readonly ledger: FieldLedgerFacts;
+  /** Each `Contribution`, as written. */
+  readonly contributions: readonly ContributionFact[];
+  /** CloudFormation resources that claim a physical name. */
+  readonly physicalNames: readonly PhysicalNameFact[];
+  /** Every by-name reference from one object to another, as the Kubernetes API defines them or `Reference.byName` declares them. */
+  readonly references: readonly ReferenceFact[];
+  /** Objects declared to exist outside the composition (`Reference.external`). */
+  readonly externals: readonly ExternalFact[];
+  /** Every aws-cdk token found in a runtime manifest. */
+  readonly deployTimeValues: readonly DeployTimeValueFact[];
+  /** Interface contracts, in creation order. */
+  readonly contracts: readonly ContractFact[];
+  /** The dependency graph over both lifecycles: one node per stack and per first declaration of an object. */
+  readonly graph: DependencyGraph<GraphUnit | undefined>;
+  /** What went wrong while collecting; judged by the rules of the check stage. */
+  readonly problems: CollectionProblems;
+  /** The synthesized cloud assemblies, for the deploy output. */
+  readonly assembly: AssemblyFacts;
+  /** The construct that declares each CloudFormation resource, by `<stack path>\u0000<logical id>`. */
+  readonly resourceDeclarers: Readonly<Record<string, string>>;
+}
+
+/** A capability. */
+export interface CapabilityFact {
+  /** Its construct path. */
+  readonly path: string;
+  /** Its construct id (the first level of its stacks' and parameters' names). */
+  readonly id: string;
+  /** Its description, if it has one. */
+  readonly description?: string;
+}
+
+/** The part a stack plays in its capability. */
+export type StackRole = 'base' | 'tenant' | 'other';
+
+/** A deployment-time stack. */
+export interface StackFact {
+  /** Its construct path. */
+  readonly path: string;
+  /** The enclosing capability's path; absent for a stack outside any capability. */
+  readonly capability?: string;
+  /** `SharedBase`, `DeploymentAggregate`, or another aws-cdk `Stack`. */
+  readonly role: StackRole;
+  /** The CloudFormation stack name. */
+  readonly stackName: string;
+  /** The template file, relative to the cloud assembly; absent when the stack was not synthesized. */
+  readonly templateFile?: string;
+  /** The synthesized template; absent when the stack was not synthesized. */
+  readonly template?: any;
+  /** Where physical names must be unique: the stack's account (partition-wide names). */
+  readonly account: string;
+  /** The stack's environment, `aws://account/region` (region-wide names). */
+  readonly environment: string;
+}
+
+/** A cdk8s chart. */
+export interface ChartFact {
+  /** Its construct path. */
+  readonly path: string;
+  /** The enclosing capability's path, if any. */
+  readonly capability?: string;
+}
+
+/** One declaration of a Kubernetes object. */
+export interface ObjectFact {
+  /** The `ApiObject`'s construct path. */
+  readonly path: string;
+  /** The declaring construct: the cdk8s-plus construct that owns a `Resource`, else the object itself. */
+  readonly declarer: string;
+  /** The closest chart's path. */
+  readonly chart: string;
+  /** The enclosing capability's path, if any. */
+  readonly capability?: string;
+  /** Group, kind, namespace (as the API server defaults it), name. */
+  readonly identity: ObjectIdentity;
+  /** Equal for equal identities (`identityKey`). */
+  readonly key: string;
+  /** The manifest as emitted: declaration, JSON patches and contributions merged. */
+  readonly manifest: any;
+  /** For a second declaration of an identity: the index of the first. */
+  readonly duplicateOf?: number;
+}
+
+/** The field ledger: per object (or CloudFormation resource), every write with its writer. */
+export interface FieldLedgerFacts {
+  /** One entry per object or resource that has writes recorded. */
+  readonly objects: readonly ObjectWrites[];
+}
+
+/** The writes to one object. */
+export interface ObjectWrites {
+  /** How messages name the object, for example `apps/Deployment web/frontend`. */
+  readonly label: string;
+  /** `k8s` for a Kubernetes object, `cfn` for a CloudFormation resource. */
+  readonly kind: 'k8s' | 'cfn';
+  /** Every write, in the order made. */
+  readonly writes: readonly FieldWrite[];
+}
+
+/** One leaf written by one writer. */
+export interface FieldWrite {
+  /** The writer's construct path, or a label such as `x (addJsonPatch)`. */
+  readonly writer: string;
+  /** The leaf, in server-side apply's sense. */
+  readonly path: FieldPath;
+}
+
+/** A `Contribution` to a Kubernetes object. */
+export interface ContributionFact {
+  /** The contribution's construct path: the writer. */
+  readonly writer: string;
+  /** The index of the object written to. */
+  readonly target: number;
+  /** The fields written, as given. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** A CloudFormation resource's claim on a physical name. */
+export interface PhysicalNameFact {
+  /** Equal for two claims of one name (type, name, and where it must be unique). */
+  readonly key: string;
+  /** How messages name the claim, for example `AWS::SSM::Parameter Name "/cdn/origin"`. */
+  readonly claim: string;
+  /** The claiming construct's path. */
+  readonly claimant: string;
+}
+
+/** A by-name reference from one object to another. */
+export interface ReferenceFact {
+  /** The index of the referring object. */
+  readonly from: number;
+  /** What it names. */
+  readonly target: ObjectIdentity;
+  /** The field that holds the name, for example `spec.template.spec.serviceAccountName`. */
+  readonly field: string;
+  /** For a reference to one key of a ConfigMap or Secret (`configMapKeyRef`, `secretKeyRef`): the key. */
+  readonly key?: string;
+}
+
+/** An object declared to exist outside the composition. */
+export interface ExternalFact {
+  /** The declaring `Reference`'s path. */
+  readonly path: string;
+  /** Its identity; `namespace` absent for a namespaced kind given without one means any namespace. */
+  readonly identity: ObjectIdentity;
+  /** True when a namespaced kind was declared without a namespace: the name in every namespace. */
+  readonly anyNamespace: boolean;
+}
+
+/** An aws-cdk token in a runtime manifest. */
+export interface DeployTimeValueFact {
+  /** The index of the object. */
+  readonly object: number;
+  /** Where, as manifest path segments (list indexes as digits). */
+  readonly path: readonly string[];
+  /** True when the token is a map key, not a value. */
+  readonly isKey: boolean;
+  /** The construct the token refers to, when it is a reference (`bucket.bucketName`). */
+  readonly producer?: string;
+}
+
+/** One value published through a contract: its JSON type (a token has the type it stands for), literal and secrecy. */
+export interface PublishedValueFact extends ValueShape {
+  /** True when it is, or resolves to, a secret (`SecretValue`, a Secrets Manager or SecureString reference). */
+  readonly secret: boolean;
+}
+
+/** One field of a contract. */
+export interface ContractFieldFact {
+  /** The JSON type of its value. */
+  readonly type: 'string' | 'number' | 'boolean';
+  /** Its JSON Schema format, if any. */
+  readonly format?: 'hostname' | 'uri';
+  /** Whether a publication must include it. */
+  readonly required: boolean;
+  /** What it means. */
+  readonly description?: string;
+}
+
+/** An interface contract and how it is used. */
+export interface ContractFact {
+  /** Its construct path. */
+  readonly path: string;
+  /** Its construct id: its name. */
+  readonly name: string;
+  /** The enclosing capability's path. */
+  readonly capability: string;
+  /** The enclosing capability's id. */
+  readonly capabilityId: string;
+  /** Its version, as given. */
+  readonly version: string;
+  /** The SSM parameter that holds the published values. */
+  readonly parameterName: string;
+  /** Its fields, by name. */
+  readonly fields: Readonly<Record<string, ContractFieldFact>>;
+  /** Each `publish` call, in order. */
+  readonly publications: ReadonlyArray<{
+    /** The publishing stack's path. */
+    readonly stack: string;
+    /** The values, by field name. */
+    readonly values: Readonly<Record<string, PublishedValueFact>>;
+  }>;
+  /** Each chart that consumes it. */
+  readonly consumers: ReadonlyArray<{
+    /** The consuming chart's path. */
+    readonly chart: string;
+    /** The Secret the binding creates. */
+    readonly secretName: string;
+  }>;
+  /** Who reads which field: objects whose manifests render a handle of the field. */
+  readonly readers: ReadonlyArray<{
+    /** The field. */
+    readonly field: string;
+    /** The reading object's declarer. */
+    readonly reader: string;
+    /** The reader's chart. */
+    readonly chart: string;
+  }>;
+  /** Handles asked for that the contract does not declare. */
+  readonly undeclaredReads: ReadonlyArray<{
+    /** The chart that asked. */
+    readonly chart: string;
+    /** The name asked for. */
+    readonly field: string;
+  }>;
+}
+
+/** What a node of the composition graph stands for: a stack or an object (an index into `stacks`/`objects`). */
+export type GraphUnit =
+  | { readonly kind: 'stack'; readonly index: number }
+  | { readonly kind: 'object'; readonly index: number };
+
+/** What went wrong while collecting, as plain records. */
+export interface CollectionProblems {
+  /** A construct's own validation (`node.validate()`) failed. */
+  readonly validationErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
+  /** An object failed to render (`toJson()` threw). */
+  readonly renderErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
+  /** A capability's stacks failed to synthesize. */
+  readonly synthesisErrors: ReadonlyArray<{ readonly capability: string; readonly error: string }>;
+  /** A tenant aggregate could not be made to depend on its shared base. */
+  readonly wiringErrors: ReadonlyArray<{ readonly tenant: string; readonly base: string; readonly error: string }>;
+  /** Constructs made to depend on themselves. */
+  readonly selfDependencies: readonly string[];
+}
+
+/** The cloud assemblies synthesized for the deploy output. */
+export interface AssemblyFacts {
+  /** Each capability's cloud assembly folder (scratch space, not the outdir). */
+  readonly dirs: readonly string[];
+}

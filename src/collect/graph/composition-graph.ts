@@ -1,0 +1,192 @@
+import { Stack } from 'aws-cdk-lib';
+import { IConstruct } from 'constructs';
+import { DependencyGraph } from './dependency-graph';
+import { isSelfDependent } from '../../private/self-dependency';
+import type { GraphUnit, ObjectFact } from '../facts';
+import { groupKind } from '../object-identity';
+
+/** Why an edge of the composition graph exists; written to `plan.json`. */
+export const EdgeReason = {
+  EXPLICIT: 'explicit dependency (addDependency)',
+  CRD: 'CRD before custom resource',
+  NAMESPACE: 'Namespace before its contents',
+  ROLE: 'Role before binding',
+  SHARED_BASE: 'shared base before tenant aggregate',
+  STACK: 'stack dependency (cloud assembly)',
+  DEPLOY_BEFORE_RUNTIME: 'deployment time before runtime',
+  INTERFACE: 'interface publication before its consumers',
+} as const;
+
+/** One stack-to-stack dependency, as the cloud assembly records it. */
+export interface StackDependency {
+  /** The stack deployed first. */
+  readonly from: Stack;
+  /** The stack that depends on it. */
+  readonly to: Stack;
+  /** Why. */
+  readonly reason: string;
+}
+
+type Graph = DependencyGraph<GraphUnit | undefined>;
+
+/** What the composition graph is built from. */
+export interface GraphInput {
+  /** Every construct, in tree order: explicit dependencies are read from them. */
+  readonly constructs: readonly IConstruct[];
+  /** The stacks, in the order of `Facts.stacks`. */
+  readonly stacks: ReadonlyArray<{ readonly stack: Stack; readonly capability?: string }>;
+  /** The objects, in the order of `Facts.objects`, each with its cdk8s object. */
+  readonly objects: ReadonlyArray<{ readonly apiObject: IConstruct; readonly fact: ObjectFact }>;
+  /** Stack dependencies as the cloud assemblies record them. */
+  readonly stackDependencies: readonly StackDependency[];
+  /** Per contract: the publishing stacks and the charts that consume it, by path. */
+  readonly contracts: ReadonlyArray<{ readonly path: string; readonly publishers: readonly Stack[]; readonly consumers: readonly string[] }>;
+}
+
+/** The graph and the constructs found depending on themselves. */
+export interface CompositionGraph {
+  /** One node per stack and per object, plus barriers for construct-level dependencies. */
+  readonly graph: DependencyGraph<GraphUnit | undefined>;
+  /** Paths of the constructs made to depend on themselves. */
+  readonly selfDependencies: string[];
+}
+
+/**
+ * Builds one graph over both lifecycles: explicit `addDependency` edges between
+ * objects, charts, stacks or any construct, and the implicit edges of
+ * `EdgeReason`.
+ *
+ * A dependency between two constructs that are not themselves stacks or
+ * objects goes through two barrier nodes ("everything in B is done", "A may
+ * start"), so it costs edges linear in the objects involved, never their product.
+ */
+export function buildCompositionGraph(input: GraphInput): CompositionGraph {
+  const graph = new DependencyGraph<GraphUnit | undefined>();
+  const unitNode = new Map<IConstruct, number>();
+
+  const stackIndex = new Map(input.stacks.map((s, index) => [s.stack as IConstruct, index]));
+  const objectIndex = new Map(input.objects.map((o, index) => [o.apiObject, index]));
+  for (const c of input.constructs) {
+    const s = stackIndex.get(c);
+    if (s !== undefined) unitNode.set(c, graph.addNode({ kind: 'stack', index: s }, c.node.path));
+    const o = objectIndex.get(c);
+    if (o !== undefined) unitNode.set(c, graph.addNode({ kind: 'object', index: o }, c.node.path));
+  }
+
+  const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode);
+  addRuntimeEdges(input.objects, graph, unitNode);
+  for (const dep of input.stackDependencies) {
+    graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, dep.reason);
+  }
+  addDeployBeforeRuntimeEdges(input, graph, unitNode);
+  addInterfaceEdges(input, graph, unitNode);
+  return { graph, selfDependencies };
+}
+
+/** The `addDependency` edges; returns the constructs that depend on themselves. */
+function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitNode: Map<IConstruct, number>): string[] {
+  const unitOf = (c: IConstruct): number | undefined => {
+    for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+      const n = unitNode.get(s);
+      if (n !== undefined) return n;
+    }
+    return undefined;
+  };
+  const done = new Map<IConstruct, number>();
+  const start = new Map<IConstruct, number>();
+  const barrier = (map: Map<IConstruct, number>, c: IConstruct): number => {
+    let n = map.get(c);
+    if (n === undefined) {
+      n = graph.addNode(undefined, c.node.path, true);
+      map.set(c, n);
+    }
+    return n;
+  };
+
+  const selfDependencies: string[] = [];
+  for (const c of constructs) {
+    const dependencies = isSelfDependent(c) ? [c, ...c.node.dependencies] : c.node.dependencies;
+    for (const d of dependencies) {
+      if (d === c) {
+        selfDependencies.push(c.node.path);
+        continue;
+      }
+      const from = unitOf(d) ?? barrier(done, d);
+      const to = unitOf(c) ?? barrier(start, c);
+      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT);
+    }
+  }
+
+  if (done.size === 0 && start.size === 0) return selfDependencies;
+  for (const [unit, node] of unitNode) {
+    for (let s = unit.node.scope; s; s = s.node.scope) {
+      const d = done.get(s);
+      if (d !== undefined) graph.addEdge(node, d, '');
+      const st = start.get(s);
+      if (st !== undefined) graph.addEdge(st, node, '');
+    }
+  }
+  return selfDependencies;
+}
+
+/** CRD before its custom resources, Namespace before its contents, Role before its bindings. */
+function addRuntimeEdges(objects: GraphInput['objects'], graph: Graph, unitNode: Map<IConstruct, number>): void {
+  const crds = new Map<string, number>();
+  const namespaces = new Map<string, number>();
+  const roles = new Map<string, number>();
+  for (const { apiObject, fact } of objects) {
+    const { group, kind, namespace, name } = fact.identity;
+    const node = unitNode.get(apiObject)!;
+    if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') {
+      crds.set(groupKind(String(fact.manifest.spec?.group ?? ''), String(fact.manifest.spec?.names?.kind ?? '')), node);
+    } else if (group === '' && kind === 'Namespace') {
+      namespaces.set(name, node);
+    } else if (group === 'rbac.authorization.k8s.io' && (kind === 'Role' || kind === 'ClusterRole')) {
+      roles.set(`${kind}|${kind === 'Role' ? namespace : ''}|${name}`, node);
+    }
+  }
+  for (const { apiObject, fact } of objects) {
+    const { group, kind, namespace } = fact.identity;
+    const node = unitNode.get(apiObject)!;
+    const crd = crds.get(groupKind(group, kind));
+    if (crd !== undefined) graph.addEdge(crd, node, EdgeReason.CRD);
+    const ns = namespace ? namespaces.get(namespace) : undefined;
+    if (ns !== undefined) graph.addEdge(ns, node, EdgeReason.NAMESPACE);
+    if (group === 'rbac.authorization.k8s.io' && (kind === 'RoleBinding' || kind === 'ClusterRoleBinding')) {
+      const ref = fact.manifest.roleRef ?? {};
+      const refKind = String(ref.kind ?? '');
+      const role = roles.get(`${refKind}|${refKind === 'Role' ? namespace : ''}|${ref.name}`);
+      if (role !== undefined) graph.addEdge(role, node, EdgeReason.ROLE);
+    }
+  }
+}
+
+/** Every deployment-time stack of a capability before any of its runtime objects. */
+function addDeployBeforeRuntimeEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  const capabilities = new Set(input.stacks.map((s) => s.capability).filter((c): c is string => c !== undefined));
+  for (const capability of capabilities) {
+    const stacks = input.stacks.filter((s) => s.capability === capability);
+    const objects = input.objects.filter((o) => o.fact.capability === capability);
+    if (objects.length === 0) continue;
+    const gate = graph.addNode(undefined, `${capability} (deployment time)`, true);
+    for (const s of stacks) graph.addEdge(unitNode.get(s.stack)!, gate, '');
+    for (const o of objects) graph.addEdge(gate, unitNode.get(o.apiObject)!, EdgeReason.DEPLOY_BEFORE_RUNTIME);
+  }
+}
+
+/** The stack that publishes a contract before every object of each chart that consumes it. */
+function addInterfaceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  for (const contract of input.contracts) {
+    for (const stack of contract.publishers) {
+      const publisher = unitNode.get(stack);
+      if (publisher === undefined) continue;
+      for (const chart of contract.consumers) {
+        const gate = graph.addNode(undefined, `${contract.path} (published)`, true);
+        graph.addEdge(publisher, gate, '');
+        for (const o of input.objects) {
+          if (o.fact.chart === chart) graph.addEdge(gate, unitNode.get(o.apiObject)!, EdgeReason.INTERFACE);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { FieldLedgerFacts, FieldWrite, ObjectWrites } from '../facts';
+import { FieldPath } from './field-path';
+
+/**
+ * Builds the field ledger while collecting: the record of every write as
+ * (writer construct path, object, field path). The ledger only records; the
+ * field-conflict rule of the check stage reads it.
+ */
+export class LedgerBuilder {
+  private readonly objects = new Map<string, { label: string; kind: 'k8s' | 'cfn'; writes: FieldWrite[] }>();
+
+  /**
+   * Records that `writer` writes `path` of the object `objectKey`.
+   *
+   * @param writer the writer's construct path (or a label such as `x (addJsonPatch)`)
+   * @param objectKey equal for the same object
+   * @param label how messages name the object
+   * @param kind a Kubernetes object or a CloudFormation resource
+   * @param path the leaf written
+   */
+  public record(writer: string, objectKey: string, label: string, kind: 'k8s' | 'cfn', path: FieldPath): void {
+    let entry = this.objects.get(objectKey);
+    if (!entry) {
+      entry = { label, kind, writes: [] };
+      this.objects.set(objectKey, entry);
+    }
+    entry.writes.push({ writer, path });
+  }
+
+  /** The ledger, as facts. */
+  public facts(): FieldLedgerFacts {
+    const objects: ObjectWrites[] = [...this.objects.values()].map((o) => ({ label: o.label, kind: o.kind, writes: o.writes }));
+    return { objects };
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * A field path in the sense of server-side apply: a list of segments, each a
+ * map key (`spec`, `app.kubernetes.io/name`) or a list element key
+ * (`k:{"name":"web"}`).
+ */
+export type FieldPath = readonly string[];
+
+/** The segment of a keyed list element, as server-side apply writes it: `k:{"name":"web"}`. */
+export function elementKey(keys: Record<string, unknown>): string {
+  return `k:${JSON.stringify(keys)}`;
+}
+
+/** True when a segment is a keyed list element. */
+export function isElementKey(segment: string): boolean {
+  return segment.startsWith('k:{');
+}
+
+/** The field names of a path with element keys left out: the shape the rules match. */
+export function fieldNames(path: FieldPath): string[] {
+  return path.filter((s) => !isElementKey(s));
+}
+
+/**
+ * How messages print a path: `spec.template.spec.containers[name=web].image`,
+ * `metadata.labels["app.kubernetes.io/name"]`.
+ */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const segment of path) {
+    const keys = isElementKey(segment) ? parseElementKey(segment) : undefined;
+    if (keys) {
+      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) {
+      out += out ? `.${segment}` : segment;
+    } else {
+      out += `[${JSON.stringify(segment)}]`;
+    }
+  }
+  return out || '(the whole object)';
+}
+
+/** The keys of an element key segment; undefined for a map key that merely looks like one. */
+function parseElementKey(segment: string): Record<string, unknown> | undefined {
+  try {
+    const keys = JSON.parse(segment.slice(2));
+    return keys !== null && typeof keys === 'object' && !Array.isArray(keys) ? keys : undefined;
+  } catch {
+    return undefined;
+  }
+}

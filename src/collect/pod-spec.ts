@@ -1,0 +1,31 @@
+/**
+ * Where the kinds that run pods keep their pod spec and pod labels: pure
+ * functions of a manifest, shared by reference collection and the reference
+ * check.
+ */
+
+/** The pod spec of a workload manifest, and the dotted path to it; undefined for kinds that run no pods. */
+export function podSpecOf(group: string, kind: string, manifest: any): { spec: any; at: string } | undefined {
+  switch (`${group}/${kind}`) {
+    case '/Pod':
+      return { spec: manifest?.spec, at: 'spec' };
+    case 'apps/Deployment':
+    case 'apps/StatefulSet':
+    case 'apps/DaemonSet':
+    case 'apps/ReplicaSet':
+    case 'batch/Job':
+    case '/ReplicationController':
+      return { spec: manifest?.spec?.template?.spec, at: 'spec.template.spec' };
+    case 'batch/CronJob':
+      return { spec: manifest?.spec?.jobTemplate?.spec?.template?.spec, at: 'spec.jobTemplate.spec.template.spec' };
+    default:
+      return undefined;
+  }
+}
+
+/** The labels of the pods a workload runs (a Pod's own labels); undefined for kinds that run no pods. */
+export function podLabelsOf(group: string, kind: string, manifest: any): Record<string, string> | undefined {
+  if (group === '' && kind === 'Pod') return manifest?.metadata?.labels ?? {};
+  if (group === 'batch' && kind === 'CronJob') return manifest?.spec?.jobTemplate?.spec?.template?.metadata?.labels ?? {};
+  return podSpecOf(group, kind, manifest) ? manifest?.spec?.template?.metadata?.labels ?? {} : undefined;
+}

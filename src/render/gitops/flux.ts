@@ -1,0 +1,149 @@
+import * as path from 'path';
+import { Duration } from 'cdk8s';
+import { Kustomization, KustomizationSpecSourceRefKind } from '../../imports/kustomization-kustomize.toolkit.fluxcd.io';
+import { slug } from '../../private/names';
+import { toYaml } from '../../private/yaml';
+import { kustomization } from '../kustomization';
+import type { OutputWriter } from '../output-writer';
+import type { PlanStep, RuntimeFile } from '../plan-steps';
+import { renderObjects, runtimeSteps } from './runtime-steps';
+
+/** The Flux source that holds the synthesized output (a Git repository, usually). */
+export interface FluxSourceReference {
+  /**
+   * The kind of the source.
+   *
+   * @default 'GitRepository'
+   */
+  readonly kind?: 'GitRepository' | 'OCIRepository' | 'Bucket' | 'ExternalArtifact';
+  /** The source's name. */
+  readonly name: string;
+  /**
+   * The source's namespace.
+   *
+   * @default - the namespace of the Kustomizations
+   */
+  readonly namespace?: string;
+}
+
+/** Options of `GitOps.flux`. */
+export interface FluxOptions {
+  /** The source Flux reads the output from. */
+  readonly sourceRef: FluxSourceReference;
+  /**
+   * Where the outdir is inside the source, as a Flux path (`./examples/cdn/dist`).
+   *
+   * @default './dist'
+   */
+  readonly path?: string;
+  /**
+   * How often each step is reconciled.
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly interval?: Duration;
+  /**
+   * How long a step may take to apply and become ready.
+   *
+   * @default - Flux's default, the interval
+   */
+  readonly timeout?: Duration;
+  /**
+   * Whether Flux deletes the objects a step no longer holds.
+   *
+   * @default true
+   */
+  readonly prune?: boolean;
+  /**
+   * Whether a step is ready only when every object it applied is ready, which
+   * is what makes `dependsOn` wait for the objects and not only for the apply.
+   *
+   * @default true
+   */
+  readonly wait?: boolean;
+  /**
+   * The namespace of the Flux `Kustomization`s.
+   *
+   * @default 'flux-system'
+   */
+  readonly namespace?: string;
+}
+
+/** The Flux writer: `gitops/flux/`, one Kustomization per runtime step, chained by `dependsOn`. */
+export function fluxWriter(options: FluxOptions): OutputWriter {
+  return {
+    name: 'gitops/flux/',
+    write: ({ steps, runtimeFiles }, out) => fluxFiles(options, steps, runtimeFiles).forEach((content, file) => out.files.set(file, content)),
+  };
+}
+
+/**
+ * The Flux files for the plan: a pure function of the steps and the runtime files.
+ *
+ * @param steps the plan's steps in order (deploy steps are skipped: the pipeline deploys them first)
+ */
+export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runtimeFiles: readonly RuntimeFile[]): Map<string, string> {
+  const runtime = runtimeSteps(steps, runtimeFiles);
+  const namespace = options.namespace ?? 'flux-system';
+  const root = (options.path ?? './dist').replace(/\/+$/, '');
+  const names = uniqueNames(runtime.map((r) => r.step.id));
+  const lifecycleOf = new Map(steps.map((s) => [s.id, s.lifecycle]));
+  const files = new Map<string, string>();
+  const clusterFiles: string[] = [];
+
+  runtime.forEach(({ step, files: stepFiles }, i) => {
+    const name = names[i];
+    const folder = `gitops/flux/steps/${name}`;
+    const manifests = stepFiles.map((f) => path.posix.basename(f.file));
+    stepFiles.forEach((f, k) => files.set(`${folder}/${manifests[k]}`, renderObjects(f.objects.map((o) => o.manifest))));
+    files.set(`${folder}/kustomization.yaml`, kustomization(manifests));
+
+    const dependsOn = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'runtime').map((d) => ({ name: names[runtime.findIndex((r) => r.step.id === d.step)] }));
+    const deployFirst = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'deploy').map((d) => d.step);
+    const manifest = Kustomization.manifest({
+      metadata: { name, namespace },
+      spec: {
+        interval: goDuration(options.interval ?? Duration.minutes(10)),
+        ...(options.timeout ? { timeout: goDuration(options.timeout) } : {}),
+        path: `${root}/${folder}`,
+        prune: options.prune ?? true,
+        wait: options.wait ?? true,
+        sourceRef: {
+          kind: (options.sourceRef.kind ?? 'GitRepository') as KustomizationSpecSourceRefKind,
+          name: options.sourceRef.name,
+          ...(options.sourceRef.namespace ? { namespace: options.sourceRef.namespace } : {}),
+        },
+        ...(dependsOn.length > 0 ? { dependsOn } : {}),
+      },
+    });
+    const header = [
+      `# Step ${step.id} of plan.json.`,
+      ...(deployFirst.length > 0 ? [`# Apply after the deploy steps ${deployFirst.join(', ')} (cdk deploy runs them first).`] : []),
+    ].join('\n');
+    const file = `${String(i + 1).padStart(4, '0')}-${name}.yaml`;
+    files.set(`gitops/flux/cluster/${file}`, `${header}\n${toYaml(manifest)}`);
+    clusterFiles.push(file);
+  });
+  if (clusterFiles.length > 0) files.set('gitops/flux/cluster/kustomization.yaml', kustomization(clusterFiles));
+  return files;
+}
+
+/** Stable Kustomization names from step ids: a DNS-1123 label each, unique. */
+function uniqueNames(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return ids.map((id) => {
+    const base = slug(id).slice(0, 60).replace(/-+$/, '');
+    let name = base;
+    for (let n = 2; seen.has(name); n++) name = `${base}-${n}`;
+    seen.add(name);
+    return name;
+  });
+}
+
+/** A Go duration as Flux writes it: `10m`, `1h`, `90s`. */
+function goDuration(d: Duration): string {
+  const seconds = d.toSeconds();
+  if (seconds > 0 && seconds % 3600 === 0) return `${seconds / 3600}h`;
+  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60}m`;
+  return `${seconds}s`;
+}

@@ -1,0 +1,46 @@
+import { argoCdWriter } from './argo-cd';
+import type { FluxOptions } from './flux';
+import { fluxWriter } from './flux';
+import type { OutputWriter } from '../output-writer';
+
+/**
+ * How an existing GitOps engine applies the runtime steps in plan order,
+ * written under `gitops/` by synth (`CapabilityApp` prop `gitops`).
+ *
+ * @example
+ * const app = new CapabilityApp({
+ *   gitops: GitOps.flux({ sourceRef: { name: 'platform' }, path: './clusters/prod/cdn' }),
+ * });
+ */
+export class GitOps {
+  /**
+   * Flux: one `Kustomization` (`kustomize.toolkit.fluxcd.io/v1`) per runtime
+   * step, chained by `dependsOn` as the plan chains the steps, each applying
+   * its own folder with `wait`. Written to `gitops/flux/`: point one Flux
+   * Kustomization at `gitops/flux/cluster`.
+   */
+  public static flux(options: FluxOptions): GitOps {
+    return new GitOps('flux', fluxWriter(options));
+  }
+
+  /**
+   * Argo CD: the runtime manifests with the annotation
+   * `argocd.argoproj.io/sync-wave` set to the position of their step among the
+   * runtime steps (0, 1, ...). Written to `gitops/argocd/`: point an Argo CD
+   * Application (directory source) at it.
+   */
+  public static argoCd(): GitOps {
+    return new GitOps('argocd', argoCdWriter);
+  }
+
+  private constructor(
+    /** The engine the output is for, for example `flux`. */
+    public readonly engine: string,
+    /**
+     * The output writer of the engine.
+     *
+     * @internal
+     */
+    public readonly writer: OutputWriter,
+  ) {}
+}

@@ -1,0 +1,7 @@
+/** What a synth writes under the outdir: generated files and files copied from scratch space. */
+export interface OutputTree {
+  /** Generated files: path relative to the outdir, and content. */
+  readonly files: Map<string, string>;
+  /** Copies: path relative to the outdir, and the absolute source file or folder. */
+  readonly copies: Map<string, string>;
+}

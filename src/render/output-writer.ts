@@ -1,0 +1,17 @@
+import type { OutputTree } from './output-tree';
+import type { RenderContext } from './render-context';
+import type { AnnotationClaim } from '../check/rule';
+
+/**
+ * One output format: a pure function from the render context to files under
+ * the outdir. A new format is one writer file and one line in `writers.ts`
+ * (or, for a GitOps engine, one `GitOps` factory).
+ */
+export interface OutputWriter {
+  /** What it writes, for example `plan.json`. */
+  readonly name: string;
+  /** Annotations it writes on every runtime object, which no construct may write (checked before rendering). */
+  readonly claims?: readonly AnnotationClaim[];
+  /** Adds its files to `out`. */
+  write(context: RenderContext, out: OutputTree): void;
+}

@@ -1,0 +1,192 @@
+import type { Facts, ObjectFact } from '../collect/facts';
+import { describeIdentity } from '../collect/object-identity';
+import { compareText } from '../private/compare';
+import { slug } from '../private/names';
+
+/** The lifecycle a step belongs to. */
+export type Lifecycle = 'deploy' | 'runtime';
+
+/** One edge of the plan: a step this one waits for, and why. */
+export interface PlanDependency {
+  /** The id of the step that comes first. */
+  readonly step: string;
+  /** Why, for example "CRD before custom resource"; sorted. */
+  readonly reasons: string[];
+}
+
+/** One step of the plan: a stack to deploy, or a file of manifests to apply. */
+export interface PlanStep {
+  /** Stable id: the stack's construct path, or the chart's path with `#n` when it takes several steps. */
+  readonly id: string;
+  /** `deploy` (aws-cdk stack) or `runtime` (Kubernetes manifests). */
+  readonly lifecycle: 'deploy' | 'runtime';
+  /** The capability the step belongs to, if any. */
+  readonly capability?: string;
+  /** The CloudFormation stack name (deploy steps). */
+  readonly stackName?: string;
+  /** The objects applied (runtime steps), as `Kind namespace/name`. */
+  readonly objects?: string[];
+  /** Files of the step, relative to the outdir. */
+  readonly files: string[];
+  /** Steps that come first. */
+  readonly dependsOn: PlanDependency[];
+}
+
+/** A runtime file: its path relative to the outdir and its manifests in apply order. */
+export interface RuntimeFile {
+  /** Path relative to the outdir, `runtime/0001-<chart>.yaml`. */
+  readonly file: string;
+  /** The objects, in apply order. */
+  readonly objects: ObjectFact[];
+}
+
+/** The ordered steps of both lifecycles and the runtime files they name. */
+export interface StepPlan {
+  /** Steps in apply order. */
+  readonly steps: PlanStep[];
+  /** Runtime files in apply order. */
+  readonly runtimeFiles: RuntimeFile[];
+}
+
+interface DraftStep {
+  readonly key: string;
+  readonly lifecycle: Lifecycle;
+  readonly level: number;
+  readonly first: number;
+  readonly nodes: number[];
+  readonly chart?: string;
+  id: string;
+  files: string[];
+}
+
+/**
+ * Groups the sorted composition graph into steps: one per stack; per chart,
+ * one per level, so no step holds an object and something it depends on.
+ *
+ * @param deployFile the template file of a stack (by index), relative to the outdir
+ */
+export function planSteps(facts: Facts, deployFile: (stack: number) => string): StepPlan {
+  const graph = facts.graph;
+  const sorted = graph.sort();
+  const drafts = new Map<string, DraftStep>();
+  const stepOfNode = new Int32Array(graph.size).fill(-1);
+  const ordered: DraftStep[] = [];
+  for (const node of sorted.order) {
+    const unit = graph.value(node);
+    if (!unit) continue;
+    const level = sorted.levels[node];
+    const chart = unit.kind === 'object' ? facts.objects[unit.index].chart : undefined;
+    const key = unit.kind === 'stack' ? `s|${node}` : `o|${chart}|${level}`;
+    let draft = drafts.get(key);
+    if (!draft) {
+      draft = {
+        key,
+        lifecycle: unit.kind === 'stack' ? 'deploy' : 'runtime',
+        level,
+        first: node,
+        nodes: [],
+        chart,
+        id: unit.kind === 'stack' ? facts.stacks[unit.index].path : '',
+        files: unit.kind === 'stack' ? [deployFile(unit.index)] : [],
+      };
+      drafts.set(key, draft);
+      ordered.push(draft);
+    }
+    draft.nodes.push(node);
+  }
+  ordered.sort((a, b) => a.level - b.level || a.first - b.first);
+  ordered.forEach((d, i) => d.nodes.forEach((n) => (stepOfNode[n] = i)));
+
+  const runtimeFiles = nameRuntimeSteps(ordered, facts);
+  const dependsOn = stepDependencies(facts, stepOfNode, ordered.length);
+  const steps = ordered.map((d, i): PlanStep => {
+    const first = graph.value(d.first)!;
+    const capability = first.kind === 'stack' ? facts.stacks[first.index].capability : facts.objects[first.index].capability;
+    return {
+      id: d.id,
+      lifecycle: d.lifecycle,
+      capability,
+      stackName: first.kind === 'stack' ? facts.stacks[first.index].stackName : undefined,
+      objects: d.lifecycle === 'runtime' ? d.nodes.map((n) => describe(facts, n)) : undefined,
+      files: d.files,
+      dependsOn: [...dependsOn[i]]
+        .sort(([a], [b]) => a - b)
+        .map(([s, reasons]) => ({ step: ordered[s].id, reasons: [...reasons].sort(compareText) })),
+    };
+  });
+  return { steps, runtimeFiles };
+}
+
+/** Numbers runtime files in apply order and names each step by its chart. */
+function nameRuntimeSteps(ordered: DraftStep[], facts: Facts): RuntimeFile[] {
+  const perChart = new Map<string, DraftStep[]>();
+  for (const d of ordered) {
+    if (!d.chart) continue;
+    const list = perChart.get(d.chart) ?? [];
+    list.push(d);
+    perChart.set(d.chart, list);
+  }
+  for (const [chart, list] of perChart) {
+    list.forEach((d, k) => (d.id = list.length === 1 ? chart : `${chart}#${k + 1}`));
+  }
+  const files: RuntimeFile[] = [];
+  const width = Math.max(4, String(ordered.length).length);
+  for (const d of ordered) {
+    if (!d.chart) continue;
+    const seq = String(files.length + 1).padStart(width, '0');
+    const suffix = d.id.includes('#') ? `-${d.id.slice(d.id.lastIndexOf('#') + 1)}` : '';
+    const file = `runtime/${seq}-${slug(d.chart)}${suffix}.yaml`;
+    d.files = [file];
+    files.push({ file, objects: d.nodes.map((n) => facts.objects[facts.graph.value(n)!.index]) });
+  }
+  return files;
+}
+
+/**
+ * The steps each step waits for, with reasons, found by carrying step sets
+ * through barrier nodes in topological order (linear in edges times the few
+ * steps a barrier gathers).
+ */
+function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: number): Array<Map<number, Set<string>>> {
+  const graph = facts.graph;
+  const sorted = graph.sort();
+  const incoming: Array<Array<{ from: number; reason: string }>> = Array.from({ length: graph.size }, () => []);
+  for (const e of graph.edges()) incoming[e.to].push({ from: e.from, reason: e.reason });
+
+  const carried = new Map<number, Map<number, Set<string>>>();
+  const result: Array<Map<number, Set<string>>> = Array.from({ length: stepCount }, () => new Map());
+  for (const node of sorted.topological) {
+    const into = new Map<number, Set<string>>();
+    for (const { from, reason } of incoming[node]) {
+      if (graph.isBarrier(from)) {
+        for (const [step, reasons] of carried.get(from) ?? []) {
+          addReasons(into, step, reasons, reason);
+        }
+      } else {
+        addReasons(into, stepOfNode[from], new Set(), reason);
+      }
+    }
+    if (graph.isBarrier(node)) {
+      carried.set(node, into);
+    } else {
+      const own = stepOfNode[node];
+      for (const [step, reasons] of into) if (step !== own) addReasons(result[own], step, reasons, '');
+    }
+  }
+  return result;
+}
+
+function addReasons(target: Map<number, Set<string>>, step: number, reasons: Set<string>, extra: string): void {
+  let set = target.get(step);
+  if (!set) {
+    set = new Set();
+    target.set(step, set);
+  }
+  for (const r of reasons) set.add(r);
+  if (extra) set.add(extra);
+}
+
+function describe(facts: Facts, node: number): string {
+  const unit = facts.graph.value(node);
+  return unit?.kind === 'object' ? describeIdentity(facts.objects[unit.index].identity) : '';
+}

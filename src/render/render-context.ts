@@ -1,0 +1,46 @@
+import { buildLock } from './lock-build';
+import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
+import type { Facts, ObjectFact } from '../collect/facts';
+import { toYaml } from '../private/yaml';
+import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
+import type { Lock } from '../release/lock';
+import { diffReleases, ReleaseDiff } from '../release/release-diff';
+
+/**
+ * What every output writer reads: the facts, and what is computed from them
+ * once for all writers (the steps in apply order, each object's YAML, the
+ * interface artifact, this release's lock and its difference to the previous).
+ */
+export interface RenderContext {
+  /** What collect found. */
+  readonly facts: Facts;
+  /** The previous release, if any. */
+  readonly previous?: Lock;
+  /** Every step of both lifecycles, in apply order. */
+  readonly steps: readonly PlanStep[];
+  /** The runtime files the steps name, in apply order. */
+  readonly runtimeFiles: readonly RuntimeFile[];
+  /** Each runtime object's YAML document, as written. */
+  readonly yaml: ReadonlyMap<ObjectFact, string>;
+  /** The content of `interface.json`. */
+  readonly artifact: InterfaceArtifact;
+  /** The lock of this release. */
+  readonly lock: Lock;
+  /** What this release changes against the previous one. */
+  readonly changes: ReleaseDiff;
+}
+
+/** The file under the outdir that holds a stack's template. */
+export function deployFile(facts: Facts, stack: number): string {
+  return `deploy/${facts.stacks[stack].templateFile}`;
+}
+
+/** Computes the render context of an accepted composition. */
+export function renderContext(facts: Facts, previous?: Lock): RenderContext {
+  const { steps, runtimeFiles } = planSteps(facts, (stack) => deployFile(facts, stack));
+  const yaml = new Map<ObjectFact, string>();
+  for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
+  const artifact = interfaceArtifact(facts.contracts);
+  const lock = buildLock(facts, artifact, yaml);
+  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock) };
+}

@@ -1,0 +1,26 @@
+import type { OutputTree } from './output-tree';
+import type { OutputWriter } from './output-writer';
+import { RenderContext, renderContext } from './render-context';
+import type { Facts } from '../collect/facts';
+import type { Lock } from '../release/lock';
+
+/** What `render` returns: the files to write and the context they were rendered from. */
+export interface Rendered {
+  /** The files under the outdir. */
+  readonly output: OutputTree;
+  /** The steps, objects, interface and lock of this release. */
+  readonly context: RenderContext;
+}
+
+/**
+ * The render stage: every writer's files for an accepted composition. Pure:
+ * nothing is written to disk here (`writeOutput` does that, atomically).
+ *
+ * @param writers the output formats, in order
+ */
+export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[]): Rendered {
+  const context = renderContext(facts, previous);
+  const output: OutputTree = { files: new Map(), copies: new Map() };
+  for (const writer of writers) writer.write(context, output);
+  return { output, context };
+}

@@ -1,0 +1,39 @@
+import type { ReleaseDiff } from '../../release/release-diff';
+import type { OutputWriter } from '../output-writer';
+import type { PlanStep } from '../plan-steps';
+import type { RenderContext } from '../render-context';
+
+/** The plan written to `plan.json`. */
+export interface Plan {
+  /** Format version of this file. */
+  readonly version: 1;
+  /** The capabilities of the app. */
+  readonly capabilities: Array<{
+    /** The capability's construct path. */
+    readonly name: string;
+    /** Its description, if it has one. */
+    readonly description?: string;
+  }>;
+  /** What this release changes against the lock. */
+  readonly changes: ReleaseDiff;
+  /** Every step of both lifecycles, in apply order. */
+  readonly steps: readonly PlanStep[];
+}
+
+/** The plan of a release, as `plan.json` holds it. */
+export function planOf(context: RenderContext): Plan {
+  return {
+    version: 1,
+    capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
+    changes: context.changes,
+    steps: context.steps,
+  };
+}
+
+/** `plan.json`: every step of both lifecycles in apply order, why each edge exists, and the changes against the lock. */
+export const planJson: OutputWriter = {
+  name: 'plan.json',
+  write: (context, out) => {
+    out.files.set('plan.json', JSON.stringify(planOf(context), undefined, 2) + '\n');
+  },
+};

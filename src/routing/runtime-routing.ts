@@ -1,0 +1,126 @@
+import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
+import { addBackend, Backend, BackendOptions } from './backend';
+import { includeCrds } from './crds';
+import { tenantHeaderOf } from './tenant-header';
+import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from './tenant-route';
+import { Capability } from '../constructs/capability';
+import { brand, hasBrand } from '../private/brand';
+
+/** Properties of a `RuntimeRouting`. */
+export interface RuntimeRoutingProps extends ChartProps {
+  /**
+   * How `addTenantRoute` renders routes.
+   *
+   * @default RouteStyle.GATEWAY_API
+   */
+  readonly routeStyle?: RouteStyle;
+  /**
+   * The gateway tenant routes attach to: the `parentRefs` of an `HTTPRoute`, the
+   * `gateways` of a `VirtualService`.
+   *
+   * @default - none: Gateway API routes are refused, Istio routes apply to the mesh
+   */
+  readonly gateway?: GatewayReference;
+}
+
+/**
+ * The runtime aggregate of a capability: the Kubernetes objects that route
+ * traffic once the deployment-time aggregates exist.
+ *
+ * A cdk8s `Chart`. Synth applies it after every deployment-time stack of its
+ * capability, and orders its objects by their dependencies (CRDs before custom
+ * resources, namespaces before their contents, roles before bindings).
+ * `addBackend` and `addTenantRoute` route each tenant on the header the edge
+ * sets (Gateway API `HTTPRoute`s, or Istio `VirtualService`s).
+ *
+ * @example
+ * const routing = new RuntimeRouting(cdn, 'Routing', { gateway: { name: 'edge', namespace: 'gateway-system' } });
+ * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'edge' });
+ * routing.addTenantRoute('acme', web);   // HTTPRoute edge/tenant-acme: x-tenant-id = acme -> Service web
+ */
+export class RuntimeRouting extends Chart {
+  /** True when `x` is a `RuntimeRouting`, also across duplicate installs of this package. */
+  public static isRuntimeRouting(x: unknown): x is RuntimeRouting {
+    return hasBrand(x, 'RuntimeRouting');
+  }
+
+  /** The capability this routing belongs to. */
+  public readonly capability: Capability;
+  /** How tenant routes are rendered. */
+  public readonly routeStyle: RouteStyle;
+  /** The gateway tenant routes attach to, if any. */
+  public readonly gateway?: GatewayReference;
+  /**
+   * The routes `addTenantRoute` declared: each renders the published tenant header.
+   *
+   * @internal
+   */
+  public readonly tenantRoutes: ApiObject[] = [];
+
+  /**
+   * @param scope the capability
+   * @param id the construct id
+   * @param props chart options (namespace, labels)
+   */
+  constructor(scope: Capability, id: string, props: RuntimeRoutingProps = {}) {
+    super(scope, id, props);
+    brand(this, 'RuntimeRouting');
+    this.capability = Capability.of(this);
+    this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
+    this.gateway = props.gateway;
+    this.node.addValidation({ validate: () => (this.tenantRoutes.length > 0 ? tenantHeaderProblems(this.capability) : []) });
+  }
+
+  /**
+   * The header tenant routes match on: the literal `tenantHeader` published by
+   * the capability's interface contract, else `x-tenant-id`.
+   */
+  public get tenantHeader(): string {
+    return tenantHeaderOf(this.capability).name;
+  }
+
+  /**
+   * Declares a backend: a cdk8s-plus `Deployment` and a `Service` in front of it.
+   *
+   * @param id the construct id; its lowercase form names both objects unless `name` is given
+   * @returns the backend, to pass to `addTenantRoute`
+   */
+  public addBackend(id: string, options: BackendOptions): Backend {
+    return addBackend(this, id, options);
+  }
+
+  /**
+   * Routes the requests whose tenant header (see `tenantHeader`) equals `tenant`
+   * to `backend`: one Gateway API `HTTPRoute`, or one Istio `VirtualService`
+   * with `routeStyle: RouteStyle.ISTIO`.
+   *
+   * @param tenant the tenant id the edge writes into the header
+   * @returns the route object, named `tenant-<tenant>` unless `name` is given
+   * @example
+   * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });
+   * routing.addTenantRoute('acme', web);
+   */
+  public addTenantRoute(tenant: string, backend: Backend, options: TenantRouteOptions = {}): ApiObject {
+    const id = options.name ?? `tenant-${tenant}`;
+    const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader };
+    const route = addTenantRoute(this, id, tenant, backend, options, context);
+    this.tenantRoutes.push(route);
+    return route;
+  }
+
+  /**
+   * Includes the CustomResourceDefinitions of a file you supply (this library
+   * ships none), as their own step before the custom resources that need them.
+   *
+   * @param file a YAML file of CRDs: a path relative to the working directory, or a URL
+   */
+  public includeCrds(file: string): Include {
+    return includeCrds(this, file);
+  }
+}
+
+/** Why the published tenant header cannot be routed on, if it cannot. */
+function tenantHeaderProblems(capability: Capability): string[] {
+  const problem = tenantHeaderOf(capability).problem;
+  return problem ? [problem] : [];
+}
