@@ -85,6 +85,8 @@ const project = new typescript.TypeScriptProject({
   gitignore: ['/dist/', 'examples/**/dist/', '/test-reports/', '*.tgz', '/.capability-*'],
   npmignoreEnabled: true,
   githubOptions: { mergify: false },
+  // The tests run the real structured-merge-diff (Go, from Debian) as the oracle of the field ledger.
+  workflowBootstrapSteps: [{ name: 'Install Go and structured-merge-diff', run: 'bash test/smd/install.sh' }],
   depsUpgrade: false,
   pullRequestTemplate: false,
   release: true,
@@ -142,6 +144,9 @@ project.addTask('import', {
 // Generated code: not linted (cdk8s import has its own style), collapsed in diffs.
 project.eslint?.addIgnorePattern('src/imports/');
 project.gitattributes.addAttributes('/src/imports/**', 'linguist-generated');
+// Vendored upstream data (vendor/*/README.md says where each comes from): collapsed in diffs, never shipped.
+project.gitattributes.addAttributes('/vendor/**', 'linguist-vendored');
+project.npmignore?.exclude('/vendor/');
 
 // The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
 project.package.addField('exports', {

@@ -23,11 +23,11 @@ const SMD_SOURCES = path.join(SMD_GOCODE, 'src', 'sigs.k8s.io', 'structured-merg
 const ORACLE_DIR = path.join(__dirname, 'oracle');
 
 /**
- * The Kubernetes 1.30 SMD schema every case can use, from the shared data beside the repository.
+ * The Kubernetes 1.30 SMD schema every case can use, vendored in vendor/k8s-schema.
  *
  * Override with `SMD_BASE_SCHEMA`.
  */
-export const DEFAULT_BASE_SCHEMA = path.resolve(__dirname, '..', '..', '..', 'shared', 'k8s-schema', 'k8s-1.30.smd-schema.yaml');
+export const DEFAULT_BASE_SCHEMA = path.resolve(__dirname, '..', '..', 'vendor', 'k8s-schema', 'k8s-1.30.smd-schema.yaml');
 
 /** How to get the oracle's toolchain, repeated in every "unavailable" error. */
 export const SMD_INSTALL_HINT =
