@@ -9,6 +9,7 @@ import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
 import { writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
 import { resolveOutdir } from '../render/outdir-safety';
+import { REPORT_ENV, writeReport } from '../render/report-file';
 import { WRITERS } from '../render/writers';
 
 /** Properties of a `CapabilityApp`. */
@@ -96,13 +97,25 @@ export class CapabilityApp extends App {
    * @throws CompositionError with every violation, sorted, when the composition
    * is refused; nothing is written then and the previous output stays as it was.
    * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
+   * With `CDK_CAPABILITY_REPORT=<file>` in the environment, the findings (and the
+   * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
     const result = this.synthesize();
+    const report = process.env[REPORT_ENV];
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
-    if (result.violations.length > 0 || !result.output) throw new CompositionError(result.violations);
-    writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
+    if (result.violations.length > 0 || !result.output) {
+      if (report) writeReport(report, { formatVersion: 1, accepted: false, violations: result.violations, warnings: result.warnings });
+      throw new CompositionError(result.violations);
+    }
+    try {
+      writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
+    } catch (e) {
+      if (report && CompositionError.isCompositionError(e)) writeReport(report, { formatVersion: 1, accepted: false, violations: e.violations, warnings: result.warnings });
+      throw e;
+    }
     if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
+    if (report) writeReport(report, { formatVersion: 1, accepted: true, violations: [], warnings: result.warnings, plan: result.plan });
   }
 
   /**

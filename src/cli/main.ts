@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { formatPlan } from './format-plan';
+import { readReport, REPORT_ENV } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
 const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
@@ -48,17 +49,21 @@ export function main(argv: string[]): number {
     process.stderr.write('cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n');
     return 2;
   }
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
+  const report = path.join(scratch, 'report.json');
   try {
-    const run = spawnSync(app, { shell: true, encoding: 'utf-8', env: { ...process.env, CDK8S_OUTDIR: outdir, CDK_CAPABILITY_UPDATE_LOCK: '' } });
-    if (run.status !== 0) {
+    const env = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
+    const result = readReport(report);
+    if (run.status !== 0 || !result?.plan) {
       process.stderr.write(run.stderr || run.stdout || '');
       process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
       return 1;
     }
-    return print(path.join(outdir, 'plan.json'));
+    process.stdout.write(formatPlan(result.plan));
+    return 0;
   } finally {
-    fs.rmSync(outdir, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 

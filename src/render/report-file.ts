@@ -1,0 +1,40 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Violation } from '../check/finding';
+import type { Plan } from './writers/plan-json';
+
+/**
+ * The environment variable that asks a synth for a machine-readable report:
+ * its value is the file to write. `cdk-capability plan` sets it, so it can
+ * print or convert the findings (and the plan) of the app it ran, refused or not.
+ */
+export const REPORT_ENV = 'CDK_CAPABILITY_REPORT';
+
+/** What a synth reports to the file `CDK_CAPABILITY_REPORT` names. */
+export interface SynthReport {
+  /** Format version of this file. */
+  readonly formatVersion: 1;
+  /** True when the composition was accepted and the output written. */
+  readonly accepted: boolean;
+  /** Every refusal, sorted; empty when accepted. */
+  readonly violations: readonly Violation[];
+  /** Every warning, sorted. */
+  readonly warnings: readonly Violation[];
+  /** The plan, when accepted. */
+  readonly plan?: Plan;
+}
+
+/** Writes a report atomically (a sibling temporary file renamed over it), creating its folder. */
+export function writeReport(file: string, report: SynthReport): void {
+  const target = path.resolve(file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(report, undefined, 2) + '\n');
+  fs.renameSync(temporary, target);
+}
+
+/** Reads a report a synth wrote; undefined when there is none (the app never got to synth). */
+export function readReport(file: string): SynthReport | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf-8')) as SynthReport;
+}

@@ -1,0 +1,62 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Capability, CompositionError, RuntimeRouting } from '../src';
+import { configMap, newApp, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
+afterEach(() => delete process.env.CDK_CAPABILITY_REPORT);
+
+/** An app with one ConfigMap named `name`, and the report file CDK_CAPABILITY_REPORT names. */
+function appReportingTo(name: string): { synth: () => void; report: string } {
+  const app = newApp();
+  configMap(new RuntimeRouting(new Capability(app, 'cdn'), 'Routing'), 'Settings', name, 'edge');
+  const report = path.join(tempDir(), 'reports', 'report.json');
+  process.env.CDK_CAPABILITY_REPORT = report;
+  return { synth: () => app.synth(), report };
+}
+
+describe('CDK_CAPABILITY_REPORT', () => {
+  test('an accepted synth reports accepted, no violations, and its plan', () => {
+    // GIVEN
+    const { synth, report } = appReportingTo('settings');
+
+    // WHEN
+    synth();
+
+    // THEN
+    const written = JSON.parse(fs.readFileSync(report, 'utf-8'));
+    expect({ ...written, plan: undefined }).toEqual({ formatVersion: 1, accepted: true, violations: [], warnings: [] });
+    expect(written.plan.steps.map((s: any) => s.id)).toEqual(['cdn/Routing']);
+  });
+
+  test('a refused synth reports its violations, exactly as the CompositionError carries them, and no plan', () => {
+    // GIVEN an invalid object name
+    const { synth, report } = appReportingTo('Bad_Name');
+
+    // WHEN
+    let error: CompositionError | undefined;
+    try {
+      synth();
+    } catch (e) {
+      error = e as CompositionError;
+    }
+
+    // THEN
+    const written = JSON.parse(fs.readFileSync(report, 'utf-8'));
+    expect(written).toEqual({ formatVersion: 1, accepted: false, violations: JSON.parse(JSON.stringify(error!.violations)), warnings: [] });
+    expect(written.violations.map((v: any) => v.code)).toEqual(['CAP010']);
+  });
+
+  test('without the variable, nothing but the output is written', () => {
+    // GIVEN an app and no CDK_CAPABILITY_REPORT
+    const parent = tempDir();
+    const app = newApp(path.join(parent, 'dist'));
+    configMap(new RuntimeRouting(new Capability(app, 'cdn'), 'Routing'), 'Settings', 'settings', 'edge');
+
+    // WHEN
+    app.synth();
+
+    // THEN
+    expect(fs.readdirSync(parent)).toEqual(['dist']);
+  });
+});
