@@ -64,7 +64,7 @@ const project = new typescript.TypeScriptProject({
     // ts-jest transpiles each file on its own (fast); the test task type-checks everything once with tsc.
     // skipLibCheck: fast-check 4's own .d.ts does not check under our CommonJS module settings.
     compilerOptions: { isolatedModules: true, skipLibCheck: true },
-    include: ['../examples/**/*.ts', '../bench/**/*.ts'],
+    include: ['../examples/**/*.ts', '../bench/**/*.ts', '../scripts/**/*.ts'],
     exclude: ['../examples/**/dist/**', '../examples/**/imports/**'],
   },
 
@@ -147,6 +147,16 @@ project.gitattributes.addAttributes('/src/imports/**', 'linguist-generated');
 // Vendored upstream data (vendor/*/README.md says where each comes from): collapsed in diffs, never shipped.
 project.gitattributes.addAttributes('/vendor/**', 'linguist-vendored');
 project.npmignore?.exclude('/vendor/');
+
+// The field topology of the built-in kinds (what server-side apply owns as one leaf), generated offline from the
+// structured-merge-diff schema that client-go carries, and committed: builds never read the schema file (data outside
+// this project); test/field-topology.test.ts regenerates from it and fails when the committed file is stale.
+project.addTask('topology', {
+  description:
+    'Regenerate src/collect/topology/k8s-1.30.generated.ts from the SMD schema in $K8S_SMD_SCHEMA (default ../shared/k8s-schema/k8s-1.30.smd-schema.yaml)',
+  exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-k8s-topology.ts',
+});
+project.gitattributes.addAttributes('/src/collect/topology/*.generated.ts', 'linguist-generated');
 
 // The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
 project.package.addField('exports', {
