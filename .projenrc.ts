@@ -123,7 +123,7 @@ project.addTask('bench', {
 project.gitignore.exclude('/bench/.out/');
 
 // Typed classes for the CRD kinds we emit, generated offline by the real `cdk8s import` into src/imports and
-// committed: builds and tests never read the CRD files, which are data outside this project (../shared/crds).
+// committed: builds never read the CRD files (vendored data in vendor/crds, with their provenance).
 const crdImports: Record<string, string> = {
   httproute: 'gateway-api.httproutes.yaml',
   virtualservice: 'istio.virtualservices.yaml',
@@ -132,12 +132,12 @@ const crdImports: Record<string, string> = {
   // ClusterSecretStore and Gateway are cluster prerequisites we never emit: not generated (they would ship unused code).
 };
 project.addTask('import', {
-  description: 'Regenerate src/imports with `cdk8s import` from the CRD files in $CRDS_DIR (default ../shared/crds)',
+  description: 'Regenerate src/imports with `cdk8s import` from the CRD files in $CRDS_DIR (default vendor/crds)',
   shell: TaskShell.sh(), // projen's built-in shell has no ${VAR:-default}
   steps: [
-    { exec: 'test -d "${CRDS_DIR:-../shared/crds}" && rm -rf src/imports' },
+    { exec: 'test -d "${CRDS_DIR:-vendor/crds}" && rm -rf src/imports' },
     ...Object.entries(crdImports).map(([name, file]) => ({
-      exec: `cdk8s import --no-save --no-check-upgrade --language typescript --output src/imports ${name}:="\${CRDS_DIR:-../shared/crds}/${file}"`,
+      exec: `cdk8s import --no-save --no-check-upgrade --language typescript --output src/imports ${name}:="\${CRDS_DIR:-vendor/crds}/${file}"`,
     })),
   ],
 });
@@ -153,7 +153,7 @@ project.npmignore?.exclude('/vendor/');
 // this project); test/field-topology.test.ts regenerates from it and fails when the committed file is stale.
 project.addTask('topology', {
   description:
-    'Regenerate src/collect/topology/k8s-1.30.generated.ts from the SMD schema in $K8S_SMD_SCHEMA (default ../shared/k8s-schema/k8s-1.30.smd-schema.yaml)',
+    'Regenerate src/collect/topology/k8s-1.30.generated.ts from the SMD schema in $K8S_SMD_SCHEMA (default vendor/k8s-schema/k8s-1.30.smd-schema.yaml)',
   exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-k8s-topology.ts',
 });
 project.gitattributes.addAttributes('/src/collect/topology/*.generated.ts', 'linguist-generated');

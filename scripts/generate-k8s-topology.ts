@@ -5,7 +5,7 @@
  *
  * Input: the structured-merge-diff (SMD) schema that client-go's apply
  * configurations carry, at `$K8S_SMD_SCHEMA` (default
- * `../shared/k8s-schema/k8s-1.30.smd-schema.yaml`, relative to the repository
+ * `vendor/k8s-schema/k8s-1.30.smd-schema.yaml`, relative to the repository
  * root). Run it with `npx projen topology`.
  *
  * What is kept is exactly what decides ownership:
@@ -25,7 +25,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 
-/** Where the SMD schema came from, as `/work/shared/k8s-schema/README.md` records it. */
+/** Where the SMD schema came from, as `vendor/k8s-schema/README.md` records it. */
 export const PROVENANCE =
   'kubernetes/client-go v0.30.14, applyconfigurations/internal/internal.go (the YAML of `schemaYAML`), ' +
   'generated upstream by applyconfiguration-gen from the Kubernetes 1.30 OpenAPI';
@@ -36,9 +36,9 @@ const ROOT = path.resolve(__dirname, '..');
 /** The generated file, relative to the repository root. */
 export const OUTPUT = 'src/collect/topology/k8s-1.30.generated.ts';
 
-/** The schema file: `$K8S_SMD_SCHEMA`, else the shared copy beside the repository. */
+/** The schema file: `$K8S_SMD_SCHEMA`, else the vendored copy. */
 export function schemaPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(ROOT, env.K8S_SMD_SCHEMA ?? '../shared/k8s-schema/k8s-1.30.smd-schema.yaml');
+  return path.resolve(ROOT, env.K8S_SMD_SCHEMA ?? 'vendor/k8s-schema/k8s-1.30.smd-schema.yaml');
 }
 
 /**

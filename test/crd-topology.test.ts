@@ -179,7 +179,7 @@ describe('CrdTopologies', () => {
 });
 
 describe('the Gateway API HTTPRoute CRD (its real markers)', () => {
-  const file = path.resolve(__dirname, '..', process.env.CRDS_DIR ?? '../shared/crds', 'gateway-api.httproutes.yaml');
+  const file = path.resolve(__dirname, '..', process.env.CRDS_DIR ?? 'vendor/crds', 'gateway-api.httproutes.yaml');
   let parsed: FieldTopology | undefined;
   const route = (): FieldTopology => {
     parsed ??= topologyOf('gateway.networking.k8s.io/v1', 'HTTPRoute', CrdTopologies.fromManifests([parse(fs.readFileSync(file, 'utf8'))]));

@@ -3,6 +3,7 @@ import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError } from '../check/composition-error';
+import type { Violation } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
@@ -102,20 +103,25 @@ export class CapabilityApp extends App {
    */
   public synth(): void {
     const result = this.synthesize();
-    const report = process.env[REPORT_ENV];
+    const reportFile = process.env[REPORT_ENV];
+    const report = (violations: readonly Violation[]) => {
+      if (!reportFile) return;
+      const accepted = violations.length === 0;
+      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan: accepted ? result.plan : undefined });
+    };
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
     if (result.violations.length > 0 || !result.output) {
-      if (report) writeReport(report, { formatVersion: 1, accepted: false, violations: result.violations, warnings: result.warnings });
+      report(result.violations);
       throw new CompositionError(result.violations);
     }
     try {
       writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
     } catch (e) {
-      if (report && CompositionError.isCompositionError(e)) writeReport(report, { formatVersion: 1, accepted: false, violations: e.violations, warnings: result.warnings });
+      if (CompositionError.isCompositionError(e)) report(e.violations);
       throw e;
     }
     if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
-    if (report) writeReport(report, { formatVersion: 1, accepted: true, violations: [], warnings: result.warnings, plan: result.plan });
+    report([]);
   }
 
   /**

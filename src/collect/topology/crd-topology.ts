@@ -1,5 +1,5 @@
 import { DEDUCED, FieldTopology, objectMetaTopology, SCALAR, SCHEMALESS_OBJECT, UNTYPED_ATOMIC } from './field-topology';
-import { apiGroup, groupKind } from '../../model/object-identity';
+import { apiGroup, groupKind } from '../object-identity';
 
 /**
  * The field topologies of the custom resources whose CustomResourceDefinitions

@@ -1,6 +1,6 @@
 import type { CrdTopologies } from './crd-topology';
 import { K8S_1_30 } from './k8s-1.30.generated';
-import { apiGroup, groupKind } from '../../model/object-identity';
+import { apiGroup, groupKind } from '../object-identity';
 
 /**
  * How server-side apply treats one node of an object: what is one owned leaf,
