@@ -1,10 +1,13 @@
 /**
  * Reads a V8 `.cpuprofile` (from `node --cpu-prof`) and adds up self time per
- * function and per area (this library, cdk8s, aws-cdk-lib, ...).
+ * function and per area (this library, cdk8s, aws-cdk-lib, ...); profiles one
+ * run of a scenario (`npm run bench -- --profile <scenario>`).
  *
  *   node bench/.out/bench/cpu-profile.js <file.cpuprofile> [top]
  */
 import * as fs from 'fs';
+import { join } from 'path';
+import { RunResult, runOnce, Side } from './measure';
 
 interface ProfileNode {
   readonly id: number;
@@ -91,12 +94,47 @@ function areaOf(url: string, functionName: string): string {
   return 'other';
 }
 
+/** A profiled run: what the child reported, the `.cpuprofile` it left, and its summary. */
+export interface ProfiledRun {
+  readonly run: RunResult;
+  readonly file: string;
+  readonly summary: ProfileSummary;
+}
+
+/**
+ * Runs one child of `side` on `scenario` at `size` under `node --cpu-prof`
+ * and summarizes its profile. The `.cpuprofile` is kept in `dir` (open it in
+ * Chrome DevTools or VS Code for the call tree).
+ *
+ * @param env added to the child's environment (the lock of a previous release)
+ * @throws when the run leaves no profile (it crashed before exiting normally)
+ */
+export function profileScenario(side: Side, scenario: string, size: number, dir: string, env: Record<string, string> = {}): ProfiledRun {
+  fs.mkdirSync(dir, { recursive: true });
+  const before = new Set(fs.readdirSync(dir));
+  const run = runOnce(side, scenario, size, ['--cpu-prof', `--cpu-prof-dir=${dir}`], env);
+  const made = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
+  if (made.length === 0) throw new Error(`${side} ${scenario} ${size} left no profile${run.error ? `: ${run.error}` : ''}`);
+  const file = join(dir, `${scenario}-${side}-${size}.cpuprofile`);
+  fs.renameSync(join(dir, made[0]), file);
+  return { run, file, summary: summarizeProfileFile(file) };
+}
+
+/** The summary as text: the largest areas, then the `top` functions by self time. */
+export function formatSummary(summary: ProfileSummary, top = 10): string[] {
+  const line = (t: SelfTime) => `${t.ms.toFixed(0).padStart(8)} ms ${(100 * t.share).toFixed(1).padStart(5)}%  ${t.name}`;
+  return [
+    `total sampled: ${summary.totalMs.toFixed(0)} ms`,
+    '',
+    'self time by area:',
+    ...summary.areas.slice(0, 12).map(line),
+    '',
+    `top ${top} functions by self time:`,
+    ...summary.functions.slice(0, top).map(line),
+  ];
+}
+
 if (require.main === module) {
   const [file, top = '15'] = process.argv.slice(2);
-  const summary = summarizeProfileFile(file);
-  console.log(`total sampled: ${summary.totalMs.toFixed(0)} ms`);
-  console.log('\nself time by area:');
-  for (const a of summary.areas.slice(0, 12)) console.log(`${a.ms.toFixed(0).padStart(8)} ms ${(100 * a.share).toFixed(1).padStart(5)}%  ${a.name}`);
-  console.log('\nself time by function:');
-  for (const f of summary.functions.slice(0, Number(top))) console.log(`${f.ms.toFixed(0).padStart(8)} ms ${(100 * f.share).toFixed(1).padStart(5)}%  ${f.name}`);
+  console.log(formatSummary(summarizeProfileFile(file), Number(top)).join('\n'));
 }

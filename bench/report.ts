@@ -5,7 +5,8 @@
 import * as os from 'os';
 import * as path from 'path';
 import type { ProfileSummary } from './cpu-profile';
-import { Series, SeriesStats, stats } from './measure';
+import { Metric, ratio, Series, Spread, spread, stats, values } from './measure';
+import { fmt, METRIC_NAMES, spreadText, targetLine } from './targets';
 
 /** The machine a run was measured on. */
 export interface Machine {
@@ -46,11 +47,12 @@ export function describeMachine(tempBase: string): Machine {
   };
 }
 
-/** One size of a scenario: our series and, when there is one, the bare tool's. */
+/** One size of a scenario: our series and, when they ran, the bare tool's and the floor's. */
 export interface Row {
   readonly size: number;
   readonly ours: Series;
   readonly bare?: Series;
+  readonly floor?: Series;
 }
 
 /** A target and what was measured against it. */
@@ -66,9 +68,11 @@ export interface ScenarioReport {
   readonly title: string;
   /** What each side builds, one paragraph. */
   readonly what: string;
-  /** `compare` for ours vs bare, `ledger` for the ledger alone. */
+  /** `compare` for ours vs bare (and the floor), `ledger` for the ledger alone. */
   readonly kind: 'compare' | 'ledger';
   readonly rows: Row[];
+  /** The serializers tried for the floor, on this scenario's manifests. */
+  readonly serializers?: Series[];
   readonly targets: Target[];
 }
 
@@ -93,12 +97,21 @@ export interface BenchReport {
 
 const sec = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
 const mib = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} MiB` : '—');
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : '—');
 
-/** A side's time: the median, or how it crashed. */
-function timeCell(s: SeriesStats, field: 'runMs' | 'processMs'): string {
-  if (s.ok === 0 && s.crash) return `crash after ${sec(s[field])}`;
-  return sec(s[field]) + (s.crash ? ` (${s.runs - s.ok} of ${s.runs} crashed)` : '');
+/** A metric of a series: median (min–max), or how it crashed. */
+function cell(series: Series | undefined, metric: Metric): string {
+  if (!series || series.runs.length === 0) return 'not run';
+  const s = stats(series);
+  const v = spread(values(series, metric));
+  const unit = metric === 'maxRssMiB' ? (x: number) => fmt(x, 0) : (x: number) => fmt(x / 1000);
+  const text = `${unit(v.median)} (${unit(v.min)}–${unit(v.max)})${metric === 'maxRssMiB' ? ' MiB' : ' s'}`;
+  if (s.ok === 0 && s.crash) return metric === 'maxRssMiB' ? `${mib(v.median)} (crashed)` : `crash after ${sec(v.median)}`;
+  return text + (s.crash ? ` (${s.runs - s.ok} of ${s.runs} crashed)` : '');
+}
+
+/** The PASS/FAIL lines of every target, as the run prints them. */
+export function targetLines(scenarios: readonly ScenarioReport[]): string[] {
+  return scenarios.flatMap((s) => s.targets.map((t) => targetLine(s.id, t)));
 }
 
 /** Renders the whole report as markdown. */
@@ -124,52 +137,113 @@ export function renderReport(report: BenchReport): string {
   out.push('## How it is measured', '');
   out.push(
     '- Every run is its own `node` process running compiled JavaScript (`bench/.out`, built by `tsc -p bench/tsconfig.json`), ' +
-      'so no TypeScript compiler runs inside a measurement. Each side loads only its own tool: a bare cdk8s run never loads aws-cdk-lib or this library.',
-    '- Runs alternate ours/bare, bare/ours, ... after an untimed warm-up run of each side (not repeated for the slowest cases: the 400-object bare chained charts, ' +
-      'the bare chain crash, the chain beyond 10,000, the tenants; earlier runs have warmed the file cache by then). Figures are medians over the timed runs.',
-    '- **build+synth**: the child\'s own wall time around building the construct tree and `app.synth()` (`performance.now()`), module loading excluded. ' +
-      '**process**: spawn to exit as the parent sees it (node start-up, module loading, build, synth, exit). ' +
-      '**build+synth CPU**: the child\'s CPU time (user + system, all threads, `process.cpuUsage()`) over the same span, which a busy machine disturbs much less than wall time. ' +
-      '**peak RSS**: the child\'s own `process.resourceUsage().maxRSS`.',
-    '- Both sides write their output with `app.synth()` into a fresh folder; ours also runs every check (duplicates, field ownership, cycles) and writes `plan.json`.',
+      'so no TypeScript compiler runs inside a measurement. Each side loads only its own tools: a bare cdk8s run never loads aws-cdk-lib or this library, ' +
+      'only the cdk8s-plus scenarios load cdk8s-plus, the floor loads `yaml` only.',
+    '- Runs alternate ours/bare/floor, bare/floor/ours, ... after an untimed warm-up run of each side (not repeated for the slowest cases: the 400-object bare chained charts, ' +
+      'the bare chain crash, the larger sizes of the growth scenarios, `stacks`; earlier runs have warmed the file cache by then). ' +
+      'Every figure is the median over the timed runs, with the smallest and largest value in parentheses. ' +
+      'A ratio of two sides with the same number of runs pairs them run by run (each pair ran side by side) and gives the median (min–max) of the paired ratios; ' +
+      'otherwise it is the ratio of the medians, its range from the extremes.',
+    '- **build+synth**: the child\'s own wall time around building the construct tree and synth (`performance.now()`), module loading excluded. ' +
+      '**whole-process wall**: spawn to exit as the parent sees it (node start-up, module loading, build, synth, exit). ' +
+      '**build+synth CPU** and **whole-process CPU**: the child\'s CPU time (user + system, all threads, `process.cpuUsage()`) over build+synth, and from process start to its report, ' +
+      'which a busy machine disturbs much less than wall time. **peak RSS**: the child\'s own `process.resourceUsage().maxRSS`.',
+    '- Both sides write their output with `synth()` into a fresh folder; ours also runs every check (duplicates, field ownership, cycles, references, and with a lock the release checks) and writes `plan.json`.',
+    '- **The aws-cdk template validator is off on both sides**: every child runs with `CDK_VALIDATION=false`, and the bare aws-cdk apps also pass `builtinCloudFormationValidation: false`. ' +
+      'It is a WASM validator aws-cdk 2.27x runs on every synth, which would dominate both sides (docs: FIELD-NOTES). The bare apps also pass `analyticsReporting: false`, as ours emits no `CDKMetadata` resource.',
     '- Note on module loading: aws-cdk-lib loads its modules lazily, on first use, so a bare aws-cdk run pays most of its loading inside build+synth, ' +
-      'while ours loads aws-cdk-lib core before the clock starts (our constructs extend `Stage` and `Stack`). The process column compares like with like.',
+      'while ours loads aws-cdk-lib core before the clock starts (our constructs extend `Stage` and `Stack`). The whole-process columns compare like with like, so the ratio targets use them.',
     '',
   );
+  out.push(...floorSection());
 
   out.push('## Targets', '');
-  out.push('| scenario | target | measured | holds |', '|---|---|---|---|');
+  out.push('| scenario | target | measured: median (min–max) | holds |', '|---|---|---|---|');
   for (const s of report.scenarios) {
     for (const t of s.targets) out.push(`| ${s.title} | ${t.target} | ${t.measured} | ${t.holds ? 'yes' : '**no**'} |`);
   }
-  out.push('');
+  out.push('', '```', ...targetLines(report.scenarios), '```', '');
 
   for (const s of report.scenarios) {
     out.push(`## ${s.title}`, '', s.what, '');
-    out.push(...(s.kind === 'ledger' ? ledgerTable(s.rows) : compareTable(s.rows)), '');
+    out.push(...(s.kind === 'ledger' ? ledgerTable(s.rows) : compareTables(s.rows)), '');
+    if (s.serializers?.length) out.push(...serializerTable(s.serializers), '');
   }
 
   if (report.profile) out.push(...profileSection(report.profile));
   return out.join('\n');
 }
 
-function compareTable(rows: readonly Row[]): string[] {
+function floorSection(): string[] {
+  return [
+    '## What the floor is',
+    '',
+    'The floor (scenarios `charts`, `small`, `tenants`) is what producing the same objects costs at the least, measured exactly like the two sides: ' +
+      'node start-up, loading its one module (`yaml`), building the same objects as plain JavaScript objects (no construct tree, no token resolution, no checks, no ordering), ' +
+      'serializing them and writing them. Its manifests and templates are byte-identical to the bare side\'s (the bench smoke test compares them), so it does the same useful work.',
+    '',
+    '- Serialized the fastest way found that writes the same bytes: `yaml`\'s `stringify` with cdk8s\' options (`keepUndefined`, `lineWidth: 0`, YAML 1.1), ' +
+      'which is cdk8s\' own `Yaml.stringify` without loading cdk8s; CloudFormation templates with `JSON.stringify(template, undefined, 1)`, as aws-cdk writes them. ' +
+      'The serializer tables below compare the candidates, each in its own process on the scenario\'s manifests; one JSON document per object is far faster, ' +
+      'and is valid YAML that kubectl reads, but not the same files, so the floor does not use it.',
+    '- Written with the fewest system calls: one `mkdirSync` per folder, then one `writeFileSync` per file (open, write, close), the whole file as one string.',
+    '- Files: each chart\'s manifest file and each stack\'s template, with the bare side\'s names, plus one `manifest.json` naming each stack, its template and its dependencies. ' +
+      'None of the bookkeeping files: aws-cdk\'s `tree.json`, asset and metadata files; our `plan.json`, `interface.json`, lock and kustomization.',
+    '',
+  ];
+}
+
+function compareTables(rows: readonly Row[]): string[] {
   const lines = [
-    '| size | ours build+synth | bare build+synth | ratio ours/bare | ours process | bare process | ratio ours/bare | ratio ours/bare, build+synth CPU | ours peak RSS | bare peak RSS | runs ours/bare |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| size | side | build+synth wall | build+synth CPU | whole-process wall | whole-process CPU | peak RSS | runs |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
-    const o = stats(row.ours);
-    const b = row.bare ? stats(row.bare) : undefined;
-    const bareOk = b && b.ok > 0;
-    lines.push(
-      `| ${row.size.toLocaleString('en-US')} | ${timeCell(o, 'runMs')} | ${b ? timeCell(b, 'runMs') : 'not run'} | ${bareOk ? ratio(o.runMs, b.runMs) : '—'} ` +
-        `| ${timeCell(o, 'processMs')} | ${b ? timeCell(b, 'processMs') : 'not run'} | ${bareOk ? ratio(o.processMs, b.processMs) : '—'} | ${bareOk ? ratio(o.cpuMs, b.cpuMs) : '—'} ` +
-        `| ${mib(o.maxRssMiB)} | ${b ? mib(b.maxRssMiB) : '—'} | ${o.runs}/${b?.runs ?? 0} |`,
-    );
+    for (const series of [row.ours, row.bare, row.floor]) {
+      if (!series) continue;
+      lines.push(
+        `| ${row.size.toLocaleString('en-US')} | ${series.side} | ${cell(series, 'runMs')} | ${cell(series, 'cpuMs')} | ${cell(series, 'processMs')} | ${cell(series, 'processCpuMs')} | ${cell(series, 'maxRssMiB')} | ${series.runs.length} |`,
+      );
+    }
   }
-  const crashes = rows.flatMap((r) => [r.ours, r.bare]).filter((s): s is Series => !!s).map((s) => ({ s, c: stats(s).crash })).filter((x) => x.c);
+  const compared = rows.filter((r) => usable(r.bare) || usable(r.floor));
+  if (compared.length > 0) {
+    const metrics: Metric[] = ['processMs', 'processCpuMs', 'maxRssMiB', 'runMs', 'cpuMs'];
+    lines.push('', `| size | ratio | ${metrics.map((m) => METRIC_NAMES[m]).join(' | ')} |`, `|---:|---|${metrics.map(() => '---:').join('|')}|`);
+    for (const row of compared) {
+      for (const [name, other] of [['ours/bare', row.bare], ['ours/floor', row.floor]] as const) {
+        if (!usable(other) || !usable(row.ours)) continue;
+        lines.push(`| ${row.size.toLocaleString('en-US')} | ${name} | ${metrics.map((m) => spreadText(ratio(row.ours, other, m))).join(' | ')} |`);
+      }
+    }
+  }
+  const crashes = rows
+    .flatMap((r) => [r.ours, r.bare, r.floor])
+    .filter((s): s is Series => !!s)
+    .map((s) => ({ s, c: stats(s).crash }))
+    .filter((x) => x.c);
   for (const { s, c } of crashes) lines.push('', `Crash, ${s.side} at ${s.size.toLocaleString('en-US')}: \`${c!.error}\` (recorded as a result, not a harness failure).`);
+  return lines;
+}
+
+const usable = (s: Series | undefined): s is Series => !!s && stats(s).ok > 0;
+
+function serializerTable(all: readonly Series[]): string[] {
+  const reference = all[0]?.runs.find((r) => r.digest)?.digest;
+  const lines = [
+    `Serializers tried for the floor, on the manifests of size ${all[0].size.toLocaleString('en-US')}, each in its own process (load: requiring its module; serialize: every manifest once, cold, as a synth does):`,
+    '',
+    '| serializer | load | serialize | output | same bytes as cdk8s | runs |',
+    '|---|---:|---:|---:|---|---:|',
+  ];
+  for (const s of all) {
+    const load = spread(s.runs.map((r) => r.loadMs));
+    const run = spread(values(s, 'runMs'));
+    const first = s.runs.find((r) => r.digest);
+    const d = (x: number) => (x < 10 ? 1 : 0);
+    const ms = (x: Spread) => `${fmt(x.median, d(x.median))} (${fmt(x.min, d(x.min))}–${fmt(x.max, d(x.max))}) ms`;
+    lines.push(`| ${s.variant} | ${ms(load)} | ${ms(run)} | ${first ? `${(first.bytes! / 1024).toFixed(0)} KiB` : '—'} | ${first ? (first.digest === reference ? 'yes' : 'no') : '—'} | ${s.runs.length} |`);
+  }
   return lines;
 }
 
@@ -195,7 +269,8 @@ function profileSection(p: ProfileReport): string[] {
     '',
     `One extra run of our slowest scenario (${p.scenario}, size ${p.size.toLocaleString('en-US')}) under \`node --cpu-prof\`, ` +
       'summarized by `bench/cpu-profile.ts` (self time per function and per area, from the samples of the `.cpuprofile`). ' +
-      `The profiler slows the run down (build+synth ${sec(p.runMs)} in this run, ${sec(p.summary.totalMs)} sampled).`,
+      `The profiler slows the run down (build+synth ${sec(p.runMs)} in this run, ${sec(p.summary.totalMs)} sampled). ` +
+      'Any scenario can be profiled on its own: `npm run bench -- --profile <scenario> [--side=bare|floor] [--size=N]` prints its top ten self-time functions.',
     '',
     summaryLine(p.summary),
     '',

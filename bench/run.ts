@@ -1,182 +1,81 @@
 /**
- * `npm run bench [-- --quick] [-- --only charts,chain] [-- --no-profile]`
+ * `npm run bench [-- options]`
  *
- * Runs every scenario, ours against the bare tool in alternated separate
- * processes, prints the report, and after a full run of every scenario writes
- * it to bench/RESULTS.md (a quick or partial run writes bench/.out/RESULTS.md).
+ *   --quick                  fewer runs and smaller sizes (checks the harness; not figures)
+ *   --only=charts,tenants    only these scenarios (`--list` names them)
+ *   --sizes=30,100           measure the chosen scenarios at these sizes instead
+ *   --runs=2                 timed runs per side instead of each scenario's own counts
+ *   --no-profile             skip the profile of our slowest scenario at the end
+ *   --profile=tenants        profile only: one run under `node --cpu-prof`, top ten self-time functions
+ *     [--side=bare] [--size=300]   ... of that side (ours, bare, floor) at that size
+ *   --list                   the scenarios, their sizes and sides
+ *
+ * Runs every scenario, ours against the bare tool (and the floor) in
+ * alternated separate processes, prints the report and a PASS/FAIL line per
+ * target, and after a full run of every scenario writes the report to
+ * bench/RESULTS.md (any other run writes bench/.out/RESULTS.md).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { summarizeProfileFile } from './cpu-profile';
-import { compare, measureLedger, runOnce, Series, stats, tempBase } from './measure';
-import { BenchReport, describeMachine, ProfileReport, renderReport, Row, ScenarioReport, Target } from './report';
-import { WRITES_PER_OBJECT } from './scenarios/ledger';
-import { CHAINED_CHARTS, CHART_COUNT, PARAMETERS_PER_TENANT } from './scenarios/sizes';
-
-/** A ratio target: ours/bare at most this. */
-const MAX_RATIO = 1.15;
-/** "Roughly linear": doubling the size at most this much slower (linear is 2, quadratic 4). */
-const MAX_DOUBLING_GROWTH = 2.5;
-
-interface Options {
-  readonly quick: boolean;
-  readonly only?: ReadonlySet<string>;
-  readonly profile: boolean;
-}
+import { formatSummary, profileScenario } from './cpu-profile';
+import { previousRelease, Series, stats, tempBase } from './measure';
+import { BenchReport, describeMachine, ProfileReport, renderReport, ScenarioReport, targetLines } from './report';
+import { BuildSide, hasBuilder } from './scenarios/registry';
+import { Options, Scenario, SCENARIOS } from './suite';
 
 const log = (line: string) => process.stderr.write(`  ${line}\n`);
-const fmt = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
-function chartsScenario(o: Options): ScenarioReport {
-  const size = 1000;
-  const { ours, bare } = compare('charts', size, o.quick ? { ours: 2, bare: 2 } : { ours: 5, bare: 5 }, log);
-  const rows: Row[] = [{ size, ours, bare }];
-  return {
-    id: 'charts',
-    title: `${CHART_COUNT} runtime charts x 1,000 ConfigMaps`,
-    what:
-      `Ours: \`CapabilityApp\` > \`Capability\` > ${CHART_COUNT} \`RuntimeRouting\` charts of \`size\` ConfigMaps each (${CHART_COUNT * size} objects), \`app.synth()\`. ` +
-      `Bare: cdk8s \`App\` with the same ${CHART_COUNT} \`Chart\`s and objects, \`app.synth()\`.`,
-    kind: 'compare',
-    rows,
-    targets: ratioTargets(rows[0]),
-  };
+/** `--name=value` or `--name value`. */
+function flag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i === -1) return undefined;
+  return argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1];
 }
 
-function chainedScenario(o: Options): ScenarioReport {
-  const sizes = o.quick ? [100, 200] : [100, 200, 400];
-  const rows: Row[] = sizes.map((size) => {
-    const big = size >= 400;
-    // bare cdk8s takes ~15 s at 400: two runs, no warm-up (the smaller sizes warmed the caches)
-    const counts = o.quick ? { ours: 2, bare: 2 } : big ? { ours: 5, bare: 2, warmupBare: false } : { ours: 5, bare: 5 };
-    return { size, ...compare('chained', size, counts, log) };
-  });
-  const last = rows[rows.length - 1];
-  const o1 = stats(last.ours);
-  const b1 = stats(last.bare!);
-  const targets: Target[] = [
-    {
-      target: `bare/ours >= 10 at N=${last.size}, build+synth${o.quick ? ' (quick run: 200, the target is set at 400)' : ''}`,
-      measured: `${fmt(b1.runMs / o1.runMs, 1)}x (${fmt(o1.runMs / 1000)} s vs ${fmt(b1.runMs / 1000)} s)`,
-      holds: b1.runMs / o1.runMs >= 10,
-    },
-    {
-      target: `bare/ours >= 10 at N=${last.size}, whole process`,
-      measured: `${fmt(b1.processMs / o1.processMs, 1)}x (${fmt(o1.processMs / 1000)} s vs ${fmt(b1.processMs / 1000)} s)`,
-      holds: b1.processMs / o1.processMs >= 10,
-    },
-    growthTarget(rows.map((r) => r.ours), 'ours roughly linear as N doubles'),
-  ];
-  return {
-    id: 'chained',
-    title: `${CHAINED_CHARTS} chained aggregates x N objects`,
-    what:
-      `${CHAINED_CHARTS} charts of N ConfigMaps each, every chart depending on the previous one with \`chart.addDependency(previous)\`. ` +
-      'Ours: `RuntimeRouting` charts in one `Capability` (our graph turns a chart dependency into barrier nodes, linear in objects). ' +
-      'Bare: cdk8s `Chart`s; cdk8s turns it into an edge from every object of one chart to every object of the other.',
-    kind: 'compare',
-    rows,
-    targets,
-  };
+const list = (value: string | undefined) => value?.split(',').map((x) => x.trim()).filter((x) => x);
+
+function parseOptions(argv: readonly string[]): Options {
+  const only = list(flag(argv, 'only'));
+  const sizes = list(flag(argv, 'sizes'))?.map(Number);
+  const runs = flag(argv, 'runs');
+  if (sizes?.some((s) => !Number.isInteger(s) || s <= 0)) throw new Error(`--sizes must be positive integers, such as --sizes=30,100 (got ${flag(argv, 'sizes')})`);
+  if (runs !== undefined && !(Number(runs) >= 1)) throw new Error(`--runs must be 1 or more (got ${runs})`);
+  for (const id of only ?? []) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario '${id}' (known: ${SCENARIOS.map((s) => s.id).join(', ')})`);
+  return { quick: argv.includes('--quick'), only: only ? new Set(only) : undefined, profile: !argv.includes('--no-profile'), sizes, runs: runs === undefined ? undefined : Number(runs) };
 }
 
-function chainScenario(o: Options): ScenarioReport {
-  const bareSize = 10_000;
-  // a crash is deterministic and bare cdk8s takes 15 s or more to reach it: one bare run, no warm-up
-  const rows: Row[] = [{ size: bareSize, ...compare('chain', bareSize, { ours: o.quick ? 1 : 2, bare: 1, warmupBare: false }, log) }];
-  const sizes = o.quick ? [20_000] : [25_000, 50_000, 100_000];
-  for (const size of sizes) {
-    // the smaller sizes warm up the larger ones; 100,000 takes ~30 s a run
-    rows.push({ size, ...compare('chain', size, { ours: o.quick || size >= 50_000 ? 2 : 3, bare: 0, warmupOurs: false }, log) });
+/** The sizes a scenario is measured at in this run. */
+const sizesOf = (s: Scenario, o: Options) => o.sizes ?? (o.quick ? s.sizes.quick : s.sizes.full);
+
+/** `--list`: every scenario, its sizes and sides. */
+function listScenarios(): void {
+  for (const s of SCENARIOS) {
+    const sides = (['ours', 'bare', 'floor'] as BuildSide[]).filter((side) => hasBuilder(side, s.id));
+    const sizes = (xs: readonly number[]) => xs.map((x) => x.toLocaleString('en-US')).join(', ');
+    console.log(`${s.id.padEnd(14)} sizes ${sizes(s.sizes.full)} (quick: ${sizes(s.sizes.quick)}); sides: ${s.id === 'ledger' ? 'the ledger alone' : sides.join(', ')}${s.previousRelease ? '; ours after a first release' : ''}`);
   }
-  const largest = rows[rows.length - 1];
-  const grown = o.quick ? rows : rows.slice(1);
-  const l = stats(largest.ours);
-  const bare = stats(rows[0].bare!);
-  const targets: Target[] = [
-    {
-      target: `ours completes at ${largest.size.toLocaleString('en-US')}`,
-      measured: l.ok === l.runs ? `completed, ${fmt(l.runMs / 1000)} s build+synth, ${fmt(l.maxRssMiB, 0)} MiB` : `crashed: ${l.crash?.error}`,
-      holds: l.ok === l.runs && l.runs > 0,
-    },
-    growthTarget(grown.map((r) => r.ours), `ours linear: ${grown.map((r) => `${r.size / 1000}k`).join(', ')}`),
-    {
-      target: `bare cdk8s at ${bareSize.toLocaleString('en-US')} (for the record: it is expected to crash)`,
-      measured: bare.ok === 0 ? `crash after ${fmt(bare.runMs / 1000)} s: ${bare.crash?.error}` : `completed in ${fmt(bare.runMs / 1000)} s`,
-      holds: true,
-    },
-  ];
-  return {
-    id: 'chain',
-    title: 'A chain of dependent ConfigMaps',
-    what: 'One chart of N ConfigMaps, each `addDependency` on the one before. Ours: a `RuntimeRouting` chart (one runtime file per step: N files). Bare: a cdk8s `Chart`, run at 10,000 only.',
-    kind: 'compare',
-    rows,
-    targets,
-  };
 }
 
-function tenantsScenario(o: Options): ScenarioReport {
-  const size = 200;
-  const { ours, bare } = compare('tenants', size, { ours: o.quick ? 1 : 3, bare: o.quick ? 1 : 3, warmupOurs: false, warmupBare: false }, log);
-  const rows: Row[] = [{ size, ours, bare }];
-  return {
-    id: 'tenants',
-    title: `${size} tenant DeploymentAggregates x ${PARAMETERS_PER_TENANT} resources`,
-    what:
-      `Ours: one \`Capability\` with a \`SharedBase\` (1 SSM parameter) and ${size} \`DeploymentAggregate\`s of ${PARAMETERS_PER_TENANT} \`ssm.StringParameter\`s each (distinct names), \`app.synth()\`. ` +
-      `Bare: aws-cdk \`App({ builtinCloudFormationValidation: false })\` with the same ${size + 1} stacks, each tenant \`addStackDependency(base)\` as ours adds, \`app.synth()\`. ` +
-      'Both run with `CDK_VALIDATION=false`.',
-    kind: 'compare',
-    rows,
-    targets: ratioTargets(rows[0]),
-  };
-}
-
-function ledgerScenario(o: Options): ScenarioReport {
-  const writes = 100_000;
-  const series = measureLedger(writes, o.quick ? 2 : 5, log);
-  const s = stats(series);
-  return {
-    id: 'ledger',
-    title: 'Field ledger, 100,000 writes',
-    what:
-      `\`new FieldLedger()\`, ${writes.toLocaleString('en-US')} \`record()\` calls over ${(writes / WRITES_PER_OBJECT).toLocaleString('en-US')} objects ` +
-      '(two writers per object, leaves 3 to 6 segments deep, one contested leaf on every hundredth object), then `conflicts()` alone timed with `process.hrtime` in its own process.',
-    kind: 'ledger',
-    rows: [{ size: writes, ours: series }],
-    targets: [{ target: '`conflicts()` < 0.5 s', measured: `${fmt(s.runMs, 1)} ms`, holds: s.ok > 0 && s.runMs < 500 }],
-  };
-}
-
-function ratioTargets(row: Row): Target[] {
-  const o = stats(row.ours);
-  const b = stats(row.bare!);
-  return (['runMs', 'processMs'] as const).map((f) => ({
-    target: `ours/bare <= ${MAX_RATIO}, ${f === 'runMs' ? 'build+synth' : 'whole process'}`,
-    measured: `${fmt(o[f] / b[f])} (${fmt(o[f] / 1000)} s vs ${fmt(b[f] / 1000)} s)${f === 'runMs' ? `; CPU time ratio ${fmt(o.cpuMs / b.cpuMs)}` : ''}`,
-    holds: o.ok > 0 && b.ok > 0 && o[f] / b[f] <= MAX_RATIO,
-  }));
-}
-
-/** Time growth of a series at successive sizes, each step normalized to a doubling. */
-function growthTarget(series: readonly Series[], what: string): Target {
-  const steps: string[] = [];
-  let worst = 0;
-  for (let i = 1; i < series.length; i++) {
-    const a = stats(series[i - 1]);
-    const b = stats(series[i]);
-    const doublings = Math.log2(series[i].size / series[i - 1].size);
-    const perDoubling = (b.runMs / a.runMs) ** (1 / doublings);
-    worst = Math.max(worst, perDoubling);
-    steps.push(`${series[i - 1].size.toLocaleString('en-US')}→${series[i].size.toLocaleString('en-US')}: x${fmt(perDoubling)}${doublings !== 1 ? ' per doubling' : ''}`);
+/** `--profile=<scenario>[,...]`: one profiled run each, top ten self-time functions printed; nothing else is measured. */
+function profileOnly(argv: readonly string[], o: Options, outDir: string): void {
+  const side = (flag(argv, 'side') ?? 'ours') as BuildSide;
+  const size = flag(argv, 'size');
+  for (const id of list(flag(argv, 'profile')) ?? []) {
+    const scenario = SCENARIOS.find((s) => s.id === id);
+    if (!scenario || !hasBuilder(side, id)) throw new Error(`nothing to profile for '${id}' on side '${side}' (--list shows the scenarios and their sides)`);
+    const at = size ? Number(size) : sizesOf(scenario, o)[sizesOf(scenario, o).length - 1];
+    const release = scenario.previousRelease && side === 'ours' ? previousRelease(id, at, log) : undefined;
+    try {
+      process.stderr.write(`profiling ${side} ${id} ${at} with --cpu-prof\n`);
+      const { run, file, summary } = profileScenario(side, id, at, path.join(outDir, 'profile'), release?.env);
+      console.log(`\n${side} ${id} at ${at.toLocaleString('en-US')}: build+synth ${(run.runMs / 1000).toFixed(2)} s, whole process ${(run.processMs / 1000).toFixed(2)} s (under the profiler)${run.status === 'crash' ? `, CRASH ${run.error}` : ''}`);
+      console.log(formatSummary(summary, 10).join('\n'));
+      console.log(`\nprofile: ${path.relative(process.cwd(), file)} (open in Chrome DevTools or VS Code for the call tree)`);
+    } finally {
+      release?.dispose();
+    }
   }
-  return {
-    target: `${what} (build+synth x${MAX_DOUBLING_GROWTH} or less per doubling; linear is x2)`,
-    measured: steps.join('; ') || 'one size only',
-    holds: steps.length > 0 && worst <= MAX_DOUBLING_GROWTH,
-  };
 }
 
 /** Profiles one extra run of our slowest measured scenario. */
@@ -184,61 +83,55 @@ function profileSlowest(scenarios: readonly ScenarioReport[], outDir: string): P
   let slowest: Series | undefined;
   for (const s of scenarios) {
     if (s.kind !== 'compare') continue;
-    for (const row of s.rows) if (!slowest || stats(row.ours).runMs > stats(slowest).runMs) slowest = row.ours;
+    for (const row of s.rows) if (stats(row.ours).ok > 0 && (!slowest || stats(row.ours).runMs > stats(slowest).runMs)) slowest = row.ours;
   }
   if (!slowest) return undefined;
-  const dir = path.join(outDir, 'profile');
-  fs.rmSync(dir, { recursive: true, force: true });
-  log(`profiling ours ${slowest.scenario} ${slowest.size} with --cpu-prof`);
-  const run = runOnce('ours', slowest.scenario, slowest.size, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) return undefined;
-  return { scenario: slowest.scenario, size: slowest.size, runMs: run.runMs, summary: summarizeProfileFile(path.join(dir, file)) };
-}
-
-function parseOptions(argv: readonly string[]): Options {
-  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  return { quick: argv.includes('--quick'), only: only ? new Set(only.split(',')) : undefined, profile: !argv.includes('--no-profile') };
+  const scenario = SCENARIOS.find((s) => s.id === slowest!.scenario);
+  const release = scenario?.previousRelease ? previousRelease(slowest.scenario, slowest.size, log) : undefined;
+  try {
+    log(`profiling ours ${slowest.scenario} ${slowest.size} with --cpu-prof`);
+    const { run, summary } = profileScenario('ours', slowest.scenario, slowest.size, path.join(outDir, 'profile'), release?.env);
+    return { scenario: slowest.scenario, size: slowest.size, runMs: run.runMs, summary };
+  } finally {
+    release?.dispose();
+  }
 }
 
 function main(): void {
-  const options = parseOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--list')) return listScenarios();
+  const options = parseOptions(argv);
   // compiled to bench/.out/bench/run.js
   const outDir = path.resolve(__dirname, '..');
   const benchDir = path.resolve(outDir, '..');
+  if (flag(argv, 'profile')) return profileOnly(argv, options, outDir);
+
   const machine = describeMachine(tempBase());
   const started = new Date();
   const t0 = Date.now();
   process.stderr.write(`cdk-capability bench${options.quick ? ' --quick' : ''}: ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}\n`);
 
-  const all: Array<[string, (o: Options) => ScenarioReport]> = [
-    ['charts', chartsScenario],
-    ['chained', chainedScenario],
-    ['chain', chainScenario],
-    ['tenants', tenantsScenario],
-    ['ledger', ledgerScenario],
-  ];
   const scenarios: ScenarioReport[] = [];
-  for (const [id, run] of all) {
-    if (options.only && !options.only.has(id)) continue;
-    process.stderr.write(`${id}\n`);
-    scenarios.push(run(options));
+  for (const scenario of SCENARIOS) {
+    if (options.only && !options.only.has(scenario.id)) continue;
+    process.stderr.write(`${scenario.id}\n`);
+    scenarios.push(scenario.measure(options, sizesOf(scenario, options), log));
   }
   const profile = options.profile ? profileSlowest(scenarios, outDir) : undefined;
   machine.loadAverage.end = os.loadavg()[0];
 
-  const args = process.argv.slice(2).filter((a) => a !== '--quick');
-  const command = `npm run bench${options.quick ? ' -- --quick' : ''}${args.length ? `${options.quick ? '' : ' --'} ${args.join(' ')}` : ''}`;
+  const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
   const report: BenchReport = { command, quick: options.quick, started, durationS: (Date.now() - t0) / 1000, machine, scenarios, profile };
   const markdown = renderReport(report);
   process.stdout.write(markdown + '\n');
 
-  const complete = !options.quick && !options.only && options.profile;
+  const complete = !options.quick && !options.only && !options.sizes && options.runs === undefined && options.profile;
   const file = complete ? path.join(benchDir, 'RESULTS.md') : path.join(outDir, 'RESULTS.md');
   fs.writeFileSync(file, markdown + '\n');
   // the raw runs, for anyone who wants other statistics than medians
   fs.writeFileSync(path.join(outDir, complete ? 'results.json' : 'results-partial.json'), JSON.stringify(report, undefined, 2) + '\n');
-  process.stderr.write(`\nwritten to ${path.relative(process.cwd(), file)}; targets held: ${scenarios.flatMap((s) => s.targets).filter((t) => t.holds).length}/${scenarios.flatMap((s) => s.targets).length}\n`);
+  const lines = targetLines(scenarios);
+  process.stderr.write(`\n${lines.join('\n')}\n\nwritten to ${path.relative(process.cwd(), file)}; targets held: ${lines.filter((l) => l.startsWith('PASS')).length}/${lines.length}\n`);
 }
 
 if (require.main === module) main();

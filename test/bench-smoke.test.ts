@@ -1,13 +1,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import * as YAML from 'yaml';
 import { removeTempDirs, tempDir } from './util';
 import { summarizeProfile } from '../bench/cpu-profile';
-import { RunResult, Series } from '../bench/measure';
+import { ratio, RunResult, Series } from '../bench/measure';
 import { describeMachine, renderReport, ScenarioReport } from '../bench/report';
-import { bareAwsCdk } from '../bench/scenarios/bare-aws-cdk';
-import { bareCdk8s } from '../bench/scenarios/bare-cdk8s';
+import { leaves } from '../bench/scenarios/bare-cdk8s';
+import { constructAddress, dnsLabel, labelValue, logicalId } from '../bench/scenarios/floor-objects';
 import { fillLedger } from '../bench/scenarios/ledger';
-import { ours } from '../bench/scenarios/ours';
+import { hasBuilder, loadBuilder, scenariosOf } from '../bench/scenarios/registry';
+import { runSerializer, SerializerName, SERIALIZERS } from '../bench/scenarios/serializers';
+import { SCENARIOS } from '../bench/suite';
+import { growthTarget, ratioTarget, targetLine } from '../bench/targets';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 
 // A smoke test of the benchmark's code paths at tiny sizes, in-process. It times nothing:
@@ -15,41 +19,132 @@ import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 
 afterAll(removeTempDirs);
 
-const run = (runMs: number, status: 'ok' | 'crash' = 'ok'): RunResult => ({
+const run = (runMs: number, status: 'ok' | 'crash' = 'ok', processMs = runMs + 100): RunResult => ({
   status,
   loadMs: 10,
   runMs,
   cpuMs: runMs,
-  processMs: runMs + 100,
+  processMs,
+  processCpuMs: processMs,
   maxRssKb: 100_000,
   error: status === 'crash' ? 'RangeError: Maximum call stack size exceeded' : undefined,
 });
 const series = (side: Series['side'], scenario: string, size: number, runs: RunResult[]): Series => ({ side, scenario, size, runs });
 
+/** Every file under `dir`, relative, with `/`. */
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** What a side wrote: every Kubernetes object by identity, every stack's template by stack name and its dependencies. */
+function output(dir: string) {
+  const objects = new Map<string, any>();
+  let manifests = 0;
+  const stacks = new Map<string, { template: any; dependsOn: string[] }>();
+  for (const file of files(dir)) {
+    const absolute = path.join(dir, file);
+    if (file.endsWith('.yaml') && !file.endsWith('kustomization.yaml')) {
+      for (const doc of YAML.parseAllDocuments(fs.readFileSync(absolute, 'utf-8'))) {
+        const o = doc.toJS();
+        if (!o) continue;
+        manifests++;
+        objects.set(`${o.apiVersion} ${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name}`, o);
+      }
+    } else if (path.basename(file) === 'manifest.json') {
+      const assembly = JSON.parse(fs.readFileSync(absolute, 'utf-8'));
+      const name = (id: string) => assembly.artifacts[id].properties?.stackName ?? id;
+      for (const [id, artifact] of Object.entries<any>(assembly.artifacts)) {
+        if (artifact.type !== 'aws:cloudformation:stack') continue;
+        const template = JSON.parse(fs.readFileSync(path.join(path.dirname(absolute), artifact.properties.templateFile), 'utf-8'));
+        const dependsOn = (artifact.dependencies ?? []).filter((d: string) => assembly.artifacts[d]?.type === 'aws:cloudformation:stack').map(name).sort();
+        stacks.set(name(id), { template, dependsOn });
+      }
+    }
+  }
+  return { manifests, objects, stacks };
+}
+
+/** A tiny size of each scenario at which it still builds something of every kind. */
+const TINY: Record<string, number> = { charts: 3, chained: 3, chain: 5, refs: 80, contributions: 20, writers: 200, stacks: 2, small: 8, tenants: 3 };
+
 describe('bench scenarios', () => {
-  test.each(['charts', 'chained', 'chain'])('the %s scenario synthesizes on our side and on bare cdk8s', (scenario) => {
+  test('every scenario but the ledger has a builder on our side and on the bare side, and a tiny size here', () => {
+    const compared = SCENARIOS.map((s) => s.id).filter((id) => id !== 'ledger');
+
+    expect(compared.filter((id) => !hasBuilder('ours', id) || !hasBuilder('bare', id))).toEqual([]);
+    expect(Object.keys(TINY).sort()).toEqual([...compared].sort());
+    expect(scenariosOf('floor').sort()).toEqual(['charts', 'small', 'tenants']);
+    expect(() => loadBuilder('floor', 'chain')).toThrow(/unknown scenario 'chain' for side 'floor' \(known: charts, small, tenants\)/);
+  });
+
+  test.each(Object.entries(TINY))('the %s scenario builds the same objects and stacks on our side and on the bare side (size %d)', (scenario, size) => {
     // GIVEN two fresh outdirs
     const mine = path.join(tempDir(), 'dist');
     const bare = path.join(tempDir(), 'dist');
 
     // WHEN both sides build and synthesize the scenario at a tiny size
-    ours[scenario](mine, 2);
-    bareCdk8s[scenario](bare, 2);
+    loadBuilder('ours', scenario)(mine, size);
+    loadBuilder('bare', scenario)(bare, size);
 
-    // THEN both wrote their output
-    expect(fs.readdirSync(path.join(mine, 'runtime')).length).toBeGreaterThan(0);
-    expect(fs.readdirSync(bare).length).toBeGreaterThan(0);
+    // THEN they wrote as many manifests and stacks, and the same objects (key order aside) and templates
+    const o = output(mine);
+    const b = output(bare);
+    expect(o.manifests + o.stacks.size).toBeGreaterThan(0);
+    expect(o.manifests).toBe(b.manifests);
+    expect(o.stacks.size).toBe(b.stacks.size);
+    expect([...o.objects.keys()].sort()).toEqual([...b.objects.keys()].sort());
+    for (const [key, object] of o.objects) expect({ key, object }).toEqual({ key, object: b.objects.get(key) });
+    for (const [name, stack] of o.stacks) expect({ name, ...stack }).toEqual({ name, ...b.stacks.get(name) });
   });
 
-  test('the tenants scenario synthesizes on our side and on bare aws-cdk', () => {
-    const mine = path.join(tempDir(), 'dist');
+  test.each(['charts', 'small', 'tenants'])('the floor of the %s scenario writes every manifest and template byte for byte as the bare side does', (scenario) => {
+    // GIVEN the bare side's output and the floor's
     const bare = path.join(tempDir(), 'dist');
+    const floor = path.join(tempDir(), 'dist');
+    loadBuilder('bare', scenario)(bare, TINY[scenario]);
 
-    ours.tenants(mine, 1);
-    bareAwsCdk.tenants(bare, 1);
+    // WHEN the floor builds the same scenario from plain objects
+    loadBuilder('floor', scenario)(floor, TINY[scenario]);
 
-    expect(fs.existsSync(path.join(mine, 'deploy', 'manifest.json'))).toBe(true);
-    expect(fs.existsSync(path.join(bare, 'manifest.json'))).toBe(true);
+    // THEN each of its object files is the bare side's, and its manifest.json names the same stacks and dependencies
+    const objectFiles = files(floor).filter((f) => f.endsWith('.yaml') || f.endsWith('.template.json'));
+    expect(objectFiles).toEqual(files(bare).filter((f) => f.endsWith('.yaml') || f.endsWith('.template.json')));
+    for (const file of objectFiles) expect({ file, bytes: fs.readFileSync(path.join(floor, file), 'utf-8') }).toEqual({ file, bytes: fs.readFileSync(path.join(bare, file), 'utf-8') });
+    const f = output(floor);
+    const b = output(bare);
+    expect([...f.stacks].map(([name, s]) => [name, s.dependsOn])).toEqual([...b.stacks].map(([name, s]) => [name, s.dependsOn]));
+  });
+
+  test('the tenants scenario, given the lock its first synth wrote, synthesizes as a second release', () => {
+    // GIVEN a first synth that writes the lock, as the bench's previous release does
+    const lockFile = path.join(tempDir(), 'capability.lock.json');
+    const tenants = loadBuilder('ours', 'tenants');
+    process.env.CDK_CAPABILITY_UPDATE_LOCK = '1';
+    try {
+      tenants(path.join(tempDir(), 'dist'), 2, { lockFile });
+    } finally {
+      delete process.env.CDK_CAPABILITY_UPDATE_LOCK;
+    }
+    expect(fs.existsSync(lockFile)).toBe(true);
+
+    // WHEN the same composition synthesizes again against it
+    const outdir = path.join(tempDir(), 'dist');
+    tenants(outdir, 2, { lockFile });
+
+    // THEN the plan is of a release after the first, with nothing added or removed
+    const plan = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
+    expect(plan.changes).toMatchObject({ firstRelease: false, added: [], removed: [] });
+  });
+
+  test('our side never reads a lock from the working directory unless given one', () => {
+    const outdir = path.join(tempDir(), 'dist');
+
+    loadBuilder('ours', 'charts')(outdir, 1);
+
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).changes.firstRelease).toBe(true);
   });
 
   test('the ledger scenario finds exactly the contested leaves it planted', () => {
@@ -61,9 +156,59 @@ describe('bench scenarios', () => {
   });
 });
 
+describe('bench floor helpers', () => {
+  test('names and addresses are computed as constructs, cdk8s and aws-cdk compute them', () => {
+    expect(constructAddress(['bench', 'Routing', 'Tenant0']).slice(0, 8)).toBe('c81c5fb8');
+    expect(dnsLabel(['bench', 'Routing'])).toBe('bench-routing-c8faca99');
+    expect(labelValue(['bench', 'Routing', 'Tenant0'])).toBe('bench-Routing-Tenant0-c81c5fb8');
+    expect(logicalId(['Config', 'Resource'])).toBe('Config57D1D894');
+  });
+
+  test('a partial manifest becomes one JSON pointer per leaf, with ~ and / escaped', () => {
+    expect(leaves({ metadata: { annotations: { 'a/b~c': 'x' } }, data: { k: '1' } })).toEqual([
+      ['/metadata/annotations/a~1b~0c', 'x'],
+      ['/data/k', '1'],
+    ]);
+  });
+
+  test('cdk8s and yaml write the floor manifests with the same bytes; JSON writes other bytes', () => {
+    const [cdk8s, yaml, json] = (Object.keys(SERIALIZERS) as SerializerName[]).map((name) => runSerializer(name, 'tenants', 3));
+
+    expect(yaml.digest).toBe(cdk8s.digest);
+    expect(json.digest).not.toBe(cdk8s.digest);
+  });
+});
+
+describe('bench targets', () => {
+  test('a ratio of two series with as many runs pairs them run by run', () => {
+    const ours = series('ours', 'x', 10, [run(100), run(300)]);
+    const bare = series('bare', 'x', 10, [run(100), run(200)]);
+
+    expect(ratio(ours, bare, 'runMs')).toEqual({ median: 1.25, min: 1, max: 1.5 });
+  });
+
+  test('a ratio target holds at its median and prints a PASS or FAIL line with the spread', () => {
+    const ours = series('ours', 'x', 30, [run(100, 'ok', 105), run(100, 'ok', 115)]);
+    const bare = series('bare', 'x', 30, [run(100, 'ok', 100), run(100, 'ok', 100)]);
+
+    const held = ratioTarget(ours, bare, 'processMs', 1.1);
+    const failed = ratioTarget(ours, bare, 'processMs', 1.05);
+
+    expect(targetLine('tenants', held)).toBe('PASS  tenants: N=30: ours/bare whole-process wall <= 1.1 — 1.10 (1.05–1.15); 0.11 s vs 0.10 s');
+    expect(failed.holds).toBe(false);
+  });
+
+  test('growth is normalized per doubling: x2 holds, x4 does not', () => {
+    const at = (size: number, ms: number) => series('ours', 'x', size, [run(ms)]);
+
+    expect(growthTarget([at(25_000, 1000), at(50_000, 2000), at(100_000, 4000)], 'linear').holds).toBe(true);
+    expect(growthTarget([at(25_000, 1000), at(100_000, 16_000)], 'quadratic')).toMatchObject({ holds: false, measured: '25,000→100,000: x4.00 (4.00–4.00) per doubling' });
+  });
+});
+
 describe('bench report', () => {
-  test('renders the machine, the targets, each scenario table and the profile summary', () => {
-    // GIVEN figures of a compare scenario (with a bare crash), a ledger scenario and a profile
+  test('renders the machine, the floor, the targets, each scenario table and the profile summary', () => {
+    // GIVEN figures of a compare scenario (with a bare crash), one with a floor and serializers, a ledger scenario and a profile
     const scenarios: ScenarioReport[] = [
       {
         id: 'chain',
@@ -74,12 +219,21 @@ describe('bench report', () => {
         targets: [{ target: 'ours completes', measured: 'completed', holds: true }],
       },
       {
+        id: 'tenants',
+        title: 'N tenants',
+        what: 'tiny',
+        kind: 'compare',
+        rows: [{ size: 30, ours: series('ours', 'tenants', 30, [run(50)]), bare: series('bare', 'tenants', 30, [run(40)]), floor: series('floor', 'tenants', 30, [run(5)]) }],
+        serializers: [{ side: 'serializers', scenario: 'tenants', size: 30, variant: 'yaml stringify', runs: [{ ...run(3), bytes: 2048, digest: 'ab' }] }],
+        targets: [{ target: 'N=30: ours/bare whole-process wall <= 1.1', measured: '1.07', holds: true }],
+      },
+      {
         id: 'ledger',
         title: 'Field ledger',
         what: 'tiny',
         kind: 'ledger',
         rows: [{ size: 100, ours: series('ledger', 'ledger', 100, [{ ...run(1), conflicts: 1, fillMs: 2 }]) }],
-        targets: [{ target: '`conflicts()` < 0.5 s', measured: '1.0 ms', holds: true }],
+        targets: [{ target: '`conflicts()` < 0.5 s', measured: '1.0 ms', holds: false }],
       },
     ];
     const summary = summarizeProfile({
@@ -102,12 +256,17 @@ describe('bench report', () => {
       profile: { scenario: 'chain', size: 10, runMs: 6, summary },
     });
 
-    // THEN it has every section, the crash is a result, and the profile is aggregated per function and per area
-    for (const heading of ['# Benchmark results', '## Machine', '## How it is measured', '## Targets', '## A chain of dependent ConfigMaps', '## Field ledger', '## Where the time goes']) {
+    // THEN it has every section, the crash is a result, the floor is a side with its ratio, and the profile is aggregated per function and per area
+    for (const heading of ['# Benchmark results', '## Machine', '## How it is measured', '## What the floor is', '## Targets', '## A chain of dependent ConfigMaps', '## N tenants', '## Field ledger', '## Where the time goes']) {
       expect(markdown).toContain(`${heading}\n`);
     }
-    expect(markdown).toContain('| size | ours build+synth | bare build+synth | ratio ours/bare |');
-    expect(markdown).toContain('crash after 0.01 s');
+    expect(markdown).toContain('| size | side | build+synth wall | build+synth CPU | whole-process wall | whole-process CPU | peak RSS | runs |');
+    expect(markdown).toContain('| 10 | bare | crash after 0.01 s |');
+    expect(markdown).toContain('| 30 | ours/bare | 1.07 (1.07–1.07) |');
+    expect(markdown).toContain('| 30 | ours/floor | 1.43 (1.43–1.43) |');
+    expect(markdown).toContain('| yaml stringify | 10 (10–10) ms | 3.0 (3.0–3.0) ms | 2 KiB | yes | 1 |');
+    expect(markdown).toContain('CDK_VALIDATION=false');
+    expect(markdown).toContain('PASS  tenants: N=30: ours/bare whole-process wall <= 1.1 — 1.07\nFAIL  ledger: `conflicts()` < 0.5 s — 1.0 ms');
     expect(summary.functions[0]).toMatchObject({ name: 'conflicts (src/ledger/field-ledger.js:46)', ms: 3 });
     expect(summary.areas[0]).toMatchObject({ name: 'cdk-capability src/ledger', ms: 3 });
   });

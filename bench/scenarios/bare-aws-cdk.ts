@@ -1,14 +1,17 @@
 import { App, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
+import { Builder } from './builder';
 import { PARAMETERS_PER_TENANT, parameterProps } from './sizes';
 
 /**
- * The bare aws-cdk side of the `tenants` scenario: the same 1 + `size` stacks
+ * The bare aws-cdk side of the `stacks` scenario: the same 1 + `size` stacks
  * (each tenant depending on the base) under a plain aws-cdk `App`, with the
- * built-in template validator off as in our unit tests, written by `app.synth()`.
+ * built-in template validator and the analytics resource off (ours has
+ * neither), written by `app.synth()`.
  */
-export const bareAwsCdk: Record<string, (outdir: string, size: number) => void> = {
-  tenants(outdir, size) {
-    const app = new App({ outdir, builtinCloudFormationValidation: false });
+export const bareAwsCdk: Record<string, Builder> = {
+  stacks(outdir, size) {
+    // same as ours: no template validator, no analytics metadata resource
+    const app = new App({ outdir, builtinCloudFormationValidation: false, analyticsReporting: false });
     const base = new Stack(app, 'bench-Base');
     new ssm.StringParameter(base, 'Origin', parameterProps('base', 0));
     for (let t = 0; t < size; t++) {

@@ -1,29 +1,38 @@
 import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { Builder, lockFileFor } from './builder';
 import { runtimeShapes } from './runtime-shapes';
 import { PARAMETERS_PER_TENANT, parameterProps } from './sizes';
-import { Capability, CapabilityApp, DeploymentAggregate, RuntimeRouting, SharedBase } from '../../src';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, RuntimeRouting, SharedBase } from '../../src';
 
 /**
- * Our side of each scenario: a `CapabilityApp` built and synthesized into
- * `outdir` with `app.synth()` (checks, plan, atomic write included).
+ * Our side of the scenarios that need cdk8s and aws-cdk-lib core only: a
+ * `CapabilityApp` built and synthesized into `outdir` with `app.synth()`
+ * (checks, plan, atomic write included). The cdk8s-plus scenarios are in
+ * `ours-plus.ts`, so these runs never load cdk8s-plus.
  */
-export const ours: Record<string, (outdir: string, size: number) => void> = {
-  // The runtime shapes, in RuntimeRouting charts of one Capability.
+export const ours: Record<string, Builder> = {
+  // The runtime shapes, in RuntimeRouting charts of one Capability, written into with Contributions.
   ...Object.fromEntries(
-    Object.entries(runtimeShapes).map(([name, shape]) => [
+    Object.entries(runtimeShapes).map(([name, shape]): [string, Builder] => [
       name,
-      (outdir: string, size: number) => {
-        const app = new CapabilityApp({ outdir });
+      (outdir, size, options) => {
+        const app = new CapabilityApp({ outdir, lockFile: lockFileFor(outdir, options) });
         const capability = new Capability(app, 'bench');
-        shape((id) => new RuntimeRouting(capability, id), size);
+        shape(
+          {
+            chart: (id) => new RuntimeRouting(capability, id),
+            contribute: (writer, id, target, fields) => new Contribution(writer, id, { target, fields }),
+          },
+          size,
+        );
         app.synth();
       },
     ]),
   ),
 
   /** One SharedBase and `size` DeploymentAggregates of `PARAMETERS_PER_TENANT` SSM parameters each. */
-  tenants(outdir, size) {
-    const app = new CapabilityApp({ outdir });
+  stacks(outdir, size, options) {
+    const app = new CapabilityApp({ outdir, lockFile: lockFileFor(outdir, options) });
     const capability = new Capability(app, 'bench');
     const base = new SharedBase(capability, 'Base');
     new ssm.StringParameter(base, 'Origin', parameterProps('base', 0));

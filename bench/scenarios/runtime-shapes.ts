@@ -1,22 +1,34 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { CHAINED_CHARTS, CHART_COUNT, configMapProps } from './sizes';
+import { Construct } from 'constructs';
+import { CHAINED_CHARTS, CHART_COUNT, configMapProps, REFS_CHARTS, REFS_GROUP, WRITERS_PER_OBJECT } from './sizes';
+
+/**
+ * How one side makes what the runtime shapes need: a chart (a cdk8s `Chart`,
+ * or our `RuntimeRouting`) and a write of fields into an object declared by
+ * another construct (a JSON patch, or our `Contribution`).
+ */
+export interface RuntimeSide {
+  /** A new chart. */
+  chart(id: string): Chart;
+  /** Writes `fields` into `target` on behalf of `writer` (a new construct `id` under it on our side). */
+  contribute(writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>): void;
+}
 
 /**
  * The object shapes of the runtime scenarios, built the same way on both
- * sides: each side only says how to make a chart (a cdk8s `Chart`, or our
- * `RuntimeRouting`). Loads cdk8s only, so the bare side never loads this library.
+ * sides. Loads cdk8s only, so the bare side never loads this library.
  */
-export const runtimeShapes = {
+export const runtimeShapes: Record<string, (side: RuntimeSide, size: number) => void> = {
   /** `CHART_COUNT` charts of `size` ConfigMaps each. */
-  charts(makeChart: (id: string) => Chart, size: number): void {
-    for (let c = 0; c < CHART_COUNT; c++) fill(makeChart(`Routing${c}`), c, size);
+  charts(side, size) {
+    for (let c = 0; c < CHART_COUNT; c++) fill(side.chart(`Routing${c}`), c, size);
   },
 
   /** `CHAINED_CHARTS` charts of `size` ConfigMaps, each chart depending on the previous one. */
-  chained(makeChart: (id: string) => Chart, size: number): void {
+  chained(side, size) {
     let previous: Chart | undefined;
     for (let c = 0; c < CHAINED_CHARTS; c++) {
-      const chart = makeChart(`Routing${c}`);
+      const chart = side.chart(`Routing${c}`);
       fill(chart, c, size);
       if (previous) chart.addDependency(previous);
       previous = chart;
@@ -24,8 +36,8 @@ export const runtimeShapes = {
   },
 
   /** One chart of `size` ConfigMaps, each depending on the one before it. */
-  chain(makeChart: (id: string) => Chart, size: number): void {
-    const chart = makeChart('Routing');
+  chain(side, size) {
+    const chart = side.chart('Routing');
     let previous: ApiObject | undefined;
     for (let j = 0; j < size; j++) {
       const object = new ApiObject(chart, `Cm${j}`, configMapProps(0, j));
@@ -33,8 +45,77 @@ export const runtimeShapes = {
       previous = object;
     }
   },
+
+  /**
+   * `size` objects in `REFS_CHARTS` charts (one namespace each): groups of a
+   * Deployment and the ConfigMap, Secret and ServiceAccount it names
+   * (`envFrom`, a Secret volume, `serviceAccountName`). Each Deployment is
+   * declared before the objects it names, so ordering by reference has to move
+   * every one of them.
+   */
+  refs(side, size) {
+    const groups = Math.floor(size / REFS_CHARTS / REFS_GROUP);
+    for (let c = 0; c < REFS_CHARTS; c++) {
+      const chart = side.chart(`Refs${c}`);
+      const namespace = `refs-${c}`;
+      for (let g = 0; g < groups; g++) {
+        const name = `app-${g}`;
+        new ApiObject(chart, `Deployment${g}`, referringDeployment(namespace, name));
+        new ApiObject(chart, `ConfigMap${g}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { LOG_LEVEL: 'info', GROUP: String(g) } });
+        new ApiObject(chart, `Secret${g}`, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', data: { TOKEN: Buffer.from(`token-${c}-${g}`).toString('base64') } });
+        new ApiObject(chart, `ServiceAccount${g}`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+      }
+    }
+  },
+
+  /** One ConfigMap that `size` writers (each its own construct) write disjoint `data` keys into. */
+  contributions(side, size) {
+    const chart = side.chart('Routing');
+    const target = new ApiObject(chart, 'Shared', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'bench' }, data: { owner: 'routing' } });
+    const teams = new Construct(chart, 'Teams');
+    for (let w = 0; w < size; w++) side.contribute(teams, `Writer${w}`, target, { data: { [`key-${w}`]: String(w) } });
+  },
+
+  /**
+   * `size` writers overall: `size / WRITERS_PER_OBJECT` ConfigMaps over
+   * `CHART_COUNT` charts, each written by `WRITERS_PER_OBJECT` teams (one
+   * contribution construct per write) on disjoint `data` keys.
+   */
+  writers(side, size) {
+    const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
+    for (let c = 0; c < CHART_COUNT; c++) {
+      const chart = side.chart(`Routing${c}`);
+      const teams = Array.from({ length: WRITERS_PER_OBJECT }, (_, w) => new Construct(chart, `Team${w}`));
+      for (let j = 0; j < perChart; j++) {
+        const target = new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
+        for (let w = 0; w < WRITERS_PER_OBJECT; w++) side.contribute(teams[w], `Cm${j}`, target, { data: { [`team-${w}`]: `cm-${c}-${j}` } });
+      }
+    }
+  },
 };
 
 function fill(chart: Chart, c: number, size: number): void {
   for (let j = 0; j < size; j++) new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
+}
+
+/** A Deployment that names its ConfigMap, Secret and ServiceAccount (all called `name`). */
+function referringDeployment(namespace: string, name: string) {
+  const labels = { app: name };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          serviceAccountName: name,
+          containers: [{ name: 'app', image: 'ghcr.io/example/app:1.0.0', envFrom: [{ configMapRef: { name } }], volumeMounts: [{ name: 'token', mountPath: '/var/run/token' }] }],
+          volumes: [{ name: 'token', secret: { secretName: name } }],
+        },
+      },
+    },
+  };
 }
