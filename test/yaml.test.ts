@@ -1,4 +1,4 @@
-import { App, Chart, Yaml } from 'cdk8s';
+import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
 import { parse } from 'yaml';
@@ -30,7 +30,7 @@ describe('toYaml', () => {
     const service = deployment.exposeViaService();
     const config = new kplus.ConfigMap(chart, 'Config', { data: { flag: 'off', date: '2001-12-14', big: '1_000', multi: 'a\nb\n' } });
     const secret = new kplus.Secret(chart, 'Secret', { stringData: { token: 'null' } });
-    const manifests = [deployment, service, config, secret].map((c) => c.apiObject.toJson());
+    const manifests = [deployment, service, config, secret].map((c) => ApiObject.of(c).toJson());
 
     // WHEN / THEN
     for (const m of manifests) expect(toYaml(m)).toBe(Yaml.stringify(m));
