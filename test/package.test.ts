@@ -40,6 +40,32 @@ describe('the published package', () => {
     }
   });
 
+  test('SECURITY.md lists exactly the runtime dependencies npm installs, with their versions', () => {
+    // GIVEN the installed runtime tree, as npm reports it (peers excluded: they are the user's)
+    const ls = spawnSync('npm', ['ls', '--omit=dev', '--omit=peer', '--all', '--json'], { cwd: ROOT, encoding: 'utf-8' });
+    const installed: string[] = [];
+    const walk = (deps: Record<string, any> = {}) => {
+      for (const [name, d] of Object.entries(deps)) {
+        installed.push(`${name}@${d.version}`);
+        walk(d.dependencies);
+      }
+    };
+    walk(JSON.parse(ls.stdout).dependencies);
+
+    // WHEN reading the audit section's list
+    const text = fs.readFileSync(path.join(ROOT, 'SECURITY.md'), 'utf-8');
+    const section = text.slice(text.indexOf('Runtime dependencies'), text.indexOf('The peer dependencies'));
+    const listed = [...section.matchAll(/`([a-z0-9@/.-]+@\d[^`]*)`/g)].map((m) => m[1]);
+
+    // THEN
+    expect(listed.sort()).toEqual([...new Set(installed)].sort());
+  });
+
+  test('the aws-cdk-lib peer range excludes every release affected by GHSA-999r-qq7v-r334 (< 2.246.0)', () => {
+    expect(semver.minVersion(PKG.peerDependencies['aws-cdk-lib'])?.version).toEqual('2.246.0');
+    expect(semver.satisfies('2.245.0', PKG.peerDependencies['aws-cdk-lib'])).toBe(false);
+  });
+
   test('npm pack ships only lib/, docs/, README.md, LICENSE and package.json', () => {
     // WHEN
     // (without the npm_* variables an enclosing `npm test` sets, which a nested npm would read as config)
