@@ -85,7 +85,7 @@ const project = new typescript.TypeScriptProject({
     extraCliOptions: ['--json', '--outputFile=test-reports/jest-results.json'],
   },
 
-  gitignore: ['/dist/', 'examples/**/dist/', '/test-reports/', '*.tgz', '/.capability-*'],
+  gitignore: ['/dist/', 'examples/**/dist/', '/test-reports/', '*.tgz', '/.capability-*', '.*.run-*/'],
   npmignoreEnabled: true,
   githubOptions: { mergify: false },
   // The tests run the real structured-merge-diff (Go, from Debian) as the oracle of the field ledger.

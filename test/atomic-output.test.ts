@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, RuntimeRouting } from '../src';
-import { configMap, newApp, readTree, removeTempDirs, tempDir } from './util';
+import { configMap, entriesBeside, newApp, readTree, removeTempDirs, tempDir } from './util';
 import { confined, writeAtomically } from '../src/render/atomic-output';
 import type { OutputTree } from '../src/render/output-tree';
 
@@ -14,7 +14,7 @@ function tree(files: Record<string, string>, copies: Record<string, string> = {}
 
 /** Entries of `parent` that are staging or set-aside folders of `name`. */
 function leftovers(parent: string, name: string): string[] {
-  return fs.readdirSync(parent).filter((e) => e.startsWith(`.${name}.staging-`));
+  return entriesBeside(parent).filter((e) => e.startsWith(`.${name}.`));
 }
 
 /** A good program: a Namespace and a ConfigMap in it. */
@@ -68,10 +68,10 @@ describe('writeAtomically', () => {
       });
 
     // THEN the error surfaces, after one file went to staging, and nothing changed
-    expect(write).toThrow(/^disk full$/);
+    expect(write).toThrow(/\nCAP011 output not written: could not write the output '.*out': disk full\. The previous output is unchanged\.$/);
     expect(written).toEqual(['a.txt']);
     expect(readTree(outdir)).toEqual(before);
-    expect(fs.readdirSync(parent)).toEqual(['out']);
+    expect(entriesBeside(parent)).toEqual(['out']);
   });
 
   test('a failure while copying leaves the previous output unchanged and no staging folder', () => {
@@ -92,7 +92,7 @@ describe('writeAtomically', () => {
       });
 
     // THEN
-    expect(write).toThrow(/^copy failed$/);
+    expect(write).toThrow(/\nCAP011 output not written: could not write the output '.*out': copy failed\. The previous output is unchanged\.$/);
     expect(readTree(outdir)).toEqual(before);
     expect(leftovers(parent, 'out')).toEqual([]);
   });
@@ -108,7 +108,7 @@ describe('writeAtomically', () => {
 
     // THEN only the new files (and the marker that says the folder is ours) are there, and no staging or set-aside folder is left
     expect(readTree(outdir)).toEqual({ '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":1}\n', 'plan.json': 'new' });
-    expect(fs.readdirSync(parent)).toEqual(['out']);
+    expect(entriesBeside(parent)).toEqual(['out']);
   });
 
   test('copies files and folders into the output', () => {
@@ -136,10 +136,10 @@ describe('writeAtomically', () => {
     const write = () => writeAtomically(outdir, tree({ '../escaped.txt': 'x' }));
 
     // THEN
-    expect(write).toThrow(/^refusing to write '\.\.\/escaped\.txt' outside the output folder '.*'$/);
+    expect(write).toThrow(/\nCAP011 output not written: could not write the output '.*out': refusing to write '\.\.\/escaped\.txt' outside the output folder '.*'\. The previous output is unchanged\.$/);
     expect(fs.existsSync(path.join(parent, 'escaped.txt'))).toBe(false);
     expect(readTree(outdir)).toEqual(before);
-    expect(fs.readdirSync(parent)).toEqual(['out']);
+    expect(entriesBeside(parent)).toEqual(['out']);
   });
 });
 

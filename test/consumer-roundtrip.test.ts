@@ -18,7 +18,7 @@ const ROOT = path.resolve(__dirname, '..');
 const NODE_MODULES = path.join(ROOT, 'node_modules');
 const CDK8S = path.join(NODE_MODULES, '.bin', 'cdk8s');
 const FIXTURES = path.join(__dirname, 'fixtures');
-const LINKED = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib', 'yaml', 'semver'];
+const LINKED = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib', 'yaml', 'semver', 'js-yaml', 'argparse'];
 const SETUP_TIMEOUT = 240_000;
 const STEP_TIMEOUT = 90_000;
 

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { Chart } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
-import { configMap, newApp, readTree, removeTempDirs, tempDir } from './util';
+import { configMap, entriesBeside, newApp, readTree, removeTempDirs, tempDir } from './util';
 import { slug } from '../src/private/names';
 import { writeAtomically } from '../src/render/atomic-output';
 import type { OutputTree } from '../src/render/output-tree';
@@ -59,7 +59,7 @@ describe('output confinement: names derived from construct ids', () => {
     app.synth();
 
     // THEN the parent holds only the outdir, and every runtime file sits directly in runtime/
-    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(entriesBeside(parent)).toEqual(['dist']);
     const runtime = entries(path.join(parent, 'dist')).filter((e) => e.startsWith('runtime/'));
     expect(runtime).toEqual(['runtime/0001-cdn.yaml', 'runtime/0002-cdn.yaml', 'runtime/0003-cdn-etc.yaml', 'runtime/0004-cdn-a-b.yaml', 'runtime/kustomization.yaml']);
   });
@@ -193,25 +193,29 @@ describe('nothing lost', () => {
       // THEN
       expect(write).toThrow(`injected failure at ${failing}`);
       expect(readTree(outdir)).toEqual(before);
-      expect(fs.readdirSync(parent)).toEqual(['dist']);
+      expect(entriesBeside(parent)).toEqual(['dist']);
     }
   });
 
   test('a failure moving the new output in puts the previous output back', () => {
-    // GIVEN a previous output, and a rename of the staging folder onto the outdir that fails
+    // GIVEN a previous output, and a rename of the staged output onto the outdir that fails
     const { outdir, parent, next } = previousAndNext();
     const before = readTree(outdir);
     const nodeFs: typeof fs = jest.requireActual('fs'); // the module object itself: `import * as` gives read-only bindings
     const rename = nodeFs.renameSync;
     jest.spyOn(nodeFs, 'renameSync').mockImplementation((from, to) => {
-      if (String(from).includes('.staging-') && !String(from).endsWith('.previous')) throw Object.assign(new Error('EXDEV: injected'), { code: 'EXDEV' });
+      if (/\.run-\d+-[0-9a-f]+\/output-/.test(String(from))) throw Object.assign(new Error('EXDEV: injected'), { code: 'EXDEV', syscall: 'rename', path: String(from) });
       return rename(from, to);
     });
 
     // WHEN / THEN
-    expect(() => writeAtomically(outdir, next)).toThrow(/^could not move the new output into '.*dist' \(another synth may be writing there\): EXDEV: injected$/);
+    try {
+      expect(() => writeAtomically(outdir, next)).toThrow(/CAP011 output not written: could not write the output '.*dist': EXDEV: injected \(EXDEV, rename '.*output-[0-9a-f]+'\)\. The previous output is unchanged\.$/);
+    } finally {
+      jest.restoreAllMocks();
+    }
     expect(readTree(outdir)).toEqual(before);
-    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(entriesBeside(parent)).toEqual(['dist']);
   });
 });
 
@@ -245,9 +249,11 @@ describe('the outdir lock', () => {
     fs.mkdirSync(`${outdir}.lock`);
 
     // WHEN / THEN
-    expect(() => app.synth()).toThrow(`another synth is writing '${outdir}' (lock '${outdir}.lock' exists; remove it if no synth is running)`);
+    expect(() => app.synth()).toThrow(
+      `CAP011 output not written: another synth (a synth that has not named itself yet) is writing '${outdir}'; nothing was changed. Wait for it to finish and synth again; if no synth is running, remove '${outdir}.lock'.`,
+    );
     expect(readTree(outdir)).toEqual(before);
-    expect(fs.readdirSync(parent).sort()).toEqual(['dist', 'dist.lock']);
+    expect(entriesBeside(parent)).toEqual(['dist', 'dist.lock']);
   });
 
   test('a second synth that starts while the first is writing fails, and the first completes unmixed', () => {
@@ -272,7 +278,9 @@ describe('the outdir lock', () => {
     });
 
     // THEN the second was turned away and the output is the first's alone
-    expect(String(secondError)).toBe(`Error: another synth is writing '${outdir}' (lock '${outdir}.lock' exists; remove it if no synth is running)`);
+    expect(String(secondError)).toMatch(
+      new RegExp(`^CompositionError: The composition was refused with 1 violation:\nCAP011 output not written: another synth \\(process ${process.pid} on .+, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) is writing '`),
+    );
     expect(fs.readFileSync(path.join(outdir, 'runtime', '0001-cdn-routing.yaml'), 'utf-8')).toContain('name: first');
     expect(fs.existsSync(`${outdir}.lock`)).toBe(false);
   });
@@ -284,6 +292,6 @@ describe('the outdir lock', () => {
     expect(() => writeAtomically(outdir, tree, { beforeWrite: () => { throw new Error('disk full'); } })).toThrow('disk full');
     expect(fs.existsSync(`${outdir}.lock`)).toBe(false);
     writeAtomically(outdir, tree);
-    expect(fs.readdirSync(path.dirname(outdir))).toEqual(['dist']);
+    expect(entriesBeside(path.dirname(outdir))).toEqual(['dist']);
   });
 });

@@ -156,40 +156,40 @@ describe('an exception escaping a stage of synth', () => {
 
 describe('errors thrown at construction time, before synth can run', () => {
   test('a Capability id with a space names the id and the rule', () => {
-    expect(() => new Capability(new CapabilityApp(), 'bad id!')).toThrow(
+    expect(() => new Capability(newApp(), 'bad id!')).toThrow(
       'invalid stage name "bad id!". Stage name must start with a letter and contain only alphanumeric characters, hypens (\'-\'), underscores (\'_\') and periods (\'.\')',
     );
   });
 
   test('a Capability id with ../ names the id and the rule', () => {
-    expect(() => new Capability(new CapabilityApp(), '../x')).toThrow(/^invalid stage name "\.\.\/x"\. Stage name must start with a letter/);
+    expect(() => new Capability(newApp(), '../x')).toThrow(/^invalid stage name "\.\.\/x"\. Stage name must start with a letter/);
   });
 
   test('two constructs with one id in one scope name the id and the scope', () => {
-    const app = new CapabilityApp();
+    const app = newApp();
     new Capability(app, 'cdn');
     expect(() => new Capability(app, 'cdn')).toThrow("There is already a Construct with name 'cdn' in CapabilityApp");
   });
 
   test('an empty id names the rule', () => {
-    expect(() => new Capability(new CapabilityApp(), '')).toThrow('Only root constructs may have an empty ID');
+    expect(() => new Capability(newApp(), '')).toThrow('Only root constructs may have an empty ID');
   });
 
   test('a SharedBase id with a space names the derived stack name, not the id', () => {
-    const cdn = new Capability(new CapabilityApp(), 'cdn');
+    const cdn = new Capability(newApp(), 'cdn');
     expect(() => new SharedBase(cdn, 'my base')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'");
   });
 
   test('a Capability id with "." is accepted, but then every stack under it is refused for its derived name', () => {
     // GIVEN a capability id that Stage accepts
-    const cdn = new Capability(new CapabilityApp(), 'cdn.v2');
+    const cdn = new Capability(newApp(), 'cdn.v2');
 
     // THEN a stack under it fails: the stack name is `<capability>-<id>` and may not hold '.'
     expect(() => new DeploymentAggregate(cdn, 'acme')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn.v2-acme'");
   });
 
   test('a stack id that makes a stack name over 128 characters names the limit and the name', () => {
-    const cdn = new Capability(new CapabilityApp(), 'cdn');
+    const cdn = new Capability(newApp(), 'cdn');
     expect(() => new SharedBase(cdn, 'b'.repeat(130))).toThrow(/^Stack name must be <= 128 characters\. Stack name: 'cdn-b+[0-9A-F]{8}'$/);
   });
 });

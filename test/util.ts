@@ -95,3 +95,15 @@ export const WIDGET_CRD = {
 export function widgetCrd(scope: Construct, id: string): ApiObject {
   return new ApiObject(scope, id, structuredClone(WIDGET_CRD));
 }
+
+/**
+ * The entries of `parent`, without this process's own run folders (`.<outdir>.run-<pid>-*`)
+ * as long as they hold only what a finished write keeps in them (the owner file and the
+ * cloud assemblies, removed when the process exits): what a write left behind.
+ */
+export function entriesBeside(parent: string): string[] {
+  return fs.readdirSync(parent).filter((e) => {
+    if (!new RegExp(`^\\..*\\.run-${process.pid}-[0-9a-f]+$`).test(e)) return true;
+    return fs.readdirSync(path.join(parent, e)).some((inner) => inner !== 'owner.json' && inner !== 'assemblies');
+  }).sort();
+}

@@ -6,7 +6,8 @@ import { CompositionError } from '../check/composition-error';
 import type { Violation } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
-import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
+import { RunFolder } from '../private/run-folder';
+import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
 import { writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
 import { resolveOutdir } from '../render/outdir-safety';
@@ -102,6 +103,14 @@ export class CapabilityApp extends App {
    * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
+    try {
+      this.synthAndWrite();
+    } finally {
+      RunFolder.release(this.outdir);
+    }
+  }
+
+  private synthAndWrite(): void {
     const result = this.synthesize();
     const reportFile = process.env[REPORT_ENV];
     const report = (violations: readonly Violation[]) => {
@@ -114,13 +123,16 @@ export class CapabilityApp extends App {
       report(result.violations);
       throw new CompositionError(result.violations);
     }
+    const updateLock = process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock;
     try {
-      writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
+      writeAtomically(this.outdir, result.output, {
+        protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
+        alongside: updateLock ? { path: this.lockFile, content: serializeLock(updateLock) } : undefined,
+      });
     } catch (e) {
       if (CompositionError.isCompositionError(e)) report(e.violations);
       throw e;
     }
-    if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);
     report([]);
   }
 

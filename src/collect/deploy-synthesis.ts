@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import { Stack, Stage } from 'aws-cdk-lib';
 import type { CollectionProblems } from './facts';
 import { Capability } from '../constructs/capability';
@@ -5,10 +6,11 @@ import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, StackDependency } from './graph/composition-graph';
 import { errorMessage } from '../private/errors';
+import { RunFolder } from '../private/run-folder';
 
 /** What deploy synthesis produced: templates, stack dependencies, assemblies, and what went wrong. */
 export interface DeploySynthesis {
-  /** Each capability's cloud assembly folder (scratch space, not the outdir). */
+  /** Each capability's cloud assembly folder (in the run folder beside the outdir, not the outdir). */
   readonly assemblyDirs: string[];
   /** Stack dependencies as the assemblies record them. */
   readonly stackDependencies: StackDependency[];
@@ -31,7 +33,7 @@ export interface StackInCapability {
 }
 
 /**
- * Synthesizes every capability's stacks into a cloud assembly in scratch space.
+ * Synthesizes every capability's stacks into a cloud assembly in the run folder.
  *
  * Before that it makes each `DeploymentAggregate` depend on its capability's
  * `SharedBase`, so the assembly (and `cdk deploy --all`) honours it. Nothing is
@@ -60,7 +62,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
     try {
       // Not forced: a second synth of an unchanged tree reuses the first assembly (forcing
       // would append metadata again), and aws-cdk refuses a tree changed since then.
-      const assembly = (capability as Stage).synth();
+      const assembly = synthesizeStage(capability);
       result.assemblyDirs.push(assembly.directory);
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
@@ -98,4 +100,16 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
 function reasonFor(from: Stack, to: Stack): string {
   const sameCapability = Capability.tryOf(from) === Capability.tryOf(to);
   return sameCapability && SharedBase.isSharedBase(from) && DeploymentAggregate.isDeploymentAggregate(to) ? EdgeReason.SHARED_BASE : EdgeReason.STACK;
+}
+
+/**
+ * The stage's cloud assembly. A second synth of an unchanged tree reuses the
+ * first assembly; if its folder is gone (a completed `synth()` removes its run
+ * folder), the stage is synthesized again into a recreated folder.
+ */
+function synthesizeStage(stage: Stage) {
+  const assembly = stage.synth();
+  if (fs.existsSync(assembly.directory)) return assembly;
+  RunFolder.recreate(assembly.directory);
+  return stage.synth({ force: true });
 }

@@ -270,6 +270,6 @@ export interface CollectionProblems {
 
 /** The cloud assemblies synthesized for the deploy output. */
 export interface AssemblyFacts {
-  /** Each capability's cloud assembly folder (scratch space, not the outdir). */
+  /** Each capability's cloud assembly folder (in the run folder beside the outdir, not the outdir). */
   readonly dirs: readonly string[];
 }

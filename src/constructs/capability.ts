@@ -1,7 +1,7 @@
 import { Environment, Stage } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
-import { assemblyScratchDir } from '../private/scratch';
+import { assemblyDirFor } from '../private/scratch';
 
 /** Properties of a `Capability`. */
 export interface CapabilityProps {
@@ -69,7 +69,7 @@ export class Capability extends Stage {
    * @param props options
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
-    super(scope, id, { env: props.env, outdir: assemblyScratchDir() });
+    super(scope, id, { env: props.env, outdir: assemblyDirFor(scope) });
     brand(this, 'Capability');
     // Construct stack traces in the assembly's metadata hold absolute paths of this
     // machine: they would make the output differ between checkouts.

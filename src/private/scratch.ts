@@ -1,49 +1,31 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { App } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { RunFolder } from './run-folder';
 
-const ROOT = path.join(os.tmpdir(), 'cdk-capability-scratch');
-let mine: string | undefined;
+const privateFolders: string[] = [];
 
 /**
- * A fresh temporary folder for one capability's cloud assembly. Synth copies
- * the assembly from here into the outdir, so the outdir is only ever written
- * by the atomic swap.
+ * Where a capability's cloud assembly is synthesized: in the run folder beside
+ * the app's outdir (`RunFolder`), so the files aws-cdk writes are the files
+ * the output holds, linked into it rather than written a second time. A
+ * capability whose root is not a cdk8s `App` (it has no outdir) gets a private
+ * folder of its own under the system's temporary folder, removed at exit.
  *
- * Folders live under one folder per process, removed when the process exits;
- * the first call in a process also removes the folders of processes that are
- * gone (killed test workers never run exit handlers).
+ * No fixed, shared name is used anywhere: every run creates its own folders
+ * exclusively, so no other user or planted link can own or redirect them.
  */
-export function assemblyScratchDir(): string {
-  if (!mine) {
-    sweepDeadProcesses();
-    mine = path.join(ROOT, String(process.pid));
-    fs.mkdirSync(mine, { recursive: true });
-    const dir = mine;
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+export function assemblyDirFor(scope: IConstruct): string {
+  const root = scope.node.root;
+  if (root instanceof App && typeof root.outdir === 'string' && root.outdir !== '') return RunFolder.for(root.outdir).assemblyDir();
+  if (privateFolders.length === 0) {
+    process.once('exit', () => {
+      for (const dir of privateFolders) fs.rmSync(dir, { recursive: true, force: true });
+    });
   }
-  return fs.mkdtempSync(path.join(mine, 'asm-'));
-}
-
-function sweepDeadProcesses(): void {
-  let entries: string[];
-  try {
-    entries = fs.readdirSync(ROOT);
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    fs.rmSync(path.join(ROOT, entry), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-'));
+  privateFolders.push(dir);
+  return dir;
 }

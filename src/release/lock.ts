@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as path from 'path';
 import type { InterfaceRecord } from './interface-record';
 
 /** One stack or object of a release, as the lock records it. Values are never stored, only a digest. */
@@ -99,10 +98,7 @@ function shapeProblem(lock: any): string | undefined {
   return undefined;
 }
 
-/** Writes a lock file atomically (a sibling temporary file renamed over it). */
-export function writeLock(file: string, lock: Lock): void {
-  const target = path.resolve(file);
-  const temporary = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify(lock, undefined, 2) + '\n');
-  fs.renameSync(temporary, target);
+/** The lock file's content: the lock as JSON, two-space indented, with a final newline. */
+export function serializeLock(lock: Lock): string {
+  return JSON.stringify(lock, undefined, 2) + '\n';
 }

@@ -1,11 +1,21 @@
-import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { lockOutdir } from './outdir-lock';
 import { OUTPUT_MARKER, OUTPUT_MARKER_CONTENT, outdirProblem, ProtectedPaths } from './outdir-safety';
 import type { OutputTree } from './output-tree';
+import { writeFailure } from './write-failure';
 import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
 import { compareText } from '../private/compare';
+import { deadRuns, removeRun, RunFolder } from '../private/run-folder';
+
+/** A file written in the same transaction as the output: it changes only if the output does. */
+export interface TransactionFile {
+  /** The file's path. */
+  readonly path: string;
+  /** Its new content. */
+  readonly content: string;
+}
 
 /** Options of `writeAtomically`. */
 export interface WriteOptions {
@@ -15,36 +25,66 @@ export interface WriteOptions {
    * @default - the working directory, and no file
    */
   readonly protectedPaths?: ProtectedPaths;
+  /**
+   * A file to replace together with the output (the lock file): staged before
+   * the swap, moved into place after it; if it cannot be, the output is rolled
+   * back.
+   *
+   * @default - none
+   */
+  readonly alongside?: TransactionFile;
   /** Test seam: runs before each file is written. */
   readonly beforeWrite?: (relative: string) => void;
 }
 
+/** The steps of a write, in order; `writeSteps.observe` sees each as it begins. */
+export type WriteStep = 'locked' | 'staged' | 'alongside-staged' | 'previous-moved' | 'output-moved' | 'alongside-moved' | 'done';
+
+/** Test seam: a process-wide observer of write steps, so a test can stop a synth at any of them. */
+export const writeSteps: { observe?: (step: WriteStep) => void } = {};
+
 /**
- * Writes `tree` to `outdir` atomically: everything goes to a fresh sibling
- * folder first, and only a complete folder is swapped in. A synth that fails
- * before the swap leaves the previous output byte-for-byte as it was. Holds
- * the lock `<outdir>.lock` meanwhile: a second synth into the same outdir fails
- * with a clear error instead of interleaving files.
+ * Writes `tree` to `outdir` atomically: everything goes to a fresh folder
+ * beside it first (the run's folder, on the same file system), and only a
+ * complete folder is swapped in. A synth that fails before the swap leaves the
+ * previous output byte-for-byte as it was. Holds the lock `<outdir>.lock`
+ * meanwhile: a second synth into the same outdir fails with a clear error
+ * instead of interleaving files; a lock left by a synth that was killed is
+ * taken over, with a notice.
  *
  * Only our own output is ever replaced: an outdir that exists must hold the
  * marker a previous synth left (or be empty), and it must not be or contain the
  * working directory or a protected file; otherwise nothing is written and a
- * `CAP011` `CompositionError` says why. Folders are created with the
- * permissions the umask gives, like any other tool's output.
+ * `CAP011` `CompositionError` says why. Every other failure of the write (a
+ * full disk, a folder without write permission, ...) is a `CAP011` too, naming
+ * the cause and the fix. Folders are created with the permissions the umask
+ * gives, like any other tool's output.
+ *
+ * The swap is two renames (the old output aside, the new one in): POSIX has no
+ * atomic exchange of two folders. A synth killed between them leaves both
+ * outputs whole in its run folder; the next synth into the outdir puts the old
+ * one back before it does anything else.
  */
 export function writeAtomically(outdir: string, tree: OutputTree, options: WriteOptions = {}): void {
   const target = path.resolve(outdir);
   const protectedPaths = options.protectedPaths ?? { cwd: process.cwd(), files: [] };
   refuseUnsafeOutdir(outdir, protectedPaths);
-  const parent = path.dirname(target);
-  fs.mkdirSync(parent, { recursive: true });
-  const unlock = lockOutdir(target);
   try {
-    // Checked again under the lock: another synth or program may have written there meanwhile.
-    refuseUnsafeOutdir(outdir, protectedPaths);
-    writeStaged(target, tree, options);
-  } finally {
-    unlock();
+    const run = RunFolder.for(target);
+    const unlock = lockOutdir(target, run);
+    try {
+      writeSteps.observe?.('locked');
+      recoverInterruptedSwap(target);
+      // Checked again under the lock: another synth or program may have written there meanwhile.
+      refuseUnsafeOutdir(outdir, protectedPaths);
+      writeStaged(target, run, tree, options);
+    } finally {
+      unlock();
+      run.prune();
+    }
+  } catch (e) {
+    if (CompositionError.isCompositionError(e)) throw e;
+    throw writeFailure(outdir, e, options.alongside?.path);
   }
 }
 
@@ -56,62 +96,112 @@ function refuseUnsafeOutdir(outdir: string, protectedPaths: ProtectedPaths): voi
 }
 
 /**
- * Takes the outdir's lock, a sibling folder `<outdir>.lock` created
- * exclusively, so two synths into one outdir cannot interleave their files.
- *
- * @returns the function that releases it
- * @throws when another synth holds it
+ * Puts the previous output back when a synth was killed between the two
+ * renames of its swap (no outdir, and a dead run's set-aside output beside it),
+ * then removes the folders of dead runs. Runs under the outdir's lock.
  */
-function lockOutdir(target: string): () => void {
-  const lock = `${target}.lock`;
-  try {
-    fs.mkdirSync(lock);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    throw new Error(`another synth is writing '${target}' (lock '${lock}' exists; remove it if no synth is running)`);
+function recoverInterruptedSwap(target: string): void {
+  const dead = deadRuns(target);
+  if (!fs.existsSync(target)) {
+    const restorable = dead.map((d) => path.join(d.path, 'previous')).reverse().find((p) => fs.existsSync(path.join(p, OUTPUT_MARKER)));
+    if (restorable) {
+      fs.renameSync(restorable, target);
+      process.stderr.write(`cdk-capability: put back the output '${target}' that a synth killed during its swap had set aside\n`);
+    }
   }
-  return () => fs.rmSync(lock, { recursive: true, force: true });
+  for (const d of dead) removeRun(d.path);
 }
 
-function writeStaged(target: string, tree: OutputTree, hooks: { beforeWrite?: (relative: string) => void }): void {
-  const parent = path.dirname(target);
-  const staging = freshFolder(path.join(parent, `.${path.basename(target)}.staging-`));
-  try {
-    fs.writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_CONTENT);
-    for (const [relative, content] of [...tree.files].sort(([a], [b]) => compareText(a, b))) {
-      hooks.beforeWrite?.(relative);
-      const file = confined(staging, relative);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, content);
-    }
-    for (const [relative, source] of tree.copies) {
-      hooks.beforeWrite?.(relative);
-      const dest = confined(staging, relative);
-      fs.mkdirSync(path.dirname(dest), { recursive: true });
-      // verbatimSymlinks: a link in an asset stays as staged; without it Node rewrites relative links to absolute scratch paths
-      fs.cpSync(source, dest, { recursive: true, verbatimSymlinks: true });
-    }
-    swap(staging, target);
-  } catch (e) {
-    fs.rmSync(staging, { recursive: true, force: true });
-    throw e;
+function writeStaged(target: string, run: RunFolder, tree: OutputTree, options: WriteOptions): void {
+  const staging = run.freshFolder('output');
+  fs.writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_CONTENT);
+  for (const [relative, content] of [...tree.files].sort(([a], [b]) => compareText(a, b))) {
+    options.beforeWrite?.(relative);
+    const file = confined(staging, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
   }
+  for (const [relative, source] of tree.copies) {
+    options.beforeWrite?.(relative);
+    const dest = confined(staging, relative);
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    placeCopy(source, dest);
+  }
+  writeSteps.observe?.('staged');
+  const alongside = options.alongside && stageAlongside(run, options.alongside);
+  swap(staging, target, run, alongside);
+  writeSteps.observe?.('done');
 }
 
 /**
- * Creates a new folder named `prefix` plus random characters, exclusively, with
- * the permissions the umask gives (`mkdtemp` would make it private, 0700).
+ * Puts `source` (a file or a folder) at `dest` without writing its bytes again:
+ * hard links, file by file, where the file system allows them (the run folder
+ * is beside the outdir); a copy elsewhere. Links inside stay links, verbatim.
  */
-function freshFolder(prefix: string): string {
-  for (;;) {
-    const dir = `${prefix}${randomBytes(6).toString('hex')}`;
+function placeCopy(source: string, dest: string): void {
+  const stat = fs.lstatSync(source);
+  if (stat.isSymbolicLink()) {
+    fs.symlinkSync(fs.readlinkSync(source), dest);
+  } else if (stat.isDirectory()) {
+    fs.mkdirSync(dest);
+    for (const entry of fs.readdirSync(source)) placeCopy(path.join(source, entry), path.join(dest, entry));
+  } else {
     try {
-      fs.mkdirSync(dir, { mode: 0o777 });
-      return dir;
+      fs.linkSync(source, dest);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      fs.copyFileSync(source, dest);
     }
   }
+}
+
+/** A staged transaction file: its temporary copy, written beside its target. */
+interface StagedFile {
+  readonly temporary: string;
+  readonly target: string;
+}
+
+function stageAlongside(run: RunFolder, file: TransactionFile): StagedFile {
+  const target = path.resolve(file.path);
+  const temporary = `${target}.${path.basename(run.path)}.tmp`;
+  run.recordTemporary(temporary);
+  fs.writeFileSync(temporary, file.content);
+  writeSteps.observe?.('alongside-staged');
+  return { temporary, target };
+}
+
+/**
+ * Moves the old output aside (into the run folder), the new one in, then the
+ * transaction file into place, then removes the old output. A failure before
+ * the last move restores the old output.
+ */
+function swap(staging: string, target: string, run: RunFolder, alongside: StagedFile | undefined): void {
+  const previous = path.join(run.path, 'previous');
+  const hadPrevious = fs.existsSync(target);
+  try {
+    if (hadPrevious) fs.renameSync(target, previous);
+    writeSteps.observe?.('previous-moved');
+    try {
+      fs.renameSync(staging, target);
+    } catch (e) {
+      if (hadPrevious) fs.renameSync(previous, target);
+      throw e;
+    }
+    writeSteps.observe?.('output-moved');
+    if (alongside) {
+      try {
+        fs.renameSync(alongside.temporary, alongside.target);
+      } catch (e) {
+        fs.renameSync(target, path.join(run.path, 'rolled-back'));
+        if (hadPrevious) fs.renameSync(previous, target);
+        throw e;
+      }
+      writeSteps.observe?.('alongside-moved');
+    }
+  } finally {
+    if (alongside) fs.rmSync(alongside.temporary, { force: true });
+  }
+  if (hadPrevious) fs.rmSync(previous, { recursive: true, force: true });
 }
 
 /**
@@ -125,20 +215,4 @@ export function confined(root: string, relative: string): string {
     throw new Error(`refusing to write '${relative}' outside the output folder '${root}'`);
   }
   return resolved;
-}
-
-/** Moves the old output aside, the new one in, then removes the old one. */
-function swap(staging: string, target: string): void {
-  let previous: string | undefined;
-  if (fs.existsSync(target)) {
-    previous = `${staging}.previous`;
-    fs.renameSync(target, previous);
-  }
-  try {
-    fs.renameSync(staging, target);
-  } catch (e) {
-    if (previous) fs.renameSync(previous, target);
-    throw new Error(`could not move the new output into '${target}' (another synth may be writing there): ${(e as Error).message}`);
-  }
-  if (previous) fs.rmSync(previous, { recursive: true, force: true });
 }

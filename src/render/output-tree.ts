@@ -1,4 +1,4 @@
-/** What a synth writes under the outdir: generated files and files copied from scratch space. */
+/** What a synth writes under the outdir: generated files, and files placed from the run folder (hard-linked where possible). */
 export interface OutputTree {
   /** Generated files: path relative to the outdir, and content. */
   readonly files: Map<string, string>;

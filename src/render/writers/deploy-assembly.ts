@@ -4,8 +4,9 @@ import type { OutputWriter } from '../output-writer';
 
 /**
  * `deploy/`: the capabilities' cloud assemblies merged into one, so
- * `cdk deploy --app <outdir>/deploy --all` sees every stack. Files are copied
- * from scratch space; only the merged `manifest.json` is generated.
+ * `cdk deploy --app <outdir>/deploy --all` sees every stack. Files are linked
+ * from the run folder aws-cdk synthesized them into (`RunFolder`), not written
+ * again; only the merged `manifest.json` is generated.
  */
 export const deployAssembly: OutputWriter = {
   name: 'deploy/',
