@@ -2,26 +2,33 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
-import { ApiObject, Chart } from 'cdk8s';
+import { Manifest } from 'aws-cdk-lib/cloud-assembly-schema';
+import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
 import * as fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
 import { Capability, CapabilityApp, CompositionError, Contribution, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 
 /**
- * Fuzzing synth: thousands of random compositions with odd names, random
- * dependencies, contributions, labels and secrets. Whatever the composition,
- * synth either writes its output or throws a CompositionError whose every
- * violation carries a code, and nothing is ever written outside the outdir.
+ * Fuzzing synth: random compositions with odd names, random dependencies,
+ * contributions, JSON patches, labels and secrets, synthesized into an outdir
+ * that may already hold someone else's files (or a file, a link, a hand-edited
+ * lock). Whatever the composition, synth either writes its output or throws a
+ * CompositionError whose every violation carries a user-facing code (never
+ * CAP000, the internal error: a crash fails the case), a refusal leaves what
+ * was there byte for byte, nothing is ever written outside the outdir, and an
+ * accepted output re-parses (YAML, JSON, the cloud assembly's schema), holds no
+ * token text, and is byte-identical when the program is synthesized again.
  *
  * Ids here are ones the constructors accept; what constructors refuse is
  * covered by the construction-time property at the end.
  */
 
-const CODE = /^CAP0(0[1-9]|10)$/;
+const CODE = /^CAP0(0[1-9]|1[01])$/;
 // Case counts; raise them for a longer hunt. FUZZ_DEBUG=<file> appends every violation message and its recipe there.
-const RUNTIME_RUNS = Number(process.env.FUZZ_RUNTIME_RUNS ?? 2000);
-const DEPLOY_RUNS = Number(process.env.FUZZ_DEPLOY_RUNS ?? 150);
+const RUNTIME_RUNS = Number(process.env.FUZZ_RUNTIME_RUNS ?? 1000);
+const DEPLOY_RUNS = Number(process.env.FUZZ_DEPLOY_RUNS ?? 100);
 const CONSTRUCTION_RUNS = Number(process.env.FUZZ_CONSTRUCTION_RUNS ?? 1000);
 
 // ---------------------------------------------------------------------------
@@ -78,6 +85,16 @@ function arbitraries(clean: boolean) {
   const labels = dictionary(labelKey, labelValue, 2);
   const annotations = dictionary(labelKey, fc.string({ maxLength: 20 }), 2);
 
+  /** JSON patches on an object: additions of data and labels, replacements, removals, and paths that do not exist. */
+  const patchRecipe = fc.record({
+    op: sometimes(fc.constant('add'), fc.constantFrom('replace', 'remove')),
+    path: sometimes(
+      fc.constantFrom('/metadata/annotations'),
+      fc.constantFrom('/metadata/labels/patched', '/data/patched', '/spec/replicas', '/metadata/name', '/nope/deeper', '/data', '/kind', '/status/phase'),
+    ),
+    value: sometimes<unknown>(fc.constant({ 'example.com/patched': 'yes' }), fc.jsonValue({ maxDepth: 1 })),
+  });
+
   const objectRecipe = fc.record({
     type: fc.constantFrom('configmap', 'configmap', 'deployment', 'custom', 'secret'),
     id: oddId,
@@ -88,6 +105,7 @@ function arbitraries(clean: boolean) {
     data,
     image: fc.constantFrom('nginx', 'nginx:1.27', 'registry.example.com/edge/router@sha256:abc'),
     containers: fc.integer({ min: clean ? 1 : 0, max: 2 }),
+    patches: fc.array(patchRecipe, { maxLength: 1 }),
   });
 
   const chartRecipe = fc.record({
@@ -121,6 +139,7 @@ function arbitraries(clean: boolean) {
   const dependencies = fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: clean ? 1 : 3 });
 
   const runtimeComposition = fc.record({
+    before: sometimes(fc.constantFrom<OutdirBefore>('absent', 'absent', 'empty'), fc.constantFrom<OutdirBefore>('foreign', 'file', 'symlink', 'lock-garbage', 'lock-old-version', 'lock-null-schema')),
     capabilities: fc.array(
       fc.record({ id: capabilityId, charts: fc.array(chartRecipe, { minLength: 1, maxLength: 2 }) }),
       { minLength: 1, maxLength: 2 },
@@ -172,6 +191,9 @@ function arbitraries(clean: boolean) {
   return { chartRecipe, objectRecipe, runtimeComposition, deployComposition };
 }
 
+/** What is where the outdir and lock file go before the synth: nothing, an empty folder, someone else's files, or a hand-edited lock. */
+type OutdirBefore = 'absent' | 'empty' | 'foreign' | 'file' | 'symlink' | 'lock-garbage' | 'lock-old-version' | 'lock-null-schema';
+
 type Arbitraries = ReturnType<typeof arbitraries>;
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 type ObjectRecipe = ValueOf<Arbitraries['objectRecipe']>;
@@ -222,6 +244,10 @@ function addObject(chart: Chart, o: ObjectRecipe, built: Built): void {
     object = new ApiObject(chart, id, { apiVersion: 'example.com/v1', kind: 'Widget', metadata, spec: { data: o.data } } as any);
   } else {
     object = new ApiObject(chart, id, { apiVersion: 'v1', kind: o.type === 'secret' ? 'Secret' : 'ConfigMap', metadata, data: o.data } as any);
+  }
+  for (const p of o.patches) {
+    const patch = p.op === 'remove' ? JsonPatch.remove(p.path) : p.op === 'add' ? JsonPatch.add(p.path, p.value) : JsonPatch.replace(p.path, p.value);
+    ApiObject.of(object).addJsonPatch(patch);
   }
   built.nodes.push(object);
   built.targets.push(object);
@@ -291,14 +317,15 @@ function buildDeploy(app: CapabilityApp, composition: DeployComposition): void {
 /** Every fs call that writes or removes, with the paths it touched, while `on`. */
 const touched = { on: false, paths: [] as string[] };
 const nodeFs: typeof fs = jest.requireActual('fs');
-const WRITERS = ['writeFileSync', 'appendFileSync', 'mkdirSync', 'mkdtempSync', 'renameSync', 'cpSync', 'copyFileSync', 'rmSync', 'rmdirSync', 'unlinkSync', 'symlinkSync', 'openSync'] as const;
+const WRITERS = ['writeFileSync', 'appendFileSync', 'mkdirSync', 'mkdtempSync', 'renameSync', 'cpSync', 'copyFileSync', 'rmSync', 'rmdirSync', 'unlinkSync', 'symlinkSync', 'linkSync', 'openSync'] as const;
 
 beforeAll(() => {
   for (const name of WRITERS) {
     const original = (nodeFs as any)[name];
     jest.spyOn(nodeFs as any, name).mockImplementation((...args: unknown[]) => {
       if (touched.on) {
-        const paths = name === 'renameSync' || name === 'cpSync' || name === 'copyFileSync' || name === 'symlinkSync' ? args.slice(0, 2) : args.slice(0, 1);
+        // a link's target (and a hard link's source) is read, not written: only the new name counts
+        const paths = name === 'renameSync' || name === 'cpSync' || name === 'copyFileSync' ? args.slice(0, 2) : name === 'symlinkSync' || name === 'linkSync' ? args.slice(1, 2) : args.slice(0, 1);
         const readOnly = name === 'openSync' && (args[1] === undefined || args[1] === 'r');
         if (!readOnly) touched.paths.push(...paths.map((p) => path.resolve(String(p))));
       }
@@ -316,25 +343,68 @@ interface Tally {
   refused: number;
   warnings: number;
   codes: Record<string, number>;
+  /** Refusals by what was at the outdir or lock file before. */
+  before: Record<string, number>;
 }
 const tallies: Record<string, Tally> = {};
-const tally = (name: string): Tally => (tallies[name] ??= { cases: 0, cpuMs: 0, written: 0, refused: 0, warnings: 0, codes: {} });
+const tally = (name: string): Tally => (tallies[name] ??= { cases: 0, cpuMs: 0, written: 0, refused: 0, warnings: 0, codes: {}, before: {} });
 
 afterAll(() => {
   for (const [name, t] of Object.entries(tallies)) {
     const codes = Object.entries(t.codes).sort().map(([c, n]) => `${c}×${n}`).join(' ');
     // eslint-disable-next-line no-console
-    console.log(`fuzz ${name}: ${t.cases} cases, ${t.written} ${name === 'construction' ? 'accepted' : 'written'}, ${t.refused} refused (${codes}), ${t.warnings} warnings, ${Math.round(t.cpuMs)} ms CPU`);
+    const before = Object.entries(t.before).sort().map(([b, n]) => `${b}×${n}`).join(' ');
+    console.log(`fuzz ${name}: ${t.cases} cases, ${t.written} ${name === 'construction' ? 'accepted' : 'written'} (each re-parsed and re-synthesized byte-identically), ${t.refused} refused (${codes}${before ? `; refused with a prepared outdir or lock: ${before}` : ''}), ${t.warnings} warnings, ${Math.round(t.cpuMs)} ms CPU`);
   }
 });
 
+/** Puts `before` where the outdir and the lock file go; returns what must survive a refusal untouched. */
+function prepare(parent: string, outdir: string, lockFile: string, before: OutdirBefore): void {
+  if (before === 'empty') fs.mkdirSync(outdir);
+  if (before === 'foreign') {
+    fs.mkdirSync(outdir);
+    fs.writeFileSync(path.join(outdir, 'notes.txt'), 'mine');
+  }
+  if (before === 'file') fs.writeFileSync(outdir, 'a file');
+  if (before === 'symlink') {
+    fs.mkdirSync(path.join(parent, 'elsewhere'));
+    fs.symlinkSync(path.join(parent, 'elsewhere'), outdir);
+  }
+  if (before === 'lock-garbage') fs.writeFileSync(lockFile, '{"version": 1, "units": [');
+  if (before === 'lock-old-version') fs.writeFileSync(lockFile, JSON.stringify({ version: '1.0', units: [], interfaces: [] }));
+  if (before === 'lock-null-schema') {
+    fs.writeFileSync(lockFile, JSON.stringify({ version: 1, units: [], interfaces: [{ capability: 'cdn', name: 'origin', version: '1.0.0', schema: null, fields: {} }] }));
+  }
+}
+
+/** Token text aws-cdk leaves in a value it could not resolve: never in anything synth writes. */
+const TOKEN_TEXT = /\$\{Token\[|#\{Token\[|\{\{resolve:|-1\.8881545897087\d*e\+289/i;
+
+/** Every written file parses as what its name says: YAML streams, JSON, and the cloud assembly's manifest by its schema. */
+function expectParsable(outdir: string, files: Record<string, string>): void {
+  for (const [relative, content] of Object.entries(files)) {
+    if (content === '<dir>') continue;
+    expect({ file: relative, token: TOKEN_TEXT.test(content) }).toEqual({ file: relative, token: false });
+    if (relative.endsWith('.yaml')) {
+      const errors = parseAllDocuments(content).flatMap((d: any) => d.errors ?? []).map(String);
+      expect({ file: relative, errors }).toEqual({ file: relative, errors: [] });
+    }
+    if (relative.endsWith('.json')) expect(() => JSON.parse(content)).not.toThrow();
+  }
+  if (files['deploy/manifest.json']) expect(() => Manifest.loadAssemblyManifest(path.join(outdir, 'deploy', 'manifest.json'))).not.toThrow();
+}
+
 /** Builds, synthesizes into a fresh folder, and checks the outcome; throws to fail the property. */
-function runCase(name: string, recipe: unknown, build: (app: CapabilityApp) => void): void {
+function runCase(name: string, recipe: unknown, build: (app: CapabilityApp) => void, before: OutdirBefore = 'absent'): void {
   const t = tally(name);
   const cpu = process.cpuUsage();
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-fuzz-'));
+  const again = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-fuzz-'));
   const outdir = path.join(parent, 'dist');
-  const app = new CapabilityApp({ outdir });
+  const lockFile = path.join(parent, 'capability.lock.json');
+  prepare(parent, outdir, lockFile, before);
+  const preexisting = readTreeOf(parent);
+  const app = new CapabilityApp({ outdir, lockFile });
   const stderr: string[] = [];
   try {
     build(app);
@@ -345,6 +415,7 @@ function runCase(name: string, recipe: unknown, build: (app: CapabilityApp) => v
     try {
       app.synth();
     } catch (e) {
+      // anything but a coded refusal (a TypeError out of synth, say) fails the case
       if (!(e instanceof CompositionError)) throw e;
       refused = e;
     } finally {
@@ -359,27 +430,63 @@ function runCase(name: string, recipe: unknown, build: (app: CapabilityApp) => v
       t.refused++;
       expect(refused.violations.length).toBeGreaterThan(0);
       for (const v of refused.violations) {
+        // CAP000 (internal error) is a bug, never an accepted refusal
         expect(v.code).toMatch(CODE);
         expect(v.message).toMatch(/^[a-z][a-z ]+: /);
         t.codes[v.code] = (t.codes[v.code] ?? 0) + 1;
         if (process.env.FUZZ_DEBUG) nodeFs.appendFileSync(process.env.FUZZ_DEBUG, `${v.message.replace(/\n/g, ' ')}\n\t${JSON.stringify(recipe)}\n`);
       }
-      expect(fs.readdirSync(parent)).toEqual([]);
+      // a refusal changes nothing: what was there before is there, byte for byte, and nothing beside it
+      expect(readTreeOf(parent)).toEqual(preexisting);
+      t.before[before] = (t.before[before] ?? 0) + 1;
     } else {
       t.written++;
-      expect(fs.readdirSync(parent)).toEqual(['dist']);
+      // someone else's outdir is never replaced, and a broken or hand-edited lock never passes silently
+      expect(['foreign', 'file', 'symlink', 'lock-garbage', 'lock-old-version', 'lock-null-schema']).not.toContain(before);
+      expect(fs.readdirSync(parent).sort()).toEqual(before.startsWith('lock-') ? ['capability.lock.json', 'dist'] : ['dist']);
       expect(touched.paths.some((p) => p.startsWith(parent + path.sep))).toBe(true); // the write record sees synth's writes
       for (const entry of fs.readdirSync(outdir, { recursive: true, withFileTypes: true })) expect(entry.isSymbolicLink()).toBe(false);
+      const written = readTreeOf(outdir);
+      expectParsable(outdir, written);
+
+      // the same program, built and synthesized again elsewhere, writes the same bytes
+      const twin = new CapabilityApp({ outdir: path.join(again, 'dist'), lockFile });
+      build(twin);
+      twin.synth();
+      expect(readTreeOf(path.join(again, 'dist'))).toEqual(written);
     }
-    // allowed: the outdir's parent (staging, lock, swap) and each capability's own cloud assembly scratch folder
+    // allowed: the outdir's parent (run folder, lock, swap) and each capability's own cloud assembly folder
     const allowed = [parent, ...app.node.findAll().filter((c) => Capability.isCapability(c)).map((c) => (c as Capability).outdir)];
     const outside = touched.paths.filter((p) => !allowed.some((root) => p === root || p.startsWith(root + path.sep)));
     expect(outside).toEqual([]);
   } finally {
     fs.rmSync(parent, { recursive: true, force: true });
+    fs.rmSync(again, { recursive: true, force: true });
     for (const c of app.node.findAll()) if (Capability.isCapability(c)) fs.rmSync(c.outdir, { recursive: true, force: true });
     const used = process.cpuUsage(cpu);
     t.cpuMs += (used.user + used.system) / 1000;
+  }
+}
+
+/** Every file and link under `dir` with its content (links as their target), for byte-for-byte comparison. */
+function readTreeOf(dir: string): Record<string, string> {
+  const tree: Record<string, string> = {};
+  if (!fs.existsSync(dir) && !isLink(dir)) return tree;
+  if (!fs.lstatSync(dir).isDirectory()) return { '': fs.lstatSync(dir).isSymbolicLink() ? `-> ${fs.readlinkSync(dir)}` : fs.readFileSync(dir, 'utf-8') };
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(dir, full);
+    if (entry.isSymbolicLink()) tree[relative] = `-> ${fs.readlinkSync(full)}`;
+    else tree[relative] = entry.isDirectory() ? '<dir>' : fs.readFileSync(full, 'utf-8');
+  }
+  return tree;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -388,7 +495,7 @@ function runCase(name: string, recipe: unknown, build: (app: CapabilityApp) => v
 describe('fuzz: synth of random compositions', () => {
   test(`runtime compositions (${RUNTIME_RUNS} cases): written, or refused with coded violations; never a write outside the outdir`, () => {
     fc.assert(
-      fc.property(runtimeComposition, (composition) => runCase('runtime', composition, (app) => buildRuntime(app, composition))),
+      fc.property(runtimeComposition, (composition) => runCase('runtime', composition, (app) => buildRuntime(app, composition), composition.before)),
       { numRuns: RUNTIME_RUNS },
     );
     expect(tally('runtime').cases).toBe(RUNTIME_RUNS);
