@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { CapabilityApp, CapabilityAppProps } from './app/capability-app';
 import type { Violation } from './check/finding';
+import { privateTempDir } from './private/scratch';
 import type { InterfaceArtifact } from './release/interface-record';
 import type { OutputTree } from './render/output-tree';
 import type { Plan } from './render/writers/plan-json';
@@ -55,7 +55,7 @@ export class CapabilityTesting {
    * @returns the new app
    */
   public static app(props: CapabilityAppProps = {}): CapabilityApp {
-    return new CapabilityApp({ ...props, outdir: props.outdir ?? path.join(freshTempDir(), 'dist') });
+    return new CapabilityApp({ ...props, outdir: props.outdir ?? path.join(privateTempDir('cdk-capability-testing-'), 'dist') });
   }
 
   /**
@@ -96,15 +96,3 @@ function readJson(output: OutputTree, relative: string): any {
   return source !== undefined && fs.existsSync(source) ? JSON.parse(fs.readFileSync(source, 'utf-8')) : undefined;
 }
 
-const created: string[] = [];
-
-function freshTempDir(): string {
-  if (created.length === 0) {
-    process.once('exit', () => {
-      for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
-    });
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-testing-'));
-  created.push(dir);
-  return dir;
-}

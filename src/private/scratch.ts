@@ -20,12 +20,20 @@ const privateFolders: string[] = [];
 export function assemblyDirFor(scope: IConstruct): string {
   const root = scope.node.root;
   if (root instanceof App && typeof root.outdir === 'string' && root.outdir !== '') return RunFolder.for(root.outdir).assemblyDir();
+  return privateTempDir('cdk-capability-');
+}
+
+/**
+ * A new private (0700) folder under the system's temporary folder, named
+ * `prefix` plus random characters, removed when the process exits.
+ */
+export function privateTempDir(prefix: string): string {
   if (privateFolders.length === 0) {
     process.once('exit', () => {
       for (const dir of privateFolders) fs.rmSync(dir, { recursive: true, force: true });
     });
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   privateFolders.push(dir);
   return dir;
 }
