@@ -13,6 +13,7 @@ import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import { apiGroup, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
+import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution } from '../constructs/contribution';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
@@ -56,9 +57,14 @@ export function collect(root: IConstruct): Facts {
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
   const byTarget = new Map<number, ContributionWrite[]>();
-  for (const c of contributions) byTarget.set(c.target, [...(byTarget.get(c.target) ?? []), c]);
+  for (const c of contributions) {
+    const list = byTarget.get(c.target);
+    if (list) list.push(c);
+    else byTarget.set(c.target, [c]);
+  }
+  const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
   drafts.forEach((d, i) => {
-    if (d.duplicateOf === undefined) inConstruct(d.apiObject, () => recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger));
+    if (d.duplicateOf === undefined) inConstruct(d.apiObject, () => recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds));
   });
 
   const deploy = synthesizeDeployment(capabilities, stacks);

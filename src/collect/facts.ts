@@ -127,6 +127,13 @@ export interface FieldWrite {
   readonly writer: string;
   /** The leaf, in server-side apply's sense. */
   readonly path: FieldPath;
+  /**
+   * The write only makes the node exist (an empty map, a keyed list element
+   * with nothing but its key, a value of a set): it contests nothing, and is
+   * contested only by another writer's write of the node itself or of an
+   * ancestor (a scalar or atomic value, a JSON patch's remove).
+   */
+  readonly presence?: true;
 }
 
 /** A `Contribution` to a Kubernetes object. */

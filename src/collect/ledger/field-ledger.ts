@@ -17,14 +17,15 @@ export class LedgerBuilder {
    * @param label how messages name the object
    * @param kind a Kubernetes object or a CloudFormation resource
    * @param path the leaf written
+   * @param presence true when the write only makes the node exist (see `FieldWrite.presence`)
    */
-  public record(writer: string, objectKey: string, label: string, kind: 'k8s' | 'cfn', path: FieldPath): void {
+  public record(writer: string, objectKey: string, label: string, kind: 'k8s' | 'cfn', path: FieldPath, presence?: boolean): void {
     let entry = this.objects.get(objectKey);
     if (!entry) {
       entry = { label, kind, writes: [] };
       this.objects.set(objectKey, entry);
     }
-    entry.writes.push({ writer, path });
+    entry.writes.push(presence ? { writer, path, presence: true } : { writer, path });
   }
 
   /** The ledger, as facts. */
