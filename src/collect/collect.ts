@@ -5,9 +5,10 @@ import { collectContracts, routingsOf } from './contracts';
 import { declarerOf } from './declarer';
 import { synthesizeDeployment } from './deploy-synthesis';
 import { collectDeployTimeValues } from './deploy-time-values';
-import type { ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
+import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
+import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
@@ -63,8 +64,13 @@ export function collect(root: IConstruct): Facts {
     else byTarget.set(c.target, [c]);
   }
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
+  const contradictions: ContradictionFact[] = [];
   drafts.forEach((d, i) => {
-    if (d.duplicateOf === undefined) inConstruct(d.apiObject, () => recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds));
+    if (d.duplicateOf !== undefined) return;
+    inConstruct(d.apiObject, () => {
+      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds);
+      contradictions.push(...contradictionFacts(d, ledger, crds));
+    });
   });
 
   const deploy = synthesizeDeployment(capabilities, stacks);
@@ -116,6 +122,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributions.map(({ writer, target, fields }) => ({ writer, target, fields })),
+    contradictions,
     physicalNames,
     references,
     externals: collectExternals(constructs),

@@ -3,7 +3,7 @@ import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-import { listSome, quoted } from './text';
+import { joinAnd, listSome, quoted } from './text';
 
 /** The writers of one or more contested leaves of one object. */
 export interface FieldConflict {
@@ -83,9 +83,4 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
     }
   }
   return found;
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function joinAnd(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

@@ -1,5 +1,6 @@
 import type { FieldLedgerFacts, FieldWrite, ObjectWrites } from '../facts';
 import { FieldPath } from './field-path';
+import { compareText } from '../../private/compare';
 
 /**
  * Builds the field ledger while collecting: the record of every write as
@@ -26,6 +27,21 @@ export class LedgerBuilder {
       this.objects.set(objectKey, entry);
     }
     entry.writes.push(presence ? { writer, path, presence: true } : { writer, path });
+  }
+
+  /**
+   * The writers, sorted, that write `path` of an object, something below it,
+   * or an ancestor of it; empty when the object has no writes recorded.
+   */
+  public writersAt(objectKey: string, path: FieldPath): string[] {
+    const writers = new Set<string>();
+    for (const w of this.objects.get(objectKey)?.writes ?? []) {
+      const n = Math.min(w.path.length, path.length);
+      let i = 0;
+      while (i < n && w.path[i] === path[i]) i++;
+      if (i === n) writers.add(w.writer);
+    }
+    return [...writers].sort(compareText);
   }
 
   /** The ledger, as facts. */
