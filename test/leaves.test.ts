@@ -623,6 +623,23 @@ describe('server-side apply leaves, through contributions', () => {
     ]);
   });
 
+  test('1,000 contributions of one leaf are exactly one CAP002 naming the declarer and every contribution', () => {
+    // GIVEN a Deployment declaring replicas
+    const { app, web, teamA } = fixture({ replicas: 1 });
+
+    // WHEN 1,000 contributions each set replicas
+    const writers = Array.from({ length: 1000 }, (_, i) => new Contribution(teamA, `Scale${String(i).padStart(4, '0')}`, { target: web, fields: { spec: { replicas: i + 2 } } }).node.path);
+
+    // THEN one violation, every writer named in its paths and its message
+    const violations = app.synthesize().violations;
+    expect(violations.map((v) => v.code)).toEqual(['CAP002']);
+    expect(violations[0].paths).toEqual([...writers, 'cdn/Routing/Web']);
+    expect(violations[0].message).toBe(
+      `field conflict: ${[...writers, 'cdn/Routing/Web'].map((w) => `'${w}'`).join(', ').replace(/, ('[^']*')$/, ' and $1')} all write spec.replicas of apps/Deployment prod/web. ` +
+      'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+    );
+  });
+
   test('contributions into a declared empty map (spec: {}) are accepted and merged', () => {
     // GIVEN a Namespace declared with spec: {} (what kplus.Namespace emits)
     const { app, routing, teamA, teamB } = fixture();
