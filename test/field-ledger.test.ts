@@ -18,7 +18,12 @@ class FieldLedger {
     return this.builder.facts().objects.flatMap((o) => o.writes.map((w) => ({ writer: w.writer, object: o.label, path: w.path })));
   }
 
+  /** The conflicts, without their raw `leaves` (one test checks those). */
   public conflicts() {
+    return findFieldConflicts(this.builder.facts().objects).map(({ object, writers, fields }) => ({ object, writers, fields }));
+  }
+
+  public raw() {
     return findFieldConflicts(this.builder.facts().objects);
   }
 }
@@ -119,6 +124,18 @@ describe('FieldLedger', () => {
 
     // THEN
     expect(ledger.conflicts()).toEqual([{ object: 'O', writers: ['a', 'b'], fields: ['metadata.labels.team', 'spec.replicas'] }]);
+  });
+
+  test('a conflict carries its contested leaves as paths too, in the order of its formatted fields', () => {
+    const ledger = new FieldLedger();
+    for (const writer of ['a', 'b']) {
+      ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
+      ledger.record(writer, 'o', 'O', ['metadata', 'labels', 'team']);
+    }
+
+    expect(ledger.raw()).toEqual([
+      { object: 'O', writers: ['a', 'b'], fields: ['metadata.labels.team', 'spec.replicas'], leaves: [['metadata', 'labels', 'team'], ['spec', 'replicas']] },
+    ]);
   });
 
   test('three writers of one leaf are one conflict naming all three', () => {

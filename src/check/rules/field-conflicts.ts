@@ -13,6 +13,8 @@ export interface FieldConflict {
   readonly writers: readonly string[];
   /** The contested fields, formatted and sorted (the ancestor where one writer owns a whole subtree). */
   readonly fields: string[];
+  /** The same fields as paths, in the order of `fields`. */
+  readonly leaves: readonly FieldPath[];
 }
 
 /**
@@ -66,7 +68,7 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
         entry.writers.add(writer);
       }
     }
-    const groups = new Map<string, { writers: string[]; fields: string[] }>();
+    const groups = new Map<string, { writers: string[]; fields: Array<[string, FieldPath]> }>();
     for (const { path, writers } of contested.values()) {
       if (writers.size < 2) continue;
       const sorted = [...writers].sort(compareText);
@@ -76,10 +78,11 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
         group = { writers: sorted, fields: [] };
         groups.set(id, group);
       }
-      group.fields.push(formatPath(path));
+      group.fields.push([formatPath(path), path]);
     }
     for (const group of groups.values()) {
-      found.push({ object: object.label, writers: group.writers, fields: [...new Set(group.fields)].sort(compareText) });
+      const fields = group.fields.sort((a, b) => compareText(a[0], b[0]));
+      found.push({ object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves: fields.map((f) => f[1]) });
     }
   }
   return found;
