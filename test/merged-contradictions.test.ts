@@ -101,19 +101,30 @@ describe('CAP010: merged contradictions, naming each writer', () => {
     ]);
   });
 
-  test('a single declarer with two Service ports 80/TCP is named as the writer', () => {
+  test('a Service port added twice by a contribution beside the declared ports is refused naming the contribution', () => {
+    // GIVEN a Service declaring port 443
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const svc = new ApiObject(routing, 'Svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' }, spec: { ports: [{ port: 443 }] } });
+
+    // WHEN a team adds port 80 twice, once with protocol left out
+    new Contribution(new Construct(routing, 'TeamA'), 'Http', { target: svc, fields: { spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] } } });
+
+    // THEN
+    expect(lines(app.synthesize().violations)).toEqual([
+      "CAP010 invalid object: spec.ports of Service shop/web has 2 elements with the key [port=80,protocol=TCP], written by 'shop/Routing/TeamA/Http'. Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.",
+    ]);
+  });
+
+  test('an object with one writer is not walked: its duplicate keys are its declarer's own input, not a merge', () => {
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
     new ApiObject(routing, 'Svc', {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'web', namespace: 'shop' },
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' },
       spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] },
     });
 
-    expect(lines(app.synthesize().violations)).toEqual([
-      "CAP010 invalid object: spec.ports of Service shop/web has 2 elements with the key [port=80,protocol=TCP], written by 'shop/Routing/Svc'. Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.",
-    ]);
+    expect(lines(app.synthesize().violations)).toEqual([]);
   });
 
   test('different keys, UDP beside TCP, and one of each one-of member are accepted', () => {

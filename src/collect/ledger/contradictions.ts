@@ -82,19 +82,18 @@ export function contradictionsOf(manifest: unknown, topology: FieldTopology): Co
 
 /**
  * The contradictions of a collected object as facts, each part named with its
- * writers from the ledger (the declarer when the object has one writer, so
- * nothing recorded).
+ * writers from the ledger. Only objects with two or more writers are walked:
+ * a contradiction of one writer with itself is that writer's own input, and
+ * skipping the walk keeps the common case (one declarer) cheap.
  *
  * @param draft the object, contributions merged
  * @param ledger the ledger, its writes recorded
  * @param crds the topologies of the CRDs in the composition
  */
 export function contradictionFacts(draft: ObjectDraft, ledger: LedgerBuilder, crds: CrdTopologies): ContradictionFact[] {
+  if (ledger.writerCount(draft.key) < 2) return [];
   const found = contradictionsOf(draft.manifest, topologyOfManifest(draft.manifest, crds));
-  const writersAt = (path: FieldPath) => {
-    const writers = ledger.writersAt(draft.key, path);
-    return writers.length > 0 ? writers : [draft.declarer];
-  };
+  const writersAt = (path: FieldPath) => ledger.writersAt(draft.key, path);
   return found.map((c): ContradictionFact =>
     c.kind === 'duplicate-key'
       ? { object: draft.label, kind: c.kind, path: c.path, key: c.key, count: c.count, writers: [writersAt([...c.path, c.key])] }

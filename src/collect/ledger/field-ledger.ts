@@ -29,6 +29,12 @@ export class LedgerBuilder {
     entry.writes.push(presence ? { writer, path, presence: true } : { writer, path });
   }
 
+  /** How many distinct writers have writes recorded for an object (0 when none). */
+  public writerCount(objectKey: string): number {
+    const writes = this.objects.get(objectKey)?.writes;
+    return writes ? new Set(writes.map((w) => w.writer)).size : 0;
+  }
+
   /**
    * The writers, sorted, that write `path` of an object, something below it,
    * or an ancestor of it; empty when the object has no writes recorded.
