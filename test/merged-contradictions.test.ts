@@ -116,11 +116,13 @@ describe('CAP010: merged contradictions, naming each writer', () => {
     ]);
   });
 
-  test('an object with one writer is not walked: its duplicate keys are its declarer's own input, not a merge', () => {
+  test("an object with one writer is not walked: its duplicate keys are its declarer's own input, not a merge", () => {
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
     new ApiObject(routing, 'Svc', {
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' },
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'shop' },
       spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] },
     });
 
