@@ -24,6 +24,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
+import type { TopologyData } from '../src/collect/topology/field-topology';
 
 /** Where the SMD schema came from, as `vendor/k8s-schema/README.md` records it. */
 export const PROVENANCE =
@@ -320,6 +321,22 @@ export function renderTopology(schemaYaml: string): string {
     '};',
     '',
   ].join('\n');
+}
+
+/**
+ * The topology data of one named type of an SMD schema and the types it reaches, in the form of
+ * `k8s-1.30.generated.ts`; tests run structured-merge-diff's own cases, on their own schemas, through the
+ * ledger with it (`schemaTopology`).
+ *
+ * @param schemaYaml the schema (`types: [...]`)
+ * @param typeName the type of the object
+ * @returns the data, its one kind keyed `/<short type name>`
+ */
+export function topologyDataOf(schemaYaml: string, typeName: string): TopologyData {
+  const types = (parse(schemaYaml) as { types: SmdTypeDef[] }).types;
+  const converter = new Converter(types);
+  const root = converter.named(typeName);
+  return { kinds: { [`/${root}`]: root }, types: Object.fromEntries(converter.emitted) as TopologyData['types'] };
 }
 
 function main(): void {

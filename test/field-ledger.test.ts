@@ -6,8 +6,8 @@ import { LedgerBuilder } from '../src/collect/ledger/field-ledger';
 class FieldLedger {
   private readonly builder = new LedgerBuilder();
 
-  public record(writer: string, key: string, label: string, path: readonly string[]): void {
-    this.builder.record(writer, key, label, 'k8s', path);
+  public record(writer: string, key: string, label: string, path: readonly string[], presence?: boolean): void {
+    this.builder.record(writer, key, label, 'k8s', path, presence);
   }
 
   public get size(): number {
@@ -18,7 +18,12 @@ class FieldLedger {
     return this.builder.facts().objects.flatMap((o) => o.writes.map((w) => ({ writer: w.writer, object: o.label, path: w.path })));
   }
 
+  /** The conflicts, without their raw `leaves` (one test checks those). */
   public conflicts() {
+    return findFieldConflicts(this.builder.facts().objects).map(({ object, writers, fields }) => ({ object, writers, fields }));
+  }
+
+  public raw() {
     return findFieldConflicts(this.builder.facts().objects);
   }
 }
@@ -121,19 +126,86 @@ describe('FieldLedger', () => {
     expect(ledger.conflicts()).toEqual([{ object: 'O', writers: ['a', 'b'], fields: ['metadata.labels.team', 'spec.replicas'] }]);
   });
 
-  test('three writers of one leaf are three conflicting pairs', () => {
+  test('a conflict carries its contested leaves as paths too, in the order of its formatted fields', () => {
+    const ledger = new FieldLedger();
+    for (const writer of ['a', 'b']) {
+      ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
+      ledger.record(writer, 'o', 'O', ['metadata', 'labels', 'team']);
+    }
+
+    expect(ledger.raw()).toEqual([
+      { object: 'O', writers: ['a', 'b'], fields: ['metadata.labels.team', 'spec.replicas'], leaves: [['metadata', 'labels', 'team'], ['spec', 'replicas']] },
+    ]);
+  });
+
+  test('three writers of one leaf are one conflict naming all three', () => {
     // GIVEN
     const ledger = new FieldLedger();
 
     // WHEN
-    for (const writer of ['a', 'b', 'c']) ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
+    for (const writer of ['c', 'a', 'b']) ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
 
-    // THEN every pair of them is reported, b and c included
+    // THEN
+    expect(ledger.conflicts()).toEqual([{ object: 'O', writers: ['a', 'b', 'c'], fields: ['spec.replicas'] }]);
+  });
+
+  test('1,000 writers of one leaf are exactly one conflict naming every writer', () => {
+    // GIVEN
+    const ledger = new FieldLedger();
+    const writers = Array.from({ length: 1000 }, (_, i) => `team/W${String(i).padStart(4, '0')}`);
+
+    // WHEN
+    for (const writer of writers) ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
+
+    // THEN
+    expect(ledger.conflicts()).toEqual([{ object: 'O', writers, fields: ['spec.replicas'] }]);
+  });
+
+  test('leaves contested by the same writers are one conflict; other writer sets are others', () => {
+    // GIVEN
+    const ledger = new FieldLedger();
+
+    // WHEN a and b share two leaves, and a, b and c a third
+    for (const writer of ['a', 'b']) {
+      ledger.record(writer, 'o', 'O', ['spec', 'replicas']);
+      ledger.record(writer, 'o', 'O', ['spec', 'paused']);
+    }
+    for (const writer of ['a', 'b', 'c']) ledger.record(writer, 'o', 'O', ['spec', 'minReadySeconds']);
+
+    // THEN
     expect(ledger.conflicts()).toEqual([
-      { object: 'O', writers: ['a', 'b'], fields: ['spec.replicas'] },
-      { object: 'O', writers: ['a', 'c'], fields: ['spec.replicas'] },
-      { object: 'O', writers: ['b', 'c'], fields: ['spec.replicas'] },
+      { object: 'O', writers: ['a', 'b'], fields: ['spec.paused', 'spec.replicas'] },
+      { object: 'O', writers: ['a', 'b', 'c'], fields: ['spec.minReadySeconds'] },
     ]);
+  });
+
+  test('presence writes (an empty map, a key-only element, a set value) contest nothing among themselves or below them', () => {
+    // GIVEN
+    const ledger = new FieldLedger();
+
+    // WHEN a and b both make spec and a container exist, c writes into both, all three add one finalizer
+    for (const writer of ['a', 'b']) {
+      ledger.record(writer, 'o', 'O', ['spec'], true);
+      ledger.record(writer, 'o', 'O', ['spec', 'containers', 'k:{"name":"web"}'], true);
+    }
+    ledger.record('c', 'o', 'O', ['spec', 'replicas']);
+    ledger.record('c', 'o', 'O', ['spec', 'containers', 'k:{"name":"web"}', 'image']);
+    for (const writer of ['a', 'b', 'c']) ledger.record(writer, 'o', 'O', ['metadata', 'finalizers', 'v:"x"'], true);
+
+    // THEN
+    expect(ledger.conflicts()).toEqual([]);
+  });
+
+  test('a presence write is contested by a writer that replaces that node or an ancestor', () => {
+    // GIVEN
+    const ledger = new FieldLedger();
+
+    // WHEN a makes container web exist, and b removes it (a JSON patch remove writes the element)
+    ledger.record('a', 'o', 'O', ['spec', 'containers', 'k:{"name":"web"}'], true);
+    ledger.record('b', 'o', 'O', ['spec', 'containers', 'k:{"name":"web"}']);
+
+    // THEN
+    expect(ledger.conflicts()).toEqual([{ object: 'O', writers: ['a', 'b'], fields: ['spec.containers[name=web]'] }]);
   });
 
   describe('conflicts() matches a naive pairwise oracle', () => {
@@ -142,32 +214,42 @@ describe('FieldLedger', () => {
         writer: fc.constantFrom(...writers),
         object: fc.constantFrom('o1', 'o2'),
         path: fc.array(fc.constantFrom('x', 'y'), { minLength: 1, maxLength: 3 }),
+        presence: fc.boolean(),
       });
-    type Write = { writer: string; object: string; path: string[] };
+    type Write = { writer: string; object: string; path: string[]; presence: boolean };
 
     const isPrefix = (p: readonly string[], q: readonly string[]) => p.length <= q.length && p.every((s, i) => q[i] === s);
 
-    /** Every pair of different writers on one object where one path equals or is a prefix of the other, O(n^2). */
+    /**
+     * O(n^2): every pair of different writers on one object where one path equals or is a prefix of the other
+     * and the shorter write replaces its node (is not a presence write) contests the shorter path; each contested
+     * path is reported with every writer of such a pair, grouped by writer set.
+     */
     function oracle(writes: Write[]): string[] {
-      const pairs = new Set<string>();
-      for (let i = 0; i < writes.length; i++) {
-        for (let j = i + 1; j < writes.length; j++) {
-          const [a, b] = [writes[i], writes[j]];
+      const contested = new Map<string, Set<string>>();
+      const note = (at: Write, other: Write) => {
+        const key = `${at.object}|${at.path.join('.')}`;
+        const set = contested.get(key) ?? new Set();
+        set.add(at.writer).add(other.writer);
+        contested.set(key, set);
+      };
+      for (const a of writes) {
+        for (const b of writes) {
           if (a.object !== b.object || a.writer === b.writer) continue;
-          if (isPrefix(a.path, b.path) || isPrefix(b.path, a.path)) pairs.add([a.object, ...[a.writer, b.writer].sort()].join('|'));
+          if (!a.presence && isPrefix(a.path, b.path)) note(a, b);
         }
       }
-      return [...pairs].sort();
+      return [...contested].map(([key, set]) => `${key.split('|')[0]}|${[...set].sort().join(',')}|${key.split('|')[1]}`).sort();
     }
 
     function reported(writes: Write[]): string[] {
       const ledger = new FieldLedger();
-      for (const w of writes) ledger.record(w.writer, w.object, w.object, w.path);
-      return ledger.conflicts().map((c) => [c.object, ...c.writers].join('|')).sort();
+      for (const w of writes) ledger.record(w.writer, w.object, w.object, w.path, w.presence);
+      return ledger.conflicts().flatMap((c) => c.fields.map((f) => `${c.object}|${c.writers.join(',')}|${f}`)).sort();
     }
 
     test('for any writes by two writers', () => {
-      // GIVEN random writes by two writers, WHEN the ledger reports conflicts, THEN they are exactly the oracle's pairs
+      // GIVEN random writes by two writers, WHEN the ledger reports conflicts, THEN they are exactly the oracle's
       fc.assert(
         fc.property(fc.array(write(['a', 'b']), { maxLength: 12 }), (writes) => {
           expect(reported(writes)).toEqual(oracle(writes));
@@ -177,12 +259,24 @@ describe('FieldLedger', () => {
     });
 
     test('for any writes by three writers', () => {
-      // GIVEN random writes by three writers, WHEN the ledger reports conflicts, THEN they are exactly the oracle's pairs
+      // GIVEN random writes by three writers, WHEN the ledger reports conflicts, THEN they are exactly the oracle's
       fc.assert(
         fc.property(fc.array(write(['a', 'b', 'c']), { maxLength: 12 }), (writes) => {
           expect(reported(writes)).toEqual(oracle(writes));
         }),
         { numRuns: 300 },
+      );
+    });
+
+    test('each object and writer set is reported once', () => {
+      fc.assert(
+        fc.property(fc.array(write(['a', 'b', 'c']), { maxLength: 12 }), (writes) => {
+          const ledger = new FieldLedger();
+          for (const w of writes) ledger.record(w.writer, w.object, w.object, w.path, w.presence);
+          const ids = ledger.conflicts().map((c) => `${c.object}|${c.writers.join(',')}`);
+          expect(new Set(ids).size).toBe(ids.length);
+        }),
+        { numRuns: 200 },
       );
     });
   });

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { compareApiVersions, kindOfTypeName, OUTPUT, renderTopology, schemaPath } from '../scripts/generate-k8s-topology';
-import { DEDUCED, FieldTopology, SCALAR, topologyOf, UNTYPED_ATOMIC } from '../src/collect/topology/field-topology';
+import { DEDUCED, FieldTopology, SCALAR, schemaTopology, topologyOf, UNTYPED_ATOMIC } from '../src/collect/topology/field-topology';
 
 /** The node at a dotted path; `[]` steps into list elements (`spec.containers[].ports`). */
 function at(root: FieldTopology, dotted: string): FieldTopology {
@@ -235,5 +235,27 @@ describe('the generated schema data', () => {
     expect(kindOfTypeName('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService'))
       .toEqual({ group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService' });
     expect(kindOfTypeName('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')).toBeUndefined();
+  });
+});
+
+describe('topology data of another schema (schemaTopology)', () => {
+  test('a use that makes a keyed list atomic wins over the list\'s keys, as in structured-merge-diff', () => {
+    // GIVEN a keyed list type, used once plainly and once with elementRelationship: atomic
+    const data = {
+      kinds: { '/holder': 'holder' },
+      types: {
+        holder: { fields: { plain: 'keyedList', atomicUse: { type: 'keyedList', atomic: true } } },
+        keyedList: { list: 'thing', keys: ['a'] },
+        thing: { scalars: 'a b' },
+      },
+    };
+
+    // WHEN
+    const holder = schemaTopology(data, '/holder')!;
+
+    // THEN
+    expect(shape(holder.field('plain'))).toEqual({ type: 'list', atomic: false, listType: 'associative', keys: ['a'] });
+    expect(shape(holder.field('atomicUse'))).toEqual(ATOMIC_LIST);
+    expect(schemaTopology(data, '/nothing')).toBeUndefined();
   });
 });

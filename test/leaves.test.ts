@@ -5,13 +5,14 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
 import { formatPath } from '../src/collect/ledger/field-path';
-import { leavesOf } from '../src/collect/ledger/leaves';
-import { OwnershipRules } from '../src/collect/ledger/ownership-rules';
-import { patchLeaves } from '../src/collect/ledger/runtime-writes';
+import { leavesOf, ownedLeaves } from '../src/collect/ledger/leaves';
+import { patchLeaves, topologyOfManifest } from '../src/collect/ledger/runtime-writes';
+import { CrdTopologies } from '../src/collect/topology/crd-topology';
+import { DEDUCED } from '../src/collect/topology/field-topology';
 
-/** The leaves of a manifest under its own kind's rules, formatted as messages print them. */
+/** The leaves of a manifest under its own kind's topology, formatted as messages print them. */
 function leaves(manifest: any): string[] {
-  return leavesOf(manifest, OwnershipRules.forManifest(manifest)).map(formatPath);
+  return leavesOf(manifest, topologyOfManifest(manifest)).map(formatPath);
 }
 
 const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'prod' } };
@@ -134,15 +135,101 @@ describe('leavesOf', () => {
     ]);
   });
 
-  test('nodeSelector and selector.matchLabels are atomic maps: each is one leaf', () => {
-    // GIVEN maps of two keys each
+  test('nodeSelector is an atomic map and a label selector an atomic struct: each is one leaf', () => {
+    // GIVEN maps of two keys each, and a selector with labels and expressions
     const manifest = {
       ...DEPLOYMENT,
-      spec: { selector: { matchLabels: { app: 'web', tier: 'edge' } }, template: { spec: { nodeSelector: { zone: 'a', disk: 'ssd' } } } },
+      spec: {
+        selector: { matchLabels: { app: 'web', tier: 'edge' }, matchExpressions: [{ key: 'zone', operator: 'Exists' }] },
+        template: { spec: { nodeSelector: { zone: 'a', disk: 'ssd' } } },
+      },
     };
 
-    // WHEN / THEN
-    expect(leaves(manifest)).toEqual(['spec.selector.matchLabels', 'spec.template.spec.nodeSelector']);
+    // WHEN / THEN the whole LabelSelector is one leaf (it is `structType: atomic` in the schema)
+    expect(leaves(manifest)).toEqual(['spec.selector', 'spec.template.spec.nodeSelector']);
+  });
+
+  test('metadata.finalizers is a set: each value is a presence leaf', () => {
+    // GIVEN two finalizers
+    const manifest = { ...DEPLOYMENT, metadata: { ...DEPLOYMENT.metadata, finalizers: ['example.com/a', 'example.com/b'] } };
+
+    // WHEN
+    const found = ownedLeaves(manifest, topologyOfManifest(manifest)).map((l) => [formatPath(l.path), l.presence]);
+
+    // THEN
+    expect(found).toEqual([
+      ['metadata.finalizers[=example.com/a]', true],
+      ['metadata.finalizers[=example.com/b]', true],
+    ]);
+  });
+
+  test('an empty map and a key-only element are presence leaves; a scalar and an atomic value are not', () => {
+    // GIVEN a Namespace with spec: {} (as kplus.Namespace emits), and a Deployment with a key-only container and an empty selector
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' }, spec: {} };
+    const deployment = { ...DEPLOYMENT, spec: { replicas: 1, selector: {}, template: { spec: { containers: [{ name: 'app' }] } } } };
+
+    // WHEN
+    const of = (m: any) => ownedLeaves(m, topologyOfManifest(m)).map((l) => [formatPath(l.path), l.presence ?? false]);
+
+    // THEN
+    expect(of(namespace)).toEqual([['spec', true]]);
+    expect(of(deployment)).toEqual([
+      ['spec.replicas', false],
+      ['spec.selector', false],
+      ['spec.template.spec.containers[name=app]', true],
+    ]);
+  });
+
+  test('a custom resource follows its CRD\'s list and map markers', () => {
+    // GIVEN a CRD with a keyed list (a defaulted key), a set, an atomic map and an unmarked list
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        scope: 'Namespaced',
+        versions: [{
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    ports: {
+                      'type': 'array',
+                      'x-kubernetes-list-type': 'map',
+                      'x-kubernetes-list-map-keys': ['port', 'protocol'],
+                      'items': { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
+                    },
+                    aliases: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
+                    selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
+                    tags: { type: 'array', items: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+        }],
+      },
+    };
+    const gadget = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g' },
+      spec: { ports: [{ port: 80, name: 'http' }], aliases: ['a'], selector: { app: 'g', tier: 'x' }, tags: ['t'] },
+    };
+
+    // WHEN
+    const found = leavesOf(gadget, topologyOfManifest(gadget, CrdTopologies.fromManifests([crd]))).map(formatPath);
+
+    // THEN
+    expect(found).toEqual(['spec.ports[port=80,protocol=TCP].name', 'spec.aliases[=a]', 'spec.selector', 'spec.tags']);
   });
 
   test('a Service spec.selector is an atomic map', () => {
@@ -210,7 +297,7 @@ describe('leavesOf', () => {
     const value = { BucketName: token, Tags: [{ Key: 'a', Value: 'b' }] };
 
     // WHEN
-    const found = leavesOf(value, OwnershipRules.NONE, [], { isOpaque: (v) => v === token }).map(formatPath);
+    const found = leavesOf(value, DEDUCED, [], { isOpaque: (v) => v === token }).map(formatPath);
 
     // THEN
     expect(found).toEqual(['BucketName', 'Tags']);
@@ -221,7 +308,7 @@ describe('leavesOf', () => {
     const prefix = ['spec', 'template', 'spec', 'containers', 'k:{"name":"app"}'];
 
     // WHEN
-    const found = leavesOf({ env: [{ name: 'A', value: '1' }] }, OwnershipRules.forManifest(DEPLOYMENT), prefix).map(formatPath);
+    const found = leavesOf({ env: [{ name: 'A', value: '1' }] }, topologyOfManifest(DEPLOYMENT), prefix).map(formatPath);
 
     // THEN the rules apply to the full path
     expect(found).toEqual(['spec.template.spec.containers[name=app].env[name=A].value']);
@@ -230,7 +317,7 @@ describe('leavesOf', () => {
 
 describe('patchLeaves', () => {
   const declared = deploymentWith({ containers: [{ name: 'app', image: 'nginx', args: ['-q'] }] });
-  const rules = OwnershipRules.forManifest(declared);
+  const rules = topologyOfManifest(declared);
 
   test('a list index into a keyed list becomes the element key of the declared element', () => {
     // GIVEN / WHEN a replace of the first container's image
@@ -383,13 +470,13 @@ describe('server-side apply leaves, through contributions', () => {
     // GIVEN
     const { app, web, teamA, teamB } = fixture();
 
-    // WHEN
-    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80 }] }) });
-    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP' }] }) });
+    // WHEN both name the port (a key-only element would contest nothing)
+    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80, name: 'http' }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', ports: [{ containerPort: 80, protocol: 'TCP', name: 'web' }] }) });
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP]'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP].name'),
     ]);
   });
 
@@ -523,17 +610,74 @@ describe('server-side apply leaves, through contributions', () => {
     ]);
   });
 
-  test('a contribution adding a key to a declared selector.matchLabels conflicts with the declarer', () => {
+  test('a contribution adding a key to a declared selector.matchLabels conflicts with the declarer on the whole selector', () => {
     // GIVEN a Deployment declaring matchLabels app=web
     const { app, web, teamA } = fixture();
 
     // WHEN
     new Contribution(teamA, 'Fields', { target: web, fields: { spec: { selector: { matchLabels: { tier: 'edge' } } } } });
 
-    // THEN
+    // THEN a LabelSelector is atomic: the contested leaf is spec.selector
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.selector.matchLabels'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.selector'),
     ]);
+  });
+
+  test('1,000 contributions of one leaf are exactly one CAP002 naming the declarer and every contribution', () => {
+    // GIVEN a Deployment declaring replicas
+    const { app, web, teamA } = fixture({ replicas: 1 });
+
+    // WHEN 1,000 contributions each set replicas
+    const writers = Array.from({ length: 1000 }, (_, i) => new Contribution(teamA, `Scale${String(i).padStart(4, '0')}`, { target: web, fields: { spec: { replicas: i + 2 } } }).node.path);
+
+    // THEN one violation, every writer named in its paths and its message
+    const violations = app.synthesize().violations;
+    expect(violations.map((v) => v.code)).toEqual(['CAP002']);
+    expect(violations[0].paths).toEqual([...writers, 'cdn/Routing/Web']);
+    expect(violations[0].message).toBe(
+      `field conflict: ${[...writers, 'cdn/Routing/Web'].map((w) => `'${w}'`).join(', ').replace(/, ('[^']*')$/, ' and $1')} all write spec.replicas of apps/Deployment prod/web. ` +
+      'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+    );
+  });
+
+  test('contributions into a declared empty map (spec: {}) are accepted and merged', () => {
+    // GIVEN a Namespace declared with spec: {} (what kplus.Namespace emits)
+    const { app, routing, teamA, teamB } = fixture();
+    const ns = new ApiObject(routing, 'Ns', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' }, spec: {} });
+
+    // WHEN two teams write into spec and metadata.labels
+    new Contribution(teamA, 'Fields', { target: ns, fields: { spec: { finalizers: ['kubernetes'] } } });
+    new Contribution(teamB, 'Fields', { target: ns, fields: { metadata: { labels: { team: 'b' } } } });
+
+    // THEN
+    const manifest = emitted(app, 'shop');
+    expect(manifest.spec).toEqual({ finalizers: ['kubernetes'] });
+    expect(manifest.metadata.labels).toEqual({ team: 'b' });
+  });
+
+  test('two writers of one finalizer share it; different finalizers merge into one set', () => {
+    // GIVEN a Deployment with finalizer a
+    const { app, web, teamA, teamB } = fixture();
+    web.metadata.addFinalizers('example.com/a');
+
+    // WHEN one team repeats a and adds b, another adds c
+    new Contribution(teamA, 'Fields', { target: web, fields: { metadata: { finalizers: ['example.com/a', 'example.com/b'] } } });
+    new Contribution(teamB, 'Fields', { target: web, fields: { metadata: { finalizers: ['example.com/c'] } } });
+
+    // THEN
+    expect(emitted(app, 'web').metadata.finalizers).toEqual(['example.com/a', 'example.com/b', 'example.com/c']);
+  });
+
+  test('a key-only element does not block a contribution of fields into that element', () => {
+    // GIVEN a contribution that names container app and one that sets its env
+    const { app, web, teamA, teamB } = fixture();
+
+    // WHEN
+    new Contribution(teamA, 'Name', { target: web, fields: containers({ name: 'app' }) });
+    new Contribution(teamB, 'Env', { target: web, fields: containers({ name: 'app', env: [{ name: 'A', value: '1' }] }) });
+
+    // THEN
+    expect(emitted(app, 'web').spec.template.spec.containers).toEqual([{ name: 'app', image: 'nginx', env: [{ name: 'A', value: '1' }] }]);
   });
 
   test('a contribution adding a key to a declared Service spec.selector conflicts with the declarer', () => {

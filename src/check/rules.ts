@@ -11,6 +11,7 @@ import { fieldConflicts } from './rules/field-conflicts';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
+import { mergedContradictions } from './rules/merged-contradictions';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
@@ -35,6 +36,7 @@ export const RULES: readonly Rule[] = [
   unsafeDeletions, // CAP008
   contractUsage, // CAP009
   objectValidity, // CAP010
+  mergedContradictions,
   constructValidation,
   deploySynthesis,
   parameterNames,

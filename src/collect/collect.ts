@@ -5,14 +5,16 @@ import { collectContracts, routingsOf } from './contracts';
 import { declarerOf } from './declarer';
 import { synthesizeDeployment } from './deploy-synthesis';
 import { collectDeployTimeValues } from './deploy-time-values';
-import type { ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
+import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
+import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import { apiGroup, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
+import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution } from '../constructs/contribution';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
@@ -56,9 +58,19 @@ export function collect(root: IConstruct): Facts {
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
   const byTarget = new Map<number, ContributionWrite[]>();
-  for (const c of contributions) byTarget.set(c.target, [...(byTarget.get(c.target) ?? []), c]);
+  for (const c of contributions) {
+    const list = byTarget.get(c.target);
+    if (list) list.push(c);
+    else byTarget.set(c.target, [c]);
+  }
+  const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
+  const contradictions: ContradictionFact[] = [];
   drafts.forEach((d, i) => {
-    if (d.duplicateOf === undefined) inConstruct(d.apiObject, () => recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger));
+    if (d.duplicateOf !== undefined) return;
+    inConstruct(d.apiObject, () => {
+      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds);
+      contradictions.push(...contradictionFacts(d, ledger, crds));
+    });
   });
 
   const deploy = synthesizeDeployment(capabilities, stacks);
@@ -110,6 +122,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributions.map(({ writer, target, fields }) => ({ writer, target, fields })),
+    contradictions,
     physicalNames,
     references,
     externals: collectExternals(constructs),

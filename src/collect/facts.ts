@@ -24,6 +24,8 @@ export interface Facts {
   readonly ledger: FieldLedgerFacts;
   /** Each `Contribution`, as written. */
   readonly contributions: readonly ContributionFact[];
+  /** What the merged objects hold that the API server refuses (duplicate list keys, `value` beside `valueFrom`). */
+  readonly contradictions: readonly ContradictionFact[];
   /** CloudFormation resources that claim a physical name. */
   readonly physicalNames: readonly PhysicalNameFact[];
   /** Every by-name reference from one object to another, as the Kubernetes API defines them or `Reference.byName` declares them. */
@@ -127,6 +129,41 @@ export interface FieldWrite {
   readonly writer: string;
   /** The leaf, in server-side apply's sense. */
   readonly path: FieldPath;
+  /**
+   * The write only makes the node exist (an empty map, a keyed list element
+   * with nothing but its key, a value of a set): it contests nothing, and is
+   * contested only by another writer's write of the node itself or of an
+   * ancestor (a scalar or atomic value, a JSON patch's remove).
+   */
+  readonly presence?: true;
+}
+
+/**
+ * A contradiction in a merged Kubernetes object: writes that are each valid
+ * but together make an object the API server refuses.
+ */
+export interface ContradictionFact {
+  /** How messages name the object, for example `apps/Deployment shop/web`. */
+  readonly object: string;
+  /**
+   * `duplicate-key`: `count` elements of the associative list at `path` share
+   * the element key `key`. `exclusive-fields`: the struct at `path` has more
+   * than one of `fields` set, of which the API server allows one.
+   */
+  readonly kind: 'duplicate-key' | 'exclusive-fields';
+  /** The list, or the struct. */
+  readonly path: FieldPath;
+  /** For `duplicate-key`: the element key segment shared, `k:{"name":"api"}`. */
+  readonly key?: string;
+  /** For `duplicate-key`: how many elements share it. */
+  readonly count?: number;
+  /** For `exclusive-fields`: the fields set, in the schema's order. */
+  readonly fields?: readonly string[];
+  /**
+   * The writers, sorted: for `duplicate-key` one entry, the writers of the
+   * elements with that key; for `exclusive-fields` one entry per field.
+   */
+  readonly writers: readonly (readonly string[])[];
 }
 
 /** A `Contribution` to a Kubernetes object. */

@@ -181,6 +181,15 @@ function goEnv(cacheDir: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * SMD 4.1.2's `merge.ConflictsFromManagers` keeps each path that `fieldpath.Set.Iterate` hands it, but Iterate
+ * builds paths with `append(prefix, pe)` and reuses their backing array: with two or more conflicts of one
+ * manager under one prefix, later paths overwrite earlier ones (a reported `.spec.template.spec.containers`
+ * where the conflicts were `...containers[name="sidecar"].args` and `.spec.template.spec.serviceAccountName`).
+ * Newer SMD copies the path (`p.Copy()`); the oracle builds against a copy of the sources patched the same way.
+ */
+const CONFLICT_PATH_PATCH = { from: '\t\t\t\tPath:    p,\n', to: '\t\t\t\tPath:    p.Copy(),\n' };
+
 let builtBinary: string | undefined;
 
 /**
@@ -197,6 +206,7 @@ function oracleBinary(): string {
 
   const hash = createHash('sha256');
   hash.update(execFileSync(go, ['version'], { encoding: 'utf-8' }));
+  hash.update(`\0patch\0${CONFLICT_PATH_PATCH.to}`);
   for (const file of fs.readdirSync(ORACLE_DIR).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go')).sort()) {
     hash.update(`\0${file}\0`).update(fs.readFileSync(path.join(ORACLE_DIR, file)));
   }
@@ -204,12 +214,24 @@ function oracleBinary(): string {
   const binary = path.join(cacheDir, 'oracle');
   if (!fs.existsSync(binary)) {
     // SMD's packages import themselves as sigs.k8s.io/structured-merge-diff/v4/...; Debian ships them without /v4.
-    const link = path.join(cacheDir, 'gopath', 'src', 'sigs.k8s.io', 'structured-merge-diff', 'v4');
-    fs.mkdirSync(path.dirname(link), { recursive: true });
-    try {
-      fs.symlinkSync(SMD_SOURCES, link);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // A patched copy, not a link: see CONFLICT_PATH_PATCH.
+    const sources = path.join(cacheDir, 'gopath', 'src', 'sigs.k8s.io', 'structured-merge-diff', 'v4');
+    if (!fs.existsSync(sources)) {
+      const partialSources = `${sources}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      fs.mkdirSync(path.dirname(sources), { recursive: true });
+      fs.cpSync(SMD_SOURCES, partialSources, { recursive: true, dereference: true });
+      const conflictGo = path.join(partialSources, 'merge', 'conflict.go');
+      const text = fs.readFileSync(conflictGo, 'utf-8');
+      if (!text.includes(CONFLICT_PATH_PATCH.to)) {
+        if (!text.includes(CONFLICT_PATH_PATCH.from)) throw new Error(`cannot patch ${conflictGo}: ${JSON.stringify(CONFLICT_PATH_PATCH.from)} not found`);
+        fs.writeFileSync(conflictGo, text.replace(CONFLICT_PATH_PATCH.from, CONFLICT_PATH_PATCH.to));
+      }
+      try {
+        fs.renameSync(partialSources, sources);
+      } catch (e) {
+        fs.rmSync(partialSources, { recursive: true, force: true }); // another worker was first
+        if (!fs.existsSync(sources)) throw e;
+      }
     }
     const partial = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}`;
     const build = spawnSync(go, ['build', '-o', partial, '.'], { cwd: ORACLE_DIR, env: goEnv(cacheDir), encoding: 'utf-8' });

@@ -8,3 +8,8 @@ export function listSome(items: readonly string[]): string {
   const shown = items.slice(0, 5).join(', ');
   return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
 }
+
+/** `a`, `a and b`, `a, b and c`. */
+export function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -3,9 +3,12 @@ import { IConstruct } from 'constructs';
 import { LedgerBuilder } from './field-ledger';
 import { FieldPath } from './field-path';
 import { leavesOf } from './leaves';
-import { OwnershipRules } from './ownership-rules';
 import { existingOverrides, OverrideCall, overrideRecord } from '../../private/override-tracking';
 import { declarerOf } from '../declarer';
+import { DEDUCED } from '../topology/field-topology';
+
+/** CloudFormation properties: maps per key, lists replaced whole (deduced, like a custom resource without a schema). */
+const CFN_PROPERTIES = DEDUCED;
 
 const opaque = { isOpaque: (v: unknown) => Tokenization.isResolvable(v) };
 
@@ -30,7 +33,7 @@ export function recordCloudFormationWrites(constructs: readonly IConstruct[], le
     const label = `${c.cfnResourceType} ${c.node.path}`;
     const record = (writer: string) => (path: FieldPath) => ledger.record(writer, key, label, 'cfn', path);
     const declared = (c as any).renderProperties(Stack.of(c).resolve((c as any).cfnProperties));
-    leavesOf(declared, OwnershipRules.NONE, [], opaque).forEach(record(declarerOf(c).node.path));
+    leavesOf(declared, CFN_PROPERTIES, [], opaque).forEach(record(declarerOf(c).node.path));
     user.flatMap(callLeaves).forEach(record(`${c.node.path} (addPropertyOverride)`));
     for (const [writer, calls] of contributions) calls.flatMap(callLeaves).forEach(record(writer));
   }
@@ -43,5 +46,5 @@ function isProperty(call: OverrideCall): boolean {
 /** The property leaves one override writes; a deletion writes its path. */
 function callLeaves(call: OverrideCall): FieldPath[] {
   const at = call.path.slice(1);
-  return call.value === undefined ? [at] : leavesOf(call.value, OwnershipRules.NONE, at, opaque);
+  return call.value === undefined ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
 }

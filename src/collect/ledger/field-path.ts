@@ -1,7 +1,8 @@
 /**
  * A field path in the sense of server-side apply: a list of segments, each a
- * map key (`spec`, `app.kubernetes.io/name`) or a list element key
- * (`k:{"name":"web"}`).
+ * map key (`spec`, `app.kubernetes.io/name`), an associative list element key
+ * (`k:{"name":"web"}`) or a set value (`v:"example.com/protect"`), spelt as in
+ * `managedFields`.
  */
 export type FieldPath = readonly string[];
 
@@ -10,25 +11,38 @@ export function elementKey(keys: Record<string, unknown>): string {
   return `k:${JSON.stringify(keys)}`;
 }
 
+/** The segment of a value of a set (`metadata.finalizers`), as server-side apply writes it: `v:"example.com/protect"`. */
+export function setValueKey(value: unknown): string {
+  return `v:${JSON.stringify(value) ?? 'null'}`;
+}
+
 /** True when a segment is a keyed list element. */
 export function isElementKey(segment: string): boolean {
   return segment.startsWith('k:{');
 }
 
-/** The field names of a path with element keys left out: the shape the rules match. */
+/** True when a segment is a value of a set. */
+export function isSetValue(segment: string): boolean {
+  return segment.startsWith('v:');
+}
+
+/** The field names of a path with element keys and set values left out: the shape the rules match. */
 export function fieldNames(path: FieldPath): string[] {
-  return path.filter((s) => !isElementKey(s));
+  return path.filter((s) => !isElementKey(s) && !isSetValue(s));
 }
 
 /**
  * How messages print a path: `spec.template.spec.containers[name=web].image`,
- * `metadata.labels["app.kubernetes.io/name"]`.
+ * `metadata.labels["app.kubernetes.io/name"]`, `metadata.finalizers[=example.com/protect]`.
  */
 export function formatPath(path: FieldPath): string {
   let out = '';
   for (const segment of path) {
     const keys = isElementKey(segment) ? parseElementKey(segment) : undefined;
-    if (keys) {
+    const value = !keys && isSetValue(segment) ? parseSetValue(segment) : undefined;
+    if (value) {
+      out += `[=${typeof value.value === 'string' ? value.value : JSON.stringify(value.value)}]`;
+    } else if (keys) {
       out += `[${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) {
       out += out ? `.${segment}` : segment;
@@ -44,6 +58,15 @@ function parseElementKey(segment: string): Record<string, unknown> | undefined {
   try {
     const keys = JSON.parse(segment.slice(2));
     return keys !== null && typeof keys === 'object' && !Array.isArray(keys) ? keys : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value of a set value segment; undefined for a map key that merely looks like one. */
+function parseSetValue(segment: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(segment.slice(2)) };
   } catch {
     return undefined;
   }

@@ -1,24 +1,22 @@
-import { elementKey, FieldPath } from './field-path';
-import { OwnershipRules } from './ownership-rules';
+import { elementKey, FieldPath, setValueKey } from './field-path';
+import type { FieldTopology } from '../topology/field-topology';
 
 /** Fields that identify an object; nobody owns them. */
 const IDENTITY: ReadonlySet<string> = new Set(['apiVersion', 'kind']);
 const METADATA_IDENTITY: ReadonlySet<string> = new Set(['name', 'namespace']);
 
-/**
- * Every leaf a manifest writes, as server-side apply would own it: scalars;
- * granular maps per key; keyed lists per element (key fields are the element's
- * identity, not owned; an element with nothing but its key is one leaf); atomic
- * lists and maps, and empty maps, as one leaf. Identity fields are left out.
- *
- * @param value the manifest, or the value written at `prefix`
- * @param rules the ownership rules of the object's kind
- * @param prefix the path `value` is written at
- */
-export function leavesOf(value: unknown, rules: OwnershipRules, prefix: FieldPath = [], options: LeafOptions = {}): FieldPath[] {
-  const out: FieldPath[] = [];
-  collect(value, [...prefix], rules, out, options.isOpaque ?? (() => false));
-  return out;
+/** One path a write owns. */
+export interface OwnedLeaf {
+  /** The path, in server-side apply's sense. */
+  readonly path: FieldPath;
+  /**
+   * True when the write only makes the node exist: an empty granular map, a
+   * keyed list element with nothing but its key, a value of a set. Server-side
+   * apply records such a node in the writer's set, yet another writer writing
+   * it too, or writing inside it, contests nothing. Only a write that replaces
+   * the node (a scalar, an atomic value, a JSON patch's remove) contests it.
+   */
+  readonly presence?: true;
 }
 
 /** Options of `leavesOf`. */
@@ -27,56 +25,109 @@ export interface LeafOptions {
   readonly isOpaque?: (value: unknown) => boolean;
 }
 
-function collect(value: unknown, path: string[], rules: OwnershipRules, out: FieldPath[], isOpaque: (v: unknown) => boolean): void {
-  if (isOpaque(value)) {
-    out.push([...path]);
+/**
+ * Every path a manifest (or a value written at `prefix`) owns, as server-side
+ * apply owns it, read off the object's field topology: scalars; granular maps
+ * and structs per key; associative lists per element key (key fields are the
+ * element's identity, not owned); sets per value; atomic lists, maps and
+ * structs as one leaf. Empty granular maps, key-only elements and set values
+ * are presence leaves (see `OwnedLeaf.presence`). Identity fields
+ * (`apiVersion`, `kind`, `metadata.name`, `metadata.namespace`) are left out.
+ *
+ * @param value the manifest, or the value written at `prefix`
+ * @param topology the topology of the object's kind, from `topologyOf` (of the root, even with a prefix)
+ * @param prefix the path `value` is written at
+ */
+export function ownedLeaves(value: unknown, topology: FieldTopology, prefix: FieldPath = [], options: LeafOptions = {}): OwnedLeaf[] {
+  const out: OwnedLeaf[] = [];
+  const node = prefix.length > 0 ? topologyAt(topology, prefix) : topology;
+  walk(value, node, [...prefix], out, options.isOpaque ?? (() => false));
+  return out;
+}
+
+/** The paths of `ownedLeaves`, presence leaves included, for callers that need no more. */
+export function leavesOf(value: unknown, topology: FieldTopology, prefix: FieldPath = [], options: LeafOptions = {}): FieldPath[] {
+  return ownedLeaves(value, topology, prefix, options).map((l) => l.path);
+}
+
+/** The topology node at a path (map keys, element keys and set values stepped through). */
+export function topologyAt(root: FieldTopology, path: FieldPath): FieldTopology {
+  let node = root;
+  for (const segment of path) node = isListSegment(segment) ? node.element() : node.field(segment);
+  return node;
+}
+
+function isListSegment(segment: string): boolean {
+  return segment.startsWith('k:{') || segment.startsWith('v:');
+}
+
+function walk(value: unknown, node: FieldTopology, path: string[], out: OwnedLeaf[], isOpaque: (v: unknown) => boolean): void {
+  if (value === undefined) return;
+  if (isOpaque(value) || value === null || typeof value !== 'object') {
+    out.push({ path: [...path] });
+    return;
+  }
+  const root = path.length === 0;
+  if (!root && node.atomic) {
+    out.push({ path: [...path] });
     return;
   }
   if (Array.isArray(value)) {
-    const rule = path.length > 0 ? rules.ruleFor(namesOf(path)) : undefined;
-    if (!rule?.keys || rule.atomic) {
-      out.push([...path]);
-      return;
-    }
-    for (const element of value) {
-      const key = elementKeyOf(element, rule.keys, rule.keyDefaults);
-      const inner = { ...(element as object) } as Record<string, unknown>;
-      for (const k of rule.keys) delete inner[k];
-      path.push(key);
-      if (Object.keys(inner).length === 0) out.push([...path]);
-      else collect(inner, path, rules, out, isOpaque);
-      path.pop();
-    }
-    return;
-  }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    const atomic = path.length > 0 && rules.ruleFor(namesOf(path))?.atomic;
-    if (atomic || (entries.length === 0 && path.length > 0)) {
-      out.push([...path]);
-      return;
-    }
-    for (const [k, v] of entries) {
-      if (path.length === 0 && IDENTITY.has(k)) continue;
-      if (path.length === 1 && path[0] === 'metadata' && METADATA_IDENTITY.has(k)) continue;
-      if (v === undefined) continue;
-      path.push(k);
-      collect(v, path, rules, out, isOpaque);
-      path.pop();
+    const listType = node.type === 'list' ? node.listType : 'atomic'; // deduced lists are atomic; a list where the schema has none is one value
+    if (listType === 'set') {
+      for (const element of value) out.push({ path: [...path, setValueKey(element)], presence: true });
+      if (value.length === 0) out.push({ path: [...path], presence: true });
+    } else if (listType === 'associative' && node.keys) {
+      const elementNode = node.element();
+      for (const element of value) {
+        const key = elementKeyOf(element, node.keys, node.keyDefaults);
+        path.push(key);
+        const inner = isPlainObject(element) ? withoutKeys(element, node.keys) : undefined;
+        if (inner === undefined || Object.keys(inner).length === 0) out.push({ path: [...path], ...(inner ? { presence: true as const } : {}) });
+        else walk(inner, elementNode, path, out, isOpaque);
+        path.pop();
+      }
+      if (value.length === 0) out.push({ path: [...path], presence: true });
+    } else {
+      out.push({ path: [...path] });
     }
     return;
   }
-  out.push([...path]);
+  if (node.type === 'scalar' || node.type === 'list') {
+    out.push({ path: [...path] }); // a map where the schema has a scalar or a list: it replaces the value whole
+    return;
+  }
+  let defined = 0;
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    defined++;
+    if (root && IDENTITY.has(k)) continue;
+    if (path.length === 1 && path[0] === 'metadata' && METADATA_IDENTITY.has(k)) continue;
+    path.push(k);
+    walk(v, node.field(k), path, out, isOpaque);
+    path.pop();
+  }
+  if (defined === 0 && !root) out.push({ path: [...path], presence: true });
 }
 
-/** The element key segment of a keyed list element, defaults filled in. */
+/** An element without its key fields, or undefined when it has only undefined non-key fields. */
+function withoutKeys(element: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const inner: Record<string, unknown> = {};
+  for (const k of Object.keys(element)) {
+    if (!keys.includes(k) && element[k] !== undefined) inner[k] = element[k];
+  }
+  return inner;
+}
+
+/** The element key segment of an associative list element, defaults filled in. */
 export function elementKeyOf(element: unknown, keys: readonly string[], defaults: Readonly<Record<string, unknown>> = {}): string {
-  const e = (element ?? {}) as Record<string, unknown>;
+  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   for (const k of keys) values[k] = e[k] ?? defaults[k] ?? null;
   return elementKey(values);
 }
 
-function namesOf(path: readonly string[]): string[] {
-  return path.filter((s) => !s.startsWith('k:{'));
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }

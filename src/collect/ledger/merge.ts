@@ -1,33 +1,93 @@
 import { elementKeyOf } from './leaves';
-import { OwnershipRules } from './ownership-rules';
+import type { FieldTopology } from '../topology/field-topology';
 
 /**
  * Merges `fields` into `target` as server-side apply merges two managers'
- * fields: maps per key, keyed lists per element key, everything else replaced.
- * Returns the merged value; `target` is not modified.
+ * fields, following the object's topology: granular maps and structs per key,
+ * associative lists per element key, sets per value, everything else (scalars,
+ * atomic maps, structs and lists) replaced.
+ *
+ * `target` is changed in place and returned (a fresh value when it cannot be
+ * merged into); what is taken from `fields` is copied, so `fields` is never
+ * aliased. Each list remembers its element index between calls, so N merges
+ * into one object cost N times the size of what they write, not N times the
+ * size of the object. Duplicate keys within one `fields` list are kept, not
+ * folded together, so the merged object shows them (the object-validity facts
+ * report them).
+ *
+ * @param target the value merged into (the emitted manifest, owned by the caller)
+ * @param fields the value written
+ * @param topology the topology of `target`'s node
  */
-export function mergeFields(target: unknown, fields: unknown, rules: OwnershipRules, names: string[] = []): unknown {
+export function mergeFields(target: unknown, fields: unknown, topology: FieldTopology): unknown {
+  if (fields === undefined) return target;
+  if (topology.atomic) return clone(fields);
   if (Array.isArray(fields) && Array.isArray(target)) {
-    const rule = names.length > 0 ? rules.ruleFor(names) : undefined;
-    if (!rule?.keys || rule.atomic) return clone(fields);
-    const keys = rule.keys;
-    const merged = target.map(clone);
-    const index = new Map(merged.map((e, i) => [elementKeyOf(e, keys, rule.keyDefaults), i]));
-    for (const element of fields) {
-      const at = index.get(elementKeyOf(element, keys, rule.keyDefaults));
-      if (at === undefined) merged.push(clone(element));
-      else merged[at] = mergeFields(merged[at], element, rules, names);
-    }
-    return merged;
+    const listType = topology.type === 'list' ? topology.listType : 'atomic';
+    if (listType === 'associative' && topology.keys) return mergeAssociative(target, fields, topology);
+    if (listType === 'set') return mergeSet(target, fields);
+    return clone(fields);
   }
-  if (isPlainObject(fields) && isPlainObject(target)) {
-    const merged: Record<string, unknown> = { ...target };
-    for (const [k, v] of Object.entries(fields)) {
-      merged[k] = k in merged ? mergeFields(merged[k], v, rules, [...names, k]) : clone(v);
+  if (isPlainObject(fields) && isPlainObject(target) && !topology.atomic && topology.type !== 'scalar' && topology.type !== 'list') {
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
+      if (v === undefined) continue;
+      target[k] = Object.hasOwn(target, k) ? mergeFields(target[k], v, topology.field(k)) : clone(v);
     }
-    return merged;
+    return target;
   }
   return clone(fields);
+}
+
+/** Element key to index, per associative list merged into. */
+const keyIndexes = new WeakMap<unknown[], Map<string, number>>();
+/** JSON of each value, per set merged into. */
+const setIndexes = new WeakMap<unknown[], Set<string>>();
+
+function mergeAssociative(target: unknown[], fields: unknown[], topology: FieldTopology): unknown[] {
+  const keys = topology.keys!;
+  const elementNode = topology.element();
+  let index = keyIndexes.get(target);
+  if (!index) {
+    index = new Map();
+    target.forEach((e, i) => {
+      const key = elementKeyOf(e, keys, topology.keyDefaults);
+      if (!index!.has(key)) index!.set(key, i);
+    });
+    keyIndexes.set(target, index);
+  }
+  const added: Array<[string, number]> = [];
+  const seen = new Set<string>();
+  for (const element of fields) {
+    const key = elementKeyOf(element, keys, topology.keyDefaults);
+    const at = index.get(key);
+    const again = seen.has(key);
+    seen.add(key);
+    if (at === undefined || again) {
+      added.push([key, target.length]);
+      target.push(clone(element));
+    } else {
+      target[at] = mergeFields(target[at], element, elementNode);
+    }
+  }
+  // indexed after the loop, and a key twice in `fields` pushed twice: the duplicate stays in the result
+  for (const [key, i] of added) if (!index.has(key)) index.set(key, i);
+  return target;
+}
+
+function mergeSet(target: unknown[], fields: unknown[]): unknown[] {
+  let index = setIndexes.get(target);
+  if (!index) {
+    index = new Set(target.map((v) => JSON.stringify(v)));
+    setIndexes.set(target, index);
+  }
+  for (const value of fields) {
+    const key = JSON.stringify(value);
+    if (index.has(key)) continue;
+    index.add(key);
+    target.push(clone(value));
+  }
+  return target;
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -35,5 +95,5 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 }
 
 function clone<T>(x: T): T {
-  return x === undefined ? x : structuredClone(x);
+  return x === undefined || x === null || typeof x !== 'object' ? x : structuredClone(x);
 }

@@ -1,9 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { LedgerBuilder } from './field-ledger';
-import { FieldPath } from './field-path';
-import { elementKeyOf, leavesOf } from './leaves';
+import { FieldPath, setValueKey } from './field-path';
+import { elementKeyOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { mergeFields } from './merge';
-import { OwnershipRules } from './ownership-rules';
+import { CrdTopologies } from '../topology/crd-topology';
+import { FieldTopology, topologyOf } from '../topology/field-topology';
 
 /** An object while it is being collected: its manifest is merged in place. */
 export interface ObjectDraft {
@@ -34,29 +35,46 @@ const IDENTITY_FIELDS = [['apiVersion'], ['kind'], ['metadata', 'name'], ['metad
 /**
  * Records every write to one Kubernetes object in the ledger (its declaration,
  * its JSON patches, its contributions) and merges the contributions into the
- * emitted manifest. Identity fields belong to the declarer: a contribution never
+ * emitted manifest, both following the object's field topology: the built-in
+ * kind's, else the one of its CRD among `crds`, else that of an object without
+ * a schema. Identity fields belong to the declarer: a contribution never
  * changes them (the identity rule reports one that tries). An object with one
  * writer (no patch, no contribution) records only its `status` leaves: one
  * writer cannot conflict with itself, and skipping its leaves keeps the common
  * case cheap.
+ *
+ * @param draft the object; its manifest is merged in place
+ * @param contributions the contributions to it, in creation order
+ * @param ledger where the writes go
+ * @param crds the topologies of the CRDs in the composition
  */
-export function recordRuntimeWrites(draft: ObjectDraft, contributions: readonly ContributionWrite[], ledger: LedgerBuilder): void {
-  const rules = OwnershipRules.forManifest(draft.manifest);
+export function recordRuntimeWrites(
+  draft: ObjectDraft,
+  contributions: readonly ContributionWrite[],
+  ledger: LedgerBuilder,
+  crds: CrdTopologies = CrdTopologies.NONE,
+): void {
+  const topology = topologyOfManifest(draft.manifest, crds);
   const patches: any[] = (draft.apiObject as any).patches ?? [];
   const declared = patches.length > 0 ? withoutPatches(draft.apiObject, patches) : draft.manifest;
-  const record = (writer: string) => (path: FieldPath) => ledger.record(writer, draft.key, draft.label, 'k8s', path);
+  const record = (writer: string) => (leaf: OwnedLeaf) => ledger.record(writer, draft.key, draft.label, 'k8s', leaf.path, leaf.presence);
 
   if (patches.length === 0 && contributions.length === 0) {
-    if (declared?.status !== undefined) leavesOf({ status: declared.status }, rules).forEach(record(draft.declarer));
+    if (declared?.status !== undefined) ownedLeaves({ status: declared.status }, topology).forEach(record(draft.declarer));
     return;
   }
-  leavesOf(declared, rules).forEach(record(draft.declarer));
+  ownedLeaves(declared, topology).forEach(record(draft.declarer));
   const patchWriter = `${draft.apiObject.node.path} (addJsonPatch)`;
-  for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, rules).forEach(record(patchWriter));
+  for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, topology).forEach((path) => record(patchWriter)({ path }));
   for (const c of contributions) {
-    leavesOf(c.fields, rules).forEach(record(c.writer));
-    draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), rules);
+    ownedLeaves(c.fields, topology).forEach(record(c.writer));
+    draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), topology);
   }
+}
+
+/** The field topology of a manifest's kind. */
+export function topologyOfManifest(manifest: any, crds: CrdTopologies = CrdTopologies.NONE): FieldTopology {
+  return topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''), crds);
 }
 
 /** A copy of contributed fields without the identity fields, which stay the declarer's. */
@@ -83,35 +101,43 @@ function withoutPatches(apiObject: ApiObject, patches: any[]): any {
  * The leaves one JSON patch operation writes, with list indexes turned into
  * element keys by looking them up in the declared document.
  */
-export function patchLeaves(op: { op: string; path: string; from?: string; value?: unknown }, doc: unknown, rules: OwnershipRules): FieldPath[] {
-  const target = pointerToPath(op.path, doc, rules, op.value);
+export function patchLeaves(op: { op: string; path: string; from?: string; value?: unknown }, doc: unknown, topology: FieldTopology): FieldPath[] {
+  const target = pointerToPath(op.path, doc, topology, op.value);
   const leaves: FieldPath[] = [];
   if (op.op === 'add' || op.op === 'replace' || op.op === 'copy') {
-    leaves.push(...(target.atomic || op.op === 'copy' ? [target.path] : leavesOf(op.value, rules, target.path)));
+    if (target.atomic || op.op === 'copy') leaves.push(target.path);
+    else leaves.push(...ownedLeaves(op.value, topology, target.path).map((l) => l.path));
   } else if (op.op === 'remove' || op.op === 'move') {
     leaves.push(target.path);
   }
-  if (op.op === 'move' && op.from) leaves.push(pointerToPath(op.from, doc, rules, undefined).path);
+  if (op.op === 'move' && op.from) leaves.push(pointerToPath(op.from, doc, topology, undefined).path);
   return leaves;
 }
 
-function pointerToPath(pointer: string, doc: unknown, rules: OwnershipRules, value: unknown): { path: FieldPath; atomic: boolean } {
+/**
+ * The field path of a JSON pointer: list indexes of associative lists become
+ * element keys (looked up in `doc`, or read off the value an `add` appends),
+ * indexes of sets their values; a pointer into an atomic node stops at it.
+ */
+function pointerToPath(pointer: string, doc: unknown, topology: FieldTopology, value: unknown): { path: FieldPath; atomic: boolean } {
   const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const path: string[] = [];
-  const names: string[] = [];
+  let node = topology;
   let current: any = doc;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
-    if (Array.isArray(current)) {
-      const rule = rules.ruleFor(names);
-      if (!rule?.keys || rule.atomic) return { path, atomic: true };
-      const element = segment === '-' ? undefined : current[Number(segment)];
+    if (path.length > 0 && node.atomic) return { path, atomic: true };
+    if (Array.isArray(current) || (node.type === 'list' && current === undefined)) {
+      const listType = node.type === 'list' ? node.listType : 'atomic';
+      if (listType === 'atomic') return { path, atomic: true };
+      const element = segment === '-' || !Array.isArray(current) ? undefined : current[Number(segment)];
       const keyed = element ?? (i === segments.length - 1 ? value : undefined);
-      path.push(elementKeyOf(keyed, rule.keys, rule.keyDefaults));
+      path.push(listType === 'set' ? setValueKey(keyed) : elementKeyOf(keyed, node.keys!, node.keyDefaults));
+      node = node.element();
       current = element;
     } else {
       path.push(segment);
-      names.push(segment);
+      node = node.field(segment);
       current = current?.[segment];
     }
   }

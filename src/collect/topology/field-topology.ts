@@ -194,10 +194,11 @@ class SchemaNode implements FieldTopology {
   public constructor(private readonly schema: BuiltInSchema, private readonly spec: TypeSpec, atomic?: boolean) {
     if ('list' in spec) {
       this.type = 'list';
-      this.listType = spec.set ? 'set' : spec.keys ? 'associative' : 'atomic';
+      // a use that makes the list atomic (`elementRelationship: atomic` on a reference to a keyed list) wins
+      this.listType = atomic === true ? 'atomic' : spec.set ? 'set' : spec.keys ? 'associative' : 'atomic';
       this.atomic = this.listType === 'atomic';
-      if (spec.keys) this.keys = Object.freeze([...spec.keys]);
-      if (spec.keyDefaults) this.keyDefaults = Object.freeze({ ...spec.keyDefaults });
+      if (spec.keys && this.listType === 'associative') this.keys = Object.freeze([...spec.keys]);
+      if (spec.keyDefaults && this.listType === 'associative') this.keyDefaults = Object.freeze({ ...spec.keyDefaults });
     } else {
       this.type = 'map';
       this.atomic = atomic ?? spec.atomic === true;
@@ -218,6 +219,20 @@ class SchemaNode implements FieldTopology {
   public element(): FieldTopology {
     return 'list' in this.spec ? this.schema.resolve(this.spec.list) : DEDUCED;
   }
+}
+
+/**
+ * The root topology of one kind of other topology data than the built-in
+ * kinds' (a schema converted by `topologyDataOf` in
+ * scripts/generate-k8s-topology.ts), read exactly as the built-in data is.
+ *
+ * @param data the data
+ * @param key the kind's `group/Kind` key in `data.kinds`
+ * @returns its topology, or undefined when `data` has no such kind
+ */
+export function schemaTopology(data: TopologyData, key: string): FieldTopology | undefined {
+  const slash = key.indexOf('/');
+  return new BuiltInSchema(data).ofKind(key.slice(0, slash), key.slice(slash + 1));
 }
 
 /** The built-in kinds' schema, with one node per type use, made on first use. */

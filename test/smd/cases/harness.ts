@@ -152,6 +152,28 @@ export const HARNESS_CASES: readonly SmdTestCase[] = [
     },
   },
   {
+    name: 'two conflicts with one manager under one prefix are both reported whole (SMD 4.1.2 reused the path buffer)',
+    provenance: 'own: the oracle builds SMD with ConflictsFromManagers copying each path, as newer SMD does',
+    typeName: 'io.k8s.api.apps.v1.Deployment',
+    apiVersion: 'apps/v1',
+    applies: [
+      { manager: 'team-a', object: { spec: { template: { spec: { containers: [{ name: 'sidecar', args: ['-a'] }], serviceAccountName: 'a' } } } } },
+      {
+        manager: 'team-b',
+        object: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx' }, { name: 'sidecar', args: ['-b'] }], serviceAccountName: 'b' } } } },
+      },
+    ],
+    expected: {
+      conflicts: [
+        [],
+        [
+          { manager: 'team-a', path: '.spec.template.spec.containers[name="sidecar"].args' },
+          { manager: 'team-a', path: '.spec.template.spec.serviceAccountName' },
+        ],
+      ],
+    },
+  },
+  {
     name: 'a case schema that is not YAML is an error of that case',
     provenance: 'own: errors are per case',
     schema: 'types: [',
