@@ -202,13 +202,20 @@ function addInterfaceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
   }
 }
 
-/** Every resolved reference: the referenced object before the referrer (`referenceEdges`). */
+/**
+ * Every resolved reference: the referenced object before the referrer
+ * (`referenceEdges`). Inside one chart they may share a step, the referenced
+ * object first in it (kubectl with the fifo kustomization and Flux apply a
+ * step in order, and a reference is not checked when applied); across charts
+ * the referrer takes a later step.
+ */
 function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
   const facts = input.objects.map((o) => o.fact);
   for (const e of referenceEdges(facts, input.references ?? [])) {
     const before = unitNode.get(input.objects[e.before].apiObject);
     const after = unitNode.get(input.objects[e.after].apiObject);
-    if (before !== undefined && after !== undefined) graph.addEdge(before, after, `${EdgeReason.REFERENCE} (${e.field})`);
+    const sameChart = facts[e.before].chart === facts[e.after].chart;
+    if (before !== undefined && after !== undefined) graph.addEdge(before, after, `${EdgeReason.REFERENCE} (${e.field})`, sameChart);
   }
 }
 

@@ -12,6 +12,7 @@ export class DependencyGraph<T> {
   private readonly edgeFrom: number[] = [];
   private readonly edgeTo: number[] = [];
   private readonly edgeReason: string[] = [];
+  private readonly edgeInStep: boolean[] = [];
   private readonly softGroups: SoftGroup[] = [];
   private sorted?: SortResult;
 
@@ -51,19 +52,24 @@ export class DependencyGraph<T> {
   }
 
   /**
-   * Adds an edge: `from` comes before `to`, for `reason`.
+   * Adds an edge: `from` comes before `to`, for `reason`. Never dropped.
+   *
+   * @param inStep true when `to` may share a level (a step) with `from`, after
+   * it inside the step, as an applier that applies a file in order allows; by
+   * default `to` is a level later
    */
-  public addEdge(from: number, to: number, reason: string): void {
+  public addEdge(from: number, to: number, reason: string, inStep = false): void {
     this.sorted = undefined;
     this.edgeFrom.push(from);
     this.edgeTo.push(to);
     this.edgeReason.push(reason);
+    this.edgeInStep.push(inStep);
   }
 
   /** Every edge as `{ from, to, reason }`, in the order added. */
   public *edges(): IterableIterator<GraphEdge> {
     for (let e = 0; e < this.edgeFrom.length; e++) {
-      yield { from: this.edgeFrom[e], to: this.edgeTo[e], reason: this.edgeReason[e] };
+      yield { from: this.edgeFrom[e], to: this.edgeTo[e], reason: this.edgeReason[e], inStep: this.edgeInStep[e] };
     }
   }
 
@@ -167,7 +173,7 @@ export class DependencyGraph<T> {
       for (let k = 0; k < f.length; k++) from.push(f[k]), to.push(t[k]);
     };
     for (const e of encodings) append(e.f, e.t);
-    if (kahn(total, from, to).released === total) return { total, from, to, soft: softFlags(from.length, hardCount) };
+    if (kahn(total, from, to).released === total) return { total, from, to, soft: softFlags(from.length, hardCount, this.edgeInStep) };
 
     // Some soft order conflicts: keep each group whole where it can, else pair by pair.
     from.length = hardCount;
@@ -180,7 +186,7 @@ export class DependencyGraph<T> {
       to.length = kept;
       this.softPairs(g, total, from, to);
     });
-    return { total, from, to, soft: softFlags(from.length, hardCount) };
+    return { total, from, to, soft: softFlags(from.length, hardCount, this.edgeInStep) };
   }
 
   /**
@@ -276,6 +282,8 @@ export interface GraphEdge {
   readonly to: number;
   /** Why the edge exists, for example "CRD before custom resource". */
   readonly reason: string;
+  /** True when `to` may share a step with `from` (after it inside the step). */
+  readonly inStep: boolean;
 }
 
 /** The result of `DependencyGraph.sort()`. */
@@ -330,9 +338,10 @@ function csr(n: number, from: readonly number[], to: readonly number[]): { start
   return { start, edge };
 }
 
-/** 1 for the soft edges (those from `hardCount` on). */
-function softFlags(count: number, hardCount: number): Uint8Array {
+/** 1 for the edges that add no level: `inStep` edges and the soft ones (from `hardCount` on). */
+function softFlags(count: number, hardCount: number, inStep: readonly boolean[]): Uint8Array {
   const flags = new Uint8Array(count);
+  for (let e = 0; e < hardCount; e++) if (inStep[e]) flags[e] = 1;
   flags.fill(1, hardCount);
   return flags;
 }

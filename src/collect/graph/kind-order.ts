@@ -12,7 +12,7 @@
  * 2. policies and pod-related objects, in Helm's order: NetworkPolicy,
  *    ResourceQuota, LimitRange, PodSecurityPolicy, PodDisruptionBudget,
  *    ServiceAccount, Secret, ConfigMap, PersistentVolume(Claim), Role, RoleBinding;
- * 3. Service, then workloads in Helm's order, then Ingress and every kind not
+ * 3. workloads in Helm's order, then Service, Ingress and every kind not
  *    named here (custom resources among them), in creation order;
  * 4. APIService and admission webhooks, last.
  *
@@ -21,7 +21,11 @@
  * IngressClass after CronJob; kapp and Argo CD put CRDs first, and a `*Class`
  * is what other objects name); kinds Helm does not know come before the
  * webhooks, not after them (a webhook applied before the objects it admits
- * can refuse them), and keep their creation order (Helm sorts them by kind name).
+ * can refuse them), and keep their creation order (Helm sorts them by kind
+ * name); Service comes after the workloads, as in kapp (which keeps it out of
+ * its `pod-related` group), because a Service is ordered after the workloads
+ * it selects (a reference), and Helm's Service-first order would contradict
+ * that edge in every chart that has both.
  */
 const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['scheduling.k8s.io', 'PriorityClass'],
@@ -49,7 +53,6 @@ const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['rbac.authorization.k8s.io', 'RoleList'],
   ['rbac.authorization.k8s.io', 'RoleBinding'],
   ['rbac.authorization.k8s.io', 'RoleBindingList'],
-  ['', 'Service'],
   ['apps', 'DaemonSet'],
   ['', 'Pod'],
   ['', 'ReplicationController'],
@@ -59,6 +62,7 @@ const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['apps', 'StatefulSet'],
   ['batch', 'Job'],
   ['batch', 'CronJob'],
+  ['', 'Service'],
   ['networking.k8s.io', 'Ingress'],
   ['*', '*'],
   ['apiregistration.k8s.io', 'APIService'],

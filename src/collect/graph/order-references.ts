@@ -18,7 +18,8 @@ export interface ReferenceEdge {
  * edge), and those that only order and are not required to resolve (a
  * StorageClass, an IngressClass, a GatewayClass or a Gateway the cluster may
  * already have; the workloads a Service selects; the Services of admission
- * webhooks and APIServices). A reference to nothing in the composition, or to
+ * webhooks and APIServices). A reference to a Secret that an `ExternalSecret`
+ * of the composition makes resolves to the `ExternalSecret`. A reference to nothing in the composition, or to
  * the object itself, orders nothing.
  *
  * Linear in the objects and references, except Services, which look up
@@ -28,6 +29,10 @@ export function referenceEdges(objects: readonly ObjectFact[], references: reado
   const byKey = new Map<string, number>();
   objects.forEach((o, i) => {
     if (o.duplicateOf === undefined && !byKey.has(o.key)) byKey.set(o.key, i);
+  });
+  objects.forEach((o, i) => {
+    const made = o.duplicateOf === undefined ? secretMadeBy(o) : undefined;
+    if (made && !byKey.has(identityKey(made))) byKey.set(identityKey(made), i);
   });
   const edges: ReferenceEdge[] = [];
   const add = (from: number, target: ObjectIdentity, field: string) => {
@@ -40,6 +45,17 @@ export function referenceEdges(objects: readonly ObjectFact[], references: reado
   });
   edges.push(...serviceSelections(objects));
   return edges;
+}
+
+/**
+ * The Secret an object makes in the cluster: an External Secrets Operator
+ * `ExternalSecret` makes `spec.target.name` (default: its own name) in its
+ * namespace, so what reads that Secret comes after it.
+ */
+function secretMadeBy(o: ObjectFact): ObjectIdentity | undefined {
+  if (o.identity.group !== 'external-secrets.io' || o.identity.kind !== 'ExternalSecret') return undefined;
+  const name = o.manifest?.spec?.target?.name ?? o.identity.name;
+  return typeof name === 'string' && name ? { group: '', kind: 'Secret', namespace: o.identity.namespace, name } : undefined;
 }
 
 /** The by-name references that only order (see `referenceEdges`). */
