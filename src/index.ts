@@ -30,6 +30,7 @@ export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
 export type { PlanDependency, PlanStep } from './render/plan-steps';
+export type { Teardown, TeardownStep } from './render/teardown';
 export type { ReleaseDiff } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
 export type { InterfaceArtifact, InterfaceRecord } from './release/interface-record';
