@@ -29,7 +29,7 @@ export type { Violation } from './check/finding';
 export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
-export type { PlanDependency, PlanStep } from './render/plan-steps';
+export type { InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Teardown, TeardownStep } from './render/teardown';
 export type { ReleaseDiff } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';

@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, DeploymentAggregate, Plan, RuntimeRouting, SharedBase } from '../src';
-import { formatTeardown } from '../src/cli/format-teardown';
-import { main } from '../src/cli/main';
 import { lockedSeries, nextRelease, releaseDir, removeReleaseDirs } from './release-fixtures';
 import { configMap, WIDGET_CRD } from './util';
+import { formatTeardown } from '../src/cli/format-teardown';
+import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
 

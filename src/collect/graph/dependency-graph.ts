@@ -365,7 +365,7 @@ class MinHeap {
     const key = level * this.width + node;
     let i = this.count++;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
+      const parent = Math.floor((i - 1) / 2);
       if (this.keys[parent] <= key) break;
       this.keys[i] = this.keys[parent];
       this.nodes[i] = this.nodes[parent];

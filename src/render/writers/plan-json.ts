@@ -1,8 +1,8 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import type { PlanStep } from '../plan-steps';
-import type { Teardown } from '../teardown';
 import type { RenderContext } from '../render-context';
+import type { Teardown } from '../teardown';
 
 /** The plan written to `plan.json`. */
 export interface Plan {
