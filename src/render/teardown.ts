@@ -100,7 +100,9 @@ function runtimeStep(step: LockedUnit[]): TeardownStep {
   for (const u of step) {
     const id = identityOf(u);
     const resource = `${id.kind.toLowerCase()}${id.group ? `.${id.group}` : ''}/${id.name}`;
-    perNamespace.set(id.namespace, [...(perNamespace.get(id.namespace) ?? []), shellWord(resource)]);
+    const list = perNamespace.get(id.namespace);
+    if (list) list.push(shellWord(resource));
+    else perNamespace.set(id.namespace, [shellWord(resource)]);
   }
   const commands = [...perNamespace].map(
     ([namespace, resources]) => `kubectl delete --wait=true --ignore-not-found${namespace ? ` --namespace ${shellWord(namespace)}` : ''} ${resources.join(' ')}`,

@@ -233,7 +233,10 @@ function addChartEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct
   for (const { apiObject } of input.objects) {
     const chart = Chart.of(apiObject);
     const node = unitNode.get(apiObject);
-    if (node !== undefined) own.set(chart, [...(own.get(chart) ?? []), node]);
+    if (node === undefined) continue;
+    const list = own.get(chart);
+    if (list) list.push(node);
+    else own.set(chart, [node]);
   }
   const done = new Map<IConstruct, number>();
   for (const [chart, nodes] of own) {

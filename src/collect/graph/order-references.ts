@@ -102,7 +102,9 @@ function serviceSelections(objects: readonly ObjectFact[]): ReferenceEdge[] {
     if (!labels) return;
     for (const [k, v] of Object.entries(labels)) {
       const key = `${o.identity.namespace ?? ''}\u0000${k}\u0000${v}`;
-      byLabel.set(key, [...(byLabel.get(key) ?? []), i]);
+      const list = byLabel.get(key);
+      if (list) list.push(i);
+      else byLabel.set(key, [i]);
     }
   });
   const edges: ReferenceEdge[] = [];
