@@ -274,28 +274,42 @@ describe('the Flux deadlock of issue 14', () => {
     ]);
   });
 
-  test('the same with a Secret an ExternalSecret makes: only the reference edge (not the kind order) puts the reader after it', () => {
-    // GIVEN Deployment web/web reading Secret creds, which ExternalSecret web/creds makes; the
-    // ExternalSecret waits (explicitly) for Secret web/seed, and ranks after workloads in the kind order
+  test('the same across charts: only the reference edge (the kind order is per chart) puts the reader after it', () => {
+    // GIVEN Deployment web/web in chart c/apps reading ConfigMap web/web-config of chart c/config,
+    // where the ConfigMap waits (explicitly) for Secret web/seed
     const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.flux({ sourceRef: { name: 'platform' } }) });
-    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
-    object(chart, 'Ns', 'v1', 'Namespace', 'web');
-    deployment(chart, 'Web', 'web', 'web', { containers: [{ name: 'main', image: 'nginx:1.27', envFrom: [{ secretRef: { name: 'creds' } }] }] });
-    const seed = object(chart, 'Seed', 'v1', 'Secret', 'seed', 'web');
-    object(chart, 'Creds', 'external-secrets.io/v1beta1', 'ExternalSecret', 'creds', 'web', {
-      spec: { secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' }, data: [{ secretKey: 'password', remoteRef: { key: '/creds' } }] },
-    }).addDependency(seed);
+    const cap = new Capability(app, 'c');
+    deployment(new Chart(cap, 'apps'), 'Web', 'web', 'web', { containers: [{ name: 'main', image: 'nginx:1.27', envFrom: [{ configMapRef: { name: 'web-config' } }] }] });
+    const config = new Chart(cap, 'config');
+    const seed = object(config, 'Seed', 'v1', 'Secret', 'seed', 'web');
+    configMap(config, 'Config', 'web-config', 'web').addDependency(seed);
 
     // WHEN synthesized
     const plan = planOf(app);
 
-    // THEN the Deployment shares the ExternalSecret's step, after it, for the reference
-    expect(stepSummary(plan).map((s) => [s.id, s.objects])).toEqual([
-      ['c/r#1', ['Namespace web']],
-      ['c/r#2', ['Secret web/seed']],
-      ['c/r#3', ['external-secrets.io/ExternalSecret web/creds', 'apps/Deployment web/web']],
+    // THEN the Deployment's step waits for the ConfigMap's, for the reference (before: c/apps came first)
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/config#1', objects: ['Secret web/seed'], dependsOn: [] },
+      { id: 'c/config#2', objects: ['ConfigMap web/web-config'], dependsOn: [{ step: 'c/config#1', reasons: ['explicit dependency (addDependency)'] }] },
+      { id: 'c/apps', objects: ['apps/Deployment web/web'], dependsOn: [{ step: 'c/config#2', reasons: [ref('spec.template.spec.containers[name=main].envFrom')] }] },
     ]);
-    expect(plan.steps[2].orderInStep).toEqual([
+  });
+
+  test('an ExternalSecret comes before the pods that read the Secret it makes', () => {
+    // GIVEN Deployment web/web reading Secret creds, which ExternalSecret web/creds makes, declared after
+    const app = newApp();
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    deployment(chart, 'Web', 'web', 'web', { containers: [{ name: 'main', image: 'nginx:1.27', envFrom: [{ secretRef: { name: 'creds' } }] }] });
+    object(chart, 'Creds', 'external-secrets.io/v1beta1', 'ExternalSecret', 'creds', 'web', {
+      spec: { secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' }, data: [{ secretKey: 'password', remoteRef: { key: '/creds' } }] },
+    });
+
+    // WHEN synthesized
+    const plan = planOf(app);
+
+    // THEN one step, the ExternalSecret first, for the reference
+    expect(stepSummary(plan).map((s) => s.objects)).toEqual([['external-secrets.io/ExternalSecret web/creds', 'apps/Deployment web/web']]);
+    expect(plan.steps[0].orderInStep).toEqual([
       { before: 'external-secrets.io/ExternalSecret web/creds', after: 'apps/Deployment web/web', reasons: [ref('spec.template.spec.containers[name=main].envFrom')] },
     ]);
   });

@@ -11,7 +11,8 @@
  *    ClusterRoles and their bindings, IngressClass and every other `*Class` kind;
  * 2. policies and pod-related objects, in Helm's order: NetworkPolicy,
  *    ResourceQuota, LimitRange, PodSecurityPolicy, PodDisruptionBudget,
- *    ServiceAccount, Secret, ConfigMap, PersistentVolume(Claim), Role, RoleBinding;
+ *    ServiceAccount, Secret (and the External Secrets Operator's `ExternalSecret`,
+ *    which makes one), ConfigMap, PersistentVolume(Claim), Role, RoleBinding;
  * 3. workloads in Helm's order, then Service, Ingress and every kind not
  *    named here (custom resources among them), in creation order;
  * 4. APIService and admission webhooks, last.
@@ -46,6 +47,7 @@ const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['', 'ServiceAccount'],
   ['', 'Secret'],
   ['', 'SecretList'],
+  ['external-secrets.io', 'ExternalSecret'],
   ['', 'ConfigMap'],
   ['', 'PersistentVolume'],
   ['', 'PersistentVolumeClaim'],
