@@ -37,11 +37,11 @@ function planOf(v: Variant, previous: Variant = FULL): Plan {
   return plan;
 }
 
-/** The teardown example of docs/teardown.md: the text between the markers. */
+/** The teardown example of docs/ordering.md: the text between the markers. */
 function documentedExample(): string {
-  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'teardown.md'), 'utf-8');
+  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'ordering.md'), 'utf-8');
   const match = /<!-- teardown-example -->\n```text\n([\s\S]*?)```/.exec(doc);
-  if (!match) throw new Error('docs/teardown.md has no teardown example');
+  if (!match) throw new Error('docs/ordering.md has no teardown example');
   return match[1];
 }
 
@@ -74,7 +74,7 @@ describe('teardown: deleting what a release removes, in order', () => {
     });
   });
 
-  test('docs/teardown.md shows exactly what `cdk-capability plan --teardown` prints for that release', () => {
+  test('docs/ordering.md shows exactly what `cdk-capability plan --teardown` prints for that release', () => {
     // GIVEN the plan of the release above, written to a file
     const plan = planOf({ crd: false, widgets: [], tenants: ['acme'] });
     const file = path.join(releaseDir(), 'plan.json');
