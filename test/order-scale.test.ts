@@ -1,7 +1,7 @@
+import type { ObjectFact, ReferenceFact } from '../src/collect/facts';
 import { DependencyGraph } from '../src/collect/graph/dependency-graph';
 import { kindRank } from '../src/collect/graph/kind-order';
 import { referenceEdges } from '../src/collect/graph/order-references';
-import type { ObjectFact, ReferenceFact } from '../src/collect/facts';
 import { identityKey, ObjectIdentity } from '../src/collect/object-identity';
 
 /**
