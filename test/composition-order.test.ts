@@ -55,9 +55,10 @@ describe('runtime ordering inside a chart', () => {
     // WHEN synthesized
     const { plan } = app.synthesize();
 
-    // THEN both are in one step, in creation order
+    // THEN both are in one step (no edge between them), the CRD first only by the soft kind order
+    // (cluster definitions before kinds it does not know), which waits for nothing
     expect(stepSummary(plan)).toEqual([
-      { id: 'cdn/Routing', objects: ['other.example.com/Widget g1', 'apiextensions.k8s.io/CustomResourceDefinition widgets.example.com'], dependsOn: [] },
+      { id: 'cdn/Routing', objects: ['apiextensions.k8s.io/CustomResourceDefinition widgets.example.com', 'other.example.com/Widget g1'], dependsOn: [] },
     ]);
   });
 
@@ -88,8 +89,8 @@ describe('runtime ordering inside a chart', () => {
     // WHEN synthesized
     const { plan } = app.synthesize();
 
-    // THEN one step in creation order
-    expect(stepSummary(plan)).toEqual([{ id: 'cdn/Routing', objects: ['ConfigMap other/settings', 'Namespace edge'], dependsOn: [] }]);
+    // THEN one step, the Namespace first only by the soft kind order (it waits for nothing)
+    expect(stepSummary(plan)).toEqual([{ id: 'cdn/Routing', objects: ['Namespace edge', 'ConfigMap other/settings'], dependsOn: [] }]);
   });
 
   test('a Role is applied before the RoleBinding that names it, even when declared after it', () => {

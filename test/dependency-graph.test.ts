@@ -287,19 +287,33 @@ describe('DependencyGraph barriers', () => {
     expect(order.filter((i) => !graph.isBarrier(i))).toEqual([a, c]);
   });
 
-  test('edges() yields every edge with its reason, in the order added', () => {
-    // GIVEN two edges
+  test('edges() yields every edge with its reason and whether it may share a step, in the order added', () => {
+    // GIVEN two edges, the second one that may share a step
     const graph = graphOf(3, []);
     graph.addEdge(2, 0, 'first');
-    graph.addEdge(0, 1, 'second');
+    graph.addEdge(0, 1, 'second', true);
 
     // WHEN listed
     const edges = [...graph.edges()];
 
     // THEN
     expect(edges).toEqual([
-      { from: 2, to: 0, reason: 'first' },
-      { from: 0, to: 1, reason: 'second' },
+      { from: 2, to: 0, reason: 'first', inStep: false },
+      { from: 0, to: 1, reason: 'second', inStep: true },
     ]);
+  });
+
+  test('an in-step edge orders inside one level; a plain edge starts the next level', () => {
+    // GIVEN a -> b in step, b -> c plain, all created in reverse
+    const graph = graphOf(3, []);
+    graph.addEdge(2, 1, 'in step', true);
+    graph.addEdge(1, 0, 'plain');
+
+    // WHEN sorted
+    const { order, levels } = graph.sort();
+
+    // THEN 2 and 1 share level 0 (2 first), 0 is level 1
+    expect(order).toEqual([2, 1, 0]);
+    expect(Array.from(levels)).toEqual([1, 0, 0]);
   });
 });

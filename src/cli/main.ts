@@ -6,10 +6,12 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { formatPlan } from './format-plan';
+import { formatTeardown } from './format-teardown';
 import { readReport, REPORT_ENV } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
 const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
+       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>]
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
 without touching your output or lock, and prints its plan: the steps of both
@@ -17,7 +19,9 @@ lifecycles in apply order and the changes against the lock. Exits 1 when the
 composition is refused, printing the coded violations.
 
   --app   the command that runs the app, as in cdk8s.yaml
-  --plan  print an existing plan.json instead of running the app`;
+  --plan  print an existing plan.json instead of running the app
+  --teardown  print instead how to delete what the release removes against
+          the lock: in deletion order, with the commands`;
 
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
@@ -26,13 +30,13 @@ export function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return command === '--help' ? 0 : 2;
   }
-  let values: { app?: string; plan?: string; help?: boolean };
+  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean };
   try {
     values = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' } },
+      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' }, teardown: { type: 'boolean' } },
     }).values;
   } catch (e) {
     process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
@@ -42,7 +46,8 @@ export function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (values.plan !== undefined) return print(values.plan);
+  const format = values.teardown ? formatTeardown : formatPlan;
+  if (values.plan !== undefined) return print(values.plan, format);
 
   const app = values.app ?? appFromConfig();
   if (!app) {
@@ -60,7 +65,7 @@ export function main(argv: string[]): number {
       process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
       return 1;
     }
-    process.stdout.write(formatPlan(result.plan));
+    process.stdout.write(format(result.plan));
     return 0;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -72,13 +77,13 @@ function appFromConfig(): string | undefined {
   return Yaml.load('cdk8s.yaml')[0]?.app;
 }
 
-function print(file: string): number {
+function print(file: string, format: (plan: Plan) => string): number {
   if (!fs.existsSync(file)) {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
     return 1;
   }
   const plan = JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
-  process.stdout.write(formatPlan(plan));
+  process.stdout.write(format(plan));
   return 0;
 }
 

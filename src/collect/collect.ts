@@ -100,6 +100,7 @@ export function collect(root: IConstruct): Facts {
       publishers: c.publications.map((p) => p.stack),
       consumers: c.consumptions.map((x) => x.chart.node.path),
     })),
+    references,
   });
 
   return {

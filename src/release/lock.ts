@@ -11,6 +11,8 @@ export interface LockedUnit {
   readonly path: string;
   /** A digest of its template or manifest, to tell changed from unchanged. */
   readonly digest: string;
+  /** For a stack: its CloudFormation stack name (what a teardown deletes). */
+  readonly stackName?: string;
   /** For a CRD: the `group/Kind` it defines. */
   readonly defines?: string;
   /** For an object: its `group/Kind`. */

@@ -26,7 +26,13 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
     index[n] = units.length;
     if (unit.kind === 'stack') {
       const stack = facts.stacks[unit.index];
-      units.push({ id: stackUnitId(stack.path), label: `stack ${stack.path}`, path: stack.path, digest: hashText(JSON.stringify(stack.template ?? {})) });
+      units.push({
+        id: stackUnitId(stack.path),
+        label: `stack ${stack.path}`,
+        path: stack.path,
+        stackName: stack.stackName,
+        digest: hashText(JSON.stringify(stack.template ?? {})),
+      });
     } else {
       const o = facts.objects[unit.index];
       const { group, kind, namespace, name } = o.identity;

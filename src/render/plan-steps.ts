@@ -30,6 +30,21 @@ export interface PlanStep {
   readonly files: string[];
   /** Steps that come first. */
   readonly dependsOn: PlanDependency[];
+  /**
+   * Runtime steps: the edges between two objects of the step (references),
+   * which the step's file keeps in order; absent when there are none.
+   */
+  readonly orderInStep?: InStepOrder[];
+}
+
+/** An edge inside one step: `before` is earlier in the step's file than `after`, for `reasons`. */
+export interface InStepOrder {
+  /** The object first, as `Kind namespace/name`. */
+  readonly before: string;
+  /** The object after it. */
+  readonly after: string;
+  /** Why, sorted. */
+  readonly reasons: string[];
 }
 
 /** A runtime file: its path relative to the outdir and its manifests in apply order. */
@@ -99,6 +114,7 @@ export function planSteps(facts: Facts, deployFile: (stack: number) => string): 
 
   const runtimeFiles = nameRuntimeSteps(ordered, facts);
   const dependsOn = stepDependencies(facts, stepOfNode, ordered.length);
+  const inStep = inStepOrders(facts, stepOfNode);
   const steps = ordered.map((d, i): PlanStep => {
     const first = graph.value(d.first)!;
     const capability = first.kind === 'stack' ? facts.stacks[first.index].capability : facts.objects[first.index].capability;
@@ -112,6 +128,7 @@ export function planSteps(facts: Facts, deployFile: (stack: number) => string): 
       dependsOn: [...dependsOn[i]]
         .sort(([a], [b]) => a - b)
         .map(([s, reasons]) => ({ step: ordered[s].id, reasons: [...reasons].sort(compareText) })),
+      ...(inStep.has(i) ? { orderInStep: inStep.get(i) } : {}),
     };
   });
   return { steps, runtimeFiles };
@@ -172,6 +189,27 @@ function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: numbe
       const own = stepOfNode[node];
       for (const [step, reasons] of into) if (step !== own) addReasons(result[own], step, reasons, '');
     }
+  }
+  return result;
+}
+
+/** Per step index: the edges between two of its objects, in edge order, reasons merged per pair. */
+function inStepOrders(facts: Facts, stepOfNode: Int32Array): Map<number, InStepOrder[]> {
+  const graph = facts.graph;
+  const perStep = new Map<number, Map<string, { before: string; after: string; reasons: Set<string> }>>();
+  for (const e of graph.edges()) {
+    const step = stepOfNode[e.from];
+    if (!e.reason || step === -1 || step !== stepOfNode[e.to]) continue;
+    const pairs = perStep.get(step) ?? new Map();
+    perStep.set(step, pairs);
+    const key = `${e.from}>${e.to}`;
+    const pair = pairs.get(key) ?? { before: describe(facts, e.from), after: describe(facts, e.to), reasons: new Set<string>() };
+    pairs.set(key, pair);
+    pair.reasons.add(e.reason);
+  }
+  const result = new Map<number, InStepOrder[]>();
+  for (const [step, pairs] of perStep) {
+    result.set(step, [...pairs.values()].map((p) => ({ before: p.before, after: p.after, reasons: [...p.reasons].sort(compareText) })));
   }
   return result;
 }

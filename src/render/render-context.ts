@@ -1,5 +1,6 @@
 import { buildLock } from './lock-build';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
+import { teardownOf, Teardown } from './teardown';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
@@ -28,6 +29,8 @@ export interface RenderContext {
   readonly lock: Lock;
   /** What this release changes against the previous one. */
   readonly changes: ReleaseDiff;
+  /** How to delete what this release removes, in order. */
+  readonly teardown: Teardown;
 }
 
 /** The file under the outdir that holds a stack's template. */
@@ -42,5 +45,5 @@ export function renderContext(facts: Facts, previous?: Lock): RenderContext {
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const artifact = interfaceArtifact(facts.contracts);
   const lock = buildLock(facts, artifact, yaml);
-  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock) };
+  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock), teardown: teardownOf(previous, lock) };
 }

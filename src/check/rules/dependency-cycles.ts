@@ -16,12 +16,11 @@ export const dependencyCycles = defineRule({
   run({ facts }) {
     const { graph, problems } = facts;
     const found: RuleFinding[] = graph.sort().cycles.map((cycle) => {
-      const labels: string[] = [];
-      for (const node of cycle) {
-        const label = graph.label(node);
-        if (labels[labels.length - 1] !== label) labels.push(label);
-      }
-      return { message: `${labels.join(' => ')}. Remove one of these dependencies (addDependency, or the reference that implies it).`, paths: labels };
+      const labels = cycleLabels(cycle.slice(0, -1).map((node) => ({ label: graph.label(node), barrier: graph.isBarrier(node) })));
+      return {
+        message: `${[...labels, labels[0]].join(' => ')}. Remove one of these dependencies (addDependency, or the reference that implies it).`,
+        paths: labels,
+      };
     });
     for (const path of problems.selfDependencies) {
       found.push({ message: `'${path}' depends on itself. Remove the addDependency call that names the construct itself.`, paths: [path] });
@@ -38,3 +37,34 @@ export const dependencyCycles = defineRule({
     return found;
   },
 });
+
+/**
+ * How a cycle is named, as cdk8s and kapp name it: each construct once, in
+ * "depends on" order. An object next to a barrier of a construct that holds it
+ * (a chart that depends on another) is named by that construct; repeated
+ * names collapse, also around the end of the cycle.
+ *
+ * @param cycle the nodes of the cycle, without the first repeated at the end
+ * @returns the names, without the first repeated at the end
+ */
+export function cycleLabels(cycle: ReadonlyArray<{ readonly label: string; readonly barrier: boolean }>): string[] {
+  const holds = (outer: string, inner: string) => inner.startsWith(`${outer}/`);
+  const n = cycle.length;
+  const kept = cycle.filter((c, i) => {
+    if (c.barrier || n === 1) return true;
+    const prev = cycle[(i + n - 1) % n];
+    const next = cycle[(i + 1) % n];
+    return !((prev.barrier && holds(prev.label, c.label)) || (next.barrier && holds(next.label, c.label)));
+  });
+  const collapsed = distinctRun(kept.map((c) => c.label));
+  return collapsed.length > 1 ? collapsed : distinctRun(cycle.map((c) => c.label));
+}
+
+/** Labels with repeats collapsed (also around the end), cut at the first label seen twice. */
+function distinctRun(all: readonly string[]): string[] {
+  const labels: string[] = [];
+  for (const label of all) if (labels[labels.length - 1] !== label) labels.push(label);
+  while (labels.length > 1 && labels[0] === labels[labels.length - 1]) labels.pop();
+  const first = labels.findIndex((l, i) => labels.indexOf(l) !== i);
+  return first === -1 ? labels : labels.slice(labels.indexOf(labels[first]), first);
+}

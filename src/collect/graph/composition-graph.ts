@@ -1,8 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
+import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
+import { kindRank } from './kind-order';
+import { referenceEdges } from './order-references';
 import { isSelfDependent } from '../../private/self-dependency';
-import type { GraphUnit, ObjectFact } from '../facts';
+import type { GraphUnit, ObjectFact, ReferenceFact } from '../facts';
 import { groupKind } from '../object-identity';
 
 /** Why an edge of the composition graph exists; written to `plan.json`. */
@@ -15,6 +18,9 @@ export const EdgeReason = {
   STACK: 'stack dependency (cloud assembly)',
   DEPLOY_BEFORE_RUNTIME: 'deployment time before runtime',
   INTERFACE: 'interface publication before its consumers',
+  /** Followed by the referring field in parentheses: `reference (spec.template.spec.serviceAccountName)`. */
+  REFERENCE: 'reference',
+  CHILD_CHART: 'child chart before its parent chart (cdk8s)',
 } as const;
 
 /** One stack-to-stack dependency, as the cloud assembly records it. */
@@ -41,6 +47,8 @@ export interface GraphInput {
   readonly stackDependencies: readonly StackDependency[];
   /** Per contract: the publishing stacks and the charts that consume it, by path. */
   readonly contracts: ReadonlyArray<{ readonly path: string; readonly publishers: readonly Stack[]; readonly consumers: readonly string[] }>;
+  /** The by-name references between objects (`Facts.references`); each orders the referenced object first. */
+  readonly references?: readonly ReferenceFact[];
 }
 
 /** The graph and the constructs found depending on themselves. */
@@ -75,6 +83,9 @@ export function buildCompositionGraph(input: GraphInput): CompositionGraph {
 
   const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode);
   addRuntimeEdges(input.objects, graph, unitNode);
+  addReferenceEdges(input, graph, unitNode);
+  addChartEdges(input, graph, unitNode);
+  addKindOrder(input, graph, unitNode);
   for (const dep of input.stackDependencies) {
     graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, dep.reason);
   }
@@ -189,4 +200,70 @@ function addInterfaceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
       }
     }
   }
+}
+
+/**
+ * Every resolved reference: the referenced object before the referrer
+ * (`referenceEdges`). Inside one chart they may share a step, the referenced
+ * object first in it (kubectl with the fifo kustomization and Flux apply a
+ * step in order, and a reference is not checked when applied); across charts
+ * the referrer takes a later step.
+ */
+function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  const facts = input.objects.map((o) => o.fact);
+  for (const e of referenceEdges(facts, input.references ?? [])) {
+    const before = unitNode.get(input.objects[e.before].apiObject);
+    const after = unitNode.get(input.objects[e.after].apiObject);
+    const sameChart = facts[e.before].chart === facts[e.after].chart;
+    if (before !== undefined && after !== undefined) graph.addEdge(before, after, `${EdgeReason.REFERENCE} (${e.field})`, sameChart);
+  }
+}
+
+/**
+ * cdk8s' rule: a parent chart after its child charts. Every object under a
+ * child chart comes before every object of the parent chart itself, through
+ * one barrier per child chart.
+ */
+function addChartEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  const parentChart = (c: IConstruct): Chart | undefined => {
+    for (let s = c.node.scope; s; s = s.node.scope) if (Chart.isChart(s)) return s;
+    return undefined;
+  };
+  const own = new Map<IConstruct, number[]>();
+  for (const { apiObject } of input.objects) {
+    const chart = Chart.of(apiObject);
+    const node = unitNode.get(apiObject);
+    if (node === undefined) continue;
+    const list = own.get(chart);
+    if (list) list.push(node);
+    else own.set(chart, [node]);
+  }
+  const done = new Map<IConstruct, number>();
+  for (const [chart, nodes] of own) {
+    for (let child: Chart = chart as Chart, parent = parentChart(child); parent; child = parent, parent = parentChart(child)) {
+      let barrier = done.get(child);
+      if (barrier === undefined) {
+        barrier = graph.addNode(undefined, child.node.path, true);
+        done.set(child, barrier);
+      }
+      for (const n of nodes) graph.addEdge(n, barrier, '');
+    }
+  }
+  for (const [child, barrier] of done) {
+    for (const n of own.get(parentChart(child)!) ?? []) graph.addEdge(barrier, n, EdgeReason.CHILD_CHART);
+  }
+}
+
+/** The soft kind order (`kindRank`) among the objects of each chart. */
+function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  const perChart = new Map<string, { nodes: number[]; ranks: number[] }>();
+  for (const { apiObject, fact } of input.objects) {
+    const node = unitNode.get(apiObject);
+    if (node === undefined || fact.duplicateOf !== undefined) continue;
+    let group = perChart.get(fact.chart);
+    if (!group) perChart.set(fact.chart, (group = { nodes: [], ranks: [] }));
+    group.nodes.push(node);
+    group.ranks.push(kindRank(fact.identity.group, fact.identity.kind));
+  }
+  for (const { nodes, ranks } of perChart.values()) graph.addSoftOrder(nodes, ranks);
 }

@@ -2,6 +2,7 @@ import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import type { PlanStep } from '../plan-steps';
 import type { RenderContext } from '../render-context';
+import type { Teardown } from '../teardown';
 
 /** The plan written to `plan.json`. */
 export interface Plan {
@@ -18,6 +19,8 @@ export interface Plan {
   readonly changes: ReleaseDiff;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
+  /** How to delete what this release removes against the lock, in deletion order, with the commands. */
+  readonly teardown: Teardown;
 }
 
 /** The plan of a release, as `plan.json` holds it. */
@@ -27,6 +30,7 @@ export function planOf(context: RenderContext): Plan {
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
     changes: context.changes,
     steps: context.steps,
+    teardown: context.teardown,
   };
 }
 

@@ -1,0 +1,35 @@
+import type { Plan } from '../render/writers/plan-json';
+
+/**
+ * Renders the teardown of a plan: what the release removes, in deletion
+ * order, each step with the commands that carry it out, and what is kept.
+ */
+export function formatTeardown(plan: Plan): string {
+  const teardown = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
+  const lines: string[] = [];
+  if (plan.changes.firstRelease) {
+    lines.push('Teardown: nothing to delete (first release: no lock file).');
+    return lines.join('\n') + '\n';
+  }
+  if (teardown.steps.length === 0) {
+    lines.push('Teardown: nothing to delete (this release removes nothing from the lock).');
+    return lines.join('\n') + '\n';
+  }
+  const count = teardown.steps.reduce((n, s) => n + s.units.length, 0);
+  lines.push(`Teardown: ${count} to delete, in ${teardown.steps.length} step${teardown.steps.length === 1 ? '' : 's'}, in this order:`, '');
+  const width = String(teardown.steps.length).length;
+  teardown.steps.forEach((step, i) => {
+    lines.push(`  ${String(i + 1).padStart(width)}. ${step.lifecycle.padEnd(7)} ${step.units.join(', ')}`);
+    for (const c of step.commands) lines.push(`  ${' '.repeat(width)}    $ ${c}`);
+  });
+  const kept = teardown.kept;
+  lines.push('', `Kept: ${kept.stacks.length > 0 ? kept.stacks.join(', ') : 'no stack'}; ${kept.objects} object${kept.objects === 1 ? '' : 's'}.`);
+  lines.push(
+    '',
+    'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
+    'committing this release prunes the runtime objects, each Kustomization on its own and not in',
+    'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
+    'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,129 @@
+import { DependencyGraph } from '../collect/graph/dependency-graph';
+import { kindRank } from '../collect/graph/kind-order';
+import type { Lock, LockedUnit } from '../release/lock';
+
+/** One step of the teardown: stacks or objects to delete together, and the commands that do it. */
+export interface TeardownStep {
+  /** `deploy` (a CloudFormation stack) or `runtime` (Kubernetes objects). */
+  readonly lifecycle: 'deploy' | 'runtime';
+  /** What the step deletes, as the plan names it (`stack cdn/acme`, `Kind ns/name`), in deletion order. */
+  readonly units: string[];
+  /** The commands that carry the step out, one after the other. */
+  readonly commands: string[];
+}
+
+/** What deleting the removed part of a release takes, in `plan.json` as `teardown`. */
+export interface Teardown {
+  /** The steps, in deletion order: the reverse of the locked release's apply order, restricted to what this release removes. */
+  readonly steps: TeardownStep[];
+  /** What the locked release had and this release keeps: stacks by label, and how many objects. */
+  readonly kept: {
+    /** The stacks kept, as `stack <path>`. */
+    readonly stacks: string[];
+    /** How many objects are kept. */
+    readonly objects: number;
+  };
+}
+
+/**
+ * The teardown of what `next` removes from `previous`: the reverse of the
+ * apply order of the locked release (its graph, as the lock records it, plus
+ * the kind order: webhooks and custom resources before what they serve,
+ * workloads before what they mount), restricted to the removed units. So
+ * custom resources are deleted before their CRD, the contents of a Namespace
+ * before it, the runtime objects before the stacks they consume and tenant
+ * stacks before their shared base. Objects deleted in one step share a level
+ * of that order; every stack is a step of its own.
+ *
+ * @param previous the locked release, if any (none: nothing to tear down)
+ * @param next the lock of this release
+ */
+export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
+  if (!previous) return { steps: [], kept: { stacks: [], objects: 0 } };
+  const keep = new Set(next.units.map((u) => u.id));
+  const units = previous.units;
+  const graph = new DependencyGraph<LockedUnit | undefined>();
+  units.forEach((u) => graph.addNode(u, u.label));
+  previous.barriers.forEach((b) => graph.addNode(undefined, b, true));
+  for (const [from, to, reason] of previous.edges) graph.addEdge(from, to, reason);
+  const objects = units.map((_, i) => i).filter((i) => units[i].id.startsWith('object:'));
+  graph.addSoftOrder(objects, objects.map((i) => kindRankOf(units[i])));
+  const sorted = graph.sort();
+  const applyOrder = sorted.cycles.length === 0 ? sorted.order.filter((n) => n < units.length) : units.map((_, i) => i);
+
+  const steps: TeardownStep[] = [];
+  let open: { level: number; nodes: number[] } | undefined;
+  const close = () => {
+    if (open) steps.push(runtimeStep(open.nodes.map((n) => units[n])));
+    open = undefined;
+  };
+  for (const n of [...applyOrder].reverse()) {
+    const unit = units[n];
+    if (keep.has(unit.id)) continue;
+    if (unit.id.startsWith('stack:')) {
+      close();
+      steps.push(stackStep(unit));
+      continue;
+    }
+    if (open && open.level !== sorted.levels[n]) close();
+    open ??= { level: sorted.levels[n], nodes: [] };
+    open.nodes.push(n);
+  }
+  close();
+  const kept = units.filter((u) => keep.has(u.id));
+  return {
+    steps,
+    kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
+  };
+}
+
+function kindRankOf(u: LockedUnit): number {
+  const [group, kind] = splitGroupKind(u.groupKind ?? '');
+  return kindRank(group, kind);
+}
+
+/** `apps/Deployment` to `['apps', 'Deployment']`, `ConfigMap` to `['', 'ConfigMap']`. */
+function splitGroupKind(groupKind: string): [string, string] {
+  const slash = groupKind.lastIndexOf('/');
+  return slash === -1 ? ['', groupKind] : [groupKind.slice(0, slash), groupKind.slice(slash + 1)];
+}
+
+/** The object's identity from its lock id, `object:<group>|<kind>|<namespace>|<name>`. */
+function identityOf(u: LockedUnit): { group: string; kind: string; namespace: string; name: string } {
+  const [group = '', kind = '', namespace = '', ...name] = u.id.slice('object:'.length).split('|');
+  return { group, kind, namespace, name: name.join('|') };
+}
+
+/** One `kubectl delete` per namespace (cluster-scoped first), waiting until each object is gone. */
+function runtimeStep(step: LockedUnit[]): TeardownStep {
+  const perNamespace = new Map<string, string[]>();
+  for (const u of step) {
+    const id = identityOf(u);
+    const resource = `${id.kind.toLowerCase()}${id.group ? `.${id.group}` : ''}/${id.name}`;
+    const list = perNamespace.get(id.namespace);
+    if (list) list.push(shellWord(resource));
+    else perNamespace.set(id.namespace, [shellWord(resource)]);
+  }
+  const commands = [...perNamespace].map(
+    ([namespace, resources]) => `kubectl delete --wait=true --ignore-not-found${namespace ? ` --namespace ${shellWord(namespace)}` : ''} ${resources.join(' ')}`,
+  );
+  return { lifecycle: 'runtime', units: step.map((u) => u.label), commands };
+}
+
+/** `aws cloudformation delete-stack`, then wait until it is deleted. */
+function stackStep(u: LockedUnit): TeardownStep {
+  const name = shellWord(u.stackName ?? u.path.replace(/\//g, '-'));
+  return {
+    lifecycle: 'deploy',
+    units: [u.label],
+    commands: [`aws cloudformation delete-stack --stack-name ${name}`, `aws cloudformation wait stack-delete-complete --stack-name ${name}`],
+  };
+}
+
+/** A single quote inside a single-quoted shell word: close, escaped quote, reopen. */
+const QUOTED_QUOTE = '\'\\\'\'';
+
+/** A word as a POSIX shell reads it literally: unquoted when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9._/:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, QUOTED_QUOTE)}'`;
+}
