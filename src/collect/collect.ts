@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { collectContracts, routingsOf } from './contracts';
 import { declarerOf } from './declarer';
 import { synthesizeDeployment } from './deploy-synthesis';
-import { collectDeployTimeValues } from './deploy-time-values';
+import { collectArtifactDeployTimeValues, collectDeployTimeValues } from './deploy-time-values';
 import type { ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
@@ -90,12 +90,15 @@ export function collect(root: IConstruct): Facts {
     })),
   });
 
+  const capabilityFacts = capabilities.map((c) => ({
+    path: c.node.path,
+    id: c.node.id,
+    ...(c.description !== undefined ? { description: c.description } : {}),
+  }));
+  const contributionFacts = contributions.map(({ writer, target, fields }) => ({ writer, target, fields }));
+
   return {
-    capabilities: capabilities.map((c) => ({
-      path: c.node.path,
-      id: c.node.id,
-      ...(c.description !== undefined ? { description: c.description } : {}),
-    })),
+    capabilities: capabilityFacts,
     stacks: stacks.map(({ stack, capability }): StackFact => ({
       path: stack.node.path,
       capability: capability?.node.path,
@@ -109,11 +112,12 @@ export function collect(root: IConstruct): Facts {
     charts: charts.map((c) => ({ path: c.node.path, capability: Capability.tryOf(c)?.node.path })),
     objects,
     ledger: ledger.facts(),
-    contributions: contributions.map(({ writer, target, fields }) => ({ writer, target, fields })),
+    contributions: contributionFacts,
     physicalNames,
     references,
     externals: collectExternals(constructs),
-    deployTimeValues: collectDeployTimeValues(objects),
+    deployTimeValues: collectDeployTimeValues(root, objects, contributionFacts),
+    artifactDeployTimeValues: collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts),
     contracts: contractFacts,
     graph: graph.graph,
     problems: {

@@ -32,6 +32,8 @@ export interface Facts {
   readonly externals: readonly ExternalFact[];
   /** Every aws-cdk token found in a runtime manifest. */
   readonly deployTimeValues: readonly DeployTimeValueFact[];
+  /** Every aws-cdk token found in text synth writes to `plan.json` or `interface.json`. */
+  readonly artifactDeployTimeValues: readonly ArtifactDeployTimeValueFact[];
   /** Interface contracts, in creation order. */
   readonly contracts: readonly ContractFact[];
   /** The dependency graph over both lifecycles: one node per stack and per first declaration of an object. */
@@ -180,6 +182,33 @@ export interface DeployTimeValueFact {
   /** True when the token is a map key, not a value. */
   readonly isKey: boolean;
   /** The construct the token refers to, when it is a reference (`bucket.bucketName`). */
+  readonly producer?: string;
+  /** How the token appears. */
+  readonly form: DeployTimeForm;
+  /** `base64` when it was found by decoding a Secret's `data` or a ConfigMap's `binaryData` value. */
+  readonly encoding?: 'base64';
+  /** The `Contribution` that wrote the value, when one did (not the declarer). */
+  readonly writer?: string;
+}
+
+/**
+ * The forms of a deployment-time value: a string token (`${Token[...]}`), a
+ * list token (`#{Token[...]}`), a number token (a special double, or its text),
+ * a CloudFormation dynamic reference (`{{resolve:ssm:/x:1}}`).
+ */
+export type DeployTimeForm = 'string' | 'list' | 'number' | 'dynamic-reference';
+
+/** An aws-cdk token in text synth writes to an artifact. */
+export interface ArtifactDeployTimeValueFact {
+  /** The artifact. */
+  readonly file: 'plan.json' | 'interface.json';
+  /** The construct whose text it is (a capability, a contract). */
+  readonly owner: string;
+  /** Which text, for example `the description of field 'originDnsName'`. */
+  readonly what: string;
+  /** How the token appears. */
+  readonly form: DeployTimeForm;
+  /** The construct the token refers to, when it is a reference. */
   readonly producer?: string;
 }
 
