@@ -76,7 +76,7 @@ export function collect(root: IConstruct): Facts {
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
   const references = collectReferences(objects, constructs, indexOf);
-  const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf);
+  const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf, constructs);
 
   const graph = buildCompositionGraph({
     constructs,

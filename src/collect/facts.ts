@@ -216,6 +216,8 @@ export interface ArtifactDeployTimeValueFact {
 export interface PublishedValueFact extends ValueShape {
   /** True when it is, or resolves to, a secret (`SecretValue`, a Secrets Manager or SecureString reference). */
   readonly secret: boolean;
+  /** What makes it a secret, as messages name it: `a SecretValue`, `the NoEcho CfnParameter 'cdn/Base/Password'`. */
+  readonly secretSource?: string;
 }
 
 /** One field of a contract. */
