@@ -1,6 +1,7 @@
 import { Rule } from './rule';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { constructValidation } from './rules/construct-validation';
+import { contractParameterSize } from './rules/contract-parameter-size';
 import { contractUsage } from './rules/contract-usage';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
   contractUsage, // CAP009
+  contractParameterSize,
   objectValidity, // CAP010
   constructValidation,
   deploySynthesis,

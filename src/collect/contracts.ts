@@ -1,11 +1,12 @@
-import { CfnElement, CfnResource, Reference, SecretValue, Stack, Token } from 'aws-cdk-lib';
+import { aws_ssm as ssm, CfnElement, CfnResource, Reference, SecretValue, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { declarerOf } from './declarer';
-import type { ContractFact, ContractFieldFact, ObjectFact, PublishedValueFact, ReferenceFact } from './facts';
+import type { ContractFact, ContractFieldFact, ObjectFact, PublishedParameterFact, PublishedValueFact, ReferenceFact } from './facts';
 import { visitTokens } from './token-walk';
 import type { FieldMap } from '../contract/field';
-import type { InterfaceContract } from '../contract/interface-contract';
+import type { InterfaceContract, Publication } from '../contract/interface-contract';
+import { publishedSize } from '../contract/parameter-size';
 import { shapeOf } from '../private/field-value';
 import { RuntimeRouting } from '../routing/runtime-routing';
 import { TENANT_HEADER_FIELD, tenantHeaderOf } from '../routing/tenant-header';
@@ -61,12 +62,22 @@ export function collectContracts(
       version: contract.version,
       parameterName: contract.parameterName,
       fields,
-      publications: contract.publications.map((p) => ({ stack: p.stack.node.path, values: publishedValues(p.values, p.stack, secrets) })),
+      publications: contract.publications.map((p) => ({
+        stack: p.stack.node.path,
+        values: publishedValues(p.values, p.stack, secrets),
+        ...(p.parameter ? { parameter: parameterOf(p, p.parameter) } : {}),
+      })),
       consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName })),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };
   });
+}
+
+/** The parameter a publication created: its tier and the size of what it holds. */
+function parameterOf(p: Publication, parameter: ssm.StringParameter): PublishedParameterFact {
+  const cfn = parameter.node.defaultChild as ssm.CfnParameter;
+  return { path: parameter.node.path, tier: typeof cfn.tier === 'string' ? cfn.tier : 'Standard', ...publishedSize(p.values) };
 }
 
 function publishedValues(values: Readonly<Record<string, unknown>>, stack: Stack, secrets: SecretAttributes): Record<string, PublishedValueFact> {

@@ -220,6 +220,18 @@ export interface PublishedValueFact extends ValueShape {
   readonly secretSource?: string;
 }
 
+/** The SSM parameter a publication writes. */
+export interface PublishedParameterFact {
+  /** The parameter's construct path. */
+  readonly path: string;
+  /** Its tier: `Standard`, `Advanced` or `Intelligent-Tiering`. */
+  readonly tier: string;
+  /** Bytes of the published JSON; a lower bound when `exact` is false (tokens counted as empty). */
+  readonly bytes: number;
+  /** False when some value is a token, whose length only deployment knows. */
+  readonly exact: boolean;
+}
+
 /** One field of a contract. */
 export interface ContractFieldFact {
   /** The JSON type of its value. */
@@ -254,6 +266,8 @@ export interface ContractFact {
     readonly stack: string;
     /** The values, by field name. */
     readonly values: Readonly<Record<string, PublishedValueFact>>;
+    /** The parameter it created, absent when it created none (a second publication, an invalid name). */
+    readonly parameter?: PublishedParameterFact;
   }>;
   /** Each chart that consumes it. */
   readonly consumers: ReadonlyArray<{
