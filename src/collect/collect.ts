@@ -11,11 +11,12 @@ import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
 import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
-import { apiGroup, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
+import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { Capability } from '../constructs/capability';
 import { Contribution } from '../constructs/contribution';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
+import { Reference } from '../constructs/reference';
 import { SharedBase } from '../constructs/shared-base';
 import type { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
@@ -51,7 +52,7 @@ export function collect(root: IConstruct): Facts {
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
   }
 
-  const { drafts, renderErrors } = renderObjects(apiObjects);
+  const { drafts, renderErrors, clusterScoped } = renderObjects(apiObjects, declaredClusterScoped(constructs));
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
@@ -75,7 +76,7 @@ export function collect(root: IConstruct): Facts {
     manifest: d.manifest,
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
-  const references = collectReferences(objects, constructs, indexOf);
+  const references = collectReferences(objects, constructs, indexOf, clusterScoped);
   const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf, constructs);
 
   const graph = buildCompositionGraph({
@@ -115,7 +116,7 @@ export function collect(root: IConstruct): Facts {
     contributions: contributionFacts,
     physicalNames,
     references,
-    externals: collectExternals(constructs),
+    externals: collectExternals(constructs, clusterScoped),
     deployTimeValues: collectDeployTimeValues(root, objects, contributionFacts),
     artifactDeployTimeValues: collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts),
     contracts: contractFacts,
@@ -144,8 +145,16 @@ function validationErrorsOf(c: IConstruct): string[] {
 /** An object being collected, with its identity. */
 type Draft = ObjectDraft & { readonly identity: ObjectIdentity };
 
-/** Renders every object; the first declaration of each identity owns it, a later one is marked its duplicate. */
-function renderObjects(apiObjects: readonly ApiObject[]): { drafts: Draft[]; renderErrors: Array<{ path: string; error: string }> } {
+/**
+ * Renders every object; the first declaration of each identity, as the API
+ * server stores it (`appliedKey`), owns it, a later one is marked its duplicate.
+ *
+ * @param declared group/kind keys declared cluster-scoped with `Reference.clusterScoped`
+ */
+function renderObjects(
+  apiObjects: readonly ApiObject[],
+  declared: ReadonlySet<string>,
+): { drafts: Draft[]; renderErrors: Array<{ path: string; error: string }>; clusterScoped: ReadonlySet<string> } {
   const renderErrors: Array<{ path: string; error: string }> = [];
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
   for (const apiObject of apiObjects) {
@@ -155,16 +164,26 @@ function renderObjects(apiObjects: readonly ApiObject[]): { drafts: Draft[]; ren
       renderErrors.push({ path: apiObject.node.path, error: errorMessage(e) });
     }
   }
-  const clusterScoped = clusterScopedCustomKinds(rendered.map((r) => r.manifest));
+  const clusterScoped = new Set([...clusterScopedCustomKinds(rendered.map((r) => r.manifest)), ...declared]);
   const first = new Map<string, number>();
   const drafts = rendered.map(({ apiObject, manifest }, i): Draft => {
     const identity = identityOf(manifest, clusterScoped);
     const key = identityKey(identity);
-    const duplicateOf = first.get(key);
-    if (duplicateOf === undefined) first.set(key, i);
+    const applied = appliedKey(identity);
+    const duplicateOf = first.get(applied);
+    if (duplicateOf === undefined) first.set(applied, i);
     return { apiObject, declarer: declarerOf(apiObject).node.path, key, label: describeIdentity(identity), identity, manifest, duplicateOf };
   });
-  return { drafts, renderErrors };
+  return { drafts, renderErrors, clusterScoped };
+}
+
+/** `group/Kind` keys of the kinds declared cluster-scoped with `Reference.clusterScoped`. */
+function declaredClusterScoped(constructs: readonly IConstruct[]): Set<string> {
+  const keys = new Set<string>();
+  for (const c of constructs) {
+    if (Reference.isReference(c) && c.clusterScopedKind) keys.add(groupKind(apiGroup(c.clusterScopedKind.apiVersion), c.clusterScopedKind.kind));
+  }
+  return keys;
 }
 
 /** The contributions to Kubernetes objects, in creation order. */
