@@ -2,6 +2,7 @@ import { Rule } from './rule';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
+import { contractShapes } from './rules/contract-shapes';
 import { contractUsage } from './rules/contract-usage';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
@@ -12,6 +13,7 @@ import { fieldConflicts } from './rules/field-conflicts';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
+import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
@@ -37,6 +39,8 @@ export const RULES: readonly Rule[] = [
   contractUsage, // CAP009
   contractParameterSize,
   objectValidity, // CAP010
+  objectShapes,
+  contractShapes,
   constructValidation,
   deploySynthesis,
   parameterNames,
