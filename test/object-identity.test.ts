@@ -152,4 +152,22 @@ describe('identity as the API server stores it', () => {
     // THEN accepted
     expect(violations).toEqual([]);
   });
+
+  test("a Pod without a namespace reads a ConfigMap declared in 'default': not dangling (CAP005), both are in default", () => {
+    // GIVEN Pod web without a namespace mounting ConfigMap settings declared in namespace default
+    const { app, routing } = fixture();
+    new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' } });
+    new ApiObject(routing, 'Web', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: { containers: [{ name: 'web', image: 'web' }], volumes: [{ name: 'settings', configMap: { name: 'settings' } }] },
+    });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN accepted
+    expect(violations).toEqual([]);
+  });
 });
