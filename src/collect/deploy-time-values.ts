@@ -13,6 +13,8 @@ const LIST_TOKEN_TEXT = /#\{Token\[[^\]]*\]\}/;
 const EXPONENT_NUMBER = /-?\d(?:\.\d+)?e[+-]\d+/gi;
 /** A CloudFormation dynamic reference, which only CloudFormation resolves. */
 const DYNAMIC_REFERENCE = /\{\{resolve:[A-Za-z-]+:[^}]*\}\}/;
+/** What every string form contains (a brace, or a number in exponent notation): most strings are passed over with one test. */
+const MAYBE_DEPLOY_TIME = /\{|\de[+-]\d/i;
 /** Characters of base64 text (padding and line breaks included). */
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
 
@@ -121,6 +123,7 @@ export function deployTimeValueOf(value: string | number, scope: IConstruct): Fo
   if (typeof value === 'number') {
     return Token.isUnresolved(value) ? withProducer('number', [safely(() => Tokenization.reverseNumber(value))]) : undefined;
   }
+  if (!MAYBE_DEPLOY_TIME.test(value)) return undefined;
   if (Token.isUnresolved(value) || TOKEN_TEXT.test(value)) {
     return withProducer('string', safely(() => Tokenization.reverseString(value).tokens) ?? []);
   }
