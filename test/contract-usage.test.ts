@@ -1,5 +1,6 @@
 import * as fs from 'fs';
-import { aws_iam as iam, CfnParameter, Fn, SecretValue } from 'aws-cdk-lib';
+import { aws_iam as iam, aws_secretsmanager as secretsmanager, CfnParameter, Fn, SecretValue } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
 import { Capability, CompositionError, DeploymentAggregate, Field, FieldMap, InterfaceContract, SharedBase } from '../src';
 import { edgeComposition, summary } from './contract-fixtures';
 import { newApp, removeTempDirs } from './util';
@@ -385,6 +386,21 @@ describe('CAP009: secrets are not published', () => {
 
     // THEN it is refused, naming the parameter
     expect(summary(violations)).toEqual([secretPublished('tenantHeader', "the NoEcho CfnParameter 'cdn/Base/Password'")]);
+  });
+
+  test("a secret's ARN is accepted, though a construct holds a SecretValue that reads the secret by that ARN", () => {
+    // GIVEN a Secrets Manager secret, a construct holding SecretValue.secretsManager(secret.secretArn), and the ARN published
+    const { app, edge, base, distribution } = edgeComposition();
+    const secret = new secretsmanager.Secret(base, 'Db');
+    const holder = new Construct(base, 'Holder') as Construct & { password?: SecretValue };
+    holder.password = SecretValue.secretsManager(secret.secretArn);
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: secret.secretArn });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN nothing is refused: the ARN names the secret, it is not the secret
+    expect(violations).toEqual([]);
   });
 
   test('a CfnParameter without noEcho is accepted', () => {

@@ -142,10 +142,11 @@ function secretAttributes(constructs: readonly IConstruct[]): Map<unknown, strin
     for (const [property, held] of Object.entries(c)) {
       if (!SecretValue.isSecretValue(held)) continue;
       const name = `${property.replace(/^_+/, '')} of '${declarerOf(c).node.path}', which aws-cdk marks secret`;
-      // the wrapped value, not the SecretValue itself, which refuses to resolve under @aws-cdk/core:checkSecretUsage
+      // the wrapped value, not the SecretValue itself, which refuses to resolve under @aws-cdk/core:checkSecretUsage;
+      // only the tokens it is made of: not their parts (the ARN inside a Secrets Manager reference is no secret)
       visitTokens(held.unsafeUnwrap(), c, (t) => {
         if (!found.has(t)) found.set(t, name);
-        return 'descend';
+        return 'stop';
       });
     }
   }
