@@ -11,7 +11,7 @@ export type { DeploymentAggregateProps } from './constructs/deployment-aggregate
 export { Contribution } from './constructs/contribution';
 export type { ContributionProps } from './constructs/contribution';
 export { Reference } from './constructs/reference';
-export type { NameReferenceOptions, ObjectReference } from './constructs/reference';
+export type { KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
 export { RuntimeRouting } from './routing/runtime-routing';
 export type { RuntimeRoutingProps } from './routing/runtime-routing';
 export { RouteStyle } from './routing/tenant-route';

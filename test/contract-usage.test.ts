@@ -1,5 +1,6 @@
 import * as fs from 'fs';
-import { SecretValue } from 'aws-cdk-lib';
+import { aws_iam as iam, aws_secretsmanager as secretsmanager, CfnParameter, Fn, SecretValue } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
 import { Capability, CompositionError, DeploymentAggregate, Field, FieldMap, InterfaceContract, SharedBase } from '../src';
 import { edgeComposition, summary } from './contract-fixtures';
 import { newApp, removeTempDirs } from './util';
@@ -26,10 +27,10 @@ function wrongType(field: string, problem: string) {
   };
 }
 
-function secretPublished(field: string) {
+function secretPublished(field: string, source: string) {
   return {
     code: 'CAP009',
-    message: `contract misuse: '${BASE}' publishes a secret as '${field}' of '${EDGE}'; the interface is not a secret store. Publish the secret's name or ARN and read the secret itself at runtime.`,
+    message: `contract misuse: '${BASE}' publishes a secret (${source}) as '${field}' of '${EDGE}'; the interface is a plain String parameter that every reader of the contract sees, not a secret store. Publish the secret's name or ARN and read the secret itself at runtime.`,
     paths: [BASE, EDGE],
   };
 }
@@ -305,7 +306,7 @@ describe('CAP009: secrets are not published', () => {
     const { violations } = app.synthesize();
 
     // THEN the secret is refused
-    expect(summary(violations)).toEqual([secretPublished('tenantHeader')]);
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', 'a SecretValue')]);
   });
 
   test('a string holding a {{resolve:secretsmanager:...}} dynamic reference is refused', () => {
@@ -317,7 +318,7 @@ describe('CAP009: secrets are not published', () => {
     const { violations } = app.synthesize();
 
     // THEN the secret is refused
-    expect(summary(violations)).toEqual([secretPublished('tenantHeader')]);
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', 'a {{resolve:secretsmanager:...}} dynamic reference')]);
   });
 
   test('a secret unwrapped into a longer string is refused', () => {
@@ -329,7 +330,7 @@ describe('CAP009: secrets are not published', () => {
     const { violations } = app.synthesize();
 
     // THEN the secret is refused
-    expect(summary(violations)).toEqual([secretPublished('tenantHeader')]);
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', 'a {{resolve:secretsmanager:...}} dynamic reference')]);
   });
 
   test('an SSM SecureString SecretValue is refused', () => {
@@ -341,6 +342,89 @@ describe('CAP009: secrets are not published', () => {
     const { violations } = app.synthesize();
 
     // THEN the secret is refused
-    expect(summary(violations)).toEqual([secretPublished('tenantHeader')]);
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', 'a SecretValue')]);
+  });
+
+  // Issue 15, item 3: secrets that passed once unwrapped.
+  test("iam.AccessKey's secretAccessKey, unwrapped, is refused as the attribute aws-cdk marks secret", () => {
+    // GIVEN tenantHeader published as the unwrapped secret access key of an access key for a user
+    const { app, edge, base, distribution } = edgeComposition();
+    const key = new iam.AccessKey(base, 'Key', { user: new iam.User(base, 'Deployer') });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: key.secretAccessKey.unsafeUnwrap() });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is refused, naming the attribute and the access key
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', "secretAccessKey of 'cdn/Base/Key', which aws-cdk marks secret")]);
+  });
+
+  test('the L1 attribute CfnAccessKey.attrSecretAccessKey is refused as a secret attribute', () => {
+    // GIVEN tenantHeader published as the SecretAccessKey attribute of a CfnAccessKey
+    const { app, edge, base, distribution } = edgeComposition();
+    const key = new iam.CfnAccessKey(base, 'Key', { userName: 'deployer' });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: key.attrSecretAccessKey });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is refused, naming the attribute
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', "attribute SecretAccessKey of 'cdn/Base/Key', a secret")]);
+  });
+
+  test.each([
+    ['valueAsString', (p: CfnParameter) => p.valueAsString],
+    ['inside Fn.join', (p: CfnParameter) => Fn.join('-', ['x', p.valueAsString])],
+  ])('a CfnParameter with noEcho (%s) is refused, naming the parameter', (_, read) => {
+    // GIVEN tenantHeader published from a NoEcho parameter
+    const { app, edge, base, distribution } = edgeComposition();
+    const password = new CfnParameter(base, 'Password', { noEcho: true });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: read(password) });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is refused, naming the parameter
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', "the NoEcho CfnParameter 'cdn/Base/Password'")]);
+  });
+
+  test("a secret's ARN is accepted, though a construct holds a SecretValue that reads the secret by that ARN", () => {
+    // GIVEN a Secrets Manager secret, a construct holding SecretValue.secretsManager(secret.secretArn), and the ARN published
+    const { app, edge, base, distribution } = edgeComposition();
+    const secret = new secretsmanager.Secret(base, 'Db');
+    const holder = new Construct(base, 'Holder') as Construct & { password?: SecretValue };
+    holder.password = SecretValue.secretsManager(secret.secretArn);
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: secret.secretArn });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN nothing is refused: the ARN names the secret, it is not the secret
+    expect(violations).toEqual([]);
+  });
+
+  test('a CfnParameter without noEcho is accepted', () => {
+    // GIVEN tenantHeader published from an ordinary parameter
+    const { app, edge, base, distribution } = edgeComposition();
+    const header = new CfnParameter(base, 'Header', { default: 'x-tenant-id' });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: header.valueAsString });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN nothing is refused
+    expect(violations).toEqual([]);
+  });
+
+  test('SecretValue.unsafePlainText(...).toString() is refused as a SecretValue', () => {
+    // GIVEN tenantHeader published as the string form of a plain-text SecretValue
+    const { app, edge, base, distribution } = edgeComposition();
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: SecretValue.unsafePlainText('hunter2').toString() });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is refused
+    expect(summary(violations)).toEqual([secretPublished('tenantHeader', 'a SecretValue')]);
   });
 });

@@ -1,6 +1,8 @@
 import { Rule } from './rule';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { constructValidation } from './rules/construct-validation';
+import { contractParameterSize } from './rules/contract-parameter-size';
+import { contractShapes } from './rules/contract-shapes';
 import { contractUsage } from './rules/contract-usage';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
@@ -12,6 +14,7 @@ import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
+import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
@@ -35,8 +38,11 @@ export const RULES: readonly Rule[] = [
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
   contractUsage, // CAP009
+  contractParameterSize,
   objectValidity, // CAP010
   mergedContradictions,
+  objectShapes,
+  contractShapes,
   constructValidation,
   deploySynthesis,
   parameterNames,

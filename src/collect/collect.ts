@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { collectContracts, routingsOf } from './contracts';
 import { declarerOf } from './declarer';
 import { synthesizeDeployment } from './deploy-synthesis';
-import { collectDeployTimeValues } from './deploy-time-values';
+import { collectArtifactDeployTimeValues, collectDeployTimeValues } from './deploy-time-values';
 import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
@@ -12,12 +12,13 @@ import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
-import { apiGroup, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
+import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution } from '../constructs/contribution';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
+import { Reference } from '../constructs/reference';
 import { SharedBase } from '../constructs/shared-base';
 import type { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
@@ -53,7 +54,7 @@ export function collect(root: IConstruct): Facts {
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
   }
 
-  const { drafts, renderErrors } = renderObjects(apiObjects);
+  const { drafts, renderErrors, clusterScoped } = renderObjects(apiObjects, declaredClusterScoped(constructs));
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
@@ -87,8 +88,8 @@ export function collect(root: IConstruct): Facts {
     manifest: d.manifest,
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
-  const references = collectReferences(objects, constructs, indexOf);
-  const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf);
+  const references = collectReferences(objects, constructs, indexOf, clusterScoped);
+  const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf, constructs);
 
   const graph = buildCompositionGraph({
     constructs,
@@ -103,12 +104,15 @@ export function collect(root: IConstruct): Facts {
     references,
   });
 
+  const capabilityFacts = capabilities.map((c) => ({
+    path: c.node.path,
+    id: c.node.id,
+    ...(c.description !== undefined ? { description: c.description } : {}),
+  }));
+  const contributionFacts = contributions.map(({ writer, target, fields }) => ({ writer, target, fields }));
+
   return {
-    capabilities: capabilities.map((c) => ({
-      path: c.node.path,
-      id: c.node.id,
-      ...(c.description !== undefined ? { description: c.description } : {}),
-    })),
+    capabilities: capabilityFacts,
     stacks: stacks.map(({ stack, capability }): StackFact => ({
       path: stack.node.path,
       capability: capability?.node.path,
@@ -122,12 +126,13 @@ export function collect(root: IConstruct): Facts {
     charts: charts.map((c) => ({ path: c.node.path, capability: Capability.tryOf(c)?.node.path })),
     objects,
     ledger: ledger.facts(),
-    contributions: contributions.map(({ writer, target, fields }) => ({ writer, target, fields })),
+    contributions: contributionFacts,
     contradictions,
     physicalNames,
     references,
-    externals: collectExternals(constructs),
-    deployTimeValues: collectDeployTimeValues(objects),
+    externals: collectExternals(constructs, clusterScoped),
+    deployTimeValues: collectDeployTimeValues(root, objects, contributionFacts),
+    artifactDeployTimeValues: collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts),
     contracts: contractFacts,
     graph: graph.graph,
     problems: {
@@ -154,8 +159,16 @@ function validationErrorsOf(c: IConstruct): string[] {
 /** An object being collected, with its identity. */
 type Draft = ObjectDraft & { readonly identity: ObjectIdentity };
 
-/** Renders every object; the first declaration of each identity owns it, a later one is marked its duplicate. */
-function renderObjects(apiObjects: readonly ApiObject[]): { drafts: Draft[]; renderErrors: Array<{ path: string; error: string }> } {
+/**
+ * Renders every object; the first declaration of each identity, as the API
+ * server stores it (`appliedKey`), owns it, a later one is marked its duplicate.
+ *
+ * @param declared group/kind keys declared cluster-scoped with `Reference.clusterScoped`
+ */
+function renderObjects(
+  apiObjects: readonly ApiObject[],
+  declared: ReadonlySet<string>,
+): { drafts: Draft[]; renderErrors: Array<{ path: string; error: string }>; clusterScoped: ReadonlySet<string> } {
   const renderErrors: Array<{ path: string; error: string }> = [];
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
   for (const apiObject of apiObjects) {
@@ -165,16 +178,26 @@ function renderObjects(apiObjects: readonly ApiObject[]): { drafts: Draft[]; ren
       renderErrors.push({ path: apiObject.node.path, error: errorMessage(e) });
     }
   }
-  const clusterScoped = clusterScopedCustomKinds(rendered.map((r) => r.manifest));
+  const clusterScoped = new Set([...clusterScopedCustomKinds(rendered.map((r) => r.manifest)), ...declared]);
   const first = new Map<string, number>();
   const drafts = rendered.map(({ apiObject, manifest }, i): Draft => {
     const identity = identityOf(manifest, clusterScoped);
     const key = identityKey(identity);
-    const duplicateOf = first.get(key);
-    if (duplicateOf === undefined) first.set(key, i);
+    const applied = appliedKey(identity);
+    const duplicateOf = first.get(applied);
+    if (duplicateOf === undefined) first.set(applied, i);
     return { apiObject, declarer: declarerOf(apiObject).node.path, key, label: describeIdentity(identity), identity, manifest, duplicateOf };
   });
-  return { drafts, renderErrors };
+  return { drafts, renderErrors, clusterScoped };
+}
+
+/** `group/Kind` keys of the kinds declared cluster-scoped with `Reference.clusterScoped`. */
+function declaredClusterScoped(constructs: readonly IConstruct[]): Set<string> {
+  const keys = new Set<string>();
+  for (const c of constructs) {
+    if (Reference.isReference(c) && c.clusterScopedKind) keys.add(groupKind(apiGroup(c.clusterScopedKind.apiVersion), c.clusterScopedKind.kind));
+  }
+  return keys;
 }
 
 /** The contributions to Kubernetes objects, in creation order. */

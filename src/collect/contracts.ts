@@ -1,13 +1,30 @@
-import { SecretValue, Stack, Token } from 'aws-cdk-lib';
+import { aws_ssm as ssm, CfnElement, CfnResource, Reference, SecretValue, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
-import type { ContractFact, ContractFieldFact, ObjectFact, PublishedValueFact, ReferenceFact } from './facts';
+import { IConstruct } from 'constructs';
+import { declarerOf } from './declarer';
+import type { ContractFact, ContractFieldFact, ObjectFact, PublishedParameterFact, PublishedValueFact, ReferenceFact } from './facts';
+import { visitTokens } from './token-walk';
 import type { FieldMap } from '../contract/field';
-import type { InterfaceContract } from '../contract/interface-contract';
+import type { InterfaceContract, Publication } from '../contract/interface-contract';
+import { publishedSize } from '../contract/parameter-size';
 import { shapeOf } from '../private/field-value';
 import { RuntimeRouting } from '../routing/runtime-routing';
 import { TENANT_HEADER_FIELD, tenantHeaderOf } from '../routing/tenant-header';
 
 const SECRET_REFERENCE = /\{\{resolve:(secretsmanager|ssm-secure):/;
+
+/**
+ * Resource attributes that hold a secret, by CloudFormation type, for an L1
+ * attribute read without its L2 (`CfnAccessKey.attrSecretAccessKey`). The L2s
+ * mark theirs by wrapping them in a `SecretValue`, found by `secretAttributes`.
+ */
+const SECRET_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  'AWS::IAM::AccessKey': ['SecretAccessKey'],
+  'AWS::Cognito::UserPoolClient': ['ClientSecret'],
+};
+
+/** The attributes aws-cdk marks secret, as the reference tokens inside each `SecretValue` a construct holds. */
+export type SecretAttributes = ReadonlyMap<unknown, string>;
 
 /**
  * The facts of every contract: its fields, what each `publish` call gave, its
@@ -24,7 +41,9 @@ export function collectContracts(
   references: readonly ReferenceFact[],
   routings: readonly RuntimeRouting[],
   indexOf: ReadonlyMap<ApiObject, number>,
+  constructs: readonly IConstruct[] = [],
 ): ContractFact[] {
+  const secrets = contracts.some((c) => c.publications.length > 0) ? secretAttributes(constructs) : new Map();
   return contracts.map((contract) => {
     const fields: Record<string, ContractFieldFact> = {};
     for (const [name, field] of Object.entries(contract.fields)) {
@@ -43,7 +62,11 @@ export function collectContracts(
       version: contract.version,
       parameterName: contract.parameterName,
       fields,
-      publications: contract.publications.map((p) => ({ stack: p.stack.node.path, values: publishedValues(p.values, p.stack) })),
+      publications: contract.publications.map((p) => ({
+        stack: p.stack.node.path,
+        values: publishedValues(p.values, p.stack, secrets),
+        ...(p.parameter ? { parameter: parameterOf(p, p.parameter) } : {}),
+      })),
       consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName })),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
@@ -51,23 +74,83 @@ export function collectContracts(
   });
 }
 
-function publishedValues(values: Readonly<Record<string, unknown>>, stack: Stack): Record<string, PublishedValueFact> {
+/** The parameter a publication created: its tier and the size of what it holds. */
+function parameterOf(p: Publication, parameter: ssm.StringParameter): PublishedParameterFact {
+  const cfn = parameter.node.defaultChild as ssm.CfnParameter;
+  return { path: parameter.node.path, tier: typeof cfn.tier === 'string' ? cfn.tier : 'Standard', ...publishedSize(p.values) };
+}
+
+function publishedValues(values: Readonly<Record<string, unknown>>, stack: Stack, secrets: SecretAttributes): Record<string, PublishedValueFact> {
   const out: Record<string, PublishedValueFact> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
-    out[name] = { ...shapeOf(value, Token.isUnresolved(value)), secret: isSecret(value, stack) };
+    const source = secretSourceOf(value, stack, secrets);
+    out[name] = { ...shapeOf(value, Token.isUnresolved(value)), secret: source !== undefined, ...(source ? { secretSource: source } : {}) };
   }
   return out;
 }
 
-function isSecret(value: unknown, stack: Stack): boolean {
-  if (SecretValue.isSecretValue(value)) return true;
-  if (!Token.isUnresolved(value) && typeof value !== 'string') return false;
+/**
+ * What makes a published value a secret, or undefined when nothing does: a
+ * `SecretValue` in any form (itself, `unsafeUnwrap()`, `toString()`, inside a
+ * longer string or an `Fn.join`), a reference to a `CfnParameter` with
+ * `noEcho`, an attribute aws-cdk marks secret (`AccessKey.secretAccessKey`,
+ * also unwrapped), or a Secrets Manager or SecureString dynamic reference.
+ */
+function secretSourceOf(value: unknown, stack: Stack, secrets: SecretAttributes): string | undefined {
+  if (SecretValue.isSecretValue(value)) return 'a SecretValue';
+  if (!Token.isUnresolved(value) && typeof value !== 'string') return undefined;
+  let source: string | undefined;
+  const resolved = visitTokens(value, stack, (t) => {
+    if (source) return 'stop';
+    if (SecretValue.isSecretValue(t)) source = 'a SecretValue';
+    else if (secrets.has(t)) source = secrets.get(t);
+    else if (Reference.isReference(t)) source = secretReferenceSource(t);
+    return source ? 'stop' : 'descend';
+  });
+  if (source) return source;
+  let text: string;
   try {
-    return SECRET_REFERENCE.test(JSON.stringify(stack.resolve(value)));
+    text = typeof resolved === 'string' ? resolved : JSON.stringify(resolved) ?? '';
   } catch {
-    return false;
+    return undefined;
   }
+  const reference = SECRET_REFERENCE.exec(text);
+  return reference ? `a {{resolve:${reference[1]}:...}} dynamic reference` : undefined;
+}
+
+/** The secret a reference names: a NoEcho parameter, or a secret attribute of an L1 resource. */
+function secretReferenceSource(t: Reference): string | undefined {
+  const target = t.target;
+  if (!CfnElement.isCfnElement(target)) return undefined;
+  if ((target as { noEcho?: unknown }).noEcho === true) return `the NoEcho CfnParameter '${target.node.path}'`;
+  if (CfnResource.isCfnResource(target) && (SECRET_ATTRIBUTES[target.cfnResourceType] ?? []).includes(t.displayName)) {
+    return `attribute ${t.displayName} of '${declarerOf(target).node.path}', a secret`;
+  }
+  return undefined;
+}
+
+/**
+ * Every reference token inside a `SecretValue` that a construct holds
+ * (`AccessKey.secretAccessKey` wraps `Fn::GetAtt SecretAccessKey`), to how
+ * messages name it: the attributes aws-cdk marks secret, found where aws-cdk
+ * puts them rather than listed.
+ */
+function secretAttributes(constructs: readonly IConstruct[]): Map<unknown, string> {
+  const found = new Map<unknown, string>();
+  for (const c of constructs) {
+    for (const [property, held] of Object.entries(c)) {
+      if (!SecretValue.isSecretValue(held)) continue;
+      const name = `${property.replace(/^_+/, '')} of '${declarerOf(c).node.path}', which aws-cdk marks secret`;
+      // the wrapped value, not the SecretValue itself, which refuses to resolve under @aws-cdk/core:checkSecretUsage;
+      // only the tokens it is made of: not their parts (the ARN inside a Secrets Manager reference is no secret)
+      visitTokens(held.unsafeUnwrap(), c, (t) => {
+        if (!found.has(t)) found.set(t, name);
+        return 'stop';
+      });
+    }
+  }
+  return found;
 }
 
 /** Who reads which field: references to a binding's Secret in its namespace, and tenant routes. */

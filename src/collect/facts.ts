@@ -34,6 +34,8 @@ export interface Facts {
   readonly externals: readonly ExternalFact[];
   /** Every aws-cdk token found in a runtime manifest. */
   readonly deployTimeValues: readonly DeployTimeValueFact[];
+  /** Every aws-cdk token found in text synth writes to `plan.json` or `interface.json`. */
+  readonly artifactDeployTimeValues: readonly ArtifactDeployTimeValueFact[];
   /** Interface contracts, in creation order. */
   readonly contracts: readonly ContractFact[];
   /** The dependency graph over both lifecycles: one node per stack and per first declaration of an object. */
@@ -218,12 +220,53 @@ export interface DeployTimeValueFact {
   readonly isKey: boolean;
   /** The construct the token refers to, when it is a reference (`bucket.bucketName`). */
   readonly producer?: string;
+  /** How the token appears. */
+  readonly form: DeployTimeForm;
+  /** `base64` when it was found by decoding a Secret's `data` or a ConfigMap's `binaryData` value. */
+  readonly encoding?: 'base64';
+  /** The `Contribution` that wrote the value, when one did (not the declarer). */
+  readonly writer?: string;
+}
+
+/**
+ * The forms of a deployment-time value: a string token (`${Token[...]}`), a
+ * list token (`#{Token[...]}`), a number token (a special double, or its text),
+ * a CloudFormation dynamic reference (`{{resolve:ssm:/x:1}}`).
+ */
+export type DeployTimeForm = 'string' | 'list' | 'number' | 'dynamic-reference';
+
+/** An aws-cdk token in text synth writes to an artifact. */
+export interface ArtifactDeployTimeValueFact {
+  /** The artifact. */
+  readonly file: 'plan.json' | 'interface.json';
+  /** The construct whose text it is (a capability, a contract). */
+  readonly owner: string;
+  /** Which text, for example `the description of field 'originDnsName'`. */
+  readonly what: string;
+  /** How the token appears. */
+  readonly form: DeployTimeForm;
+  /** The construct the token refers to, when it is a reference. */
+  readonly producer?: string;
 }
 
 /** One value published through a contract: its JSON type (a token has the type it stands for), literal and secrecy. */
 export interface PublishedValueFact extends ValueShape {
   /** True when it is, or resolves to, a secret (`SecretValue`, a Secrets Manager or SecureString reference). */
   readonly secret: boolean;
+  /** What makes it a secret, as messages name it: `a SecretValue`, `the NoEcho CfnParameter 'cdn/Base/Password'`. */
+  readonly secretSource?: string;
+}
+
+/** The SSM parameter a publication writes. */
+export interface PublishedParameterFact {
+  /** The parameter's construct path. */
+  readonly path: string;
+  /** Its tier: `Standard`, `Advanced` or `Intelligent-Tiering`. */
+  readonly tier: string;
+  /** Bytes of the published JSON; a lower bound when `exact` is false (tokens counted as empty). */
+  readonly bytes: number;
+  /** False when some value is a token, whose length only deployment knows. */
+  readonly exact: boolean;
 }
 
 /** One field of a contract. */
@@ -260,6 +303,8 @@ export interface ContractFact {
     readonly stack: string;
     /** The values, by field name. */
     readonly values: Readonly<Record<string, PublishedValueFact>>;
+    /** The parameter it created, absent when it created none (a second publication, an invalid name). */
+    readonly parameter?: PublishedParameterFact;
   }>;
   /** Each chart that consumes it. */
   readonly consumers: ReadonlyArray<{

@@ -19,6 +19,7 @@ export function collectReferences(
   objects: readonly ObjectFact[],
   constructs: readonly IConstruct[],
   indexOf: ReadonlyMap<ApiObject, number>,
+  clusterScoped: ReadonlySet<string> = new Set(),
 ): ReferenceFact[] {
   const declared = new Map<number, Reference[]>();
   for (const c of constructs) {
@@ -29,19 +30,19 @@ export function collectReferences(
   const found: ReferenceFact[] = [];
   objects.forEach((o, i) => {
     if (o.duplicateOf !== undefined) return;
-    found.push(...apiReferences(o, i), ...declaredReferences(o, i, declared.get(i) ?? []));
+    found.push(...apiReferences(o, i, clusterScoped), ...declaredReferences(o, i, declared.get(i) ?? [], clusterScoped));
   });
   return found;
 }
 
 /** The objects declared external with `Reference.external`. */
-export function collectExternals(constructs: readonly IConstruct[]): ExternalFact[] {
+export function collectExternals(constructs: readonly IConstruct[], clusterScoped: ReadonlySet<string> = new Set()): ExternalFact[] {
   const found: ExternalFact[] = [];
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.external) continue;
     const { apiVersion, kind, name, namespace } = c.external;
     const group = apiGroup(apiVersion);
-    const cluster = isClusterScoped(group, kind);
+    const cluster = isClusterScoped(group, kind, clusterScoped);
     const identity = { group, kind, name, namespace: cluster ? undefined : namespace };
     found.push({ path: c.node.path, identity, anyNamespace: !cluster && namespace === undefined });
   }
@@ -49,14 +50,15 @@ export function collectExternals(constructs: readonly IConstruct[]): ExternalFac
 }
 
 /** The references the Kubernetes API defines, for the kinds we know. */
-function apiReferences(o: ObjectFact, from: number): ReferenceFact[] {
+function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<string>): ReferenceFact[] {
   const ns = o.identity.namespace ?? '';
   const m = o.manifest;
   const refs: ReferenceFact[] = [];
   const to = (kind: string, name: unknown, field: string, options: { group?: string; namespace?: string; key?: unknown } = {}) => {
     if (typeof name !== 'string' || !name) return;
     const group = options.group ?? '';
-    const target: ObjectIdentity = { group, kind, name, namespace: isClusterScoped(group, kind) ? undefined : options.namespace ?? ns };
+    const namespace = isClusterScoped(group, kind, clusterScoped) ? undefined : options.namespace ?? ns;
+    const target: ObjectIdentity = { group, kind, name, namespace };
     refs.push({ from, target, field, ...(typeof options.key === 'string' ? { key: options.key } : {}) });
   };
   const { group, kind } = o.identity;
@@ -103,7 +105,7 @@ function apiReferences(o: ObjectFact, from: number): ReferenceFact[] {
 }
 
 /** The by-name references declared with `Reference.byName` on this object. */
-function declaredReferences(o: ObjectFact, from: number, declared: readonly Reference[]): ReferenceFact[] {
+function declaredReferences(o: ObjectFact, from: number, declared: readonly Reference[], clusterScoped: ReadonlySet<string>): ReferenceFact[] {
   const refs: ReferenceFact[] = [];
   for (const r of declared) {
     const options = r.byName!;
@@ -114,7 +116,7 @@ function declaredReferences(o: ObjectFact, from: number, declared: readonly Refe
     const namespace = typeof value === 'object' && typeof value?.namespace === 'string' ? value.namespace : o.identity.namespace ?? '';
     const group = apiGroup(options.target.apiVersion);
     const kind = options.target.kind;
-    const target: ObjectIdentity = { group, kind, name, namespace: isClusterScoped(group, kind) ? undefined : namespace };
+    const target: ObjectIdentity = { group, kind, name, namespace: isClusterScoped(group, kind, clusterScoped) ? undefined : namespace };
     refs.push({ from, target, field: options.field });
   }
   return refs;

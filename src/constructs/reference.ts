@@ -17,6 +17,14 @@ export interface ObjectReference {
   readonly namespace?: string;
 }
 
+/** A kind, by API version and kind. */
+export interface KindReference {
+  /** The kind's API version, for example `cert-manager.io/v1`. */
+  readonly apiVersion: string;
+  /** The kind, for example `ClusterIssuer`. */
+  readonly kind: string;
+}
+
 /** Options of `Reference.byName`. */
 export interface NameReferenceOptions {
   /** The object that refers: an `ApiObject` or a construct whose default child is one. */
@@ -38,7 +46,8 @@ export interface NameReferenceOptions {
 /**
  * Declares what the reference check (`CAP005`) cannot infer: an object that
  * exists outside the composition, or a by-name reference between custom
- * resources (a policy naming its rule set by a plain string).
+ * resources (a policy naming its rule set by a plain string); and what the
+ * identity check (`CAP001`) cannot: a custom kind that is cluster-scoped.
  *
  * @example
  * // the rule set is managed elsewhere: references to it are not dangling
@@ -60,6 +69,20 @@ export class Reference extends Construct {
     return new Reference(scope, id, { external: target });
   }
 
+  /**
+   * Declares that a custom kind whose CRD is not in the composition is
+   * cluster-scoped (its CRD says `scope: Cluster`), as the API server sees it:
+   * its objects have no namespace, so two of one name are one object (`CAP001`)
+   * whatever `metadata.namespace` their manifests give. Built-in kinds and
+   * CRDs in the composition need no declaration.
+   *
+   * @example
+   * Reference.clusterScoped(routing, 'ClusterIssuers', { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' });
+   */
+  public static clusterScoped(scope: Construct, id: string, kind: KindReference): Reference {
+    return new Reference(scope, id, { clusterScopedKind: kind });
+  }
+
   /** Declares that a field of `source` names an object of `target`'s kind, to be checked. */
   public static byName(scope: Construct, id: string, options: NameReferenceOptions): Reference {
     return new Reference(scope, id, { byName: options });
@@ -71,10 +94,18 @@ export class Reference extends Construct {
   /** The declared by-name reference, for `Reference.byName`. */
   public readonly byName?: NameReferenceOptions;
 
-  private constructor(scope: Construct, id: string, props: { external?: ObjectReference; byName?: NameReferenceOptions }) {
+  /** The kind declared cluster-scoped, for `Reference.clusterScoped`. */
+  public readonly clusterScopedKind?: KindReference;
+
+  private constructor(
+    scope: Construct,
+    id: string,
+    props: { external?: ObjectReference; byName?: NameReferenceOptions; clusterScopedKind?: KindReference },
+  ) {
     super(scope, id);
     brand(this, 'Reference');
     this.external = props.external;
     this.byName = props.byName;
+    this.clusterScopedKind = props.clusterScopedKind;
   }
 }

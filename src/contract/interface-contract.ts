@@ -3,6 +3,7 @@ import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { FieldMap, FieldValue, PublishedValues } from './field';
+import { publishedSize, TIER_LIMITS } from './parameter-size';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
 import { cdk8sPlus, externalSecrets, semver } from '../private/lazy';
@@ -31,6 +32,15 @@ export interface PublishOptions {
    * @default - none; the managed policy `readerPolicy` can be attached later
    */
   readonly readers?: iam.IGrantable[];
+  /**
+   * The SSM Parameter Store tier of the parameter. Standard holds 4 KB,
+   * Advanced 8 KB (and costs more); Intelligent-Tiering picks at deploy time,
+   * which suits values whose size only deployment knows. A value the tier
+   * cannot hold is refused at synth (`CAP009`).
+   *
+   * @default - Standard when the values known at synth fit in 4 KB, else Advanced
+   */
+  readonly tier?: ssm.ParameterTier;
 }
 
 /** Options of `InterfaceContract.consume`. */
@@ -206,8 +216,10 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       return publication;
     }
     const id = `${this.node.id}Interface`;
+    const tier = options.tier ?? (publishedSize(all).bytes > TIER_LIMITS.Standard ? ssm.ParameterTier.ADVANCED : undefined);
     const parameter = new ssm.StringParameter(stack, id, {
       parameterName: this.parameterName,
+      ...(tier ? { tier } : {}),
       description: `cdk-capability interface ${this.capability.node.id}/${this.node.id} ${this.version}`,
       stringValue: stack.toJsonString(all),
     });

@@ -1,23 +1,52 @@
-import { formatPath } from '../../collect/ledger/field-path';
+import type { DeployTimeForm } from '../../collect/facts';
 import { describeIdentity } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
-import { defineRule } from '../rule';
+import { defineRule, RuleFinding } from '../rule';
+
+const FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart).";
+
+/** What each form of a deployment-time value becomes when it is written out at synth. */
+const RENDERS: Readonly<Record<DeployTimeForm, string>> = {
+  'string': 'which would render as unresolved token text such as "${Token[TOKEN.16]}"',
+  'list': 'a list token (Fn.split, Lazy.list, Token.asList, a list attribute), which would render as unresolved token text such as "#{Token[TOKEN.16]}"',
+  'number': 'a number token (Token.asNumber, Lazy.number, a number attribute), which would render as a meaningless number such as -1.8881545897087626e+289',
+  'dynamic-reference': 'a CloudFormation dynamic reference ("{{resolve:...}}"), which only CloudFormation resolves: Kubernetes would receive the text as it is',
+};
 
 /**
- * `CAP006`: an aws-cdk token (a deployment-time value) in a runtime manifest.
+ * `CAP006`: an aws-cdk token (a deployment-time value) in a runtime manifest,
+ * in any of its forms (string, list, number, dynamic reference, base64 in a
+ * Secret's `data`), or in text synth writes to `plan.json` or `interface.json`.
  * Only the interface contract crosses from deployment time to runtime; without
- * this rule the token renders silently as the text `${Token[TOKEN.16]}`.
+ * this rule the token renders silently as the text `${Token[TOKEN.16]}`. A
+ * value a `Contribution` wrote names the contribution as well as the declarer.
  */
 export const boundaryLeaks = defineRule({
   code: ViolationCode.BOUNDARY_LEAK,
   title: 'boundary leaks',
-  run: ({ facts }) =>
-    facts.deployTimeValues.map((v) => {
+  run: ({ facts }) => {
+    const found: RuleFinding[] = facts.deployTimeValues.map((v) => {
       const object = facts.objects[v.object];
-      const where = v.isKey ? `as a key at ${formatPath(v.path)}` : `at ${formatPath(v.path)}`;
+      const where = v.isKey ? `as a key at ${formatAt(v.path)}` : `at ${formatAt(v.path)}`;
+      const value = v.encoding === 'base64' ? 'a deployment-time value, base64-encoded,' : 'a deployment-time value';
+      const writer = v.writer ? ` written by '${v.writer}'` : '';
       return {
-        message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds a deployment-time value ${where}${v.producer ? ` produced by '${v.producer}'` : ''}, which would render as unresolved token text such as "\${Token[TOKEN.16]}". Publish it through the capability's InterfaceContract and read it with contract.consume(chart).`,
-        paths: v.producer ? [object.declarer, v.producer] : [object.declarer],
+        message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds ${value} ${where}${writer}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${FIX}`,
+        paths: [object.declarer, ...(v.writer ? [v.writer] : []), ...(v.producer ? [v.producer] : [])],
       };
-    }),
+    });
+    for (const v of facts.artifactDeployTimeValues) {
+      found.push({
+        message: `'${v.owner}' puts a deployment-time value into ${v.file} as ${v.what}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${v.file} is written at synth, before anything is deployed: use text known at synth.`,
+        paths: [v.owner, ...(v.producer ? [v.producer] : [])],
+      });
+    }
+    return found;
+  },
 });
+
+/** `data.origin`, `spec.servers[0]`, `data["odd key"]`: manifest path segments, list indexes as digits. */
+function formatAt(at: readonly string[]): string {
+  const out = at.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${i ? '.' : ''}${s}` : `[${JSON.stringify(s)}]`));
+  return out.join('') || '(the whole object)';
+}

@@ -70,7 +70,7 @@ function contractProblems(contract: ContractFact, { facts }: CheckContext): Rule
     }
     if (value.secret) {
       found.push({
-        message: `'${stack}' publishes a secret as '${name}' of '${path}'; the interface is not a secret store. Publish the secret's name or ARN and read the secret itself at runtime.`,
+        message: `'${stack}' publishes a secret${value.secretSource ? ` (${value.secretSource})` : ''} as '${name}' of '${path}'; the interface is a plain String parameter that every reader of the contract sees, not a secret store. Publish the secret's name or ARN and read the secret itself at runtime.`,
         paths: where,
       });
       continue;

@@ -1,5 +1,5 @@
 import type { ObjectFact } from '../../collect/facts';
-import { describeIdentity, identityKey, ObjectIdentity } from '../../collect/object-identity';
+import { appliedKey, describeIdentity, effectiveNamespace, ObjectIdentity } from '../../collect/object-identity';
 import { podLabelsOf } from '../../collect/pod-spec';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -15,7 +15,8 @@ const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
  * and is not declared external (bindings to roles, pod specs to service
  * accounts, config maps, secrets and claims, Ingress and HTTPRoute backends to
  * Services, `Reference.byName`), and a Service whose selector matches no
- * workload's pod labels in its namespace.
+ * workload's pod labels in its namespace. Namespaces are compared as the API
+ * server stores them: an object without one is in `default`.
  */
 export const danglingReferences = defineRule({
   code: ViolationCode.DANGLING_REFERENCE,
@@ -24,25 +25,25 @@ export const danglingReferences = defineRule({
     const present = new Set<string>();
     const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];
     for (const o of facts.objects) {
-      present.add(identityKey(o.identity));
+      present.add(appliedKey(o.identity));
       // An ExternalSecret provides the Secret it creates.
       const provided = o.identity.kind === 'ExternalSecret' ? o.manifest.spec?.target?.name ?? o.identity.name : undefined;
-      if (provided) present.add(identityKey({ group: '', kind: 'Secret', namespace: o.identity.namespace, name: String(provided) }));
+      if (provided) present.add(appliedKey({ group: '', kind: 'Secret', namespace: o.identity.namespace, name: String(provided) }));
       const labels = podLabelsOf(o.identity.group, o.identity.kind, o.manifest);
-      if (labels) workloads.push({ namespace: o.identity.namespace ?? '', labels });
+      if (labels) workloads.push({ namespace: effectiveNamespace(o.identity) ?? '', labels });
     }
-    for (const e of facts.externals) present.add(identityKey(e.anyNamespace ? { ...e.identity, namespace: ANY_NAMESPACE } : e.identity));
+    for (const e of facts.externals) present.add(appliedKey(e.anyNamespace ? { ...e.identity, namespace: ANY_NAMESPACE } : e.identity));
 
     const found: RuleFinding[] = [];
     for (const ref of facts.references) {
       const anywhere = { ...ref.target, namespace: ref.target.namespace === undefined ? undefined : ANY_NAMESPACE };
-      if (present.has(identityKey(ref.target)) || present.has(identityKey(anywhere)) || isImplicit(ref.target)) continue;
+      if (present.has(appliedKey(ref.target)) || present.has(appliedKey(anywhere)) || isImplicit(ref.target)) continue;
       found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition`));
     }
     for (const o of facts.objects) {
       const selector = serviceSelector(o);
       if (!selector || o.duplicateOf !== undefined) continue;
-      if (workloads.some((w) => w.namespace === (o.identity.namespace ?? '') && matches(selector, w.labels))) continue;
+      if (workloads.some((w) => w.namespace === (effectiveNamespace(o.identity) ?? '') && matches(selector, w.labels))) continue;
       const text = Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
       found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${o.identity.namespace ?? ''}'`));
     }

@@ -1,0 +1,151 @@
+import type { ObjectFact } from '../../collect/facts';
+import { apiGroup, describeIdentity } from '../../collect/object-identity';
+import { K8S_1_30 } from '../../collect/topology/k8s-1.30.generated';
+import { dataKeyProblem, MAX_DATA_KEY, suggestDataKey } from '../../private/data-key';
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+
+/** The API server's limit on the data of a ConfigMap or Secret (`MaxSecretSize`, `totalSize` of data and binaryData). */
+export const MAX_DATA_BYTES = 1024 * 1024;
+/**
+ * The most any object may serialize to: etcd's default `--max-request-bytes`
+ * (1.5 MiB), the request that stores one object. ConfigMaps and Secrets meet
+ * the API server's tighter limit on their data first.
+ */
+export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
+
+/** aws-cdk token text, which the boundary rule reports. */
+const TOKEN_TEXT = /[$#]\{Token\[[^\]]*\]\}/;
+/** A kind as the API names them: UpperCamelCase, letters and digits. */
+const KIND = /^[A-Z][A-Za-z0-9]*$/;
+
+/** The built-in kinds of Kubernetes 1.30, by group (`''` for the core group), and every kind by its lowercase form. */
+const BUILT_IN = builtInKinds();
+
+/**
+ * `CAP010`: shapes the Kubernetes API server (or etcd) refuses, which the
+ * validity rule of names and labels does not see: an object over 1.5 MiB
+ * serialized (etcd); ConfigMap or Secret data over 1 MiB, or with a key that is not
+ * a valid data key; the core group written as `core/v1`; a group without a
+ * dot that is no built-in group; a kind that is not UpperCamelCase, or that
+ * the built-in group it names does not have.
+ */
+export const objectShapes = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'object shapes',
+  run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? shapeProblems(o) : [])),
+});
+
+/** The shape problems of one object. */
+export function shapeProblems(object: ObjectFact): RuleFinding[] {
+  const m = object.manifest ?? {};
+  const path = object.declarer;
+  const where = `${describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' })} declared by '${path}'`;
+  const found: RuleFinding[] = [];
+  const report = (message: string) => found.push({ message, paths: [path] });
+
+  if (typeof m.apiVersion === 'string') {
+    const problem = apiVersionProblem(m.apiVersion, typeof m.kind === 'string' ? m.kind : undefined);
+    if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${where} ${problem}`);
+  }
+  if (typeof m.kind === 'string' && m.kind !== '') {
+    const problem = kindProblem(m.kind, typeof m.apiVersion === 'string' ? apiGroup(m.apiVersion) : undefined);
+    if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${where} ${problem}`);
+  }
+
+  const { group, kind } = object.identity;
+  const dataKind = group === '' && (kind === 'ConfigMap' || kind === 'Secret');
+  if (dataKind) {
+    const maps = kind === 'ConfigMap' ? ['data', 'binaryData'] : ['data', 'stringData'];
+    let bytes = 0;
+    const seen = new Map<string, string>();
+    for (const field of maps) {
+      const map = m[field];
+      if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+      for (const [key, value] of Object.entries(map)) {
+        // a token as a key is a boundary leak (CAP006), reported there
+        const problem = TOKEN_TEXT.test(key) ? undefined : dataKeyProblem(key);
+        if (problem) {
+          report(`key ${JSON.stringify(key)} of '${field}' of ${where} must be a valid data key (at most ${MAX_DATA_KEY} letters, digits, '-', '_' and '.'), but ${problem}. Rename the key${suggestDataKey(key)}.`);
+        }
+        const other = seen.get(key);
+        if (other !== undefined && kind === 'ConfigMap') {
+          report(`key ${JSON.stringify(key)} of ${where} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
+        }
+        seen.set(key, field);
+        bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
+      }
+    }
+    if (bytes > MAX_DATA_BYTES) {
+      report(`the data of ${where} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
+      return found;
+    }
+  }
+  const size = serializedBytes(m);
+  if (size > MAX_OBJECT_BYTES) {
+    report(`${where} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
+  }
+  return found;
+}
+
+/** Why an `apiVersion` names no API group the server could have, or undefined. The syntax itself is the validity rule's. */
+function apiVersionProblem(apiVersion: string, kind: string | undefined): string | undefined {
+  const slash = apiVersion.indexOf('/');
+  if (slash === -1) return undefined;
+  const group = apiVersion.slice(0, slash);
+  const version = apiVersion.slice(slash + 1);
+  if (group === 'core') return `names the core group, which has no name in an apiVersion. Use ${JSON.stringify(version)}.`;
+  if (group.includes('.') || BUILT_IN.groups.has(group)) return undefined;
+  const likely = kind ? BUILT_IN.byLowerKind.get(kind.toLowerCase())?.group : undefined;
+  const suggestion = likely !== undefined ? ` such as ${JSON.stringify(likely ? `${likely}/${version}` : version)}` : '';
+  return `names the group ${JSON.stringify(group)}, which is no built-in group, and a CustomResourceDefinition's group must contain a dot (example.com). Use the kind's group and version${suggestion}.`;
+}
+
+/** Why a kind is no kind the API serves, or undefined. */
+function kindProblem(kind: string, group: string | undefined): string | undefined {
+  const known = BUILT_IN.byLowerKind.get(kind.replace(/[^A-Za-z0-9]/g, '').toLowerCase());
+  if (!KIND.test(kind)) {
+    const suggestion = known ? ` such as ${JSON.stringify(known.kind)}` : '';
+    return `must be UpperCamelCase, letters and digits only, as the API names kinds${suggestion}. Fix the kind.`;
+  }
+  if (group === undefined || !BUILT_IN.groups.has(group) || BUILT_IN.kinds.has(`${group}/${kind}`)) return undefined;
+  const groupName = group === '' ? 'the core group (apiVersion "v1")' : `the group ${JSON.stringify(group)}`;
+  if (known && known.kind === kind && known.group !== group) {
+    return `is not a kind of ${groupName}; ${kind} is in ${known.group === '' ? 'the core group' : `the group ${JSON.stringify(known.group)}`}. Set apiVersion to ${JSON.stringify(known.group === '' ? 'v1' : `${known.group}/v1`)} or the version you mean.`;
+  }
+  if (known && known.group === group) return `is not a kind of ${groupName}: the API names it ${JSON.stringify(known.kind)}. Fix the case.`;
+  return `is not a kind of ${groupName}, which serves only the built-in kinds (custom kinds live in the group of their CustomResourceDefinition). Fix the kind or the apiVersion.`;
+}
+
+/** Bytes of one data value: decoded for base64 maps (`binaryData`, a Secret's `data`). */
+function dataBytes(value: unknown, base64: boolean): number {
+  if (typeof value !== 'string') return 0;
+  return base64 && /^[A-Za-z0-9+/=\s]*$/.test(value) ? Buffer.from(value, 'base64').length : Buffer.byteLength(value);
+}
+
+function serializedBytes(manifest: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(manifest) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
+function builtInKinds() {
+  const kinds = new Set(Object.keys(K8S_1_30.kinds));
+  // served by the apiextensions and aggregator servers, and the core group's List; not in the apply schema
+  for (const extra of ['apiextensions.k8s.io/CustomResourceDefinition', 'apiregistration.k8s.io/APIService', '/List', '/Binding']) kinds.add(extra);
+  const groups = new Set<string>();
+  const byLowerKind = new Map<string, { group: string; kind: string }>();
+  for (const key of [...kinds].sort()) {
+    const slash = key.lastIndexOf('/');
+    const group = key.slice(0, slash);
+    const kind = key.slice(slash + 1);
+    groups.add(group);
+    // the first group in sorted order wins for a kind in several (Deployment: apps before extensions)
+    const lower = kind.toLowerCase();
+    const existing = byLowerKind.get(lower);
+    if (!existing || (existing.group === 'extensions' && group !== 'extensions')) byLowerKind.set(lower, { group, kind });
+  }
+  return { kinds, groups, byLowerKind };
+}
