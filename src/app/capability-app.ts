@@ -1,9 +1,10 @@
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { synthesize, SynthesisResult } from './synthesize';
-import { CompositionError } from '../check/composition-error';
-import type { Violation } from '../check/finding';
+import { CompositionError, formatFindings } from '../check/composition-error';
+import { compareFindings, Violation } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
@@ -97,6 +98,11 @@ export class CapabilityApp extends App {
    *
    * @throws CompositionError with every violation, sorted, when the composition
    * is refused; nothing is written then and the previous output stays as it was.
+   * Under `cdk8s synth` it prints the report instead (code first, one line each,
+   * no stack trace) and returns without creating the outdir, so the CLI exits
+   * with code 1 and its single line `ERROR: synthesis failed`. Under
+   * `cdk8s synth --stdout` the outdir gets the runtime objects once, in apply
+   * order, in one `manifests.yaml` (the only `.yaml` file the CLI then prints).
    * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
    * With `CDK_CAPABILITY_REPORT=<file>` in the environment, the findings (and the
    * plan, when accepted) are also written to that file as JSON, refused or not.
@@ -109,15 +115,24 @@ export class CapabilityApp extends App {
       const accepted = violations.length === 0;
       writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan: accepted ? result.plan : undefined });
     };
+    const cli = cdk8sCliMode(this.outdir);
+    const refuse = (violations: readonly Violation[]): void => {
+      report(violations);
+      if (cli && leaveOutdirAbsent(this.outdir)) {
+        // Under `cdk8s synth` a non-zero exit makes the CLI print its own stack trace;
+        // exit 0 with no outdir makes it print one ERROR line and exit 1.
+        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+        return;
+      }
+      throw new CompositionError(violations);
+    };
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
-    if (result.violations.length > 0 || !result.output) {
-      report(result.violations);
-      throw new CompositionError(result.violations);
-    }
+    if (result.violations.length > 0 || !result.output) return refuse(result.violations);
+    const output = cli === 'stdout' ? stdoutTree(result.output, result.runtimeFiles ?? []) : result.output;
     try {
-      writeAtomically(this.outdir, result.output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
+      writeAtomically(this.outdir, output, { protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] } });
     } catch (e) {
-      if (CompositionError.isCompositionError(e)) report(e.violations);
+      if (CompositionError.isCompositionError(e)) return refuse(e.violations);
       throw e;
     }
     if (process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock) writeLock(this.lockFile, result.lock);

@@ -52,7 +52,9 @@ export function main(argv: string[]): number {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const report = path.join(scratch, 'report.json');
   try {
-    const env = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    // Set only by the cdk8s CLI: without it the app throws on a refusal as a program of its own does.
+    delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
     const result = readReport(report);
     if (run.status !== 0 || !result?.plan) {
