@@ -39,6 +39,10 @@ const project = new typescript.TypeScriptProject({
     'fast-check@^4.3.0',
     // Validates manifests against the CRDs' own OpenAPI schemas in tests (was only a transitive dependency of eslint).
     'ajv@^8.17.0',
+    // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own
+    // package for it); ajv-formats checks its "uri" and "date-time" formats (already in the tree through ajv's users).
+    'ajv-draft-04@^1.0.0',
+    'ajv-formats@^2.1.1',
     '@types/semver',
     '@types/js-yaml',
     // Tests parse our YAML output with an independent, maintained YAML 1.2 reader.

@@ -6,6 +6,7 @@ import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
 import { compareFindings, Violation } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
+import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE, Lock, readLock, writeLock } from '../release/lock';
 import { writeAtomically } from '../render/atomic-output';
@@ -89,6 +90,8 @@ export class CapabilityApp extends App {
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
     brand(this, 'CapabilityApp');
+    // A report (cdk-capability plan) names the file and line that created each construct it reports.
+    if (process.env[REPORT_ENV]) recordCreationSites(this);
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
     this.gitops = props.gitops;
   }
@@ -113,7 +116,9 @@ export class CapabilityApp extends App {
     const report = (violations: readonly Violation[]) => {
       if (!reportFile) return;
       const accepted = violations.length === 0;
-      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan: accepted ? result.plan : undefined });
+      const locations = sourceLocations(this, [...violations, ...result.warnings]);
+      const plan = accepted ? result.plan : undefined;
+      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan, locations });
     };
     const cli = cdk8sCliMode(this.outdir);
     const refuse = (violations: readonly Violation[]): void => {
@@ -162,4 +167,17 @@ export class CapabilityApp extends App {
 /** The files of the running program (the script node was started with, the main module), which synth must never delete. */
 function programFiles(): string[] {
   return [process.argv[1], require.main?.filename].filter((f): f is string => typeof f === 'string' && f !== '');
+}
+
+/** Where each construct the findings name was created, by construct path. */
+function sourceLocations(root: IConstruct, findings: readonly Violation[]): Record<string, SourceLocation> | undefined {
+  const wanted = new Set(findings.flatMap((f) => f.paths));
+  if (wanted.size === 0) return undefined;
+  const locations: Record<string, SourceLocation> = {};
+  for (const c of root.node.findAll()) {
+    if (!wanted.has(c.node.path)) continue;
+    const site = creationSite(c);
+    if (site) locations[c.node.path] = site;
+  }
+  return Object.keys(locations).length > 0 ? locations : undefined;
 }

@@ -5,11 +5,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
+import { formatGithub } from './format-github';
 import { formatPlan } from './format-plan';
-import { readReport, REPORT_ENV } from '../render/report-file';
+import { formatSarif } from './format-sarif';
+import { reportedFindings } from './report-findings';
+import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--format text|json|sarif|github]
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
 without touching your output or lock, and prints its plan: the steps of both
@@ -17,7 +20,15 @@ lifecycles in apply order and the changes against the lock. Exits 1 when the
 composition is refused, printing the coded violations.
 
   --app   the command that runs the app, as in cdk8s.yaml
-  --plan  print an existing plan.json instead of running the app`;
+  --plan  print an existing plan.json instead of running the app
+  --format  text (default); json (findings and plan, for machines); sarif
+          (SARIF 2.1.0, for code scanning); github (workflow annotations).
+          Each finding carries its code, construct paths and, when known, the
+          file and line that created the construct. Exit code 1 on refusal.`;
+
+/** The report formats of `plan --format` (text is the readable plan). */
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+type Format = (typeof FORMATS)[number];
 
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
@@ -26,13 +37,13 @@ export function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return command === '--help' ? 0 : 2;
   }
-  let values: { app?: string; plan?: string; help?: boolean };
+  let values: { app?: string; plan?: string; help?: boolean; format?: string };
   try {
     values = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' } },
+      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' }, format: { type: 'string' } },
     }).values;
   } catch (e) {
     process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
@@ -41,6 +52,16 @@ export function main(argv: string[]): number {
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  // --format (issue 17): reports for pull requests.
+  const format = (values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) {
+    process.stderr.write(`cdk-capability plan: unknown --format '${values.format}' (one of ${FORMATS.join(', ')})\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.plan !== undefined && format !== 'text') {
+    process.stderr.write('cdk-capability plan: --format needs the app\'s findings, so it runs the app: drop --plan\n');
+    return 2;
   }
   if (values.plan !== undefined) return print(values.plan);
 
@@ -57,6 +78,7 @@ export function main(argv: string[]): number {
     delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
     const result = readReport(report);
+    if (format !== 'text' && result) return printReport(result, format);
     if (run.status !== 0 || !result?.plan) {
       process.stderr.write(run.stderr || run.stdout || '');
       process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
@@ -67,6 +89,24 @@ export function main(argv: string[]): number {
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Prints a synth's report in a machine format; 1 when the composition was refused. */
+function printReport(report: SynthReport, format: Exclude<Format, 'text'>): number {
+  const root = process.cwd();
+  const findings = reportedFindings(report, root);
+  if (format === 'json') {
+    process.stdout.write(JSON.stringify({ formatVersion: 1, accepted: report.accepted, findings, plan: report.plan }, undefined, 2) + '\n');
+  } else if (format === 'sarif') {
+    process.stdout.write(formatSarif(findings, root));
+  } else {
+    process.stdout.write(formatGithub(findings));
+    if (report.accepted && report.plan) process.stdout.write(formatPlan(report.plan));
+  }
+  if (report.accepted) return 0;
+  const n = report.violations.length;
+  process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
+  return 1;
 }
 
 function appFromConfig(): string | undefined {
