@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
+import { apply, APPLY_USAGE } from './apply';
 import { formatGithub } from './format-github';
 import { formatPlan } from './format-plan';
 import { formatSarif } from './format-sarif';
@@ -33,8 +34,10 @@ type Format = (typeof FORMATS)[number];
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
+  // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
+  if (command === 'apply') return apply(rest, outdirFromConfig);
   if (command !== 'plan') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
     return command === '--help' ? 0 : 2;
   }
   let values: { app?: string; plan?: string; help?: boolean; format?: string };
@@ -107,6 +110,11 @@ function printReport(report: SynthReport, format: Exclude<Format, 'text'>): numb
   const n = report.violations.length;
   process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
   return 1;
+}
+
+function outdirFromConfig(): string {
+  const output = fs.existsSync('cdk8s.yaml') ? Yaml.load('cdk8s.yaml')[0]?.output : undefined;
+  return typeof output === 'string' && output !== '' ? output : 'dist';
 }
 
 function appFromConfig(): string | undefined {
