@@ -16,6 +16,7 @@ function synthExample(name: string): string {
   process.env.CDK8S_OUTDIR = outdir;
   try {
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is a program: importing it runs its synth
       require(path.join(ROOT, 'examples', name, 'main.ts'));
     });
   } finally {
