@@ -32,7 +32,13 @@ function isDeploymentTimeValue(value: string | number): boolean {
 
 /** The construct a token refers to, when it is a reference (`bucket.bucketName`, `distribution.domainName`). */
 function producerOf(value: string | number): string | undefined {
-  const tokens = typeof value === 'string' ? Tokenization.reverseString(value).tokens : [Tokenization.reverseNumber(value)];
+  let tokens: unknown[];
+  try {
+    tokens = typeof value === 'string' ? Tokenization.reverseString(value).tokens : [Tokenization.reverseNumber(value)];
+  } catch {
+    // token text this process never made (a manifest written elsewhere): a leak all the same, with no producer to name
+    return undefined;
+  }
   for (const token of tokens) {
     if (token && Reference.isReference(token)) return declarerOf(token.target).node.path;
   }
