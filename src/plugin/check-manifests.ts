@@ -39,7 +39,11 @@ export interface ManifestCheckOptions {
  * Codes that need a capability model (contracts, stacks, the output folder):
  * never reported on plain manifests.
  */
-const MODEL_CODES: ReadonlySet<ViolationCode> = new Set([ViolationCode.BREAKING_CHANGE, ViolationCode.CONTRACT_MISUSE, ViolationCode.OUTPUT_NOT_WRITTEN]);
+const MODEL_CODES: ReadonlySet<ViolationCode> = new Set([
+  ViolationCode.BREAKING_CHANGE,
+  ViolationCode.CONTRACT_MISUSE,
+  ViolationCode.OUTPUT_NOT_WRITTEN,
+]);
 
 /**
  * The checks that need no capability model, on the manifests of a plain cdk8s

@@ -17,7 +17,11 @@ export interface Cdk8sValidationContext {
       readonly ruleName: string;
       readonly recommendation: string;
       readonly fix: string;
-      readonly violatingResources: ReadonlyArray<{ readonly resourceName: string; readonly locations: readonly string[]; readonly manifestPath: string }>;
+      readonly violatingResources: ReadonlyArray<{
+        readonly resourceName: string;
+        readonly locations: readonly string[];
+        readonly manifestPath: string;
+      }>;
     }): void;
     /** Submits the report with its status. */
     submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
