@@ -1,13 +1,13 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
-const CLI_TIMEOUT = 60_000;
+const CLI_TIMEOUT = HANG_GUARD_MS;
 
 /** Synthesizes an example's main.ts in this process into a fresh outdir (as `cdk8s synth` would, through CDK8S_OUTDIR). */
 function synthExample(name: string): string {

@@ -2,13 +2,13 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const CDK8S = path.join(ROOT, 'node_modules', '.bin', 'cdk8s');
-const CLI_TIMEOUT = 60_000;
+const CLI_TIMEOUT = HANG_GUARD_MS;
 
 interface CliRun {
   readonly status: number | null;

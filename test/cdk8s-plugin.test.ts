@@ -1,13 +1,13 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const CDK8S = path.join(ROOT, 'node_modules', '.bin', 'cdk8s');
-const CLI_TIMEOUT = 90_000;
+const CLI_TIMEOUT = HANG_GUARD_MS;
 
 /**
  * A plain cdk8s project in a fresh folder, as a user has one: `cdk8s.yaml`

@@ -4,7 +4,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting } from '../src';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
 import { main } from '../src/cli/main';
 import { firstProgramFrame } from '../src/private/creation-site';
@@ -13,7 +13,7 @@ import type { SynthReport } from '../src/render/report-file';
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
-const SPAWN_TIMEOUT = 120_000;
+const SPAWN_TIMEOUT = HANG_GUARD_MS;
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'; // AWS's documented example key id
 
 /** Runs `main(argv)` in process, capturing what it writes to stdout and stderr. */
