@@ -24,6 +24,8 @@ const project = new typescript.TypeScriptProject({
     'constructs@10.8.1',
     'cdk8s@2.70.106',
     'cdk8s-plus-30@2.4.10',
+    // The cdk8s-plus major cdk8s-cli's templates install: a test checks that the routing helpers take its constructs.
+    'cdk8s-plus-33@2.5.57',
     'aws-cdk-lib@2.276.0',
     // The real CLIs, run by tests against our output.
     'cdk8s-cli@2.207.60',
@@ -114,6 +116,9 @@ project.npmignore?.exclude('/.dependency-cruiser.cjs');
 
 // `cdk-capability plan`: prints a synth's plan readably and exits non-zero on refusals.
 project.addBins({ 'cdk-capability': 'lib/cli/main.js' });
+
+// cdk8s-plus is needed only by RuntimeRouting.addBackend and contract handles; any of majors 30 to 33 will do.
+project.package.addField('peerDependenciesMeta', { 'cdk8s-plus-30': { optional: true } });
 
 // The bundled example, synthesized by the real cdk8s CLI; no cloud account needed.
 // --no-check-upgrade: the CLI's upgrade check queries the npm registry and prints a stack trace offline.
