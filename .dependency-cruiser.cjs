@@ -10,7 +10,7 @@
 //   check                 stage 2: (facts, previous) -> Finding[], one rule per file
 //   render                stage 3: (facts) -> OutputTree, one writer per format
 //   app                   CapabilityApp and the pipeline that runs the stages
-//   testing, cli, index   the entry points
+//   testing, cli, plugin, index   the entry points (plugin: the cdk8s validation plugin)
 const LAYERS = [
   ['private', 'imports'],
   ['constructs'],
@@ -21,7 +21,7 @@ const LAYERS = [
   ['check'],
   ['render'],
   ['app'],
-  ['testing\\.ts', 'cli', 'index\\.ts'],
+  ['testing\\.ts', 'cli', 'plugin', 'index\\.ts'],
 ];
 
 const folder = (names) => `^src/(${names.join('|')})($|/)`;

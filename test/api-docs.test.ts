@@ -1,8 +1,9 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
+import { HANG_GUARD_MS } from './util';
 
 const ROOT = path.resolve(__dirname, '..');
-const TIMEOUT = 240_000;
+const TIMEOUT = HANG_GUARD_MS;
 
 describe('the API reference', () => {
   test('every public member has a doc comment (`projen docs:check` passes)', () => {

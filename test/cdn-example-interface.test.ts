@@ -3,13 +3,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { parseAllDocuments } from 'yaml';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const TS_NODE = path.join(ROOT, 'node_modules', '.bin', 'ts-node');
-const RUN_TIMEOUT = 60_000;
+const RUN_TIMEOUT = HANG_GUARD_MS;
 
 /** Every manifest of the written runtime files, in apply order. */
 function runtimeManifests(outdir: string): any[] {

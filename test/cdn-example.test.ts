@@ -5,14 +5,14 @@ import * as vm from 'vm';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parse, parseAllDocuments } from 'yaml';
 import { schemaProblems } from './k8s-schemas';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'cdn');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
-const CLI_TIMEOUT = 120_000;
+const CLI_TIMEOUT = HANG_GUARD_MS;
 
 interface CliRun {
   readonly status: number | null;

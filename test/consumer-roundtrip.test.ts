@@ -2,7 +2,7 @@ import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 
 /**
  * The library as a consumer gets it: built, packed with `npm pack`, installed
@@ -19,8 +19,8 @@ const NODE_MODULES = path.join(ROOT, 'node_modules');
 const CDK8S = path.join(NODE_MODULES, '.bin', 'cdk8s');
 const FIXTURES = path.join(__dirname, 'fixtures');
 const LINKED = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib', 'yaml', 'semver', 'js-yaml', 'argparse'];
-const SETUP_TIMEOUT = 240_000;
-const STEP_TIMEOUT = 90_000;
+const SETUP_TIMEOUT = 2 * HANG_GUARD_MS;
+const STEP_TIMEOUT = HANG_GUARD_MS;
 
 interface Run {
   readonly status: number | null;

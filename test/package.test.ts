@@ -2,6 +2,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as semver from 'semver';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const PKG = readJson(path.join(ROOT, 'package.json'));
@@ -70,12 +73,58 @@ describe('the published package', () => {
     // WHEN
     // (without the npm_* variables an enclosing `npm test` sets, which a nested npm would read as config)
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env, encoding: 'utf-8', timeout: 60_000 });
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env, encoding: 'utf-8', timeout: HANG_GUARD_MS });
     expect(`exit ${r.status}\n${r.stderr}`).toMatch(/^exit 0\n/);
     const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
 
     // THEN
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
     expect(files.filter((f) => !/^(lib\/.*\.(js|d\.ts)|docs\/.*|package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+  });
+});
+
+describe('the prepack guard (scripts/prepack-guard.js, run by npm pack and npm publish)', () => {
+  const GUARD = path.join(ROOT, 'scripts', 'prepack-guard.js');
+
+  /** A clone-like folder: src/index.ts, and lib/index.js when `built`, with the given ages in seconds. */
+  function clone(built: { libAge: number; srcAge: number } | undefined): string {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'src', 'app'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', 'app', 'index.ts'), 'export {};\n');
+    const now = Date.now() / 1000;
+    if (built) {
+      fs.mkdirSync(path.join(dir, 'lib'));
+      fs.writeFileSync(path.join(dir, 'lib', 'index.js'), '"use strict";\n');
+      fs.utimesSync(path.join(dir, 'lib', 'index.js'), now - built.libAge, now - built.libAge);
+      fs.utimesSync(path.join(dir, 'src', 'app', 'index.ts'), now - built.srcAge, now - built.srcAge);
+    }
+    return dir;
+  }
+
+  const guard = (cwd: string) => spawnSync(process.execPath, [GUARD], { cwd, encoding: 'utf-8', timeout: HANG_GUARD_MS });
+
+  test('npm runs it before packing', () => {
+    expect(PKG.scripts.prepack).toBe('projen prepack');
+    const tasks = readJson(path.join(ROOT, '.projen', 'tasks.json'));
+    expect(tasks.tasks.prepack.steps).toEqual([{ exec: 'node scripts/prepack-guard.js' }]);
+  });
+
+  test('refuses an unbuilt clone (no lib/), saying to compile', () => {
+    const r = guard(clone(undefined));
+    expect({ status: r.status, stderr: r.stderr }).toEqual({
+      status: 1,
+      stderr: 'prepack: lib/index.js is missing, so the package would ship no code. Run `npm run compile` first, then pack again.\n',
+    });
+  });
+
+  test('refuses a lib/ older than src/', () => {
+    const r = guard(clone({ libAge: 100, srcAge: 10 }));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('prepack: src/ has changes newer than lib/, so the package would ship stale code. Run `npm run compile` first, then pack again.\n');
+  });
+
+  test('passes a built clone', () => {
+    const r = guard(clone({ libAge: 10, srcAge: 100 }));
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
   });
 });

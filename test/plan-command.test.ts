@@ -4,12 +4,13 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, Plan, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, newSeries, releaseDir, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+import { HANG_GUARD_MS } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
 
 const ROOT = path.resolve(__dirname, '..');
-const SPAWN_TIMEOUT = 90_000;
+const SPAWN_TIMEOUT = HANG_GUARD_MS;
 
 interface ShopVariant {
   readonly version: string;

@@ -7,6 +7,14 @@ import { CapabilityApp, Plan } from '../src';
 
 const created: string[] = [];
 
+/**
+ * How long a test may wait for a child process (tsc, npm, the cdk8s or AWS CDK
+ * CLI) before it counts as hung. A guard against a hang, never a time budget:
+ * on a loaded 2-core machine a step can take many times its usual time, and a
+ * slow run must still pass (issue 17).
+ */
+export const HANG_GUARD_MS = 15 * 60_000;
+
 /** A fresh temporary folder, removed by `removeTempDirs()`. */
 export function tempDir(prefix = 'cdk-capability-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

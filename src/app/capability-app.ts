@@ -1,10 +1,12 @@
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { synthesize, SynthesisResult } from './synthesize';
-import { CompositionError } from '../check/composition-error';
-import type { Violation } from '../check/finding';
+import { CompositionError, formatFindings } from '../check/composition-error';
+import { compareFindings, Violation } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
+import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
@@ -89,6 +91,8 @@ export class CapabilityApp extends App {
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
     brand(this, 'CapabilityApp');
+    // A report (cdk-capability plan) names the file and line that created each construct it reports.
+    if (process.env[REPORT_ENV]) recordCreationSites(this);
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
     this.gitops = props.gitops;
   }
@@ -98,6 +102,11 @@ export class CapabilityApp extends App {
    *
    * @throws CompositionError with every violation, sorted, when the composition
    * is refused; nothing is written then and the previous output stays as it was.
+   * Under `cdk8s synth` it prints the report instead (code first, one line each,
+   * no stack trace) and returns without creating the outdir, so the CLI exits
+   * with code 1 and its single line `ERROR: synthesis failed`. Under
+   * `cdk8s synth --stdout` the outdir gets the runtime objects once, in apply
+   * order, in one `manifests.yaml` (the only `.yaml` file the CLI then prints).
    * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
    * With `CDK_CAPABILITY_REPORT=<file>` in the environment, the findings (and the
    * plan, when accepted) are also written to that file as JSON, refused or not.
@@ -116,21 +125,32 @@ export class CapabilityApp extends App {
     const report = (violations: readonly Violation[]) => {
       if (!reportFile) return;
       const accepted = violations.length === 0;
-      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan: accepted ? result.plan : undefined });
+      const locations = sourceLocations(this, [...violations, ...result.warnings]);
+      const plan = accepted ? result.plan : undefined;
+      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan, locations });
+    };
+    const cli = cdk8sCliMode(this.outdir);
+    const refuse = (violations: readonly Violation[]): void => {
+      report(violations);
+      if (cli && leaveOutdirAbsent(this.outdir)) {
+        // Under `cdk8s synth` a non-zero exit makes the CLI print its own stack trace;
+        // exit 0 with no outdir makes it print one ERROR line and exit 1.
+        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+        return;
+      }
+      throw new CompositionError(violations);
     };
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
-    if (result.violations.length > 0 || !result.output) {
-      report(result.violations);
-      throw new CompositionError(result.violations);
-    }
+    if (result.violations.length > 0 || !result.output) return refuse(result.violations);
+    const output = cli === 'stdout' ? stdoutTree(result.output, result.runtimeFiles ?? []) : result.output;
     const updateLock = process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock;
     try {
-      writeAtomically(this.outdir, result.output, {
+      writeAtomically(this.outdir, output, {
         protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
         alongside: updateLock ? { path: this.lockFile, content: serializeLock(updateLock) } : undefined,
       });
     } catch (e) {
-      if (CompositionError.isCompositionError(e)) report(e.violations);
+      if (CompositionError.isCompositionError(e)) return refuse(e.violations);
       throw e;
     }
     report([]);
@@ -159,4 +179,17 @@ export class CapabilityApp extends App {
 /** The files of the running program (the script node was started with, the main module), which synth must never delete. */
 function programFiles(): string[] {
   return [process.argv[1], require.main?.filename].filter((f): f is string => typeof f === 'string' && f !== '');
+}
+
+/** Where each construct the findings name was created, by construct path. */
+function sourceLocations(root: IConstruct, findings: readonly Violation[]): Record<string, SourceLocation> | undefined {
+  const wanted = new Set(findings.flatMap((f) => f.paths));
+  if (wanted.size === 0) return undefined;
+  const locations: Record<string, SourceLocation> = {};
+  for (const c of root.node.findAll()) {
+    if (!wanted.has(c.node.path)) continue;
+    const site = creationSite(c);
+    if (site) locations[c.node.path] = site;
+  }
+  return Object.keys(locations).length > 0 ? locations : undefined;
 }

@@ -33,6 +33,8 @@ export enum ViolationCode {
   OUTPUT_NOT_WRITTEN = 'CAP011',
   /** A warning: a value shaped like a secret would be written to the output in clear text. */
   POSSIBLE_SECRET = 'CAP012',
+  /** A custom resource emitted before the CRD that defines its kind (the cdk8s validation plugin, on plain manifests). */
+  CRD_ORDER = 'CAP013',
 }
 
 /**
@@ -53,6 +55,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.INVALID_OBJECT]: 'invalid object',
   [ViolationCode.OUTPUT_NOT_WRITTEN]: 'output not written',
   [ViolationCode.POSSIBLE_SECRET]: 'possible secret',
+  [ViolationCode.CRD_ORDER]: 'custom resource before its CRD',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */

@@ -5,12 +5,16 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
+import { apply, APPLY_USAGE } from './apply';
+import { formatGithub } from './format-github';
 import { formatPlan } from './format-plan';
+import { formatSarif } from './format-sarif';
 import { formatTeardown } from './format-teardown';
-import { readReport, REPORT_ENV } from '../render/report-file';
+import { reportedFindings } from './report-findings';
+import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--format text|json|sarif|github]
        cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>]
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
@@ -21,22 +25,32 @@ composition is refused, printing the coded violations.
   --app   the command that runs the app, as in cdk8s.yaml
   --plan  print an existing plan.json instead of running the app
   --teardown  print instead how to delete what the release removes against
-          the lock: in deletion order, with the commands`;
+          the lock: in deletion order, with the commands
+  --format  text (default); json (findings and plan, for machines); sarif
+          (SARIF 2.1.0, for code scanning); github (workflow annotations).
+          Each finding carries its code, construct paths and, when known, the
+          file and line that created the construct. Exit code 1 on refusal.`;
+
+/** The report formats of `plan --format` (text is the readable plan). */
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+type Format = (typeof FORMATS)[number];
 
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
+  // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
+  if (command === 'apply') return apply(rest, outdirFromConfig);
   if (command !== 'plan') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
     return command === '--help' ? 0 : 2;
   }
-  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean };
+  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean; format?: string };
   try {
     values = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' }, teardown: { type: 'boolean' } },
+      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' }, teardown: { type: 'boolean' }, format: { type: 'string' } },
     }).values;
   } catch (e) {
     process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
@@ -46,8 +60,18 @@ export function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const format = values.teardown ? formatTeardown : formatPlan;
-  if (values.plan !== undefined) return print(values.plan, format);
+  // --format (issue 17): reports for pull requests.
+  const format = (values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) {
+    process.stderr.write(`cdk-capability plan: unknown --format '${values.format}' (one of ${FORMATS.join(', ')})\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.plan !== undefined && format !== 'text') {
+    process.stderr.write('cdk-capability plan: --format needs the app\'s findings, so it runs the app: drop --plan\n');
+    return 2;
+  }
+  const text = values.teardown ? formatTeardown : formatPlan;
+  if (values.plan !== undefined) return print(values.plan, text);
 
   const app = values.app ?? appFromConfig();
   if (!app) {
@@ -57,19 +81,45 @@ export function main(argv: string[]): number {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const report = path.join(scratch, 'report.json');
   try {
-    const env = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    // Set only by the cdk8s CLI: without it the app throws on a refusal as a program of its own does.
+    delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
     const result = readReport(report);
+    if (format !== 'text' && result) return printReport(result, format);
     if (run.status !== 0 || !result?.plan) {
       process.stderr.write(run.stderr || run.stdout || '');
       process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
       return 1;
     }
-    process.stdout.write(format(result.plan));
+    process.stdout.write(text(result.plan));
     return 0;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Prints a synth's report in a machine format; 1 when the composition was refused. */
+function printReport(report: SynthReport, format: Exclude<Format, 'text'>): number {
+  const root = process.cwd();
+  const findings = reportedFindings(report, root);
+  if (format === 'json') {
+    process.stdout.write(JSON.stringify({ formatVersion: 1, accepted: report.accepted, findings, plan: report.plan }, undefined, 2) + '\n');
+  } else if (format === 'sarif') {
+    process.stdout.write(formatSarif(findings, root));
+  } else {
+    process.stdout.write(formatGithub(findings));
+    if (report.accepted && report.plan) process.stdout.write(formatPlan(report.plan));
+  }
+  if (report.accepted) return 0;
+  const n = report.violations.length;
+  process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
+  return 1;
+}
+
+function outdirFromConfig(): string {
+  const output = fs.existsSync('cdk8s.yaml') ? Yaml.load('cdk8s.yaml')[0]?.output : undefined;
+  return typeof output === 'string' && output !== '' ? output : 'dist';
 }
 
 function appFromConfig(): string | undefined {

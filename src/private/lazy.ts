@@ -11,9 +11,28 @@ function lazily<T>(load: () => T): () => T {
   return () => (loaded ??= load());
 }
 
-/** cdk8s-plus-30 (about 50 ms to load): only routing backends and contract handles use it. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
-export const cdk8sPlus = lazily(() => require('cdk8s-plus-30') as typeof Kplus);
+/** The cdk8s-plus majors whose Deployment, Service, Secret and EnvValue the routing helpers use (the same API in each). */
+export const CDK8S_PLUS_MAJORS = ['cdk8s-plus-30', 'cdk8s-plus-31', 'cdk8s-plus-32', 'cdk8s-plus-33'] as const;
+
+/**
+ * cdk8s-plus (about 50 ms to load): only routing backends and contract handles
+ * use it. The first of majors 30 to 33 installed, so an app on cdk8s-plus-33
+ * (what cdk8s-cli's templates install) gets objects and env values of its own
+ * major.
+ *
+ * @throws when none is installed, saying what to install
+ */
+export const cdk8sPlus = lazily(() => {
+  for (const name of CDK8S_PLUS_MAJORS) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, and the first major found
+      return require(name) as typeof Kplus;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !String((e as Error).message).includes(`'${name}'`)) throw e;
+    }
+  }
+  throw new Error(`RuntimeRouting.addBackend and interface contract handles need cdk8s-plus: install one of ${CDK8S_PLUS_MAJORS.join(', ')} (npm i cdk8s-plus-30)`);
+});
 
 /** semver (about 15 ms to load): only interface contracts use it. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy

@@ -100,6 +100,13 @@ function shapeProblem(lock: any): string | undefined {
   return undefined;
 }
 
+/** Writes a lock file atomically (a sibling temporary file renamed over it). */
+export function writeLock(file: string, lock: Lock): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, serializeLock(lock));
+  fs.renameSync(temporary, file);
+}
+
 /** The lock file's content: the lock as JSON, two-space indented, with a final newline. */
 export function serializeLock(lock: Lock): string {
   return JSON.stringify(lock, undefined, 2) + '\n';

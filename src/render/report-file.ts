@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Violation } from '../check/finding';
+import type { SourceLocation } from '../private/creation-site';
 import type { Plan } from './writers/plan-json';
 
 /**
@@ -22,6 +23,8 @@ export interface SynthReport {
   readonly warnings: readonly Violation[];
   /** The plan, when accepted. */
   readonly plan?: Plan;
+  /** Where each construct path the findings name was created (the program's file and line), when that is known. */
+  readonly locations?: Readonly<Record<string, SourceLocation>>;
 }
 
 /** Writes a report atomically (a sibling temporary file renamed over it), creating its folder. */

@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { cdk8sPlus } from '../private/lazy';
 
 /** Options of `RuntimeRouting.addBackend`. */
@@ -33,7 +33,7 @@ export interface BackendOptions {
    *
    * @default - none
    */
-  readonly env?: Record<string, kplus.EnvValue>;
+  readonly env?: Record<string, EnvValueLike>;
   /**
    * The container's security context.
    *
@@ -42,8 +42,26 @@ export interface BackendOptions {
   readonly securityContext?: kplus.ContainerSecurityContextProps;
 }
 
-/** A backend that tenant routes send traffic to: a Deployment behind a Service. */
-export interface Backend {
+/**
+ * An environment variable's value as every cdk8s-plus major (30 to 33) shapes
+ * it: an `EnvValue` of any of them, for example a contract handle's
+ * `envValue()` or `EnvValue.fromValue('x')`.
+ */
+export interface EnvValueLike {
+  /** The literal value, if it is one. */
+  readonly value?: any;
+  /** Where the value comes from (a Secret, a ConfigMap, a field), if not literal. */
+  readonly valueFrom?: any;
+}
+
+/**
+ * A backend that tenant routes send traffic to: a Deployment behind a Service.
+ *
+ * `addBackend` returns one with cdk8s-plus constructs; `addTenantRoute` reads
+ * only its name, namespace and port, so it takes a backend built from the
+ * constructs of any cdk8s-plus major (30 to 33) or of none.
+ */
+export interface Backend<TDeployment extends IConstruct = kplus.Deployment, TService extends IConstruct = kplus.Service> {
   /** The name of the Deployment and the Service. */
   readonly name: string;
   /** Their namespace, if set. */
@@ -51,9 +69,9 @@ export interface Backend {
   /** The Service port (the container port). */
   readonly port: number;
   /** The pods. */
-  readonly deployment: kplus.Deployment;
+  readonly deployment: TDeployment;
   /** The Service in front of them, which routes name as their backend. */
-  readonly service: kplus.Service;
+  readonly service: TService;
 }
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -83,7 +101,7 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
         name,
         image: options.image,
         ports: [{ number: options.port, name: 'http' }],
-        envVariables: options.env,
+        envVariables: options.env as Record<string, kplus.EnvValue> | undefined, // the same shape in every major
         securityContext: options.securityContext,
       },
     ],

@@ -1,4 +1,5 @@
 import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
+import { IConstruct } from 'constructs';
 import { addBackend, Backend, BackendOptions } from './backend';
 import { includeCrds } from './crds';
 import { tenantHeaderOf } from './tenant-header';
@@ -100,7 +101,7 @@ export class RuntimeRouting extends Chart {
    * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });
    * routing.addTenantRoute('acme', web);
    */
-  public addTenantRoute(tenant: string, backend: Backend, options: TenantRouteOptions = {}): ApiObject {
+  public addTenantRoute(tenant: string, backend: Backend<IConstruct, IConstruct>, options: TenantRouteOptions = {}): ApiObject {
     const id = options.name ?? `tenant-${tenant}`;
     const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader };
     const route = addTenantRoute(this, id, tenant, backend, options, context);

@@ -1,5 +1,5 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Backend } from './backend';
 import {
   HttpRoute,
@@ -91,7 +91,7 @@ export function addTenantRoute(
   scope: Construct,
   id: string,
   tenant: string,
-  backend: Backend,
+  backend: Backend<IConstruct, IConstruct>,
   options: TenantRouteOptions,
   context: TenantRouteContext,
 ): ApiObject {
@@ -123,7 +123,7 @@ interface Metadata {
 
 interface Route {
   readonly tenant: string;
-  readonly backend: Backend;
+  readonly backend: Backend<IConstruct, IConstruct>;
   readonly pathPrefix: string;
   readonly hostnames?: string[];
   readonly header: () => string;

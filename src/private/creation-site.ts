@@ -1,0 +1,73 @@
+import * as path from 'path';
+import type { IConstruct } from 'constructs';
+
+/** Where a construct was created: a file of the program, 1-based line and column. */
+export interface SourceLocation {
+  /** The absolute file. */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+/** Frames kept per construct: enough to climb out of cdk8s-plus and aws-cdk constructors into the program. */
+const FRAMES = 20;
+
+/** This package's own folders: frames in them are never the creation site a user wants to see. */
+const OWN_ROOT = path.resolve(__dirname, '..', '..');
+const OWN_FOLDERS = [path.join(OWN_ROOT, 'src') + path.sep, path.join(OWN_ROOT, 'lib') + path.sep];
+
+const sites = new WeakMap<object, { stack?: string }>();
+const patched = new WeakSet<object>();
+
+/**
+ * Starts recording where each construct below `root` is created: wraps the
+ * `addChild` of the `constructs` copy `root` uses, so every construct created
+ * from now on keeps an unformatted stack of at most 20 frames
+ * (`Error.captureStackTrace`, a few microseconds; V8 formats it only when read).
+ * Called only when a report asks for source locations.
+ */
+export function recordCreationSites(root: IConstruct): void {
+  const proto = Object.getPrototypeOf(root.node) as { addChild?: (child: IConstruct, name: string) => void };
+  if (patched.has(proto) || typeof proto.addChild !== 'function') return;
+  patched.add(proto);
+  const original = proto.addChild;
+  proto.addChild = function addChild(this: unknown, child: IConstruct, name: string) {
+    const holder: { stack?: string } = {};
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = FRAMES;
+    Error.captureStackTrace(holder, addChild);
+    Error.stackTraceLimit = limit;
+    sites.set(child, holder);
+    return original.call(this, child, name);
+  };
+}
+
+/**
+ * The program line that created `construct`, or the closest enclosing
+ * construct whose creation site is known: the first stack frame outside
+ * `node_modules`, Node's internals and this package.
+ */
+export function creationSite(construct: IConstruct): SourceLocation | undefined {
+  for (const scope of [...construct.node.scopes].reverse()) {
+    const stack = sites.get(scope)?.stack;
+    const site = stack === undefined ? undefined : firstProgramFrame(stack);
+    if (site) return site;
+  }
+  return undefined;
+}
+
+/** The first frame of a V8 stack in a file of the program. */
+export function firstProgramFrame(stack: string): SourceLocation | undefined {
+  for (const line of stack.split('\n').slice(1)) {
+    const m = /^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    if (!m) continue;
+    let file = m[1];
+    if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname);
+    if (!path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    if (OWN_FOLDERS.some((f) => file.startsWith(f))) continue;
+    return { file, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
+}

@@ -1,0 +1,166 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
+
+const ROOT = path.resolve(__dirname, '..');
+const CDK8S = path.join(ROOT, 'node_modules', '.bin', 'cdk8s');
+const CLI_TIMEOUT = HANG_GUARD_MS;
+
+/**
+ * A plain cdk8s project in a fresh folder, as a user has one: `cdk8s.yaml`
+ * with one entry under `validations:`, and a JavaScript app of plain cdk8s
+ * charts. The plugin entry names a local file that loads this repository's
+ * plugin from source (a consumer names `./node_modules/cdk-capability`), and
+ * node_modules is this repository's, linked in.
+ *
+ * @param charts chart id -> the documents of that chart, in order
+ */
+function plainProject(charts: Record<string, object[]>): string {
+  const dir = tempDir('cdk-capability-plugin-');
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(
+    path.join(dir, 'plugin.js'),
+    `require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', target: 'es2022' } });\nmodule.exports = require(${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))});\n`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'cdk8s.yaml'),
+    ['language: javascript', 'app: node main.js', 'validations:', '  - package: ./plugin.js', '    class: CapabilityValidation', '    version: 0.0.0', ''].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'main.js'),
+    [
+      "const { ApiObject, App, Chart } = require('cdk8s');",
+      'const app = new App();',
+      `for (const [id, docs] of Object.entries(${JSON.stringify(charts)})) {`,
+      '  const chart = new Chart(app, id);',
+      '  docs.forEach((d, i) => new ApiObject(chart, `o${i}`, d));',
+      '}',
+      'app.synth();',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+interface Synth {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The JSON validation report the CLI wrote (`--validation-reports-output-file`). */
+  readonly report: any;
+}
+
+/** `cdk8s synth` in `dir`, offline, with the JSON report written beside. */
+function synth(dir: string, env: NodeJS.ProcessEnv = {}): Synth {
+  const reportFile = path.join(tempDir(), 'validation.json');
+  const runEnv = { ...process.env, ...env };
+  delete runEnv.CDK8S_OUTDIR;
+  delete runEnv.CDK_CAPABILITY_REPORT;
+  const run = spawnSync(CDK8S, ['synth', '--no-check-upgrade', '--validation-reports-output-file', reportFile], { cwd: dir, env: runEnv, encoding: 'utf-8', timeout: CLI_TIMEOUT - 5_000 });
+  if (run.error) throw run.error;
+  const report = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf-8')) : undefined;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, report };
+}
+
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
+const WIDGET = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop' }, spec: { size: 1 } };
+const CONFIG = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { mode: 'live' } };
+
+/** The violations of our plugin's report: rule name and the resources, as `manifest#document resource`. */
+function violations(report: any): Array<{ rule: string; resources: string[] }> {
+  const ours = report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+  return ours.violations.map((v: any) => ({
+    rule: v.ruleName,
+    resources: v.violatingConstructs.map((c: any) => `${path.basename(c.manifestPath)}#${c.locations.join(',')} ${c.resourceName}`),
+  }));
+}
+
+describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s app', () => {
+  let bad: Synth;
+  let good: Synth;
+
+  beforeAll(() => {
+    bad = synth(
+      plainProject({
+        base: [NAMESPACE, CONFIG],
+        app: [
+          WIDGET,
+          CRD,
+          { ...CONFIG, data: { mode: 'other' } },
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'RoleBinding',
+            metadata: { name: 'read', namespace: 'shop' },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+            subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+          },
+          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name', namespace: 'shop' }, data: { origin: '${Token[TOKEN.42]}' } },
+        ],
+      }),
+    );
+    good = synth(plainProject({ '1-base': [NAMESPACE, CRD, CONFIG], '2-app': [WIDGET] }));
+  }, 2 * CLI_TIMEOUT);
+
+  test('manifests that pass: the CLI reports success and exits 0', () => {
+    expect(`exit ${good.status}\n${good.stderr}`).toBe('exit 0\n');
+    expect(good.stdout).toContain('Validations ended succesfully');
+    expect(violations(good.report)).toEqual([]);
+  });
+
+  test('refused manifests: the CLI exits 2 and reports each finding with its code', () => {
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('Validation failed. See above reports for details\n');
+    expect(violations(bad.report)).toEqual([
+      { rule: 'CAP001 duplicate object', resources: ['app.k8s.yaml#document 3 ConfigMap shop/settings', 'base.k8s.yaml#document 2 ConfigMap shop/settings'] },
+      { rule: 'CAP005 dangling reference', resources: ['app.k8s.yaml#document 4 RoleBinding shop/read'] },
+      { rule: 'CAP006 boundary leak', resources: ['app.k8s.yaml#document 5 ConfigMap shop/Bad_Name'] },
+      { rule: 'CAP010 invalid object', resources: ['app.k8s.yaml#document 5 ConfigMap shop/Bad_Name'] },
+      { rule: 'CAP013 custom resource before its CRD', resources: ['app.k8s.yaml#document 1 Widget shop/w', 'app.k8s.yaml#document 2 CustomResourceDefinition widgets.example.com'] },
+    ]);
+  });
+
+  test('the CAP013 recommendation names both documents and the fix', () => {
+    const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+    const crd = ours.violations.find((v: any) => v.ruleName.startsWith('CAP013'));
+    expect(crd.recommendation).toBe(
+      "CAP013 custom resource before its CRD: example.com/Widget shop/w (document 1 of '" +
+        `${crd.violatingConstructs[0].manifestPath}') comes before CustomResourceDefinition widgets.example.com (document 2 of '${crd.violatingConstructs[0].manifestPath}') in apply order ` +
+        '(files by name, then documents, as kubectl apply -f <folder> takes them), so the API server refuses the custom resource. ' +
+        'Emit the CRD first (an earlier chart, or earlier in its chart), or synthesize with CapabilityApp, which orders it.',
+    );
+    expect(crd.fix).toBe('See docs/errors.md of cdk-capability, section "CAP013 custom resource before its CRD".');
+  });
+});
+
+describe('deletion safety against a lock, under the real cdk8s CLI', () => {
+  test('removing the CRD while its custom resource remains is CAP008 against the lock the first release wrote', () => {
+    // GIVEN release 1, which passes and writes the lock (CDK_CAPABILITY_UPDATE_LOCK=1)
+    const dir = plainProject({ '1-base': [NAMESPACE, CRD], '2-app': [WIDGET] });
+    const first = synth(dir, { CDK_CAPABILITY_UPDATE_LOCK: '1' });
+    expect(`exit ${first.status}\n${first.stderr}`).toBe('exit 0\n');
+    expect(fs.existsSync(path.join(dir, 'capability.lock.json'))).toBe(true);
+
+    // WHEN release 2 drops the CRD but keeps the Widget
+    const next = plainProject({ '1-base': [NAMESPACE], '2-app': [WIDGET] });
+    fs.copyFileSync(path.join(dir, 'capability.lock.json'), path.join(next, 'capability.lock.json'));
+    const second = synth(next);
+
+    // THEN the plugin refuses it with CAP008
+    expect(second.status).toBe(2);
+    expect(violations(second.report).map((v) => v.rule)).toEqual(['CAP008 unsafe deletion']);
+  }, 2 * CLI_TIMEOUT);
+});

@@ -1,0 +1,249 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { ApiObject } from 'cdk8s';
+import { Capability, CapabilityApp, RuntimeRouting } from '../src';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
+import { main } from '../src/cli/main';
+import { firstProgramFrame } from '../src/private/creation-site';
+import type { SynthReport } from '../src/render/report-file';
+
+afterAll(removeTempDirs);
+
+const ROOT = path.resolve(__dirname, '..');
+const SPAWN_TIMEOUT = HANG_GUARD_MS;
+const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'; // AWS's documented example key id
+
+/** Runs `main(argv)` in process, capturing what it writes to stdout and stderr. */
+function runMain(argv: string[]): { code: number; stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: main(argv), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** The 1-based line of this file that holds `marker`. */
+function lineOf(marker: string): number {
+  return fs.readFileSync(__filename, 'utf-8').split('\n').findIndex((l) => l.includes(marker) && !l.includes('lineOf(')) + 1;
+}
+
+/** Synthesizes, in this process, a composition with one refusal and one warning, and returns its report file. */
+function refusedReport(): { file: string; report: SynthReport } {
+  const dir = tempDir();
+  const file = path.join(dir, 'report.json');
+  const previous = process.env.CDK_CAPABILITY_REPORT;
+  process.env.CDK_CAPABILITY_REPORT = file;
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const app = new CapabilityApp({ outdir: path.join(dir, 'dist'), lockFile: path.join(dir, 'capability.lock.json') });
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'creds', namespace: 'shop' }, data: { key: `id=${AWS_KEY}` } }); // SITE-CREDS
+    new ApiObject(routing, 'Binding', { // SITE-BINDING
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'read-config', namespace: 'shop' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'config-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+    });
+    new ApiObject(routing, 'Shop', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+    expect(() => app.synth()).toThrow(/CAP005/);
+  } finally {
+    err.mockRestore();
+    if (previous === undefined) delete process.env.CDK_CAPABILITY_REPORT;
+    else process.env.CDK_CAPABILITY_REPORT = previous;
+  }
+  return { file, report: JSON.parse(fs.readFileSync(file, 'utf-8')) };
+}
+
+/** `plan --format <format>` of the report `file`, through an app command that only copies the report into place. */
+function planOfReport(file: string, format: string) {
+  return runMain(['plan', '--app', `cp '${file}' "$CDK_CAPABILITY_REPORT"`, '--format', format]);
+}
+
+const THIS_FILE = path.relative(process.cwd(), __filename).split(path.sep).join('/');
+const DANGLING =
+  "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/read-config declared by 'cdn/Routing/Binding' refers to rbac.authorization.k8s.io/Role shop/config-reader at roleRef, which is not in the composition. Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).";
+
+describe('source locations in the report', () => {
+  test('each construct a finding names is located at the line of this file that created it', () => {
+    // WHEN a refused composition built in this file reports
+    const { report } = refusedReport();
+
+    // THEN the locations are this file's lines of `new ApiObject(...)`, column of `new`
+    expect(report.locations).toEqual({
+      'cdn/Routing/Binding': { file: __filename, line: lineOf('// SITE-BINDING'), column: 5 },
+      'cdn/Routing/Creds': { file: __filename, line: lineOf('// SITE-CREDS'), column: 5 },
+    });
+  });
+
+  test('the creation site is the first frame outside node_modules, node internals and this package', () => {
+    // GIVEN a V8 stack as constructs, cdk8s and this package leave it
+    const own = path.join(ROOT, 'src', 'routing', 'tenant-route.ts');
+    const stack = [
+      'Error',
+      `    at new Node (${ROOT}/node_modules/constructs/lib/construct.js:65:24)`,
+      `    at new ApiObject (${ROOT}/node_modules/cdk8s/lib/api-object.js:99:9)`,
+      `    at RuntimeRouting.route (${own}:40:7)`,
+      '    at node:internal/modules/cjs/loader:1554:14',
+      '    at /home/me/app/main.ts:12:3',
+      '    at Object.<anonymous> (/home/me/app/other.ts:1:1)',
+    ].join('\n');
+
+    // THEN the site is the program's main.ts
+    expect(firstProgramFrame(stack)).toEqual({ file: '/home/me/app/main.ts', line: 12, column: 3 });
+    expect(firstProgramFrame('Error\n    at file:///home/me/app/m%20x.mjs:3:9')).toEqual({ file: '/home/me/app/m x.mjs', line: 3, column: 9 });
+    expect(firstProgramFrame(`Error\n    at new X (${own}:1:1)`)).toBeUndefined();
+  });
+});
+
+describe('cdk-capability plan --format github', () => {
+  test('prints one workflow command per finding, errors first, as exact text; exit code 1', () => {
+    // GIVEN a refused composition's report (CAP005) with a warning (CAP012)
+    const { file } = refusedReport();
+
+    // WHEN the plan is printed for GitHub
+    const { code, stdout, stderr } = planOfReport(file, 'github');
+
+    // THEN one ::error and one ::warning, each at the file and line that created the construct
+    expect(code).toBe(1);
+    expect(stdout).toBe(
+      [
+        `::error file=${THIS_FILE},line=${lineOf('// SITE-BINDING')},col=5,title=CAP005 dangling reference::${DANGLING} (constructs: cdn/Routing/Binding)`,
+        `::warning file=${THIS_FILE},line=${lineOf('// SITE-CREDS')},col=5,title=CAP012 possible secret::CAP012 possible secret: an AWS access key id ("AKIA...MPLE") in data.key of ConfigMap shop/creds declared by 'cdn/Routing/Creds' would be written to the output in clear text. Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString and read them at runtime (an ExternalSecret), or remove the value if it is not a secret. (constructs: cdn/Routing/Creds)`,
+        '',
+      ].join('\n'),
+    );
+    expect(stderr).toBe('cdk-capability plan: the composition was refused with 1 violation; nothing to apply.\n');
+  });
+
+  test('escapes %, CR and LF in messages, and also : and , in properties (as @actions/core does)', () => {
+    // The escaping of actions/toolkit packages/core/src/command.ts (escapeData, escapeProperty), which the runner undoes.
+    expect(escapeData('a%b\rc\nd:e,f')).toBe('a%25b%0Dc%0Ad:e,f');
+    expect(escapeProperty('a%b\rc\nd:e,f')).toBe('a%25b%0Dc%0Ad%3Ae%2Cf');
+    expect(
+      formatGithub([
+        { code: 'CAP010' as any, title: 'invalid object', severity: 'error', message: 'invalid object: 100% bad\nline', paths: ['a/b'], location: { file: 'x,y:z.ts', line: 3, column: 4 } },
+        { code: 'CAP000' as any, title: 'internal error', severity: 'error', message: 'internal error: boom', paths: [] },
+      ]),
+    ).toBe(
+      '::error file=x%2Cy%3Az.ts,line=3,col=4,title=CAP010 invalid object::CAP010 invalid object: 100%25 bad%0Aline (constructs: a/b)\n' +
+        '::error title=CAP000 internal error::CAP000 internal error: boom\n',
+    );
+  });
+
+  test('an accepted composition prints its plan and exits 0 (the real fixture app, run by ts-node)', () => {
+    // GIVEN the accepted plan-app fixture and no lock
+    const lock = path.join(tempDir(), 'capability.lock.json');
+    const previous = process.env.PLAN_APP_LOCK;
+    process.env.PLAN_APP_LOCK = lock;
+    try {
+      // WHEN
+      const { code, stdout } = runMain(['plan', '--app', 'npx ts-node --transpile-only test/fixtures/plan-app/main.ts', '--format', 'github']);
+
+      // THEN no annotation, the readable plan, and no lock written
+      expect(`exit ${code}`).toBe('exit 0');
+      expect(stdout).not.toContain('::');
+      expect(stdout).toContain('Steps, in apply order:\n  1. deploy  cdn/Base');
+      expect(fs.existsSync(lock)).toBe(false);
+    } finally {
+      if (previous === undefined) delete process.env.PLAN_APP_LOCK;
+      else process.env.PLAN_APP_LOCK = previous;
+    }
+  }, SPAWN_TIMEOUT);
+});
+
+describe('cdk-capability plan --format sarif', () => {
+  let sarif: any;
+  let code: number;
+
+  beforeAll(() => {
+    const { file } = refusedReport();
+    const run = planOfReport(file, 'sarif');
+    code = run.code;
+    sarif = JSON.parse(run.stdout);
+  });
+
+  test('is valid against the OASIS SARIF 2.1.0 JSON Schema (vendor/sarif)', () => {
+    // GIVEN the schema, read by ajv as draft-04 with its formats checked
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'vendor', 'sarif', 'sarif-schema-2.1.0.json'), 'utf-8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+
+    // THEN our log validates
+    expect(validate(sarif) ? [] : validate.errors).toEqual([]);
+    expect(code).toBe(1);
+  });
+
+  test('the schema rejects a log that breaks it, so the check can fail', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'vendor', 'sarif', 'sarif-schema-2.1.0.json'), 'utf-8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    const broken = JSON.parse(JSON.stringify(sarif));
+    broken.runs[0].results[0].level = 'fatal';
+    broken.runs[0].originalUriBaseIds.SRCROOT.uri = 'not a uri';
+    expect(validate(broken)).toBe(false);
+  });
+
+  test('each result has its code, level, message, the creation site and the construct paths', () => {
+    const run = sarif.runs[0];
+    expect(run.tool.driver.name).toBe('cdk-capability');
+    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['CAP000', 'CAP001', 'CAP002', 'CAP003', 'CAP004', 'CAP005', 'CAP006', 'CAP007', 'CAP008', 'CAP009', 'CAP010', 'CAP011', 'CAP012', 'CAP013']);
+    expect(run.tool.driver.rules[5]).toEqual({
+      id: 'CAP005',
+      name: 'DanglingReference',
+      shortDescription: { text: 'CAP005 dangling reference' },
+      help: { text: 'See docs/errors.md of cdk-capability, section "CAP005 dangling reference".' },
+      defaultConfiguration: { level: 'error' },
+    });
+    expect(run.originalUriBaseIds).toEqual({ SRCROOT: { uri: `file://${process.cwd()}/` } });
+    expect(run.results[0]).toEqual({
+      ruleId: 'CAP005',
+      ruleIndex: 5,
+      level: 'error',
+      message: { text: DANGLING },
+      locations: [
+        {
+          physicalLocation: { artifactLocation: { uri: THIS_FILE, uriBaseId: 'SRCROOT' }, region: { startLine: lineOf('// SITE-BINDING'), startColumn: 5 } },
+          logicalLocations: [{ fullyQualifiedName: 'cdn/Routing/Binding', kind: 'object' }],
+        },
+      ],
+    });
+    expect(run.results.map((r: any) => `${r.ruleId} ${r.level}`)).toEqual(['CAP005 error', 'CAP012 warning']);
+  });
+});
+
+describe('cdk-capability plan --format json', () => {
+  test('prints the findings with codes, paths and locations, and no plan when refused', () => {
+    const { file } = refusedReport();
+    const { code, stdout } = planOfReport(file, 'json');
+    const json = JSON.parse(stdout);
+    expect(code).toBe(1);
+    expect(json.accepted).toBe(false);
+    expect(json.plan).toBeUndefined();
+    expect(json.findings.map((f: any) => [f.code, f.severity, f.paths, f.location])).toEqual([
+      ['CAP005', 'error', ['cdn/Routing/Binding'], { file: THIS_FILE, line: lineOf('// SITE-BINDING'), column: 5 }],
+      ['CAP012', 'warning', ['cdn/Routing/Creds'], { file: THIS_FILE, line: lineOf('// SITE-CREDS'), column: 5 }],
+    ]);
+  });
+
+  test('an unknown format, or --format with --plan, is a usage error (exit code 2)', () => {
+    expect(runMain(['plan', '--format', 'xml']).code).toBe(2);
+    expect(runMain(['plan', '--plan', 'plan.json', '--format', 'sarif']).code).toBe(2);
+  });
+});
