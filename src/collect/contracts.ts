@@ -37,14 +37,14 @@ export function collectContracts(
     }
     return {
       path: contract.node.path,
-      name: contract.node.id,
+      name: contract.contractName,
       capability: contract.capability.node.path,
       capabilityId: contract.capability.node.id,
       version: contract.version,
       parameterName: contract.parameterName,
       fields,
       publications: contract.publications.map((p) => ({ stack: p.stack.node.path, values: publishedValues(p.values, p.stack) })),
-      consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName })),
+      consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName, ...(c.namespace ? { namespace: c.namespace } : {}) })),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };
