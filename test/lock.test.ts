@@ -69,7 +69,16 @@ describe('the lock file', () => {
 
     // THEN it is accepted and plan.changes lists every stack and object as added
     expect(violations).toEqual([]);
-    expect(plan?.changes).toEqual({ firstRelease: true, added: CDN_UNITS, changed: [], removed: [], interface: [] });
+    expect(plan?.changes).toEqual({
+      firstRelease: true,
+      added: CDN_UNITS,
+      changed: [],
+      removed: [],
+      fields: [],
+      traffic: [],
+      contracts: [{ contract: 'cdn/Edge', change: 'added', after: { version: '1.0.0', parameter: '/cdk-capability/cdn/edge/v1' } }],
+      interface: [],
+    });
   });
 
   test('an accepted synth without CDK_CAPABILITY_UPDATE_LOCK writes no lock', () => {
@@ -124,7 +133,7 @@ describe('the lock file', () => {
 
     // THEN it is accepted with no changes
     expect(violations).toEqual([]);
-    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], interface: [] });
+    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], fields: [], traffic: [], contracts: [], interface: [] });
   });
 
   test('a refused synth with CDK_CAPABILITY_UPDATE_LOCK=1 writes no lock where there was none', () => {
@@ -187,11 +196,14 @@ describe('the lock file', () => {
       added: [],
       changed: [],
       removed: [],
+      fields: [],
+      traffic: [],
+      contracts: [],
       interface: [],
     });
   });
 
-  test('the lock holds no published value: neither a literal header nor a secret-looking literal', () => {
+  test('the lock holds field values for the plan, but masks a secret-looking literal', () => {
     // GIVEN a release publishing tenantHeader "x-tenant-id" and apiKey shaped like an AWS access key id
     const series = newSeries();
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -202,13 +214,44 @@ describe('the lock file', () => {
       stderr.mockRestore();
     }
 
-    // THEN the lock names the fields but contains neither value
+    // THEN the lock holds ConfigMap edge-header's data, and the template's parameter value masked: it carries the key
     const text = fs.readFileSync(series.lockFile, 'utf-8');
-    expect(text).toContain('"tenantHeader"');
-    expect(text).toContain('"apiKey"');
-    expect(text).not.toContain('x-tenant-id');
+    const lock = JSON.parse(text);
     expect(text).not.toContain(SECRET_LOOKING);
-    expect(text).not.toContain('origin.example.com');
+    expect(lock.units.find((u: any) => u.label === 'ConfigMap edge-header').values).toEqual({
+      'apiVersion': 'v1',
+      'kind': 'ConfigMap',
+      'metadata.name': 'edge-header',
+      'data.header': 'x-tenant-id',
+    });
+    const base = lock.units.find((u: any) => u.label === 'stack cdn/Base').values;
+    const parameterValue = Object.entries(base).filter(([k]) => /^Resources\.EdgeInterface[0-9A-F]+\.Properties\.Value$/.test(k));
+    expect(parameterValue).toEqual([[expect.any(String), '(sensitive)']]);
+  });
+
+  test('the lock masks every value of a Secret\'s data and stringData', () => {
+    // GIVEN a release with Secret creds holding data and stringData
+    const series = newSeries();
+    const build = (app: CapabilityApp) => {
+      cdn(app, { version: '1.0.0' });
+      const routing = app.node.findChild('cdn').node.findChild('Routing');
+      new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { token: 'c2VjcmV0' }, stringData: { password: 'hunter2' } });
+    };
+
+    // WHEN it is released
+    release(series, build, undefined);
+
+    // THEN the lock holds the keys, never the values
+    const text = fs.readFileSync(series.lockFile, 'utf-8');
+    expect(JSON.parse(text).units.find((u: any) => u.label === 'Secret creds').values).toEqual({
+      'apiVersion': 'v1',
+      'kind': 'Secret',
+      'metadata.name': 'creds',
+      'data.token': '(sensitive)',
+      'stringData.password': '(sensitive)',
+    });
+    expect(text).not.toContain('c2VjcmV0');
+    expect(text).not.toContain('hunter2');
   });
 
   test('a lock file that is not valid JSON is refused with CAP010 naming the file', () => {

@@ -2,7 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { InterfaceRecord } from './interface-record';
 
-/** One stack or object of a release, as the lock records it. Values are never stored, only a digest. */
+/**
+ * One stack or object of a release, as the lock records it: a digest, and the
+ * leaves for the plan's field diff with secrets and tokens masked.
+ */
 export interface LockedUnit {
   /** `stack:<construct path>` or `object:<group>|<kind>|<namespace>|<name>`. */
   readonly id: string;
@@ -20,12 +23,20 @@ export interface LockedUnit {
   readonly namespace?: string;
   /** For a Namespace object: the namespace it creates. */
   readonly namespaceName?: string;
+  /**
+   * Its leaves by path (`spec.replicas`), masked: every value of a Secret's
+   * `data` and `stringData`, and any value shaped like a secret, is
+   * `(sensitive)`; an aws-cdk token is `(known after deploy)`. Absent in locks
+   * written before values were recorded.
+   */
+  readonly values?: Readonly<Record<string, unknown>>;
 }
 
 /**
  * The previous release, as the user commits it (`capability.lock.json`): the
  * interface artifact and the inventory of stacks and objects with the
- * dependency graph between them. It holds no value, so no secret.
+ * dependency graph between them, and each one's field values with secrets
+ * and tokens masked, so it holds no secret.
  */
 export interface Lock {
   /** Format version of this file. */

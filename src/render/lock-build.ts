@@ -3,11 +3,13 @@ import type { Facts, ObjectFact } from '../collect/facts';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
+import { lockValues } from './lock-values';
 
 /**
  * The lock of this release: the interface artifact, and the inventory of
- * stacks and objects with the dependency graph between them. Values are never
- * stored, only a digest of each template and manifest.
+ * stacks and objects with the dependency graph between them, a digest of each
+ * template and manifest, and its leaves for the plan's field diff, masked
+ * (`lockValues`): no secret and no token is stored.
  *
  * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
  */
@@ -26,7 +28,13 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
     index[n] = units.length;
     if (unit.kind === 'stack') {
       const stack = facts.stacks[unit.index];
-      units.push({ id: stackUnitId(stack.path), label: `stack ${stack.path}`, path: stack.path, digest: hashText(JSON.stringify(stack.template ?? {})) });
+      units.push({
+        id: stackUnitId(stack.path),
+        label: `stack ${stack.path}`,
+        path: stack.path,
+        digest: hashText(JSON.stringify(stack.template ?? {})),
+        values: lockValues(withoutResourceMetadata(stack.template ?? {})),
+      });
     } else {
       const o = facts.objects[unit.index];
       const { group, kind, namespace, name } = o.identity;
@@ -40,6 +48,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(namespace ? { namespace } : {}),
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
+        values: lockValues(o.manifest, group === '' && kind === 'Secret' ? ['data', 'stringData'] : []),
       });
     }
   }
@@ -50,6 +59,16 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
   return { formatVersion: 1, interfaces: artifact.interfaces, units, barriers, edges };
+}
+
+/** A template without each resource's `Metadata` (construct paths, asset details), which is no change to review. */
+function withoutResourceMetadata(template: any): any {
+  const resources: Record<string, any> = {};
+  for (const [id, r] of Object.entries<any>(template.Resources ?? {})) {
+    const { Metadata: _, ...rest } = r ?? {};
+    resources[id] = rest;
+  }
+  return template.Resources ? { ...template, Resources: resources } : template;
 }
 
 function hashText(text: string): string {
