@@ -95,16 +95,60 @@ describe('the lock file', () => {
     expect(fs.existsSync(series.lockFile)).toBe(false);
   });
 
-  test('CDK_CAPABILITY_UPDATE_LOCK set to anything but 1 writes no lock', () => {
-    // GIVEN no lock file and the variable set to "true"
+  test.each(['1', 'true', 'yes', 'TRUE', 'Yes'])('CDK_CAPABILITY_UPDATE_LOCK=%s writes the lock and says where on stderr', (value) => {
+    // GIVEN no lock file
     const series = newSeries();
     const app = appOf(series);
     cdn(app, { version: '1.0.0' });
 
-    // WHEN synthesized
-    withUpdateLock('true', () => app.synth());
+    // WHEN synthesized with the variable set to a yes
+    let stderr = '';
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => (stderr += String(chunk)) !== '');
+    try {
+      withUpdateLock(value, () => app.synth());
+    } finally {
+      spy.mockRestore();
+    }
 
-    // THEN no lock file
+    // THEN the lock is written, and stderr names it
+    expect(fs.existsSync(series.lockFile)).toBe(true);
+    expect(stderr).toBe(`cdk-capability: wrote the lock of this release to ${series.lockFile} (CDK_CAPABILITY_UPDATE_LOCK=${value}); commit it.\n`);
+  });
+
+  test.each(['', '0', 'false', 'no', 'NO'])('CDK_CAPABILITY_UPDATE_LOCK=%j writes no lock and says nothing', (value) => {
+    // GIVEN no lock file
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with the variable set to a no
+    const spy = jest.spyOn(process.stderr, 'write');
+    try {
+      withUpdateLock(value, () => app.synth());
+      // THEN the output is written, no lock, nothing on stderr
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.existsSync(app.outdir)).toBe(true);
+    expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('CDK_CAPABILITY_UPDATE_LOCK set to anything else is refused with CAP011 before anything is written', () => {
+    // GIVEN no lock file
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with the variable set to "maybe"
+    const run = () => withUpdateLock('maybe', () => app.synth());
+
+    // THEN CAP011 says which values it takes, and neither output nor lock is written
+    expect(run).toThrow(CompositionError);
+    expect(run).toThrow(
+      'CAP011 output not written: CDK_CAPABILITY_UPDATE_LOCK is "maybe", which is neither 1, true or yes (rewrite the lock) nor 0, false, no or unset (leave it). Nothing was changed. Set it to one of those.',
+    );
+    expect(fs.existsSync(app.outdir)).toBe(false);
     expect(fs.existsSync(series.lockFile)).toBe(false);
   });
 
