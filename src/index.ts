@@ -16,7 +16,7 @@ export { RuntimeRouting } from './routing/runtime-routing';
 export type { RuntimeRoutingProps } from './routing/runtime-routing';
 export { RouteStyle } from './routing/tenant-route';
 export type { GatewayReference, TenantRouteOptions } from './routing/tenant-route';
-export type { Backend, BackendOptions } from './routing/backend';
+export type { Backend, BackendOptions, BackendVersionOptions, VersionedBackend, VersionedBackendOptions } from './routing/backend';
 export { InterfaceContract } from './contract/interface-contract';
 export type { ConsumeOptions, Consumption, ContractHandles, FieldHandle, InterfaceContractProps, Publication, PublishOptions } from './contract/interface-contract';
 export { Field } from './contract/field';

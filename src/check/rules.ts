@@ -8,6 +8,7 @@ import { deploySynthesis } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
 import { fieldConflicts } from './rules/field-conflicts';
+import { headerAgreement } from './rules/header-agreement';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
   contractUsage, // CAP009
+  headerAgreement,
   objectValidity, // CAP010
   constructValidation,
   deploySynthesis,

@@ -44,7 +44,11 @@ export function collectContracts(
       parameterName: contract.parameterName,
       fields,
       publications: contract.publications.map((p) => ({ stack: p.stack.node.path, values: publishedValues(p.values, p.stack) })),
-      consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName, ...(c.namespace ? { namespace: c.namespace } : {}) })),
+      consumers: contract.consumptions.map((c) => ({
+        chart: c.chart.node.path,
+        secretName: c.secretName,
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+      })),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };

@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
+import { lockValues } from './lock-values';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
-import { lockValues } from './lock-values';
 
 /**
  * The lock of this release: the interface artifact, and the inventory of

@@ -3,7 +3,8 @@ import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
-import { Lock, objectUnitId, stackUnitId } from '../../release/lock';
+import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
+import { routeWeights } from '../../release/release-diff';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -79,6 +80,10 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
     }
   }
 
+  // A backend version removed while a locked route still sent it traffic; one the route had shifted to 0 may go.
+  const handled = new Set<string>();
+  for (const d of trafficDeletions(lock, removed, present, handled)) report(d);
+
   // Walk the locked graph from every removed unit, through barriers, to the units that depended on it.
   const n = lock.units.length;
   const out: number[][] = Array.from({ length: n + lock.barriers.length }, () => []);
@@ -97,7 +102,7 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
           source[w] = source[v];
           queue.push(w);
         }
-      } else if (present.has(lock.units[w].id)) {
+      } else if (present.has(lock.units[w].id) && !handled.has(`${source[v]}:${w}`)) {
         const gone = lock.units[source[v]];
         const stays = lock.units[w];
         report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path] });
@@ -150,7 +155,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
       found.push({
         removed: `major ${majorOf(old)} of '${old.capability}/${old.name}' (${old.version}, parameter ${old.parameter?.name})`,
         neededBy: `'${reader}'`,
-        why: `it read that major in the locked release`,
+        why: 'it read that major in the locked release',
         paths: [reader],
         fix: `Keep the major published until the lock shows no reader: move each reader to the next major in one release, then retire the old major in the next (${RELEASES_DOC}).`,
       });
@@ -175,4 +180,50 @@ function stillReads(facts: Facts, reader: string, field: string, secrets: Readon
     if (r.key === undefined) return `the whole Secret ${r.target.name} in ${r.field}`;
   }
   return undefined;
+}
+
+const VERSION_LABEL = 'metadata.labels["cdk-capability.io/version"]';
+const BACKEND_LABEL = 'metadata.labels["cdk-capability.io/backend"]';
+
+/**
+ * Removed Services that a remaining route of the lock sent traffic to (by its
+ * locked weights): refused, since traffic is shifted away first (weight 0) and
+ * the version removed in a later release. A Service the locked route gave
+ * weight 0 may go: the pair is added to `handled`, so the graph walk skips it too.
+ */
+function trafficDeletions(
+  lock: Lock,
+  removed: ReadonlyArray<{ u: LockedUnit; i: number }>,
+  present: ReadonlySet<string>,
+  handled: Set<string>,
+): UnsafeDeletion[] {
+  const found: UnsafeDeletion[] = [];
+  const services = removed.filter(({ u }) => u.groupKind === '/Service');
+  if (services.length === 0) return found;
+  lock.units.forEach((route, r) => {
+    if (!present.has(route.id)) return;
+    const weights = routeWeights(route);
+    if (!weights) return;
+    const total = Object.values(weights).reduce((a, b) => a + b, 0);
+    for (const { u, i } of services) {
+      const name = u.id.slice(u.id.lastIndexOf('|') + 1);
+      const hosts = [name, ...(u.namespace ? [`${name}.${u.namespace}`, `${name}.${u.namespace}.svc`, `${name}.${u.namespace}.svc.cluster.local`] : [])];
+      const host = hosts.find((h) => h in weights);
+      if (host === undefined || (route.namespace ?? '') !== (u.namespace ?? '')) continue;
+      handled.add(`${i}:${r}`);
+      const weight = weights[host];
+      if (weight === 0) continue;
+      const version = u.values?.[VERSION_LABEL];
+      const backend = u.values?.[BACKEND_LABEL];
+      const what = typeof version === 'string' && typeof backend === 'string' ? `version '${version}' of backend '${backend}' (${u.label})` : u.label;
+      found.push({
+        removed: what,
+        neededBy: route.label,
+        why: `it sent that version ${weight} of ${total} in the locked release`,
+        paths: [route.path, u.path],
+        fix: 'Shift its weight to 0 in one release, then remove the version in the next.',
+      });
+    }
+  });
+  return found;
 }
