@@ -30,6 +30,6 @@ export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
 export type { PlanDependency, PlanStep } from './render/plan-steps';
-export type { ContractChange, FieldChange, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';
+export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
 export type { InterfaceArtifact, InterfaceRecord } from './release/interface-record';

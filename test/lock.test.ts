@@ -76,6 +76,7 @@ describe('the lock file', () => {
       removed: [],
       fields: [],
       traffic: [],
+      handovers: [],
       contracts: [{ contract: 'cdn/Edge', change: 'added', after: { version: '1.0.0', parameter: '/cdk-capability/cdn/edge/v1' } }],
       interface: [],
     });
@@ -177,7 +178,7 @@ describe('the lock file', () => {
 
     // THEN it is accepted with no changes
     expect(violations).toEqual([]);
-    const none = { fields: [], traffic: [], contracts: [], interface: [] };
+    const none = { fields: [], traffic: [], handovers: [], contracts: [], interface: [] };
     expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], ...none });
   });
 
@@ -243,6 +244,7 @@ describe('the lock file', () => {
       removed: [],
       fields: [],
       traffic: [],
+      handovers: [],
       contracts: [],
       interface: [],
     });

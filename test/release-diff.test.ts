@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
-import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, nextRelease, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+import { formatPlan, hasChanges } from '../src/cli/format-plan';
 
 afterAll(removeReleaseDirs);
 
@@ -82,6 +83,7 @@ describe('plan.json changes against the lock', () => {
         { unit: 'ConfigMap b', fields: [{ path: 'data.v', before: '1', after: '2' }] },
       ],
       traffic: [],
+      handovers: [],
       contracts: [
         {
           contract: 'cdn/Edge',
@@ -109,6 +111,7 @@ describe('plan.json changes against the lock', () => {
       removed: [],
       fields: [{ unit: 'ConfigMap b', fields: [{ path: 'data.v', before: '1', after: '2' }] }],
       traffic: [],
+      handovers: [],
       contracts: [],
       interface: [],
     });
@@ -167,6 +170,26 @@ describe('plan.json changes against the lock', () => {
 
     // THEN one changed leaf
     expect(plan?.changes.fields).toEqual([{ unit: 'apps/Deployment payments/api', fields: [{ path: 'spec.replicas', before: 2, after: 3 }] }]);
+  });
+
+  test('a field moving from the declarer to a Contribution is a handover of ownership, with the value unchanged', () => {
+    // GIVEN the real lock of a release where ConfigMap settings declares data.mode itself
+    const settings = (app: CapabilityApp, contributed: boolean) => {
+      const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+      const cm = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, ...(contributed ? {} : { data: { mode: 'live' } }) });
+      if (contributed) new Contribution(routing, 'Ops', { target: cm, fields: { data: { mode: 'live' } } });
+    };
+    const series = lockedSeries(settings, false);
+
+    // WHEN the next release writes data.mode through Contribution shop/Routing/Ops
+    const { violations, plan } = nextRelease(series, settings, true);
+
+    // THEN the manifest is unchanged, and the plan records the handover
+    expect(violations).toEqual([]);
+    expect(plan?.changes.changed).toEqual([]);
+    expect(plan?.changes.handovers).toEqual([{ unit: 'ConfigMap settings', path: 'data.mode', from: 'shop/Routing/Settings', to: 'shop/Routing/Ops' }]);
+    expect(formatPlan(plan!)).toContain("\nHandovers of field ownership:\n  ~ ConfigMap settings data.mode: 'shop/Routing/Settings' -> 'shop/Routing/Ops'\n");
+    expect(hasChanges(plan!)).toBe(true);
   });
 
   test('synth() writes the same changes to plan.json in the outdir', () => {

@@ -17,10 +17,11 @@ export function planCounts(plan: Plan): { add: number; change: number; remove: n
   return { add: c.added.length, change: c.changed.length, remove: c.removed.length };
 }
 
-/** True when the plan changes anything: a stack or object, a contract version, or an interface field. */
+/** True when the plan changes anything: a stack or object, a field's owner, a contract version, or an interface field. */
 export function hasChanges(plan: Plan): boolean {
   const c = plan.changes;
-  return c.firstRelease || c.added.length + c.changed.length + c.removed.length + (c.contracts?.length ?? 0) + c.interface.length > 0;
+  const units = c.added.length + c.changed.length + c.removed.length;
+  return c.firstRelease || units + (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length > 0;
 }
 
 /**
@@ -28,7 +29,7 @@ export function hasChanges(plan: Plan): boolean {
  * `+ ~ -` counts, the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
- * between backend versions, contract versions and parameter paths, and
+ * between backend versions, handovers of field ownership, contract versions and parameter paths, and
  * interface fields with the bump each needs.
  */
 export function formatPlan(plan: Plan): string {
@@ -63,6 +64,10 @@ export function formatPlan(plan: Plan): string {
       const backends = [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])];
       lines.push(`  ~ ${t.route}: ${backends.map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`).join(', ')}`);
     }
+  }
+  if ((c.handovers ?? []).length > 0) {
+    lines.push('', 'Handovers of field ownership:');
+    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
   }
   if ((c.contracts ?? []).length > 0) {
     lines.push('', 'Contracts:');

@@ -30,6 +30,12 @@ export interface LockedUnit {
    * written before values were recorded.
    */
   readonly values?: Readonly<Record<string, unknown>>;
+  /**
+   * For an object: the leaves another construct than its declarer writes (a
+   * `Contribution`), by path, with that writer's construct path; every other
+   * leaf is the declarer's.
+   */
+  readonly owners?: Readonly<Record<string, string>>;
 }
 
 /**

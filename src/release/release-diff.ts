@@ -56,6 +56,18 @@ export interface TrafficChange {
   readonly after: Record<string, number>;
 }
 
+/** A leaf of an object whose writer changes between the locked release and this one. */
+export interface Handover {
+  /** The object, as the plan names it. */
+  readonly unit: string;
+  /** The leaf, as the field ledger prints it (`spec.replicas`). */
+  readonly path: string;
+  /** The locked writer's construct path. */
+  readonly from: string;
+  /** This release's writer's construct path. */
+  readonly to: string;
+}
+
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
 export interface ReleaseDiff {
   /** True when there was no lock: everything is added. */
@@ -72,6 +84,8 @@ export interface ReleaseDiff {
   readonly contracts: ContractChange[];
   /** Routes whose weights between backend versions change: shifting and rolling back traffic. */
   readonly traffic: TrafficChange[];
+  /** Leaves of objects present in both releases whose owner (writer) changes. */
+  readonly handovers: Handover[];
   /** Interface fields added, changed or removed, with the bump each needs. */
   readonly interface: InterfaceChange[];
 }
@@ -94,6 +108,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDif
       removed: [],
       fields: [],
       traffic: [],
+      handovers: [],
       contracts: next.interfaces.map((r) => ({ contract: nameOf(r), change: 'added' as const, after: majorOfRecord(r) })),
       interface: [],
     };
@@ -108,6 +123,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDif
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
     fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u)),
     traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
+    handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
   };
@@ -184,4 +200,16 @@ function trafficChange(old: LockedUnit, now: LockedUnit): TrafficChange[] {
   const after = routeWeights(now);
   if (!before || !after || JSON.stringify(before) === JSON.stringify(after)) return [];
   return [{ route: now.label, before, after }];
+}
+
+function handovers(old: LockedUnit, now: LockedUnit): Handover[] {
+  if (!old.groupKind || (!old.owners && !now.owners)) return [];
+  const found: Handover[] = [];
+  const paths = new Set([...Object.keys(old.owners ?? {}), ...Object.keys(now.owners ?? {})]);
+  for (const path of paths) {
+    const from = old.owners?.[path] ?? old.path;
+    const to = now.owners?.[path] ?? now.path;
+    if (from !== to) found.push({ unit: now.label, path, from, to });
+  }
+  return found;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { lockValues } from './lock-values';
-import type { Facts, ObjectFact } from '../collect/facts';
+import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
+import { formatPath } from '../collect/ledger/field-path';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
@@ -15,6 +16,7 @@ import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
  */
 export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>): Lock {
   const g = facts.graph;
+  const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const units: LockedUnit[] = [];
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
@@ -49,6 +51,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
         values: lockValues(o.manifest, group === '' && kind === 'Secret' ? ['data', 'stringData'] : []),
+        ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
       });
     }
   }
@@ -59,6 +62,13 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
   return { formatVersion: 1, interfaces: artifact.interfaces, units, barriers, edges };
+}
+
+/** The leaves written by another construct than the declarer, by path: the owners a handover changes. */
+function ownersOf(writes: readonly FieldWrite[] | undefined, declarer: string): { owners?: Record<string, string> } {
+  const owners: Record<string, string> = {};
+  for (const w of writes ?? []) if (w.writer !== declarer) owners[formatPath(w.path)] = w.writer;
+  return Object.keys(owners).length > 0 ? { owners } : {};
 }
 
 /** A template without each resource's `Metadata` (construct paths, asset details), which is no change to review. */
