@@ -49,13 +49,21 @@ export class CapabilityTesting {
   /**
    * A `CapabilityApp` whose outdir is a fresh temporary folder, removed when
    * the process exits, so a test that calls `app.synth()` never writes into
-   * the project.
+   * the project. It reads no lock unless given one (`lockFile`): a
+   * `capability.lock.json` in the working directory (the app's own) is not
+   * this test's previous release.
    *
-   * @param props app options; an `outdir` given here is kept
+   * @param props app options; an `outdir` or `lockFile` given here is kept
    * @returns the new app
    */
   public static app(props: CapabilityAppProps = {}): CapabilityApp {
-    return new CapabilityApp({ ...props, outdir: props.outdir ?? path.join(privateTempDir('cdk-capability-testing-'), 'dist') });
+    const scratch = props.outdir === undefined || props.lockFile === undefined ? privateTempDir('cdk-capability-testing-') : undefined;
+    return new CapabilityApp({
+      ...props,
+      outdir: props.outdir ?? path.join(scratch!, 'dist'),
+      // a path in a fresh folder holds no lock: a first release
+      lockFile: props.lockFile ?? path.join(scratch!, 'capability.lock.json'),
+    });
   }
 
   /**

@@ -58,8 +58,13 @@ describe('examples/cdn uses its interface contract on both sides', () => {
     expect(record.schema.properties.originDnsName.format).toBe('hostname');
     expect(record.schema.required).toEqual(['originDnsName', 'tenantHeader']);
     expect(record.fields).toEqual({
-      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
-      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
+      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'], readBy: ['cdn/Routing/web', 'cdn/Routing/globex'] },
+      tenantHeader: {
+        producedBy: ['cdn/Base'],
+        consumedBy: ['cdn/Routing'],
+        // the backends read it from the Secret; the tenant routes match on it
+        readBy: ['cdn/Routing/web', 'cdn/Routing/globex', 'cdn/Routing/tenant-acme', 'cdn/Routing/tenant-globex', 'cdn/Routing/tenant-initech'],
+      },
     });
   });
 

@@ -14,7 +14,6 @@ function unsafe(removed: string, neededBy: string, why: string): string {
 const CUSTOM_RESOURCE = 'it is a custom resource of the kind the CRD defines';
 const IN_NAMESPACE = 'it lives in that namespace';
 const DEPENDS = 'it depends on it in the locked release';
-const CONSUMES = 'it still consumes the field';
 
 describe('CAP008: deletion safety against the lock', () => {
   describe('a CRD and its custom resources', () => {
@@ -135,6 +134,8 @@ describe('CAP008: deletion safety against the lock', () => {
       readonly fields: Array<'originDnsName' | 'tenantHeader'>;
       /** The fields chart `cdn/Routing` reads with `.envVar()`; undefined: no such chart. */
       readonly reads?: Array<'originDnsName' | 'tenantHeader'>;
+      /** Keys Deployment web reads from the bound Secret by a hand-written secretKeyRef. */
+      readonly rawReads?: string[];
     }
 
     /**
@@ -164,22 +165,50 @@ describe('CAP008: deletion safety against the lock', () => {
           selector: { matchLabels: { app: 'web' } },
           template: {
             metadata: { labels: { app: 'web' } },
-            spec: { containers: [{ name: 'web', image: 'nginx:1.27', env: v.reads.map((f) => handles[f].envVar()) }] },
+            spec: {
+              containers: [{
+                name: 'web',
+                image: 'nginx:1.27',
+                env: [
+                  ...v.reads.map((f) => handles[f].envVar()),
+                  ...(v.rawReads ?? []).map((key) => ({ name: key.toUpperCase(), valueFrom: { secretKeyRef: { name: 'cdn-edge-interface', key } } })),
+                ],
+              }],
+            },
           },
         },
       });
     }
 
-    test('removing a field that a remaining consumer chart read is refused, even with a major bump', () => {
-      // GIVEN the real lock of 1.0.0 where cdn/Routing reads both fields with .envVar()
+    test('removing a field its reader stops reading in the same release is accepted (the reader remains)', () => {
+      // GIVEN the real lock of 1.0.0 where Deployment web (chart cdn/Routing) reads both fields with .envVar()
       const series = lockedSeries(edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], reads: ['originDnsName', 'tenantHeader'] });
 
-      // WHEN 2.0.0 removes tenantHeader and cdn/Routing remains (reading originDnsName only)
-      const { violations } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'] });
+      // WHEN 2.0.0 removes tenantHeader and Deployment web stops reading it (it still reads originDnsName)
+      const { violations, plan } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'] });
 
-      // THEN one CAP008 names the field, the contract and the consumer
+      // THEN it is accepted: no reader reads the field any more
+      expect(violations).toEqual([]);
+      expect(plan?.changes.interface).toEqual([{ contract: 'cdn/Edge', field: 'tenantHeader', change: 'removed', needs: 'major' }]);
+    });
+
+    test('removing a field a remaining reader still reads is refused, naming the reader and the two-release way out', () => {
+      // GIVEN the real lock of 1.0.0 where Deployment web reads both fields
+      const series = lockedSeries(edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], reads: ['originDnsName', 'tenantHeader'] });
+
+      // WHEN 2.0.0 removes tenantHeader but Deployment web keeps reading its key from the bound Secret
+      const { violations } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'], rawReads: ['tenantHeader'] });
+
+      // THEN one CAP008 names the field, the reader, how it reads it, and the way out
       expect(coded(violations)).toEqual([
-        { code: 'CAP008', message: unsafe("interface field 'tenantHeader' of 'cdn/Edge'", "'cdn/Routing'", CONSUMES), paths: ['cdn/Routing'] },
+        {
+          code: 'CAP008',
+          message:
+            "unsafe deletion: this release removes interface field 'tenantHeader' of 'cdn/Edge', but 'cdn/Routing/Web' remains and it still reads the field " +
+            "(key 'tenantHeader' of Secret cdn-edge-interface in spec.template.spec.containers[name=web].env[name=TENANTHEADER]). " +
+            'Stop reading the field in this release, or keep it and publish the next major beside this one, move the readers to it, and retire this major in a later release (docs/releases.md).',
+          paths: ['cdn/Routing/Web'],
+        },
       ]);
     });
 

@@ -150,8 +150,8 @@ describe('interface.json', () => {
 
     // THEN producers and consumers per field
     expect(record.fields).toEqual({
-      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
-      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: ['web/Routing'] },
+      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'], readBy: ['cdn/Routing/Web'] },
+      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: ['web/Routing'], readBy: ['web/Routing/Web'] },
     });
   });
 
@@ -163,9 +163,9 @@ describe('interface.json', () => {
     const [record] = app.synthesize().interface!.interfaces;
 
     // THEN those fields have neither producer nor consumer
-    expect(record.fields.maxTenants).toEqual({ producedBy: [], consumedBy: [] });
-    expect(record.fields.cache).toEqual({ producedBy: [], consumedBy: [] });
-    expect(record.fields.tenantHeader).toEqual({ producedBy: ['shop/Base'], consumedBy: [] });
+    expect(record.fields.maxTenants).toEqual({ producedBy: [], consumedBy: [], readBy: [] });
+    expect(record.fields.cache).toEqual({ producedBy: [], consumedBy: [], readBy: [] });
+    expect(record.fields.tenantHeader).toEqual({ producedBy: ['shop/Base'], consumedBy: [], readBy: [] });
   });
 
   test('interface.json describes the interface without carrying any published value', () => {

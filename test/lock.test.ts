@@ -69,7 +69,17 @@ describe('the lock file', () => {
 
     // THEN it is accepted and plan.changes lists every stack and object as added
     expect(violations).toEqual([]);
-    expect(plan?.changes).toEqual({ firstRelease: true, added: CDN_UNITS, changed: [], removed: [], interface: [] });
+    expect(plan?.changes).toEqual({
+      firstRelease: true,
+      added: CDN_UNITS,
+      changed: [],
+      removed: [],
+      fields: [],
+      traffic: [],
+      handovers: [],
+      contracts: [{ contract: 'cdn/Edge', change: 'added', after: { version: '1.0.0', parameter: '/cdk-capability/cdn/edge/v1' } }],
+      interface: [],
+    });
   });
 
   test('an accepted synth without CDK_CAPABILITY_UPDATE_LOCK writes no lock', () => {
@@ -86,16 +96,60 @@ describe('the lock file', () => {
     expect(fs.existsSync(series.lockFile)).toBe(false);
   });
 
-  test('CDK_CAPABILITY_UPDATE_LOCK set to anything but 1 writes no lock', () => {
-    // GIVEN no lock file and the variable set to "true"
+  test.each(['1', 'true', 'yes', 'TRUE', 'Yes'])('CDK_CAPABILITY_UPDATE_LOCK=%s writes the lock and says where on stderr', (value) => {
+    // GIVEN no lock file
     const series = newSeries();
     const app = appOf(series);
     cdn(app, { version: '1.0.0' });
 
-    // WHEN synthesized
-    withUpdateLock('true', () => app.synth());
+    // WHEN synthesized with the variable set to a yes
+    let stderr = '';
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => (stderr += String(chunk)) !== '');
+    try {
+      withUpdateLock(value, () => app.synth());
+    } finally {
+      spy.mockRestore();
+    }
 
-    // THEN no lock file
+    // THEN the lock is written, and stderr names it
+    expect(fs.existsSync(series.lockFile)).toBe(true);
+    expect(stderr).toBe(`cdk-capability: wrote the lock of this release to ${series.lockFile} (CDK_CAPABILITY_UPDATE_LOCK=${value}); commit it.\n`);
+  });
+
+  test.each(['', '0', 'false', 'no', 'NO'])('CDK_CAPABILITY_UPDATE_LOCK=%j writes no lock and says nothing', (value) => {
+    // GIVEN no lock file
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with the variable set to a no
+    const spy = jest.spyOn(process.stderr, 'write');
+    try {
+      withUpdateLock(value, () => app.synth());
+      // THEN the output is written, no lock, nothing on stderr
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.existsSync(app.outdir)).toBe(true);
+    expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('CDK_CAPABILITY_UPDATE_LOCK set to anything else is refused with CAP011 before anything is written', () => {
+    // GIVEN no lock file
+    const series = newSeries();
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with the variable set to "maybe"
+    const run = () => withUpdateLock('maybe', () => app.synth());
+
+    // THEN CAP011 says which values it takes, and neither output nor lock is written
+    expect(run).toThrow(CompositionError);
+    expect(run).toThrow(
+      'CAP011 output not written: CDK_CAPABILITY_UPDATE_LOCK is "maybe", which is neither 1, true or yes (rewrite the lock) nor 0, false, no or unset (leave it). Nothing was changed. Set it to one of those.',
+    );
+    expect(fs.existsSync(app.outdir)).toBe(false);
     expect(fs.existsSync(series.lockFile)).toBe(false);
   });
 
@@ -124,7 +178,8 @@ describe('the lock file', () => {
 
     // THEN it is accepted with no changes
     expect(violations).toEqual([]);
-    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], interface: [] });
+    const none = { fields: [], traffic: [], handovers: [], contracts: [], interface: [] };
+    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: [], removed: [], ...none });
   });
 
   test('a refused synth with CDK_CAPABILITY_UPDATE_LOCK=1 writes no lock where there was none', () => {
@@ -187,11 +242,15 @@ describe('the lock file', () => {
       added: [],
       changed: [],
       removed: [],
+      fields: [],
+      traffic: [],
+      handovers: [],
+      contracts: [],
       interface: [],
     });
   });
 
-  test('the lock holds no published value: neither a literal header nor a secret-looking literal', () => {
+  test('the lock holds field values for the plan, but masks a secret-looking literal', () => {
     // GIVEN a release publishing tenantHeader "x-tenant-id" and apiKey shaped like an AWS access key id
     const series = newSeries();
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -202,13 +261,44 @@ describe('the lock file', () => {
       stderr.mockRestore();
     }
 
-    // THEN the lock names the fields but contains neither value
+    // THEN the lock holds ConfigMap edge-header's data, and the template's parameter value masked: it carries the key
     const text = fs.readFileSync(series.lockFile, 'utf-8');
-    expect(text).toContain('"tenantHeader"');
-    expect(text).toContain('"apiKey"');
-    expect(text).not.toContain('x-tenant-id');
+    const lock = JSON.parse(text);
     expect(text).not.toContain(SECRET_LOOKING);
-    expect(text).not.toContain('origin.example.com');
+    expect(lock.units.find((u: any) => u.label === 'ConfigMap edge-header').values).toEqual({
+      'apiVersion': 'v1',
+      'kind': 'ConfigMap',
+      'metadata.name': 'edge-header',
+      'data.header': 'x-tenant-id',
+    });
+    const base = lock.units.find((u: any) => u.label === 'stack cdn/Base').values;
+    const parameterValue = Object.entries(base).filter(([k]) => /^Resources\.EdgeInterface[0-9A-F]+\.Properties\.Value$/.test(k));
+    expect(parameterValue).toEqual([[expect.any(String), '(sensitive)']]);
+  });
+
+  test('the lock masks every value of a Secret\'s data and stringData', () => {
+    // GIVEN a release with Secret creds holding data and stringData
+    const series = newSeries();
+    const build = (app: CapabilityApp) => {
+      cdn(app, { version: '1.0.0' });
+      const routing = app.node.findChild('cdn').node.findChild('Routing');
+      new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { token: 'c2VjcmV0' }, stringData: { password: 'hunter2' } });
+    };
+
+    // WHEN it is released
+    release(series, build, undefined);
+
+    // THEN the lock holds the keys, never the values
+    const text = fs.readFileSync(series.lockFile, 'utf-8');
+    expect(JSON.parse(text).units.find((u: any) => u.label === 'Secret creds').values).toEqual({
+      'apiVersion': 'v1',
+      'kind': 'Secret',
+      'metadata.name': 'creds',
+      'data.token': '(sensitive)',
+      'stringData.password': '(sensitive)',
+    });
+    expect(text).not.toContain('c2VjcmV0');
+    expect(text).not.toContain('hunter2');
   });
 
   test('a lock file that is not valid JSON is refused with CAP010 naming the file', () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, Plan, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, newSeries, releaseDir, removeReleaseDirs, withUpdateLock } from './release-fixtures';
@@ -86,8 +87,8 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // WHEN the command prints it
     const { code, stdout } = runMain(['plan', '--plan', file]);
 
-    // THEN it exits 0 and the first line counts 2 added, 2 changed, 1 removed
-    expect(code).toBe(0);
+    // THEN it exits 2 (changes, as terraform plan -detailed-exitcode) and the first line counts 2 added, 2 changed, 1 removed
+    expect(code).toBe(2);
     expect(stdout.split('\n')[0]).toBe('Plan: 2 to add, 2 to change, 1 to remove.');
   });
 
@@ -113,7 +114,7 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // WHEN the command prints it
     const { stdout } = runMain(['plan', '--plan', file]);
 
-    // THEN it ends with + added, ~ changed, - removed, and the interface field with the bump it needs
+    // THEN it ends with + added, ~ changed (each with its changed fields, old -> new), - removed, the contract's version, and the interface field with the bump it needs
     expect(stdout.slice(stdout.indexOf('\nChanges against the lock:'))).toBe(
       [
         '',
@@ -121,8 +122,13 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
         '  + stack cdn/globex',
         '  + ConfigMap shop/extra',
         '  ~ stack cdn/Base',
+        '      ~ Resources.EdgeInterfaceE1F560EE.Properties.Description: "cdk-capability interface cdn/Edge 1.0.0" -> "cdk-capability interface cdn/Edge 1.1.0"',
         '  ~ ConfigMap shop/settings',
+        '      ~ data.mode: "live" -> "maintenance"',
         '  - ConfigMap shop/old',
+        '',
+        'Contracts:',
+        '  ~ cdn/Edge 1.0.0 -> 1.1.0, at /cdk-capability/cdn/edge/v1',
         '',
         'Interface:',
         "  ~ cdn/Edge field 'maxTenants' added (optional) (needs minor)",
@@ -136,9 +142,10 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     const { file } = writePlan(RELEASE_1, lockedSeries(shop, RELEASE_1));
 
     // WHEN the command prints it
-    const { stdout } = runMain(['plan', '--plan', file]);
+    const { code, stdout } = runMain(['plan', '--plan', file]);
 
-    // THEN zero counts and (none)
+    // THEN exit 0, zero counts and (none)
+    expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe('Plan: 0 to add, 0 to change, 0 to remove.');
     expect(stdout).toMatch(/\nChanges against the lock:\n {2}\(none\)\n$/);
   });
@@ -156,6 +163,43 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stdout).not.toContain('Changes against the lock:');
   });
 
+  test('--json prints the summary and the plan, valid against docs/plan-output.schema.json', () => {
+    // GIVEN the plan.json of release 2 against the lock of release 1, and the shipped schema
+    const { file, plan } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'plan-output.schema.json'), 'utf-8'));
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(schema);
+
+    // WHEN the command prints it with --json
+    const { code, stdout } = runMain(['plan', '--plan', file, '--json']);
+
+    // THEN exit 2, and the output is the schema's shape: counts, changes flag, the plan unchanged
+    const output = JSON.parse(stdout);
+    expect(code).toBe(2);
+    expect(validate(output) ? [] : validate.errors).toEqual([]);
+    expect(output.summary).toEqual({ add: 2, change: 2, remove: 1, changes: true });
+    expect(output.plan).toEqual(plan);
+  });
+
+  test('the schema rejects what it must: a field change with neither before nor after, an unknown change kind', () => {
+    // GIVEN the shipped schema and a valid --json output of release 1 against its own lock
+    const { file } = writePlan(RELEASE_1, lockedSeries(shop, RELEASE_1));
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'plan-output.schema.json'), 'utf-8'));
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(schema);
+    const { code, stdout } = runMain(['plan', '--plan', file, '--json']);
+    const valid = JSON.parse(stdout);
+
+    // WHEN it is broken in two ways
+    const noValues = structuredClone(valid);
+    noValues.plan.changes.fields = [{ unit: 'ConfigMap shop/settings', fields: [{ path: 'data.mode' }] }];
+    const badKind = structuredClone(valid);
+    badKind.plan.changes.contracts = [{ contract: 'cdn/Edge', change: 'renamed' }];
+
+    // THEN the valid one passes (exit 0: no changes), the broken ones fail
+    expect(code).toBe(0);
+    expect(valid.summary).toEqual({ add: 0, change: 0, remove: 0, changes: false });
+    expect([validate(valid), validate(noValues), validate(badKind)]).toEqual([true, false, false]);
+  });
+
   test('a missing plan file exits 1 and says where it looked', () => {
     // GIVEN a path with no file
     const file = path.join(releaseDir(), 'plan.json');
@@ -169,30 +213,30 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stderr).toBe(`cdk-capability plan: no plan at '${file}'\n`);
   });
 
-  test('an unknown option is refused with exit 2, naming it, and the usage', () => {
+  test('an unknown option is refused with exit 1, naming it, and the usage', () => {
     // WHEN run with an option plan does not have
     const { code, stdout, stderr } = runMain(['plan', '--bogus']);
 
-    // THEN nothing runs: exit 2, the option named on stderr, then the usage
-    expect(code).toBe(2);
+    // THEN nothing runs: exit 1, the option named on stderr, then the usage
+    expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^cdk-capability plan: Unknown option '--bogus'\n\nUsage: cdk-capability plan /);
   });
 
   test('a positional argument is refused too', () => {
     const { code, stderr } = runMain(['plan', 'dist/plan.json']);
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(stderr).toMatch(/^cdk-capability plan: Unexpected argument 'dist\/plan\.json'/);
   });
 
-  test('an unknown command prints the usage and exits 2; --help exits 0', () => {
+  test('an unknown command prints the usage and exits 1; --help exits 0', () => {
     // WHEN run with "apply" and with "plan --help"
     const unknown = runMain(['apply']);
     const help = runMain(['plan', '--help']);
 
-    // THEN the usage both times, exit 2 then 0
-    expect(unknown.code).toBe(2);
-    expect(unknown.stdout).toMatch(/^Usage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\]\n/);
+    // THEN the usage both times, exit 1 then 0
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toMatch(/^Usage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\] \[--json\]\n/);
     expect(help.code).toBe(0);
     expect(help.stdout).toBe(unknown.stdout);
   });
@@ -237,8 +281,8 @@ describe('cdk-capability plan --app (spawned for real)', () => {
     [accepted, refused] = await Promise.all([spawnPlan('main.ts', env), spawnPlan('refused.ts', env)]);
   }, SPAWN_TIMEOUT);
 
-  test('an accepted app exits 0 and prints the summary line', () => {
-    expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 0\n');
+  test('an accepted first release exits 2 (changes) and prints the summary line', () => {
+    expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 2\n');
     expect(accepted.stdout.split('\n')[0]).toBe('Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).');
   });
 

@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
-import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, nextRelease, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+import { formatPlan, hasChanges } from '../src/cli/format-plan';
 
 afterAll(removeReleaseDirs);
 
@@ -74,6 +75,23 @@ describe('plan.json changes against the lock', () => {
       // the Base template changes because the parameter's description carries the version
       changed: ['stack cdn/Base', 'ConfigMap b'],
       removed: ['ConfigMap c', 'stack dns/old'],
+      fields: [
+        {
+          unit: 'stack cdn/Base',
+          fields: [{ path: expect.stringMatching(/^Resources\.EdgeInterface[0-9A-F]{8}\.Properties\.Description$/), before: 'cdk-capability interface cdn/Edge 1.0.0', after: 'cdk-capability interface cdn/Edge 1.1.0' }],
+        },
+        { unit: 'ConfigMap b', fields: [{ path: 'data.v', before: '1', after: '2' }] },
+      ],
+      traffic: [],
+      handovers: [],
+      contracts: [
+        {
+          contract: 'cdn/Edge',
+          change: 'changed',
+          before: { version: '1.0.0', parameter: '/cdk-capability/cdn/edge/v1' },
+          after: { version: '1.1.0', parameter: '/cdk-capability/cdn/edge/v1' },
+        },
+      ],
       interface: [{ contract: 'cdn/Edge', field: 'maxTenants', change: 'added (optional)', needs: 'minor' }],
     });
   });
@@ -86,7 +104,17 @@ describe('plan.json changes against the lock', () => {
     const { plan } = nextRelease(series, platform, { ...RELEASE_1, configMaps: { ...RELEASE_1.configMaps, b: '2' } });
 
     // THEN only ConfigMap b is changed
-    expect(plan?.changes).toEqual({ firstRelease: false, added: [], changed: ['ConfigMap b'], removed: [], interface: [] });
+    expect(plan?.changes).toEqual({
+      firstRelease: false,
+      added: [],
+      changed: ['ConfigMap b'],
+      removed: [],
+      fields: [{ unit: 'ConfigMap b', fields: [{ path: 'data.v', before: '1', after: '2' }] }],
+      traffic: [],
+      handovers: [],
+      contracts: [],
+      interface: [],
+    });
   });
 
   test('a major release lists removed and loosened fields, largest bump first', () => {
@@ -102,6 +130,66 @@ describe('plan.json changes against the lock', () => {
       { contract: 'cdn/Edge', field: 'tenantHeader', change: 'removed', needs: 'major' },
       { contract: 'cdn/Edge', field: 'originDnsName', change: 'loosened from hostname to any string', needs: 'minor' },
     ]);
+  });
+
+  test('a major bump shows the version and the parameter path moving from v1 to v2', () => {
+    // GIVEN the real lock of release 1
+    const series = lockedSeries(platform, RELEASE_1);
+
+    // WHEN 2.0.0 is released with the same fields
+    const { plan } = nextRelease(series, platform, { ...RELEASE_1, version: '2.0.0' });
+
+    // THEN the contract change carries both versions and both parameters, and the Base template's Name moves
+    expect(plan?.changes.contracts).toEqual([
+      {
+        contract: 'cdn/Edge',
+        change: 'changed',
+        before: { version: '1.0.0', parameter: '/cdk-capability/cdn/edge/v1' },
+        after: { version: '2.0.0', parameter: '/cdk-capability/cdn/edge/v2' },
+      },
+    ]);
+    const base = plan?.changes.fields.find((f) => f.unit === 'stack cdn/Base')?.fields.filter((f) => f.path.endsWith('.Properties.Name'));
+    expect(base?.map(({ before, after }) => ({ before, after }))).toEqual([{ before: '/cdk-capability/cdn/edge/v1', after: '/cdk-capability/cdn/edge/v2' }]);
+  });
+
+  test('a Deployment scaled from 2 to 3 replicas shows spec.replicas 2 -> 3 and nothing else', () => {
+    // GIVEN the real lock of a release where Deployment payments/api has 2 replicas
+    const payments = (app: CapabilityApp, replicas: number) => {
+      const routing = new RuntimeRouting(new Capability(app, 'payments'), 'Routing');
+      new ApiObject(routing, 'Api', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'api', namespace: 'payments' },
+        spec: { replicas, selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'api', image: 'api:1' }] } } },
+      });
+    };
+    const series = lockedSeries(payments, 2);
+
+    // WHEN the next release has 3 replicas
+    const { plan } = nextRelease(series, payments, 3);
+
+    // THEN one changed leaf
+    expect(plan?.changes.fields).toEqual([{ unit: 'apps/Deployment payments/api', fields: [{ path: 'spec.replicas', before: 2, after: 3 }] }]);
+  });
+
+  test('a field moving from the declarer to a Contribution is a handover of ownership, with the value unchanged', () => {
+    // GIVEN the real lock of a release where ConfigMap settings declares data.mode itself
+    const settings = (app: CapabilityApp, contributed: boolean) => {
+      const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+      const cm = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, ...(contributed ? {} : { data: { mode: 'live' } }) });
+      if (contributed) new Contribution(routing, 'Ops', { target: cm, fields: { data: { mode: 'live' } } });
+    };
+    const series = lockedSeries(settings, false);
+
+    // WHEN the next release writes data.mode through Contribution shop/Routing/Ops
+    const { violations, plan } = nextRelease(series, settings, true);
+
+    // THEN the manifest is unchanged, and the plan records the handover
+    expect(violations).toEqual([]);
+    expect(plan?.changes.changed).toEqual([]);
+    expect(plan?.changes.handovers).toEqual([{ unit: 'ConfigMap settings', path: 'data.mode', from: 'shop/Routing/Settings', to: 'shop/Routing/Ops' }]);
+    expect(formatPlan(plan!)).toContain("\nHandovers of field ownership:\n  ~ ConfigMap settings data.mode: 'shop/Routing/Settings' -> 'shop/Routing/Ops'\n");
+    expect(hasChanges(plan!)).toBe(true);
   });
 
   test('synth() writes the same changes to plan.json in the outdir', () => {

@@ -86,7 +86,7 @@ describe('CapabilityTesting.synth', () => {
 
     expect(result.violations).toEqual([]);
     expect(result.interface?.interfaces).toEqual([
-      expect.objectContaining({ capability: 'cdn', name: 'Edge', version: '1.2.0', fields: { tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [] } } }),
+      expect.objectContaining({ capability: 'cdn', name: 'Edge', version: '1.2.0', fields: { tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [], readBy: [] } } }),
     ]);
   });
 
@@ -123,5 +123,61 @@ describe('CapabilityTesting.app', () => {
     const outdir = path.join(os.tmpdir(), 'cdk-capability-testing-given');
 
     expect(CapabilityTesting.app({ outdir }).outdir).toEqual(outdir);
+  });
+
+  describe('the lock', () => {
+    let cwd: string;
+    let project: string;
+
+    beforeEach(() => {
+      // GIVEN a working directory holding the app's capability.lock.json, of an older contract version
+      cwd = process.cwd();
+      project = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-testing-project-'));
+      process.chdir(project);
+      const previous = CapabilityTesting.app({ lockFile: path.join(project, 'capability.lock.json') });
+      withContract(previous, '2.0.0');
+      process.env.CDK_CAPABILITY_UPDATE_LOCK = '1';
+      const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        previous.synth();
+      } finally {
+        stderr.mockRestore();
+        delete process.env.CDK_CAPABILITY_UPDATE_LOCK;
+      }
+    });
+
+    afterEach(() => {
+      process.chdir(cwd);
+      fs.rmSync(project, { recursive: true, force: true });
+    });
+
+    /** Capability cdn with contract Edge at `version`, published by its base. */
+    function withContract(app: CapabilityApp, version: string): void {
+      const capability = new Capability(app, 'cdn');
+      new InterfaceContract(capability, 'Edge', { version, fields: { originDnsName: Field.dnsName() } }).publish(new SharedBase(capability, 'Base'), { originDnsName: 'o.example.com' });
+    }
+
+    test('is not read from the working directory unless given: a lower version is not CAP007', () => {
+      // WHEN a test app declares version 1.0.0 (lower than the lock in the working directory)
+      const app = CapabilityTesting.app();
+      withContract(app, '1.0.0');
+      const result = CapabilityTesting.synth(app);
+
+      // THEN it is a first release: no violation, everything added
+      expect(fs.existsSync(path.join(project, 'capability.lock.json'))).toBe(true);
+      expect(result.violations).toEqual([]);
+      expect(result.plan?.changes.firstRelease).toBe(true);
+      expect(path.dirname(app.lockFile)).not.toEqual(project);
+    });
+
+    test('is read when given', () => {
+      // WHEN the test app is given the lock and declares 1.0.0
+      const app = CapabilityTesting.app({ lockFile: path.join(project, 'capability.lock.json') });
+      withContract(app, '1.0.0');
+      const result = CapabilityTesting.synth(app);
+
+      // THEN CAP007: the version went backwards
+      expect(result.violations.map((v) => v.code)).toEqual(['CAP007']);
+    });
   });
 });

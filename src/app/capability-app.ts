@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
-import { compareFindings, Violation } from '../check/finding';
+import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
@@ -21,8 +21,9 @@ export interface CapabilityAppProps extends AppProps {
   /**
    * The lock file: the previous release, as you commit it. Synth checks interface
    * compatibility (`CAP007`) and deletion safety (`CAP008`) against it when it
-   * exists; with `CDK_CAPABILITY_UPDATE_LOCK=1` a synth that passes every check
-   * rewrites it. No lock file means a first release.
+   * exists; with `CDK_CAPABILITY_UPDATE_LOCK=1` (or `true`, `yes`) a synth that
+   * passes every check rewrites it and says so on stderr. No lock file means a
+   * first release.
    *
    * @default 'capability.lock.json' in the working directory
    */
@@ -120,6 +121,13 @@ export class CapabilityApp extends App {
   }
 
   private synthAndWrite(): void {
+    const updateLock = parseUpdateLock(process.env[UPDATE_LOCK_ENV]);
+    if (typeof updateLock === 'string') {
+      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, updateLock, []));
+      const file = process.env[REPORT_ENV];
+      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: [violation], warnings: [] });
+      throw new CompositionError([violation]);
+    }
     const result = this.synthesize();
     const reportFile = process.env[REPORT_ENV];
     const report = (violations: readonly Violation[]) => {
@@ -143,15 +151,18 @@ export class CapabilityApp extends App {
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
     if (result.violations.length > 0 || !result.output) return refuse(result.violations);
     const output = cli === 'stdout' ? stdoutTree(result.output, result.runtimeFiles ?? []) : result.output;
-    const updateLock = process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' && result.lock;
+    const lockToWrite = updateLock ? result.lock : undefined;
     try {
       writeAtomically(this.outdir, output, {
         protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
-        alongside: updateLock ? { path: this.lockFile, content: serializeLock(updateLock) } : undefined,
+        alongside: lockToWrite ? { path: this.lockFile, content: serializeLock(lockToWrite) } : undefined,
       });
     } catch (e) {
       if (CompositionError.isCompositionError(e)) return refuse(e.violations);
       throw e;
+    }
+    if (lockToWrite) {
+      process.stderr.write(`cdk-capability: wrote the lock of this release to ${this.lockFile} (${UPDATE_LOCK_ENV}=${process.env[UPDATE_LOCK_ENV]}); commit it.\n`);
     }
     report([]);
   }
@@ -174,6 +185,20 @@ export class CapabilityApp extends App {
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
     return synthesize(this, { previous, lockProblem, writers });
   }
+}
+
+/** The variable that asks synth to rewrite the lock. */
+const UPDATE_LOCK_ENV = 'CDK_CAPABILITY_UPDATE_LOCK';
+
+/**
+ * `CDK_CAPABILITY_UPDATE_LOCK` read: true for `1`, `true`, `yes`; false when
+ * unset, blank, `0`, `false`, `no` (any case); else why the value is refused.
+ */
+export function parseUpdateLock(value: string | undefined): boolean | string {
+  const v = (value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(v)) return true;
+  if (['', '0', 'false', 'no'].includes(v)) return false;
+  return `${UPDATE_LOCK_ENV} is ${JSON.stringify(value)}, which is neither 1, true or yes (rewrite the lock) nor 0, false, no or unset (leave it). Nothing was changed. Set it to one of those.`;
 }
 
 /** The files of the running program (the script node was started with, the main module), which synth must never delete. */

@@ -10,6 +10,7 @@ import { deploySynthesis } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
 import { fieldConflicts } from './rules/field-conflicts';
+import { headerAgreement } from './rules/header-agreement';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
@@ -39,6 +40,7 @@ export const RULES: readonly Rule[] = [
   unsafeDeletions, // CAP008
   contractUsage, // CAP009
   contractParameterSize,
+  headerAgreement,
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,

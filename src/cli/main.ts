@@ -7,20 +7,19 @@ import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { apply, APPLY_USAGE } from './apply';
 import { formatGithub } from './format-github';
-import { formatPlan } from './format-plan';
+import { formatPlan, formatPlanJson, hasChanges, PlanExit } from './format-plan';
 import { formatSarif } from './format-sarif';
 import { formatTeardown } from './format-teardown';
 import { reportedFindings } from './report-findings';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--format text|json|sarif|github]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github]
        cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>]
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
 without touching your output or lock, and prints its plan: the steps of both
-lifecycles in apply order and the changes against the lock. Exits 1 when the
-composition is refused, printing the coded violations.
+lifecycles in apply order and the changes against the lock, field by field.
 
   --app   the command that runs the app, as in cdk8s.yaml
   --plan  print an existing plan.json instead of running the app
@@ -29,7 +28,13 @@ composition is refused, printing the coded violations.
   --format  text (default); json (findings and plan, for machines); sarif
           (SARIF 2.1.0, for code scanning); github (workflow annotations).
           Each finding carries its code, construct paths and, when known, the
-          file and line that created the construct. Exit code 1 on refusal.`;
+          file and line that created the construct. Exit code 1 on refusal.
+  --json  print the plan as JSON (docs/plan-output.schema.json)
+
+Exit codes, as terraform plan -detailed-exitcode:
+  0  accepted, no changes against the lock
+  2  accepted, with changes (a first release always has some)
+  1  refused (the coded violations are printed), or a usage or internal error`;
 
 /** The report formats of `plan --format` (text is the readable plan). */
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -42,20 +47,35 @@ export function main(argv: string[]): number {
   if (command === 'apply') return apply(rest, outdirFromConfig);
   if (command !== 'plan') {
     process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
-    return command === '--help' ? 0 : 2;
+    return command === '--help' ? 0 : PlanExit.ERROR;
   }
-  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean; format?: string };
+  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean; format?: string; json?: boolean };
   try {
     values = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: { app: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean' }, teardown: { type: 'boolean' }, format: { type: 'string' } },
+      options: {
+        app: { type: 'string' },
+        plan: { type: 'string' },
+        help: { type: 'boolean' },
+        teardown: { type: 'boolean' },
+        format: { type: 'string' },
+        json: { type: 'boolean' },
+      },
     }).values;
   } catch (e) {
     process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
+    return PlanExit.ERROR;
   }
+  const show = (plan: Plan): number => {
+    if (values.teardown) {
+      process.stdout.write(formatTeardown(plan));
+      return PlanExit.NO_CHANGES;
+    }
+    process.stdout.write(values.json ? formatPlanJson(plan) : formatPlan(plan));
+    return hasChanges(plan) ? PlanExit.CHANGES : PlanExit.NO_CHANGES;
+  };
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -70,13 +90,12 @@ export function main(argv: string[]): number {
     process.stderr.write('cdk-capability plan: --format needs the app\'s findings, so it runs the app: drop --plan\n');
     return 2;
   }
-  const text = values.teardown ? formatTeardown : formatPlan;
-  if (values.plan !== undefined) return print(values.plan, text);
+  if (values.plan !== undefined) return print(values.plan, show);
 
   const app = values.app ?? appFromConfig();
   if (!app) {
     process.stderr.write('cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n');
-    return 2;
+    return PlanExit.ERROR;
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const report = path.join(scratch, 'report.json');
@@ -90,10 +109,9 @@ export function main(argv: string[]): number {
     if (run.status !== 0 || !result?.plan) {
       process.stderr.write(run.stderr || run.stdout || '');
       process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
-      return 1;
+      return PlanExit.ERROR;
     }
-    process.stdout.write(text(result.plan));
-    return 0;
+    return show(result.plan);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -127,14 +145,19 @@ function appFromConfig(): string | undefined {
   return Yaml.load('cdk8s.yaml')[0]?.app;
 }
 
-function print(file: string, format: (plan: Plan) => string): number {
+function print(file: string, show: (plan: Plan) => number): number {
   if (!fs.existsSync(file)) {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
-    return 1;
+    return PlanExit.ERROR;
   }
-  const plan = JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
-  process.stdout.write(format(plan));
-  return 0;
+  let plan: Plan;
+  try {
+    plan = JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
+  } catch (e) {
+    process.stderr.write(`cdk-capability plan: '${file}' is not JSON (${(e as Error).message})\n`);
+    return PlanExit.ERROR;
+  }
+  return show(plan);
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

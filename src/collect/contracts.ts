@@ -56,7 +56,7 @@ export function collectContracts(
     }
     return {
       path: contract.node.path,
-      name: contract.node.id,
+      name: contract.contractName,
       capability: contract.capability.node.path,
       capabilityId: contract.capability.node.id,
       version: contract.version,
@@ -67,7 +67,11 @@ export function collectContracts(
         values: publishedValues(p.values, p.stack, secrets),
         ...(p.parameter ? { parameter: parameterOf(p, p.parameter) } : {}),
       })),
-      consumers: contract.consumptions.map((c) => ({ chart: c.chart.node.path, secretName: c.secretName })),
+      consumers: contract.consumptions.map((c) => ({
+        chart: c.chart.node.path,
+        secretName: c.secretName,
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+      })),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };

@@ -285,7 +285,7 @@ export interface ContractFieldFact {
 export interface ContractFact {
   /** Its construct path. */
   readonly path: string;
-  /** Its construct id: its name. */
+  /** Its name: the construct id unless the contract was given a `name` (two majors side by side share it). */
   readonly name: string;
   /** The enclosing capability's path. */
   readonly capability: string;
@@ -312,6 +312,8 @@ export interface ContractFact {
     readonly chart: string;
     /** The Secret the binding creates. */
     readonly secretName: string;
+    /** The namespace of the binding, if any. */
+    readonly namespace?: string;
   }>;
   /** Who reads which field: objects whose manifests render a handle of the field. */
   readonly readers: ReadonlyArray<{

@@ -21,6 +21,14 @@ export interface InterfaceContractProps<F extends FieldMap> {
    * @default '/cdk-capability'
    */
   readonly parameterPrefix?: string;
+  /**
+   * The contract's name, as `interface.json` and the lock record it: give two
+   * contracts of one capability the same name and different majors to publish
+   * the next major beside the previous one (see docs/releases.md).
+   *
+   * @default - the construct id
+   */
+  readonly name?: string;
 }
 
 /** Options of `InterfaceContract.publish`. */
@@ -163,6 +171,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   public readonly capability: Capability;
   /** The fully qualified SSM parameter name that holds the published values. */
   public readonly parameterName: string;
+  /** The contract's name (the construct id unless `name` was given); its lowercase form is a level of the parameter path. */
+  public readonly contractName: string;
   /**
    * Handles asked for that the contract does not declare (reported at synth).
    *
@@ -186,7 +196,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.fields = props.fields;
     const major = semver().valid(props.version) ? semver().major(props.version) : 0;
     const prefix = (props.parameterPrefix ?? '/cdk-capability').replace(/\/+$/, '');
-    this.parameterName = `${prefix}/${this.capability.node.id}/${id.toLowerCase()}/v${major}`;
+    this.contractName = props.name ?? id;
+    this.parameterName = `${prefix}/${this.capability.node.id}/${this.contractName.toLowerCase()}/v${major}`;
   }
 
   /** Each `publish` call, in order (exactly one when used correctly). */
@@ -220,7 +231,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     const parameter = new ssm.StringParameter(stack, id, {
       parameterName: this.parameterName,
       ...(tier ? { tier } : {}),
-      description: `cdk-capability interface ${this.capability.node.id}/${this.node.id} ${this.version}`,
+      description: `cdk-capability interface ${this.capability.node.id}/${this.contractName} ${this.version}`,
       stringValue: stack.toJsonString(all),
     });
     const statement = new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameter.parameterArn] });

@@ -48,17 +48,65 @@ export function compareInterfaces(
 ): { changes: InterfaceChange[]; incompatible: IncompatibleVersion[] } {
   const changes: InterfaceChange[] = [];
   const incompatible: IncompatibleVersion[] = [];
-  const before = new Map(previous.map((r) => [`${r.capability}/${r.name}`, r]));
-  for (const now of current) {
+  for (const { old, now } of matchInterfaces(previous, current).pairs) {
     const contract = `${now.capability}/${now.name}`;
-    const old = before.get(contract);
-    if (!old) continue;
     const mine = fieldChanges(contract, old, now);
     changes.push(...mine);
     const problem = versionProblem(contract, old.version, now.version, mine);
     if (problem) incompatible.push(problem);
   }
   return { changes, incompatible };
+}
+
+/** How the records of two releases match up. */
+export interface InterfaceMatch {
+  /** A locked record and the current record that continues it. */
+  readonly pairs: ReadonlyArray<{ readonly old: InterfaceRecord; readonly now: InterfaceRecord }>;
+  /** Locked records no current record continues: a contract removed, or a major retired. */
+  readonly retired: readonly InterfaceRecord[];
+  /** Current records that continue no locked one: a new contract, or a new major beside the previous one. */
+  readonly added: readonly InterfaceRecord[];
+}
+
+/** The major of a record's version, or -1 when it is not semver. */
+export function majorOf(record: { readonly version: string }): number {
+  return semver().valid(record.version) ? semver().major(record.version) : -1;
+}
+
+/**
+ * Matches the records of the locked release with the current ones, by
+ * capability and contract name: a current record continues the locked record
+ * of its own major; else (a major bumped in place) the newest locked major that
+ * no current record of the contract carries any more. A locked major still
+ * published is never continued by another: a new major beside it is added.
+ */
+export function matchInterfaces(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): InterfaceMatch {
+  const key = (r: InterfaceRecord) => `${r.capability}\u0000${r.name}`;
+  const used = new Set<InterfaceRecord>();
+  const pairs: Array<{ old: InterfaceRecord; now: InterfaceRecord }> = [];
+  const added: InterfaceRecord[] = [];
+  const unmatched: InterfaceRecord[] = [];
+  for (const now of current) {
+    const same = previous.find((r) => !used.has(r) && key(r) === key(now) && majorOf(r) === majorOf(now));
+    if (same) {
+      used.add(same);
+      pairs.push({ old: same, now });
+    } else {
+      unmatched.push(now);
+    }
+  }
+  for (const now of unmatched) {
+    const carried = new Set(current.filter((r) => key(r) === key(now)).map(majorOf));
+    const candidates = previous.filter((r) => !used.has(r) && key(r) === key(now) && !carried.has(majorOf(r)));
+    const old = candidates.sort((a, b) => majorOf(b) - majorOf(a))[0];
+    if (old) {
+      used.add(old);
+      pairs.push({ old, now });
+    } else {
+      added.push(now);
+    }
+  }
+  return { pairs, retired: previous.filter((r) => !used.has(r)), added };
 }
 
 function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceRecord): InterfaceChange[] {

@@ -27,6 +27,12 @@ export interface InterfaceRecord {
     readonly producedBy: string[];
     /** The charts that read the field, by construct path. */
     readonly consumedBy: string[];
+    /**
+     * The objects that read the field (their declaring constructs), by construct
+     * path: those whose manifests render a handle of it, and the tenant routes
+     * that match on a published `tenantHeader`. Absent in locks written before it was recorded.
+     */
+    readonly readBy?: string[];
   }>;
 }
 
@@ -57,10 +63,11 @@ export function interfaceRecord(contract: ContractFact): InterfaceRecord {
   }
   const fields: InterfaceRecord['fields'] = {};
   for (const name of names) {
-    const charts = contract.readers.filter((r) => r.field === name).map((r) => r.chart);
+    const readers = contract.readers.filter((r) => r.field === name);
     fields[name] = {
       producedBy: contract.publications.filter((p) => p.values[name] !== undefined).map((p) => p.stack),
-      consumedBy: [...new Set(charts)],
+      consumedBy: [...new Set(readers.map((r) => r.chart))],
+      readBy: [...new Set(readers.map((r) => r.reader))],
     };
   }
   return {

@@ -1,7 +1,10 @@
 import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
 
-/** One stack or object of a release, as the lock records it. Values are never stored, only a digest. */
+/**
+ * One stack or object of a release, as the lock records it: a digest, and the
+ * leaves for the plan's field diff with secrets and tokens masked.
+ */
 export interface LockedUnit {
   /** `stack:<construct path>` or `object:<group>|<kind>|<namespace>|<name>`. */
   readonly id: string;
@@ -21,12 +24,26 @@ export interface LockedUnit {
   readonly namespace?: string;
   /** For a Namespace object: the namespace it creates. */
   readonly namespaceName?: string;
+  /**
+   * Its leaves by path (`spec.replicas`), masked: every value of a Secret's
+   * `data` and `stringData`, and any value shaped like a secret, is
+   * `(sensitive)`; an aws-cdk token is `(known after deploy)`. Absent in locks
+   * written before values were recorded.
+   */
+  readonly values?: Readonly<Record<string, unknown>>;
+  /**
+   * For an object: the leaves another construct than its declarer writes (a
+   * `Contribution`), by path, with that writer's construct path; every other
+   * leaf is the declarer's.
+   */
+  readonly owners?: Readonly<Record<string, string>>;
 }
 
 /**
  * The previous release, as the user commits it (`capability.lock.json`): the
  * interface artifact and the inventory of stacks and objects with the
- * dependency graph between them. It holds no value, so no secret.
+ * dependency graph between them, and each one's field values with secrets
+ * and tokens masked, so it holds no secret.
  */
 export interface Lock {
   /** Format version of this file. */

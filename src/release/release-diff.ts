@@ -1,5 +1,72 @@
-import { compareInterfaces, InterfaceChange } from './interface-compatibility';
-import { Lock } from './lock';
+import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
+import type { InterfaceRecord } from './interface-record';
+import { Lock, LockedUnit } from './lock';
+import { compareText } from '../private/compare';
+
+/** One changed leaf of a stack's template or an object's manifest; masked values as the lock holds them. */
+export interface FieldChange {
+  /** The leaf, for example `spec.replicas` or `spec.rules[0].backendRefs[1].weight`. */
+  readonly path: string;
+  /** The locked value; absent when the leaf is added. */
+  readonly before?: unknown;
+  /** The value of this release; absent when the leaf is removed. */
+  readonly after?: unknown;
+}
+
+/** The changed leaves of one changed stack or object. */
+export interface UnitChanges {
+  /** The stack or object, as `changed` names it. */
+  readonly unit: string;
+  /**
+   * The changed leaves, in the order of this release's manifest (removed
+   * leaves last); empty when only masked values changed, or the lock holds no values.
+   */
+  readonly fields: FieldChange[];
+  /** Why `fields` cannot show everything, when it cannot. */
+  readonly note?: string;
+}
+
+/** Where a contract major is published: its version and parameter. */
+export interface PublishedMajor {
+  /** The semver version. */
+  readonly version: string;
+  /** The SSM parameter name, which carries the major. */
+  readonly parameter: string;
+}
+
+/** A contract's version or parameter path that changes, a major added beside the previous one, or a major retired. */
+export interface ContractChange {
+  /** `<capability>/<contract>`. */
+  readonly contract: string;
+  /** `changed` (same major, or bumped in place), `added` (a new contract or a major beside the previous one), `retired`. */
+  readonly change: 'added' | 'changed' | 'retired';
+  /** The locked version and parameter; absent when added. */
+  readonly before?: PublishedMajor;
+  /** This release's version and parameter; absent when retired. */
+  readonly after?: PublishedMajor;
+}
+
+/** A route whose traffic split changes: the weight of each backend before and after. */
+export interface TrafficChange {
+  /** The route, as `changed` names it. */
+  readonly route: string;
+  /** Each backend's weight in the lock (an `HTTPRoute` backendRef without a weight counts 1, an Istio destination 100 when alone). */
+  readonly before: Record<string, number>;
+  /** Each backend's weight in this release. */
+  readonly after: Record<string, number>;
+}
+
+/** A leaf of an object whose writer changes between the locked release and this one. */
+export interface Handover {
+  /** The object, as the plan names it. */
+  readonly unit: string;
+  /** The leaf, as the field ledger prints it (`spec.replicas`). */
+  readonly path: string;
+  /** The locked writer's construct path. */
+  readonly from: string;
+  /** This release's writer's construct path. */
+  readonly to: string;
+}
 
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
 export interface ReleaseDiff {
@@ -11,9 +78,20 @@ export interface ReleaseDiff {
   readonly changed: string[];
   /** Stacks and objects removed. */
   readonly removed: string[];
+  /** The changed leaves of each changed stack and object, in the order of `changed`. */
+  readonly fields: UnitChanges[];
+  /** Contract versions and parameter paths that change. */
+  readonly contracts: ContractChange[];
+  /** Routes whose weights between backend versions change: shifting and rolling back traffic. */
+  readonly traffic: TrafficChange[];
+  /** Leaves of objects present in both releases whose owner (writer) changes. */
+  readonly handovers: Handover[];
   /** Interface fields added, changed or removed, with the bump each needs. */
   readonly interface: InterfaceChange[];
 }
+
+const ONLY_MASKED = 'only masked values changed';
+const NO_VALUES = 'the lock holds no field values (written by an earlier version); the next lock will';
 
 /**
  * Compares two releases by their locks.
@@ -23,15 +101,115 @@ export interface ReleaseDiff {
  */
 export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDiff {
   if (!previous) {
-    return { firstRelease: true, added: next.units.map((u) => u.label), changed: [], removed: [], interface: [] };
+    return {
+      firstRelease: true,
+      added: next.units.map((u) => u.label),
+      changed: [],
+      removed: [],
+      fields: [],
+      traffic: [],
+      handovers: [],
+      contracts: next.interfaces.map((r) => ({ contract: nameOf(r), change: 'added' as const, after: majorOfRecord(r) })),
+      interface: [],
+    };
   }
   const before = new Map(previous.units.map((u) => [u.id, u]));
   const after = new Map(next.units.map((u) => [u.id, u]));
+  const changedUnits = next.units.filter((u) => before.has(u.id) && before.get(u.id)!.digest !== u.digest);
   return {
     firstRelease: false,
     added: next.units.filter((u) => !before.has(u.id)).map((u) => u.label),
-    changed: next.units.filter((u) => before.has(u.id) && before.get(u.id)!.digest !== u.digest).map((u) => u.label),
+    changed: changedUnits.map((u) => u.label),
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
+    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u)),
+    traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
+    handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u) : [])),
+    contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
   };
+}
+
+/** The changed leaves between two versions of a unit. */
+export function unitChanges(old: LockedUnit, now: LockedUnit): UnitChanges {
+  if (!old.values || !now.values) return { unit: now.label, fields: [], note: NO_VALUES };
+  const fields: FieldChange[] = [];
+  for (const [path, value] of Object.entries(now.values)) {
+    if (!(path in old.values)) fields.push({ path, after: value });
+    else if (!sameValue(old.values[path], value)) fields.push({ path, before: old.values[path], after: value });
+  }
+  for (const [path, value] of Object.entries(old.values)) if (!(path in now.values)) fields.push({ path, before: value });
+  return fields.length > 0 ? { unit: now.label, fields } : { unit: now.label, fields, note: ONLY_MASKED };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function contractChanges(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): ContractChange[] {
+  const { pairs, added, retired } = matchInterfaces(previous, current);
+  const out: ContractChange[] = [];
+  for (const { old, now } of pairs) {
+    const a = majorOfRecord(old);
+    const b = majorOfRecord(now);
+    if (a.version !== b.version || a.parameter !== b.parameter) out.push({ contract: nameOf(now), change: 'changed', before: a, after: b });
+  }
+  for (const now of added) out.push({ contract: nameOf(now), change: 'added', after: majorOfRecord(now) });
+  for (const old of retired) out.push({ contract: nameOf(old), change: 'retired', before: majorOfRecord(old) });
+  return out.sort((x, y) => compareText(x.contract, y.contract) || majorOfChange(x) - majorOfChange(y));
+}
+
+function majorOfChange(c: ContractChange): number {
+  return majorOf(c.after ?? c.before!);
+}
+
+function nameOf(r: InterfaceRecord): string {
+  return `${r.capability}/${r.name}`;
+}
+
+function majorOfRecord(r: InterfaceRecord): PublishedMajor {
+  return { version: r.version, parameter: r.parameter?.name ?? '' };
+}
+
+/** The weight of each backend of a route, from its locked values; undefined for a unit that is not a route. */
+export function routeWeights(unit: LockedUnit): Record<string, number> | undefined {
+  const values = unit.values;
+  if (!values) return undefined;
+  const gateway = unit.groupKind === 'gateway.networking.k8s.io/HTTPRoute';
+  const istio = unit.groupKind === 'networking.istio.io/VirtualService';
+  if (!gateway && !istio) return undefined;
+  const name = gateway ? /^spec\.rules\[(\d+)\]\.backendRefs\[(\d+)\]\.name$/ : /^spec\.http\[(\d+)\]\.route\[(\d+)\]\.destination\.host$/;
+  const weights: Record<string, number> = {};
+  const counts = new Map<string, number>();
+  for (const path of Object.keys(values)) {
+    const m = name.exec(path);
+    if (m) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+  }
+  for (const [path, value] of Object.entries(values)) {
+    const m = name.exec(path);
+    if (!m || typeof value !== 'string') continue;
+    const prefix = path.slice(0, path.length - (gateway ? '.name' : '.destination.host').length);
+    const w = values[`${prefix}.weight`];
+    const fallback = gateway ? 1 : counts.get(m[1]) === 1 ? 100 : 0;
+    weights[value] = (weights[value] ?? 0) + (typeof w === 'number' ? w : fallback);
+  }
+  return weights;
+}
+
+function trafficChange(old: LockedUnit, now: LockedUnit): TrafficChange[] {
+  const before = routeWeights(old);
+  const after = routeWeights(now);
+  if (!before || !after || JSON.stringify(before) === JSON.stringify(after)) return [];
+  return [{ route: now.label, before, after }];
+}
+
+function handovers(old: LockedUnit, now: LockedUnit): Handover[] {
+  if (!old.groupKind || (!old.owners && !now.owners)) return [];
+  const found: Handover[] = [];
+  const paths = new Set([...Object.keys(old.owners ?? {}), ...Object.keys(now.owners ?? {})]);
+  for (const path of paths) {
+    const from = old.owners?.[path] ?? old.path;
+    const to = now.owners?.[path] ?? now.path;
+    if (from !== to) found.push({ unit: now.label, path, from, to });
+  }
+  return found;
 }

@@ -74,6 +74,85 @@ export interface Backend<TDeployment extends IConstruct = kplus.Deployment, TSer
   readonly service: TService;
 }
 
+/** One version of a versioned backend: its own image (and, optionally, replicas and environment). */
+export interface BackendVersionOptions {
+  /** The container image of this version, such as `ghcr.io/example/web:1.5.0`. */
+  readonly image: string;
+  /**
+   * Number of pods of this version.
+   *
+   * @default - the backend's `replicas`, else 2
+   */
+  readonly replicas?: number;
+  /**
+   * Environment variables of this version's container.
+   *
+   * @default - the backend's `env`
+   */
+  readonly env?: Record<string, kplus.EnvValue>;
+}
+
+/** Options of `RuntimeRouting.addVersionedBackend`. */
+export interface VersionedBackendOptions {
+  /** The port every version listens on; each version's Service exposes the same port. */
+  readonly port: number;
+  /**
+   * The versions, by name (a DNS-1035 label such as `blue`, `green`, `v2`): one
+   * Deployment and one Service each, named `<name>-<version>`.
+   */
+  readonly versions: Record<string, BackendVersionOptions>;
+  /**
+   * Number of pods of each version.
+   *
+   * @default 2
+   */
+  readonly replicas?: number;
+  /**
+   * The backend's name, the first part of each version's name: a DNS-1035 label.
+   *
+   * @default - the construct id in lowercase
+   */
+  readonly name?: string;
+  /**
+   * The namespace of every version's Deployment and Service.
+   *
+   * @default - the chart's namespace
+   */
+  readonly namespace?: string;
+  /**
+   * Environment variables of every version's container.
+   *
+   * @default - none
+   */
+  readonly env?: Record<string, kplus.EnvValue>;
+  /**
+   * The containers' security context.
+   *
+   * @default - cdk8s-plus defaults: non-root, read-only root filesystem
+   */
+  readonly securityContext?: kplus.ContainerSecurityContextProps;
+}
+
+/**
+ * A backend that runs several versions at once (blue and green, say), each its
+ * own Deployment and Service; a tenant route splits traffic between them by weight.
+ */
+export interface VersionedBackend {
+  /** The backend's name. */
+  readonly name: string;
+  /** The namespace of its versions, if set. */
+  readonly namespace?: string;
+  /** The port of every version. */
+  readonly port: number;
+  /** Each version, by name, in declaration order: a Deployment behind a Service named `<name>-<version>`. */
+  readonly versions: Readonly<Record<string, Backend>>;
+}
+
+/** The label that names a version's backend, on its Deployment, pods and Service. */
+export const BACKEND_LABEL = 'cdk-capability.io/backend';
+/** The label that names a version, on its Deployment, pods and Service. */
+export const VERSION_LABEL = 'cdk-capability.io/version';
+
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
@@ -83,7 +162,7 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * @param id the construct id; its lowercase form names the objects by default
  * @throws when the name is not a DNS-1035 label or the port is not a port number
  */
-export function addBackend(scope: Construct, id: string, options: BackendOptions): Backend {
+export function addBackend(scope: Construct, id: string, options: BackendOptions, labels?: Record<string, string>): Backend {
   const name = options.name ?? id.toLowerCase();
   if (!DNS1035_LABEL.test(name)) {
     throw new Error(`addBackend '${scope.node.path}/${id}': 'name' (${JSON.stringify(name)}) must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "web"`);
@@ -92,9 +171,10 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
     throw new Error(`addBackend '${scope.node.path}/${id}': 'port' (${options.port}) must be an integer from 1 to 65535`);
   }
   const namespace = options.namespace ?? Chart.of(scope).namespace;
-  const metadata = { name, ...(namespace ? { namespace } : {}) };
+  const metadata = { name, ...(namespace ? { namespace } : {}), ...(labels ? { labels } : {}) };
   const deployment = new (cdk8sPlus().Deployment)(scope, id, {
     metadata,
+    ...(labels ? { podMetadata: { labels } } : {}),
     replicas: options.replicas,
     containers: [
       {
@@ -112,4 +192,42 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
     ports: [{ name: 'http', port: options.port, targetPort: options.port }],
   });
   return { name, namespace, port: options.port, deployment, service };
+}
+
+/**
+ * Declares a versioned backend: per version, a cdk8s-plus `Deployment` and a
+ * `Service` named `<name>-<version>`, labelled with the backend and the version.
+ *
+ * @param scope the chart (or a construct in it)
+ * @param id the construct id; its lowercase form names the backend by default
+ * @throws when a name is not a DNS-1035 label, there is no version, or the port is not a port number
+ */
+export function addVersionedBackend(scope: Construct, id: string, options: VersionedBackendOptions): VersionedBackend {
+  const name = options.name ?? id.toLowerCase();
+  const where = `addVersionedBackend '${scope.node.path}/${id}'`;
+  const names = Object.keys(options.versions);
+  if (names.length === 0) throw new Error(`${where}: 'versions' is empty; declare at least one, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }`);
+  const versions: Record<string, Backend> = {};
+  for (const version of names) {
+    if (!DNS1035_LABEL.test(version) || !DNS1035_LABEL.test(`${name}-${version}`)) {
+      throw new Error(`${where}: version ${JSON.stringify(version)} must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "blue", and '${name}-${version}' at most 63 characters`);
+    }
+    const v = options.versions[version];
+    const idOf = `${id}${version.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}`;
+    versions[version] = addBackend(scope, idOf, {
+      image: v.image,
+      port: options.port,
+      replicas: v.replicas ?? options.replicas,
+      name: `${name}-${version}`,
+      namespace: options.namespace,
+      env: v.env ?? options.env,
+      securityContext: options.securityContext,
+    }, { [BACKEND_LABEL]: name, [VERSION_LABEL]: version });
+  }
+  return { name, namespace: options.namespace ?? Chart.of(scope).namespace, port: options.port, versions };
+}
+
+/** True when `backend` runs several versions. */
+export function isVersioned(backend: Backend<IConstruct, IConstruct> | VersionedBackend): backend is VersionedBackend {
+  return 'versions' in backend && backend.versions !== undefined && !('deployment' in backend);
 }

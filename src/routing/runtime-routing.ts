@@ -1,6 +1,6 @@
 import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { addBackend, Backend, BackendOptions } from './backend';
+import { addBackend, addVersionedBackend, Backend, BackendOptions, VersionedBackend, VersionedBackendOptions } from './backend';
 import { includeCrds } from './crds';
 import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from './tenant-route';
@@ -91,9 +91,27 @@ export class RuntimeRouting extends Chart {
   }
 
   /**
+   * Declares a backend that runs several versions at once (blue and green, say):
+   * per version a Deployment and a Service named `<name>-<version>`. A tenant
+   * route splits traffic between them with `weights`; shifting and rolling back
+   * are weight changes only.
+   *
+   * @param id the construct id; its lowercase form names the backend unless `name` is given
+   * @returns the backend, to pass to `addTenantRoute` with `weights`
+   * @example
+   * const web = routing.addVersionedBackend('Web', { port: 8080, versions: {
+   *   blue: { image: 'ghcr.io/example/web:1.4.2' }, green: { image: 'ghcr.io/example/web:1.5.0' } } });
+   * routing.addTenantRoute('acme', web, { weights: { blue: 90, green: 10 } });
+   */
+  public addVersionedBackend(id: string, options: VersionedBackendOptions): VersionedBackend {
+    return addVersionedBackend(this, id, options);
+  }
+
+  /**
    * Routes the requests whose tenant header (see `tenantHeader`) equals `tenant`
    * to `backend`: one Gateway API `HTTPRoute`, or one Istio `VirtualService`
-   * with `routeStyle: RouteStyle.ISTIO`.
+   * with `routeStyle: RouteStyle.ISTIO`. For a versioned backend, `weights`
+   * split the traffic between its versions.
    *
    * @param tenant the tenant id the edge writes into the header
    * @returns the route object, named `tenant-<tenant>` unless `name` is given
@@ -101,7 +119,7 @@ export class RuntimeRouting extends Chart {
    * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });
    * routing.addTenantRoute('acme', web);
    */
-  public addTenantRoute(tenant: string, backend: Backend<IConstruct, IConstruct>, options: TenantRouteOptions = {}): ApiObject {
+  public addTenantRoute(tenant: string, backend: Backend<IConstruct, IConstruct> | VersionedBackend, options: TenantRouteOptions = {}): ApiObject {
     const id = options.name ?? `tenant-${tenant}`;
     const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader };
     const route = addTenantRoute(this, id, tenant, backend, options, context);

@@ -2,6 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
+import { semver } from '../private/lazy';
 
 /** The header the edge sets to the tenant id when no contract publishes one. */
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
@@ -28,12 +29,16 @@ export interface TenantHeader {
 
 /**
  * The header the edge sets to the tenant id: the literal `tenantHeader` that
- * the capability's interface contract publishes, else `x-tenant-id`.
+ * the capability's interface contract publishes (its newest major, when two are
+ * side by side), else `x-tenant-id`.
  *
  * @param capability the capability; its contracts are its children (a contract's scope is its capability)
  */
 export function tenantHeaderOf(capability: IConstruct): TenantHeader {
-  for (const contract of capability.node.children.filter((c) => InterfaceContract.isInterfaceContract(c)) as InterfaceContract<FieldMap>[]) {
+  const contracts = capability.node.children.filter((c) => InterfaceContract.isInterfaceContract(c)) as InterfaceContract<FieldMap>[];
+  // With majors side by side, the newest major is what the edge emits.
+  const major = (c: InterfaceContract<FieldMap>) => (semver().valid(c.version) ? semver().major(c.version) : -1);
+  for (const contract of [...contracts].sort((a, b) => major(b) - major(a))) {
     const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
     if (published === undefined) continue;
     if (Token.isUnresolved(published) || typeof published !== 'string') {

@@ -1,6 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { Backend } from './backend';
+import { Backend, isVersioned, VersionedBackend } from './backend';
 import {
   HttpRoute,
   HttpRouteSpecRulesMatches,
@@ -61,6 +61,25 @@ export interface TenantRouteOptions {
    * @default '/'
    */
   readonly pathPrefix?: string;
+  /**
+   * For a versioned backend: the weight of each version, by name (Gateway API
+   * `backendRefs[].weight`, Istio route `weight`): the share of the tenant's
+   * requests it gets is its weight over the sum. A version left out gets 0 and
+   * stays listed, so shifting and rolling back are weight changes only. Each
+   * weight is an integer from 0 to 1000000, and at least one is above 0.
+   *
+   * @default - required for a versioned backend; not allowed for another
+   */
+  readonly weights?: Record<string, number>;
+  /**
+   * The header to match the tenant id on, when it must differ from the
+   * published one (synth refuses a header that the capability's contract does
+   * not publish as `tenantHeader`: the edge would set one header and the
+   * routes match another).
+   *
+   * @default - the published `tenantHeader`, else `x-tenant-id`
+   */
+  readonly header?: string;
 }
 
 /** What a tenant route needs from its chart. */
@@ -91,7 +110,7 @@ export function addTenantRoute(
   scope: Construct,
   id: string,
   tenant: string,
-  backend: Backend<IConstruct, IConstruct>,
+  backend: Backend<IConstruct, IConstruct> | VersionedBackend,
   options: TenantRouteOptions,
   context: TenantRouteContext,
 ): ApiObject {
@@ -106,13 +125,59 @@ export function addTenantRoute(
   const name = options.name ?? `tenant-${tenant}`;
   const namespace = options.namespace ?? backend.namespace;
   const metadata = { name, ...(namespace ? { namespace } : {}) };
-  const route = { tenant, backend, pathPrefix, hostnames: options.hostnames, header: context.header };
+  const header = options.header !== undefined ? () => options.header! : context.header;
+  const targets = targetsOf(backend, options.weights);
+  const route = { tenant, targets, pathPrefix, hostnames: options.hostnames, header };
 
-  if (context.style === RouteStyle.ISTIO) return virtualService(scope, id, metadata, route, context.gateway);
-  if (!context.gateway) {
-    throw new Error(`${where}: Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop. Set gateway: { name, namespace } or routeStyle: RouteStyle.ISTIO`);
+  let object: ApiObject;
+  if (context.style === RouteStyle.ISTIO) {
+    object = virtualService(scope, id, metadata, route, context.gateway);
+  } else {
+    if (!context.gateway) {
+      throw new Error(`${where}: Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop. Set gateway: { name, namespace } or routeStyle: RouteStyle.ISTIO`);
+    }
+    object = httpRoute(scope, id, metadata, route, context.gateway);
   }
-  return httpRoute(scope, id, metadata, route, context.gateway);
+  object.node.addValidation({ validate: () => weightProblems(backend, options.weights) });
+  return object;
+}
+
+/** The largest weight Gateway API accepts (`backendRefs[].weight` maximum). */
+const MAX_WEIGHT = 1_000_000;
+
+/** Where a route sends traffic: each Service with its weight (undefined: a plain backend, no weight rendered). */
+interface Target {
+  readonly backend: Backend<IConstruct, IConstruct>;
+  readonly weight?: number;
+}
+
+function targetsOf(backend: Backend<IConstruct, IConstruct> | VersionedBackend, weights: Record<string, number> | undefined): Target[] {
+  if (!isVersioned(backend)) return [{ backend }];
+  return Object.entries(backend.versions).map(([version, b]) => ({ backend: b, weight: weights?.[version] ?? 0 }));
+}
+
+/** Why the weights of a route cannot be rendered as given (`CAP010` at synth), if they cannot. */
+function weightProblems(backend: Backend<IConstruct, IConstruct> | VersionedBackend, weights: Record<string, number> | undefined): string[] {
+  if (!isVersioned(backend)) {
+    return weights ? [`'weights' are given, but backend '${backend.name}' has one version. Declare it with addVersionedBackend, or drop 'weights'`] : [];
+  }
+  const versions = Object.keys(backend.versions);
+  const listed = versions.join(', ');
+  if (!weights) {
+    return [`backend '${backend.name}' runs versions ${listed}, but the route gives no 'weights'. Give each version a weight, such as { ${versions.map((v, i) => `${v}: ${i === 0 ? 100 : 0}`).join(', ')} }`];
+  }
+  const problems: string[] = [];
+  for (const [version, weight] of Object.entries(weights)) {
+    if (!versions.includes(version)) {
+      problems.push(`'weights' gives version '${version}' a weight, but backend '${backend.name}' has no such version (versions: ${listed}). Weigh only its versions, or declare the version`);
+    } else if (!Number.isInteger(weight) || weight < 0 || weight > MAX_WEIGHT) {
+      problems.push(`the weight of version '${version}' (${weight}) must be an integer from 0 to ${MAX_WEIGHT}`);
+    }
+  }
+  if (problems.length === 0 && versions.every((v) => (weights[v] ?? 0) === 0)) {
+    problems.push(`'weights' route nothing: every version of backend '${backend.name}' has weight 0 (${versions.map((v) => `${v}: ${weights[v] ?? 0}`).join(', ')}). Give at least one version a weight above 0`);
+  }
+  return problems;
 }
 
 /** A route object's metadata. */
@@ -123,7 +188,7 @@ interface Metadata {
 
 interface Route {
   readonly tenant: string;
-  readonly backend: Backend<IConstruct, IConstruct>;
+  readonly targets: readonly Target[];
   readonly pathPrefix: string;
   readonly hostnames?: string[];
   readonly header: () => string;
@@ -149,13 +214,26 @@ function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Rout
         },
       ],
       ...(route.hostnames ? { hostnames: route.hostnames } : {}),
-      rules: [{ matches, backendRefs: [{ name: route.backend.name, port: route.backend.port }] }],
+      rules: [
+        {
+          matches,
+          backendRefs: route.targets.map((t) => ({
+            name: t.backend.name,
+            port: t.backend.port,
+            ...(t.weight !== undefined ? { weight: t.weight } : {}),
+          })),
+        },
+      ],
     },
   });
 }
 
+function serviceHost(backend: Backend<IConstruct, IConstruct>): string {
+  return backend.namespace ? `${backend.name}.${backend.namespace}.svc.cluster.local` : backend.name;
+}
+
 function virtualService(scope: Construct, id: string, metadata: Metadata, route: Route, gateway?: GatewayReference): VirtualService {
-  const service = route.backend.namespace ? `${route.backend.name}.${route.backend.namespace}.svc.cluster.local` : route.backend.name;
+  const service = serviceHost(route.targets[0].backend);
   const match = Lazy.any({
     produce: (): VirtualServiceSpecHttpMatch[] => [
       { headers: { [route.header()]: { exact: route.tenant } }, uri: { prefix: route.pathPrefix } },
@@ -170,7 +248,10 @@ function virtualService(scope: Construct, id: string, metadata: Metadata, route:
         {
           name: metadata.name,
           match,
-          route: [{ destination: { host: service, port: { number: route.backend.port } } }],
+          route: route.targets.map((t) => ({
+            destination: { host: serviceHost(t.backend), port: { number: t.backend.port } },
+            ...(t.weight !== undefined ? { weight: t.weight } : {}),
+          })),
         },
       ],
     },

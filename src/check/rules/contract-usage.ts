@@ -6,7 +6,8 @@ import { CheckContext, defineRule, RuleFinding } from '../rule';
 import { quoted } from './text';
 
 /**
- * `CAP009`: the contract used wrongly: more than one contract in a capability,
+ * `CAP009`: the contract used wrongly: more than one contract in a capability
+ * (majors of one contract side by side excepted, each major once),
  * an invalid version, a second publication, a publication from another
  * capability, a declared field not published, an undeclared field published,
  * a value of the wrong type, a secret published, a consumer reading an
@@ -19,11 +20,28 @@ export const contractUsage = defineRule({
     const { facts } = context;
     const found: RuleFinding[] = [];
     for (const capability of facts.capabilities) {
-      const mine = facts.contracts.filter((c) => c.capability === capability.path).map((c) => c.path);
-      if (mine.length > 1) {
+      const contracts = facts.contracts.filter((c) => c.capability === capability.path);
+      const names = new Set(contracts.map((c) => c.name));
+      const mine = contracts.map((c) => c.path);
+      if (names.size > 1) {
         found.push({
           message: `capability '${capability.path}' declares ${mine.length} contracts (${quoted(mine).join(', ')}); exactly one interface crosses to runtime. Merge their fields into one InterfaceContract.`,
           paths: mine,
+        });
+        continue;
+      }
+      // Majors side by side: one contract name, each major once.
+      const byMajor = new Map<number, string[]>();
+      for (const c of contracts) {
+        if (!semver().valid(c.version)) continue;
+        const major = semver().major(c.version);
+        byMajor.set(major, [...(byMajor.get(major) ?? []), c.path]);
+      }
+      for (const [major, paths] of byMajor) {
+        if (paths.length < 2) continue;
+        found.push({
+          message: `capability '${capability.path}' declares major ${major} of contract '${contracts[0].name}' ${paths.length} times (${quoted(paths).join(', ')}); majors side by side must differ. Give the new one the next major, or remove one.`,
+          paths,
         });
       }
     }

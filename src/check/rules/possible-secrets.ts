@@ -5,7 +5,7 @@ import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
 /** Well-known shapes of secrets that must never be written to the output (and so to git). */
-const SECRET_SHAPES: ReadonlyArray<{ readonly what: string; readonly pattern: RegExp }> = [
+export const SECRET_SHAPES: ReadonlyArray<{ readonly what: string; readonly pattern: RegExp }> = [
   { what: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
   { what: 'a PEM private key', pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----/ },
 ];

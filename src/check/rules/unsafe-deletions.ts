@@ -1,8 +1,10 @@
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
+import { majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
-import { Lock, objectUnitId, stackUnitId } from '../../release/lock';
+import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
+import { routeWeights } from '../../release/release-diff';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -22,13 +24,18 @@ interface UnsafeDeletion {
   readonly why: string;
   /** Construct paths involved (the remaining dependents, the removed declarer). */
   readonly paths: string[];
+  /** How to fix it, when it is not removing or moving the dependent in the same release. */
+  readonly fix?: string;
 }
+
+const RELEASES_DOC = 'docs/releases.md';
 
 /**
  * `CAP008`: a removal against the locked release that breaks what remains: a
  * CRD while custom resources of its kind remain, a Namespace while objects in it
  * remain, a stack or object that a remaining one depends on (through the locked
- * graph), and an interface field that a remaining consumer still reads.
+ * graph), an interface field that a remaining reader still reads, and a
+ * contract major retired while the lock shows a reader of it that remains.
  * Removing the dependents in the same release passes.
  */
 export const unsafeDeletions = defineRule({
@@ -37,7 +44,7 @@ export const unsafeDeletions = defineRule({
   run({ facts, previous }) {
     if (!previous) return [];
     return findUnsafeDeletions(previous, facts, facts.contracts.map(interfaceRecord)).map((d) => ({
-      message: `this release removes ${d.removed}, but ${d.neededBy} remains and ${d.why}. Remove or move the dependent in the same release, or keep what it needs.`,
+      message: `this release removes ${d.removed}, but ${d.neededBy} remains and ${d.why}. ${d.fix ?? 'Remove or move the dependent in the same release, or keep what it needs.'}`,
       paths: d.paths,
     }));
   },
@@ -73,6 +80,10 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
     }
   }
 
+  // A backend version removed while a locked route still sent it traffic; one the route had shifted to 0 may go.
+  const handled = new Set<string>();
+  for (const d of trafficDeletions(lock, removed, present, handled)) report(d);
+
   // Walk the locked graph from every removed unit, through barriers, to the units that depended on it.
   const n = lock.units.length;
   const out: number[][] = Array.from({ length: n + lock.barriers.length }, () => []);
@@ -91,7 +102,7 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
           source[w] = source[v];
           queue.push(w);
         }
-      } else if (present.has(lock.units[w].id)) {
+      } else if (present.has(lock.units[w].id) && !handled.has(`${source[v]}:${w}`)) {
         const gone = lock.units[source[v]];
         const stays = lock.units[w];
         report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path] });
@@ -99,25 +110,120 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
     }
   }
 
-  const contracts = new Map(current.map((r) => [`${r.capability}/${r.name}`, r]));
-  const charts = new Set(facts.charts.map((c) => c.path));
-  for (const old of lock.interfaces) {
-    const now = contracts.get(`${old.capability}/${old.name}`);
-    for (const [field, record] of Object.entries(old.fields)) {
-      if (now && field in now.fields) continue;
-      for (const consumer of record.consumedBy.filter((c) => charts.has(c))) {
-        report({
-          removed: `interface field '${field}' of '${old.capability}/${old.name}'`,
-          neededBy: `'${consumer}'`,
-          why: 'it still consumes the field',
-          paths: [consumer],
-        });
-      }
-    }
-  }
+  found.push(...interfaceDeletions(lock, facts, current));
   return found;
 }
 
 function describe(o: ObjectFact): string {
   return describeIdentity(o.identity);
+}
+
+/**
+ * Interface deletions, decided by readers (the objects that render a handle):
+ * a field removed while a reader of it in the lock still reads its key now,
+ * and a major retired (its parameter no longer published) while a reader of
+ * it in the lock remains: readers move to the next major in one release, and
+ * the old major goes in a later one.
+ */
+function interfaceDeletions(lock: Lock, facts: Facts, current: readonly InterfaceRecord[]): UnsafeDeletion[] {
+  const found: UnsafeDeletion[] = [];
+  const declarers = new Set(facts.objects.map((o) => o.declarer));
+  const charts = new Set(facts.charts.map((c) => c.path));
+  const { pairs, retired } = matchInterfaces(lock.interfaces, current);
+  for (const { old, now } of pairs) {
+    const contract = facts.contracts.find((c) => c.capability === now.capability && c.name === now.name && c.version === now.version);
+    const secrets = new Set((contract?.consumers ?? []).map((c) => `${c.namespace ?? ''}\u0000${c.secretName}`));
+    for (const [field, record] of Object.entries(old.fields)) {
+      if (field in now.fields) continue;
+      for (const reader of readersOf(record, declarers, charts)) {
+        const how = stillReads(facts, reader, field, secrets);
+        if (!how) continue;
+        found.push({
+          removed: `interface field '${field}' of '${old.capability}/${old.name}'`,
+          neededBy: `'${reader}'`,
+          why: `it still reads the field (${how})`,
+          paths: [reader],
+          fix: `Stop reading the field in this release, or keep it and publish the next major beside this one, move the readers to it, and retire this major in a later release (${RELEASES_DOC}).`,
+        });
+      }
+    }
+  }
+  for (const old of retired) {
+    const readers = new Set<string>();
+    for (const record of Object.values(old.fields)) for (const r of readersOf(record, declarers, charts)) readers.add(r);
+    for (const reader of readers) {
+      found.push({
+        removed: `major ${majorOf(old)} of '${old.capability}/${old.name}' (${old.version}, parameter ${old.parameter?.name})`,
+        neededBy: `'${reader}'`,
+        why: 'it read that major in the locked release',
+        paths: [reader],
+        fix: `Keep the major published until the lock shows no reader: move each reader to the next major in one release, then retire the old major in the next (${RELEASES_DOC}).`,
+      });
+    }
+  }
+  return found;
+}
+
+/** The locked readers of a field that remain: objects by declarer, or (in a lock without readers) consumer charts. */
+function readersOf(record: InterfaceRecord['fields'][string], declarers: ReadonlySet<string>, charts: ReadonlySet<string>): string[] {
+  if (record.readBy) return record.readBy.filter((r) => declarers.has(r));
+  return record.consumedBy.filter((c) => charts.has(c));
+}
+
+/** How `reader` (a declarer, or a chart) still reads `field` from a binding Secret of the contract, if it does. */
+function stillReads(facts: Facts, reader: string, field: string, secrets: ReadonlySet<string>): string | undefined {
+  for (const r of facts.references) {
+    const o = facts.objects[r.from];
+    if (o.declarer !== reader && o.chart !== reader) continue;
+    if (r.target.group !== '' || r.target.kind !== 'Secret' || !secrets.has(`${r.target.namespace ?? ''}\u0000${r.target.name}`)) continue;
+    if (r.key === field) return `key '${field}' of Secret ${r.target.name} in ${r.field}`;
+    if (r.key === undefined) return `the whole Secret ${r.target.name} in ${r.field}`;
+  }
+  return undefined;
+}
+
+const VERSION_LABEL = 'metadata.labels["cdk-capability.io/version"]';
+const BACKEND_LABEL = 'metadata.labels["cdk-capability.io/backend"]';
+
+/**
+ * Removed Services that a remaining route of the lock sent traffic to (by its
+ * locked weights): refused, since traffic is shifted away first (weight 0) and
+ * the version removed in a later release. A Service the locked route gave
+ * weight 0 may go: the pair is added to `handled`, so the graph walk skips it too.
+ */
+function trafficDeletions(
+  lock: Lock,
+  removed: ReadonlyArray<{ u: LockedUnit; i: number }>,
+  present: ReadonlySet<string>,
+  handled: Set<string>,
+): UnsafeDeletion[] {
+  const found: UnsafeDeletion[] = [];
+  const services = removed.filter(({ u }) => u.groupKind === '/Service');
+  if (services.length === 0) return found;
+  lock.units.forEach((route, r) => {
+    if (!present.has(route.id)) return;
+    const weights = routeWeights(route);
+    if (!weights) return;
+    const total = Object.values(weights).reduce((a, b) => a + b, 0);
+    for (const { u, i } of services) {
+      const name = u.id.slice(u.id.lastIndexOf('|') + 1);
+      const hosts = [name, ...(u.namespace ? [`${name}.${u.namespace}`, `${name}.${u.namespace}.svc`, `${name}.${u.namespace}.svc.cluster.local`] : [])];
+      const host = hosts.find((h) => h in weights);
+      if (host === undefined || (route.namespace ?? '') !== (u.namespace ?? '')) continue;
+      handled.add(`${i}:${r}`);
+      const weight = weights[host];
+      if (weight === 0) continue;
+      const version = u.values?.[VERSION_LABEL];
+      const backend = u.values?.[BACKEND_LABEL];
+      const what = typeof version === 'string' && typeof backend === 'string' ? `version '${version}' of backend '${backend}' (${u.label})` : u.label;
+      found.push({
+        removed: what,
+        neededBy: route.label,
+        why: `it sent that version ${weight} of ${total} in the locked release`,
+        paths: [route.path, u.path],
+        fix: 'Shift its weight to 0 in one release, then remove the version in the next.',
+      });
+    }
+  });
+  return found;
 }
