@@ -58,8 +58,8 @@ describe('cdk8s synth of examples/crd-order (the CRD-before-CR demonstration)', 
     // WHEN the first runtime file is read
     const docs = parseAllDocuments(fs.readFileSync(path.join(outdir, 'runtime', runtime[0]), 'utf-8')).map((d) => d.toJS());
 
-    // THEN its documents are the CRD and the Namespace, in that order
-    expect(docs.map((d) => `${d.kind} ${d.metadata.name}`)).toEqual(['CustomResourceDefinition tenantroutes.routing.cdn.example.com', 'Namespace edge']);
+    // THEN its documents are the Namespace and the CRD (kind order inside a step: Namespace first, as Helm and kapp do)
+    expect(docs.map((d) => `${d.kind} ${d.metadata.name}`)).toEqual(['Namespace edge', 'CustomResourceDefinition tenantroutes.routing.cdn.example.com']);
   });
 
   test('the CLI lists every .yaml under the outdir as a manifest, kustomization.yaml included (documents cdk8s-cli)', () => {
@@ -101,7 +101,7 @@ describe('cdk8s synth --stdout of examples/crd-order', () => {
     // THEN they are those objects, in that order: no kustomization, no GitOps copy, no object twice
     expect(printed.map((d) => `${d.kind} ${d.metadata.name}`)).toEqual(expected.map((d) => `${d.kind} ${d.metadata.name}`));
     expect(printed).toEqual(expected);
-    expect(printed.map((d) => d.kind)).toEqual(['CustomResourceDefinition', 'Namespace', 'TenantRoute', 'ExternalSecret', 'Deployment']);
+    expect(printed.map((d) => d.kind)).toEqual(['Namespace', 'CustomResourceDefinition', 'ExternalSecret', 'Deployment', 'TenantRoute']);
   });
 });
 

@@ -169,8 +169,12 @@ describe('examples/cdn under cdk8s synth', () => {
     const artifact = JSON.parse(fs.readFileSync(path.join(outdir, 'interface.json'), 'utf-8'));
     expect(artifact.interfaces.map((i: any) => [i.name, i.version, i.fields])).toEqual([
       ['Edge', '1.0.0', {
-        originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
-        tenantHeader: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
+        originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'], readBy: ['cdn/Routing/web', 'cdn/Routing/globex'] },
+        tenantHeader: {
+          producedBy: ['cdn/Base'],
+          consumedBy: ['cdn/Routing'],
+          readBy: ['cdn/Routing/web', 'cdn/Routing/globex', 'cdn/Routing/tenant-acme', 'cdn/Routing/tenant-globex', 'cdn/Routing/tenant-initech'],
+        },
       }],
     ]);
   });

@@ -362,8 +362,8 @@ describe('consume: the runtime side', () => {
 
     // THEN only the rendered handle has a consumer
     expect(fields).toEqual({
-      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'] },
-      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [] },
+      originDnsName: { producedBy: ['cdn/Base'], consumedBy: ['cdn/Routing'], readBy: ['cdn/Routing/Web'] },
+      tenantHeader: { producedBy: ['cdn/Base'], consumedBy: [], readBy: [] },
     });
   });
 
