@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
@@ -53,23 +53,11 @@ function runApply(argv: string[], fail?: string): { code: number; stdout: string
   process.env.APPLY_LOG = log;
   if (fail === undefined) delete process.env.APPLY_FAIL;
   else process.env.APPLY_FAIL = fail;
-  let stdout = '';
-  let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
   try {
-    const code = main(argv);
+    const { result: code, stdout, stderr } = capturingOutput(() => main(argv));
     const calls = fs.existsSync(log) ? fs.readFileSync(log, 'utf-8').trimEnd().split('\n') : [];
     return { code, stdout, stderr, calls };
   } finally {
-    out.mockRestore();
-    err.mockRestore();
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;

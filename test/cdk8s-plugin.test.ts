@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, removeTempDirs, tempDir, WIDGET_CRD } from './util';
 
 afterAll(removeTempDirs);
 
@@ -65,17 +65,7 @@ function synth(dir: string, env: NodeJS.ProcessEnv = {}): Synth {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, report };
 }
 
-const CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+const CRD = WIDGET_CRD;
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
 const WIDGET = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop' }, spec: { size: 1 } };
 const CONFIG = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { mode: 'live' } };

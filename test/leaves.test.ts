@@ -4,6 +4,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
+import { crdWithSpec } from './util';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { leavesOf, ownedLeaves } from '../src/collect/ledger/leaves';
 import { patchLeaves, topologyOfManifest } from '../src/collect/ledger/runtime-writes';
@@ -182,42 +183,17 @@ describe('leavesOf', () => {
 
   test('a custom resource follows its CRD\'s list and map markers', () => {
     // GIVEN a CRD with a keyed list (a defaulted key), a set, an atomic map and an unmarked list
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { kind: 'Gadget', plural: 'gadgets' },
-        scope: 'Namespaced',
-        versions: [{
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    ports: {
-                      'type': 'array',
-                      'x-kubernetes-list-type': 'map',
-                      'x-kubernetes-list-map-keys': ['port', 'protocol'],
-                      'items': { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
-                    },
-                    aliases: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
-                    selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
-                    tags: { type: 'array', items: { type: 'string' } },
-                  },
-                },
-              },
-            },
-          },
-        }],
+    const crd = crdWithSpec('Gadget', {
+      ports: {
+        'type': 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['port', 'protocol'],
+        'items': { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
       },
-    };
+      aliases: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
+      selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
+      tags: { type: 'array', items: { type: 'string' } },
+    });
     const gadget = {
       apiVersion: 'example.com/v1',
       kind: 'Gadget',

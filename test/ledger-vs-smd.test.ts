@@ -22,6 +22,7 @@ import { MULTIPLE_APPLIERS_CASES } from './smd/cases/multiple-appliers';
 import { SET_AND_LEAF_CASES } from './smd/cases/set-and-leaf';
 import type { SmdTestCase } from './smd/cases/smd-test-case';
 import { runSmd, SmdCase, SmdConflict, SmdResult } from './smd/smd';
+import { crdWithSpec } from './util';
 import { topologyDataOf } from '../scripts/generate-k8s-topology';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 import { LedgerBuilder } from '../src/collect/ledger/field-ledger';
@@ -35,52 +36,27 @@ import { FieldTopology, schemaTopology } from '../src/collect/topology/field-top
 // The custom resource: a CRD with markers, and the SMD schema the API server derives from it (by hand, as
 // test/smd/cases/harness.ts does for its Widget).
 
-const GADGET_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { kind: 'Gadget', plural: 'gadgets' },
-    scope: 'Namespaced',
-    versions: [{
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: {
-            spec: {
-              type: 'object',
-              properties: {
-                items: {
-                  'type': 'array',
-                  'x-kubernetes-list-type': 'map',
-                  'x-kubernetes-list-map-keys': ['name'],
-                  'items': { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } },
-                },
-                ports: {
-                  'type': 'array',
-                  'x-kubernetes-list-type': 'map',
-                  'x-kubernetes-list-map-keys': ['port', 'protocol'],
-                  'items': { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
-                },
-                aliases: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
-                tags: { type: 'array', items: { type: 'string' } },
-                config: { type: 'object', additionalProperties: { type: 'string' } },
-                selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
-                template: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'properties': { image: { type: 'string' }, size: { type: 'integer' } } },
-                nested: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
-                extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              },
-            },
-          },
-        },
-      },
-    }],
+const GADGET_CRD = crdWithSpec('Gadget', {
+  items: {
+    'type': 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['name'],
+    'items': { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } },
   },
-};
+  ports: {
+    'type': 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['port', 'protocol'],
+    'items': { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
+  },
+  aliases: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
+  tags: { type: 'array', items: { type: 'string' } },
+  config: { type: 'object', additionalProperties: { type: 'string' } },
+  selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
+  template: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'properties': { image: { type: 'string' }, size: { type: 'integer' } } },
+  nested: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+  extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
+});
 
 const GADGET_SCHEMA = `types:
 - name: com.example.v1.Gadget
@@ -136,42 +112,17 @@ const GADGET_SCHEMA = `types:
 `;
 
 /** The CRD from test/smd/cases/harness.ts's WIDGET_SCHEMA, written as the CRD the API server derived it from. */
-const WIDGET_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { kind: 'Widget', plural: 'widgets' },
-    scope: 'Namespaced',
-    versions: [{
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: {
-            spec: {
-              type: 'object',
-              properties: {
-                items: {
-                  'type': 'array',
-                  'x-kubernetes-list-type': 'map',
-                  'x-kubernetes-list-map-keys': ['name'],
-                  'items': { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } },
-                },
-                tags: { type: 'array', items: { type: 'string' } },
-                config: { type: 'object', additionalProperties: { type: 'string' } },
-                selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
-              },
-            },
-          },
-        },
-      },
-    }],
+const WIDGET_CRD = crdWithSpec('Widget', {
+  items: {
+    'type': 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['name'],
+    'items': { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } },
   },
-};
+  tags: { type: 'array', items: { type: 'string' } },
+  config: { type: 'object', additionalProperties: { type: 'string' } },
+  selector: { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'additionalProperties': { type: 'string' } },
+});
 
 const CRDS = CrdTopologies.fromManifests([GADGET_CRD, WIDGET_CRD]);
 

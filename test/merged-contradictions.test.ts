@@ -1,7 +1,7 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, Contribution, RuntimeRouting, Violation } from '../src';
-import { newApp, removeTempDirs } from './util';
+import { crdWithSpec, newApp, removeTempDirs } from './util';
 import { contradictionsOf } from '../src/collect/ledger/contradictions';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
 import { topologyOf } from '../src/collect/topology/field-topology';
@@ -141,35 +141,10 @@ describe('CAP010: merged contradictions, naming each writer', () => {
 describe('contradictionsOf', () => {
   test('finds duplicate keys in any associative list of any built-in kind, and in a CRD\'s map lists', () => {
     // GIVEN a CRD whose items are a map list keyed by name, and an unmarked (atomic) list
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { kind: 'Gadget', plural: 'gadgets' },
-        scope: 'Namespaced',
-        versions: [{
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    items: { 'type': 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'items': { type: 'object', properties: { name: { type: 'string' } } } },
-                    plain: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
-                  },
-                },
-              },
-            },
-          },
-        }],
-      },
-    };
+    const crd = crdWithSpec('Gadget', {
+      items: { 'type': 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'items': { type: 'object', properties: { name: { type: 'string' } } } },
+      plain: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+    });
     const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { items: [{ name: 'a' }, { name: 'a' }], plain: [{ name: 'a' }, { name: 'a' }] } };
     const role = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ownerReferences: [{ uid: 'u1', name: 'x' }, { uid: 'u1', name: 'y' }] } };
 

@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, Plan, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, newSeries, releaseDir, removeReleaseDirs, withUpdateLock } from './release-fixtures';
-import { HANG_GUARD_MS } from './util';
+import { capturingOutput, HANG_GUARD_MS } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
@@ -55,23 +55,8 @@ function writePlan(variant: ShopVariant, series = newSeries()): { file: string; 
 
 /** Runs `main(argv)` in process, capturing what it writes to stdout and stderr. */
 function runMain(argv: string[]): { code: number; stdout: string; stderr: string } {
-  let stdout = '';
-  let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { result, stdout, stderr } = capturingOutput(() => main(argv));
+  return { code: result, stdout, stderr };
 }
 
 /** The step lines of a formatted plan: `<n>. <lifecycle> <id>`. */

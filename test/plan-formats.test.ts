@@ -4,7 +4,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting } from '../src';
-import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
 import { main } from '../src/cli/main';
 import { firstProgramFrame } from '../src/private/creation-site';
@@ -18,22 +18,8 @@ const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'; // AWS's documented example key id
 
 /** Runs `main(argv)` in process, capturing what it writes to stdout and stderr. */
 function runMain(argv: string[]): { code: number; stdout: string; stderr: string } {
-  let stdout = '';
-  let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: main(argv), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { result, stdout, stderr } = capturingOutput(() => main(argv));
+  return { code: result, stdout, stderr };
 }
 
 /** The 1-based line of this file that holds `marker`. */

@@ -115,3 +115,48 @@ export function entriesBeside(parent: string): string[] {
     return fs.readdirSync(path.join(parent, e)).some((inner) => inner !== 'owner.json' && inner !== 'assemblies');
   }).sort();
 }
+
+/** Runs `fn`, capturing what it writes to stdout and stderr meanwhile. */
+export function capturingOutput<T>(fn: () => T): { result: T; stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const result = fn();
+    return { result, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/**
+ * A namespaced CRD of `example.com/<kind>` (plural: lowercase kind plus `s`) whose only version's `spec`
+ * has the given properties: the list, map and set markers a test wants the topology to read.
+ */
+export function crdWithSpec(kind: string, specProperties: Record<string, unknown>): Record<string, any> {
+  const plural = `${kind.toLowerCase()}s`;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.com` },
+    spec: {
+      group: 'example.com',
+      names: { kind, plural },
+      scope: 'Namespaced',
+      versions: [{
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: specProperties } } } },
+      }],
+    },
+  };
+}
