@@ -4,7 +4,7 @@ import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
 import { ledgerLeaves, pathKey } from './managed-leaves';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
-import { appliedKey, ObjectIdentity } from '../collect/object-identity';
+import { appliedKey, identityKey, ObjectIdentity } from '../collect/object-identity';
 import { compareText } from '../private/compare';
 
 /** One writer of an object and the leaves it owns, as the lock records it. */
@@ -24,7 +24,10 @@ export interface WriterLeaves {
 
 /** An object of the composition, as the lock records it, with who writes which leaves. */
 export interface ExpectedObject {
-  /** Its identity as declared (a namespaced object without a namespace is the one in `default`). */
+  /**
+   * Its identity as declared: a namespace of `''` (declared without one) is a cluster-scoped object or a
+   * namespaced one in `default`, whichever the cluster has.
+   */
   readonly identity: ObjectIdentity;
   /** How messages name it. */
   readonly label: string;
@@ -119,7 +122,9 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
   const known = new Set<string>();
   const findings: AuditFinding[] = [];
   for (const e of expected) {
-    const key = appliedKey(e.identity);
+    // declared without a namespace: cluster-scoped, or namespaced and in `default`
+    const keys = e.identity.namespace === '' ? [identityKey({ ...e.identity, namespace: undefined }), appliedKey(e.identity)] : [appliedKey(e.identity)];
+    const key = keys.find((k) => byKey.has(k)) ?? keys[keys.length - 1];
     known.add(key);
     const object = byKey.get(key);
     if (!object) {

@@ -51,6 +51,17 @@ export function fieldManagerName(writer: string): string {
   return `${FIELD_MANAGER_PREFIX}${head.join('')}${MARK}${digest}${MARK}${tail.join('')}`;
 }
 
+/**
+ * The one field manager `cdk-capability apply` used for every object of a capability before each writer had
+ * its own: the capability's path with every character but letters, digits, `.`, `_` and `-` as `-`. A
+ * release whose previous lock records no writers makes it release the objects.
+ *
+ * @param capability the capability's construct path, if the object has one
+ */
+export function legacyFieldManager(capability: string | undefined): string {
+  return capability ? capability.replace(/[^A-Za-z0-9._-]/g, '-') : APPLIER_FIELD_MANAGER;
+}
+
 /** True when a field manager's name is one `fieldManagerName` gives (a writer of some composition). */
 export function isOurFieldManager(manager: string): boolean {
   return manager === APPLIER_FIELD_MANAGER || manager.startsWith(FIELD_MANAGER_PREFIX);

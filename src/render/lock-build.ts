@@ -1,8 +1,10 @@
 import { createHash } from 'crypto';
 import { lockValues } from './lock-values';
+import { lockedWritersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { describeIdentity, groupKind } from '../collect/object-identity';
+import { CrdTopologies } from '../collect/topology/crd-topology';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 
@@ -17,6 +19,7 @@ import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
+  const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const units: LockedUnit[] = [];
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
@@ -53,6 +56,8 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
         values: lockValues(o.manifest, group === '' && kind === 'Secret' ? ['data', 'stringData'] : []),
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
+        // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
+        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds),
       });
     }
   }
