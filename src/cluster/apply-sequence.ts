@@ -1,4 +1,5 @@
 import { APPLIER_FIELD_MANAGER } from './field-manager';
+import { elementOf } from './fields-v1';
 import { identityOnly, partialObject } from './partial-object';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
 
@@ -18,16 +19,24 @@ export interface SequencedObject {
   readonly manifest: any;
   /** Its deploy-time writers, declarer first (runtime writers write in the cluster, not through apply). */
   readonly writers: readonly AppliedWriter[];
-  /** Field managers that wrote it in the previous release and write nothing of it now: they release it. */
+  /**
+   * Field managers of the previous release that owned a leaf no writer has now: they release the object
+   * before the merged apply, so that apply is the one that removes the leaf.
+   */
+  readonly releaseFirst?: readonly string[];
+  /** Field managers that wrote the object before and write nothing of it now: they release it at the end. */
   readonly released?: readonly string[];
 }
 
 /** The part one apply plays in a step. */
-export type ApplyPhase = 'merged' | 'writer' | 'release';
+export type ApplyPhase = 'release-first' | 'merged' | 'writer' | 'release';
 
 /** One `kubectl apply --server-side` of a step: a field manager and the objects it applies. */
 export interface ManagerApply {
-  /** `merged`: every object whole; `writer`: a writer's own leaves; `release`: identities alone. */
+  /**
+   * `release-first`: identities alone, before the merged apply (skipped, not failed, when an object is not
+   * there yet); `merged`: every object whole; `writer`: a writer's own leaves; `release`: identities alone.
+   */
   readonly phase: ApplyPhase;
   /** The field manager. */
   readonly manager: string;
@@ -40,20 +49,37 @@ export interface ManagerApply {
 }
 
 /**
- * The applies of one runtime step, in order, so that afterwards each writer's field manager owns exactly the
- * writer's leaves, every value is the merged manifest's, and each changed workload rolls out once:
+ * The leaves a writer applies under its own manager: all but an empty map or list it writes (a presence
+ * leaf ending in a field), which owns nothing beyond itself and which the API server stores as no value at
+ * all, so that two managers applying it empty would contest it. The merged apply keeps it.
+ */
+export function appliedLeaves(leaves: readonly OwnedLeaf[]): OwnedLeaf[] {
+  return leaves.filter((l) => !(l.presence && l.path.length > 0 && elementOf(l.path[l.path.length - 1]).kind === 'field'));
+}
+
+/**
+ * The applies of one runtime step, in order, so that each writer's field manager owns exactly the writer's
+ * leaves, every value is the merged manifest's, and the object changes in one apply only (so each changed
+ * workload rolls out once):
  *
- * 1. `merged`: every object whole, in the step's order, under `cdk-capability` with `--force-conflicts`.
- *    The one apply that changes values. The composition was checked for field conflicts at synth, so what it
- *    forces is ours: a leaf whose value changed or that moves between writers, which its previous owner
- *    still holds; or a leaf someone outside took, which the release restores (as Flux applies).
+ * 0. `release-first`: each manager of the previous release that owned a leaf no writer has now applies the
+ *    object's identity alone. `cdk-capability` still holds every leaf of the previous release, so nothing
+ *    changes, and the leaf is left to `cdk-capability` alone.
+ * 1. `merged`: every object whole, in the step's order, under `cdk-capability` with `--force-conflicts`: the
+ *    one apply that changes values, and removes the leaves no writer has any more (it is their only owner).
+ *    The composition was checked for field conflicts at synth, so what it forces is ours (a leaf whose value
+ *    changed or that moves between writers, which its previous writer still holds) or a leaf someone
+ *    outside took, which the release restores, as Flux's apply does.
  * 2. `writer`: per writer, in order of first appearance, its leaves of the step's objects under its own
- *    manager, without force. The values equal the live ones, so each leaf becomes shared: no conflict, no
- *    change, no rollout.
- * 3. `release`: each manager of the previous release that no longer writes an object applies the object's
- *    identity alone, releasing what it held; the leaves stay, owned by their new writers (no value gap).
- * 4. `release`: `cdk-capability` applies the identities alone: it releases everything, and every leaf is left
- *    with its writer alone. An object with no writer recorded is left to `cdk-capability`.
+ *    manager, without force. The values are the live ones, so each leaf becomes shared with
+ *    `cdk-capability`: no conflict, no change, no rollout. A leaf that moves is held by `cdk-capability`
+ *    throughout: its old writer releases it (its own apply no longer has it), its new one takes it, with no
+ *    moment without a value.
+ * 3. `release`: each manager that wrote an object before and writes nothing of it now applies the identity
+ *    alone, releasing what it held; `cdk-capability` holds it all, so nothing changes.
+ *
+ * `cdk-capability` keeps owning every leaf of the merged object between releases: it is what lets the next
+ * release's merged apply remove a leaf in the same apply that changes the others.
  *
  * Pure; `apply` runs it per step, `--dry-run` prints it.
  *
@@ -61,10 +87,26 @@ export interface ManagerApply {
  */
 export function applySequence(objects: readonly SequencedObject[]): ManagerApply[] {
   if (objects.length === 0) return [];
-  const out: ManagerApply[] = [{ phase: 'merged', manager: APPLIER_FIELD_MANAGER, force: true, writers: [], objects: objects.map((o) => o.manifest) }];
+  const out: ManagerApply[] = [];
+  const identities = (pick: (o: SequencedObject) => readonly string[] | undefined) => {
+    const byManager = new Map<string, any[]>();
+    for (const o of objects) {
+      for (const m of pick(o) ?? []) {
+        if (m === APPLIER_FIELD_MANAGER) continue;
+        byManager.set(m, [...(byManager.get(m) ?? []), identityOnly(o.manifest)]);
+      }
+    }
+    return byManager;
+  };
+
+  for (const [manager, ids] of identities((o) => o.releaseFirst)) out.push({ phase: 'release-first', manager, force: false, writers: [], objects: ids });
+
+  out.push({ phase: 'merged', manager: APPLIER_FIELD_MANAGER, force: true, writers: [], objects: objects.map((o) => o.manifest) });
 
   const byManager = new Map<string, { writers: string[]; objects: any[] }>();
   for (const o of objects) {
+    // one partial per manager and object: the union of its writers' leaves (a writer's manager is its own)
+    const leavesOf = new Map<string, OwnedLeaf[]>();
     for (const w of o.writers) {
       let entry = byManager.get(w.manager);
       if (!entry) {
@@ -72,27 +114,16 @@ export function applySequence(objects: readonly SequencedObject[]): ManagerApply
         byManager.set(w.manager, entry);
       }
       if (!entry.writers.includes(w.writer)) entry.writers.push(w.writer);
+      leavesOf.set(w.manager, [...(leavesOf.get(w.manager) ?? []), ...appliedLeaves(w.leaves)]);
     }
-    // one partial per manager and object, the union of its writers' leaves (a writer's manager is its own)
-    const leavesOf = new Map<string, OwnedLeaf[]>();
-    for (const w of o.writers) leavesOf.set(w.manager, [...(leavesOf.get(w.manager) ?? []), ...w.leaves]);
     for (const [manager, leaves] of leavesOf) byManager.get(manager)!.objects.push(partialObject(o.manifest, leaves));
   }
   for (const [manager, { writers, objects: partials }] of byManager) out.push({ phase: 'writer', manager, force: false, writers, objects: partials });
 
-  const releases = new Map<string, any[]>();
-  for (const o of objects) {
-    const writing = new Set(o.writers.map((w) => w.manager));
-    for (const m of o.released ?? []) {
-      if (writing.has(m) || m === APPLIER_FIELD_MANAGER) continue;
-      releases.set(m, [...(releases.get(m) ?? []), identityOnly(o.manifest)]);
-    }
+  const releasedFirst = (o: SequencedObject) => new Set(o.releaseFirst ?? []);
+  const writing = (o: SequencedObject) => new Set(o.writers.map((w) => w.manager));
+  for (const [manager, ids] of identities((o) => (o.released ?? []).filter((m) => !writing(o).has(m) && !releasedFirst(o).has(m)))) {
+    out.push({ phase: 'release', manager, force: false, writers: [], objects: ids });
   }
-  for (const [manager, identities] of releases) out.push({ phase: 'release', manager, force: false, writers: [], objects: identities });
-
-  // An object with no writer recorded (a plan from before writers were) stays the applier's: releasing it would
-  // leave its fields to nobody, and the API server would delete them.
-  const owned = objects.filter((o) => o.writers.length > 0);
-  if (owned.length > 0) out.push({ phase: 'release', manager: APPLIER_FIELD_MANAGER, force: false, writers: [], objects: owned.map((o) => identityOnly(o.manifest)) });
   return out;
 }

@@ -1,9 +1,11 @@
 import { isDeepStrictEqual } from 'util';
+import { appliedLeaves } from './apply-sequence';
 import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
 import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
 import { ledgerLeaves, pathKey } from './managed-leaves';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
+import type { OwnedLeaf } from '../collect/ledger/leaves';
 import { appliedKey, identityKey, ObjectIdentity } from '../collect/object-identity';
 import { compareText } from '../private/compare';
 
@@ -16,8 +18,8 @@ export interface WriterLeaves {
    * then not checked: any client may write them).
    */
   readonly manager?: string;
-  /** Its leaves, as the ledger records them. */
-  readonly leaves: readonly FieldPath[];
+  /** Its leaves, as the ledger records them (presence marked). */
+  readonly leaves: readonly OwnedLeaf[];
   /** True for a controller that writes in the cluster (`RuntimeWriter`): `apply` does not write its leaves. */
   readonly runtime?: boolean;
 }
@@ -191,12 +193,21 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   const entries: Entry[] = object.managedFields
     .filter((m) => !ignored.has(m.manager))
     .map((entry) => ({ entry, leaves: new Set(ledgerLeaves(entry.members).map(pathKey)) }));
-  const managerOf = (w: WriterLeaves) => (w.runtime || appliedBy === undefined ? w.manager : appliedBy);
+  // `apply` keeps `cdk-capability` owning the whole merged object beside each writer; a GitOps engine owns it alone
+  const applier = appliedBy ?? APPLIER_FIELD_MANAGER;
+  const managerOf = (w: WriterLeaves) => (w.runtime ? w.manager : appliedBy ?? w.manager);
   const declared = new Set(e.writers.map(managerOf).filter((m): m is string => m !== undefined));
+  if (e.writers.some((w) => !w.runtime)) declared.add(applier);
 
-  /** Each leaf of ours: its path, writer and manager. */
-  const ours = new Map<string, { path: FieldPath; writer: WriterLeaves; manager?: string }>();
-  for (const w of e.writers) for (const leaf of w.leaves) ours.set(pathKey(leaf), { path: leaf, writer: w, manager: managerOf(w) });
+  /** Each leaf of ours: its path, writer and manager, and whether that manager applies it (`appliedLeaves`). */
+  const ours = new Map<string, { path: FieldPath; writer: WriterLeaves; manager?: string; applied: boolean }>();
+  for (const w of e.writers) {
+    const applied = new Set((w.runtime ? w.leaves : appliedLeaves(w.leaves)).map((l) => pathKey(l.path)));
+    for (const leaf of w.leaves) {
+      const key = pathKey(leaf.path);
+      ours.set(key, { path: leaf.path, writer: w, manager: managerOf(w), applied: applied.has(key) });
+    }
+  }
 
   const groups = new Map<string, Group>();
   const report = (kind: AuditFindingKind, path: FieldPath, manager?: ManagedFieldsEntry, writer?: WriterLeaves, writerManager?: string) => {
@@ -211,35 +222,38 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   /** Leaves of ours reported as taken by a manager, so its undeclared-manager finding does not repeat them. */
   const taken = new Set<string>();
 
-  for (const [key, { path, writer, manager }] of ours) {
-    if (manager === undefined) continue;
+  for (const [key, { path, writer, manager, applied }] of ours) {
+    if (manager === undefined || !applied) continue;
     const owners = entries.filter((x) => ownsOrCovers(x.leaves, path));
     if (owners.some((x) => x.entry.manager === manager)) continue;
-    if (owners.length === 0) {
+    const others = owners.filter((x) => x.entry.manager !== applier);
+    if (others.length === 0) {
       if (writer.runtime) continue; // its controller has not written it yet
-      if (!isPresent(object.manifest, path)) report('stripped', path, latestUpdate(entries, declared), writer, manager);
-      else report('unowned', path, undefined, writer, manager);
+      if (!isPresent(object.manifest, path)) report('stripped', path, latestUpdate(entries), writer, manager);
+      else report('unowned', path, owners[0]?.entry, writer, manager);
       continue;
     }
-    const updater = owners.find((x) => x.entry.operation === 'Update');
-    const by = updater ?? [...owners].sort((a, b) => compareText(a.entry.manager, b.entry.manager))[0];
+    const updater = others.find((x) => x.entry.operation === 'Update');
+    const by = updater ?? [...others].sort((a, b) => compareText(a.entry.manager, b.entry.manager))[0];
     report(updater ? 'overwritten-by-update' : 'taken-over', path, by.entry, writer, manager);
     taken.add(JSON.stringify([by.entry.manager, key]));
   }
 
   for (const x of entries) {
     const m = x.entry.manager;
-    const isDeclared = declared.has(m);
     for (const key of x.leaves) {
       const mine = ours.get(key);
       if (taken.has(JSON.stringify([m, key]))) continue;
-      if (isDeclared) {
+      if (mine?.writer.runtime && mine.manager === undefined) continue; // any client may write it
+      if (m === applier && declared.has(m)) {
+        if (mine && !mine.writer.runtime) continue;
+        report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
+      } else if (declared.has(m)) {
         if (mine && mine.manager === m) continue;
-        if (mine?.writer.runtime && mine.manager === undefined) continue;
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
       } else if (m === APPLIER_FIELD_MANAGER) {
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
-      } else if (!x.entry.subresource && !(mine?.writer.runtime && mine.manager === undefined)) {
+      } else if (!x.entry.subresource) {
         report('undeclared-manager', JSON.parse(key), x.entry, undefined);
       }
     }
@@ -266,9 +280,12 @@ function ownsOrCovers(leaves: ReadonlySet<string>, path: FieldPath): boolean {
   return false;
 }
 
-/** The latest `Update` entry of a manager the object does not declare (by time when recorded, else the last printed). */
-function latestUpdate(entries: readonly Entry[], declared: ReadonlySet<string>): ManagedFieldsEntry | undefined {
-  const updates = entries.map((x) => x.entry).filter((m) => m.operation === 'Update' && !declared.has(m.manager) && m.subresource === undefined);
+/**
+ * The latest `Update` of the object itself (not of a subresource), by time when recorded, else the last
+ * printed: the full-object update that dropped what is gone, whether its manager is declared or not.
+ */
+function latestUpdate(entries: readonly Entry[]): ManagedFieldsEntry | undefined {
+  const updates = entries.map((x) => x.entry).filter((m) => m.operation === 'Update' && m.subresource === undefined);
   let latest: ManagedFieldsEntry | undefined;
   for (const m of updates) if (!latest || (m.time ?? '') >= (latest.time ?? '')) latest = m;
   return latest;
@@ -325,10 +342,10 @@ function messageOf(
     case 'taken-over':
       return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
     case 'unowned':
-      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} in the object but owned by nobody: the writer's manager released ${its}. Apply the release again.`;
+      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} in the object but owned by ${manager ? `'${manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
     case 'stale-owner':
-      return manager?.manager === APPLIER_FIELD_MANAGER
-        ? `${object}: the applier's manager '${APPLIER_FIELD_MANAGER}' still owns ${what}: an apply stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
+      return manager?.manager === APPLIER_FIELD_MANAGER || !writer
+        ? `${object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
         : `${object}: ${by} still owns ${what}, which the lock gives to ${writer ? `'${writer.writer}'` : 'no writer'}: a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
     case 'undeclared-manager':
       return `${object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, or remove its writes.`;

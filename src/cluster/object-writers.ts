@@ -4,7 +4,6 @@ import { fieldManagerName } from './field-manager';
 import { parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
 import type { FieldWrite, ObjectFact } from '../collect/facts';
-import type { FieldPath } from '../collect/ledger/field-path';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { identityKey } from '../collect/object-identity';
@@ -63,6 +62,11 @@ export interface PlanObjectWriters {
   /** Its writers, the declarer first, as the lock records them. */
   readonly writers: readonly LockedWriter[];
   /**
+   * Field managers of the previous release that owned a leaf no writer has now: `apply` makes them release
+   * the object before its merged apply, which then removes the leaf (see `applySequence`).
+   */
+  readonly releaseFirst?: readonly string[];
+  /**
    * Field managers that wrote it before and write nothing of it now, which `apply` makes release it: writers
    * of the previous release that are gone, and the capability's one manager of an `apply` from before each
    * writer had its own.
@@ -84,10 +88,20 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
   for (const unit of lock.units) {
     if (!unit.writers) continue;
     const now = new Set(unit.writers.map((w) => w.manager));
+    const leaves = new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey)));
     const old = before.get(unit.id);
-    const candidates = old?.writers ? old.writers.map((w) => w.manager) : [legacyManager(unit)];
-    const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m)))];
-    out.push({ object: unit.id, label: unit.label, writers: unit.writers, ...(released.length > 0 ? { released } : {}) });
+    const releaseFirst = (old?.writers ?? [])
+      .filter((w) => w.manager !== undefined && w.kind !== 'runtime' && parseFieldsV1(w.fields).some((p) => !leaves.has(pathKey(p))))
+      .map((w) => w.manager!);
+    const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
+    const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m) && !releaseFirst.includes(m)))];
+    out.push({
+      object: unit.id,
+      label: unit.label,
+      writers: unit.writers,
+      ...(releaseFirst.length > 0 ? { releaseFirst: [...new Set(releaseFirst)] } : {}),
+      ...(released.length > 0 ? { released } : {}),
+    });
   }
   return out;
 }
@@ -113,7 +127,12 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
     const applied: AppliedWriter[] = (entry?.writers ?? [])
       .filter((w): w is LockedWriter & { manager: string } => w.kind !== 'runtime' && w.manager !== undefined)
       .map((w) => ({ writer: w.writer, manager: w.manager, leaves: leavesOf(w) }));
-    return { manifest, writers: applied, ...(entry?.released ? { released: entry.released } : {}) };
+    return {
+      manifest,
+      writers: applied,
+      ...(entry?.releaseFirst ? { releaseFirst: entry.releaseFirst } : {}),
+      ...(entry?.released ? { released: entry.released } : {}),
+    };
   });
 }
 
@@ -133,7 +152,7 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
       writers: unit.writers.map((w) => ({
         writer: w.writer,
         ...(w.manager !== undefined ? { manager: w.manager } : {}),
-        leaves: parseFieldsV1(w.fields) as FieldPath[],
+        leaves: leavesOf(w),
         ...(w.kind === 'runtime' ? { runtime: true } : {}),
       })),
     });
