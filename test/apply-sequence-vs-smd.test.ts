@@ -129,7 +129,8 @@ interface Assignment {
 
 /** The shared object of a release: the declarer's groups as its declaration, each contribution's as its fields. */
 function objectOf(kind: Kind, a: Assignment): SharedObject {
-  const fieldsOf = (w: number) => kind.groups.reduce((acc, g, i) => (a.owner[i] === w ? merge(acc, g(a.variant[i])) : acc), {} as Record<string, unknown>);
+  const fieldsOf = (w: number) =>
+    kind.groups.reduce((acc, g, i) => (a.owner[i] === w ? merge(acc, g(a.variant[i])) : acc), {} as Record<string, unknown>);
   const contributions = [];
   for (let w = 1; w < a.writers; w++) if (a.owner.includes(w)) contributions.push({ id: `W${w}`, fields: fieldsOf(w) });
   return { apiVersion: kind.apiVersion, kind: kind.kind, declared: fieldsOf(0), contributions };
