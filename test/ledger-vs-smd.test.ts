@@ -349,7 +349,10 @@ function predicted(c: LedgerKind, managers: readonly string[], objects: readonly
     if (c.topology) {
       // a type of a case's own schema, which no manifest names: its writes, recorded as recordRuntimeWrites records them
       const object = { key: 'o', label: 'o', kind: 'k8s' as const };
-      for (const i of writers) for (const leaf of ownedLeaves(objects[i] ?? {}, c.topology)) ledger.record({ object, writer: contributionWriter(managers[i]), path: leaf.path, presence: leaf.presence });
+      for (const i of writers) {
+        const writer = contributionWriter(managers[i]);
+        for (const leaf of ownedLeaves(objects[i] ?? {}, c.topology)) ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+      }
     } else {
       recordRuntimeWrites(
         { apiObject: apiObject(declared), declarer: managers[writers[0]], key: 'o', label: 'o', manifest: declared },

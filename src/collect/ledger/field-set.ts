@@ -133,14 +133,14 @@ export class FieldIndex<V> {
  * owned.intersects(['metadata']);                         // false
  */
 export class FieldSet implements Iterable<FieldPath> {
-  private readonly index = new FieldIndex<true>();
-
   /** A set of `paths`. */
   public static of(paths: Iterable<FieldPath>): FieldSet {
     const set = new FieldSet();
     for (const p of paths) set.insert(p);
     return set;
   }
+
+  private readonly index = new FieldIndex<true>();
 
   /** How many paths are members. */
   public get size(): number {
