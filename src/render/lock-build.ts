@@ -3,6 +3,7 @@ import { lockValues } from './lock-values';
 import { lockedWritersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
+import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import type { InterfaceArtifact } from '../release/interface-record';
@@ -73,7 +74,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */
 function ownersOf(writes: readonly FieldWrite[] | undefined, declarer: string): { owners?: Record<string, string> } {
   const owners: Record<string, string> = {};
-  for (const w of writes ?? []) if (w.writer !== declarer) owners[formatPath(w.path)] = w.writer;
+  for (const w of writes ?? []) if (w.writer.kind !== 'declaration' || w.writer.path !== declarer) owners[formatPath(w.path)] = writerName(w.writer);
   return Object.keys(owners).length > 0 ? { owners } : {};
 }
 
