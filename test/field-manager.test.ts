@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import * as fc from 'fast-check';
-import { FIELD_MANAGER_MAX_BYTES, fieldManagerName, isOurFieldManager } from '../src/cluster/field-manager';
+import { FIELD_MANAGER_MAX_BYTES, fieldManagerName, fieldManagerOf, isOurFieldManager } from '../src/cluster/field-manager';
+import { callWriter, contributionWriter, declarationWriter } from '../src/collect/ledger/writer';
 
 /** Go's `unicode.IsPrint`, which the API server's `ValidateFieldManager` applies to every rune. */
 const IS_PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
@@ -73,5 +74,18 @@ describe('fieldManagerName', () => {
     expect(isOurFieldManager('kubectl-edit')).toBe(false);
     expect(isOurFieldManager('kustomize-controller')).toBe(false);
     expect(isOurFieldManager('cdk-capability')).toBe(true);
+  });
+});
+
+describe('fieldManagerOf', () => {
+  test('a declaration and a Contribution are named after their construct paths', () => {
+    expect(fieldManagerOf(declarationWriter('cdn/Routing/Web'))).toBe('cdk-capability:cdn/Routing/Web');
+    expect(fieldManagerOf(contributionWriter('cdn/Routing/Timeouts', 'contribution-write'))).toBe('cdk-capability:cdn/Routing/Timeouts');
+  });
+
+  test('a plain call is named after its object and which call it is, not where it was made', () => {
+    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', 2, 'main.ts:12'))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
+    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', 2, 'main.ts:40'))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
+    expect(fieldManagerOf(callWriter('tag', 'cdn/Base'))).toBe('cdk-capability:cdn/Base#tag');
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import type { Writer } from '../collect/ledger/writer';
 
 /** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
 export const FIELD_MANAGER_PREFIX = 'cdk-capability:';
@@ -60,6 +61,25 @@ export function fieldManagerName(writer: string): string {
  */
 export function legacyFieldManager(capability: string | undefined): string {
   return capability ? capability.replace(/[^A-Za-z0-9._-]/g, '-') : APPLIER_FIELD_MANAGER;
+}
+
+/**
+ * The field manager of a writer of the ledger: `fieldManagerName` of its construct path for a declaration or
+ * a Contribution; for a plain call on an object or scope (a JSON patch, an override, a Tag), of the path and
+ * which call it is (`cdn/Routing/Web#json-patch-2`), never of where it was made, which moves when the program
+ * is edited.
+ */
+export function fieldManagerOf(writer: Writer): string {
+  switch (writer.kind) {
+    case 'declaration':
+    case 'contribution-fields':
+    case 'contribution-patches':
+    case 'contribution-write':
+    case 'runtime':
+      return fieldManagerName(writer.path);
+    default:
+      return fieldManagerName(`${writer.path}#${writer.kind}${writer.call === undefined ? '' : `-${writer.call}`}`);
+  }
 }
 
 /** True when a field manager's name is one `fieldManagerName` gives (a writer of some composition). */

@@ -1,17 +1,15 @@
 import type { AppliedWriter, SequencedObject } from './apply-sequence';
 import type { ExpectedObject } from './audit';
-import { fieldManagerName } from './field-manager';
+import { fieldManagerOf } from './field-manager';
 import { parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
 import type { FieldWrite, ObjectFact } from '../collect/facts';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
+import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
 import { identityKey } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
-
-/** The suffix the ledger gives a plain JSON patch's writer today. */
-const PATCH_SUFFIX = ' (addJsonPatch)';
 
 /**
  * Every writer of a runtime object with its field manager and leaves, for the lock: the declarer first, then
@@ -24,30 +22,31 @@ const PATCH_SUFFIX = ' (addJsonPatch)';
  * @param crds the topologies of the composition's CRDs
  */
 export function lockedWritersOf(object: ObjectFact, writes: readonly FieldWrite[] | undefined, crds: CrdTopologies): LockedWriter[] {
-  const byWriter = new Map<string, OwnedLeaf[]>([[object.declarer, []]]);
+  const declarer = declarationWriter(object.declarer);
+  const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
   const recorded = (writes ?? []).filter((w) => w.path[0] !== 'status');
   if (recorded.length === 0) {
     const { status: _status, ...manifest } = object.manifest ?? {};
-    byWriter.set(object.declarer, ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
+    byWriter.get(declarer.id)!.leaves.push(...ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
   }
   for (const w of recorded) {
-    let leaves = byWriter.get(w.writer);
-    if (!leaves) {
-      leaves = [];
-      byWriter.set(w.writer, leaves);
+    let entry = byWriter.get(w.writer.id);
+    if (!entry) {
+      entry = { writer: w.writer, leaves: [] };
+      byWriter.set(w.writer.id, entry);
     }
-    leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
+    entry.leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
   }
-  return [...byWriter].map(([writer, leaves]) => lockedWriter(writer, writer === object.declarer ? 'declaration' : writer.endsWith(PATCH_SUFFIX) ? 'json-patch' : 'contribution', leaves));
+  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves));
 }
 
 /** A writer's record: its manager (named after the writer) and its leaves as `fieldsV1` sets. */
-function lockedWriter(writer: string, kind: string, leaves: readonly OwnedLeaf[]): LockedWriter {
+function lockedWriter(writer: Writer, leaves: readonly OwnedLeaf[]): LockedWriter {
   const presence = leaves.filter((l) => l.presence).map((l) => l.path);
   return {
-    writer,
-    kind,
-    manager: fieldManagerName(writer),
+    writer: writerName(writer),
+    kind: writer.kind,
+    manager: fieldManagerOf(writer),
     fields: toFieldsV1(leaves.map((l) => l.path)),
     ...(presence.length > 0 ? { presence: toFieldsV1(presence) } : {}),
   };
