@@ -7,12 +7,22 @@
  * The composition: an `ApplicationDeployment` declared by `cap/Routing/Object` (image, replicas) into which
  * the deployment pipeline's `cap/Routing/Timers` contributes `spec.timers`.
  */
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv2020 from 'ajv/dist/2020';
+import AjvDraft04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import * as jsyaml from 'js-yaml';
 import { applyOperations, asLiveObject, objectKey, Release, REPLAYED_KINDS, synthRelease } from './cluster-fixtures';
 import { runSmd, SmdCase, SmdOperation, SmdResult } from './smd/smd';
-import { removeTempDirs } from './util';
+import { capturingOutput, removeTempDirs, tempDir } from './util';
+import { audit } from '../src/cli/audit';
+import { main } from '../src/cli/main';
 import { AuditFinding, auditCluster } from '../src/cluster/audit';
+import { AUDIT_RULES } from '../src/cluster/audit-rules';
 import { readLiveObjects } from '../src/cluster/live-objects';
 import { expectedObjects } from '../src/cluster/object-writers';
+import { writeLock } from '../src/release/lock';
 
 afterAll(removeTempDirs);
 
@@ -66,7 +76,7 @@ beforeAll(() => {
 });
 
 /** The audit of the scenario's object against the release's lock. */
-function audit(scenario: string): AuditFinding[] {
+function auditOf(scenario: string): AuditFinding[] {
   const result = results[scenario];
   expect(result.error).toBeUndefined();
   expect(result.applies.filter((a) => a.conflicts.length > 0)).toEqual([]);
@@ -80,11 +90,11 @@ const shape = ({ message: _message, unitId: _unitId, ...rest }: AuditFinding) =>
 
 describe('the audit of managedFields written by structured-merge-diff', () => {
   test('a cluster as the release applied it has no finding', () => {
-    expect(audit('clean')).toEqual([]);
+    expect(auditOf('clean')).toEqual([]);
   });
 
   test('an undeclared manager\'s apply: the fields it owns and the manager', () => {
-    const findings = audit('an undeclared manager applies a field the composition does not write');
+    const findings = auditOf('an undeclared manager applies a field the composition does not write');
     expect(findings.map(shape)).toEqual([
       { kind: 'undeclared-manager', object: OBJECT, fields: [['spec', 'routeTables', 'east']], manager: 'helm', operation: 'Apply', writer: undefined, writerManager: undefined },
     ]);
@@ -92,7 +102,7 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
   });
 
   test('an undeclared manager\'s forced apply over a leaf of ours: taken over, naming the writer displaced', () => {
-    const findings = audit('an undeclared manager force-applies a field of the declarer');
+    const findings = auditOf('an undeclared manager force-applies a field of the declarer');
     expect(findings.map(shape)).toEqual([
       {
         kind: 'taken-over',
@@ -108,7 +118,7 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
   });
 
   test('a kubectl edit-style update of a leaf of ours: overwritten by an update, naming the writer displaced', () => {
-    const findings = audit('kubectl edit changes a timer');
+    const findings = auditOf('kubectl edit changes a timer');
     expect(findings.map(shape)).toEqual([
       {
         kind: 'overwritten-by-update',
@@ -124,7 +134,7 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
   });
 
   test('the seed incident: the timers a full-object Update() dropped are stripped, naming the update and the writer', () => {
-    const findings = audit('the seed incident: a controller\'s full-object Update() without timers');
+    const findings = auditOf('the seed incident: a controller\'s full-object Update() without timers');
     expect(findings.map(shape)).toEqual([
       {
         kind: 'stripped',
@@ -141,5 +151,127 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
     expect(findings[0].message).toMatch(
       /^example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' \(field manager cdk-capability:cap\/Routing\/Timers\) are gone and owned by nobody: a full-object update that did not carry them dropped them; the latest update is by 'netop' \(Update at .*\)\./,
     );
+  });
+});
+
+describe('cdk-capability audit on those objects', () => {
+  /** Writes the scenario's object as `kubectl get -o json --show-managed-fields` prints a List, and the lock. */
+  function files(scenario: string): { live: string; lock: string } {
+    const dir = tempDir('audit-command-');
+    const live = path.join(dir, 'live.json');
+    fs.writeFileSync(live, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [asLiveObject(results[scenario], cases[scenario].applies)] }, undefined, 2));
+    const lock = path.join(dir, 'capability.lock.json');
+    // the lock of the release, its other objects (the Namespace, the CRD) left out of the comparison
+    writeLock(lock, { ...release.lock, units: release.lock.units.map(({ writers, ...u }) => (u.label === OBJECT ? { ...u, writers } : u)) });
+    return { live, lock };
+  }
+
+  test('a clean cluster: exit 0 and one line saying so', () => {
+    const { live, lock } = files('clean');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock]));
+    expect(run.result).toBe(0);
+    expect(run.stdout).toBe(`cdk-capability audit: the cluster matches ${lock} (1 object compared).\n`);
+  });
+
+  test('the seed incident: exit 2, each finding with the object, the fields, the manager and the writer', () => {
+    const { live, lock } = files('the seed incident: a controller\'s full-object Update() without timers');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock]));
+    expect(run.result).toBe(2);
+    expect(run.stdout).toMatch(/^stripped: example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' .* the latest update is by 'netop' \(Update at /);
+    expect(run.stdout).toMatch(/\nundeclared-manager: example\.com\/ApplicationDeployment ns\/shared: 'netop' \(Update at .*\) owns spec\.domains\[=shop\.example\.com\]/);
+    expect(run.stdout).toMatch(/\ncdk-capability audit: 2 differences between the cluster and .*capability\.lock\.json \(1 object compared\)\.\n$/);
+  });
+
+  test.each([
+    ['an undeclared manager applies a field the composition does not write', 'undeclared-manager'],
+    ['an undeclared manager force-applies a field of the declarer', 'taken-over'],
+    ['kubectl edit changes a timer', 'overwritten-by-update'],
+  ])('%s: exit 2 with the %s finding', (scenario, kind) => {
+    const { live, lock } = files(scenario);
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock]));
+    expect(run.result).toBe(2);
+    expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^${kind}: example\\.com/ApplicationDeployment ns/shared: `));
+  });
+
+  test('--json: valid against docs/audit-output.schema.json, the fields in both forms', () => {
+    const { live, lock } = files('kubectl edit changes a timer');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock, '--json']));
+    expect(run.result).toBe(2);
+    const doc = JSON.parse(run.stdout);
+    const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'audit-output.schema.json'), 'utf-8'));
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+    expect(validate(doc) ? [] : validate.errors).toEqual([]);
+    expect(doc).toMatchObject({ formatVersion: 1, matches: false, compared: 1, live: 1 });
+    expect(doc.findings).toEqual([expect.objectContaining({
+      kind: 'overwritten-by-update',
+      level: 'error',
+      unitId: 'object:example.com|ApplicationDeployment|ns|shared',
+      fields: ['spec.timers.publishTimeout'],
+      fieldPaths: [['spec', 'timers', 'publishTimeout']],
+      manager: 'kubectl-edit',
+      operation: 'Update',
+      writer: 'cap/Routing/Timers',
+      writerManager: 'cdk-capability:cap/Routing/Timers',
+    })]);
+  });
+
+  test('--format sarif: valid SARIF 2.1.0, each finding a result on the lock\'s line of its object, each kind a rule', () => {
+    const { live, lock } = files('the seed incident: a controller\'s full-object Update() without timers');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock, '--format', 'sarif']));
+    expect(run.result).toBe(2);
+    const sarif = JSON.parse(run.stdout);
+    const ajv = new AjvDraft04({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'vendor', 'sarif', 'sarif-schema-2.1.0.json'), 'utf-8')));
+    expect(validate(sarif) ? [] : validate.errors).toEqual([]);
+    const line = fs.readFileSync(lock, 'utf-8').split('\n').findIndex((l) => l.includes('"id": "object:example.com|ApplicationDeployment|ns|shared"')) + 1;
+    expect(sarif.runs[0].results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.region.startLine])).toEqual([
+      ['stripped', 'error', line],
+      ['undeclared-manager', 'warning', line],
+    ]);
+    expect(sarif.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(AUDIT_RULES.map((r) => r.id));
+  });
+
+  test('--format github: one annotation per finding on the lock\'s line', () => {
+    const { live, lock } = files('kubectl edit changes a timer');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock, '--format', 'github']));
+    expect(run.result).toBe(2);
+    expect(run.stdout).toMatch(/^::error file=[^,]*capability\.lock\.json,line=\d+,title=cdk-capability audit%3A field overwritten by an update::overwritten-by-update: example\.com\/ApplicationDeployment ns\/shared: /);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('stdin, YAML documents: read the same', () => {
+    const { live, lock } = files('clean');
+    const yaml = jsyaml.dump(JSON.parse(fs.readFileSync(live, 'utf-8')).items[0]);
+    const run = capturingOutput(() => audit(['--lock', lock], () => `---\n${yaml}`));
+    expect(run.result).toBe(0);
+  });
+
+  test.each<[string, (f: { live: string; lock: string }) => string[], RegExp]>([
+    ['no lock', (f) => [f.live, '--lock', path.join(path.dirname(f.lock), 'none.json')], /^cdk-capability audit: no lock at '.*none\.json': audit compares the cluster with the lock of the release applied/],
+    ['input without managedFields', (f) => {
+      const bare = JSON.parse(fs.readFileSync(f.live, 'utf-8'));
+      delete bare.items[0].metadata.managedFields;
+      fs.writeFileSync(f.live, JSON.stringify(bare));
+      return [f.live, '--lock', f.lock];
+    }, /^cdk-capability audit: no object of the input has metadata\.managedFields: run kubectl get with --show-managed-fields\n$/],
+    ['an unreadable input', (f) => [path.join(path.dirname(f.live), 'missing.json'), '--lock', f.lock], /^cdk-capability audit: cannot read '.*missing\.json': ENOENT/],
+    ['an unknown format', (f) => [f.live, '--lock', f.lock, '--format', 'xml'], /^cdk-capability audit: unknown --format 'xml' \(one of text, json, sarif, github\)/],
+    ['a bad label', (f) => [f.live, '--lock', f.lock, '--label', 'team'], /^cdk-capability audit: --label 'team' is not <key>=<value>/],
+  ])('%s: exit 1, saying why', (_what, args, message) => {
+    const f = files('clean');
+    const run = capturingOutput(() => main(['audit', ...args(f)]));
+    expect(run.result).toBe(1);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('a lock written before writers were recorded: exit 1, saying how to record them', () => {
+    const f = files('clean');
+    const old = JSON.parse(fs.readFileSync(f.lock, 'utf-8'));
+    for (const u of old.units) delete u.writers;
+    fs.writeFileSync(f.lock, JSON.stringify(old));
+    const run = capturingOutput(() => main(['audit', f.live, '--lock', f.lock]));
+    expect(run.result).toBe(1);
+    expect(run.stderr).toMatch(/records no writers of runtime objects: .* Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them\.\n$/);
   });
 });

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { apply, APPLY_USAGE } from './apply';
+import { audit, AUDIT_USAGE } from './audit';
 import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges, PlanExit } from './format-plan';
 import { formatSarif } from './format-sarif';
@@ -45,8 +46,10 @@ export function main(argv: string[]): number {
   const [command, ...rest] = argv;
   // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
   if (command === 'apply') return apply(rest, outdirFromConfig);
+  // `cdk-capability audit` (issue 25): the cluster's managedFields against the lock.
+  if (command === 'audit') return audit(rest);
   if (command !== 'plan') {
-    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
     return command === '--help' ? 0 : PlanExit.ERROR;
   }
   let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean; format?: string; json?: boolean };
