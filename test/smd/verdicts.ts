@@ -128,7 +128,10 @@ function readVectorFile(suite: string): SmdVectorFile | undefined {
 export function verdictOf(result: SmdResult): SmdVerdict {
   return JSON.parse(canonicalJson({
     conflicts: result.applies.map((a) => a.conflicts),
-    managers: Object.fromEntries(Object.entries(result.managers).map(([m, set]) => [m, { apiVersion: set.apiVersion, operation: set.operation, fieldsV1: set.fieldsV1 }])),
+    managers: Object.fromEntries(Object.entries(result.managers).map(([m, set]) => {
+      const { fields: _fields, leaves: _leaves, ...kept } = set;
+      return [m, kept];
+    })),
     object: result.object,
     error: result.error,
   })) as SmdVerdict;
