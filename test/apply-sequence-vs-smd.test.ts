@@ -7,7 +7,8 @@
  * of a pool of disjoint field groups; then a second release in which groups move between writers, values
  * change, contributions come and go. Each release is synthesized as a user's app is, and every object of its
  * runtime steps is replayed as `cdk-capability apply` applies it (`applySequence` over the step's files and
- * plan.json's writers), release 1 then release 2, on one object in SMD. After each release:
+ * plan.json's writers), release 1 then release 2, on one object in SMD (live, or from the vectors recorded in
+ * test/smd/vectors/apply-sequence.json). After each release:
  *
  * - no apply meets a conflict, and the merged apply makes every change of the release (the object after it
  *   is the object at the end): each changed workload rolls out once;
@@ -22,12 +23,13 @@
 import * as fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { applyOperations, asLiveObject, groupKindOf, objectKey, PhasedOperation, Release, REPLAYED_KINDS, SharedObject, synthRelease } from './cluster-fixtures';
-import { runSmd, SmdCase, SmdResult } from './smd/smd';
+import type { SmdResult } from './smd/smd';
+import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { removeTempDirs } from './util';
 import { appliedLeaves } from '../src/cluster/apply-sequence';
 import { auditCluster } from '../src/cluster/audit';
 import { APPLIER_FIELD_MANAGER } from '../src/cluster/field-manager';
-import { parseFieldsV1 } from '../src/cluster/fields-v1';
+import { parseFieldsV1, toFieldsV1 } from '../src/cluster/fields-v1';
 import { readLiveObjects } from '../src/cluster/live-objects';
 import { ledgerLeaves, pathKey } from '../src/cluster/managed-leaves';
 import { expectedObjects, leavesOf } from '../src/cluster/object-writers';
@@ -177,16 +179,16 @@ interface Replayed {
    */
   readonly objects: ReadonlyArray<{
     key: string;
-    afterFirst: SmdCase;
-    mergedFirst: SmdCase;
-    afterSecond: SmdCase;
-    mergedSecond: SmdCase;
-    baseline: SmdCase;
+    afterFirst: NamedSmdCase;
+    mergedFirst: NamedSmdCase;
+    afterSecond: NamedSmdCase;
+    mergedSecond: NamedSmdCase;
+    baseline: NamedSmdCase;
   }>;
 }
 
 /** The oracle case of one object's writes. */
-function caseOf(name: string, kind: string, operations: readonly PhasedOperation[]): SmdCase {
+function caseOf(name: string, kind: string, operations: readonly PhasedOperation[]): NamedSmdCase {
   const { typeName, schema } = REPLAYED_KINDS[kind];
   return {
     name,
@@ -225,11 +227,12 @@ const replayed: Replayed[] = generated.map((g, i) => {
   return { name, releases: [first, second], objects };
 });
 
-let results = new Map<SmdCase, SmdResult>();
+let results = new Map<NamedSmdCase, SmdResult>();
 
 beforeAll(() => {
   const cases = replayed.flatMap((r) => r.objects.flatMap((o) => [o.afterFirst, o.mergedFirst, o.afterSecond, o.mergedSecond, o.baseline]));
-  const answers = runSmd(cases);
+  // live when Go is here (CI), else the vectors recorded in test/smd/vectors/apply-sequence.json
+  const answers = smdVerdicts('apply-sequence', cases);
   results = new Map(cases.map((c, i) => [c, answers[i]]));
   const movedCases = generated.filter((g) => moved(g) > 0).length;
   // eslint-disable-next-line no-console
@@ -303,6 +306,10 @@ describe('the apply sequence, replayed on structured-merge-diff', () => {
           } else {
             expect({ context, object: result.object }).toEqual({ context, object: baseline.object });
             expect({ context, object: normalized(result.object) }).toEqual({ context, object: normalized(manifestOf(release, o.key)) });
+          }
+          // each manager's set reads back as itself through our fieldsV1 codec
+          for (const [m, set] of Object.entries(result.managers)) {
+            expect({ context, m, set: toFieldsV1(parseFieldsV1(set.fieldsV1)) }).toEqual({ context, m, set: set.fieldsV1 });
           }
           const owned = ownedByManager(result);
           expect({ context, owned }).toEqual({ context, owned: expectedOwnership(release, o.key, Object.keys(owned)) });
