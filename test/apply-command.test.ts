@@ -28,7 +28,7 @@ function synthExample(name: string): string {
 
 /**
  * Stand-in `cdk` and `kubectl` on PATH: each appends its name and arguments to
- * the log, and exits 3 when its command line contains `$APPLY_FAIL`.
+ * the log, reads its stdin, and exits 3 when its command line contains `$APPLY_FAIL`.
  */
 function standIns(): { bin: string; log: string } {
   const dir = tempDir();
@@ -37,6 +37,7 @@ function standIns(): { bin: string; log: string } {
   const script = [
     '#!/bin/sh',
     'printf \'%s\\n\' "$(basename "$0") $*" >> "$APPLY_LOG"',
+    'cat > /dev/null', // reads what apply sends on stdin (the writers' objects), as kubectl does
     'if [ -n "$APPLY_FAIL" ]; then case "$*" in *"$APPLY_FAIL"*) exit 3;; esac; fi',
     'exit 0',
     '',
@@ -72,14 +73,24 @@ describe('cdk-capability apply on examples/cdn', () => {
     outdir = synthExample('cdn');
   });
 
-  /** The recorded command sequence of the CDN example: the stacks in plan order, then the runtime files with their waits. */
+  /**
+   * The recorded command sequence of the CDN example: the stacks in plan order, then per runtime file its
+   * applies (docs/cluster.md: the file whole as cdk-capability, each writer's own fields as its own manager on
+   * stdin, the release of the capability's one manager of an apply from before writers had their own), then
+   * its waits.
+   */
   const cdnSequence = (o: string) => [
     `cdk deploy --app ${o}/deploy cdn/Base --exclusively --require-approval never`,
     `cdk deploy --app ${o}/deploy cdn/acme --exclusively --require-approval never`,
     `cdk deploy --app ${o}/deploy cdn/globex --exclusively --require-approval never`,
     `cdk deploy --app ${o}/deploy cdn/initech --exclusively --require-approval never`,
-    `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0001-cdn-routing-1.yaml`,
-    `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0002-cdn-routing-2.yaml`,
+    `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0001-cdn-routing-1.yaml`,
+    'kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f -',
+    'kubectl apply --server-side --field-manager=cdn -f -',
+    `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0002-cdn-routing-2.yaml`,
+    ...['EdgeInterface', 'web', 'globex', 'webService', 'globexService', 'tenant-acme', 'tenant-globex', 'tenant-initech']
+      .map((w) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${w} -f -`),
+    'kubectl apply --server-side --field-manager=cdn -f -',
     'kubectl rollout status deployment/web -n edge --timeout=5m',
     'kubectl rollout status deployment/globex -n edge --timeout=5m',
   ];
@@ -94,11 +105,21 @@ describe('cdk-capability apply on examples/cdn', () => {
     expect(stdout).toMatch(/cdk-capability apply: 6 steps applied\.\n$/);
   });
 
-  test('--dry-run prints the same commands and runs nothing', () => {
+  test('--dry-run prints the same commands, what goes on stdin as a here-document, and runs nothing', () => {
     const { code, calls, stdout } = runApply(['apply', '--outdir', outdir, '--dry-run']);
     expect(code).toBe(0);
     expect(calls).toEqual([]);
-    expect(stdout).toBe(cdnSequence(outdir).map((l) => `${l}\n`).join(''));
+    const commands = stdout.split('\n').filter((l) => /^(cdk|kubectl) /.test(l)).map((l) => l.replace(/ <<'EOF'$/, ''));
+    expect(commands).toEqual(cdnSequence(outdir));
+    expect(stdout).toContain([
+      "kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f - <<'EOF'",
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata:',
+      '  name: edge',
+      'EOF',
+      '',
+    ].join('\n'));
   });
 
   test('stops at the first failing command, naming the step, and runs nothing after it', () => {
@@ -117,7 +138,7 @@ describe('cdk-capability apply on examples/cdn', () => {
   test('a failing runtime wait stops there too', () => {
     const { code, calls } = runApply(['apply', '--outdir', outdir], 'deployment/web');
     expect(code).toBe(1);
-    expect(calls).toEqual(cdnSequence(outdir).slice(0, 7));
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, cdnSequence(outdir).indexOf('kubectl rollout status deployment/web -n edge --timeout=5m') + 1));
   });
 
   test('the real AWS CDK CLI selects each deploy step\'s stack by the id apply passes (offline)', () => {
@@ -144,10 +165,15 @@ describe('cdk-capability apply on examples/crd-order', () => {
     const { code, calls } = runApply(['apply', '--outdir', outdir, '--timeout', '90s']);
     const runtime = calls.filter((c) => c.startsWith('kubectl'));
     expect(code).toBe(0);
+    const writers = (...ids: string[]) => ids.map((id) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${id} -f -`);
     expect(runtime).toEqual([
-      `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
+      ...writers('EdgeNamespace', 'TenantRouteCrd'),
+      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl wait --for=condition=Established --timeout=90s crd/tenantroutes.routing.cdn.example.com',
-      `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
+      ...writers('EdgeInterface', 'Web', 'TenantRoute'),
+      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl rollout status deployment/web -n edge --timeout=90s',
     ]);
   });

@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import type { PlanStep } from '../render/plan-steps';
+import { runtimeApplies } from './field-manager-applies';
 import type { Plan } from '../render/writers/plan-json';
 
 export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--timeout <duration>]
@@ -10,7 +10,10 @@ export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-
 Carries out the plan a synth wrote to <outdir>/plan.json (run cdk8s synth
 first), step by step in plan order:
   deploy step:  cdk deploy --app <outdir>/deploy <stack> --exclusively --require-approval never
-  runtime step: kubectl apply --server-side --field-manager=<capability> -f <file>
+  runtime step: kubectl apply --server-side, one field manager per writer of
+                the composition (docs/cluster.md): the step's files whole as
+                cdk-capability, then each writer's own fields as its manager
+                (on stdin), then the releases of writers gone;
                 then the waits that make the next step safe: each
                 CustomResourceDefinition established, each Deployment,
                 StatefulSet and DaemonSet rolled out.
@@ -31,6 +34,10 @@ export interface ApplyCommand {
   readonly program: string;
   /** Its arguments. */
   readonly args: readonly string[];
+  /** What it reads on stdin (`-f -`), when anything. */
+  readonly input?: string;
+  /** True when its failure only warns: a release of an object that is not there yet. */
+  readonly optional?: boolean;
 }
 
 /** The kinds whose rollout a later step waits for, and the resource name kubectl takes for each. */
@@ -47,16 +54,16 @@ const CRD = 'apiextensions.k8s.io/CustomResourceDefinition';
  *
  * @param outdir the synth's output folder, as the commands should name it
  */
-export function applyCommands(plan: Plan, outdir: string, timeout = '5m'): ApplyCommand[] {
+export function applyCommands(plan: Plan, outdir: string, timeout = '5m', read = (file: string) => fs.readFileSync(path.join(outdir, file), 'utf-8')): ApplyCommand[] {
   const commands: ApplyCommand[] = [];
   plan.steps.forEach((s, i) => {
-    const add = (program: string, args: string[]) => commands.push({ step: i + 1, stepId: s.id, program, args });
+    const add = (program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, ...extra });
     if (s.lifecycle === 'deploy') {
       add('cdk', ['deploy', '--app', path.join(outdir, 'deploy'), s.id, '--exclusively', '--require-approval', 'never']);
       return;
     }
-    const manager = fieldManager(s);
-    for (const file of s.files) add('kubectl', ['apply', '--server-side', `--field-manager=${manager}`, '-f', path.join(outdir, file)]);
+    // one field manager per writer (issue 25): src/cluster/apply-sequence.ts
+    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, read)) add('kubectl', args, extra);
     for (const o of (s.objects ?? []).map(parseObject)) {
       if (o.type === CRD) add('kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
       const rollout = ROLLOUTS[o.type];
@@ -66,11 +73,6 @@ export function applyCommands(plan: Plan, outdir: string, timeout = '5m'): Apply
   return commands;
 }
 
-/** The field manager of a runtime step: its capability, so each capability owns its fields on the cluster. */
-function fieldManager(step: PlanStep): string {
-  return step.capability ? step.capability.replace(/[^A-Za-z0-9._-]/g, '-') : 'cdk-capability';
-}
-
 /** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */
 function parseObject(label: string): { type: string; namespace?: string; name: string } {
   const [type, ref = ''] = label.split(' ');
@@ -78,9 +80,13 @@ function parseObject(label: string): { type: string; namespace?: string; name: s
   return slash < 0 ? { type, name: ref } : { type, namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
 }
 
-/** A command as a shell would take it: arguments quoted where needed. */
-export function shellLine(c: ApplyCommand): string {
-  return [c.program, ...c.args].map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+/**
+ * A command as a shell would take it: arguments quoted where needed, and its stdin as a here-document
+ * (`withInput`) or not shown.
+ */
+export function shellLine(c: ApplyCommand, withInput = true): string {
+  const line = [c.program, ...c.args].map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+  return c.input === undefined || !withInput ? line : `${line} <<'EOF'\n${c.input}EOF`;
 }
 
 /** Runs `cdk-capability apply`; returns the exit code. */
@@ -114,12 +120,16 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
     return 0;
   }
   for (const c of commands) {
-    process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c)}\n`);
-    const run = spawnSync(c.program, c.args, { stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+    process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c, false)}\n`);
+    const run = spawnSync(c.program, c.args, { stdio: [c.input === undefined ? 'ignore' : 'pipe', 'inherit', 'inherit'], input: c.input, env: process.env });
     if (run.error || run.status !== 0) {
       const why = run.error ? `could not run: ${run.error.message}` : run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`;
+      if (c.optional && !run.error) {
+        process.stderr.write(`cdk-capability apply: step ${c.step} (${c.stepId}): a release before the merged apply ${why}; going on (an object not there yet has nothing to release).\n`);
+        continue;
+      }
       process.stderr.write(
-        `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c)}' ${why}. ` +
+        `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c, false)}' ${why}. ` +
           `${c.step === 1 ? 'No step before it' : `Steps 1 to ${c.step - 1}`} applied; nothing after this command was run. Fix the cause and run apply again (every step is idempotent).\n`,
       );
       return 1;
