@@ -32,6 +32,8 @@ export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
 export type { InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
+export type { PlanObjectWriters } from './cluster/object-writers';
+export type { LockedWriter } from './release/lock';
 export type { Teardown, TeardownStep } from './render/teardown';
 export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
