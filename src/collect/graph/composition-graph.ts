@@ -275,11 +275,14 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
 /**
  * Who made an explicit dependency: `c` was made to depend on `d`, by
  * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it); when
- * `c` is the default child of a construct (a cdk8s-plus or aws-cdk L2's
- * `Resource`), that construct's class and path, since its code made the call.
+ * `c` is the default child of a construct (id `Resource` or `Default`, as in a
+ * cdk8s-plus or aws-cdk L2), that construct's class and path, since its code
+ * made the call. (`node.defaultChild` is not read: it throws when a construct
+ * has both ids.)
  */
 function explicitOrigin(c: IConstruct, d: IConstruct): string {
   const scope = c.node.scope;
-  const owner = scope && scope.node.defaultChild === c && !Chart.isChart(scope) ? `, by ${scope.constructor.name} '${scope.node.path}'` : '';
+  const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
+  const owner = scope && isDefaultChild && !Chart.isChart(scope) ? `, by ${scope.constructor.name} '${scope.node.path}'` : '';
   return `'${c.node.path}'.addDependency('${d.node.path}')${owner}`;
 }
