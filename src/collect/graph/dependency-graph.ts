@@ -154,7 +154,8 @@ export class DependencyGraph<T> {
     const hard = kahn(n, hardEdges.map((e) => this.edgeFrom[e]), hardEdges.map((e) => this.edgeTo[e]));
     if (hard.released < n) {
       const found = this.findCycles(hard.indegree, hardEdges);
-      return { order: [], topological: [], levels: new Int32Array(n), cycles: found.map((c) => c.nodes), cycleEdges: found.map((c) => c.edges), dropped: [] };
+      const cycles = found.map((c) => c.nodes);
+      return { order: [], topological: [], levels: new Int32Array(n), cycles, cycleEdges: found.map((c) => c.edges), dropped: [] };
     }
     const { kept, dropped } = this.keepInferred(n, hardEdges);
     const extended = this.withSoftOrder(n, kept);
@@ -268,11 +269,11 @@ export class DependencyGraph<T> {
     from.length = hardCount;
     to.length = hardCount;
     this.softGroups.forEach((g, i) => {
-      const kept = from.length;
+      const before = from.length;
       append(encodings[i].f, encodings[i].t);
       if (kahn(total, from, to).released === total) return;
-      from.length = kept;
-      to.length = kept;
+      from.length = before;
+      to.length = before;
       this.softPairs(g, total, from, to);
     });
     return { total, from, to, soft: softFlags(from.length, hardCount, inStep) };
