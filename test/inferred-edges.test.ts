@@ -82,7 +82,7 @@ describe('inferred, ordering-only edges give way to explicit dependencies', () =
 
     // THEN one CAP004 naming the addDependency call and the field that orders the CRD first
     expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      `CAP004 dependency cycle: c/r/Crd => c/r/W => c/r/Crd (c/r/Crd => c/r/W: explicit 'c/r/Crd'.addDependency('c/r/W'); `
+      'CAP004 dependency cycle: c/r/Crd => c/r/W => c/r/Crd (c/r/Crd => c/r/W: explicit \'c/r/Crd\'.addDependency(\'c/r/W\'); '
         + `c/r/W => c/r/Crd: CRD before custom resource, apiVersion example.com/v1, kind Widget). ${FIX}`,
     ]);
   });
@@ -92,15 +92,15 @@ describe('inferred, ordering-only edges give way to explicit dependencies', () =
     const app = newApp();
     const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
     const set = new kplus30.StatefulSet(chart, 'Db', { containers: [{ image: 'redis:7', portNumber: 6379, securityContext: { ensureNonRoot: false } }] });
-    set.service.apiObject.addDependency(set.apiObject);
+    ApiObject.of(set.service).addDependency(ApiObject.of(set));
 
     // WHEN synthesized
     const { violations } = app.synthesize();
 
     // THEN both edges named: cdk8s-plus' call inside StatefulSet c/r/Db, and the test's own
     expect(violations.map((v) => v.message)).toEqual([
-      `dependency cycle: c/r/Db/Resource => c/r/Db/Service => c/r/Db/Resource (c/r/Db/Resource => c/r/Db/Service: `
-        + `explicit 'c/r/Db/Resource'.addDependency('c/r/Db/Service'), by StatefulSet 'c/r/Db'; c/r/Db/Service/Resource => c/r/Db/Resource: `
+      'dependency cycle: c/r/Db/Resource => c/r/Db/Service => c/r/Db/Resource (c/r/Db/Resource => c/r/Db/Service: '
+        + 'explicit \'c/r/Db/Resource\'.addDependency(\'c/r/Db/Service\'), by StatefulSet \'c/r/Db\'; c/r/Db/Service/Resource => c/r/Db/Resource: '
         + `explicit 'c/r/Db/Service/Resource'.addDependency('c/r/Db/Resource'), by Service 'c/r/Db/Service'). ${FIX}`,
     ]);
   });
