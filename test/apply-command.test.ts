@@ -88,7 +88,7 @@ describe('cdk-capability apply on examples/cdn', () => {
     'kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f -',
     'kubectl apply --server-side --field-manager=cdn -f -',
     `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0002-cdn-routing-2.yaml`,
-    ...['EdgeInterface', 'web', 'globex', 'webService', 'globexService', 'tenant-acme', 'tenant-globex', 'tenant-initech']
+    ...['EdgeInterface', 'webService', 'globexService', 'web', 'globex', 'tenant-acme', 'tenant-globex', 'tenant-initech']
       .map((w) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${w} -f -`),
     'kubectl apply --server-side --field-manager=cdn -f -',
     'kubectl rollout status deployment/web -n edge --timeout=5m',
