@@ -3,6 +3,7 @@ export { CapabilityApp } from './app/capability-app';
 export type { CapabilityAppProps } from './app/capability-app';
 export { Capability } from './constructs/capability';
 export type { CapabilityProps } from './constructs/capability';
+export type { GeneratedNames } from './private/names';
 export { CapabilityStack } from './constructs/capability-stack';
 export { SharedBase } from './constructs/shared-base';
 export type { SharedBaseProps } from './constructs/shared-base';
@@ -31,7 +32,8 @@ export type { Cdk8sValidationContext, CapabilityValidationProps } from './plugin
 export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
-export type { InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
+export type { DroppedOrder, InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
+export type { Rename } from './render/renames';
 export type { Teardown, TeardownStep } from './render/teardown';
 export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { awsCdkContext } from './aws-context';
 import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
@@ -36,6 +37,30 @@ export interface CapabilityAppProps extends AppProps {
    * @default - no `gitops/` folder
    */
   readonly gitops?: GitOps;
+
+  /**
+   * Context values for every capability, as aws-cdk's `App` prop `context`:
+   * feature flags and lookups. Like an aws-cdk `App`, the app also reads
+   * `CDK_CONTEXT_JSON` (what the aws-cdk CLI passes: `cdk.json`,
+   * `cdk.context.json`, `--context`), which wins; run without the aws-cdk CLI
+   * (under `cdk8s synth`), it reads the `context` of `cdk.json` and then
+   * `cdk.context.json` in the working directory itself, as the CLI would.
+   *
+   * @default - no context beyond those files and the variable
+   */
+  readonly context?: Record<string, unknown>;
+
+  /**
+   * Whether aws-cdk's built-in CloudFormation template validator checks every
+   * capability's stacks, as it checks the stacks of an aws-cdk `App`: on by
+   * default, off with `false` or `CDK_VALIDATION=false`. Its findings are
+   * reported as aws-cdk reports them: warnings, unless the feature flag
+   * `@aws-cdk/core:validateAgainstDefaultRules` is true (then errors refuse
+   * the composition, `CAP010`).
+   *
+   * @default true
+   */
+  readonly builtinCloudFormationValidation?: boolean;
 }
 
 /**
@@ -83,6 +108,9 @@ export class CapabilityApp extends App {
   /** The absolute path of the lock file. */
   public readonly lockFile: string;
 
+  /** Whether aws-cdk's template validator runs (the prop; `CDK_VALIDATION=false` also turns it off). */
+  public readonly builtinCloudFormationValidation: boolean;
+
   /**
    * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
@@ -92,6 +120,8 @@ export class CapabilityApp extends App {
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
     brand(this, 'CapabilityApp');
+    for (const [key, value] of Object.entries(awsCdkContext(props.context, process.env, process.cwd()))) this.node.setContext(key, value);
+    this.builtinCloudFormationValidation = props.builtinCloudFormationValidation ?? true;
     // A report (cdk-capability plan) names the file and line that created each construct it reports.
     if (process.env[REPORT_ENV]) recordCreationSites(this);
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);

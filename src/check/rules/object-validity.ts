@@ -131,7 +131,10 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
   const rule = NAME_RULES.get(groupKind(object.identity.group, object.identity.kind)) ?? { format: 'subdomain' };
   const nameProblem = problemOf(meta.name, FORMATS[rule.format], rule.max);
   if (nameProblem) {
-    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), 'Rename the object.');
+    const fix = object.nameFrom
+      ? `cdk8s generated the name from the construct path '${object.nameFrom}': change those construct ids, or set metadata.name.`
+      : 'Rename the object.';
+    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), fix);
   }
   if (meta.namespace !== undefined) {
     const problem = problemOf(meta.namespace, FORMATS.label);
