@@ -2,7 +2,7 @@ import { Environment, Stage } from 'aws-cdk-lib';
 import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
-import { GeneratedNames, nameBelowCapabilities } from '../private/names';
+import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
 
 /** Properties of a `Capability`. */
@@ -101,6 +101,7 @@ export class Capability extends Stage {
     brand(this, 'Capability');
     this.generatedNames = props.generatedNames ?? 'plain';
     nameBelowCapabilities(Names);
+    addressBelowCapabilities();
     // Construct stack traces in the assembly's metadata hold absolute paths of this
     // machine: they would make the output differ between checkouts.
     this.node.setContext('aws:cdk:disable-stack-trace', true);

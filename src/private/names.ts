@@ -86,3 +86,25 @@ export function addressOf(components: readonly string[]): string {
   }
   return `c8${hash.digest('hex')}`;
 }
+
+const PLUS_UTILS = /[\\/]cdk8s-plus-\d+[\\/]lib[\\/]utils\.js$/;
+
+/**
+ * cdk8s-plus also reads `node.addr` directly: its `utils.address(...)` names
+ * the network policies, roles and bindings it creates (`connections.allowTo`,
+ * `permissions.grantReadWrite`) after the addresses of the constructs involved.
+ * For every copy of cdk8s-plus already loaded, that helper is made to use the
+ * address below the capability too, as `nameBelowCapabilities` does for
+ * `Names`. The seam is cdk8s-plus' `lib/utils.js` export `address` (majors 30
+ * to 33; pinned by `test/corpus.test.ts`, whose web-cache-db example creates
+ * such objects).
+ */
+export function addressBelowCapabilities(cache: NodeJS.Dict<NodeModule> = require.cache): void {
+  for (const [file, mod] of Object.entries(cache)) {
+    if (!mod || !PLUS_UTILS.test(file)) continue;
+    const utils = mod.exports as { address?: (...constructs: IConstruct[]) => string; [PATCHED]?: true };
+    if (typeof utils.address !== 'function' || utils[PATCHED]) continue;
+    utils.address = (...constructs: IConstruct[]) => constructs.map((c) => asUnderPlainApp(c).node.addr).sort((a, b) => a.localeCompare(b)).join('');
+    Object.defineProperty(utils, PATCHED, { value: true });
+  }
+}
