@@ -78,6 +78,16 @@ export interface Violation {
 export interface Finding extends Violation {
   /** Whether it refuses the composition. */
   readonly severity: Severity;
+  /** The id of the rule that found it (`CAP003/status-writes`); absent for findings of no rule (a crash, the output). */
+  readonly rule?: string;
+}
+
+/** The rule of each violation check made, kept beside it so that `Violation`'s public shape stays as it is. */
+const RULE_OF = new WeakMap<Violation, string>();
+
+/** The id of the rule that found a violation, when a rule did. */
+export function ruleOf(v: Violation): string | undefined {
+  return RULE_OF.get(v);
 }
 
 /**
@@ -92,7 +102,9 @@ export function finding(code: ViolationCode, detail: string, paths: readonly str
 
 /** The violation a finding reports, without its severity (which `violations` and `warnings` already tell apart). */
 export function toViolation(f: Finding): Violation {
-  return { code: f.code, message: f.message, paths: [...f.paths] };
+  const v = { code: f.code, message: f.message, paths: [...f.paths] };
+  if (f.rule) RULE_OF.set(v, f.rule);
+  return v;
 }
 
 /**

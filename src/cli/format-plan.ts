@@ -1,15 +1,8 @@
+import type { ReportedFinding } from './report-findings';
 import type { ContractChange, FieldChange } from '../release/release-diff';
+import { displayPath } from '../release/update-lock';
+import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
-
-/** Exit codes of `cdk-capability plan`, as `terraform plan -detailed-exitcode` has them. */
-export const PlanExit = {
-  /** Accepted, and nothing changes against the lock. */
-  NO_CHANGES: 0,
-  /** Refused (coded violations), a usage error, or an internal error. */
-  ERROR: 1,
-  /** Accepted, with changes to apply (a first release always has some). */
-  CHANGES: 2,
-} as const;
 
 /** The counts of the summary line: stacks and objects to add, change and remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
@@ -81,12 +74,22 @@ export function formatPlan(plan: Plan): string {
 }
 
 /**
- * The plan for machines (`--json`): the summary counts, whether anything
- * changes, and the plan as `plan.json` holds it. docs/plan-output.schema.json
+ * The document of `plan --json` and `plan --format json` (one shape):
+ * whether the composition was accepted, its findings, and when accepted the
+ * summary counts, whether anything changes, which lock it was compared
+ * against, and the plan as `plan.json` holds it. docs/plan-output.schema.json
  * is its JSON Schema.
  */
-export function formatPlanJson(plan: Plan): string {
-  const output = { formatVersion: 1, summary: { ...planCounts(plan), changes: hasChanges(plan) }, plan };
+export function formatPlanJson(report: SynthReport, findings: readonly ReportedFinding[]): string {
+  const plan = report.accepted ? report.plan : undefined;
+  const output = {
+    formatVersion: 1,
+    accepted: plan !== undefined,
+    ...(plan ? { summary: { ...planCounts(plan), changes: hasChanges(plan) } } : {}),
+    findings,
+    ...(report.lock ? { lock: { ...report.lock, file: displayPath(report.lock.file) } } : {}),
+    ...(plan ? { plan } : {}),
+  };
   return JSON.stringify(output, undefined, 2) + '\n';
 }
 

@@ -21,6 +21,7 @@ const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
 export const danglingReferences = defineRule({
   code: ViolationCode.DANGLING_REFERENCE,
   title: 'dangling references',
+  explanation: 'A reference by name (a role, a service account, a Secret, a backend Service) that resolves to nothing is accepted by the API server and fails later at runtime; a reference must resolve inside the composition or be declared external.',
   run({ facts }) {
     const present = new Set<string>();
     const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];

@@ -9,6 +9,7 @@ import { CYCLE_ERROR } from './dependency-cycles';
 export const deploySynthesis = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'deploy synthesis',
+  explanation: 'The aws-cdk stacks of every capability must synthesize into a cloud assembly; an error that no other rule reports (a failed aws-cdk validation or a synthesis error) refuses the composition.',
   run({ facts }) {
     const found: RuleFinding[] = facts.stacks
       .filter((s) => s.capability === undefined)

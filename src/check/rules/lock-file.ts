@@ -5,5 +5,6 @@ import { defineRule } from '../rule';
 export const lockFile = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'lock file',
+  explanation: 'The lock file records the previous release; one that is unreadable or does not match its schema cannot be compared against, so nothing is checked against it until it is fixed.',
   run: ({ lockProblem }) => (lockProblem ? [{ message: `${lockProblem}.`, paths: [] }] : []),
 });
