@@ -1,5 +1,6 @@
 import type { ReportedFinding } from './report-findings';
-import type { ContractChange, FieldChange } from '../release/release-diff';
+import { terseFields } from './terse-fields';
+import type { ContractChange } from '../release/release-diff';
 import { displayPath } from '../release/update-lock';
 import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
@@ -46,17 +47,19 @@ export function formatPlan(plan: Plan): string {
     for (const m of c.changed) {
       lines.push(`  ~ ${m}`);
       const unit = details.get(m);
-      for (const f of unit?.fields ?? []) lines.push(`      ${fieldLine(f)}`);
+      for (const f of terseFields(unit?.fields ?? [])) lines.push(`      ${f.sign} ${f.path}${f.text}`);
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
   }
-  if ((c.traffic ?? []).length > 0) {
+  // only the weights that move, as terraform lists only what changes
+  const moved = (c.traffic ?? []).map((t) => ({
+    route: t.route,
+    backends: [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])].filter((b) => (t.before[b] ?? 0) !== (t.after[b] ?? 0)).map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`),
+  })).filter((t) => t.backends.length > 0);
+  if (moved.length > 0) {
     lines.push('', 'Traffic:');
-    for (const t of c.traffic) {
-      const backends = [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])];
-      lines.push(`  ~ ${t.route}: ${backends.map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`).join(', ')}`);
-    }
+    for (const t of moved) lines.push(`  ~ ${t.route}: ${t.backends.join(', ')}`);
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
@@ -93,12 +96,6 @@ export function formatPlanJson(report: SynthReport, findings: readonly ReportedF
   return JSON.stringify(output, undefined, 2) + '\n';
 }
 
-function fieldLine(f: FieldChange): string {
-  if (!('before' in f)) return `+ ${f.path}: ${show(f.after)}`;
-  if (!('after' in f)) return `- ${f.path}: ${show(f.before)}`;
-  return `~ ${f.path}: ${show(f.before)} -> ${show(f.after)}`;
-}
-
 function contractLine(c: ContractChange): string {
   if (c.change === 'added') return `+ ${c.contract} ${c.after!.version} at ${c.after!.parameter}`;
   if (c.change === 'retired') return `- ${c.contract} ${c.before!.version} at ${c.before!.parameter} (retired)`;
@@ -106,8 +103,3 @@ function contractLine(c: ContractChange): string {
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
 }
 
-/** A value as the plan shows it: JSON, except the masks, which are shown as they are. */
-function show(v: unknown): string {
-  if (v === '(sensitive)' || v === '(known after deploy)') return v;
-  return JSON.stringify(v);
-}
