@@ -5,12 +5,12 @@ import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting } from '../src';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
-import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
-import { main } from '../src/cli/main';
-import { firstProgramFrame } from '../src/private/creation-site';
 import { ViolationCode } from '../src/check/finding';
 import { RULES } from '../src/check/rules';
 import { danglingReferences } from '../src/check/rules/dangling-references';
+import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
+import { main } from '../src/cli/main';
+import { firstProgramFrame } from '../src/private/creation-site';
 import type { SynthReport } from '../src/render/report-file';
 
 afterAll(removeTempDirs);
@@ -128,8 +128,14 @@ describe('cdk-capability plan --format github', () => {
     expect(
       formatGithub([
         {
-          code: 'CAP010' as any, rule: 'CAP010/object-validity', title: 'invalid object', severity: 'error', message: 'invalid object: 100% bad\nline', paths: ['a/b'],
-          location: { file: 'x,y:z.ts', line: 3, column: 4 }, writers: [{ path: 'a/b', location: { file: 'x,y:z.ts', line: 3, column: 4 } }],
+          code: 'CAP010' as any,
+          rule: 'CAP010/object-validity',
+          title: 'invalid object',
+          severity: 'error',
+          message: 'invalid object: 100% bad\nline',
+          paths: ['a/b'],
+          location: { file: 'x,y:z.ts', line: 3, column: 4 },
+          writers: [{ path: 'a/b', location: { file: 'x,y:z.ts', line: 3, column: 4 } }],
         },
         { code: 'CAP000' as any, rule: 'CAP000/internal-error', title: 'internal error', severity: 'error', message: 'internal error: boom', paths: [], writers: [] },
       ]),

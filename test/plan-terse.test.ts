@@ -60,7 +60,9 @@ describe('a terse plan', () => {
 
   test('traffic lists only the weights that move, and no section when none does', () => {
     const plan = (traffic: unknown) => formatPlan({
-      version: 1, capabilities: [], steps: [],
+      version: 1,
+      capabilities: [],
+      steps: [],
       changes: { firstRelease: false, added: [], changed: [], removed: [], fields: [], interface: [], traffic } as any,
     } as any);
     expect(plan([{ route: 'HTTPRoute shop/web', before: { 'web-blue': 100, 'web-green': 0 }, after: { 'web-blue': 90, 'web-green': 10 } }]))

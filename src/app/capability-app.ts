@@ -144,7 +144,8 @@ export class CapabilityApp extends App {
       const accepted = violations.length === 0;
       const locations = sourceLocations(this, [...violations, ...result.warnings]);
       const plan = accepted ? result.plan : undefined;
-      writeReport(reportFile, { formatVersion: 1, accepted, violations: violations.map(withRule), warnings: result.warnings.map(withRule), plan, locations, lock });
+      const warnings = result.warnings.map(withRule);
+      writeReport(reportFile, { formatVersion: 1, accepted, violations: violations.map(withRule), warnings, plan, locations, lock });
     };
     const refuse = (violations: readonly Violation[]): void => {
       report(violations);

@@ -46,12 +46,12 @@ type Format = (typeof FORMATS)[number];
 
 /** The options of `cdk-capability plan`. */
 interface PlanOptions {
-  readonly app?: string;
-  readonly plan?: string;
-  readonly help?: boolean;
-  readonly teardown?: boolean;
-  readonly format?: string;
-  readonly json?: boolean;
+  readonly 'app'?: string;
+  readonly 'plan'?: string;
+  readonly 'help'?: boolean;
+  readonly 'teardown'?: boolean;
+  readonly 'format'?: string;
+  readonly 'json'?: boolean;
   readonly 'exit-zero'?: boolean;
 }
 

@@ -28,13 +28,13 @@ export interface Cdk8sValidationContext {
     /** Submits the report with its status. */
     submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
   };
-  /** Parses a manifest file into its documents. */
-  parseManifest(manifestPath: string): any[];
   /**
    * The construct path of each object by its name, which cdk8s writes when the
    * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
    */
-  readonly metadata?: { readonly [name: string]: { readonly path?: string } | undefined };
+  readonly metadata?: { readonly [name: string]: { /** The construct path. */ readonly path?: string } | undefined };
+  /** Parses a manifest file into its documents. */
+  parseManifest(manifestPath: string): any[];
 }
 
 /** Properties of the validation plugin, as `properties:` of its entry in `cdk8s.yaml`. */
