@@ -27,7 +27,7 @@ export { CompositionError } from './check/composition-error';
 export { ViolationCode } from './check/finding';
 export type { Violation } from './check/finding';
 export { CapabilityValidation } from './plugin/validation-plugin';
-export type { Cdk8sValidationContext, CapabilityValidationProps } from './plugin/validation-plugin';
+export type { Cdk8sConstructMetadata, Cdk8sValidationContext, CapabilityValidationProps } from './plugin/validation-plugin';
 export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';

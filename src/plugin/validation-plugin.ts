@@ -32,9 +32,15 @@ export interface Cdk8sValidationContext {
    * The construct path of each object by its name, which cdk8s writes when the
    * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
    */
-  readonly metadata?: { readonly [name: string]: { /** The construct path. */ readonly path?: string } | undefined };
+  readonly metadata?: { readonly [name: string]: Cdk8sConstructMetadata | undefined };
   /** Parses a manifest file into its documents. */
   parseManifest(manifestPath: string): any[];
+}
+
+/** What cdk8s records of the construct that emitted an object (cdk8s `construct-metadata.json`). */
+export interface Cdk8sConstructMetadata {
+  /** The construct path, `chart/object`. */
+  readonly path?: string;
 }
 
 /** Properties of the validation plugin, as `properties:` of its entry in `cdk8s.yaml`. */
