@@ -52,10 +52,7 @@ function lockOf(file: string): any {
 }
 
 describe('contract majors side by side: the two-release migration', () => {
-  // KNOWN BUG (merge of the order and releases work, 2026-12-03): the reference edge from a reader to the
-  // ExternalSecret that makes its Secret is now a locked dependency, so the general unsafe-deletion rule also
-  // refuses retiring a major's ExternalSecret. Marked failing until the two rules agree; see the closing note.
-  test.failing('release 1 (v1 read by both), 2 (v2 beside v1, api moved), 2b (worker moved), 3 (v1 retired) are all accepted', () => {
+  test('release 1 (v1 read by both), 2 (v2 beside v1, api moved), 2b (worker moved), 3 (v1 retired) are all accepted', () => {
     // GIVEN release 1: v1 only, read by api and worker
     const series = lockedSeries(edge, RELEASE_1);
 
@@ -73,8 +70,20 @@ describe('contract majors side by side: the two-release migration', () => {
       { version: '2.0.0', parameter: '/cdk-capability/cdn/edge/v2', readBy: { originHost: ['cdn/Routing/api'] } },
     ]);
 
-    // WHEN release 2b moves worker too, and release 3 retires v1
+    // AND each major's ExternalSecret is recorded as the binding of that major, not as a reader's object
+    const bindings = lockOf(series.lockFile).units.filter((u: any) => u.binds).map((u: any) => `${u.label} binds ${u.binds}`);
+    expect(bindings).toEqual([
+      'external-secrets.io/ExternalSecret cdn-edgev2-interface binds /cdk-capability/cdn/edge/v2',
+      'external-secrets.io/ExternalSecret cdn-edge-interface binds /cdk-capability/cdn/edge/v1',
+    ]);
+
+    // WHEN release 2b moves worker too (v1 stays published, its ExternalSecret goes: nobody consumes v1)
+    const moved = nextRelease(series, edge, RELEASE_2B);
+    expect(coded(moved.violations)).toEqual([]);
+    expect(moved.plan?.changes.removed).toEqual(['external-secrets.io/ExternalSecret cdn-edge-interface']);
     release(series, edge, RELEASE_2B);
+
+    // AND release 3 retires v1
     const third = nextRelease(series, edge, RELEASE_3);
 
     // THEN release 3 is accepted; its plan records v1's field as removed, nothing breaking for v2
@@ -82,10 +91,7 @@ describe('contract majors side by side: the two-release migration', () => {
     expect(third.interface?.interfaces.map((i) => `${i.name} ${i.version} ${i.parameter.name}`)).toEqual(['Edge 2.0.0 /cdk-capability/cdn/edge/v2']);
   });
 
-  // KNOWN BUG (merge of the order and releases work, 2026-12-03): the reference edge from a reader to the
-  // ExternalSecret that makes its Secret is now a locked dependency, so the general unsafe-deletion rule also
-  // refuses retiring a major's ExternalSecret. Marked failing until the two rules agree; see the closing note.
-  test.failing('retiring v1 while the lock shows a reader of it that remains is refused with CAP008 naming the reader', () => {
+  test('retiring v1 while the lock shows a reader of it that remains is refused with CAP008 naming the reader', () => {
     // GIVEN release 2: v1 and v2 side by side, worker still reads v1
     const series = lockedSeries(edge, RELEASE_1);
     release(series, edge, RELEASE_2);

@@ -25,6 +25,13 @@ export interface LockedUnit {
   /** For a Namespace object: the namespace it creates. */
   readonly namespaceName?: string;
   /**
+   * For the `ExternalSecret` that binds a contract major into a Secret: that
+   * major's parameter name. The binding is the contract's, so its removal is
+   * judged by the readers of the major (`interfaces[].fields[].readBy`), not by
+   * the locked graph's edges to the objects that read it.
+   */
+  readonly binds?: string;
+  /**
    * Its leaves by path (`spec.replicas`), masked: every value of a Secret's
    * `data` and `stringData`, and any value shaped like a secret, is
    * `(sensitive)`; an aws-cdk token is `(known after deploy)`. Absent in locks

@@ -17,6 +17,8 @@ import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
+  const binds = new Map<number, string>();
+  for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
@@ -51,6 +53,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(namespace ? { namespace } : {}),
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
+        ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
         values: lockValues(o.manifest, group === '' && kind === 'Secret' ? ['data', 'stringData'] : []),
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
       });
