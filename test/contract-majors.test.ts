@@ -8,7 +8,8 @@ afterAll(removeReleaseDirs);
 /** Which majors of `cdn/Edge` a release publishes, and which major each Deployment reads. */
 interface MajorsVariant {
   readonly majors: ReadonlyArray<1 | 2>;
-  readonly readers: Readonly<Record<'api' | 'worker', 1 | 2>>;
+  /** The major each Deployment reads; `stale` names v1's Secret by hand, without consuming v1. */
+  readonly readers: Readonly<Record<'api' | 'worker', 1 | 2 | 'stale'>>;
 }
 
 const V1 = { originDnsName: Field.dnsName() };
@@ -29,7 +30,13 @@ function edge(app: CapabilityApp, v: MajorsVariant): void {
   v1?.publish(base, { originDnsName: 'origin.example.com' });
   v2?.publish(base, { originHost: 'origin.example.com' });
   for (const name of ['api', 'worker'] as const) {
-    const env = v.readers[name] === 1 ? v1!.consume(routing).originDnsName.envVar('ORIGIN') : v2!.consume(routing).originHost.envVar('ORIGIN');
+    const reads = v.readers[name];
+    const env =
+      reads === 'stale'
+        ? { name: 'ORIGIN', valueFrom: { secretKeyRef: { name: 'cdn-edge-interface', key: 'originDnsName' } } }
+        : reads === 1
+          ? v1!.consume(routing).originDnsName.envVar('ORIGIN')
+          : v2!.consume(routing).originHost.envVar('ORIGIN');
     new ApiObject(routing, name, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -109,6 +116,18 @@ describe('contract majors side by side: the two-release migration', () => {
         paths: ['cdn/Routing/worker'],
       },
     ]);
+  });
+
+  test('a reader left reading the Secret of a major nobody consumes any more is a dangling reference (CAP005), not a deletion', () => {
+    // GIVEN release 2: v1 and v2 side by side, worker reads v1's Secret
+    const series = lockedSeries(edge, RELEASE_2);
+
+    // WHEN the next release stops consuming v1 but worker still names its Secret by hand
+    const { violations } = nextRelease(series, edge, { majors: [1, 2], readers: { api: 2, worker: 'stale' } });
+
+    // THEN the one violation is the dangling reference to the Secret no binding makes any more
+    expect(coded(violations).map((v) => v.code)).toEqual(['CAP005']);
+    expect(violations[0].message).toMatch(/refers to Secret cdn-edge-interface/);
   });
 
   test('publishing v2 beside v1 is not a breaking change of v1: no CAP007, whatever v2 drops', () => {

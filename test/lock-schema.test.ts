@@ -4,7 +4,7 @@ import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { appOf, coded, lockedSeries, removeReleaseDirs, ReleaseSeries } from './release-fixtures';
-import { widgetCrd } from './util';
+import { capturingOutput, widgetCrd } from './util';
 import { check } from '../src/check/check';
 import type { Facts } from '../src/collect/facts';
 import { parseLock, serializeLock } from '../src/release/lock';
@@ -41,7 +41,7 @@ function shop(app: CapabilityApp): void {
 
 /** The real lock of `shop`, written by an accepted release with a key, and the series it lives in. */
 function lockedShop(): { series: ReleaseSeries; text: string } {
-  const series = withKey(() => lockedSeries(shop, undefined));
+  const series = capturingOutput(() => withKey(() => lockedSeries(shop, undefined))).result;
   return { series, text: fs.readFileSync(series.lockFile, 'utf-8') };
 }
 

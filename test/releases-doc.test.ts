@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { loadSnippet, pageSection } from './doc-snippets';
 import { coded, newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
+import { capturingOutput } from './util';
 import type { CapabilityApp, CapabilityAppProps } from '../src';
 
 afterAll(removeReleaseDirs);
@@ -18,7 +19,7 @@ function documented(series: ReleaseSeries, name: string): CapabilityApp {
 
 /** Accepts the documented release `name` as a user does (`CDK_CAPABILITY_UPDATE_LOCK=1`), which rewrites the lock. */
 function accept(series: ReleaseSeries, name: string): void {
-  withUpdateLock('1', () => documented(series, name).synth());
+  capturingOutput(() => withUpdateLock('1', () => documented(series, name).synth()));
 }
 
 describe('docs/releases.md: majors side by side', () => {
