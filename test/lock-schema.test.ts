@@ -3,7 +3,7 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
-import { appOf, coded, lockedSeries, removeReleaseDirs, ReleaseSeries } from './release-fixtures';
+import { appOf, coded, lockedSeries, removeReleaseDirs, ReleaseSeries, withLockKey } from './release-fixtures';
 import { capturingOutput, widgetCrd } from './util';
 import { check } from '../src/check/check';
 import type { Facts } from '../src/collect/facts';
@@ -41,17 +41,8 @@ function shop(app: CapabilityApp): void {
 
 /** The real lock of `shop`, written by an accepted release with a key, and the series it lives in. */
 function lockedShop(): { series: ReleaseSeries; text: string } {
-  const series = capturingOutput(() => withKey(() => lockedSeries(shop, undefined))).result;
+  const series = capturingOutput(() => withLockKey(KEY, () => lockedSeries(shop, undefined))).result;
   return { series, text: fs.readFileSync(series.lockFile, 'utf-8') };
-}
-
-function withKey<T>(fn: () => T): T {
-  process.env.CDK_CAPABILITY_LOCK_KEY = KEY;
-  try {
-    return fn();
-  } finally {
-    delete process.env.CDK_CAPABILITY_LOCK_KEY;
-  }
 }
 
 const PREFIX = /^lock file: '[^']+' is not a cdk-capability lock: (.+)\. Restore the file from version control, correct it \(docs\/lock\.md\), or delete it to start a first release\.$/;
@@ -80,7 +71,7 @@ function synthAgainst(text: string): Array<{ code: string; message: string; path
   fs.writeFileSync(cases.series.lockFile, text);
   const app = appOf(cases.series);
   shop(app);
-  return coded(withKey(() => app.synthesize()).violations);
+  return coded(withLockKey(KEY, () => app.synthesize()).violations);
 }
 
 const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label === label);
@@ -253,7 +244,7 @@ describe('mutations of a valid lock (property)', () => {
   const facts: Facts = (() => {
     const app = appOf(cases.series);
     shop(app);
-    return withKey(() => app.synthesize()).facts!;
+    return withLockKey(KEY, () => app.synthesize()).facts!;
   })();
 
   test('every mutation is accepted and checked without a crash, or refused with CAP014s whose pointers exist in the file', () => {

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { aws_iam as iam, aws_rds as rds, aws_secretsmanager as secretsmanager, CfnParameter, SecretValue } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, Plan, RuntimeRouting, SharedBase } from '../src';
-import { appOf, coded, newSeries, releaseDir, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
+import { appOf, coded, newSeries, releaseDir, removeReleaseDirs, ReleaseSeries, withLockKey, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
 import { main } from '../src/cli/main';
 
@@ -64,19 +64,6 @@ function shop(app: CapabilityApp, { shape, value }: { shape: SecretShape; value:
   new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'live' } });
 }
 
-/** Runs `fn` with `CDK_CAPABILITY_LOCK_KEY` set to `key` (or unset), restoring it afterwards. */
-function withKey<T>(key: string | undefined, fn: () => T): T {
-  const before = process.env.CDK_CAPABILITY_LOCK_KEY;
-  if (key === undefined) delete process.env.CDK_CAPABILITY_LOCK_KEY;
-  else process.env.CDK_CAPABILITY_LOCK_KEY = key;
-  try {
-    return fn();
-  } finally {
-    if (before === undefined) delete process.env.CDK_CAPABILITY_LOCK_KEY;
-    else process.env.CDK_CAPABILITY_LOCK_KEY = before;
-  }
-}
-
 /** What a release wrote and printed: stderr (warnings), the lock file's text if any, plan.json's text. */
 interface Written {
   readonly stderr: string;
@@ -89,7 +76,7 @@ interface Written {
 function synth(series: ReleaseSeries, variant: { shape: SecretShape; value: string }, key: string | undefined, accept: boolean): Written {
   const app = appOf(series);
   shop(app, variant);
-  const { stderr } = capturingOutput(() => withKey(key, () => withUpdateLock(accept ? '1' : undefined, () => app.synth())));
+  const { stderr } = capturingOutput(() => withLockKey(key, () => withUpdateLock(accept ? '1' : undefined, () => app.synth())));
   const planJson = fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8');
   const lock = fs.existsSync(series.lockFile) ? fs.readFileSync(series.lockFile, 'utf-8') : '';
   return { stderr, lock, planJson, plan: JSON.parse(planJson) };
@@ -207,7 +194,7 @@ describe('digests of sensitive values', () => {
     for (const id of ['A', 'B']) new rds.CfnDBInstance(base, id, { engine: 'postgres', dbInstanceClass: 'db.t3.micro', masterUsername: 'admin', masterUserPassword: FIRST });
 
     // WHEN accepted with a key
-    capturingOutput(() => withKey(KEY, () => withUpdateLock('1', () => app.synth())));
+    capturingOutput(() => withLockKey(KEY, () => withUpdateLock('1', () => app.synth())));
 
     // THEN the two digests differ
     const digests = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')).units[0].sensitive;
@@ -224,12 +211,12 @@ describe('digests of sensitive values', () => {
     };
     const one = appOf(series);
     secret(one, FIRST);
-    withKey(KEY, () => withUpdateLock('1', () => one.synth()));
+    withLockKey(KEY, () => withUpdateLock('1', () => one.synth()));
 
     // WHEN the password changes
     const two = appOf(series);
     secret(two, SECOND);
-    const { plan } = withKey(KEY, () => two.synthesize());
+    const { plan } = withLockKey(KEY, () => two.synthesize());
 
     // THEN the plan shows the leaf changed, masked
     expect(plan?.changes.fields).toEqual([{ unit: 'Secret creds', fields: [{ path: 'stringData.password', before: '(sensitive)', after: '(sensitive, changed)' }] }]);
@@ -262,7 +249,7 @@ describe('digests of sensitive values', () => {
     shop(app, { shape: RDS, value: FIRST });
 
     // WHEN synthesized
-    const { violations } = withKey('secret', () => app.synthesize());
+    const { violations } = withLockKey('secret', () => app.synthesize());
 
     // THEN CAP014 says why and how to fix it
     expect(coded(violations)).toEqual([
