@@ -51,6 +51,8 @@ export function formatPlan(plan: Plan): string {
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
+    const secrets = c.sensitiveNotCompared;
+    if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
   }
   // only the weights that move, as terraform lists only what changes
   const moved = (c.traffic ?? []).map((t) => ({

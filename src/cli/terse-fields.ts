@@ -38,9 +38,9 @@ function isIntrinsic(name: string): boolean {
   return name === 'Ref' || name.startsWith('Fn::');
 }
 
-/** A value as the plan shows it: JSON, except the masks, which are shown as they are. */
+/** A value as the plan shows it: JSON, except the masks (`(sensitive)`, `(sensitive, changed)`, `(known after deploy)`), which are shown as they are. */
 export function showValue(v: unknown): string {
-  if (v === '(sensitive)' || v === '(known after deploy)') return v;
+  if (typeof v === 'string' && /^\((sensitive|known after deploy)(, [a-z ]+)?\)$/.test(v)) return v;
   return JSON.stringify(v);
 }
 
