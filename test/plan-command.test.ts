@@ -335,7 +335,10 @@ describe('cdk-capability plan --app (spawned for real)', () => {
 
   test('an accepted first release exits 2 (changes) and prints the summary line', () => {
     expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 2\n');
-    expect(accepted.stdout.split('\n')[0]).toBe('Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).');
+    expect(accepted.stdout.split('\n').slice(0, 2)).toEqual([
+      `Lock: none at ${lockFile}, so this is a first release.`,
+      'Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).',
+    ]);
   });
 
   test('an accepted app prints its steps in apply order: base, tenant, Namespace, then its contents', () => {
