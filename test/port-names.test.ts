@@ -88,7 +88,7 @@ describe('types that fit existing code', () => {
     ['RuntimeRouting', (app: App) => new RuntimeRouting(app, 'R')],
     ['SharedBase', (app: App) => new SharedBase(app, 'R')],
     ['DeploymentAggregate', (app: App) => new DeploymentAggregate(app, 'R')],
-  ] as const)('%s outside any Capability is refused at construction with CAP014', (what, make) => {
+  ] as const)('%s outside any Capability is refused at construction with CAP015', (what, make) => {
     // WHEN created under a plain app
     let thrown: unknown;
     try {
@@ -100,7 +100,7 @@ describe('types that fit existing code', () => {
     // THEN one coded refusal, as a CompositionError carries it
     expect(CompositionError.isCompositionError(thrown)).toBe(true);
     expect((thrown as CompositionError).violations).toEqual([
-      { code: 'CAP014', message: expect.stringMatching(new RegExp(`^misplaced construct: ${what} 'R' is created outside any Capability`)), paths: ['R'] },
+      { code: 'CAP015', message: expect.stringMatching(new RegExp(`^misplaced construct: ${what} 'R' is created outside any Capability`)), paths: ['R'] },
     ]);
   });
 });

@@ -14,7 +14,7 @@ export abstract class CapabilityStack extends Stack {
   public readonly capability: Capability;
 
   /**
-   * @param scope the capability, or any construct inside one (checked: `CAP014` otherwise)
+   * @param scope the capability, or any construct inside one (checked: `CAP015` otherwise)
    * @param id the construct id; the stack is named `<capability>-<id>` unless `stackName` is given
    * (or the capability's `prefixStackNames` is false)
    * @param props stack options

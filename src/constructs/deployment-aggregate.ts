@@ -35,7 +35,7 @@ export class DeploymentAggregate extends CapabilityStack {
   public readonly tenant: string;
 
   /**
-   * @param scope the capability, or any construct inside one (checked at construction: `CAP014` otherwise)
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id, by default also the tenant
    * @param props stack options and the tenant
    */

@@ -25,7 +25,7 @@ export class SharedBase extends CapabilityStack {
   }
 
   /**
-   * @param scope the capability, or any construct inside one (checked at construction: `CAP014` otherwise)
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id; the stack is named `<capability>-<id>` unless `stackName` is given
    * @param props stack options
    */

@@ -2,13 +2,13 @@ import type { IConstruct } from 'constructs';
 import { brand, hasBrand } from './brand';
 
 /** The code of a construct created outside a capability (`ViolationCode.MISPLACED_CONSTRUCT`). */
-export const MISPLACED_CONSTRUCT = 'CAP014';
+export const MISPLACED_CONSTRUCT = 'CAP015';
 
 /**
  * Returns `scope` when a `Capability` is `scope` or one of its ancestors;
  * throws otherwise, before the construct is added, the refusal
  * `CompositionError` carries (`CompositionError.isCompositionError` is true
- * for it): `CAP014 misplaced construct: ...`.
+ * for it): `CAP015 misplaced construct: ...`.
  *
  * @param what the class being created, as the message names it (`SharedBase`)
  */

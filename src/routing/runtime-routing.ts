@@ -60,7 +60,7 @@ export class RuntimeRouting extends Chart {
   public readonly tenantRoutes: ApiObject[] = [];
 
   /**
-   * @param scope the capability, or any construct inside one (checked at construction: `CAP014` otherwise)
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id
    * @param props chart options (namespace, labels)
    */

@@ -104,6 +104,7 @@ const FORMATS: Record<NameFormat | 'qualified' | 'label-value', Format> = {
 export const objectValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'object validity',
+  explanation: "Names, namespaces, labels and annotations must follow the API server's rules (DNS names, label syntax, lengths); an invalid one fails at apply, after earlier steps were applied.",
   run: ({ facts }) => facts.objects.flatMap(objectProblems),
 });
 
