@@ -61,7 +61,7 @@ export interface ReportedRule {
   readonly severity: Severity;
 }
 
-/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order. */
+/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct. */
 const OTHER_SOURCES: readonly ReportedRule[] = [
   {
     id: ruleId(ViolationCode.INTERNAL_ERROR, CODE_TITLES[ViolationCode.INTERNAL_ERROR]),
@@ -83,6 +83,13 @@ const OTHER_SOURCES: readonly ReportedRule[] = [
     code: ViolationCode.CRD_ORDER,
     title: CODE_TITLES[ViolationCode.CRD_ORDER],
     explanation: 'kubectl apply -f <folder> takes files by name, then documents; a custom resource before the CRD that defines its kind is refused by the API server.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.MISPLACED_CONSTRUCT, CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT]),
+    code: ViolationCode.MISPLACED_CONSTRUCT,
+    title: CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT],
+    explanation: 'RuntimeRouting, SharedBase and DeploymentAggregate belong to a Capability: created outside one, they are refused at construction.',
     severity: 'error',
   },
 ];

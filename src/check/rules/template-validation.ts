@@ -13,6 +13,7 @@ const FLAG = '@aws-cdk/core:validateAgainstDefaultRules';
 export const templateValidationErrors = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'template validation',
+  explanation: "aws-cdk's built-in CloudFormation validator checks each capability's templates as it checks an aws-cdk App's; with the feature flag @aws-cdk/core:validateAgainstDefaultRules its errors refuse the composition.",
   run: ({ facts }) => (facts.problems.templateFindings ?? []).filter((f) => f.severity === 'error').map((f) => templateFinding(f, 'error')),
 });
 
@@ -20,6 +21,7 @@ export const templateValidationErrors = defineRule({
 export const templateValidationWarnings = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'template validation (warnings)',
+  explanation: "aws-cdk's built-in CloudFormation validator reports its findings as warnings by default, as it does for an aws-cdk App; CDK_VALIDATION=false turns it off.",
   severity: 'warning',
   run: ({ facts }) => (facts.problems.templateFindings ?? []).filter((f) => f.severity === 'warning').map((f) => templateFinding(f, 'warning')),
 });
