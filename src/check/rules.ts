@@ -22,6 +22,7 @@ import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { statusWrites } from './rules/status-writes';
+import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -47,6 +48,8 @@ export const RULES: readonly Rule[] = [
   contractShapes,
   constructValidation,
   deploySynthesis,
+  templateValidationErrors,
+  templateValidationWarnings,
   parameterNames,
   lockFile,
   possibleSecrets, // CAP012 (warning)

@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import { parseArgs } from 'util';
+import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
 import { auditCluster } from '../cluster/audit';
 import { readLiveObjects } from '../cluster/live-objects';
 import { expectedObjects } from '../cluster/object-writers';
 import { DEFAULT_LOCK_FILE, readLock } from '../release/lock';
 
-export const AUDIT_USAGE = `Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github]
+export const AUDIT_USAGE = `Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]
                             [--applied-by <manager>] [--label <key>=<value>]... [--ignore-manager <name>]...
 
 Compares who owns each field of the live objects (metadata.managedFields) with
@@ -29,15 +30,14 @@ per YAML or JSON document) from <file>, or from stdin when it is - or absent:
   --label           a label that marks an object as ours: one that carries every
                     --label and that the lock does not know is reported
   --ignore-manager  a field manager to leave out (a controller you accept)
+  --exit-zero       exit 0 also on differences (a step that only reports)
 
-Exit codes: 0 the cluster matches the lock; 2 differences (printed); 1 an
-error (unreadable input or lock, a lock that records no writers).`;
+Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
+(printed); 1 an error (unreadable input or lock, a lock that records no
+writers), also with --exit-zero.`;
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
-
-/** The exit codes of `audit`, as `plan` has them: 0 nothing to do, 2 something, 1 an error. */
-const EXIT = { MATCHES: 0, ERROR: 1, DIFFERENCES: 2 } as const;
 
 /**
  * Runs `cdk-capability audit`; returns the exit code.
@@ -46,7 +46,10 @@ const EXIT = { MATCHES: 0, ERROR: 1, DIFFERENCES: 2 } as const;
  * @param readStdin reads all of stdin (for tests)
  */
 export function audit(argv: string[], readStdin: () => string = () => fs.readFileSync(0, 'utf-8')): number {
-  let values: { 'lock'?: string; 'json'?: boolean; 'format'?: string; 'applied-by'?: string; 'label'?: string[]; 'ignore-manager'?: string[]; 'help'?: boolean };
+  let values: {
+    'lock'?: string; 'json'?: boolean; 'format'?: string; 'exit-zero'?: boolean;
+    'applied-by'?: string; 'label'?: string[]; 'ignore-manager'?: string[]; 'help'?: boolean;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -57,6 +60,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
         'lock': { type: 'string' },
         'json': { type: 'boolean' },
         'format': { type: 'string' },
+        'exit-zero': { type: 'boolean' },
         'applied-by': { type: 'string' },
         'label': { type: 'string', multiple: true },
         'ignore-manager': { type: 'string', multiple: true },
@@ -68,7 +72,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
   if (values.help) {
     process.stdout.write(`${AUDIT_USAGE}\n`);
-    return EXIT.MATCHES;
+    return exitCode({ kind: 'accepted', changes: false });
   }
   if (positionals.length > 1) return usageError(`one input at most, got ${positionals.length} (${positionals.join(' ')})`);
   const format = (values.json ? 'json' : values.format ?? 'text') as Format;
@@ -120,15 +124,16 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings };
   const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, process.cwd()) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
   process.stdout.write(out);
-  return findings.length === 0 ? EXIT.MATCHES : EXIT.DIFFERENCES;
+  // differences are what `plan` calls changes: something to do (apply again, or declare a writer)
+  return exitCode({ kind: 'accepted', changes: findings.length > 0 }, { exitZero: values['exit-zero'] });
 }
 
 function usageError(message: string): number {
   process.stderr.write(`cdk-capability audit: ${message}\n\n${AUDIT_USAGE}\n`);
-  return EXIT.ERROR;
+  return exitCode({ kind: 'failed' });
 }
 
 function failure(message: string): number {
   process.stderr.write(`cdk-capability audit: ${message}\n`);
-  return EXIT.ERROR;
+  return exitCode({ kind: 'failed' });
 }

@@ -1,6 +1,6 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import { escapeData, escapeProperty } from './format-github';
+import { directoryUri, ownVersion, ruleName } from './format-sarif';
 import type { AuditFinding } from '../cluster/audit';
 import { AUDIT_RULES, auditRule } from '../cluster/audit-rules';
 import { formatPath } from '../collect/ledger/field-path';
@@ -84,7 +84,7 @@ export function formatAuditSarif(report: AuditReport, root: string): string {
             version: ownVersion(),
             rules: AUDIT_RULES.map((r) => ({
               id: r.id,
-              name: r.title.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(''),
+              name: ruleName(r.title),
               shortDescription: { text: r.title },
               fullDescription: { text: r.explanation },
               help: { text: `${r.explanation} See docs/cluster.md of cdk-capability.` },
@@ -109,17 +109,4 @@ export function formatAuditSarif(report: AuditReport, root: string): string {
     ],
   };
   return `${JSON.stringify(log, undefined, 2)}\n`;
-}
-
-function ownVersion(): string {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8')).version;
-  } catch {
-    return '0.0.0';
-  }
-}
-
-function directoryUri(dir: string): string {
-  const absolute = path.resolve(dir).split(path.sep).join('/');
-  return `file://${encodeURI(absolute.startsWith('/') ? absolute : `/${absolute}`)}${absolute.endsWith('/') ? '' : '/'}`;
 }

@@ -3,6 +3,7 @@ import { PlanObjectWriters, planWriters } from '../../cluster/object-writers';
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
+import { Rename, renamesAgainst } from '../renames';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
 
@@ -26,6 +27,11 @@ export interface Plan {
    * out because they would close a cycle with an explicit dependency; absent when none was.
    */
   readonly droppedOrder?: readonly DroppedOrder[];
+  /**
+   * Objects the release removes and adds again under another name with the same
+   * declaring construct below the capability, each with the fix; absent when none.
+   */
+  readonly renames?: readonly Rename[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
   /**
@@ -44,6 +50,7 @@ export function planOf(context: RenderContext): Plan {
     changes: context.changes,
     steps: context.steps,
     ...optional(droppedOrders(context.facts)),
+    ...renamesOf(context),
     teardown: context.teardown,
     writers: planWriters(context.lock, context.previous, (unit) => legacyFieldManager(capabilities.get(unit.id))),
   };
@@ -59,4 +66,9 @@ export const planJson: OutputWriter = {
 
 function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
   return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
+
+function renamesOf(context: RenderContext): { renames?: Rename[] } {
+  const renames = renamesAgainst(context.previous, context.lock);
+  return renames.length > 0 ? { renames } : {};
 }
