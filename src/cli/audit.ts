@@ -47,8 +47,14 @@ type Format = (typeof FORMATS)[number];
  */
 export function audit(argv: string[], readStdin: () => string = () => fs.readFileSync(0, 'utf-8')): number {
   let values: {
-    'lock'?: string; 'json'?: boolean; 'format'?: string; 'exit-zero'?: boolean;
-    'applied-by'?: string; 'label'?: string[]; 'ignore-manager'?: string[]; 'help'?: boolean;
+    'lock'?: string;
+    'json'?: boolean;
+    'format'?: string;
+    'exit-zero'?: boolean;
+    'applied-by'?: string;
+    'label'?: string[];
+    'ignore-manager'?: string[];
+    'help'?: boolean;
   };
   let positionals: string[];
   try {
