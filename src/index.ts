@@ -31,6 +31,7 @@ export type { Cdk8sValidationContext, CapabilityValidationProps } from './plugin
 export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
+export type { OwnershipRecords, PlanHandover, PlanOverride } from './render/ownership-records';
 export type { InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Teardown, TeardownStep } from './render/teardown';
 export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';

@@ -9,6 +9,7 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
+import { recordWriteCalls } from '../private/write-calls';
 import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
 import { writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
@@ -94,6 +95,8 @@ export class CapabilityApp extends App {
     brand(this, 'CapabilityApp');
     // A report (cdk-capability plan) names the file and line that created each construct it reports.
     if (process.env[REPORT_ENV]) recordCreationSites(this);
+    // Each escape hatch and Tag is a writer of its own, named by its call site.
+    recordWriteCalls();
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
     this.gitops = props.gitops;
   }

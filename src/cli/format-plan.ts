@@ -1,4 +1,5 @@
 import type { ContractChange, FieldChange } from '../release/release-diff';
+import type { PlanOverride } from '../render/ownership-records';
 import type { Plan } from '../render/writers/plan-json';
 
 /** Exit codes of `cdk-capability plan`, as `terraform plan -detailed-exitcode` has them. */
@@ -30,7 +31,8 @@ export function hasChanges(plan: Plan): boolean {
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
  * between backend versions, handovers of field ownership, contract versions and parameter paths, and
- * interface fields with the bump each needs.
+ * interface fields with the bump each needs; then this release's escape hatches over what their own
+ * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
 export function formatPlan(plan: Plan): string {
   const c = plan.changes;
@@ -69,6 +71,15 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Handovers of field ownership:');
     for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
   }
+  const ownership = plan.ownership;
+  if ((ownership?.overrides ?? []).length > 0) {
+    lines.push('', 'Overrides (escape hatches over what their own object declares):');
+    for (const o of ownership.overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
+  }
+  if ((ownership?.handovers ?? []).length > 0) {
+    lines.push('', 'Handovers in this release:');
+    for (const h of ownership.handovers) lines.push(`  ~ ${h.object} ${h.field}: '${h.from}' -> '${h.to}' (${h.reason})`);
+  }
   if ((c.contracts ?? []).length > 0) {
     lines.push('', 'Contracts:');
     for (const change of c.contracts) lines.push(`  ${contractLine(change)}`);
@@ -101,6 +112,12 @@ function contractLine(c: ContractChange): string {
   if (c.change === 'retired') return `- ${c.contract} ${c.before!.version} at ${c.before!.parameter} (retired)`;
   const param = c.before!.parameter === c.after!.parameter ? `at ${c.after!.parameter}` : `parameter ${c.before!.parameter} -> ${c.after!.parameter}`;
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
+}
+
+/** An override's value before or after, or what its absence means. */
+function shown(o: PlanOverride, which: 'rendered' | 'patched'): string {
+  if (which in o) return show(o[which]);
+  return which === 'patched' ? '(removed)' : '(none)';
 }
 
 /** A value as the plan shows it: JSON, except the masks, which are shown as they are. */

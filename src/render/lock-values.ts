@@ -42,6 +42,17 @@ export function lockValues(doc: unknown, sensitiveRoots: readonly string[] = [])
   return out;
 }
 
+/**
+ * A value as the plan may show it, masked as the lock masks its leaves: a
+ * token is `(known after deploy)`, a value shaped like a secret (or every
+ * value, when `sensitive`) `(sensitive)`; maps and lists masked inside.
+ */
+export function maskedValue(v: unknown, sensitive = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => maskedValue(x, sensitive));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedValue(x, sensitive)]));
+  return v === undefined ? v : masked(v, sensitive);
+}
+
 function masked(v: unknown, sensitive: boolean): unknown {
   if (sensitive) return SENSITIVE;
   if (typeof v !== 'string') return v;

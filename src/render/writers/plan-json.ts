@@ -1,5 +1,6 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
+import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import type { PlanStep } from '../plan-steps';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
@@ -17,6 +18,12 @@ export interface Plan {
   }>;
   /** What this release changes against the lock. */
   readonly changes: ReleaseDiff;
+  /**
+   * Field ownership inside this release: each escape hatch over what its own
+   * object's declaration rendered (the declarer's override, accepted), and
+   * each leaf handed from one writer to another (`force: true`, aws-cdk's tag layering).
+   */
+  readonly ownership: OwnershipRecords;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
@@ -29,6 +36,7 @@ export function planOf(context: RenderContext): Plan {
     version: 1,
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
     changes: context.changes,
+    ownership: ownershipRecords(context.facts),
     steps: context.steps,
     teardown: context.teardown,
   };
