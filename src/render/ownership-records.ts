@@ -64,6 +64,7 @@ export function ownershipRecords(facts: Facts): OwnershipRecords {
     to: writerName(h.to),
     reason: h.reason,
   }));
-  const byPlace = (a: { object: string; field: string }, b: { object: string; field: string }) => compareText(a.object, b.object) || compareText(a.field, b.field);
+  type Place = { object: string; field: string };
+  const byPlace = (a: Place, b: Place) => compareText(a.object, b.object) || compareText(a.field, b.field);
   return { overrides: overrides.sort(byPlace), handovers: handovers.sort(byPlace) };
 }
