@@ -97,9 +97,11 @@ export function recordRuntimeWrites(
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
   for (const patch of patches) {
     const writer = writerOf(patch);
-    for (const path of patchLeaves(patchOperation(patch), declared, topology)) {
+    const op = patchOperation(patch);
+    const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
+    for (const path of patchLeaves(op, declared, topology)) {
       writes.push([writer, { path }]);
-      if (writer.kind !== 'json-patch' || !own.intersects(path) || overridden.has(path)) continue;
+      if (writer.kind !== 'json-patch' || inserts || !own.intersects(path) || overridden.has(path)) continue;
       overridden.insert(path);
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
@@ -158,6 +160,18 @@ function withoutIdentity(fields: Readonly<Record<string, unknown>>): unknown {
     if (container && typeof container === 'object') delete container[tail ?? head];
   }
   return copy;
+}
+
+/** True when a JSON patch `add` inserts an element into a list (`/containers/-`, `/containers/0`) rather than setting a value. */
+function isInsertion(op: JsonPatchOperation, doc: unknown): boolean {
+  if (op.op !== 'add') return false;
+  const segments = op.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let parent: unknown = doc;
+  for (const segment of segments.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = Array.isArray(parent) ? parent[Number(segment)] : (parent as Record<string, unknown>)[segment];
+  }
+  return Array.isArray(parent);
 }
 
 /**
