@@ -39,8 +39,6 @@ const project = new typescript.TypeScriptProject({
     '@kubernetes-models/istio@2.3.0',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
-    // Validates manifests against the CRDs' own OpenAPI schemas in tests (was only a transitive dependency of eslint).
-    'ajv@^8.17.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own
     // package for it); ajv-formats checks its "uri" and "date-time" formats (already in the tree through ajv's users).
     'ajv-draft-04@^1.0.0',
@@ -59,7 +57,10 @@ const project = new typescript.TypeScriptProject({
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
   // (YAML was 20% of a synth); already in most trees (eslint depends on it), so usually no second copy.
-  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0'],
+  // ajv checks the lock file against its JSON Schema (docs/lock.schema.json, draft 2020-12) before any rule reads it,
+  // one coded refusal per violation with its JSON pointer: the most used and maintained validator, already what the
+  // tests validate manifests, SARIF and the plan output with, and in most trees (eslint depends on it).
+  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'ajv@^8.17.0'],
 
   tsconfig: {
     compilerOptions: {
@@ -177,6 +178,16 @@ project.addTask('topology', {
   exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-k8s-topology.ts',
 });
 project.gitattributes.addAttributes('/src/collect/topology/*.generated.ts', 'linguist-generated');
+
+// structured-merge-diff's verdicts, recorded by the live Go oracle so `npm test` needs Node alone (test/smd/verdicts.ts).
+project.addTask('smd:record', {
+  description: 'Run every structured-merge-diff suite through the Go oracle and rewrite test/smd/vectors/ (needs Go: bash test/smd/install.sh)',
+  exec: 'ts-node --project projenrc/tsconfig.json test/smd/record.ts',
+  receiveArgs: true,
+});
+project.gitattributes.addAttributes('/test/smd/vectors/*.json', 'linguist-generated');
+// Ends every jest run that used those verdicts with one line: live, or recorded and why (Go absent).
+project.jest?.addReporter(new javascript.JestReporter('<rootDir>/test/smd/reporter.js'));
 
 // The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
 project.package.addField('exports', {

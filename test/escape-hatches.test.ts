@@ -9,8 +9,8 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
-import { formatPlan } from '../src/cli/format-plan';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { formatPlan } from '../src/cli/format-plan';
 
 function fixture() {
   const app = CapabilityTesting.app();

@@ -21,7 +21,8 @@ import { KUBERNETES_CASES } from './smd/cases/kubernetes';
 import { MULTIPLE_APPLIERS_CASES } from './smd/cases/multiple-appliers';
 import { SET_AND_LEAF_CASES } from './smd/cases/set-and-leaf';
 import type { SmdTestCase } from './smd/cases/smd-test-case';
-import { runSmd, SmdCase, SmdConflict, SmdResult } from './smd/smd';
+import type { SmdConflict, SmdResult } from './smd/smd';
+import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { crdWithSpec } from './util';
 import { topologyDataOf } from '../scripts/generate-k8s-topology';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
@@ -399,15 +400,15 @@ const managersOf = (n: number) => Array.from({ length: n }, (_, i) => `team-${i}
 let results: SmdResult[] = [];
 
 beforeAll(() => {
-  // every generated case in one oracle process
-  const cases: SmdCase[] = generated.map((g, i) => ({
+  // every generated case in one oracle process (or from the recorded vectors when Go is absent)
+  const cases: NamedSmdCase[] = generated.map((g, i) => ({
     name: `${g.kind.name} #${i}`,
     typeName: g.kind.typeName,
     apiVersion: g.kind.apiVersion,
     ...(g.kind.schema ? { schema: g.kind.schema } : {}),
     applies: g.objects.map((object, m) => ({ manager: `team-${m}`, object })),
   }));
-  results = runSmd(cases);
+  results = smdVerdicts('ledger-generated', cases);
   const conflicted = results.filter((r) => r.applies.some((a) => a.conflicts.length > 0)).length;
   // eslint-disable-next-line no-console
   console.log(`ledger vs structured-merge-diff: ${generated.length} generated cases (${RUNS_PER_KIND} per kind, seed ${SEED}), ${conflicted} with conflicts`);

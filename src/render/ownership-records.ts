@@ -4,6 +4,7 @@ import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity } from '../collect/object-identity';
 import { compareText } from '../private/compare';
+import { SECRET_PROPERTIES } from '../release/sensitive-properties';
 
 /**
  * A plain escape hatch over what its own object's declaration rendered, as the
@@ -48,7 +49,9 @@ export interface OwnershipRecords {
 export function ownershipRecords(facts: Facts): OwnershipRecords {
   const secrets = new Set(facts.objects.filter((o) => o.identity.group === '' && o.identity.kind === 'Secret').map((o) => describeIdentity(o.identity)));
   const overrides = facts.ledger.overrides.map((o): PlanOverride => {
-    const sensitive = o.kind === 'k8s' && secrets.has(o.object) && (o.path[0] === 'data' || o.path[0] === 'stringData');
+    const sensitive = o.kind === 'k8s'
+      ? secrets.has(o.object) && (o.path[0] === 'data' || o.path[0] === 'stringData')
+      : takesSecret(o.object.split(' ')[0], o.path);
     return {
       object: o.object,
       field: formatPath(o.path),
@@ -67,4 +70,11 @@ export function ownershipRecords(facts: Facts): OwnershipRecords {
   type Place = { object: string; field: string };
   const byPlace = (a: Place, b: Place) => compareText(a.object, b.object) || compareText(a.field, b.field);
   return { overrides: overrides.sort(byPlace), handovers: handovers.sort(byPlace) };
+}
+
+/** True when a property path of a resource type holds, or lies inside, a property that takes a secret (`SECRET_PROPERTIES`). */
+function takesSecret(type: string, path: readonly string[]): boolean {
+  const same = (k: string, segment: string) => k === segment || (k === '*' && /^\d+$/.test(segment));
+  // one is a prefix of the other: the shorter of the two, compared with the start of the longer
+  return (SECRET_PROPERTIES[type] ?? []).some((p) => p.slice(0, path.length).every((k, i) => same(k, path[i])));
 }

@@ -1,7 +1,7 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
-import type { PlanStep } from '../plan-steps';
+import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
 
@@ -26,6 +26,11 @@ export interface Plan {
   readonly ownership: OwnershipRecords;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
+  /**
+   * The inferred, ordering-only edges (a reference nothing needs resolved) left
+   * out because they would close a cycle with an explicit dependency; absent when none was.
+   */
+  readonly droppedOrder?: readonly DroppedOrder[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
 }
@@ -38,6 +43,7 @@ export function planOf(context: RenderContext): Plan {
     changes: context.changes,
     ownership: ownershipRecords(context.facts),
     steps: context.steps,
+    ...optional(droppedOrders(context.facts)),
     teardown: context.teardown,
   };
 }
@@ -49,3 +55,7 @@ export const planJson: OutputWriter = {
     out.files.set('plan.json', JSON.stringify(planOf(context), undefined, 2) + '\n');
   },
 };
+
+function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
+  return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
