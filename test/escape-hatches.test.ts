@@ -67,6 +67,21 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     expect(formatPlan(result.plan!)).toMatch(/~ apps\/Deployment prod\/web spec\.template\.spec\.automountServiceAccountToken: false -> \(removed\) \(/);
   });
 
+  test('an override of a Secret\'s data is shown masked, as the lock masks it', () => {
+    // GIVEN a Secret that declares a password
+    const { app, routing } = fixture();
+    const secret = new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'prod' }, stringData: { password: 'hunter2' } });
+
+    // WHEN its own escape hatch replaces it
+    secret.addJsonPatch(JsonPatch.replace('/stringData/password', 'correct-horse'));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan!.ownership.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['stringData.password', '(sensitive)', '(sensitive)']]);
+    expect(JSON.stringify(result.plan)).not.toMatch(/hunter2|correct-horse/);
+  });
+
   test('two plain patches of one leaf are still CAP002, naming both call sites', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();
