@@ -60,7 +60,7 @@ describe('property overrides are writes', () => {
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
     Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::S3::Bucket', { BucketName: 'x' });
-    expect(result.plan!.ownership.overrides).toEqual([
+    expect(result.plan!.ownership!.overrides).toEqual([
       { object: 'AWS::S3::Bucket cdn/Base/Bucket/Resource', field: 'BucketName', by: `cdn/Base/Bucket/Resource (addPropertyOverride at ${at})`, rendered: 'assets', patched: 'x' },
     ]);
   });
@@ -76,7 +76,7 @@ describe('property overrides are writes', () => {
     // THEN
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
-    expect(result.plan!.ownership.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['VersioningConfiguration.Status', 'Enabled', 'Suspended']]);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['VersioningConfiguration.Status', 'Enabled', 'Suspended']]);
   });
 
   test('an override of a property nobody sets is accepted and lands in the template', () => {
@@ -102,7 +102,7 @@ describe('property overrides are writes', () => {
     // THEN
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
-    expect(result.plan!.ownership.overrides.map((o) => [o.field, o.by.replace(/ at .*/, ''), o.rendered, 'patched' in o])).toEqual([
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.by.replace(/ at .*/, ''), o.rendered, 'patched' in o])).toEqual([
       ['BucketName', 'cdn/Base/Bucket/Resource (addPropertyDeletionOverride', 'assets', false],
     ]);
   });

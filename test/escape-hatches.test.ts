@@ -60,7 +60,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
     expect(result.runtimeObjects[0].spec.template.spec.hostNetwork).toBe(true);
-    expect(result.plan!.ownership.overrides.map((o) => [o.field, o.rendered, 'patched' in o ? o.patched : '(removed)'])).toEqual([
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, 'patched' in o ? o.patched : '(removed)'])).toEqual([
       ['spec.template.spec.automountServiceAccountToken', false, '(removed)'],
       ['spec.template.spec.hostNetwork', false, true],
     ]);
@@ -78,7 +78,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     // THEN
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
-    expect(result.plan!.ownership.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['stringData.password', '(sensitive)', '(sensitive)']]);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['stringData.password', '(sensitive)', '(sensitive)']]);
     expect(JSON.stringify(result.plan)).not.toMatch(/hunter2|correct-horse/);
   });
 
@@ -195,7 +195,7 @@ describe('CloudFormation: the resource-overrides shape', () => {
     // THEN
     const object = 'AWS::S3::Bucket cdn/Base/MyBucket/Resource';
     const by = (api: string, site: string) => `cdn/Base/MyBucket/Resource (${api} at ${site})`;
-    expect(result.plan!.ownership.overrides).toEqual([
+    expect(result.plan!.ownership!.overrides).toEqual([
       { object, field: 'BucketEncryption.ServerSideEncryptionConfiguration["0"].EncryptEverythingAndAlways', by: by('addPropertyOverride', sites.encryptEverything), patched: true },
       {
         object,

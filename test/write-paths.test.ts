@@ -286,7 +286,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(result.violations).toEqual([]);
     const bucket = Object.values<any>(result.templates['cdn/Base'].Resources).find((r) => r.Type === 'AWS::S3::Bucket');
     expect(bucket.Properties.Tags).toEqual([{ Key: 'env', Value: 'dev' }]);
-    expect(result.plan!.ownership.handovers).toEqual([
+    expect(result.plan!.ownership!.handovers).toEqual([
       { object: 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', field: 'Tags.env', from: `cdn (Tags.of().add at ${outer})`, to: `cdn/Base (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
     ]);
   });
@@ -309,6 +309,6 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(result.violations).toEqual([]);
     const tags = (stack: string) => Object.values<any>(result.templates[stack].Resources).find((r) => r.Type === 'AWS::S3::Bucket').Properties.Tags;
     expect([tags('cdn/Base'), tags('dns/Base')]).toEqual([[{ Key: 'env', Value: 'dev' }], [{ Key: 'env', Value: 'prod' }]]);
-    expect(result.plan!.ownership.handovers.map((h) => [h.object, h.field, h.reason])).toEqual([['AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', 'Tags.env', 'tag-priority']]);
+    expect(result.plan!.ownership!.handovers.map((h) => [h.object, h.field, h.reason])).toEqual([['AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', 'Tags.env', 'tag-priority']]);
   });
 });

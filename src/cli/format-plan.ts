@@ -73,14 +73,15 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Handovers of field ownership:');
     for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
   }
-  const ownership = plan.ownership;
-  if ((ownership?.overrides ?? []).length > 0) {
+  const overrides = plan.ownership?.overrides ?? [];
+  if (overrides.length > 0) {
     lines.push('', 'Overrides (escape hatches over what their own object declares):');
-    for (const o of ownership.overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
+    for (const o of overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
   }
-  if ((ownership?.handovers ?? []).length > 0) {
+  const handovers = plan.ownership?.handovers ?? [];
+  if (handovers.length > 0) {
     lines.push('', 'Handovers in this release:');
-    for (const h of ownership.handovers) lines.push(`  ~ ${h.object} ${h.field}: '${h.from}' -> '${h.to}' (${h.reason})`);
+    for (const h of handovers) lines.push(`  ~ ${h.object} ${h.field}: '${h.from}' -> '${h.to}' (${h.reason})`);
   }
   if ((c.contracts ?? []).length > 0) {
     lines.push('', 'Contracts:');

@@ -21,9 +21,10 @@ export interface Plan {
   /**
    * Field ownership inside this release: each escape hatch over what its own
    * object's declaration rendered (the declarer's override, accepted), and
-   * each leaf handed from one writer to another (`force: true`, aws-cdk's tag layering).
+   * each leaf handed from one writer to another (`force: true`, aws-cdk's tag layering);
+   * absent when there is neither.
    */
-  readonly ownership: OwnershipRecords;
+  readonly ownership?: OwnershipRecords;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
   /**
@@ -41,11 +42,17 @@ export function planOf(context: RenderContext): Plan {
     version: 1,
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
     changes: context.changes,
-    ownership: ownershipRecords(context.facts),
+    ...ownershipOf(context),
     steps: context.steps,
     ...optional(droppedOrders(context.facts)),
     teardown: context.teardown,
   };
+}
+
+/** The ownership records of a release, as a property of the plan only when there are any. */
+function ownershipOf(context: RenderContext): { ownership?: OwnershipRecords } {
+  const ownership = ownershipRecords(context.facts);
+  return ownership.overrides.length + ownership.handovers.length > 0 ? { ownership } : {};
 }
 
 /** `plan.json`: every step of both lifecycles in apply order, why each edge exists, and the changes against the lock. */
