@@ -10,6 +10,7 @@ import { defineRule } from '../rule';
 export const contributionProps = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'contribution props',
+  explanation: 'A Contribution that cannot write (no fields, patches or write callback, props of the wrong shape, a callback that throws) would silently write nothing; it refuses the composition, named by the contribution.',
   run: ({ facts }) =>
     facts.problems.contributionErrors.map(({ path, error }) => ({ message: `Contribution '${path}': ${error}.`.replace(/\.\.$/, '.'), paths: [path] })),
 });

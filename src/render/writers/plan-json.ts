@@ -2,6 +2,7 @@ import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
+import { Rename, renamesAgainst } from '../renames';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
 
@@ -32,6 +33,11 @@ export interface Plan {
    * out because they would close a cycle with an explicit dependency; absent when none was.
    */
   readonly droppedOrder?: readonly DroppedOrder[];
+  /**
+   * Objects the release removes and adds again under another name with the same
+   * declaring construct below the capability, each with the fix; absent when none.
+   */
+  readonly renames?: readonly Rename[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
 }
@@ -45,6 +51,7 @@ export function planOf(context: RenderContext): Plan {
     ...ownershipOf(context),
     steps: context.steps,
     ...optional(droppedOrders(context.facts)),
+    ...renamesOf(context),
     teardown: context.teardown,
   };
 }
@@ -65,4 +72,9 @@ export const planJson: OutputWriter = {
 
 function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
   return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
+
+function renamesOf(context: RenderContext): { renames?: Rename[] } {
+  const renames = renamesAgainst(context.previous, context.lock);
+  return renames.length > 0 ? { renames } : {};
 }
