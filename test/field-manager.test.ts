@@ -84,8 +84,8 @@ describe('fieldManagerOf', () => {
   });
 
   test('a plain call is named after its object and which call it is, not where it was made', () => {
-    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', 2, 'main.ts:12'))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
-    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', 2, 'main.ts:40'))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
+    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', { call: 2, site: 'main.ts:12' }))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
+    expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', { call: 2, site: 'main.ts:40', method: 'addJsonPatch' }))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
     expect(fieldManagerOf(callWriter('tag', 'cdn/Base'))).toBe('cdk-capability:cdn/Base#tag');
   });
 });
