@@ -11,6 +11,7 @@ import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
 import { writeAtomically } from '../render/atomic-output';
+import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
 import { resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, writeReport } from '../render/report-file';
@@ -36,6 +37,17 @@ export interface CapabilityAppProps extends AppProps {
    * @default - no `gitops/` folder
    */
   readonly gitops?: GitOps;
+
+  /**
+   * Make the API server enforce the ownership map: the runtime output gets a
+   * first step, `field-ownership`, with one `ValidatingAdmissionPolicy` and
+   * binding per protected kind, so that only the deployer changes the leaves
+   * the composition declares and only a `RuntimeWriter`'s identity its own.
+   * See docs/enforcement.md.
+   *
+   * @default - no admission policies
+   */
+  readonly enforce?: EnforceOptions;
 }
 
 /**
@@ -83,11 +95,15 @@ export class CapabilityApp extends App {
   /** The absolute path of the lock file. */
   public readonly lockFile: string;
 
+  /** How the API server enforces the ownership map, if it does. */
+  public readonly enforce?: EnforceOptions;
+
   /**
    * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
+   * @throws when `enforce` is not valid, naming the prop
    */
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
@@ -96,6 +112,11 @@ export class CapabilityApp extends App {
     if (process.env[REPORT_ENV]) recordCreationSites(this);
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
     this.gitops = props.gitops;
+    if (props.enforce !== undefined) {
+      const problems = enforceOptionsProblems(props.enforce);
+      if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
+      this.enforce = props.enforce;
+    }
   }
 
   /**
@@ -183,7 +204,7 @@ export class CapabilityApp extends App {
       lockProblem = errorMessage(e);
     }
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
-    return synthesize(this, { previous, lockProblem, writers });
+    return synthesize(this, { previous, lockProblem, writers, enforce: this.enforce });
   }
 }
 

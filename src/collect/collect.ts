@@ -14,6 +14,7 @@ import { collectPhysicalNames } from './ledger/physical-names';
 import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
+import { collectRuntimeWriters } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution } from '../constructs/contribution';
@@ -127,6 +128,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
+    runtimeWriters: collectRuntimeWriters(constructs, indexOf, objects.map((o) => o.manifest), crds),
     contradictions,
     physicalNames,
     references,

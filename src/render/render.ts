@@ -2,6 +2,7 @@ import type { OutputTree } from './output-tree';
 import type { OutputWriter } from './output-writer';
 import { RenderContext, renderContext } from './render-context';
 import type { Facts } from '../collect/facts';
+import type { EnforceOptions } from './enforcement/enforce-options';
 import type { Lock } from '../release/lock';
 
 /** What `render` returns: the files to write and the context they were rendered from. */
@@ -17,9 +18,10 @@ export interface Rendered {
  * nothing is written to disk here (`writeOutput` does that, atomically).
  *
  * @param writers the output formats, in order
+ * @param enforce with it, the admission policies that enforce the ownership map are part of the output
  */
-export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[]): Rendered {
-  const context = renderContext(facts, previous);
+export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[], enforce?: EnforceOptions): Rendered {
+  const context = renderContext(facts, previous, enforce);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
   return { output, context };
