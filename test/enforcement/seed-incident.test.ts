@@ -3,6 +3,7 @@
 // now refuses. Requests are built here; the CEL runs in @bufbuild/cel (see ./admission.ts).
 import { admit, compileAll, Request } from './admission';
 import { APP1, DEPLOYER, live, NETOP, policiesOf, seedApp, STRANGER } from './fixtures';
+import { schemaProblems } from '../k8s-schemas';
 
 const policies = policiesOf(seedApp().app);
 
@@ -20,6 +21,11 @@ test('the composition emits one policy and one binding for the ApplicationDeploy
     'ValidatingAdmissionPolicyBinding platform.field-owners.applicationdeployments.apps.example.com',
   ]);
   expect(compileAll(policies)).toBeGreaterThan(0);
+});
+
+test('the policies and bindings validate against the published admissionregistration.k8s.io/v1 schema', () => {
+  expect(policies.length).toBe(4); // the ApplicationDeployment's and the CRD's
+  expect(schemaProblems(policies)).toEqual([]);
 });
 
 describe('the seed incident', () => {
