@@ -84,7 +84,8 @@ class Estimator {
       case 'listExpr': {
         const elements = value.elements.map((x: any) => this.estimate(x, locals));
         const constant = elements.every((x: Estimate) => x.constant);
-        const element = elements.reduce((a: Shape | undefined, x: Estimate) => (a ? widest(a, x.shape, this.context.sizes) : x.shape), undefined) ?? SCALAR_SHAPE;
+        const widen = (a: Shape | undefined, x: Estimate) => (a ? widest(a, x.shape, this.context.sizes) : x.shape);
+        const element = elements.reduce(widen, undefined) ?? SCALAR_SHAPE;
         const content = elements.reduce((total: number, x: Estimate) => total + sizeOf(x.shape, this.context.sizes), 0);
         return { cost: constant ? 0 : sum(elements) + LIST_CREATE, shape: { kind: 'list', size: elements.length, element, content }, constant };
       }
@@ -160,7 +161,8 @@ class Estimator {
         return { cost: args[0].cost + Math.max(args[1].cost, args[2].cost), shape: widest(shape(1), shape(2), sizes), constant: false };
       case '_==_':
       case '_!=_':
-        return { cost: argCost + Math.max(1, Math.ceil(Math.min(sizeOf(shape(0), sizes), sizeOf(shape(1), sizes)) * STRING_TRAVERSAL)), shape: SCALAR_SHAPE, constant: false };
+        const smaller = Math.min(sizeOf(shape(0), sizes), sizeOf(shape(1), sizes));
+        return { cost: argCost + Math.max(1, Math.ceil(smaller * STRING_TRAVERSAL)), shape: SCALAR_SHAPE, constant: false };
       case '@in': {
         const container = shape(1);
         const isMap = container.kind === 'map' || (container.kind === 'data' && isMapNode(container.node));

@@ -1,6 +1,8 @@
 // What the policies cost the API server: every expression's estimate (./cel-cost.ts, the API
 // server's cost model) for the objects of the benchmark's runtime scenarios, printed, and kept under
 // the per-expression limit and the per-policy budget.
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
 import { estimate, PER_CALL_LIMIT, policyCost, RUNTIME_COST_BUDGET, SizeModel } from './cel-cost';
 import { DEPLOYER, seedApp } from './fixtures';
 import { runtimeShapes } from '../../bench/scenarios/runtime-shapes';
@@ -55,7 +57,8 @@ function sizesOf(manifests: readonly any[]): SizeModel {
 function scenario(name: string, size: number): { objects: any[]; policies: any[] } {
   const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
   const capability = new Capability(app, 'bench');
-  runtimeShapes[name]({ chart: (id) => new RuntimeRouting(capability, id), contribute: (writer, id, target, fields) => new Contribution(writer, id, { target, fields }) }, size);
+  const side = { chart: (id: string) => new RuntimeRouting(capability, id), contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) => new Contribution(writer, id, { target, fields }) };
+  runtimeShapes[name](side, size);
   const result = CapabilityTesting.synth(app);
   expect(result.violations).toEqual([]);
   const policies = result.runtimeObjects.filter((o) => o.apiVersion === 'admissionregistration.k8s.io/v1');

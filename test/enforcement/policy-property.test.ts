@@ -219,7 +219,9 @@ test('the policy allows an update exactly when every changed owned leaf is chang
       const decision = admit(policies, request);
 
       // THEN the oracle agrees, and the denial names exactly the leaves changed by someone else than their owner
-      const offending = ownedLeaves(c).filter(({ leaf, owner }) => changed(leaf, before, after) && who[owner] !== requester).map(({ leaf }) => leaf.text);
+      const offending = ownedLeaves(c)
+        .filter(({ leaf, owner }) => changed(leaf, before, after) && who[owner] !== requester)
+        .map(({ leaf }) => leaf.text);
       expect({ allowed: decision.allowed, offending: offending.length > 0 ? decision.failures.flatMap((f) => f.split(' of ')[0].split(', ')).sort() : [] })
         .toEqual({ allowed: offending.length === 0, offending: [...offending].sort() });
       if (decision.allowed) allowed++;
