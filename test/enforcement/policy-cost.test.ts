@@ -57,8 +57,13 @@ function sizesOf(manifests: readonly any[]): SizeModel {
 function scenario(name: string, size: number): { objects: any[]; policies: any[] } {
   const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
   const capability = new Capability(app, 'bench');
-  const side = { chart: (id: string) => new RuntimeRouting(capability, id), contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) => new Contribution(writer, id, { target, fields }) };
-  runtimeShapes[name](side, size);
+  runtimeShapes[name](
+    {
+      chart: (id: string) => new RuntimeRouting(capability, id),
+      contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) => new Contribution(writer, id, { target, fields }),
+    },
+    size,
+  );
   const result = CapabilityTesting.synth(app);
   expect(result.violations).toEqual([]);
   const policies = result.runtimeObjects.filter((o) => o.apiVersion === 'admissionregistration.k8s.io/v1');
