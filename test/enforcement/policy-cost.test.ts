@@ -60,7 +60,8 @@ function scenario(name: string, size: number): { objects: any[]; policies: any[]
   runtimeShapes[name](
     {
       chart: (id: string) => new RuntimeRouting(capability, id),
-      contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) => new Contribution(writer, id, { target, fields }),
+      contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) =>
+        new Contribution(writer, id, { target, fields }),
     },
     size,
   );
