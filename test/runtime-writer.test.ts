@@ -33,7 +33,7 @@ describe('RuntimeWriter', () => {
     const { routing: r } = routing();
     const web = new Deployment(r, 'Web', { containers: [{ image: 'nginx' }] });
     const autoscaler = new RuntimeWriter(r, 'Autoscaler', { target: web, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' });
-    expect(autoscaler.apiObject).toBe(web.apiObject);
+    expect(autoscaler.apiObject).toBe(web.node.defaultChild);
   });
 
   test('targets every object of a kind with { apiVersion, kind }', () => {

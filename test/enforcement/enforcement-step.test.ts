@@ -86,7 +86,8 @@ describe('scale', () => {
     const policies = CapabilityTesting.synth(app).runtimeObjects.filter((o) => o.apiVersion === 'admissionregistration.k8s.io/v1');
 
     // THEN one policy; the two namespaces hold the same names, so one binding covers both
-    const scope = (p: any) => [p.spec.matchResources?.resourceRules[0].resourceNames.length, p.spec.matchResources?.namespaceSelector.matchExpressions[0].values];
+    const scope = (p: any) => [p.spec.matchResources?.resourceRules[0].resourceNames.length, p.spec.matchResources?.namespaceSelector.matchExpressions[0]
+      .values];
     expect(policies.map((p) => [p.kind, p.metadata.name, ...scope(p)]))
       .toEqual([
         ['ValidatingAdmissionPolicy', 'bench.field-owners.configmaps', undefined, undefined],
@@ -106,7 +107,8 @@ describe('scale', () => {
     const bindings = CapabilityTesting.synth(app).runtimeObjects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding');
 
     // THEN
-    const scope = (b: any) => [b.spec.matchResources.namespaceSelector.matchExpressions[0].values, b.spec.matchResources.resourceRules[0].resourceNames];
+    const scope = (b: any) => [b.spec.matchResources.namespaceSelector.matchExpressions[0].values, b.spec.matchResources.resourceRules[0]
+      .resourceNames];
     expect(bindings.map((b) => [b.metadata.name, ...scope(b)])).toEqual([
       ['shop.field-owners.configmaps', ['a'], ['web']],
       ['shop.field-owners.configmaps.2', ['b'], ['api', 'web']],
