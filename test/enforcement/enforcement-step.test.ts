@@ -86,8 +86,10 @@ describe('scale', () => {
     const policies = CapabilityTesting.synth(app).runtimeObjects.filter((o) => o.apiVersion === 'admissionregistration.k8s.io/v1');
 
     // THEN one policy; the two namespaces hold the same names, so one binding covers both
-    const scope = (p: any) => [p.spec.matchResources?.resourceRules[0].resourceNames.length, p.spec.matchResources?.namespaceSelector.matchExpressions[0]
-      .values];
+    const scope = (p: any) => {
+      const match = p.spec.matchResources;
+      return [match?.resourceRules[0].resourceNames.length, match?.namespaceSelector.matchExpressions[0].values];
+    };
     expect(policies.map((p) => [p.kind, p.metadata.name, ...scope(p)]))
       .toEqual([
         ['ValidatingAdmissionPolicy', 'bench.field-owners.configmaps', undefined, undefined],
