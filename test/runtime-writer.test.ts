@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Deployment } from 'cdk8s-plus-30';
 import { Capability, CapabilityTesting, RuntimeRouting, RuntimeWriter, RuntimeWriterProps } from '../src';
@@ -81,4 +83,17 @@ describe('bad props are CAP010 at synth, naming the prop, the value and what is 
     expect(violations[0].message).toMatch(message);
     expect(violations[0].paths).toEqual(['cdn/Routing/NetOp']);
   });
+});
+
+test('docs/errors.md quotes the malformed-field message exactly', () => {
+  // GIVEN
+  const { app, routing: r } = routing();
+  new RuntimeWriter(r, 'NetOp', { target: appDeployment(r), fields: ['spec.domains['], identity: NETOP });
+
+  // WHEN
+  const [violation] = CapabilityTesting.synth(app).violations;
+
+  // THEN
+  const documented = fs.readFileSync(path.join(__dirname, '..', 'docs', 'errors.md'), 'utf-8').split('\n').filter((l) => l.startsWith("> CAP010 invalid object: 'cdn/Routing/NetOp'"));
+  expect(documented).toEqual([`> ${violation.code} ${violation.message}`]);
 });
