@@ -2,10 +2,10 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { RuntimeWriterFact } from './facts';
 import { elementKey, FieldPath, setValueKey } from './ledger/field-path';
-import { elementKeyOf } from './ledger/leaves';
 import { apiGroup } from './object-identity';
 import type { CrdTopologies } from './topology/crd-topology';
 import { FieldTopology, topologyOf } from './topology/field-topology';
+import { elementKeyOf, listTypeOf } from './topology/list-topology';
 import { RuntimeWriter } from '../constructs/runtime-writer';
 import { FieldPathSyntaxError, parseFieldPath, PathStep } from '../private/field-path-syntax';
 
@@ -71,8 +71,7 @@ export function fieldPathOf(steps: readonly PathStep[], root: FieldTopology): Fi
       path.push(step.field);
       node = node.field(step.field);
     } else if ('keys' in step) {
-      const keyed = node.type === 'list' && node.listType === 'associative' && node.keys;
-      path.push(keyed ? elementKeyOf(step.keys, node.keys!, node.keyDefaults) : elementKey(step.keys));
+      path.push(listTypeOf(node) === 'associative' ? elementKeyOf(step.keys, node) : elementKey(step.keys));
       node = node.element();
     } else {
       path.push(setValueKey(step.value));
