@@ -21,6 +21,7 @@ import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
+import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { statusWrites } from './rules/status-writes';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
@@ -46,6 +47,7 @@ export const RULES: readonly Rule[] = [
   objectShapes,
   contractShapes,
   constructValidation,
+  runtimeWriterFields,
   deploySynthesis,
   parameterNames,
   lockFile,
