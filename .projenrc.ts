@@ -43,8 +43,6 @@ const project = new typescript.TypeScriptProject({
     '@bufbuild/protobuf@^2.6.2',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
-    // Validates manifests against the CRDs' own OpenAPI schemas in tests (was only a transitive dependency of eslint).
-    'ajv@^8.17.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own
     // package for it); ajv-formats checks its "uri" and "date-time" formats (already in the tree through ajv's users).
     'ajv-draft-04@^1.0.0',
@@ -63,7 +61,10 @@ const project = new typescript.TypeScriptProject({
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
   // (YAML was 20% of a synth); already in most trees (eslint depends on it), so usually no second copy.
-  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0'],
+  // ajv checks the lock file against its JSON Schema (docs/lock.schema.json, draft 2020-12) before any rule reads it,
+  // one coded refusal per violation with its JSON pointer: the most used and maintained validator, already what the
+  // tests validate manifests, SARIF and the plan output with, and in most trees (eslint depends on it).
+  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'ajv@^8.17.0'],
 
   tsconfig: {
     compilerOptions: {

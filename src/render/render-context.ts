@@ -7,6 +7,7 @@ import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
+import type { LockKey } from '../release/lock-key';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
 
 /**
@@ -43,14 +44,15 @@ export function deployFile(facts: Facts, stack: number): string {
 /**
  * Computes the render context of an accepted composition.
  *
+ * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
  * @param enforce with it, the admission policies that enforce the ownership map, as a runtime step of their own
  */
-export function renderContext(facts: Facts, previous?: Lock, enforce?: EnforceOptions): RenderContext {
+export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey, enforce?: EnforceOptions): RenderContext {
   const plan = planSteps(facts, (stack) => deployFile(facts, stack));
   const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const artifact = interfaceArtifact(facts.contracts);
-  const lock = buildLock(facts, artifact, yaml);
+  const lock = buildLock(facts, artifact, yaml, lockKey);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock), teardown: teardownOf(previous, lock) };
 }
