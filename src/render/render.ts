@@ -22,7 +22,13 @@ export interface Rendered {
  * @param lockKey the key of the lock's digests of sensitive values, if any
  * @param enforce with it, the admission policies that enforce the ownership map are part of the output
  */
-export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[], lockKey?: LockKey, enforce?: EnforceOptions): Rendered {
+export function render(
+  facts: Facts,
+  previous: Lock | undefined,
+  writers: readonly OutputWriter[],
+  lockKey?: LockKey,
+  enforce?: EnforceOptions,
+): Rendered {
   const context = renderContext(facts, previous, lockKey, enforce);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
