@@ -144,9 +144,24 @@ describe('weighted backend versions', () => {
       // WHEN
       const { violations } = canaryApp(variant).synthesize();
 
-      // THEN
-      expect(coded(violations).filter((v) => v.message.startsWith(where))).toEqual([
+      // THEN one finding for the one problem: the stacks' synthesis, which validates the same construct, does not repeat it
+      expect(coded(violations)).toEqual([
         expect.objectContaining({ code: 'CAP010', message: where + detail, paths: ['cdn/Routing/tenant-acme'] }),
+      ]);
+    });
+
+    test('one problem, one finding: with a shared base, the stacks\' synthesis does not report the route again', () => {
+      // GIVEN refused weights in a capability that also has a stack (whose synthesis validates the same construct)
+      const app = newApp();
+      const cdn = new Capability(app, 'cdn');
+      new SharedBase(cdn, 'Base');
+      const routing = new RuntimeRouting(cdn, 'Routing', { gateway: { name: 'edge' } });
+      const web = routing.addBackend('Web', { image: 'web:1', port: 8080 });
+      routing.addTenantRoute('acme', web, { weights: { blue: 100 } });
+
+      // THEN the route's CAP010 alone, not a second CAP010 "the stacks of capability 'cdn' could not be synthesized"
+      expect(coded(app.synthesize().violations).map((v) => v.message)).toEqual([
+        where + "'weights' are given, but backend 'web' has one version. Declare it with addVersionedBackend, or drop 'weights'",
       ]);
     });
 

@@ -23,6 +23,7 @@ import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { statusWrites } from './rules/status-writes';
+import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -49,6 +50,8 @@ export const RULES: readonly Rule[] = [
   constructValidation,
   runtimeWriterFields,
   deploySynthesis,
+  templateValidationErrors,
+  templateValidationWarnings,
   parameterNames,
   lockFile,
   possibleSecrets, // CAP012 (warning)

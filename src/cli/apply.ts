@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
+import { exitCode } from './exit-codes';
 import type { PlanStep } from '../render/plan-steps';
 import type { Plan } from '../render/writers/plan-json';
 
@@ -95,7 +96,7 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
     }).values;
   } catch (e) {
     process.stderr.write(`cdk-capability apply: ${(e as Error).message}\n\n${APPLY_USAGE}\n`);
-    return 2;
+    return exitCode({ kind: 'failed' });
   }
   if (values.help) {
     process.stdout.write(`${APPLY_USAGE}\n`);

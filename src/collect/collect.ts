@@ -3,7 +3,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { collectContracts, routingsOf } from './contracts';
 import { declarerOf } from './declarer';
-import { synthesizeDeployment } from './deploy-synthesis';
+import { synthesizeDeployment, templateValidationEnabled } from './deploy-synthesis';
 import { collectArtifactDeployTimeValues, collectDeployTimeValues } from './deploy-time-values';
 import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
@@ -75,7 +75,9 @@ export function collect(root: IConstruct): Facts {
     });
   });
 
-  const deploy = synthesizeDeployment(capabilities, stacks);
+  // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
+  const validation = templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
+  const deploy = synthesizeDeployment(capabilities, stacks, validation);
   recordCloudFormationWrites(constructs, ledger);
   const physicalNames = collectPhysicalNames(constructs, deploy.templates);
 
@@ -84,6 +86,7 @@ export function collect(root: IConstruct): Facts {
     declarer: d.declarer,
     chart: d.apiObject.chart.node.path,
     capability: Capability.tryOf(d.apiObject)?.node.path,
+    ...(generatedName(d.apiObject) ? { nameFrom: d.apiObject.node.path } : {}),
     identity: d.identity,
     key: d.key,
     manifest: d.manifest,
@@ -143,6 +146,7 @@ export function collect(root: IConstruct): Facts {
       synthesisErrors: deploy.synthesisErrors,
       wiringErrors: deploy.wiringErrors,
       selfDependencies: graph.selfDependencies,
+      ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
     resourceDeclarers: resourceDeclarersOf(constructs),
@@ -242,4 +246,16 @@ function resourceDeclarersOf(constructs: readonly IConstruct[]): Record<string, 
     }
   }
   return paths;
+}
+
+/**
+ * True when cdk8s generated the object's name from its construct path (no
+ * `metadata.name` was given): the name is what its chart generates for it.
+ */
+function generatedName(apiObject: ApiObject): boolean {
+  try {
+    return apiObject.name === apiObject.chart.generateObjectName(apiObject);
+  } catch {
+    return false;
+  }
 }

@@ -111,6 +111,11 @@ export interface ObjectFact {
   readonly manifest: any;
   /** For a second declaration of an identity: the index of the first. */
   readonly duplicateOf?: number;
+  /**
+   * When cdk8s generated `metadata.name` (none was given): the construct path
+   * it was generated from, whose ids the user changes to change the name.
+   */
+  readonly nameFrom?: string;
 }
 
 /** The field ledger: per object (or CloudFormation resource), every write with its writer. */
@@ -362,6 +367,25 @@ export interface CollectionProblems {
   readonly wiringErrors: ReadonlyArray<{ readonly tenant: string; readonly base: string; readonly error: string }>;
   /** Constructs made to depend on themselves. */
   readonly selfDependencies: readonly string[];
+  /**
+   * What aws-cdk's built-in template validator found in the stacks' templates,
+   * with the severity aws-cdk gives each (absent when the validator is off).
+   */
+  readonly templateFindings?: readonly TemplateFinding[];
+}
+
+/** One finding of aws-cdk's built-in CloudFormation template validator. */
+export interface TemplateFinding {
+  /** The stack's construct path. */
+  readonly stack: string;
+  /** The validator's rule (`F3002`). */
+  readonly rule: string;
+  /** What it says. */
+  readonly description: string;
+  /** The logical ids of the resources it names, with the construct path when known. */
+  readonly resources: ReadonlyArray<{ readonly logicalId: string; readonly path?: string }>;
+  /** As aws-cdk reports it: `error` only with `@aws-cdk/core:validateAgainstDefaultRules` true (or a warning in strict mode). */
+  readonly severity: 'error' | 'warning';
 }
 
 /** The cloud assemblies synthesized for the deploy output. */

@@ -27,6 +27,7 @@ export interface FieldConflict {
 export const fieldConflicts = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
   title: 'field conflicts',
+  explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
       message: `${joinAnd(quoted(c.writers.map(writerName)))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,

@@ -15,6 +15,7 @@ import { joinAnd, quoted } from './text';
 export const mergedContradictions = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'merged contradictions',
+  explanation: 'Writers of different fields can still merge into an object the API server refuses: two list items with one key, or value beside valueFrom.',
   run: ({ facts }) => facts.contradictions.map(describe),
 });
 

@@ -14,6 +14,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const runtimeWriterFields = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'runtime writer fields',
+  explanation: 'a runtime writer declares the leaves a controller writes in the cluster; a leaf its kind\'s schema lacks is a typo that the ownership map and its admission policy would protect in vain.',
   run({ facts }) {
     const manifests = facts.objects.map((o) => o.manifest);
     const found: RuleFinding[] = [];

@@ -9,6 +9,7 @@ import { listSome } from './text';
 export const statusWrites = defineRule({
   code: ViolationCode.STATUS_WRITE,
   title: 'status writes',
+  explanation: 'status belongs to the controllers that observe an object; a construct that writes it races them and is overwritten on the next reconcile.',
   run({ facts }) {
     const found = new Map<string, { writer: Writer; object: string; fields: Set<string> }>();
     for (const object of facts.ledger.objects) {

@@ -1,6 +1,7 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
+import { Rename, renamesAgainst } from '../renames';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
 
@@ -24,6 +25,11 @@ export interface Plan {
    * out because they would close a cycle with an explicit dependency; absent when none was.
    */
   readonly droppedOrder?: readonly DroppedOrder[];
+  /**
+   * Objects the release removes and adds again under another name with the same
+   * declaring construct below the capability, each with the fix; absent when none.
+   */
+  readonly renames?: readonly Rename[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
 }
@@ -36,6 +42,7 @@ export function planOf(context: RenderContext): Plan {
     changes: context.changes,
     steps: context.steps,
     ...optional(droppedOrders(context.facts)),
+    ...renamesOf(context),
     teardown: context.teardown,
   };
 }
@@ -50,4 +57,9 @@ export const planJson: OutputWriter = {
 
 function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
   return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
+
+function renamesOf(context: RenderContext): { renames?: Rename[] } {
+  const renames = renamesAgainst(context.previous, context.lock);
+  return renames.length > 0 ? { renames } : {};
 }
