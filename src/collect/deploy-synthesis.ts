@@ -5,6 +5,7 @@ import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, StackDependency } from './graph/composition-graph';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 
@@ -53,7 +54,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
   if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;
 
-  for (const capability of stages) result.wiringErrors.push(...wireSharedBase(capability, stacks));
+  for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
   if (result.wiringErrors.length > 0) return result;
 
   for (const capability of stages) {

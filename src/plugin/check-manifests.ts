@@ -5,6 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { CapabilityApp } from '../app/capability-app';
 import { compareFindings, CODE_TITLES, Severity, Violation, ViolationCode } from '../check/finding';
 import { Capability } from '../constructs/capability';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { writeLock } from '../release/lock';
 import { RuntimeRouting } from '../routing/runtime-routing';
@@ -80,15 +81,15 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
       const object = new ApiObject(chart, id, { ...o, apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '', kind: typeof o.kind === 'string' ? o.kind : '' });
       byPath.set(object.node.path, d);
     });
-    findings.push(...crdOrder(documents));
+    appendAll(findings, crdOrder(documents));
     const result = app.synthesize();
     const located = (v: Violation, severity: Severity): ManifestFinding => ({
       ...v,
       severity,
       documents: v.paths.map((p) => byPath.get(p)).filter((d): d is ManifestDocument => d !== undefined),
     });
-    findings.push(...result.violations.filter((v) => !MODEL_CODES.has(v.code)).map((v) => located(v, 'error')));
-    findings.push(...result.warnings.map((v) => located(v, 'warning')));
+    appendAll(findings, result.violations.filter((v) => !MODEL_CODES.has(v.code)).map((v) => located(v, 'error')));
+    appendAll(findings, result.warnings.map((v) => located(v, 'warning')));
     if (options.updateLock && options.lockFile && result.lock && !findings.some((f) => f.severity === 'error')) writeLock(options.lockFile, result.lock);
   } catch (e) {
     findings.push({ code: ViolationCode.INTERNAL_ERROR, severity: 'error', message: `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: checking the manifests crashed: ${errorMessage(e)}. Please report it.`, paths: [], documents: [] });

@@ -57,15 +57,28 @@ export function overrideRecord(resource: CfnResource): OverrideRecord | undefine
   return records.get(resource);
 }
 
-/** The overrides already in `raw`, as calls: one per leaf, deletions (undefined) included. */
+/**
+ * The overrides already in `raw`, as calls: one per leaf, deletions (undefined)
+ * included, in the order of the keys. Walked with a stack of its own, so no
+ * size or depth of overrides can overflow the call stack.
+ */
 export function existingOverrides(raw: Record<string, unknown>, prefix: string[] = []): OverrideCall[] {
   const calls: OverrideCall[] = [];
-  for (const [k, v] of Object.entries(raw)) {
-    const path = [...prefix, k];
+  const path = [...prefix];
+  const open: Array<{ readonly entries: Array<[string, unknown]>; next: number }> = [{ entries: Object.entries(raw), next: 0 }];
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.entries.length) {
+      open.pop();
+      path.pop();
+      continue;
+    }
+    const [k, v] = top.entries[top.next++];
     if (isPlainMap(v)) {
-      calls.push(...existingOverrides(v as Record<string, unknown>, path));
+      path.push(k);
+      open.push({ entries: Object.entries(v as Record<string, unknown>), next: 0 });
     } else {
-      calls.push({ path, value: v });
+      calls.push({ path: [...path, k], value: v });
     }
   }
   return calls;

@@ -1,3 +1,4 @@
+import { appendAll } from '../../private/append';
 import type { ObjectFact, ReferenceFact } from '../facts';
 import { identityKey, isClusterScoped, ObjectIdentity } from '../object-identity';
 import { podLabelsOf } from '../pod-spec';
@@ -43,7 +44,7 @@ export function referenceEdges(objects: readonly ObjectFact[], references: reado
   objects.forEach((o, i) => {
     if (o.duplicateOf === undefined) for (const r of orderingOnlyReferences(o)) add(i, r.target, r.field);
   });
-  edges.push(...serviceSelections(objects));
+  appendAll(edges, serviceSelections(objects));
   return edges;
 }
 
