@@ -16,8 +16,20 @@ export interface ManifestDocument {
   readonly manifestPath: string;
   /** 0-based position of the document in its file. */
   readonly index: number;
-  /** The parsed document. */
+  /** The parsed document; undefined for one that is not valid YAML. */
   readonly object: unknown;
+  /**
+   * The 1-based line where the document starts, or where its YAML error is.
+   *
+   * @default - not known
+   */
+  readonly line?: number;
+  /**
+   * The 1-based column of its YAML error.
+   *
+   * @default - the document parsed
+   */
+  readonly column?: number;
 }
 
 /** A finding on plain manifests, with the documents it is about. */

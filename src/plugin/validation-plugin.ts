@@ -1,5 +1,9 @@
 import * as path from 'path';
-import { checkManifests, ManifestDocument } from './check-manifests';
+import { checkManifests, ManifestDocument, ManifestFinding } from './check-manifests';
+import { readManifestFile } from './manifest-files';
+import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
+import { appendAll } from '../private/append';
+import { errorMessage } from '../private/errors';
 import { DEFAULT_LOCK_FILE } from '../release/lock';
 
 /**
@@ -26,7 +30,7 @@ export interface Cdk8sValidationContext {
     /** Submits the report with its status. */
     submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
   };
-  /** Parses a manifest file into its documents. */
+  /** Parses a manifest file into its documents (not used: the plugin reads the files itself, to report YAML errors). */
   parseManifest(manifestPath: string): any[];
 }
 
@@ -69,25 +73,47 @@ export class CapabilityValidation {
     this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
   }
 
-  /** Runs the checks on `context.manifests` and submits the report (cdk8s-cli's `Validation` contract). */
+  /**
+   * Runs the checks on `context.manifests` and submits the report (cdk8s-cli's
+   * `Validation` contract). The files are read here, not through
+   * `context.parseManifest`, so that a document that is not valid YAML is
+   * reported with its file and line instead of being linted as whatever part
+   * of it parses, and an alias bomb is reported instead of expanded. Never
+   * throws: a crash is reported as one `CAP000` and the report fails.
+   */
   public async validate(context: Cdk8sValidationContext): Promise<void> {
-    const documents: ManifestDocument[] = [];
-    for (const manifestPath of context.manifests) {
-      context.parseManifest(manifestPath).forEach((object, index) => documents.push({ manifestPath, index, object }));
+    let findings: ManifestFinding[];
+    try {
+      const documents: ManifestDocument[] = [];
+      const unparsed: ManifestFinding[] = [];
+      for (const manifestPath of context.manifests) {
+        const file = readManifestFile(manifestPath);
+        appendAll(documents, file.documents);
+        appendAll(unparsed, file.findings);
+      }
+      const checked = checkManifests(documents, { lockFile: this.lockFile, updateLock: process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' });
+      findings = appendAll(unparsed, checked).sort(compareFindings);
+    } catch (e) {
+      const message = `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. This is a bug in cdk-capability: please report it with the manifests that trigger it.`;
+      findings = [{ code: ViolationCode.INTERNAL_ERROR, severity: 'error', message, paths: [], documents: [] }];
     }
-    const findings = checkManifests(documents, { lockFile: this.lockFile, updateLock: process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' });
     for (const f of findings) {
       const [title, ...rest] = f.message.split(': ');
       context.report.addViolation({
         ruleName: `${f.code} ${title}${f.severity === 'warning' ? ' (warning)' : ''}`,
         recommendation: `${f.code} ${[title, ...rest].join(': ')}`,
         fix: `See docs/errors.md of cdk-capability, section "${f.code} ${title}".`,
-        violatingResources: f.documents.map((d) => ({ resourceName: resourceName(d.object), locations: [`document ${d.index + 1}`], manifestPath: d.manifestPath })),
+        violatingResources: f.documents.map((d) => ({ resourceName: resourceName(d.object), locations: [location(d)], manifestPath: d.manifestPath })),
       });
     }
     const errors = findings.filter((f) => f.severity === 'error').length;
     context.report.submit(errors > 0 ? 'failure' : 'success', { errors: String(errors), warnings: String(findings.length - errors) });
   }
+}
+
+/** Where a document is, as the report names it: `document 2`, and for a YAML error `document 2, line 7, column 3`. */
+function location(d: ManifestDocument): string {
+  return d.column === undefined ? `document ${d.index + 1}` : `document ${d.index + 1}, line ${d.line}, column ${d.column}`;
 }
 
 /** `Kind namespace/name` of a document, as the report names it. */
