@@ -94,7 +94,9 @@ export class CapabilityValidation {
       const checked = checkManifests(documents, { lockFile: this.lockFile, updateLock: process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' });
       findings = appendAll(unparsed, checked).sort(compareFindings);
     } catch (e) {
-      const message = `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. This is a bug in cdk-capability: please report it with the manifests that trigger it.`;
+      const message =
+        `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. ` +
+        'This is a bug in cdk-capability: please report it with the manifests that trigger it.';
       findings = [{ code: ViolationCode.INTERNAL_ERROR, severity: 'error', message, paths: [], documents: [] }];
     }
     for (const f of findings) {
