@@ -105,7 +105,11 @@ export class CapabilityValidation {
         ruleName: `${f.code} ${title}${f.severity === 'warning' ? ' (warning)' : ''}`,
         recommendation: `${f.code} ${[title, ...rest].join(': ')}`,
         fix: `See docs/errors.md of cdk-capability, section "${f.code} ${title}".`,
-        violatingResources: f.documents.map((d) => ({ resourceName: resourceName(d.object), locations: [location(d)], manifestPath: d.manifestPath })),
+        violatingResources: f.documents.map((d) => ({
+          resourceName: resourceName(d.object),
+          locations: [location(d)],
+          manifestPath: d.manifestPath,
+        })),
       });
     }
     const errors = findings.filter((f) => f.severity === 'error').length;
