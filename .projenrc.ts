@@ -190,6 +190,16 @@ project.addTask('topology', {
 });
 project.gitattributes.addAttributes('/src/collect/topology/*.generated.ts', 'linguist-generated');
 
+// structured-merge-diff's verdicts, recorded by the live Go oracle so `npm test` needs Node alone (test/smd/verdicts.ts).
+project.addTask('smd:record', {
+  description: 'Run every structured-merge-diff suite through the Go oracle and rewrite test/smd/vectors/ (needs Go: bash test/smd/install.sh)',
+  exec: 'ts-node --project projenrc/tsconfig.json test/smd/record.ts',
+  receiveArgs: true,
+});
+project.gitattributes.addAttributes('/test/smd/vectors/*.json', 'linguist-generated');
+// Ends every jest run that used those verdicts with one line: live, or recorded and why (Go absent).
+project.jest?.addReporter(new javascript.JestReporter('<rootDir>/test/smd/reporter.js'));
+
 // The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
 project.package.addField('exports', {
   '.': { types: './lib/index.d.ts', default: './lib/index.js' },

@@ -1,13 +1,14 @@
 import * as fc from 'fast-check';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 import { LedgerBuilder } from '../src/collect/ledger/field-ledger';
+import { contributionWriter } from '../src/collect/ledger/writer';
 
-/** The ledger as collect builds it, read back as the field-conflict rule reads it. */
+/** The ledger as collect builds it, read back as the field-conflict rule reads it; writers are Contributions named by path. */
 class FieldLedger {
   private readonly builder = new LedgerBuilder();
 
   public record(writer: string, key: string, label: string, path: readonly string[], presence?: boolean): void {
-    this.builder.record(writer, key, label, 'k8s', path, presence);
+    this.builder.record({ object: { key, label, kind: 'k8s' }, writer: contributionWriter(writer), path, presence });
   }
 
   public get size(): number {
@@ -15,16 +16,20 @@ class FieldLedger {
   }
 
   public writes(): Array<{ writer: string; object: string; path: readonly string[] }> {
-    return this.builder.facts().objects.flatMap((o) => o.writes.map((w) => ({ writer: w.writer, object: o.label, path: w.path })));
+    return this.builder.facts().objects.flatMap((o) => o.writes.map((w) => ({ writer: w.writer.path, object: o.label, path: w.path })));
   }
 
   /** The conflicts, without their raw `leaves` (one test checks those). */
   public conflicts() {
-    return findFieldConflicts(this.builder.facts().objects).map(({ object, writers, fields }) => ({ object, writers, fields }));
+    return this.raw().map(({ object, writers, fields }) => ({ object, writers, fields }));
   }
 
   public raw() {
-    return findFieldConflicts(this.builder.facts().objects);
+    return findFieldConflicts(this.builder.facts().objects).map((c) => ({ ...c, writers: c.writers.map((w) => w.path) }));
+  }
+
+  public writersAt(key: string, path: readonly string[]): string[] {
+    return this.builder.writersAt(key, path).map((w) => w.path);
   }
 }
 

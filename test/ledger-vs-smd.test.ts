@@ -21,16 +21,19 @@ import { KUBERNETES_CASES } from './smd/cases/kubernetes';
 import { MULTIPLE_APPLIERS_CASES } from './smd/cases/multiple-appliers';
 import { SET_AND_LEAF_CASES } from './smd/cases/set-and-leaf';
 import type { SmdTestCase } from './smd/cases/smd-test-case';
-import { runSmd, SmdCase, SmdConflict, SmdResult } from './smd/smd';
+import type { SmdConflict, SmdResult } from './smd/smd';
+import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { crdWithSpec } from './util';
 import { topologyDataOf } from '../scripts/generate-k8s-topology';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 import { LedgerBuilder } from '../src/collect/ledger/field-ledger';
 import { FieldPath, isElementKey, isSetValue } from '../src/collect/ledger/field-path';
-import { elementKeyOf, ownedLeaves } from '../src/collect/ledger/leaves';
+import { ownedLeaves } from '../src/collect/ledger/leaves';
 import { recordRuntimeWrites, topologyOfManifest } from '../src/collect/ledger/runtime-writes';
+import { contributionWriter } from '../src/collect/ledger/writer';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
 import { FieldTopology, schemaTopology } from '../src/collect/topology/field-topology';
+import { elementKeyOf } from '../src/collect/topology/list-topology';
 
 // ---------------------------------------------------------------------------------------------------------
 // The custom resource: a CRD with markers, and the SMD schema the API server derives from it (by hand, as
@@ -302,7 +305,7 @@ function valueAt(object: unknown, path: FieldPath, topology: FieldTopology): unk
     if (current === undefined) return undefined;
     if (isElementKey(segment)) {
       const list: unknown[] = Array.isArray(current) ? current : [];
-      current = list.find((e) => elementKeyOf(e, node.keys ?? [], node.keyDefaults) === segment);
+      current = list.find((e) => elementKeyOf(e, node) === segment);
       node = node.element();
     } else if (isSetValue(segment)) {
       return JSON.parse(segment.slice(2));
@@ -346,7 +349,11 @@ function predicted(c: LedgerKind, managers: readonly string[], objects: readonly
     const declared = { ...first, ...identity, metadata: { name: 'o', ...(first.metadata ?? {}) } };
     if (c.topology) {
       // a type of a case's own schema, which no manifest names: its writes, recorded as recordRuntimeWrites records them
-      for (const i of writers) for (const leaf of ownedLeaves(objects[i] ?? {}, c.topology)) ledger.record(managers[i], 'o', 'o', 'k8s', leaf.path, leaf.presence);
+      const object = { key: 'o', label: 'o', kind: 'k8s' as const };
+      for (const i of writers) {
+        const writer = contributionWriter(managers[i]);
+        for (const leaf of ownedLeaves(objects[i] ?? {}, c.topology)) ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+      }
     } else {
       recordRuntimeWrites(
         { apiObject: apiObject(declared), declarer: managers[writers[0]], key: 'o', label: 'o', manifest: declared },
@@ -357,9 +364,9 @@ function predicted(c: LedgerKind, managers: readonly string[], objects: readonly
     }
     const found: SmdConflict[] = [];
     for (const conflict of findFieldConflicts(ledger.facts().objects)) {
-      if (!conflict.writers.includes(managers[k])) continue;
+      if (!conflict.writers.some((w) => w.path === managers[k])) continue;
       for (const leaf of conflict.leaves) {
-        for (const owner of conflict.writers) {
+        for (const { path: owner } of conflict.writers) {
           if (owner === managers[k]) continue;
           const i = managers.indexOf(owner);
           if (isDeepStrictEqual(valueAt(objects[k], leaf, topology), valueAt(objects[i], leaf, topology))) continue; // SMD shares equal values
@@ -393,15 +400,15 @@ const managersOf = (n: number) => Array.from({ length: n }, (_, i) => `team-${i}
 let results: SmdResult[] = [];
 
 beforeAll(() => {
-  // every generated case in one oracle process
-  const cases: SmdCase[] = generated.map((g, i) => ({
+  // every generated case in one oracle process (or from the recorded vectors when Go is absent)
+  const cases: NamedSmdCase[] = generated.map((g, i) => ({
     name: `${g.kind.name} #${i}`,
     typeName: g.kind.typeName,
     apiVersion: g.kind.apiVersion,
     ...(g.kind.schema ? { schema: g.kind.schema } : {}),
     applies: g.objects.map((object, m) => ({ manager: `team-${m}`, object })),
   }));
-  results = runSmd(cases);
+  results = smdVerdicts('ledger-generated', cases);
   const conflicted = results.filter((r) => r.applies.some((a) => a.conflicts.length > 0)).length;
   // eslint-disable-next-line no-console
   console.log(`ledger vs structured-merge-diff: ${generated.length} generated cases (${RUNS_PER_KIND} per kind, seed ${SEED}), ${conflicted} with conflicts`);

@@ -1,4 +1,5 @@
 import { LedgerBuilder } from '../../src/collect/ledger/field-ledger';
+import { contributionWriter, declarationWriter } from '../../src/collect/ledger/writer';
 
 /** Writes per object in the `ledger` scenario. */
 export const WRITES_PER_OBJECT = 10;
@@ -17,15 +18,14 @@ export function fillLedger(writes: number): { ledger: LedgerBuilder; expectedCon
   let expectedConflicts = 0;
   let written = 0;
   for (let o = 0; o < objects && written < writes; o++) {
-    const key = `apps|Deployment|bench|app-${o}`;
-    const label = `Deployment bench/app-${o}`;
-    const declarer = `bench/Routing/App${o}`;
-    const contributor = `bench/Team/Timers${o}`;
+    const object = { key: `apps|Deployment|bench|app-${o}`, label: `Deployment bench/app-${o}`, kind: 'k8s' as const };
+    const declarer = declarationWriter(`bench/Routing/App${o}`);
+    const contributor = contributionWriter(`bench/Team/Timers${o}`);
     const contested = o % 100 === 0;
     for (let w = 0; w < WRITES_PER_OBJECT && written < writes; w++, written++) {
       const writer = w < WRITES_PER_OBJECT / 2 ? declarer : contributor;
       // the contributor's last write takes a leaf the declarer already owns
-      ledger.record(writer, key, label, 'k8s', leafPath(contested && w === WRITES_PER_OBJECT - 1 ? 1 : w));
+      ledger.record({ object, writer, path: leafPath(contested && w === WRITES_PER_OBJECT - 1 ? 1 : w) });
     }
     if (contested) expectedConflicts++;
   }

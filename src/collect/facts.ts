@@ -1,5 +1,7 @@
 import type { DependencyGraph } from './graph/dependency-graph';
+import type { Contradiction } from './ledger/contradictions';
 import type { FieldPath } from './ledger/field-path';
+import type { Writer } from './ledger/writer';
 import type { ObjectIdentity } from './object-identity';
 import type { ValueShape } from '../private/field-value';
 
@@ -127,8 +129,8 @@ export interface ObjectWrites {
 
 /** One leaf written by one writer. */
 export interface FieldWrite {
-  /** The writer's construct path, or a label such as `x (addJsonPatch)`. */
-  readonly writer: string;
+  /** Who writes it. */
+  readonly writer: Writer;
   /** The leaf, in server-side apply's sense. */
   readonly path: FieldPath;
   /**
@@ -142,31 +144,18 @@ export interface FieldWrite {
 
 /**
  * A contradiction in a merged Kubernetes object: writes that are each valid
- * but together make an object the API server refuses.
+ * but together make an object the API server refuses. One of the kinds of
+ * `Contradiction`, with the object and the writers of each part.
  */
-export interface ContradictionFact {
+export type ContradictionFact = Contradiction & {
   /** How messages name the object, for example `apps/Deployment shop/web`. */
   readonly object: string;
   /**
-   * `duplicate-key`: `count` elements of the associative list at `path` share
-   * the element key `key`. `exclusive-fields`: the struct at `path` has more
-   * than one of `fields` set, of which the API server allows one.
+   * The writers, sorted by name: for `duplicate-key` one entry, the writers of
+   * the elements with that key; for `exclusive-fields` one entry per field.
    */
-  readonly kind: 'duplicate-key' | 'exclusive-fields';
-  /** The list, or the struct. */
-  readonly path: FieldPath;
-  /** For `duplicate-key`: the element key segment shared, `k:{"name":"api"}`. */
-  readonly key?: string;
-  /** For `duplicate-key`: how many elements share it. */
-  readonly count?: number;
-  /** For `exclusive-fields`: the fields set, in the schema's order. */
-  readonly fields?: readonly string[];
-  /**
-   * The writers, sorted: for `duplicate-key` one entry, the writers of the
-   * elements with that key; for `exclusive-fields` one entry per field.
-   */
-  readonly writers: readonly (readonly string[])[];
-}
+  readonly writers: readonly (readonly Writer[])[];
+};
 
 /** A `Contribution` to a Kubernetes object. */
 export interface ContributionFact {

@@ -1,4 +1,5 @@
 import { CfnResource } from 'aws-cdk-lib';
+import { rawOverridesOf } from './upstream-state';
 
 /** One `addOverride` call on a CloudFormation resource: its path and value (`undefined` deletes). */
 export interface OverrideCall {
@@ -26,7 +27,7 @@ const records = new WeakMap<CfnResource, OverrideRecord>();
 export function trackOverrides(resource: CfnResource): OverrideRecord {
   const existing = records.get(resource);
   if (existing) return existing;
-  const record: OverrideRecord = { user: existingOverrides((resource as any).rawOverrides ?? {}), contributions: new Map() };
+  const record: OverrideRecord = { user: existingOverrides(rawOverridesOf(resource)), contributions: new Map() };
   let writer: string | undefined;
   const original = resource.addOverride.bind(resource);
   resource.addOverride = (path: string, value: any) => {

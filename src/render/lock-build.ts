@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import { lockValues } from './lock-values';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
+import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
@@ -68,7 +69,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */
 function ownersOf(writes: readonly FieldWrite[] | undefined, declarer: string): { owners?: Record<string, string> } {
   const owners: Record<string, string> = {};
-  for (const w of writes ?? []) if (w.writer !== declarer) owners[formatPath(w.path)] = w.writer;
+  for (const w of writes ?? []) if (w.writer.kind !== 'declaration' || w.writer.path !== declarer) owners[formatPath(w.path)] = writerName(w.writer);
   return Object.keys(owners).length > 0 ? { owners } : {};
 }
 

@@ -5,7 +5,9 @@
  * API server's field manager runs for server-side apply, on one case per JSON line. This module builds it once
  * per version of its sources into a cache folder and runs all cases of a call in one process.
  *
- * Needs Go and SMD's sources from Debian: `bash test/smd/install.sh` (`.ci/run` runs it).
+ * Needs Go and SMD's sources from Debian: `bash test/smd/install.sh` (`.ci/run` runs it). Tests never call
+ * {@link runSmd} themselves: they call `smdVerdicts` (./verdicts.ts), which runs it live when Go is here and
+ * otherwise answers from the vectors it recorded, so `npm test` passes with Node alone.
  */
 import { execFileSync, spawnSync } from 'child_process';
 import { createHash, randomBytes } from 'crypto';

@@ -1,5 +1,7 @@
 import type { ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
+import { FieldIndex } from '../../collect/ledger/field-set';
+import { Writer, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
@@ -9,8 +11,8 @@ import { joinAnd, listSome, quoted } from './text';
 export interface FieldConflict {
   /** How messages name the object, for example `Deployment web/frontend`. */
   readonly object: string;
-  /** Every writer of the contested fields, sorted (two or more). */
-  readonly writers: readonly string[];
+  /** Every writer of the contested fields, sorted by name (two or more). */
+  readonly writers: readonly Writer[];
   /** The contested fields, formatted and sorted (the ancestor where one writer owns a whole subtree). */
   readonly fields: string[];
   /** The same fields as paths, in the order of `fields`. */
@@ -27,8 +29,8 @@ export const fieldConflicts = defineRule({
   title: 'field conflicts',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: `${joinAnd(quoted(c.writers))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
-      paths: [...new Set(c.writers.map((w) => w.replace(/ \((addJsonPatch|addPropertyOverride)\)$/, '')))],
+      message: `${joinAnd(quoted(c.writers.map(writerName)))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      paths: c.writers.map((w) => w.path),
     })),
 });
 
@@ -39,40 +41,27 @@ export const fieldConflicts = defineRule({
  * atomic value: any write that is not a presence write) and some other writer
  * writes that path or below it. Presence writes (an empty map, a key-only list
  * element, a set value) contest nothing among themselves. Linear in writes
- * times path depth: each write looks up each of its prefixes once.
+ * times path depth: the replaced paths are one `FieldIndex`, and each write
+ * walks its own path down it once.
  */
 export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConflict[] {
   const found: FieldConflict[] = [];
   for (const object of objects) {
-    const replacers = new Map<string, Set<string>>();
-    for (const { writer, path, presence } of object.writes) {
-      if (presence) continue;
-      const key = path.join('\u0000');
-      const set = replacers.get(key);
-      if (set) set.add(writer);
-      else replacers.set(key, new Set([writer]));
-    }
-    if (replacers.size === 0) continue;
-    const contested = new Map<string, { path: FieldPath; writers: Set<string> }>();
+    const replaced = new FieldIndex<Map<string, Writer>>();
+    for (const { writer, path, presence } of object.writes) if (!presence) replaced.upsert(path, () => new Map()).set(writer.id, writer);
+    if (replaced.size === 0) continue;
+    const contested = new FieldIndex<Map<string, Writer>>();
     for (const { writer, path } of object.writes) {
-      let key = '';
-      for (let depth = 0; depth < path.length; depth++) {
-        key = depth === 0 ? path[0] : `${key}\u0000${path[depth]}`;
-        const owners = replacers.get(key);
-        if (!owners) continue;
-        let entry = contested.get(key);
-        if (!entry) {
-          entry = { path: path.slice(0, depth + 1), writers: new Set(owners) };
-          contested.set(key, entry);
-        }
-        entry.writers.add(writer);
-      }
+      replaced.forEachPrefix(path, (replacers, depth) => {
+        const at = path.length === depth ? path : path.slice(0, depth);
+        contested.upsert(at, () => new Map(replacers)).set(writer.id, writer);
+      });
     }
-    const groups = new Map<string, { writers: string[]; fields: Array<[string, FieldPath]> }>();
-    for (const { path, writers } of contested.values()) {
+    const groups = new Map<string, { writers: Writer[]; fields: Array<[string, FieldPath]> }>();
+    for (const [path, writers] of contested.entries()) {
       if (writers.size < 2) continue;
-      const sorted = [...writers].sort(compareText);
-      const id = sorted.join('\u0000');
+      const sorted = [...writers.values()].sort((a, b) => compareText(writerName(a), writerName(b)) || compareText(a.id, b.id));
+      const id = sorted.map((w) => w.id).join('\u0000');
       let group = groups.get(id);
       if (!group) {
         group = { writers: sorted, fields: [] };

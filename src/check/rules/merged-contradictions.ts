@@ -1,5 +1,6 @@
 import type { ContradictionFact } from '../../collect/facts';
 import { formatPath } from '../../collect/ledger/field-path';
+import { Writer, writerName } from '../../collect/ledger/writer';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { joinAnd, quoted } from './text';
@@ -18,21 +19,29 @@ export const mergedContradictions = defineRule({
 });
 
 function describe(c: ContradictionFact): RuleFinding {
-  const paths = [...new Set(c.writers.flat().map((w) => w.replace(/ \((addJsonPatch|addPropertyOverride)\)$/, '')))];
-  if (c.kind === 'duplicate-key') {
-    const element = formatPath([...c.path, c.key!]).slice(formatPath(c.path).length);
-    return {
-      message:
-        `${formatPath(c.path)} of ${c.object} has ${c.count} elements with the key ${element}, written by ${joinAnd(quoted(c.writers[0]))}. ` +
-        'Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.',
-      paths,
-    };
+  const paths = c.writers.flat().map((w) => w.path);
+  switch (c.kind) {
+    case 'duplicate-key': {
+      const element = formatPath([...c.path, c.key]).slice(formatPath(c.path).length);
+      return {
+        message:
+          `${formatPath(c.path)} of ${c.object} has ${c.count} elements with the key ${element}, written by ${names(c.writers[0])}. ` +
+          'Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.',
+        paths,
+      };
+    }
+    case 'exclusive-fields': {
+      const fields = c.fields.map((f, i) => `${f} (by ${names(c.writers[i])})`);
+      return {
+        message:
+          `${formatPath(c.path)} of ${c.object} sets ${joinAnd(fields)}, of which the API server accepts only one. ` +
+          'Keep one: drop the others from their writers.',
+        paths,
+      };
+    }
   }
-  const fields = c.fields!.map((f, i) => `${f} (by ${joinAnd(quoted(c.writers[i]))})`);
-  return {
-    message:
-      `${formatPath(c.path)} of ${c.object} sets ${joinAnd(fields)}, of which the API server accepts only one. ` +
-      'Keep one: drop the others from their writers.',
-    paths,
-  };
+}
+
+function names(writers: readonly Writer[]): string {
+  return joinAnd(quoted(writers.map(writerName)));
 }

@@ -1,9 +1,11 @@
-import { CfnResource, Stack, Tokenization } from 'aws-cdk-lib';
+import { CfnResource, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
-import { LedgerBuilder } from './field-ledger';
+import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath } from './field-path';
 import { leavesOf } from './leaves';
+import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { existingOverrides, OverrideCall, overrideRecord } from '../../private/override-tracking';
+import { declaredPropertiesOf, rawOverridesOf } from '../../private/upstream-state';
 import { declarerOf } from '../declarer';
 import { DEDUCED } from '../topology/field-topology';
 
@@ -16,7 +18,7 @@ const opaque = { isOpaque: (v: unknown) => Tokenization.isResolvable(v) };
  * Records the writes to CloudFormation resource properties that can collide:
  * for every resource with property overrides, the declared properties (by the
  * L2 or L1 that declared it, aspects such as `Tags.of` applied), each escape
- * hatch override (attributed as `<path> (addPropertyOverride)`, deletions
+ * hatch override (one writer per resource, named after it, deletions
  * included), and each contribution. Lists are atomic, as CloudFormation
  * replaces them whole. Run it after the stacks are synthesized, so aspects
  * have run.
@@ -25,17 +27,15 @@ export function recordCloudFormationWrites(constructs: readonly IConstruct[], le
   for (const c of constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
     const tracked = overrideRecord(c);
-    const user = (tracked?.user ?? existingOverrides((c as any).rawOverrides ?? {})).filter(isProperty);
+    const user = (tracked?.user ?? existingOverrides(rawOverridesOf(c))).filter(isProperty);
     const contributions = [...(tracked?.contributions ?? [])].map(([writer, calls]) => [writer, calls.filter(isProperty)] as const);
     if (user.length === 0 && contributions.every(([, calls]) => calls.length === 0)) continue;
 
-    const key = `cfn|${c.node.path}`;
-    const label = `${c.cfnResourceType} ${c.node.path}`;
-    const record = (writer: string) => (path: FieldPath) => ledger.record(writer, key, label, 'cfn', path);
-    const declared = (c as any).renderProperties(Stack.of(c).resolve((c as any).cfnProperties));
-    leavesOf(declared, CFN_PROPERTIES, [], opaque).forEach(record(declarerOf(c).node.path));
-    user.flatMap(callLeaves).forEach(record(`${c.node.path} (addPropertyOverride)`));
-    for (const [writer, calls] of contributions) calls.flatMap(callLeaves).forEach(record(writer));
+    const object: LedgerObject = { key: `cfn|${c.node.path}`, label: `${c.cfnResourceType} ${c.node.path}`, kind: 'cfn' };
+    const record = (writer: Writer) => (path: FieldPath) => ledger.record({ object, writer, path });
+    leavesOf(declaredPropertiesOf(c), CFN_PROPERTIES, [], opaque).forEach(record(declarationWriter(declarerOf(c).node.path)));
+    user.flatMap(callLeaves).forEach(record(callWriter('override', c.node.path)));
+    for (const [writer, calls] of contributions) calls.flatMap(callLeaves).forEach(record(contributionWriter(writer)));
   }
 }
 

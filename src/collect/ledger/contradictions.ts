@@ -1,11 +1,11 @@
 import type { LedgerBuilder } from './field-ledger';
 import { FieldPath } from './field-path';
-import { elementKeyOf } from './leaves';
 import { ObjectDraft, topologyOfManifest } from './runtime-writes';
 import type { ContradictionFact } from '../facts';
 import type { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
 import { K8S_1_30 } from '../topology/k8s-1.30.generated';
+import { elementKeyOf, listTypeOf } from '../topology/list-topology';
 
 /**
  * Something in a merged object that the API server refuses although every
@@ -94,27 +94,33 @@ export function contradictionFacts(draft: ObjectDraft, ledger: LedgerBuilder, cr
   if (ledger.writerCount(draft.key) < 2) return [];
   const found = contradictionsOf(draft.manifest, topologyOfManifest(draft.manifest, crds));
   const writersAt = (path: FieldPath) => ledger.writersAt(draft.key, path);
-  return found.map((c): ContradictionFact =>
-    c.kind === 'duplicate-key'
-      ? { object: draft.label, kind: c.kind, path: c.path, key: c.key, count: c.count, writers: [writersAt([...c.path, c.key])] }
-      : { object: draft.label, kind: c.kind, path: c.path, fields: c.fields, writers: c.fields.map((f) => writersAt([...c.path, f])) },
-  );
+  return found.map((c): ContradictionFact => ({ ...c, object: draft.label, writers: partsOf(c).map(writersAt) }));
+}
+
+/** The paths of a contradiction whose writers it names: the elements of a duplicate key, each field of a one-of struct. */
+function partsOf(c: Contradiction): FieldPath[] {
+  switch (c.kind) {
+    case 'duplicate-key':
+      return [[...c.path, c.key]];
+    case 'exclusive-fields':
+      return c.fields.map((f) => [...c.path, f]);
+  }
 }
 
 function walk(value: unknown, node: FieldTopology, path: string[], out: Contradiction[], rules: Map<FieldTopology, ExclusiveRule>): void {
   if (value === null || typeof value !== 'object' || node.atomic || node.type === 'scalar') return;
   if (Array.isArray(value)) {
-    if (node.type !== 'list' || node.listType !== 'associative' || !node.keys) return;
+    if (listTypeOf(node) !== 'associative') return;
     const elementNode = node.element();
     const counts = new Map<string, number>();
     for (const element of value) {
-      const key = elementKeyOf(element, node.keys, node.keyDefaults);
+      const key = elementKeyOf(element, node);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     for (const [key, count] of counts) if (count > 1) out.push({ kind: 'duplicate-key', path: [...path], key, count });
     const seen = new Set<string>();
     for (const element of value) {
-      const key = elementKeyOf(element, node.keys, node.keyDefaults);
+      const key = elementKeyOf(element, node);
       if (seen.has(key)) continue; // a duplicate is reported once, and walked once
       seen.add(key);
       path.push(key);

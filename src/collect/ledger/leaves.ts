@@ -1,5 +1,6 @@
-import { elementKey, FieldPath, setValueKey } from './field-path';
+import { FieldPath, setValueKey } from './field-path';
 import type { FieldTopology } from '../topology/field-topology';
+import { elementKeyOf, listTypeOf, topologyAt } from '../topology/list-topology';
 
 /** Fields that identify an object; nobody owns them. */
 const IDENTITY: ReadonlySet<string> = new Set(['apiVersion', 'kind']);
@@ -50,17 +51,6 @@ export function leavesOf(value: unknown, topology: FieldTopology, prefix: FieldP
   return ownedLeaves(value, topology, prefix, options).map((l) => l.path);
 }
 
-/** The topology node at a path (map keys, element keys and set values stepped through). */
-export function topologyAt(root: FieldTopology, path: FieldPath): FieldTopology {
-  let node = root;
-  for (const segment of path) node = isListSegment(segment) ? node.element() : node.field(segment);
-  return node;
-}
-
-function isListSegment(segment: string): boolean {
-  return segment.startsWith('k:{') || segment.startsWith('v:');
-}
-
 function walk(value: unknown, node: FieldTopology, path: string[], out: OwnedLeaf[], isOpaque: (v: unknown) => boolean): void {
   if (value === undefined) return;
   if (isOpaque(value) || value === null || typeof value !== 'object') {
@@ -73,16 +63,16 @@ function walk(value: unknown, node: FieldTopology, path: string[], out: OwnedLea
     return;
   }
   if (Array.isArray(value)) {
-    const listType = node.type === 'list' ? node.listType : 'atomic'; // deduced lists are atomic; a list where the schema has none is one value
+    const listType = listTypeOf(node); // deduced lists are atomic; a list where the schema has none is one value
     if (listType === 'set') {
       for (const element of value) out.push({ path: [...path, setValueKey(element)], presence: true });
       if (value.length === 0) out.push({ path: [...path], presence: true });
-    } else if (listType === 'associative' && node.keys) {
+    } else if (listType === 'associative') {
       const elementNode = node.element();
       for (const element of value) {
-        const key = elementKeyOf(element, node.keys, node.keyDefaults);
+        const key = elementKeyOf(element, node);
         path.push(key);
-        const inner = isPlainObject(element) ? withoutKeys(element, node.keys) : undefined;
+        const inner = isPlainObject(element) ? withoutKeys(element, node.keys!) : undefined;
         if (inner === undefined || Object.keys(inner).length === 0) out.push({ path: [...path], ...(inner ? { presence: true as const } : {}) });
         else walk(inner, elementNode, path, out, isOpaque);
         path.pop();
@@ -118,14 +108,6 @@ function withoutKeys(element: Record<string, unknown>, keys: readonly string[]):
     if (!keys.includes(k) && element[k] !== undefined) inner[k] = element[k];
   }
   return inner;
-}
-
-/** The element key segment of an associative list element, defaults filled in. */
-export function elementKeyOf(element: unknown, keys: readonly string[], defaults: Readonly<Record<string, unknown>> = {}): string {
-  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
-  const values: Record<string, unknown> = {};
-  for (const k of keys) values[k] = e[k] ?? defaults[k] ?? null;
-  return elementKey(values);
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {

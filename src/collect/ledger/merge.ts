@@ -1,5 +1,5 @@
-import { elementKeyOf } from './leaves';
 import type { FieldTopology } from '../topology/field-topology';
+import { elementKeyOf, listTypeOf } from '../topology/list-topology';
 
 /**
  * Merges `fields` into `target` as server-side apply merges two managers'
@@ -23,8 +23,8 @@ export function mergeFields(target: unknown, fields: unknown, topology: FieldTop
   if (fields === undefined) return target;
   if (topology.atomic) return clone(fields);
   if (Array.isArray(fields) && Array.isArray(target)) {
-    const listType = topology.type === 'list' ? topology.listType : 'atomic';
-    if (listType === 'associative' && topology.keys) return mergeAssociative(target, fields, topology);
+    const listType = listTypeOf(topology);
+    if (listType === 'associative') return mergeAssociative(target, fields, topology);
     if (listType === 'set') return mergeSet(target, fields);
     return clone(fields);
   }
@@ -45,13 +45,12 @@ const keyIndexes = new WeakMap<unknown[], Map<string, number>>();
 const setIndexes = new WeakMap<unknown[], Set<string>>();
 
 function mergeAssociative(target: unknown[], fields: unknown[], topology: FieldTopology): unknown[] {
-  const keys = topology.keys!;
   const elementNode = topology.element();
   let index = keyIndexes.get(target);
   if (!index) {
     index = new Map();
     target.forEach((e, i) => {
-      const key = elementKeyOf(e, keys, topology.keyDefaults);
+      const key = elementKeyOf(e, topology);
       if (!index!.has(key)) index!.set(key, i);
     });
     keyIndexes.set(target, index);
@@ -59,7 +58,7 @@ function mergeAssociative(target: unknown[], fields: unknown[], topology: FieldT
   const added: Array<[string, number]> = [];
   const seen = new Set<string>();
   for (const element of fields) {
-    const key = elementKeyOf(element, keys, topology.keyDefaults);
+    const key = elementKeyOf(element, topology);
     const at = index.get(key);
     const again = seen.has(key);
     seen.add(key);

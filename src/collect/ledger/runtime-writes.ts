@@ -1,10 +1,13 @@
 import { ApiObject } from 'cdk8s';
-import { LedgerBuilder } from './field-ledger';
+import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
-import { elementKeyOf, OwnedLeaf, ownedLeaves } from './leaves';
+import { OwnedLeaf, ownedLeaves } from './leaves';
 import { mergeFields } from './merge';
+import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
+import { JsonPatchOperation, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../../private/upstream-state';
 import { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
+import { elementKeyOf, listTypeOf } from '../topology/list-topology';
 
 /** An object while it is being collected: its manifest is merged in place. */
 export interface ObjectDraft {
@@ -55,19 +58,21 @@ export function recordRuntimeWrites(
   crds: CrdTopologies = CrdTopologies.NONE,
 ): void {
   const topology = topologyOfManifest(draft.manifest, crds);
-  const patches: any[] = (draft.apiObject as any).patches ?? [];
-  const declared = patches.length > 0 ? withoutPatches(draft.apiObject, patches) : draft.manifest;
-  const record = (writer: string) => (leaf: OwnedLeaf) => ledger.record(writer, draft.key, draft.label, 'k8s', leaf.path, leaf.presence);
+  const patches = jsonPatchesOf(draft.apiObject);
+  const declared = patches.length > 0 ? renderWithoutPatches(draft.apiObject) : draft.manifest;
+  const object: LedgerObject = { key: draft.key, label: draft.label, kind: 'k8s' };
+  const record = (writer: Writer) => (leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const declarer = declarationWriter(draft.declarer);
 
   if (patches.length === 0 && contributions.length === 0) {
-    if (declared?.status !== undefined) ownedLeaves({ status: declared.status }, topology).forEach(record(draft.declarer));
+    if (declared?.status !== undefined) ownedLeaves({ status: declared.status }, topology).forEach(record(declarer));
     return;
   }
-  ownedLeaves(declared, topology).forEach(record(draft.declarer));
-  const patchWriter = `${draft.apiObject.node.path} (addJsonPatch)`;
-  for (const patch of patches) patchLeaves(patch.operation ?? patch, declared, topology).forEach((path) => record(patchWriter)({ path }));
+  ownedLeaves(declared, topology).forEach(record(declarer));
+  const patchWriter = callWriter('json-patch', draft.apiObject.node.path);
+  for (const patch of patches) patchLeaves(patchOperation(patch), declared, topology).forEach((path) => record(patchWriter)({ path }));
   for (const c of contributions) {
-    ownedLeaves(c.fields, topology).forEach(record(c.writer));
+    ownedLeaves(c.fields, topology).forEach(record(contributionWriter(c.writer)));
     draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), topology);
   }
 }
@@ -87,21 +92,11 @@ function withoutIdentity(fields: Readonly<Record<string, unknown>>): unknown {
   return copy;
 }
 
-/** Renders an object as its declaration alone, without its JSON patches. */
-function withoutPatches(apiObject: ApiObject, patches: any[]): any {
-  const saved = patches.splice(0, patches.length);
-  try {
-    return apiObject.toJson();
-  } finally {
-    patches.push(...saved);
-  }
-}
-
 /**
  * The leaves one JSON patch operation writes, with list indexes turned into
  * element keys by looking them up in the declared document.
  */
-export function patchLeaves(op: { op: string; path: string; from?: string; value?: unknown }, doc: unknown, topology: FieldTopology): FieldPath[] {
+export function patchLeaves(op: JsonPatchOperation, doc: unknown, topology: FieldTopology): FieldPath[] {
   const target = pointerToPath(op.path, doc, topology, op.value);
   const leaves: FieldPath[] = [];
   if (op.op === 'add' || op.op === 'replace' || op.op === 'copy') {
@@ -128,11 +123,11 @@ function pointerToPath(pointer: string, doc: unknown, topology: FieldTopology, v
     const segment = segments[i];
     if (path.length > 0 && node.atomic) return { path, atomic: true };
     if (Array.isArray(current) || (node.type === 'list' && current === undefined)) {
-      const listType = node.type === 'list' ? node.listType : 'atomic';
+      const listType = listTypeOf(node);
       if (listType === 'atomic') return { path, atomic: true };
       const element = segment === '-' || !Array.isArray(current) ? undefined : current[Number(segment)];
       const keyed = element ?? (i === segments.length - 1 ? value : undefined);
-      path.push(listType === 'set' ? setValueKey(keyed) : elementKeyOf(keyed, node.keys!, node.keyDefaults));
+      path.push(listType === 'set' ? setValueKey(keyed) : elementKeyOf(keyed, node));
       node = node.element();
       current = element;
     } else {

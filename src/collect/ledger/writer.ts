@@ -1,0 +1,97 @@
+/**
+ * How a writer writes: the write paths of the field ledger, a closed union.
+ *
+ * - `declaration`: the object's declaring construct (its props, and its own typed API used outside a Contribution);
+ * - `contribution-fields`, `contribution-patches`, `contribution-write`: a `Contribution` and which of its
+ *   props wrote (`fields`, `patches`, the `write` callback); one Contribution is one writer, whatever it uses;
+ * - `json-patch`: a plain `ApiObject.addJsonPatch` call outside any Contribution;
+ * - `override`: a plain `addOverride` / `addPropertyOverride` / `addDeletionOverride` call outside any Contribution;
+ * - `tag`: a `Tags.of(scope).add(key, value)` (or `remove`) call, for the tag keys it writes;
+ * - `runtime`: a controller that writes the object in the cluster, declared as a runtime writer.
+ */
+export type WriterKind =
+  | 'declaration'
+  | 'contribution-fields'
+  | 'contribution-patches'
+  | 'contribution-write'
+  | 'json-patch'
+  | 'override'
+  | 'tag'
+  | 'runtime';
+
+/**
+ * A writer of the field ledger, as structured-merge-diff keeps a field
+ * manager: who (a construct path), how (`kind`) and, for calls a program makes
+ * directly on an object, which call and where. Writers are compared by `id`
+ * only; `writerName` formats one for messages and reports.
+ *
+ * A field-manager name is derived from `path` and `kind` (with `call` where
+ * one construct makes several calls), never from `site`, which moves when the
+ * program is edited.
+ */
+export interface Writer {
+  /**
+   * The construct path that names the writer: the declaring construct, the
+   * Contribution, the object a plain patch or override is called on, the scope
+   * a Tag was added to, the runtime writer.
+   */
+  readonly path: string;
+  /** How it writes. */
+  readonly kind: WriterKind;
+  /**
+   * For a plain patch, override or Tag: which call on its object or scope it
+   * is, counted from 1 in call order, telling two calls apart. Absent for the
+   * other kinds, which write as one.
+   */
+  readonly call?: number;
+  /** Where the call was made (`main.ts:12`), for a plain patch, override or Tag when it is known. */
+  readonly site?: string;
+  /**
+   * The identity: equal for the same writer, different otherwise. Every kind
+   * of Contribution write of one Contribution has one identity.
+   */
+  readonly id: string;
+}
+
+/** The writer of everything an object's declaring construct renders. */
+export function declarationWriter(path: string): Writer {
+  return { path, kind: 'declaration', id: `declaration:${path}` };
+}
+
+/** A Contribution's writer; `kind` says which of its props wrote. */
+export function contributionWriter(path: string, kind: 'contribution-fields' | 'contribution-patches' | 'contribution-write' = 'contribution-fields'): Writer {
+  return { path, kind, id: `contribution:${path}` };
+}
+
+/**
+ * The writer of one plain call on an object (`addJsonPatch`, `addOverride`) or
+ * scope (`Tags.of(scope).add`).
+ *
+ * @param path the object's (or the scope's) construct path
+ * @param call which call it is, from 1; absent when every such call of the object is taken as one
+ * @param site where the call was made, when known
+ */
+export function callWriter(kind: 'json-patch' | 'override' | 'tag', path: string, call?: number, site?: string): Writer {
+  return {
+    path,
+    kind,
+    ...(call !== undefined ? { call } : {}),
+    ...(site !== undefined ? { site } : {}),
+    id: call === undefined ? `${kind}:${path}` : `${kind}:${path}#${call}`,
+  };
+}
+
+/** What a message calls each kind of plain call. */
+const CALLS: Readonly<Partial<Record<WriterKind, string>>> = {
+  'json-patch': 'addJsonPatch',
+  'override': 'addPropertyOverride',
+};
+
+/**
+ * How messages and reports name a writer: its construct path, and for a plain
+ * call what the call is (`cdn/Routing/Web (addJsonPatch)`).
+ */
+export function writerName(writer: Writer): string {
+  const call = CALLS[writer.kind];
+  return call ? `${writer.path} (${call})` : writer.path;
+}

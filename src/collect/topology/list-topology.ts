@@ -1,0 +1,53 @@
+import type { FieldTopology } from './field-topology';
+import { elementKey, FieldPath, isElementKey, isSetValue } from '../ledger/field-path';
+
+/** How the elements of a list are owned: the list as one leaf, per scalar value, or per element key. */
+export type ListType = 'atomic' | 'set' | 'associative';
+
+/**
+ * How a node's list elements are owned: its `listType` for a list (an
+ * associative list without keys counts as atomic), atomic for a deduced node
+ * (a list without a schema is one value) and for a node where the schema has
+ * no list at all.
+ */
+export function listTypeOf(node: FieldTopology): ListType {
+  if (node.type !== 'list') return 'atomic';
+  if (node.listType === 'associative') return node.keys && node.keys.length > 0 ? 'associative' : 'atomic';
+  return node.listType ?? 'atomic';
+}
+
+/**
+ * The element key segment of an element of the associative list `list`
+ * (`k:{"containerPort":80,"protocol":"TCP"}`), the schema's key defaults
+ * filled in and a missing key without a default spelt `null`.
+ */
+export function elementKeyOf(element: unknown, list: FieldTopology): string {
+  return elementKey(keyValuesOf(element, list));
+}
+
+/** The key fields of an element of `list` and their values, key defaults filled in; a missing key without a default is `null`. */
+export function keyValuesOf(element: unknown, list: FieldTopology): Record<string, unknown> {
+  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
+  const defaults = list.keyDefaults ?? {};
+  const values: Record<string, unknown> = {};
+  for (const k of list.keys ?? []) values[k] = e[k] ?? defaults[k] ?? null;
+  return values;
+}
+
+/** The key fields of `list` that `element` lacks and that have no default: the API server refuses such an element. */
+export function missingKeysOf(element: unknown, list: FieldTopology): string[] {
+  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
+  const defaults = list.keyDefaults ?? {};
+  return (list.keys ?? []).filter((k) => (e[k] === undefined || e[k] === null) && defaults[k] === undefined);
+}
+
+/** The topology node at a path (map keys, element keys and set values stepped through). */
+export function topologyAt(root: FieldTopology, path: FieldPath): FieldTopology {
+  let node = root;
+  for (const segment of path) node = isElementKey(segment) || isSetValue(segment) ? node.element() : node.field(segment);
+  return node;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}

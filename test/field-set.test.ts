@@ -1,0 +1,107 @@
+import * as fc from 'fast-check';
+import { FieldIndex, FieldSet } from '../src/collect/ledger/field-set';
+
+describe('FieldSet', () => {
+  test('has is true for a member only, not for its ancestors or descendants', () => {
+    // GIVEN
+    const set = new FieldSet().insert(['spec', 'replicas']);
+
+    // WHEN / THEN
+    expect([['spec', 'replicas'], ['spec'], ['spec', 'replicas', 'x'], []].map((p) => set.has(p))).toEqual([true, false, false, false]);
+  });
+
+  test('intersects is true for a member, a path below a member, and a path above one', () => {
+    // GIVEN a set with an atomic subtree and a leaf
+    const set = FieldSet.of([['spec', 'selector'], ['metadata', 'labels', 'team']]);
+
+    // WHEN / THEN
+    expect(set.intersects(['spec', 'selector'])).toBe(true);
+    expect(set.intersects(['spec', 'selector', 'matchLabels', 'app'])).toBe(true);
+    expect(set.intersects(['metadata'])).toBe(true);
+    expect(set.intersects([])).toBe(true);
+    expect(set.intersects(['spec', 'replicas'])).toBe(false);
+    expect(set.intersects(['metadata', 'labels', 'tier'])).toBe(false);
+  });
+
+  test('the root path as a member intersects everything', () => {
+    // GIVEN / WHEN
+    const set = new FieldSet().insert([]);
+
+    // THEN
+    expect(set.intersects(['anything', 'at', 'all'])).toBe(true);
+    expect(set.size).toBe(1);
+  });
+
+  test('inserting a path twice keeps one member', () => {
+    // GIVEN / WHEN
+    const set = new FieldSet().insert(['a', 'b']).insert(['a', 'b']).insert(['a']);
+
+    // THEN
+    expect(set.size).toBe(2);
+    expect([...set]).toEqual([['a'], ['a', 'b']]);
+  });
+
+  test('segments are compared whole: element keys and keys with dots are single segments', () => {
+    // GIVEN
+    const set = FieldSet.of([['spec', 'containers', 'k:{"name":"web"}', 'image'], ['metadata', 'labels', 'app.kubernetes.io/name']]);
+
+    // WHEN / THEN
+    expect(set.intersects(['spec', 'containers', 'k:{"name":"web"}'])).toBe(true);
+    expect(set.intersects(['spec', 'containers', 'k:{"name":"api"}'])).toBe(false);
+    expect(set.has(['metadata', 'labels', 'app.kubernetes.io/name'])).toBe(true);
+    expect(set.intersects(['metadata', 'labels', 'app.kubernetes.io'])).toBe(false);
+  });
+
+  test('intersects agrees with a naive prefix comparison for any paths', () => {
+    const path = fc.array(fc.constantFrom('a', 'b', 'k:{"name":"x"}'), { maxLength: 4 });
+    const isPrefix = (p: readonly string[], q: readonly string[]) => p.length <= q.length && p.every((s, i) => q[i] === s);
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 8 }), path, (members, probe) => {
+        // GIVEN a set of random members, WHEN asked about a random path, THEN the answer is the naive one
+        const set = FieldSet.of(members);
+        expect(set.intersects(probe)).toBe(members.some((m) => isPrefix(m, probe) || isPrefix(probe, m)));
+        expect(set.has(probe)).toBe(members.some((m) => m.length === probe.length && isPrefix(m, probe)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('FieldIndex', () => {
+  test('forEachPrefix visits the members on a path root first, with their depth', () => {
+    // GIVEN
+    const index = new FieldIndex<string>().set(['spec'], 'a').set(['spec', 'template', 'spec'], 'b').set(['spec', 'replicas'], 'c');
+
+    // WHEN
+    const seen: Array<[string, number]> = [];
+    index.forEachPrefix(['spec', 'template', 'spec', 'containers'], (v, depth) => seen.push([v, depth]));
+
+    // THEN
+    expect(seen).toEqual([['a', 1], ['b', 3]]);
+  });
+
+  test('forEachBelow visits the members strictly below a path, not the path itself', () => {
+    // GIVEN
+    const index = new FieldIndex<string>().set(['data'], 'self').set(['data', 'a'], 'a').set(['data', 'b', 'c'], 'c').set(['metadata'], 'other');
+
+    // WHEN
+    const seen: string[] = [];
+    index.forEachBelow(['data'], (v) => seen.push(v));
+
+    // THEN
+    expect(seen.sort()).toEqual(['a', 'c']);
+  });
+
+  test('upsert makes a value once and returns it after', () => {
+    // GIVEN
+    const index = new FieldIndex<string[]>();
+
+    // WHEN
+    index.upsert(['x'], () => []).push('one');
+    index.upsert(['x'], () => ['never']).push('two');
+
+    // THEN
+    expect(index.get(['x'])).toEqual(['one', 'two']);
+    expect(index.size).toBe(1);
+  });
+});

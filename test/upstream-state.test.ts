@@ -1,0 +1,117 @@
+/**
+ * The seam to the private state of cdk8s and aws-cdk (src/private/upstream-state.ts), run against the
+ * versions package.json pins. An upgrade that changes a private shape fails here, in the test named after
+ * the accessor, and the accessor itself throws an error naming it.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, Stack } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ApiObject, App as Cdk8sApp, Chart, JsonPatch } from 'cdk8s';
+import { declaredPropertiesOf, jsonPatchesOf, patchOperation, rawOverridesOf, renderWithoutPatches, UpstreamShapeError } from '../src/private/upstream-state';
+
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
+
+function installed(name: string): string {
+  return JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf-8')).version;
+}
+
+function cdk8sObject() {
+  const chart = new Chart(new Cdk8sApp(), 'Chart');
+  return new ApiObject(chart, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config' }, data: { a: '1' } });
+}
+
+function bucket() {
+  const stack = new Stack(new App(), 'Stack');
+  return new s3.Bucket(stack, 'Bucket', { bucketName: 'assets', versioned: true }).node.defaultChild as s3.CfnBucket;
+}
+
+describe('the seam is checked against the pinned versions', () => {
+  test.each(['cdk8s', 'aws-cdk-lib'])('%s is installed at exactly the version package.json pins', (name) => {
+    // GIVEN / WHEN / THEN
+    expect(installed(name)).toBe(PACKAGE.devDependencies[name]);
+  });
+});
+
+describe('cdk8s', () => {
+  test('jsonPatchesOf: each addJsonPatch operation, in the order added', () => {
+    // GIVEN
+    const o = cdk8sObject();
+
+    // WHEN
+    o.addJsonPatch(JsonPatch.add('/data/b', '2'), JsonPatch.remove('/data/a'));
+    o.addJsonPatch(JsonPatch.replace('/metadata/name', 'other'));
+
+    // THEN
+    expect(jsonPatchesOf(o).map(patchOperation)).toEqual([
+      { op: 'add', path: '/data/b', value: '2' },
+      { op: 'remove', path: '/data/a' },
+      { op: 'replace', path: '/metadata/name', value: 'other' },
+    ]);
+  });
+
+  test('renderWithoutPatches: the declaration alone, and the patches are kept for the real render', () => {
+    // GIVEN
+    const o = cdk8sObject();
+    o.addJsonPatch(JsonPatch.add('/data/b', '2'));
+
+    // WHEN
+    const declared = renderWithoutPatches(o);
+
+    // THEN
+    expect(declared.data).toEqual({ a: '1' });
+    expect(o.toJson().data).toEqual({ a: '1', b: '2' });
+    expect(jsonPatchesOf(o)).toHaveLength(1);
+  });
+
+  test('jsonPatchesOf names itself when the private shape is gone', () => {
+    // GIVEN an object whose patches are not where the seam reads them
+    const o = cdk8sObject();
+    (o as any).patches = undefined;
+
+    // WHEN / THEN
+    expect(() => jsonPatchesOf(o)).toThrow(new UpstreamShapeError('jsonPatchesOf', 'cdk8s ApiObject.patches to be an array'));
+    expect(() => jsonPatchesOf(o)).toThrow(/^the upstream seam 'jsonPatchesOf' \(src\/private\/upstream-state\.ts\) expected/);
+  });
+
+  test('patchOperation names itself when a patch has no operation', () => {
+    // GIVEN / WHEN / THEN
+    expect(() => patchOperation({} as JsonPatch)).toThrow(/upstream seam 'patchOperation'/);
+  });
+});
+
+describe('aws-cdk', () => {
+  test('rawOverridesOf: the override tree addOverride builds, deletions as undefined', () => {
+    // GIVEN
+    const r = bucket();
+
+    // WHEN
+    r.addPropertyOverride('VersioningConfiguration.Status', 'Suspended');
+    r.addPropertyDeletionOverride('BucketName');
+
+    // THEN
+    expect(rawOverridesOf(r)).toEqual({ Properties: { VersioningConfiguration: { Status: 'Suspended' }, BucketName: undefined } });
+  });
+
+  test('declaredPropertiesOf: the properties as the declaration renders them, overrides left out', () => {
+    // GIVEN
+    const r = bucket();
+
+    // WHEN
+    r.addPropertyOverride('BucketName', 'overridden');
+
+    // THEN
+    expect(declaredPropertiesOf(r)).toEqual({ BucketName: 'assets', VersioningConfiguration: { Status: 'Enabled' } });
+  });
+
+  test('rawOverridesOf and declaredPropertiesOf name themselves when the private shape is gone', () => {
+    // GIVEN
+    const r = bucket();
+    Object.defineProperty(r, 'rawOverrides', { value: 'gone' });
+    Object.defineProperty(r, 'renderProperties', { value: undefined });
+
+    // WHEN / THEN
+    expect(() => rawOverridesOf(r)).toThrow(/upstream seam 'rawOverridesOf'/);
+    expect(() => declaredPropertiesOf(r)).toThrow(/upstream seam 'declaredPropertiesOf'/);
+  });
+});

@@ -1,0 +1,40 @@
+import { callWriter, contributionWriter, declarationWriter, writerName } from '../src/collect/ledger/writer';
+
+describe('Writer', () => {
+  test('a Contribution is one writer whichever of its props writes', () => {
+    // GIVEN / WHEN
+    const kinds = (['contribution-fields', 'contribution-patches', 'contribution-write'] as const).map((k) => contributionWriter('cdn/Team/Timers', k));
+
+    // THEN
+    expect(new Set(kinds.map((w) => w.id))).toEqual(new Set(['contribution:cdn/Team/Timers']));
+    expect(kinds.map((w) => w.kind)).toEqual(['contribution-fields', 'contribution-patches', 'contribution-write']);
+  });
+
+  test('the declarer and a Contribution of one path are different writers', () => {
+    // GIVEN / WHEN
+    const ids = [declarationWriter('cdn/Routing/Web').id, contributionWriter('cdn/Routing/Web').id];
+
+    // THEN
+    expect(ids[0]).not.toEqual(ids[1]);
+  });
+
+  test('two plain calls on one object are two writers, told apart by their call, not their site', () => {
+    // GIVEN / WHEN
+    const first = callWriter('json-patch', 'cdn/Routing/Web/Resource', 1, 'main.ts:12');
+    const second = callWriter('json-patch', 'cdn/Routing/Web/Resource', 2, 'main.ts:13');
+    const moved = callWriter('json-patch', 'cdn/Routing/Web/Resource', 1, 'main.ts:40');
+
+    // THEN
+    expect(first.id).not.toEqual(second.id);
+    expect(first.id).toEqual(moved.id);
+    expect(first).toEqual({ path: 'cdn/Routing/Web/Resource', kind: 'json-patch', call: 1, site: 'main.ts:12', id: 'json-patch:cdn/Routing/Web/Resource#1' });
+  });
+
+  test('messages name a writer by its path, and a plain call by what it is', () => {
+    // GIVEN / WHEN / THEN
+    expect(writerName(declarationWriter('cdn/Routing/Web'))).toBe('cdn/Routing/Web');
+    expect(writerName(contributionWriter('cdn/Team/Timers', 'contribution-write'))).toBe('cdn/Team/Timers');
+    expect(writerName(callWriter('json-patch', 'cdn/Routing/Web/Resource'))).toBe('cdn/Routing/Web/Resource (addJsonPatch)');
+    expect(writerName(callWriter('override', 'cdn/Base/Bucket/Resource'))).toBe('cdn/Base/Bucket/Resource (addPropertyOverride)');
+  });
+});
