@@ -10,10 +10,11 @@ import { creationSite, recordCreationSites, SourceLocation } from '../private/cr
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
-import { writeAtomically } from '../render/atomic-output';
+import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
-import { resolveOutdir } from '../render/outdir-safety';
+import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, writeReport } from '../render/report-file';
+import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
 
 /** Properties of a `CapabilityApp`. */
@@ -113,14 +114,46 @@ export class CapabilityApp extends App {
    * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
+    let held: HeldOutdir | undefined | 'refused';
     try {
-      this.synthAndWrite();
+      held = this.holdOutdir();
+      if (held !== 'refused') this.synthAndWrite(held);
     } finally {
+      if (held !== 'refused') held?.release();
       RunFolder.release(this.outdir);
     }
   }
 
-  private synthAndWrite(): void {
+  /** What synth must never replace, however the outdir is set: the working directory, the lock file and the program. */
+  private protectedPaths(): ProtectedPaths {
+    return { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] };
+  }
+
+  /**
+   * Holds the outdir (its lock, and what killed synths left beside it put
+   * right) from before the lock file is read until the output is written, so
+   * this synth reads the lock file of the release the outdir holds. An outdir
+   * synth may not write is not held: the write refuses it.
+   *
+   * @returns 'refused' when another synth holds it and the refusal was reported as `cdk8s synth` expects
+   */
+  private holdOutdir(): HeldOutdir | undefined | 'refused' {
+    if (outdirProblem(this.outdir, this.protectedPaths())) return undefined;
+    try {
+      return holdOutdir(this.outdir);
+    } catch (e) {
+      const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
+      const file = process.env[REPORT_ENV];
+      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations, warnings: [] });
+      if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
+        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+        return 'refused';
+      }
+      throw new CompositionError(violations);
+    }
+  }
+
+  private synthAndWrite(held: HeldOutdir | undefined): void {
     const updateLock = parseUpdateLock(process.env[UPDATE_LOCK_ENV]);
     if (typeof updateLock === 'string') {
       const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, updateLock, []));
@@ -154,8 +187,9 @@ export class CapabilityApp extends App {
     const lockToWrite = updateLock ? result.lock : undefined;
     try {
       writeAtomically(this.outdir, output, {
-        protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
+        protectedPaths: this.protectedPaths(),
         alongside: lockToWrite ? { path: this.lockFile, content: serializeLock(lockToWrite) } : undefined,
+        held,
       });
     } catch (e) {
       if (CompositionError.isCompositionError(e)) return refuse(e.violations);
