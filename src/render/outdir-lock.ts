@@ -33,6 +33,12 @@ interface Held {
  * judged stale, and replaced by this synth's own, with a notice on stderr. Only
  * the owner releases a lock: `release` removes the lock only while it still
  * holds this owner's token.
+ *
+ * Why not a lock library: proper-lockfile, the well-kept one, refreshes its lock
+ * from a timer of the main thread (which never fires while a synchronous synth
+ * runs) and judges staleness by comparing the lock's time with this machine's
+ * clock; this design keeps its mkdir-like exclusive create and its mtime
+ * refresh, and changes those two.
  */
 export class OutdirLock {
   /**
