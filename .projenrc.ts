@@ -39,8 +39,6 @@ const project = new typescript.TypeScriptProject({
     '@kubernetes-models/istio@2.3.0',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
-    // Validates manifests against the CRDs' own OpenAPI schemas in tests (was only a transitive dependency of eslint).
-    'ajv@^8.17.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own
     // package for it); ajv-formats checks its "uri" and "date-time" formats (already in the tree through ajv's users).
     'ajv-draft-04@^1.0.0',
@@ -57,9 +55,12 @@ const project = new typescript.TypeScriptProject({
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
   // (YAML was 20% of a synth); already in most trees (eslint depends on it), so usually no second copy.
+  // ajv checks the lock file against its JSON Schema (docs/lock.schema.json, draft 2020-12) before any rule reads it,
+  // one coded refusal per violation with its JSON pointer: the most used and maintained validator, already what the
+  // tests validate manifests, SARIF and the plan output with, and in most trees (eslint depends on it).
   // yaml: the validation plugin reads manifest files with the reader cdk8s-cli itself uses, for its errors with line
   // and column and its alias limit (js-yaml stops at the first error and expands any alias); tests read our output with it.
-  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'yaml@^2.6.0'],
+  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'ajv@^8.17.0', 'yaml@^2.6.0'],
 
   tsconfig: {
     compilerOptions: {

@@ -33,6 +33,6 @@ export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
 export type { InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Teardown, TeardownStep } from './render/teardown';
-export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, TrafficChange, UnitChanges } from './release/release-diff';
+export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, SensitiveNotCompared, TrafficChange, UnitChanges } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
 export type { InterfaceArtifact, InterfaceRecord } from './release/interface-record';

@@ -125,7 +125,8 @@ describe('cdk8s synth of a refused composition (test/fixtures/cycle-app)', () =>
     expect(run.stderr).toBe(
       [
         'The composition was refused with 1 violation:',
-        'CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a. Remove one of these dependencies (addDependency, or the reference that implies it).',
+        "CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a (cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b'); "
+          + "cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a')). Remove one of these dependencies (addDependency, or the reference that implies it).",
         `ERROR: synthesis failed, app expected to create "${outdir}"`,
         '',
       ].join('\n'),
@@ -149,7 +150,7 @@ describe('cdk8s synth --stdout of a refused composition (test/fixtures/cycle-app
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(
-      /^The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn\/R\/a => cdn\/R\/b => cdn\/R\/a\. [^\n]*\nERROR: synthesis failed, app expected to create "[^"\n]*cdk8s-[A-Za-z0-9]{6}"\n$/,
+      /^The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn\/R\/a => cdn\/R\/b => cdn\/R\/a \([^\n]*\)\. [^\n]*\nERROR: synthesis failed, app expected to create "[^"\n]*cdk8s-[A-Za-z0-9]{6}"\n$/,
     );
   });
 });

@@ -18,7 +18,7 @@ const ROOT = path.resolve(__dirname, '..');
 const NODE_MODULES = path.join(ROOT, 'node_modules');
 const CDK8S = path.join(NODE_MODULES, '.bin', 'cdk8s');
 const FIXTURES = path.join(__dirname, 'fixtures');
-const LINKED = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib', 'yaml', 'semver', 'js-yaml', 'argparse'];
+const LINKED = ['constructs', 'cdk8s', 'cdk8s-plus-30', 'aws-cdk-lib', 'yaml', 'semver', 'js-yaml', 'argparse', 'ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string'];
 const SETUP_TIMEOUT = 2 * HANG_GUARD_MS;
 const STEP_TIMEOUT = HANG_GUARD_MS;
 

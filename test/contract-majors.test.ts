@@ -8,7 +8,8 @@ afterAll(removeReleaseDirs);
 /** Which majors of `cdn/Edge` a release publishes, and which major each Deployment reads. */
 interface MajorsVariant {
   readonly majors: ReadonlyArray<1 | 2>;
-  readonly readers: Readonly<Record<'api' | 'worker', 1 | 2>>;
+  /** The major each Deployment reads; `stale` names v1's Secret by hand, without consuming v1. */
+  readonly readers: Readonly<Record<'api' | 'worker', 1 | 2 | 'stale'>>;
 }
 
 const V1 = { originDnsName: Field.dnsName() };
@@ -29,7 +30,13 @@ function edge(app: CapabilityApp, v: MajorsVariant): void {
   v1?.publish(base, { originDnsName: 'origin.example.com' });
   v2?.publish(base, { originHost: 'origin.example.com' });
   for (const name of ['api', 'worker'] as const) {
-    const env = v.readers[name] === 1 ? v1!.consume(routing).originDnsName.envVar('ORIGIN') : v2!.consume(routing).originHost.envVar('ORIGIN');
+    const reads = v.readers[name];
+    const env =
+      reads === 'stale'
+        ? { name: 'ORIGIN', valueFrom: { secretKeyRef: { name: 'cdn-edge-interface', key: 'originDnsName' } } }
+        : reads === 1
+          ? v1!.consume(routing).originDnsName.envVar('ORIGIN')
+          : v2!.consume(routing).originHost.envVar('ORIGIN');
     new ApiObject(routing, name, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -52,10 +59,7 @@ function lockOf(file: string): any {
 }
 
 describe('contract majors side by side: the two-release migration', () => {
-  // KNOWN BUG (merge of the order and releases work, 2026-12-03): the reference edge from a reader to the
-  // ExternalSecret that makes its Secret is now a locked dependency, so the general unsafe-deletion rule also
-  // refuses retiring a major's ExternalSecret. Marked failing until the two rules agree; see the closing note.
-  test.failing('release 1 (v1 read by both), 2 (v2 beside v1, api moved), 2b (worker moved), 3 (v1 retired) are all accepted', () => {
+  test('release 1 (v1 read by both), 2 (v2 beside v1, api moved), 2b (worker moved), 3 (v1 retired) are all accepted', () => {
     // GIVEN release 1: v1 only, read by api and worker
     const series = lockedSeries(edge, RELEASE_1);
 
@@ -73,8 +77,20 @@ describe('contract majors side by side: the two-release migration', () => {
       { version: '2.0.0', parameter: '/cdk-capability/cdn/edge/v2', readBy: { originHost: ['cdn/Routing/api'] } },
     ]);
 
-    // WHEN release 2b moves worker too, and release 3 retires v1
+    // AND each major's ExternalSecret is recorded as the binding of that major, not as a reader's object
+    const bindings = lockOf(series.lockFile).units.filter((u: any) => u.binds).map((u: any) => `${u.label} binds ${u.binds}`);
+    expect(bindings).toEqual([
+      'external-secrets.io/ExternalSecret cdn-edgev2-interface binds /cdk-capability/cdn/edge/v2',
+      'external-secrets.io/ExternalSecret cdn-edge-interface binds /cdk-capability/cdn/edge/v1',
+    ]);
+
+    // WHEN release 2b moves worker too (v1 stays published, its ExternalSecret goes: nobody consumes v1)
+    const moved = nextRelease(series, edge, RELEASE_2B);
+    expect(coded(moved.violations)).toEqual([]);
+    expect(moved.plan?.changes.removed).toEqual(['external-secrets.io/ExternalSecret cdn-edge-interface']);
     release(series, edge, RELEASE_2B);
+
+    // AND release 3 retires v1
     const third = nextRelease(series, edge, RELEASE_3);
 
     // THEN release 3 is accepted; its plan records v1's field as removed, nothing breaking for v2
@@ -82,10 +98,7 @@ describe('contract majors side by side: the two-release migration', () => {
     expect(third.interface?.interfaces.map((i) => `${i.name} ${i.version} ${i.parameter.name}`)).toEqual(['Edge 2.0.0 /cdk-capability/cdn/edge/v2']);
   });
 
-  // KNOWN BUG (merge of the order and releases work, 2026-12-03): the reference edge from a reader to the
-  // ExternalSecret that makes its Secret is now a locked dependency, so the general unsafe-deletion rule also
-  // refuses retiring a major's ExternalSecret. Marked failing until the two rules agree; see the closing note.
-  test.failing('retiring v1 while the lock shows a reader of it that remains is refused with CAP008 naming the reader', () => {
+  test('retiring v1 while the lock shows a reader of it that remains is refused with CAP008 naming the reader', () => {
     // GIVEN release 2: v1 and v2 side by side, worker still reads v1
     const series = lockedSeries(edge, RELEASE_1);
     release(series, edge, RELEASE_2);
@@ -103,6 +116,18 @@ describe('contract majors side by side: the two-release migration', () => {
         paths: ['cdn/Routing/worker'],
       },
     ]);
+  });
+
+  test('a reader left reading the Secret of a major nobody consumes any more is a dangling reference (CAP005), not a deletion', () => {
+    // GIVEN release 2: v1 and v2 side by side, worker reads v1's Secret
+    const series = lockedSeries(edge, RELEASE_2);
+
+    // WHEN the next release stops consuming v1 but worker still names its Secret by hand
+    const { violations } = nextRelease(series, edge, { majors: [1, 2], readers: { api: 2, worker: 'stale' } });
+
+    // THEN the one violation is the dangling reference to the Secret no binding makes any more
+    expect(coded(violations).map((v) => v.code)).toEqual(['CAP005']);
+    expect(violations[0].message).toMatch(/refers to Secret cdn-edge-interface/);
   });
 
   test('publishing v2 beside v1 is not a breaking change of v1: no CAP007, whatever v2 drops', () => {

@@ -6,6 +6,11 @@ import { configMap, newApp, removeTempDirs } from './util';
 afterAll(removeTempDirs);
 
 const FIX_CYCLE = 'Remove one of these dependencies (addDependency, or the reference that implies it).';
+/** The origins of the explicit edges between ConfigMaps a, b and c, as a cycle message names them. */
+const AB = "cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b')";
+const BA = "cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a')";
+const BC = "cdn/R/b => cdn/R/c: explicit 'cdn/R/b'.addDependency('cdn/R/c')";
+const CA = "cdn/R/c => cdn/R/a: explicit 'cdn/R/c'.addDependency('cdn/R/a')";
 const FIX_SELF = 'Remove the addDependency call that names the construct itself.';
 
 /** Runs `app.synth()` and returns what it threw; fails the test when it does not throw a CompositionError. */
@@ -41,7 +46,7 @@ describe('CAP004 dependency cycles', () => {
 
     // THEN one CAP004 names the whole path
     expect(error.violations).toEqual([
-      { code: 'CAP004', message: `dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a. ${FIX_CYCLE}`, paths: ['cdn/R/a', 'cdn/R/b'] },
+      { code: 'CAP004', message: `dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a (${AB}; ${BA}). ${FIX_CYCLE}`, paths: ['cdn/R/a', 'cdn/R/b'] },
     ]);
   });
 
@@ -56,7 +61,7 @@ describe('CAP004 dependency cycles', () => {
 
     // THEN
     expect(error.name).toBe('CompositionError');
-    expect(error.message).toBe(`The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a. ${FIX_CYCLE}`);
+    expect(error.message).toBe(`The composition was refused with 1 violation:\nCAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a (${AB}; ${BA}). ${FIX_CYCLE}`);
   });
 
   test('a three-object cycle is reported in "depends on" order', () => {
@@ -70,7 +75,7 @@ describe('CAP004 dependency cycles', () => {
     const error = refusal(app);
 
     // THEN
-    expect(error.violations.map((v) => v.message)).toEqual([`dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a. ${FIX_CYCLE}`]);
+    expect(error.violations.map((v) => v.message)).toEqual([`dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a (${AB}; ${BC}; ${CA}). ${FIX_CYCLE}`]);
   });
 
   test('an object that depends on itself is refused, not dropped', () => {
@@ -134,7 +139,7 @@ describe('CAP004 dependency cycles', () => {
     const error = refusal(app);
 
     // THEN
-    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([`CAP004 dependency cycle: cdn/R/a => cdn/R => cdn/R/a. ${FIX_CYCLE}`]);
+    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([`CAP004 dependency cycle: cdn/R/a => cdn/R => cdn/R/a (cdn/R/a => cdn/R: explicit 'cdn/R/a'.addDependency('cdn/R')). ${FIX_CYCLE}`]);
   });
 
   test('a stack that depends on its capability\'s runtime object is a cycle across lifecycles', () => {
@@ -151,7 +156,7 @@ describe('CAP004 dependency cycles', () => {
 
     // THEN the path names the deployment-time gate of the capability
     expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      `CAP004 dependency cycle: cdn/Base => cdn/R/a => cdn (deployment time) => cdn/Base. ${FIX_CYCLE}`,
+      `CAP004 dependency cycle: cdn/Base => cdn/R/a => cdn (deployment time) => cdn/Base (cdn/Base => cdn/R/a: explicit 'cdn/Base'.addDependency('cdn/R/a'); cdn/R/a => cdn (deployment time): deployment time before runtime). ${FIX_CYCLE}`,
     ]);
   });
 
@@ -171,7 +176,7 @@ describe('CAP004 dependency cycles', () => {
       [
         'The composition was refused with 2 violations:',
         `CAP004 dependency cycle: 'cdn/R/c' depends on itself. ${FIX_SELF}`,
-        `CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a. ${FIX_CYCLE}`,
+        `CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/c => cdn/R/a (${AB}; ${BC}; ${CA}). ${FIX_CYCLE}`,
       ].join('\n'),
     );
   });

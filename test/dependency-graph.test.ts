@@ -298,8 +298,8 @@ describe('DependencyGraph barriers', () => {
 
     // THEN
     expect(edges).toEqual([
-      { from: 2, to: 0, reason: 'first', inStep: false },
-      { from: 0, to: 1, reason: 'second', inStep: true },
+      { index: 0, from: 2, to: 0, reason: 'first', inStep: false, inferred: false, origin: undefined },
+      { index: 1, from: 0, to: 1, reason: 'second', inStep: true, inferred: false, origin: undefined },
     ]);
   });
 
@@ -315,5 +315,71 @@ describe('DependencyGraph barriers', () => {
     // THEN 2 and 1 share level 0 (2 first), 0 is level 1
     expect(order).toEqual([2, 1, 0]);
     expect(Array.from(levels)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('DependencyGraph inferred edges (addInferredEdge), against an independent check', () => {
+  /** A random DAG of hard edges plus random inferred edges in any direction. */
+  const inferredArbitrary = dagArbitrary.chain(({ n, edges }) =>
+    fc.record({
+      n: fc.constant(n),
+      edges: fc.constant(edges),
+      inferred: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 2 * n }).map((p) => p.filter(([a, b]) => a !== b)),
+    }),
+  );
+
+  test('an inferred edge is dropped exactly where the hard edges and the inferred ones kept before it lead back; no cycle is reported', () => {
+    fc.assert(
+      fc.property(inferredArbitrary, ({ n, edges, inferred }) => {
+        // GIVEN hard edges that form a DAG and inferred edges that may contradict them
+        const graph = graphOf(n, edges);
+        for (const [from, to] of inferred) graph.addInferredEdge(from, to, 'inferred');
+
+        // WHEN sorted
+        const { order, cycles, dropped } = graph.sort();
+
+        // THEN no cycle; each inferred edge in turn is dropped iff what is kept so far reaches its from from its to
+        expect(cycles).toEqual([]);
+        const droppedSet = new Set(dropped.map((d) => d.edge - edges.length));
+        const kept: Array<[number, number]> = [...edges];
+        inferred.forEach(([from, to], k) => {
+          const closes = reachablePairs(n, kept).some(([u, v]) => u === to && v === from);
+          expect({ k, dropped: droppedSet.has(k) }).toEqual({ k, dropped: closes });
+          if (!closes) kept.push([from, to]);
+        });
+        // and the order honours every edge kept
+        const at = new Map(order.map((node, i) => [node, i]));
+        for (const [from, to] of kept) expect(at.get(from)!).toBeLessThan(at.get(to)!);
+        // and each drop names a path of kept edges from its to back to its from
+        for (const d of dropped) {
+          const e = graph.edge(d.edge);
+          const path = d.closes.map((c) => graph.edge(c));
+          expect(path[0].from).toBe(e.to);
+          expect(path[path.length - 1].to).toBe(e.from);
+          path.slice(1).forEach((p, i) => expect(p.from).toBe(path[i].to));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('edges() leaves out the dropped inferred edges', () => {
+    // GIVEN 0 before 1 (hard) and an inferred 1 before 0
+    const graph = graphOf(2, [[0, 1]]);
+    graph.addInferredEdge(1, 0, 'inferred');
+
+    // THEN the inferred edge is dropped and not listed
+    expect(graph.sort().dropped).toEqual([{ edge: 1, closes: [0] }]);
+    expect([...graph.edges()].map((e) => e.index)).toEqual([0]);
+  });
+
+  test('a cycle of hard edges is reported with the edge of each step', () => {
+    // GIVEN 0 -> 1 -> 0
+    const graph = graphOf(2, [[0, 1], [1, 0]]);
+
+    // THEN cycle [0, 1, 0]: 0 depends on 1 by edge 0 (1 -> 0 is edge 1, from 1 to 0), 1 depends on 0 by edge 0
+    const { cycles, cycleEdges } = graph.sort();
+    expect(cycles).toEqual([[0, 1, 0]]);
+    expect(cycleEdges).toEqual([[1, 0]]);
   });
 });

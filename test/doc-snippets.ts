@@ -23,24 +23,45 @@ export function docSections(file = path.join(__dirname, '..', 'docs', 'errors.md
   return sections;
 }
 
+/** The ```ts and ```text blocks of the section of a Markdown page whose `## ` heading starts with `heading`. */
+export function pageSection(file: string, heading: string): { snippets: string[]; texts: string[] } {
+  const text = fs.readFileSync(file, 'utf-8');
+  const part = text.split(/^## /m).find((p) => p.startsWith(heading));
+  if (!part) throw new Error(`no section '## ${heading}' in ${file}`);
+  const blocks = (lang: string) => [...part.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+  return { snippets: blocks('ts'), texts: blocks('text').map((t) => t.trimEnd()) };
+}
+
+/** Evaluates a snippet as a CommonJS module, `cdk-capability` resolving to src/, and returns its exports. */
+export function loadSnippet(snippet: string): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  new Function('require', 'exports', 'module', transpile(snippet))(loadModule, module.exports, module);
+  return module.exports;
+}
+
+function transpile(snippet: string): string {
+  return ts.transpileModule(snippet, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
+const loadModule = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
+
 /**
  * Runs a snippet in this process, `cdk-capability` resolving to src/, with the
  * outdir in a fresh temporary folder; returns the violation lines of the
  * error it throws, else the warning lines it prints ('' when neither).
  */
 export function runSnippet(snippet: string): string {
-  const js = ts.transpileModule(snippet, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  }).outputText;
+  const js = transpile(snippet);
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-doc-'));
   const saved = process.env.CDK8S_OUTDIR;
   process.env.CDK8S_OUTDIR = path.join(outdir, 'dist');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
-  const load = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
   const warnings: string[] = [];
   const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => warnings.push(String(chunk)) > 0);
   try {
-    new Function('require', 'exports', 'module', js)(load, {}, { exports: {} });
+    new Function('require', 'exports', 'module', js)(loadModule, {}, { exports: {} });
     return warnings.join('').trimEnd();
   } catch (e) {
     return (e as Error).message.split('\n').slice(1).join('\n');

@@ -25,7 +25,7 @@ import { Capability, CapabilityApp, CompositionError, Contribution, DeploymentAg
  * covered by the construction-time property at the end.
  */
 
-const CODE = /^CAP0(0[1-9]|1[01])$/;
+const CODE = /^CAP0(0[1-9]|1[014])$/;
 // Case counts; raise them for a longer hunt. FUZZ_DEBUG=<file> appends every violation message and its recipe there.
 const RUNTIME_RUNS = Number(process.env.FUZZ_RUNTIME_RUNS ?? 1000);
 const DEPLOY_RUNS = Number(process.env.FUZZ_DEPLOY_RUNS ?? 100);

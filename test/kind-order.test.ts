@@ -70,7 +70,7 @@ function lockOf(manifests: ReadonlyArray<readonly [string, string]>): Lock {
   };
 }
 
-// Ported from helm/helm pkg/release/v1/util/kind_sorter_test.go (TestKindSorter): the same 39 manifests.
+// Ported from helm/helm pkg/release/v1/util/kind_sorter_test.go (TestKindSorter, commit e9b85e4de16a): the same 39 manifests.
 const HELM_MANIFESTS: ReadonlyArray<readonly [string, string]> = [
   ['U', 'IngressClass'], ['E', 'SecretList'], ['i', 'ClusterRole'], ['I', 'ClusterRoleList'], ['j', 'ClusterRoleBinding'],
   ['J', 'ClusterRoleBindingList'], ['f', 'ConfigMap'], ['u', 'CronJob'], ['2', 'CustomResourceDefinition'], ['n', 'DaemonSet'],
@@ -89,10 +89,10 @@ describe('the kind order, against Helm\'s kind sorter', () => {
     const order = installOrder(HELM_MANIFESTS);
 
     // THEN Helm's order except, on purpose: StorageClass 1, CRD 2, the ClusterRoles i I j J and IngressClass U
-    // come with the cluster definitions right after Namespace (kapp and Argo CD put CRDs first; a class is
-    // what other objects name); Service m after the workloads (a Service orders after the workloads it
-    // selects); a kind Helm does not know (!) before the APIService and webhooks w M V, which come last
-    expect(order).toBe('Fa12iIjJUAbcC3deEfghkKlLnopqrxstumv!wMV');
+    // come with the cluster definitions right after Namespace (kapp puts CRDs first; a class is what other
+    // objects name); a kind Helm does not know (!) before the APIService and webhooks w M V, which come last.
+    // Service m before the workloads n o p q r, as Helm has it
+    expect(order).toBe('Fa12iIjJUAbcC3deEfghkKlLmnopqrxstuv!wMV');
   });
 
   test('uninstall order (TestKindSorter "uninstall") is the teardown: the reverse of the install order', () => {
@@ -101,7 +101,7 @@ describe('the kind order, against Helm\'s kind sorter', () => {
     const teardown = teardownOf(lockOf(HELM_MANIFESTS), { ...lockOf([]), units: [] });
 
     // THEN one step, the exact reverse of the install order (Helm keeps unknown kinds last in both)
-    expect(teardown.steps.map((s) => s.units.join(''))).toEqual(['VMw!vmutsxrqponLlKkhgfEed3CcbAUJjIi21aF']);
+    expect(teardown.steps.map((s) => s.units.join(''))).toEqual(['VMw!vutsxrqponmLlKkhgfEed3CcbAUJjIi21aF']);
   });
 
   test('objects of one kind keep their order (TestKindSorterKeepOriginalOrder)', () => {
@@ -128,6 +128,25 @@ describe('the kind order, against Argo CD gitops-engine\'s sync tasks', () => {
     expect(kindRank('', 'Namespace')).toBeLessThan(kindRank('apps', 'Deployment'));
     expect(kindRank('networking.k8s.io', 'Ingress')).toBeLessThan(kindRank('example.com', 'MyCRD'));
     expect(kindRank('example.com', 'MyCRD')).toBeLessThan(kindRank('apiregistration.k8s.io', 'APIService'));
+  });
+
+  // Ported from argoproj/gitops-engine pkg/sync/sync_tasks_test.go (TestSortSyncTask, commit 5baed5604d2d): of its
+  // tasks, those with a kind sort ConfigMap, PersistentVolume, Service, Pod, and a task without a known kind after them.
+  test('ConfigMap, PersistentVolume, Service, Pod, then an unknown kind (TestSortSyncTask)', () => {
+    // GIVEN gitops-engine's unsorted tasks with a kind: Pod, Service, PersistentVolume, an unknown kind, ConfigMap
+    const order = installOrder([['p', 'Pod'], ['s', 'Service'], ['v', 'PersistentVolume'], ['?', 'Unknown'], ['c', 'ConfigMap']]);
+
+    // THEN gitops-engine's sorted order
+    expect(order).toBe('cvsp?');
+  });
+
+  test('a Service before every workload kind, as Helm\'s InstallOrder and gitops-engine\'s kindOrder have it', () => {
+    // GIVEN each workload kind of Helm's list
+    const workloads = ['DaemonSet', 'Pod', 'ReplicationController', 'ReplicaSet', 'Deployment', 'StatefulSet', 'Job', 'CronJob'];
+
+    // THEN the Service ranks lower than each, and after every pod-related kind (RoleBindingList is the last)
+    for (const kind of workloads) expect(kindRank('', 'Service')).toBeLessThan(kindRank(GROUP[kind] ?? '', kind));
+    expect(kindRank('rbac.authorization.k8s.io', 'RoleBindingList')).toBeLessThan(kindRank('', 'Service'));
   });
 
   // Ported from argoproj/gitops-engine pkg/sync/sync_tasks_test.go (TestSyncNamespaceAgainstCRD).

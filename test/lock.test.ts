@@ -301,7 +301,7 @@ describe('the lock file', () => {
     expect(text).not.toContain('hunter2');
   });
 
-  test('a lock file that is not valid JSON is refused with CAP010 naming the file', () => {
+  test('a lock file that is not valid JSON is refused with CAP014 naming the file', () => {
     // GIVEN a lock file holding truncated JSON
     const series = newSeries();
     fs.writeFileSync(series.lockFile, '{"formatVersion": 1, "units": [');
@@ -311,11 +311,11 @@ describe('the lock file', () => {
     // WHEN synthesized
     const { violations, plan } = app.synthesize();
 
-    // THEN one CAP010 names the file and says how to recover, and there is no plan
+    // THEN one CAP014 names the file and says how to recover, and there is no plan
     expect(coded(violations)).toEqual([
       {
-        code: 'CAP010',
-        message: expect.stringMatching(/^invalid object: the lock file '(.+)' is not valid JSON \(.+\); restore it from version control or delete it to start a first release\.$/),
+        code: 'CAP014',
+        message: expect.stringMatching(/^lock file: '(.+)' is not valid JSON \(.+\)\. Restore the file from version control, correct it \(docs\/lock\.md\), or delete it to start a first release\.$/),
         paths: [],
       },
     ]);
@@ -323,7 +323,7 @@ describe('the lock file', () => {
     expect(plan).toBeUndefined();
   });
 
-  test('a lock file of the wrong shape is refused with CAP010 naming the file', () => {
+  test('a lock file of the wrong shape is refused with one CAP014 per violation, each naming its JSON pointer', () => {
     // GIVEN a lock file holding valid JSON that is not a lock
     const series = newSeries();
     fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 2, units: {} }));
@@ -333,17 +333,19 @@ describe('the lock file', () => {
     // WHEN synthesized
     const { violations } = app.synthesize();
 
-    // THEN one CAP010 names the file and the expected shape
-    expect(coded(violations)).toEqual([
-      {
-        code: 'CAP010',
-        message: `invalid object: the lock file '${series.lockFile}' is not a cdk-capability lock (formatVersion is 2, expected 1); restore it from version control or delete it to start a first release.`,
+    // THEN each problem is its own CAP014, sorted
+    const prefix = `lock file: '${series.lockFile}' is not a cdk-capability lock: `;
+    const fix = '. Restore the file from version control, correct it (docs/lock.md), or delete it to start a first release.';
+    expect(coded(violations)).toEqual(
+      ['/barriers is missing', '/edges is missing', '/formatVersion (2) must be 1, the only format version', '/interfaces is missing', '/units ({}) must be a list'].map((problem) => ({
+        code: 'CAP014',
+        message: `${prefix}${problem}${fix}`,
         paths: [],
-      },
-    ]);
+      })),
+    );
   });
 
-  test('a real lock with its barriers list deleted (a bad merge) is refused with CAP010 naming the file, not a crashed check', () => {
+  test('a real lock with its barriers list deleted (a bad merge) is refused with CAP014 naming the key, not a crashed check', () => {
     // GIVEN the real lock of release 1.0.0 with the "barriers" key removed
     const series = lockedSeries(cdn, { version: '1.0.0' });
     const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
@@ -353,11 +355,11 @@ describe('the lock file', () => {
     // WHEN the same composition is synthesized
     const { violations } = nextRelease(series, cdn, { version: '1.0.0' });
 
-    // THEN one CAP010 names the lock file
-    expect(coded(violations)).toEqual([{ code: 'CAP010', message: expect.stringContaining(`the lock file '${series.lockFile}'`), paths: [] }]);
+    // THEN one CAP014 names the lock file and the missing key
+    expect(coded(violations)).toEqual([{ code: 'CAP014', message: expect.stringContaining(`'${series.lockFile}' is not a cdk-capability lock: /barriers is missing.`), paths: [] }]);
   });
 
-  test('a lock whose units are not objects is refused with CAP010 naming the file, not a crashed check', () => {
+  test('a lock whose units are not objects is refused with CAP014 naming the unit, not a crashed check', () => {
     // GIVEN the real lock of release 1.0.0 whose first unit is replaced by null
     const series = lockedSeries(cdn, { version: '1.0.0' });
     const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
@@ -367,8 +369,22 @@ describe('the lock file', () => {
     // WHEN the same composition is synthesized
     const { violations } = nextRelease(series, cdn, { version: '1.0.0' });
 
-    // THEN one CAP010 names the lock file
-    expect(coded(violations)).toEqual([{ code: 'CAP010', message: expect.stringContaining(`the lock file '${series.lockFile}'`), paths: [] }]);
+    // THEN one CAP014 names the lock file and the unit
+    expect(coded(violations)).toEqual([{ code: 'CAP014', message: expect.stringContaining(`'${series.lockFile}' is not a cdk-capability lock: /units/0 (null) must be an object.`), paths: [] }]);
+  });
+
+  test('a lock file that begins with a UTF-8 byte-order mark is read as the lock it is', () => {
+    // GIVEN the real lock of release 1.0.0, saved by an editor that writes a byte-order mark
+    const series = lockedSeries(cdn, { version: '1.0.0' });
+    fs.writeFileSync(series.lockFile, `\uFEFF${fs.readFileSync(series.lockFile, 'utf-8')}`);
+
+    // WHEN the same composition is synthesized
+    const { violations, plan } = nextRelease(series, cdn, { version: '1.0.0' });
+
+    // THEN it is accepted against that lock: nothing changes
+    expect(violations).toEqual([]);
+    expect(plan?.changes.firstRelease).toBe(false);
+    expect(plan?.changes.changed).toEqual([]);
   });
 
   test('releasing the same composition twice writes a byte-identical lock', () => {
@@ -383,7 +399,7 @@ describe('the lock file', () => {
     expect(fs.readFileSync(series.lockFile).equals(first)).toBe(true);
   });
 
-  test('synth() with a corrupt lock throws CAP010 and leaves the corrupt file as it was', () => {
+  test('synth() with a corrupt lock throws CAP014 and leaves the corrupt file as it was', () => {
     // GIVEN a lock file holding "not json"
     const series = newSeries();
     fs.writeFileSync(series.lockFile, 'not json');
@@ -393,8 +409,8 @@ describe('the lock file', () => {
     // WHEN synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
     const run = () => withUpdateLock('1', () => app.synth());
 
-    // THEN it is refused with CAP010, nothing is written, and the file is unchanged
-    expect(run).toThrow(/CAP010.*the lock file/);
+    // THEN it is refused with CAP014, nothing is written, and the file is unchanged
+    expect(run).toThrow(/CAP014 lock file: '.*' is not valid JSON/);
     expect(fs.readFileSync(series.lockFile, 'utf-8')).toBe('not json');
     expect(fs.existsSync(app.outdir)).toBe(false);
   });

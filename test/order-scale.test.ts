@@ -49,16 +49,16 @@ export function orderFacts(objects: readonly ObjectFact[], references: readonly 
 }
 
 describe('ordering at scale', () => {
-  test('100,000 objects with 75,000 reference edges order, every reference honoured (no timing asserted)', () => {
+  test('100,000 objects with 50,000 reference edges order, every reference honoured (no timing asserted)', () => {
     // GIVEN 25,000 tenants of four objects
     const { objects, references } = tenantFacts(25_000);
 
     // WHEN ordered
     const { order, edges } = orderFacts(objects, references);
 
-    // THEN every object once, every reference edge (two per Deployment, one per Service) forward
+    // THEN every object once, every reference edge (two per Deployment; a Service's selector orders nothing) forward
     expect(objects.length).toBe(100_000);
-    expect(edges).toBe(75_000);
+    expect(edges).toBe(50_000);
     const at = new Int32Array(objects.length);
     order.forEach((n, i) => (at[n] = i));
     expect(order.length).toBe(objects.length);

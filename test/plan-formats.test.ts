@@ -189,7 +189,7 @@ describe('cdk-capability plan --format sarif', () => {
   test('each result has its code, level, message, the creation site and the construct paths', () => {
     const run = sarif.runs[0];
     expect(run.tool.driver.name).toBe('cdk-capability');
-    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['CAP000', 'CAP001', 'CAP002', 'CAP003', 'CAP004', 'CAP005', 'CAP006', 'CAP007', 'CAP008', 'CAP009', 'CAP010', 'CAP011', 'CAP012', 'CAP013']);
+    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['CAP000', 'CAP001', 'CAP002', 'CAP003', 'CAP004', 'CAP005', 'CAP006', 'CAP007', 'CAP008', 'CAP009', 'CAP010', 'CAP011', 'CAP012', 'CAP013', 'CAP014']);
     expect(run.tool.driver.rules[5]).toEqual({
       id: 'CAP005',
       name: 'DanglingReference',

@@ -117,7 +117,7 @@ describe('references order: the referenced object first', () => {
     ]);
   });
 
-  test('a Service after the workloads it selects; Ingress after its Service and IngressClass; a route after its Gateway, a Gateway after its class', () => {
+  test('a Service before the workloads it selects (a selector is no reference); Ingress after its Service and IngressClass; a route after its Gateway, a Gateway after its class', () => {
     // GIVEN, declared in reverse: an HTTPRoute on Gateway edge and Service web, the Gateway on class public,
     // an Ingress of class nginx to Service web, the Service selecting app=web, Deployments web and other
     const app = newApp();
@@ -137,13 +137,13 @@ describe('references order: the referenced object first', () => {
     // WHEN synthesized
     const plan = planOf(app);
 
-    // THEN one step in this order, and each edge named
+    // THEN one step in this order (Service before the Deployments: Helm's and Argo CD's kind order), and each edge named
     expect(applyOrder(plan)).toEqual([
       'networking.k8s.io/IngressClass nginx',
       'gateway.networking.k8s.io/GatewayClass public',
+      'Service web/web',
       'apps/Deployment web/web',
       'apps/Deployment web/other',
-      'Service web/web',
       'networking.k8s.io/Ingress web/web',
       'gateway.networking.k8s.io/Gateway web/edge',
       'gateway.networking.k8s.io/HTTPRoute web/web',
@@ -154,7 +154,6 @@ describe('references order: the referenced object first', () => {
       { before: 'gateway.networking.k8s.io/Gateway web/edge', after: 'gateway.networking.k8s.io/HTTPRoute web/web', reasons: [ref('spec.parentRefs')] },
       { before: 'gateway.networking.k8s.io/GatewayClass public', after: 'gateway.networking.k8s.io/Gateway web/edge', reasons: [ref('spec.gatewayClassName')] },
       { before: 'networking.k8s.io/IngressClass nginx', after: 'networking.k8s.io/Ingress web/web', reasons: [ref('spec.ingressClassName')] },
-      { before: 'apps/Deployment web/web', after: 'Service web/web', reasons: [ref('spec.selector')] },
     ]);
   });
 
@@ -194,7 +193,7 @@ describe('references order: the referenced object first', () => {
     expect(plan.steps[0].orderInStep).toEqual([{ before: 'fms.example.com/NetworkRuleSet shop/baseline', after: 'fms.example.com/FMSPolicy shop/edge', reasons: [ref('spec.ruleSetRef')] }]);
   });
 
-  test('an explicit dependency against a reference is a cycle, named once per object', () => {
+  test('an explicit dependency against a reference is a cycle, named once per object, with each edge\'s origin', () => {
     // GIVEN ConfigMap settings made to depend on the Deployment that mounts it
     const app = newApp();
     const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
@@ -206,7 +205,8 @@ describe('references order: the referenced object first', () => {
 
     // THEN one CAP004
     expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP004 dependency cycle: c/r/Web => c/r/Settings => c/r/Web. Remove one of these dependencies (addDependency, or the reference that implies it).',
+      'CAP004 dependency cycle: c/r/Web => c/r/Settings => c/r/Web (c/r/Web => c/r/Settings: reference (spec.template.spec.volumes[name=s].configMap); '
+        + 'c/r/Settings => c/r/Web: explicit \'c/r/Settings\'.addDependency(\'c/r/Web\')). Remove one of these dependencies (addDependency, or the reference that implies it).',
     ]);
   });
 });
@@ -373,7 +373,8 @@ describe('cdk8s compatibility: charts', () => {
 
     // THEN (before: c/r/a => c/r => c/r2 => c/r2/b => c/r2 => c/r => c/r/a)
     expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP004 dependency cycle: c/r => c/r2 => c/r. Remove one of these dependencies (addDependency, or the reference that implies it).',
+      'CAP004 dependency cycle: c/r => c/r2 => c/r (c/r => c/r2: explicit \'c/r\'.addDependency(\'c/r2\'); c/r2 => c/r: explicit \'c/r2\'.addDependency(\'c/r\')). '
+        + 'Remove one of these dependencies (addDependency, or the reference that implies it).',
     ]);
   });
 });

@@ -49,19 +49,29 @@ export function appOf(series: ReleaseSeries): CapabilityApp {
 }
 
 /**
- * Runs `fn` with `CDK_CAPABILITY_UPDATE_LOCK` set to `value` (or unset), and
- * restores the variable as it was afterwards, also when `fn` throws.
+ * Runs `fn` with the environment variable `name` set to `value` (or unset), and
+ * restores it as it was afterwards, also when `fn` throws.
  */
-export function withUpdateLock<T>(value: string | undefined, fn: () => T): T {
-  const before = process.env.CDK_CAPABILITY_UPDATE_LOCK;
-  if (value === undefined) delete process.env.CDK_CAPABILITY_UPDATE_LOCK;
-  else process.env.CDK_CAPABILITY_UPDATE_LOCK = value;
+export function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {
+  const before = process.env[name];
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
   try {
     return fn();
   } finally {
-    if (before === undefined) delete process.env.CDK_CAPABILITY_UPDATE_LOCK;
-    else process.env.CDK_CAPABILITY_UPDATE_LOCK = before;
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
   }
+}
+
+/** Runs `fn` with `CDK_CAPABILITY_UPDATE_LOCK` set to `value` (or unset), restoring it afterwards. */
+export function withUpdateLock<T>(value: string | undefined, fn: () => T): T {
+  return withEnv('CDK_CAPABILITY_UPDATE_LOCK', value, fn);
+}
+
+/** Runs `fn` with `CDK_CAPABILITY_LOCK_KEY` set to `key` (or unset), restoring it afterwards. */
+export function withLockKey<T>(key: string | undefined, fn: () => T): T {
+  return withEnv('CDK_CAPABILITY_LOCK_KEY', key, fn);
 }
 
 /**

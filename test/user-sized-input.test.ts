@@ -5,7 +5,7 @@ import { ViolationCode } from '../src/check/finding';
 import { defineRule } from '../src/check/rule';
 import { cycleLabels } from '../src/check/rules/dependency-cycles';
 import { MAX_NESTING_DEPTH, tooDeep } from '../src/check/rules/nesting-depth';
-import type { ObjectFact } from '../src/collect/facts';
+import type { ObjectFact, ReferenceFact } from '../src/collect/facts';
 import { referenceEdges } from '../src/collect/graph/order-references';
 import { identityKey, ObjectIdentity } from '../src/collect/object-identity';
 import { existingOverrides } from '../src/private/override-tracking';
@@ -42,7 +42,9 @@ describe('150,000 of everything, end to end', () => {
     expect(Object.fromEntries(byCode)).toEqual({ CAP004: 1, CAP010: N });
     const cycle = violations.find((v) => v.code === 'CAP004')!;
     expect(cycle.paths).toHaveLength(N);
-    expect(cycle.message).toMatch(/^dependency cycle: cap\/Routing\/o0 => cap\/Routing\/o149999 => cap\/Routing\/o149998 => .* => cap\/Routing\/o1 => cap\/Routing\/o0\. Remove one/);
+    expect(cycle.message.slice(0, 80)).toBe('dependency cycle: cap/Routing/o0 => cap/Routing/o149999 => cap/Routing/o149998 => ');
+    expect(cycle.message).toContain(' => cap/Routing/o1 => cap/Routing/o0 (');
+    expect(cycle.message).toMatch(/\)\. Remove one of these dependencies \(addDependency, or the reference that implies it\)\.$/);
     expect(violations.find((v) => v.paths[0] === 'cap/Routing/o149999' && v.code === 'CAP010')?.message).toMatch(/^invalid object: 'metadata\.name' \("Bad_149999"\) of ConfigMap x\/Bad_149999 declared by 'cap\/Routing\/o149999' must be a DNS-1123 subdomain/);
   });
 
@@ -119,17 +121,19 @@ describe('the walks over user data, one at a time', () => {
     expect([found[0].message, found[N - 1].message]).toEqual(['invalid object: m000001', 'invalid object: m150000']);
   });
 
-  test('150,000 Services each selecting its Deployment give 150,000 ordering edges', () => {
+  test('150,000 Deployments each reading a ConfigMap of the composition give 150,000 ordering edges', () => {
     const objects: ObjectFact[] = [];
-    const add = (identity: ObjectIdentity, manifest: any) =>
-      objects.push({ path: `c/${identity.kind}-${identity.name}`, declarer: `c/${identity.name}`, chart: 'c', identity, key: identityKey(identity), manifest });
+    const references: ReferenceFact[] = [];
+    const add = (identity: ObjectIdentity) =>
+      objects.push({ path: `c/${identity.kind}-${identity.name}`, declarer: `c/${identity.name}`, chart: 'c', identity, key: identityKey(identity), manifest: {} }) - 1;
     for (let i = 0; i < N; i++) {
-      const name = `w${i}`;
-      add({ group: 'apps', kind: 'Deployment', namespace: 'x', name }, { metadata: { name, namespace: 'x' }, spec: { template: { metadata: { labels: { app: name } } } } });
-      add({ group: '', kind: 'Service', namespace: 'x', name }, { metadata: { name, namespace: 'x' }, spec: { selector: { app: name } } });
+      const target = { group: '', kind: 'ConfigMap', namespace: 'x', name: `c${i}` };
+      add(target);
+      const from = add({ group: 'apps', kind: 'Deployment', namespace: 'x', name: `w${i}` });
+      references.push({ from, target, field: 'spec.template.spec.volumes[name=config].configMap' });
     }
 
-    const edges = referenceEdges(objects, []);
+    const edges = referenceEdges(objects, references);
 
     expect(edges).toHaveLength(N);
     expect(edges[N - 1]).toEqual(expect.objectContaining({ before: 2 * N - 2, after: 2 * N - 1 }));

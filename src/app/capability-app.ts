@@ -9,7 +9,8 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
-import { DEFAULT_LOCK_FILE, Lock, readLock, serializeLock } from '../release/lock';
+import { DEFAULT_LOCK_FILE, loadLock, serializeLock } from '../release/lock';
+import { LockKey } from '../release/lock-key';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
 import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
@@ -209,15 +210,16 @@ export class CapabilityApp extends App {
    * @internal
    */
   public synthesize(): SynthesisResult {
-    let previous: Lock | undefined;
-    let lockProblem: string | undefined;
+    const { lock: previous, problems } = loadLock(this.lockFile);
+    const lockProblems = [...problems];
+    let lockKey: LockKey | undefined;
     try {
-      previous = readLock(this.lockFile);
+      lockKey = LockKey.fromEnv();
     } catch (e) {
-      lockProblem = errorMessage(e);
+      lockProblems.push(`${errorMessage(e)}.`);
     }
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
-    return synthesize(this, { previous, lockProblem, writers });
+    return synthesize(this, { previous, lockProblems, lockKey, writers });
   }
 }
 

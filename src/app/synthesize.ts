@@ -7,6 +7,7 @@ import type { Facts } from '../collect/facts';
 import { constructPathOf } from '../private/guard';
 import type { InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
+import type { LockKey } from '../release/lock-key';
 import type { OutputTree } from '../render/output-tree';
 import type { OutputWriter } from '../render/output-writer';
 import type { RuntimeFile } from '../render/plan-steps';
@@ -17,8 +18,10 @@ import { planOf, Plan } from '../render/writers/plan-json';
 export interface PipelineOptions {
   /** The previous release; absent for a first release. */
   readonly previous?: Lock;
-  /** Why the lock file could not be read, when it could not. */
-  readonly lockProblem?: string;
+  /** Why the lock file could not be read (one problem each, naming its JSON pointer), when it could not. */
+  readonly lockProblems?: readonly string[];
+  /** The key of the lock's digests of sensitive values (`CDK_CAPABILITY_LOCK_KEY`), if any. */
+  readonly lockKey?: LockKey;
   /** The output formats. */
   readonly writers: readonly OutputWriter[];
 }
@@ -59,13 +62,13 @@ export function synthesize(root: IConstruct, options: PipelineOptions): Synthesi
   if (isCrash(facts)) return refused([facts]);
 
   const claims = options.writers.flatMap((w) => w.claims ?? []);
-  const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblem: options.lockProblem, claims }));
+  const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblems: options.lockProblems, claims }));
   if (isCrash(findings)) return refused([findings], facts);
   const errors = findings.filter((f) => f.severity === 'error');
   const warnings = findings.filter((f) => f.severity === 'warning').map(toViolation);
   if (errors.length > 0) return { ...refused(errors, facts), warnings };
 
-  const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers));
+  const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers, options.lockKey));
   if (isCrash(rendered)) return { ...refused([rendered], facts), warnings };
   const { context, output } = rendered;
   return {

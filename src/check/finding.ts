@@ -35,6 +35,8 @@ export enum ViolationCode {
   POSSIBLE_SECRET = 'CAP012',
   /** A custom resource emitted before the CRD that defines its kind (the cdk8s validation plugin, on plain manifests). */
   CRD_ORDER = 'CAP013',
+  /** The lock file exists but is not a lock this version can read (not JSON, or not of the shape of `docs/lock.schema.json`), or its key is unusable. */
+  LOCK_FILE = 'CAP014',
 }
 
 /**
@@ -56,6 +58,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.OUTPUT_NOT_WRITTEN]: 'output not written',
   [ViolationCode.POSSIBLE_SECRET]: 'possible secret',
   [ViolationCode.CRD_ORDER]: 'custom resource before its CRD',
+  [ViolationCode.LOCK_FILE]: 'lock file',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */

@@ -16,8 +16,8 @@ export interface CheckContext {
   readonly facts: Facts;
   /** The previous release, from the lock file; absent for a first release. */
   readonly previous?: Lock;
-  /** Why the lock file could not be read, when it could not. */
-  readonly lockProblem?: string;
+  /** Why the lock file could not be read, one problem each (naming its JSON pointer), when it could not. */
+  readonly lockProblems?: readonly string[];
   /** Annotations the output formats write. */
   readonly claims: readonly AnnotationClaim[];
 }

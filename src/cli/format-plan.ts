@@ -57,6 +57,8 @@ export function formatPlan(plan: Plan): string {
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
+    const secrets = c.sensitiveNotCompared;
+    if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
   }
   if ((c.traffic ?? []).length > 0) {
     lines.push('', 'Traffic:');
@@ -103,8 +105,8 @@ function contractLine(c: ContractChange): string {
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
 }
 
-/** A value as the plan shows it: JSON, except the masks, which are shown as they are. */
+/** A value as the plan shows it: JSON, except the masks (`(sensitive)`, `(sensitive, changed)`, `(known after deploy)`), which are shown as they are. */
 function show(v: unknown): string {
-  if (v === '(sensitive)' || v === '(known after deploy)') return v;
+  if (typeof v === 'string' && /^\((sensitive|known after deploy)(, [a-z ]+)?\)$/.test(v)) return v;
   return JSON.stringify(v);
 }

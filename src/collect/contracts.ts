@@ -33,6 +33,11 @@ export type SecretAttributes = ReadonlyMap<unknown, string>;
  * whole Secret through `envFrom` or a volume), and by the tenant routes of a
  * `RuntimeRouting`, which match on the published `tenantHeader`.
  *
+ * The `ExternalSecret` a consumption creates is the contract's: each consumer
+ * records it as its `binding`, so the lock can tell the binding of a major from
+ * an object of a reader, and deletion safety judges its removal by the readers
+ * of that major (`CAP008` when a major is retired while a locked reader remains).
+ *
  * @param indexOf the index of an `ApiObject` in `objects`
  */
 export function collectContracts(
@@ -67,11 +72,15 @@ export function collectContracts(
         values: publishedValues(p.values, p.stack, secrets),
         ...(p.parameter ? { parameter: parameterOf(p, p.parameter) } : {}),
       })),
-      consumers: contract.consumptions.map((c) => ({
-        chart: c.chart.node.path,
-        secretName: c.secretName,
-        ...(c.namespace ? { namespace: c.namespace } : {}),
-      })),
+      consumers: contract.consumptions.map((c) => {
+        const binding = indexOf.get(c.externalSecret);
+        return {
+          chart: c.chart.node.path,
+          secretName: c.secretName,
+          ...(c.namespace ? { namespace: c.namespace } : {}),
+          ...(binding !== undefined ? { binding } : {}),
+        };
+      }),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };

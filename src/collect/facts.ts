@@ -303,6 +303,13 @@ export interface ContractFact {
     readonly secretName: string;
     /** The namespace of the binding, if any. */
     readonly namespace?: string;
+    /**
+     * The binding: the index in `objects` of the `ExternalSecret` that extracts the
+     * parameter into the Secret (one per namespace, shared by the charts there).
+     * It belongs to the contract's major, not to a reader: its removal is judged by
+     * the readers of that major, not by the objects that happened to read it.
+     */
+    readonly binding?: number;
   }>;
   /** Who reads which field: objects whose manifests render a handle of the field. */
   readonly readers: ReadonlyArray<{

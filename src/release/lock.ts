@@ -1,5 +1,12 @@
 import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
+import { lockSchemaProblems } from './lock-schema';
+
+/** What the lock holds instead of a value that must not be written: a Secret's data, a secret property, or a value shaped like a secret. */
+export const SENSITIVE = '(sensitive)';
+
+/** What the lock holds instead of an aws-cdk token: its value is known only at deploy time. */
+export const KNOWN_AFTER_DEPLOY = '(known after deploy)';
 
 /**
  * One stack or object of a release, as the lock records it: a digest, and the
@@ -12,7 +19,11 @@ export interface LockedUnit {
   readonly label: string;
   /** The declaring construct path. */
   readonly path: string;
-  /** A digest of its template or manifest, to tell changed from unchanged. */
+  /**
+   * A digest of its template or manifest, to tell changed from unchanged; of
+   * its masked `values` when it holds a sensitive value, so that the digest
+   * says nothing about that value.
+   */
   readonly digest: string;
   /** For a stack: its CloudFormation stack name (what a teardown deletes). */
   readonly stackName?: string;
@@ -25,12 +36,27 @@ export interface LockedUnit {
   /** For a Namespace object: the namespace it creates. */
   readonly namespaceName?: string;
   /**
+   * For the `ExternalSecret` that binds a contract major into a Secret: that
+   * major's parameter name. The binding is the contract's, so its removal is
+   * judged by the readers of the major (`interfaces[].fields[].readBy`), not by
+   * the locked graph's edges to the objects that read it.
+   */
+  readonly binds?: string;
+  /**
    * Its leaves by path (`spec.replicas`), masked: every value of a Secret's
-   * `data` and `stringData`, and any value shaped like a secret, is
-   * `(sensitive)`; an aws-cdk token is `(known after deploy)`. Absent in locks
-   * written before values were recorded.
+   * `data` and `stringData`, of a CloudFormation property that takes a secret,
+   * of the `Default` of a `NoEcho` parameter, and any value shaped like a
+   * secret, is `(sensitive)`; an aws-cdk token is `(known after deploy)`.
+   * Absent in locks written before values were recorded.
    */
   readonly values?: Readonly<Record<string, unknown>>;
+  /**
+   * The keyed digest (HMAC-SHA256 with `CDK_CAPABILITY_LOCK_KEY`, see
+   * `Lock.sensitiveKeyId`) of each `(sensitive)` leaf, by path: how the plan
+   * tells a changed secret from an unchanged one without holding either.
+   * Absent when the lock was written without a key.
+   */
+  readonly sensitive?: Readonly<Record<string, string>>;
   /**
    * For an object: the leaves another construct than its declarer writes (a
    * `Contribution`), by path, with that writer's construct path; every other
@@ -48,6 +74,12 @@ export interface LockedUnit {
 export interface Lock {
   /** Format version of this file. */
   readonly formatVersion: 1;
+  /**
+   * The id of the key that digested the sensitive values (`LockKey.id`);
+   * absent when the lock was written without `CDK_CAPABILITY_LOCK_KEY`, and
+   * then no unit holds digests.
+   */
+  readonly sensitiveKeyId?: string;
   /** The interface artifact of the release. */
   readonly interfaces: InterfaceRecord[];
   /** Stacks and objects. */
@@ -74,47 +106,64 @@ export function objectUnitId(identityKey: string): string {
   return `object:${identityKey}`;
 }
 
-/**
- * Reads a lock file.
- *
- * @returns the lock, undefined when there is none (a first release)
- * @throws when the file exists but is not a lock
- */
-export function readLock(file: string): Lock | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  let parsed: any;
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf-8'));
-  } catch (e) {
-    throw new Error(`the lock file '${file}' is not valid JSON (${(e as Error).message}); restore it from version control or delete it to start a first release`);
-  }
-  const problem = shapeProblem(parsed);
-  if (problem) {
-    throw new Error(`the lock file '${file}' is not a cdk-capability lock (${problem}); restore it from version control or delete it to start a first release`);
-  }
-  return parsed as Lock;
+/** A lock file as read: the lock, or why it cannot be read. */
+export interface LockFileRead {
+  /** The lock; absent when there is no file (a first release) or it cannot be read. */
+  readonly lock?: Lock;
+  /**
+   * Why the file cannot be read as a lock, one problem per violation of its
+   * JSON Schema (`docs/lock.schema.json`), each a sentence naming the file, the
+   * JSON pointer, the value found and what was expected; empty when it can.
+   */
+  readonly problems: readonly string[];
 }
 
-/** What is wrong with the shape of a parsed lock, or undefined. */
-function shapeProblem(lock: any): string | undefined {
-  if (lock === null || typeof lock !== 'object') return 'not an object';
-  if (lock.formatVersion !== 1) return `formatVersion is ${JSON.stringify(lock.formatVersion)}, expected 1`;
-  for (const list of ['units', 'barriers', 'edges', 'interfaces']) {
-    if (!Array.isArray(lock[list])) return `'${list}' is not a list`;
+const RECOVER = 'Restore the file from version control, correct it (docs/lock.md), or delete it to start a first release.';
+
+/**
+ * Reads a lock file and checks it against the lock's JSON Schema before
+ * anything reads it. A UTF-8 byte-order mark (as some editors write) is
+ * accepted. Never throws for a file that is not a lock: says why instead.
+ */
+export function loadLock(file: string): LockFileRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf-8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { problems: [] };
+    return { problems: [`'${file}' cannot be read (${(e as Error).message}). ${RECOVER}`] };
   }
-  const isText = (x: unknown) => typeof x === 'string';
-  const badUnit = lock.units.findIndex((u: any) => !u || typeof u !== 'object' || ![u.id, u.label, u.path, u.digest].every(isText));
-  if (badUnit >= 0) return `units[${badUnit}] is not a unit with id, label, path and digest`;
-  if (!lock.barriers.every(isText)) return 'barriers are not all labels';
-  const nodes = lock.units.length + lock.barriers.length;
-  const isNode = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < nodes;
-  const badEdge = lock.edges.findIndex((e: any) => !Array.isArray(e) || !isNode(e[0]) || !isNode(e[1]) || !isText(e[2]));
-  if (badEdge >= 0) return `edges[${badEdge}] is not [from, to, reason] within the graph`;
-  const badInterface = lock.interfaces.findIndex(
-    (i: any) => !i || typeof i !== 'object' || ![i.capability, i.name, i.version].every(isText) || typeof i.schema !== 'object' || typeof i.fields !== 'object',
-  );
-  if (badInterface >= 0) return `interfaces[${badInterface}] is not an interface record`;
-  return undefined;
+  return parseLock(text, file);
+}
+
+/**
+ * Parses the text of a lock file and checks it against the lock's JSON Schema
+ * (`loadLock` without the reading). A UTF-8 byte-order mark is accepted.
+ *
+ * @param file how the problems name the file
+ */
+export function parseLock(text: string, file: string): LockFileRead {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  } catch (e) {
+    return { problems: [`'${file}' is not valid JSON (${(e as Error).message}). ${RECOVER}`] };
+  }
+  const problems = lockSchemaProblems(parsed);
+  if (problems.length > 0) return { problems: problems.map((p) => `'${file}' is not a cdk-capability lock: ${p}. ${RECOVER}`) };
+  return { lock: parsed as Lock, problems: [] };
+}
+
+/**
+ * Reads a lock file (`loadLock`).
+ *
+ * @returns the lock, undefined when there is none (a first release)
+ * @throws when the file exists but is not a lock, with every problem on a line of its own
+ */
+export function readLock(file: string): Lock | undefined {
+  const { lock, problems } = loadLock(file);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  return lock;
 }
 
 /** Writes a lock file atomically (a sibling temporary file renamed over it). */

@@ -1,16 +1,31 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
-import { Lock, LockedUnit } from './lock';
+import { Lock, LockedUnit, SENSITIVE } from './lock';
+import { LOCK_KEY_ENV } from './lock-key';
 import { compareText } from '../private/compare';
+
+/** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
+export const SENSITIVE_CHANGED = '(sensitive, changed)';
+
+/** What a sensitive leaf shows when the lock held it unmasked (written by an earlier version): never the old value. */
+export const SENSITIVE_NOT_COMPARED = '(sensitive, not compared)';
 
 /** One changed leaf of a stack's template or an object's manifest; masked values as the lock holds them. */
 export interface FieldChange {
   /** The leaf, for example `spec.replicas` or `spec.rules[0].backendRefs[1].weight`. */
   readonly path: string;
-  /** The locked value; absent when the leaf is added. */
+  /** The locked value; absent when the leaf is added. `(sensitive)` for a masked value. */
   readonly before?: unknown;
-  /** The value of this release; absent when the leaf is removed. */
+  /** The value of this release; absent when the leaf is removed. `(sensitive, changed)` for a masked value whose keyed digest changed. */
   readonly after?: unknown;
+}
+
+/** Stacks and objects holding sensitive values the plan could not compare, and why. */
+export interface SensitiveNotCompared {
+  /** Why, for example `CDK_CAPABILITY_LOCK_KEY is not set`. */
+  readonly reason: string;
+  /** The stacks and objects (in both releases) that hold sensitive values, as `changed` names them. */
+  readonly units: string[];
 }
 
 /** The changed leaves of one changed stack or object. */
@@ -88,6 +103,12 @@ export interface ReleaseDiff {
   readonly handovers: Handover[];
   /** Interface fields added, changed or removed, with the bump each needs. */
   readonly interface: InterfaceChange[];
+  /**
+   * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
+   * the lock was digested with another key): a change to them is not shown.
+   * Absent when every sensitive value was compared.
+   */
+  readonly sensitiveNotCompared?: SensitiveNotCompared;
 }
 
 const ONLY_MASKED = 'only masked values changed';
@@ -115,27 +136,59 @@ export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDif
   }
   const before = new Map(previous.units.map((u) => [u.id, u]));
   const after = new Map(next.units.map((u) => [u.id, u]));
-  const changedUnits = next.units.filter((u) => before.has(u.id) && before.get(u.id)!.digest !== u.digest);
+  const notCompared = notComparedReason(previous, next);
+  const compared = notCompared === undefined;
+  const changedUnits = next.units.filter((u) => {
+    const old = before.get(u.id);
+    return old !== undefined && (old.digest !== u.digest || (compared && sensitiveChanged(old, u).length > 0));
+  });
+  const holding = notCompared ? next.units.filter((u) => before.has(u.id) && holdsSensitive(before.get(u.id)!) && holdsSensitive(u)) : [];
   return {
     firstRelease: false,
     added: next.units.filter((u) => !before.has(u.id)).map((u) => u.label),
     changed: changedUnits.map((u) => u.label),
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
-    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u)),
+    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared)),
     traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
     handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
+    ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
 }
 
-/** The changed leaves between two versions of a unit. */
-export function unitChanges(old: LockedUnit, now: LockedUnit): UnitChanges {
+/** Why the sensitive values of two locks cannot be compared, or undefined when they can (both digested with one key). */
+function notComparedReason(previous: Lock, next: Lock): string | undefined {
+  if (next.sensitiveKeyId === undefined) return `${LOCK_KEY_ENV} is not set`;
+  if (previous.sensitiveKeyId === undefined) return `the lock was written without ${LOCK_KEY_ENV}`;
+  if (previous.sensitiveKeyId !== next.sensitiveKeyId) return `the lock was written with another ${LOCK_KEY_ENV}`;
+  return undefined;
+}
+
+function holdsSensitive(u: LockedUnit): boolean {
+  return Object.values(u.values ?? {}).some((v) => v === SENSITIVE);
+}
+
+/** The masked leaves of both versions whose keyed digests differ (digests of one key). */
+function sensitiveChanged(old: LockedUnit, now: LockedUnit): string[] {
+  if (!old.sensitive || !now.sensitive) return [];
+  return Object.keys(now.sensitive).filter((path) => path in old.sensitive! && old.sensitive![path] !== now.sensitive![path]);
+}
+
+/**
+ * The changed leaves between two versions of a unit.
+ *
+ * @param compared whether both were digested with one key, so a masked leaf whose digest differs shows as `(sensitive, changed)`
+ */
+export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false): UnitChanges {
   if (!old.values || !now.values) return { unit: now.label, fields: [], note: NO_VALUES };
   const fields: FieldChange[] = [];
+  const secretsChanged = new Set(compared ? sensitiveChanged(old, now) : []);
   for (const [path, value] of Object.entries(now.values)) {
     if (!(path in old.values)) fields.push({ path, after: value });
+    else if (value === SENSITIVE && old.values[path] !== SENSITIVE) fields.push({ path, before: SENSITIVE, after: SENSITIVE_NOT_COMPARED });
     else if (!sameValue(old.values[path], value)) fields.push({ path, before: old.values[path], after: value });
+    else if (secretsChanged.has(path)) fields.push({ path, before: SENSITIVE, after: SENSITIVE_CHANGED });
   }
   for (const [path, value] of Object.entries(old.values)) if (!(path in now.values)) fields.push({ path, before: value });
   return fields.length > 0 ? { unit: now.label, fields } : { unit: now.label, fields, note: ONLY_MASKED };

@@ -1,23 +1,31 @@
 import { createHash } from 'crypto';
-import { lockValues } from './lock-values';
+import { LockedLeaves, lockValues } from './lock-values';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
+import type { LockKey } from '../release/lock-key';
+import { templateSecretAt } from '../release/sensitive-properties';
 
 /**
  * The lock of this release: the interface artifact, and the inventory of
  * stacks and objects with the dependency graph between them, a digest of each
  * template and manifest, and its leaves for the plan's field diff, masked
- * (`lockValues`): no secret and no token is stored.
+ * (`lockValues`): no secret and no token is stored. With a key, each masked
+ * value keeps a keyed digest (`LockedUnit.sensitive`), so the plan can say
+ * `(sensitive, changed)`; a unit that holds a masked value is digested from its
+ * masked leaves, so its digest says nothing about the value either.
  *
  * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
+ * @param key the key of the digests of sensitive values; without one the lock keeps none
  */
-export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>): Lock {
+export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>, key?: LockKey): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
+  const binds = new Map<number, string>();
+  for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
@@ -31,28 +39,35 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
     index[n] = units.length;
     if (unit.kind === 'stack') {
       const stack = facts.stacks[unit.index];
+      const id = stackUnitId(stack.path);
+      const template = stack.template ?? {};
+      const leaves = lockValues(withoutResourceMetadata(template), (at) => templateSecretAt(template, at) !== undefined);
       units.push({
-        id: stackUnitId(stack.path),
+        id,
         label: `stack ${stack.path}`,
         path: stack.path,
         stackName: stack.stackName,
-        digest: hashText(JSON.stringify(stack.template ?? {})),
-        values: lockValues(withoutResourceMetadata(stack.template ?? {})),
+        ...digested(id, leaves, () => JSON.stringify(template), key),
       });
     } else {
       const o = facts.objects[unit.index];
       const { group, kind, namespace, name } = o.identity;
       const isCrd = group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition';
+      const id = objectUnitId(o.key);
+      const isSecret = group === '' && kind === 'Secret';
+      const leaves = lockValues(o.manifest, (at) => isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData'));
+      const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key);
       units.push({
-        id: objectUnitId(o.key),
+        id,
         label: describeIdentity(o.identity),
         path: o.declarer,
-        digest: hashText(rendered.get(o) ?? JSON.stringify(o.manifest)),
+        digest,
         groupKind: groupKind(group, kind),
         ...(namespace ? { namespace } : {}),
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
-        values: lockValues(o.manifest, group === '' && kind === 'Secret' ? ['data', 'stringData'] : []),
+        ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
+        ...values,
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
       });
     }
@@ -63,7 +78,19 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   }
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
-  return { formatVersion: 1, interfaces: artifact.interfaces, units, barriers, edges };
+  return { formatVersion: 1, ...(key ? { sensitiveKeyId: key.id } : {}), interfaces: artifact.interfaces, units, barriers, edges };
+}
+
+/**
+ * A unit's digest, values and keyed digests of its masked values. Without a
+ * masked value the digest is of the whole text (as rendered); with one, of the
+ * masked leaves, which never hold the value.
+ */
+function digested(id: string, leaves: LockedLeaves, text: () => string, key: LockKey | undefined): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
+  if (leaves.masked.size === 0) return { digest: hashText(text()), values: leaves.values };
+  const sensitive: Record<string, string> = {};
+  if (key) for (const [path, value] of leaves.masked) sensitive[path] = key.digest(id, path, value);
+  return { digest: hashText(JSON.stringify(leaves.values)), values: leaves.values, ...(key ? { sensitive } : {}) };
 }
 
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */

@@ -1,49 +1,66 @@
 import { SECRET_SHAPES } from '../check/rules/possible-secrets';
-
-/** What the lock holds instead of a value that must not be written: a Secret's data, or a value shaped like a secret. */
-export const SENSITIVE = '(sensitive)';
-
-/** What the lock holds instead of an aws-cdk token: its value is known only at deploy time. */
-export const KNOWN_AFTER_DEPLOY = '(known after deploy)';
+import { KNOWN_AFTER_DEPLOY, SENSITIVE } from '../release/lock';
 
 const TOKEN = /\$\{Token\[/;
 const SECRET_REFERENCE = /\{\{resolve:(secretsmanager|ssm-secure):/;
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
+/** The leaves of a document as the lock records them, and the values it masked. */
+export interface LockedLeaves {
+  /** Each leaf by path, masked: a sensitive value is `(sensitive)`, an aws-cdk token `(known after deploy)`. */
+  readonly values: Record<string, unknown>;
+  /** The value behind each `(sensitive)` leaf, by path: digested with the lock's key, never written. */
+  readonly masked: ReadonlyMap<string, unknown>;
+}
+
 /**
  * The leaves of a manifest or template, by path (`spec.template.spec.containers[0].image`,
  * `metadata.labels["app.kubernetes.io/name"]`), as the lock records them for
  * the plan's field diff. Masked, so the lock never holds a secret: every value
- * under `data` and `stringData` of a Secret, a value shaped like a secret (an
- * AWS access key id, a PEM private key, a Secrets Manager or SecureString
- * reference) is `(sensitive)`, and an aws-cdk token `(known after deploy)`.
- * An empty map or list is a leaf of its own (`{}`, `[]`).
+ * at or under a node `isSensitive` names (a Secret's `data`, a property that
+ * takes a secret, the `Default` of a `NoEcho` parameter), and a value shaped
+ * like a secret (an AWS access key id, a PEM private key, a Secrets Manager or
+ * SecureString reference) is `(sensitive)`, and an aws-cdk token
+ * `(known after deploy)`. An empty map or list is a leaf of its own (`{}`, `[]`).
  *
- * @param sensitiveRoots top-level keys whose whole content is masked (`data`, `stringData` of a Secret)
+ * @param isSensitive whether the node at these keys (from the document's root) holds a secret, with all below it
  */
-export function lockValues(doc: unknown, sensitiveRoots: readonly string[] = []): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const walk = (v: unknown, at: string, sensitive: boolean): void => {
+export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) => boolean = () => false): LockedLeaves {
+  const values: Record<string, unknown> = {};
+  const masked = new Map<string, unknown>();
+  const keys: string[] = [];
+  const leaf = (at: string, v: unknown, sensitive: boolean) => {
+    const shown = sensitive ? SENSITIVE : maskedText(v);
+    values[at] = shown;
+    if (shown === SENSITIVE) masked.set(at, v);
+  };
+  const walk = (v: unknown, at: string, inherited: boolean): void => {
+    const sensitive = inherited || (keys.length > 0 && isSensitive(keys));
     if (Array.isArray(v)) {
-      if (v.length === 0) out[at] = sensitive ? SENSITIVE : [];
-      v.forEach((x, i) => walk(x, `${at}[${i}]`, sensitive));
+      if (v.length === 0) leaf(at, [], sensitive);
+      v.forEach((x, i) => {
+        keys.push(String(i));
+        walk(x, `${at}[${i}]`, sensitive);
+        keys.pop();
+      });
     } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v);
-      if (keys.length === 0 && at !== '') out[at] = sensitive ? SENSITIVE : {};
-      for (const k of keys) {
-        const path = PLAIN_KEY.test(k) ? (at === '' ? k : `${at}.${k}`) : `${at}[${JSON.stringify(k)}]`;
-        walk((v as Record<string, unknown>)[k], path, sensitive || (at === '' && sensitiveRoots.includes(k)));
+      const names = Object.keys(v);
+      if (names.length === 0 && at !== '') leaf(at, {}, sensitive);
+      for (const k of names) {
+        keys.push(k);
+        walk((v as Record<string, unknown>)[k], PLAIN_KEY.test(k) ? (at === '' ? k : `${at}.${k}`) : `${at}[${JSON.stringify(k)}]`, sensitive);
+        keys.pop();
       }
     } else if (v !== undefined) {
-      out[at] = masked(v, sensitive);
+      leaf(at, v, sensitive);
     }
   };
   walk(doc, '', false);
-  return out;
+  return { values, masked };
 }
 
-function masked(v: unknown, sensitive: boolean): unknown {
-  if (sensitive) return SENSITIVE;
+/** A value as the lock shows it when nothing marks it sensitive: a token, a secret reference or a secret shape is masked. */
+function maskedText(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   if (TOKEN.test(v)) return KNOWN_AFTER_DEPLOY;
   if (SECRET_REFERENCE.test(v) || SECRET_SHAPES.some((s) => s.pattern.test(v))) return SENSITIVE;

@@ -47,6 +47,18 @@ export interface InStepOrder {
   readonly reasons: string[];
 }
 
+/** An inferred ordering edge the plan does not keep, because it would close a cycle with the edges kept. */
+export interface DroppedOrder {
+  /** What the edge would have put first: an object as `Kind namespace/name`, a stack as `stack <path>`, or a construct path. */
+  readonly before: string;
+  /** What it would have put after it. */
+  readonly after: string;
+  /** Why the edge was inferred: `reference (spec.storageClassName)`. */
+  readonly reason: string;
+  /** The edges kept that lead from `after` back to `before`, each as `X => Y: origin` (X depends on Y). */
+  readonly closes: string[];
+}
+
 /** A runtime file: its path relative to the outdir and its manifests in apply order. */
 export interface RuntimeFile {
   /** Path relative to the outdir, `runtime/0001-<chart>.yaml`. */
@@ -222,6 +234,24 @@ function addReasons(target: Map<number, Set<string>>, step: number, reasons: Set
   }
   for (const r of reasons) set.add(r);
   if (extra) set.add(extra);
+}
+
+/**
+ * The inferred ordering edges dropped because they would close a cycle with an
+ * explicit dependency or another edge kept, each with that cycle's edges.
+ */
+export function droppedOrders(facts: Facts): DroppedOrder[] {
+  const graph = facts.graph;
+  const name = (node: number) => describe(facts, node) || (graph.value(node)?.kind === 'stack' ? `stack ${graph.label(node)}` : graph.label(node));
+  return graph.sort().dropped.map((d) => {
+    const e = graph.edge(d.edge);
+    return {
+      before: name(e.from),
+      after: name(e.to),
+      reason: e.reason,
+      closes: d.closes.map((k) => graph.edge(k)).filter((c) => c.reason).reverse().map((c) => `${name(c.to)} => ${name(c.from)}: ${c.origin ? `${c.reason}, ${c.origin}` : c.reason}`),
+    };
+  });
 }
 
 function describe(facts: Facts, node: number): string {

@@ -5,6 +5,7 @@ import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
+import type { LockKey } from '../release/lock-key';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
 
 /**
@@ -38,12 +39,16 @@ export function deployFile(facts: Facts, stack: number): string {
   return `deploy/${facts.stacks[stack].templateFile}`;
 }
 
-/** Computes the render context of an accepted composition. */
-export function renderContext(facts: Facts, previous?: Lock): RenderContext {
+/**
+ * Computes the render context of an accepted composition.
+ *
+ * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
+ */
+export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey): RenderContext {
   const { steps, runtimeFiles } = planSteps(facts, (stack) => deployFile(facts, stack));
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const artifact = interfaceArtifact(facts.contracts);
-  const lock = buildLock(facts, artifact, yaml);
+  const lock = buildLock(facts, artifact, yaml, lockKey);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock), teardown: teardownOf(previous, lock) };
 }

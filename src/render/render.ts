@@ -3,6 +3,7 @@ import type { OutputWriter } from './output-writer';
 import { RenderContext, renderContext } from './render-context';
 import type { Facts } from '../collect/facts';
 import type { Lock } from '../release/lock';
+import type { LockKey } from '../release/lock-key';
 
 /** What `render` returns: the files to write and the context they were rendered from. */
 export interface Rendered {
@@ -17,9 +18,10 @@ export interface Rendered {
  * nothing is written to disk here (`writeOutput` does that, atomically).
  *
  * @param writers the output formats, in order
+ * @param lockKey the key of the lock's digests of sensitive values, if any
  */
-export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[]): Rendered {
-  const context = renderContext(facts, previous);
+export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[], lockKey?: LockKey): Rendered {
+  const context = renderContext(facts, previous, lockKey);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
   return { output, context };

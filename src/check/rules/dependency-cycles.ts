@@ -1,3 +1,5 @@
+import { EdgeReason } from '../../collect/graph/composition-graph';
+import type { GraphEdge } from '../../collect/graph/dependency-graph';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -15,10 +17,12 @@ export const dependencyCycles = defineRule({
   title: 'dependency cycles',
   run({ facts }) {
     const { graph, problems } = facts;
-    const found: RuleFinding[] = graph.sort().cycles.map((cycle) => {
+    const sorted = graph.sort();
+    const found: RuleFinding[] = sorted.cycles.map((cycle, k) => {
       const labels = cycleLabels(cycle.slice(0, -1).map((node) => ({ label: graph.label(node), barrier: graph.isBarrier(node) })));
+      const why = sorted.cycleEdges[k].map((e) => graph.edge(e)).filter((e) => e.reason).map((e) => `${graph.label(e.to)} => ${graph.label(e.from)}: ${edgeOrigin(e)}`);
       return {
-        message: `${[...labels, labels[0]].join(' => ')}. Remove one of these dependencies (addDependency, or the reference that implies it).`,
+        message: `${[...labels, labels[0]].join(' => ')} (${why.join('; ')}). Remove one of these dependencies (addDependency, or the reference that implies it).`,
         paths: labels,
       };
     });
@@ -37,6 +41,16 @@ export const dependencyCycles = defineRule({
     return found;
   },
 });
+
+/**
+ * Where an edge comes from, for a cycle message: the `addDependency` call and
+ * on which construct (`explicit 'a'.addDependency('b')`), or the reason and the
+ * field that implies it (`CRD before custom resource, apiVersion example.com/v1, kind Widget`).
+ */
+export function edgeOrigin(e: Pick<GraphEdge, 'reason' | 'origin'>): string {
+  if (e.reason === EdgeReason.EXPLICIT && e.origin) return `explicit ${e.origin}`;
+  return e.origin ? `${e.reason}, ${e.origin}` : e.reason;
+}
 
 /**
  * How a cycle is named, as cdk8s and kapp name it: each construct once, in

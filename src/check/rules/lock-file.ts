@@ -1,9 +1,14 @@
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
-/** `CAP010`: a lock file that exists but cannot be read as a lock: the release checks cannot run against it. */
+/**
+ * `CAP014`: a lock file that exists but cannot be read as a lock (not JSON, or
+ * not of the shape `docs/lock.schema.json` gives it, one finding per violation
+ * with its JSON pointer), or a `CDK_CAPABILITY_LOCK_KEY` too short to keep its
+ * digests unguessable: the release checks cannot run against it.
+ */
 export const lockFile = defineRule({
-  code: ViolationCode.INVALID_OBJECT,
+  code: ViolationCode.LOCK_FILE,
   title: 'lock file',
-  run: ({ lockProblem }) => (lockProblem ? [{ message: `${lockProblem}.`, paths: [] }] : []),
+  run: ({ lockProblems }) => (lockProblems ?? []).map((message) => ({ message, paths: [] })),
 });

@@ -1,6 +1,7 @@
 import { describeIdentity } from '../../collect/object-identity';
 import { compareText } from '../../private/compare';
 import { forEachScalar } from '../../private/walk';
+import { literalTemplateSecrets } from '../../release/sensitive-properties';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -13,9 +14,11 @@ export const SECRET_SHAPES: ReadonlyArray<{ readonly what: string; readonly patt
 /**
  * `CAP012` warning: a value shaped like a well-known secret (an AWS access key
  * id, a PEM private key) in a runtime manifest or a CloudFormation template,
- * which synth would write to the outdir in clear text. A warning, not a
- * refusal: the shape can be a false positive (a documented example key).
- * Secret `data` values are base64-decoded before they are scanned.
+ * and a literal in a template where a secret goes (a property that takes one,
+ * `SECRET_PROPERTIES`, or the `Default` of a `NoEcho` parameter), which synth
+ * would write to the outdir in clear text. A warning, not a refusal: the shape
+ * can be a false positive (a documented example key), and a literal password
+ * can be a test's. Secret `data` values are base64-decoded before they are scanned.
  */
 export const possibleSecrets = defineRule({
   code: ViolationCode.POSSIBLE_SECRET,
@@ -31,10 +34,20 @@ export const possibleSecrets = defineRule({
       }
     }
     for (const stack of facts.stacks) {
+      const declarer = (at: readonly string[]) => (at[0] === 'Resources' && facts.resourceDeclarers[`${stack.path}\u0000${at[1]}`]) || stack.path;
       for (const hit of scan(stack.template)) {
-        const [section, logicalId] = hit.at;
-        const path = (section === 'Resources' && facts.resourceDeclarers[`${stack.path}\u0000${logicalId}`]) || stack.path;
+        const path = declarer(hit.at);
         found.push(secretWarning(hit, `${formatAt(hit.at)} of the template of stack '${stack.path}' (from '${path}')`, path));
+      }
+      for (const secret of literalTemplateSecrets(stack.template)) {
+        const path = declarer(secret.at);
+        found.push({
+          message:
+            `a literal secret (${secret.what}) in ${formatAt(secret.at)} of the template of stack '${stack.path}' (from '${path}') would be written to the output in clear text ` +
+            '(the cloud assembly under deploy/; the lock and the plan mask it). Take it from AWS Secrets Manager or an SSM SecureString parameter instead ' +
+            '(SecretValue.secretsManager, SecretValue.ssmSecure, rds.Credentials.fromGeneratedSecret), or pass it as a NoEcho parameter without a Default.',
+          paths: [path],
+        });
       }
     }
     return found;

@@ -37,7 +37,10 @@ const RELEASES_DOC = 'docs/releases.md';
  * remain, a stack or object that a remaining one depends on (through the locked
  * graph), an interface field that a remaining reader still reads, and a
  * contract major retired while the lock shows a reader of it that remains.
- * Removing the dependents in the same release passes.
+ * Removing the dependents in the same release passes. A contract's binding
+ * (the `ExternalSecret` of a major) goes with the major's readers: removing it
+ * once no chart consumes the major is safe (a reader left reading its Secret is
+ * a dangling reference, `CAP005`), and retiring a major is judged by its readers.
  */
 export const unsafeDeletions = defineRule({
   code: ViolationCode.UNSAFE_DELETION,
@@ -86,12 +89,15 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
   for (const d of trafficDeletions(lock, removed, present, handled)) report(d);
 
   // Walk the locked graph from every removed unit, through barriers, to the units that depended on it.
+  // A contract's binding (its ExternalSecret) is not walked: it is the contract's, so its removal is judged
+  // by the readers of its major (interfaceDeletions), not by the objects that read it in the locked release.
   const n = lock.units.length;
   const out: number[][] = Array.from({ length: n + lock.barriers.length }, () => []);
   for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason)) out[from]?.push(to);
   const source = new Int32Array(out.length).fill(-1);
   const queue: number[] = [];
-  for (const { i } of removed) {
+  for (const { u, i } of removed) {
+    if (u.binds !== undefined) continue;
     source[i] = i;
     queue.push(i);
   }

@@ -124,7 +124,7 @@ function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitN
       }
       const from = unitOf(d) ?? barrier(done, d);
       const to = unitOf(c) ?? barrier(start, c);
-      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT);
+      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitOrigin(c, d));
     }
   }
 
@@ -160,14 +160,14 @@ function addRuntimeEdges(objects: GraphInput['objects'], graph: Graph, unitNode:
     const { group, kind, namespace } = fact.identity;
     const node = unitNode.get(apiObject)!;
     const crd = crds.get(groupKind(group, kind));
-    if (crd !== undefined) graph.addEdge(crd, node, EdgeReason.CRD);
+    if (crd !== undefined) graph.addEdge(crd, node, EdgeReason.CRD, false, `apiVersion ${fact.manifest.apiVersion}, kind ${kind}`);
     const ns = namespace ? namespaces.get(namespace) : undefined;
-    if (ns !== undefined) graph.addEdge(ns, node, EdgeReason.NAMESPACE);
+    if (ns !== undefined) graph.addEdge(ns, node, EdgeReason.NAMESPACE, false, `metadata.namespace ${namespace}`);
     if (group === 'rbac.authorization.k8s.io' && (kind === 'RoleBinding' || kind === 'ClusterRoleBinding')) {
       const ref = fact.manifest.roleRef ?? {};
       const refKind = String(ref.kind ?? '');
       const role = roles.get(`${refKind}|${refKind === 'Role' ? namespace : ''}|${ref.name}`);
-      if (role !== undefined) graph.addEdge(role, node, EdgeReason.ROLE);
+      if (role !== undefined) graph.addEdge(role, node, EdgeReason.ROLE, false, `roleRef ${refKind} ${ref.name}`);
     }
   }
 }
@@ -207,7 +207,8 @@ function addInterfaceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
  * (`referenceEdges`). Inside one chart they may share a step, the referenced
  * object first in it (kubectl with the fifo kustomization and Flux apply a
  * step in order, and a reference is not checked when applied); across charts
- * the referrer takes a later step.
+ * the referrer takes a later step. A reference that only orders is an
+ * inferred edge: it gives way where it would close a cycle.
  */
 function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
   const facts = input.objects.map((o) => o.fact);
@@ -215,7 +216,10 @@ function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
     const before = unitNode.get(input.objects[e.before].apiObject);
     const after = unitNode.get(input.objects[e.after].apiObject);
     const sameChart = facts[e.before].chart === facts[e.after].chart;
-    if (before !== undefined && after !== undefined) graph.addEdge(before, after, `${EdgeReason.REFERENCE} (${e.field})`, sameChart);
+    if (before === undefined || after === undefined) continue;
+    const reason = `${EdgeReason.REFERENCE} (${e.field})`;
+    if (e.orderingOnly) graph.addInferredEdge(before, after, reason, sameChart);
+    else graph.addEdge(before, after, reason, sameChart);
   }
 }
 
@@ -266,4 +270,19 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
     group.ranks.push(kindRank(fact.identity.group, fact.identity.kind));
   }
   for (const { nodes, ranks } of perChart.values()) graph.addSoftOrder(nodes, ranks);
+}
+
+/**
+ * Who made an explicit dependency: `c` was made to depend on `d`, by
+ * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it); when
+ * `c` is the default child of a construct (id `Resource` or `Default`, as in a
+ * cdk8s-plus or aws-cdk L2), that construct's class and path, since its code
+ * made the call. (`node.defaultChild` is not read: it throws when a construct
+ * has both ids.)
+ */
+function explicitOrigin(c: IConstruct, d: IConstruct): string {
+  const scope = c.node.scope;
+  const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
+  const owner = scope && isDefaultChild && !Chart.isChart(scope) ? `, by ${scope.constructor.name} '${scope.node.path}'` : '';
+  return `'${c.node.path}'.addDependency('${d.node.path}')${owner}`;
 }

@@ -13,6 +13,8 @@ export class DependencyGraph<T> {
   private readonly edgeTo: number[] = [];
   private readonly edgeReason: string[] = [];
   private readonly edgeInStep: boolean[] = [];
+  private readonly edgeInferred: boolean[] = [];
+  private readonly edgeOrigin: Array<string | undefined> = [];
   private readonly softGroups: SoftGroup[] = [];
   private sorted?: SortResult;
 
@@ -57,20 +59,56 @@ export class DependencyGraph<T> {
    * @param inStep true when `to` may share a level (a step) with `from`, after
    * it inside the step, as an applier that applies a file in order allows; by
    * default `to` is a level later
+   * @param origin what makes the edge, for a cycle report: the `addDependency`
+   * call and on which construct, or the field that implies it
    */
-  public addEdge(from: number, to: number, reason: string, inStep = false): void {
+  public addEdge(from: number, to: number, reason: string, inStep = false, origin?: string): void {
+    this.pushEdge(from, to, reason, inStep, false, origin);
+  }
+
+  /**
+   * Adds an inferred, ordering-only edge: kept wherever it closes no cycle with
+   * the edges of `addEdge` and the inferred edges kept before it (in the order
+   * added), dropped otherwise, as the soft order is. `sort().dropped` names
+   * each edge dropped and the path it would have closed.
+   *
+   * @param inStep as for `addEdge`
+   * @param origin as for `addEdge`
+   */
+  public addInferredEdge(from: number, to: number, reason: string, inStep = false, origin?: string): void {
+    this.pushEdge(from, to, reason, inStep, true, origin);
+  }
+
+  /** The edge with index `e` (the order added). */
+  public edge(e: number): GraphEdge {
+    return {
+      index: e,
+      from: this.edgeFrom[e],
+      to: this.edgeTo[e],
+      reason: this.edgeReason[e],
+      inStep: this.edgeInStep[e],
+      inferred: this.edgeInferred[e],
+      origin: this.edgeOrigin[e],
+    };
+  }
+
+  /**
+   * Every edge the order honours, in the order added: all of them, except the
+   * inferred edges that `sort()` dropped.
+   */
+  public *edges(): IterableIterator<GraphEdge> {
+    const dropped = this.edgeInferred.includes(true) ? new Set(this.sort().dropped.map((d) => d.edge)) : undefined;
+    for (let e = 0; e < this.edgeFrom.length; e++) if (!dropped?.has(e)) yield this.edge(e);
+  }
+
+  private pushEdge(from: number, to: number, reason: string, inStep: boolean, inferred: boolean, origin: string | undefined): void {
     this.sorted = undefined;
     this.edgeFrom.push(from);
     this.edgeTo.push(to);
     this.edgeReason.push(reason);
     this.edgeInStep.push(inStep);
-  }
-
-  /** Every edge as `{ from, to, reason }`, in the order added. */
-  public *edges(): IterableIterator<GraphEdge> {
-    for (let e = 0; e < this.edgeFrom.length; e++) {
-      yield { from: this.edgeFrom[e], to: this.edgeTo[e], reason: this.edgeReason[e], inStep: this.edgeInStep[e] };
-    }
+    this.edgeInferred.push(inferred);
+    this.edgeOrigin.push(origin);
   }
 
   /**
@@ -102,8 +140,8 @@ export class DependencyGraph<T> {
    * pair by pair (a search per node of that group).
    *
    * @returns the order and levels, or the cycles that prevent one (of the
-   * edges alone: a soft pair is never part of a cycle); computed once until
-   * the graph changes
+   * hard edges alone: an inferred edge or a soft pair is never part of a
+   * cycle), and the inferred edges dropped; computed once until the graph changes
    */
   public sort(): SortResult {
     return (this.sorted ??= this.computeSort());
@@ -111,11 +149,16 @@ export class DependencyGraph<T> {
 
   private computeSort(): SortResult {
     const n = this.values.length;
-    const hard = kahn(n, this.edgeFrom, this.edgeTo);
+    const all = this.edgeFrom.map((_, e) => e);
+    const hardEdges = all.filter((e) => !this.edgeInferred[e]);
+    const hard = kahn(n, hardEdges.map((e) => this.edgeFrom[e]), hardEdges.map((e) => this.edgeTo[e]));
     if (hard.released < n) {
-      return { order: [], topological: [], levels: new Int32Array(n), cycles: this.findCycles(hard.indegree) };
+      const found = this.findCycles(hard.indegree, hardEdges);
+      const cycles = found.map((c) => c.nodes);
+      return { order: [], topological: [], levels: new Int32Array(n), cycles, cycleEdges: found.map((c) => c.edges), dropped: [] };
     }
-    const extended = this.withSoftOrder(n);
+    const { kept, dropped } = this.keepInferred(n, hardEdges);
+    const extended = this.withSoftOrder(n, kept);
     const total = extended.total;
     const weight = new Uint8Array(total);
     for (let i = 0; i < n; i++) weight[i] = this.weights[i];
@@ -139,7 +182,53 @@ export class DependencyGraph<T> {
         if (--indegree[v] === 0) heap.push(v, level[v]);
       }
     }
-    return { order, topological: order, levels: level.slice(0, n), cycles: [] };
+    return { order, topological: order, levels: level.slice(0, n), cycles: [], cycleEdges: [], dropped };
+  }
+
+  /**
+   * The edges kept: every hard edge, and each inferred edge, in the order
+   * added, unless what is kept already leads from its `to` back to its
+   * `from` (it would close a cycle); that path is recorded with the drop.
+   */
+  private keepInferred(n: number, hardEdges: readonly number[]): { kept: number[]; dropped: DroppedEdge[] } {
+    const inferred = this.edgeFrom.map((_, e) => e).filter((e) => this.edgeInferred[e]);
+    const everything = [...hardEdges, ...inferred];
+    if (inferred.length === 0 || kahn(n, everything.map((e) => this.edgeFrom[e]), everything.map((e) => this.edgeTo[e])).released === n) {
+      return { kept: everything, dropped: [] };
+    }
+    const out: number[][] = Array.from({ length: n }, () => []);
+    const kept = [...hardEdges];
+    for (const e of kept) out[this.edgeFrom[e]].push(e);
+    const dropped: DroppedEdge[] = [];
+    for (const e of inferred) {
+      const path = this.path(out, this.edgeTo[e], this.edgeFrom[e]);
+      if (path) {
+        dropped.push({ edge: e, closes: path });
+      } else {
+        kept.push(e);
+        out[this.edgeFrom[e]].push(e);
+      }
+    }
+    return { kept, dropped };
+  }
+
+  /** The edges of a path from `start` to `goal` over `out` (breadth first: a shortest one), or undefined. */
+  private path(out: readonly number[][], start: number, goal: number): number[] | undefined {
+    const via = new Map<number, number>([[start, -1]]);
+    const queue = [start];
+    for (let head = 0; head < queue.length; head++) {
+      const u = queue[head];
+      if (u === goal) {
+        const edges: number[] = [];
+        for (let v = goal; v !== start; v = this.edgeFrom[via.get(v)!]) edges.push(via.get(v)!);
+        return edges.reverse();
+      }
+      for (const e of out[u]) {
+        const v = this.edgeTo[e];
+        if (!via.has(v)) via.set(v, e), queue.push(v);
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -148,9 +237,10 @@ export class DependencyGraph<T> {
    * is done". Groups whose soft order conflicts with what is kept so far are
    * resolved pair by pair.
    */
-  private withSoftOrder(n: number): { total: number; from: number[]; to: number[]; soft: Uint8Array } {
-    const from = this.edgeFrom.slice();
-    const to = this.edgeTo.slice();
+  private withSoftOrder(n: number, kept: readonly number[]): { total: number; from: number[]; to: number[]; soft: Uint8Array } {
+    const from = kept.map((e) => this.edgeFrom[e]);
+    const to = kept.map((e) => this.edgeTo[e]);
+    const inStep = kept.map((e) => this.edgeInStep[e]);
     const hardCount = from.length;
     let total = n;
     const encodings = this.softGroups.map((g) => {
@@ -173,20 +263,20 @@ export class DependencyGraph<T> {
       for (let k = 0; k < f.length; k++) from.push(f[k]), to.push(t[k]);
     };
     for (const e of encodings) append(e.f, e.t);
-    if (kahn(total, from, to).released === total) return { total, from, to, soft: softFlags(from.length, hardCount, this.edgeInStep) };
+    if (kahn(total, from, to).released === total) return { total, from, to, soft: softFlags(from.length, hardCount, inStep) };
 
     // Some soft order conflicts: keep each group whole where it can, else pair by pair.
     from.length = hardCount;
     to.length = hardCount;
     this.softGroups.forEach((g, i) => {
-      const kept = from.length;
+      const before = from.length;
       append(encodings[i].f, encodings[i].t);
       if (kahn(total, from, to).released === total) return;
-      from.length = kept;
-      to.length = kept;
+      from.length = before;
+      to.length = before;
       this.softPairs(g, total, from, to);
     });
-    return { total, from, to, soft: softFlags(from.length, hardCount, this.edgeInStep) };
+    return { total, from, to, soft: softFlags(from.length, hardCount, inStep) };
   }
 
   /**
@@ -225,57 +315,64 @@ export class DependencyGraph<T> {
 
   /**
    * Finds cycles among the nodes Kahn's algorithm could not release (those with
-   * a remaining in-degree). Every such node has a remaining predecessor, so
-   * walking predecessors always ends on a node seen before: a cycle.
+   * a remaining in-degree), over the hard edges. Every such node has a remaining
+   * predecessor, so walking predecessors always ends on a node seen before: a cycle.
    */
-  private findCycles(indegree: Int32Array): number[][] {
+  private findCycles(indegree: Int32Array, hardEdges: readonly number[]): Array<{ nodes: number[]; edges: number[] }> {
     const n = this.values.length;
-    const inStart = this.adjacency(this.edgeTo, this.edgeFrom);
+    const incoming = this.incoming(hardEdges);
     const walk = new Int32Array(n).fill(-1);
-    const cycles: number[][] = [];
+    const cycles: Array<{ nodes: number[]; edges: number[] }> = [];
     for (let start = 0; start < n; start++) {
       if (indegree[start] === 0 || walk[start] !== -1) continue;
       const path: number[] = [];
+      const via: number[] = [];
       let v = start;
       while (walk[v] === -1) {
         walk[v] = start;
         path.push(v);
-        v = this.firstRemaining(inStart, v, indegree);
+        const e = this.firstRemaining(incoming, v, indegree);
+        via.push(e);
+        v = this.edgeFrom[e];
       }
       if (walk[v] === start) {
-        const cycle = path.slice(path.indexOf(v));
-        cycle.push(v);
-        cycles.push(cycle);
+        const at = path.indexOf(v);
+        const nodes = path.slice(at);
+        nodes.push(v);
+        cycles.push({ nodes, edges: via.slice(at) });
       }
     }
     return cycles;
   }
 
-  /** The lowest-index predecessor of `v` that is still unreleased. */
-  private firstRemaining(inStart: Adjacency, v: number, indegree: Int32Array): number {
+  /** The edge into `v` from its lowest-index predecessor that is still unreleased. */
+  private firstRemaining(incoming: Adjacency, v: number, indegree: Int32Array): number {
     let best = -1;
-    for (let k = inStart.start[v]; k < inStart.start[v + 1]; k++) {
-      const u = inStart.targets[k];
-      if (indegree[u] > 0 && (best === -1 || u < best)) best = u;
+    for (let k = incoming.start[v]; k < incoming.start[v + 1]; k++) {
+      const e = incoming.targets[k];
+      const u = this.edgeFrom[e];
+      if (indegree[u] > 0 && (best === -1 || u < this.edgeFrom[best])) best = e;
     }
     return best;
   }
 
-  /** Compressed adjacency lists (CSR) from parallel edge arrays. */
-  private adjacency(from: number[], to: number[]): Adjacency {
+  /** The incoming edge indexes of each node (CSR), over `edges`. */
+  private incoming(edges: readonly number[]): Adjacency {
     const n = this.values.length;
     const start = new Int32Array(n + 1);
-    for (const f of from) start[f + 1]++;
+    for (const e of edges) start[this.edgeTo[e] + 1]++;
     for (let i = 0; i < n; i++) start[i + 1] += start[i];
     const fill = start.slice(0, n);
-    const targets = new Int32Array(from.length);
-    for (let e = 0; e < from.length; e++) targets[fill[from[e]]++] = to[e];
+    const targets = new Int32Array(edges.length);
+    for (const e of edges) targets[fill[this.edgeTo[e]]++] = e;
     return { start, targets };
   }
 }
 
 /** One edge of a `DependencyGraph`. */
 export interface GraphEdge {
+  /** Its index: the order added. */
+  readonly index: number;
   /** The node that comes first. */
   readonly from: number;
   /** The node that depends on it. */
@@ -284,6 +381,18 @@ export interface GraphEdge {
   readonly reason: string;
   /** True when `to` may share a step with `from` (after it inside the step). */
   readonly inStep: boolean;
+  /** True for an inferred, ordering-only edge (`addInferredEdge`), which gives way to a cycle. */
+  readonly inferred: boolean;
+  /** What makes the edge (an `addDependency` call, the field that implies it), when known. */
+  readonly origin?: string;
+}
+
+/** An inferred edge that `sort()` dropped, and why. */
+export interface DroppedEdge {
+  /** The index of the dropped edge. */
+  readonly edge: number;
+  /** The edges already kept that lead from its `to` back to its `from`: the cycle it would have closed. */
+  readonly closes: number[];
 }
 
 /** The result of `DependencyGraph.sort()`. */
@@ -302,6 +411,13 @@ export interface SortResult {
    * the end: `[a, b, a]` reads "a depends on b depends on a".
    */
   readonly cycles: number[][];
+  /**
+   * The edges of each cycle: `cycleEdges[k][i]` is the edge by which
+   * `cycles[k][i]` depends on `cycles[k][i + 1]` (from the latter to the former).
+   */
+  readonly cycleEdges: number[][];
+  /** The inferred edges dropped because they would close a cycle, in the order added. */
+  readonly dropped: DroppedEdge[];
 }
 
 interface SoftGroup {

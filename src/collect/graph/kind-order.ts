@@ -2,10 +2,9 @@
  * The soft kind order: which kinds of one chart go first when nothing
  * stronger (an explicit dependency, a reference, a CRD, a Namespace) decides.
  *
- * Learned from Helm's `InstallOrder` (helm/helm pkg/release/v1/util/kind_sorter.go),
- * kapp's default change groups (carvel-dev/kapp pkg/kapp/config/default.go:
- * cluster definitions, then `pod-related`, rbac and storage, then everything
- * else) and Argo CD's kind order, in four bands:
+ * It is Helm's `InstallOrder` (helm/helm pkg/release/v1/util/kind_sorter.go),
+ * which Argo CD's gitops-engine copies for its kinds (pkg/sync/sync_tasks.go),
+ * with three moves, in four bands:
  *
  * 1. cluster definitions: PriorityClass, Namespace, StorageClass, CRDs,
  *    ClusterRoles and their bindings, IngressClass and every other `*Class` kind;
@@ -13,20 +12,20 @@
  *    ResourceQuota, LimitRange, PodSecurityPolicy, PodDisruptionBudget,
  *    ServiceAccount, Secret (and the External Secrets Operator's `ExternalSecret`,
  *    which makes one), ConfigMap, PersistentVolume(Claim), Role, RoleBinding;
- * 3. workloads in Helm's order, then Service, Ingress and every kind not
- *    named here (custom resources among them), in creation order;
+ * 3. Service, then the workloads in Helm's order, then Ingress and every kind
+ *    not named here (custom resources among them), in creation order;
  * 4. APIService and admission webhooks, last.
  *
- * Where this differs from Helm on purpose: CRDs, StorageClass and IngressClass
- * come with the cluster definitions (Helm puts CRDs after ConfigMap and
- * IngressClass after CronJob; kapp and Argo CD put CRDs first, and a `*Class`
- * is what other objects name); kinds Helm does not know come before the
- * webhooks, not after them (a webhook applied before the objects it admits
- * can refuse them), and keep their creation order (Helm sorts them by kind
- * name); Service comes after the workloads, as in kapp (which keeps it out of
- * its `pod-related` group), because a Service is ordered after the workloads
- * it selects (a reference), and Helm's Service-first order would contradict
- * that edge in every chart that has both.
+ * The moves, on purpose: CRDs, StorageClass, the ClusterRoles and their
+ * bindings and IngressClass come with the cluster definitions (Helm puts CRDs
+ * and StorageClass after ConfigMap and IngressClass after CronJob; kapp puts
+ * CRDs and Namespaces first, and a `*Class` is what other objects name); kinds
+ * Helm does not know come before APIService and the webhooks, not after them
+ * (a webhook applied before the objects it admits can refuse them), and keep
+ * their creation order (Helm and gitops-engine sort them by name). Service
+ * stays before the workloads, as in Helm and gitops-engine: a pod gets the
+ * `*_SERVICE_HOST` variables of the Services that exist when it starts, and a
+ * selector is no dependency.
  */
 const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['scheduling.k8s.io', 'PriorityClass'],
@@ -55,6 +54,7 @@ const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['rbac.authorization.k8s.io', 'RoleList'],
   ['rbac.authorization.k8s.io', 'RoleBinding'],
   ['rbac.authorization.k8s.io', 'RoleBindingList'],
+  ['', 'Service'],
   ['apps', 'DaemonSet'],
   ['', 'Pod'],
   ['', 'ReplicationController'],
@@ -64,7 +64,6 @@ const KIND_ORDER: ReadonlyArray<readonly [group: string, kind: string]> = [
   ['apps', 'StatefulSet'],
   ['batch', 'Job'],
   ['batch', 'CronJob'],
-  ['', 'Service'],
   ['networking.k8s.io', 'Ingress'],
   ['*', '*'],
   ['apiregistration.k8s.io', 'APIService'],

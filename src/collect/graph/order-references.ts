@@ -1,7 +1,5 @@
-import { appendAll } from '../../private/append';
 import type { ObjectFact, ReferenceFact } from '../facts';
 import { identityKey, isClusterScoped, ObjectIdentity } from '../object-identity';
-import { podLabelsOf } from '../pod-spec';
 
 /** One ordering edge from a reference: `before` is applied before `after`, for the field that names it. */
 export interface ReferenceEdge {
@@ -11,6 +9,11 @@ export interface ReferenceEdge {
   readonly after: number;
   /** The referring field. */
   readonly field: string;
+  /**
+   * True for a reference that only orders (nothing needs it to resolve): the
+   * edge gives way where it would close a cycle (`addInferredEdge`).
+   */
+  readonly orderingOnly: boolean;
 }
 
 /**
@@ -18,13 +21,16 @@ export interface ReferenceEdge {
  * checks resolve too (`Facts.references`, except `roleRef`, which has its own
  * edge), and those that only order and are not required to resolve (a
  * StorageClass, an IngressClass, a GatewayClass or a Gateway the cluster may
- * already have; the workloads a Service selects; the Services of admission
- * webhooks and APIServices). A reference to a Secret that an `ExternalSecret`
+ * already have; the Services of admission webhooks and APIServices), marked
+ * `orderingOnly`. A reference to a Secret that an `ExternalSecret`
  * of the composition makes resolves to the `ExternalSecret`. A reference to nothing in the composition, or to
  * the object itself, orders nothing.
  *
- * Linear in the objects and references, except Services, which look up
- * candidates by one of their selector labels.
+ * A Service's selector is no reference: a Service comes before the workloads
+ * it selects by the kind order, as Helm and Argo CD apply it (a pod gets the
+ * `*_SERVICE_HOST` variables of the Services that exist when it starts).
+ *
+ * Linear in the objects and references.
  */
 export function referenceEdges(objects: readonly ObjectFact[], references: readonly ReferenceFact[]): ReferenceEdge[] {
   const byKey = new Map<string, number>();
@@ -36,15 +42,14 @@ export function referenceEdges(objects: readonly ObjectFact[], references: reado
     if (made && !byKey.has(identityKey(made))) byKey.set(identityKey(made), i);
   });
   const edges: ReferenceEdge[] = [];
-  const add = (from: number, target: ObjectIdentity, field: string) => {
+  const add = (from: number, target: ObjectIdentity, field: string, orderingOnly: boolean) => {
     const before = byKey.get(identityKey(target));
-    if (before !== undefined && before !== from) edges.push({ before, after: from, field });
+    if (before !== undefined && before !== from) edges.push({ before, after: from, field, orderingOnly });
   };
-  for (const r of references) if (r.field !== 'roleRef') add(r.from, r.target, r.field);
+  for (const r of references) if (r.field !== 'roleRef') add(r.from, r.target, r.field, false);
   objects.forEach((o, i) => {
-    if (o.duplicateOf === undefined) for (const r of orderingOnlyReferences(o)) add(i, r.target, r.field);
+    if (o.duplicateOf === undefined) for (const r of orderingOnlyReferences(o)) add(i, r.target, r.field, true);
   });
-  appendAll(edges, serviceSelections(objects));
   return edges;
 }
 
@@ -92,37 +97,6 @@ function orderingOnlyReferences(o: ObjectFact): Array<{ target: ObjectIdentity; 
   }
   if (group === 'apiregistration.k8s.io' && kind === 'APIService') to('', 'Service', m.spec?.service?.name, 'spec.service', m.spec?.service?.namespace);
   return found;
-}
-
-/** A Service after the workloads whose pods it selects (same namespace, every selector label matching). */
-function serviceSelections(objects: readonly ObjectFact[]): ReferenceEdge[] {
-  const byLabel = new Map<string, number[]>();
-  objects.forEach((o, i) => {
-    if (o.duplicateOf !== undefined) return;
-    const labels = podLabelsOf(o.identity.group, o.identity.kind, o.manifest);
-    if (!labels) return;
-    for (const [k, v] of Object.entries(labels)) {
-      const key = `${o.identity.namespace ?? ''}\u0000${k}\u0000${v}`;
-      const list = byLabel.get(key);
-      if (list) list.push(i);
-      else byLabel.set(key, [i]);
-    }
-  });
-  const edges: ReferenceEdge[] = [];
-  objects.forEach((o, i) => {
-    if (o.duplicateOf !== undefined || o.identity.group !== '' || o.identity.kind !== 'Service') return;
-    const selector = o.manifest?.spec?.selector;
-    if (!selector || typeof selector !== 'object') return;
-    const entries = Object.entries(selector).filter(([, v]) => typeof v === 'string');
-    if (entries.length === 0) return;
-    const ns = o.identity.namespace ?? '';
-    const [k0, v0] = entries[0];
-    for (const w of byLabel.get(`${ns}\u0000${k0}\u0000${v0}`) ?? []) {
-      const labels = podLabelsOf(objects[w].identity.group, objects[w].identity.kind, objects[w].manifest) ?? {};
-      if (entries.every(([k, v]) => labels[k] === v)) edges.push({ before: w, after: i, field: 'spec.selector' });
-    }
-  });
-  return edges;
 }
 
 function asList(x: unknown): any[] {

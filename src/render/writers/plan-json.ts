@@ -1,6 +1,6 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
-import type { PlanStep } from '../plan-steps';
+import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
 
@@ -19,6 +19,11 @@ export interface Plan {
   readonly changes: ReleaseDiff;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
+  /**
+   * The inferred, ordering-only edges (a reference nothing needs resolved) left
+   * out because they would close a cycle with an explicit dependency; absent when none was.
+   */
+  readonly droppedOrder?: readonly DroppedOrder[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
 }
@@ -30,6 +35,7 @@ export function planOf(context: RenderContext): Plan {
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
     changes: context.changes,
     steps: context.steps,
+    ...optional(droppedOrders(context.facts)),
     teardown: context.teardown,
   };
 }
@@ -41,3 +47,7 @@ export const planJson: OutputWriter = {
     out.files.set('plan.json', JSON.stringify(planOf(context), undefined, 2) + '\n');
   },
 };
+
+function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
+  return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
