@@ -42,7 +42,7 @@ describe('150,000 of everything, end to end', () => {
     expect(Object.fromEntries(byCode)).toEqual({ CAP004: 1, CAP010: N });
     const cycle = violations.find((v) => v.code === 'CAP004')!;
     expect(cycle.paths).toHaveLength(N);
-    expect(cycle.message.slice(0, 80)).toBe('dependency cycle: cap/Routing/o0 => cap/Routing/o149999 => cap/Routing/o149998 => ');
+    expect(cycle.message.startsWith('dependency cycle: cap/Routing/o0 => cap/Routing/o149999 => cap/Routing/o149998 => ')).toBe(true);
     expect(cycle.message).toContain(' => cap/Routing/o1 => cap/Routing/o0 (');
     expect(cycle.message).toMatch(/\)\. Remove one of these dependencies \(addDependency, or the reference that implies it\)\.$/);
     expect(violations.find((v) => v.paths[0] === 'cap/Routing/o149999' && v.code === 'CAP010')?.message).toMatch(/^invalid object: 'metadata\.name' \("Bad_149999"\) of ConfigMap x\/Bad_149999 declared by 'cap\/Routing\/o149999' must be a DNS-1123 subdomain/);
