@@ -37,6 +37,8 @@ export enum ViolationCode {
   CRD_ORDER = 'CAP013',
   /** The lock file exists but is not a lock this version can read (not JSON, or not of the shape of `docs/lock.schema.json`), or its key is unusable. */
   LOCK_FILE = 'CAP014',
+  /** `cdk-capability apply` was given a plan.json that is not one synth wrote (not JSON, not of the shape of its schema, or holding what a command line would misread). */
+  PLAN_FILE = 'CAP016',
 }
 
 /**
@@ -59,6 +61,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.POSSIBLE_SECRET]: 'possible secret',
   [ViolationCode.CRD_ORDER]: 'custom resource before its CRD',
   [ViolationCode.LOCK_FILE]: 'lock file',
+  [ViolationCode.PLAN_FILE]: 'plan file',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */
