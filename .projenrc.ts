@@ -88,6 +88,8 @@ const project = new typescript.TypeScriptProject({
       testTimeout: 900_000,
       maxWorkers: 2,
       testPathIgnorePatterns: ['/node_modules/', '/test/fixtures/', '/examples/'],
+      // aws-cdk's template validator costs seconds per synth: off in every test file but the one that turns it on.
+      setupFiles: ['<rootDir>/test/setup-env.ts'],
     },
     // jest writes its totals as JSON so .ci/run can print `N passed, N failed`.
     extraCliOptions: ['--json', '--outputFile=test-reports/jest-results.json'],

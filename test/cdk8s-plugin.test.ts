@@ -75,7 +75,7 @@ function violations(report: any): Array<{ rule: string; resources: string[] }> {
   const ours = report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
   return ours.violations.map((v: any) => ({
     rule: v.ruleName,
-    resources: v.violatingConstructs.map((c: any) => `${path.basename(c.manifestPath)}#${c.locations.join(',')} ${c.resourceName}`),
+    resources: v.violatingConstructs.map((c: any) => `${path.basename(c.manifestPath)}#${c.locations.join(',')} ${c.resourceName} at ${c.constructPath ?? 'N/A'}`),
   }));
 }
 
@@ -115,12 +115,22 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('Validation failed. See above reports for details\n');
     expect(violations(bad.report)).toEqual([
-      { rule: 'CAP001 duplicate object', resources: ['app.k8s.yaml#document 3 ConfigMap shop/settings', 'base.k8s.yaml#document 2 ConfigMap shop/settings'] },
-      { rule: 'CAP005 dangling reference', resources: ['app.k8s.yaml#document 4 RoleBinding shop/read'] },
-      { rule: 'CAP006 boundary leak', resources: ['app.k8s.yaml#document 5 ConfigMap shop/Bad_Name'] },
-      { rule: 'CAP010 invalid object', resources: ['app.k8s.yaml#document 5 ConfigMap shop/Bad_Name'] },
-      { rule: 'CAP013 custom resource before its CRD', resources: ['app.k8s.yaml#document 1 Widget shop/w', 'app.k8s.yaml#document 2 CustomResourceDefinition widgets.example.com'] },
+      // cdk8s keys its construct metadata by object name: the two objects named settings get one path (the one cdk8s wrote last)
+      { rule: 'CAP001 duplicate object', resources: ['app.k8s.yaml#document 3 (ConfigMap shop/settings) settings at app/o2', 'base.k8s.yaml#document 2 (ConfigMap shop/settings) settings at app/o2'] },
+      { rule: 'CAP005 dangling reference', resources: ['app.k8s.yaml#document 4 (RoleBinding shop/read) read at app/o3'] },
+      { rule: 'CAP006 boundary leak', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
+      { rule: 'CAP010 invalid object', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
+      {
+        rule: 'CAP013 custom resource before its CRD',
+        resources: ['app.k8s.yaml#document 1 (Widget shop/w) w at app/o0', 'app.k8s.yaml#document 2 (CustomResourceDefinition widgets.example.com) widgets.example.com at app/o1'],
+      },
     ]);
+  });
+
+  test("the findings' messages name the app's own construct paths, as cdk8s recorded them", () => {
+    const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+    const dangling = ours.violations.find((v: any) => v.ruleName.startsWith('CAP005'));
+    expect(dangling.recommendation).toMatch(/^CAP005 dangling reference: rbac\.authorization\.k8s\.io\/RoleBinding shop\/read declared by 'app\/o3' refers to /);
   });
 
   test('the CAP013 recommendation names both documents and the fix', () => {
@@ -138,11 +148,19 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
 
 describe('deletion safety against a lock, under the real cdk8s CLI', () => {
   test('removing the CRD while its custom resource remains is CAP008 against the lock the first release wrote', () => {
-    // GIVEN release 1, which passes and writes the lock (CDK_CAPABILITY_UPDATE_LOCK=1)
+    // GIVEN release 1, which passes and writes the lock (CDK_CAPABILITY_UPDATE_LOCK=true, as a CI job sets it)
     const dir = plainProject({ '1-base': [NAMESPACE, CRD], '2-app': [WIDGET] });
-    const first = synth(dir, { CDK_CAPABILITY_UPDATE_LOCK: '1' });
-    expect(`exit ${first.status}\n${first.stderr}`).toBe('exit 0\n');
+    const first = synth(dir, { CDK_CAPABILITY_UPDATE_LOCK: 'true' });
+    expect(`exit ${first.status}\n${first.stderr}`).toBe(
+      'exit 0\ncdk-capability: wrote the lock of this release to capability.lock.json (CDK_CAPABILITY_UPDATE_LOCK=true); commit it.\n',
+    );
     expect(fs.existsSync(path.join(dir, 'capability.lock.json'))).toBe(true);
+    // and a value it cannot read is CAP011, before anything is written
+    const maybe = plainProject({ '1-base': [NAMESPACE] });
+    const refused = synth(maybe, { CDK_CAPABILITY_UPDATE_LOCK: 'maybe' });
+    expect(refused.status).toBe(2);
+    expect(violations(refused.report).map((v) => v.rule)).toEqual(['CAP011 output not written']);
+    expect(fs.existsSync(path.join(maybe, 'capability.lock.json'))).toBe(false);
 
     // WHEN release 2 drops the CRD but keeps the Widget
     const next = plainProject({ '1-base': [NAMESPACE], '2-app': [WIDGET] });

@@ -1,17 +1,24 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, cloudformation_include as include, LegacyStackSynthesizer, Stack } from 'aws-cdk-lib';
+import { App, aws_ssm as ssm, cloudformation_include as include, LegacyStackSynthesizer, Stack } from 'aws-cdk-lib';
 import { newApp, removeTempDirs, tempDir } from './util';
 import { CdnCapability } from '../examples/cdn/cdn-capability';
+import { Capability, CapabilityApp, SharedBase } from '../src';
 
-afterAll(removeTempDirs);
+// The one test file with aws-cdk's built-in template validator on: test/setup-env.ts turns it off everywhere.
+const saved = process.env.CDK_VALIDATION;
+beforeAll(() => delete process.env.CDK_VALIDATION);
+afterAll(() => {
+  process.env.CDK_VALIDATION = saved;
+  removeTempDirs();
+});
 
 /**
  * The one integration test with aws-cdk-lib's built-in CloudFormation validator
- * on (everywhere else it is off: it costs seconds per synth). Our stacks live
- * under a Stage, where aws-cdk never runs it, so each synthesized template is
- * included into a stack of a plain aws-cdk App that does, with the feature
- * flag that makes its findings errors.
+ * on (everywhere else it is off: it costs seconds per synth). Here each
+ * synthesized template is included into a stack of a plain aws-cdk App, which
+ * runs it, as the oracle of what aws-cdk reports; the tests below check that a
+ * CapabilityApp reports the same, with the same severities and switches.
  */
 function validate(templates: string[]): { findings: string[]; report: any } {
   const outdir = tempDir('cfn-validate-');
@@ -63,4 +70,66 @@ test('the same validator reports a template property CloudFormation does not kno
 
   // THEN the finding names the property
   expect(findings).toEqual(["F3002: Bogus: Additional properties are not allowed ('Bogus' was unexpected)"]);
+});
+
+describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\'s stacks, as an aws-cdk App does', () => {
+  /** A capability whose shared base holds an SSM parameter with a property CloudFormation does not know (F3002). */
+  function badApp(props: ConstructorParameters<typeof CapabilityApp>[0] = {}): CapabilityApp {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), ...props });
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    (new ssm.StringParameter(base, 'P', { stringValue: 'x' }).node.defaultChild as ssm.CfnParameter).addPropertyOverride('Bogus', 1);
+    return app;
+  }
+
+  test('by default its findings are warnings, as aws-cdk reports them, and the composition is accepted', () => {
+    // WHEN synthesized
+    const result = badApp().synthesize();
+
+    // THEN accepted, with the validator's finding as a CAP010 warning naming the stack, resource and rule
+    expect(result.violations).toEqual([]);
+    expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
+      expect.stringMatching(/^CAP010 invalid object: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} \('cdn\/Base\/P\/Resource'\): F3002 Bogus: Additional properties are not allowed \('Bogus' was unexpected\)\. aws-cdk reports this as a warning; set the feature flag "@aws-cdk\/core:validateAgainstDefaultRules" to true/),
+    ]);
+  });
+
+  test('with aws-cdk\'s own feature flag the same finding is an error that refuses the composition', () => {
+    // WHEN synthesized with @aws-cdk/core:validateAgainstDefaultRules, as cdk.json would set it
+    const result = badApp({ context: { '@aws-cdk/core:validateAgainstDefaultRules': true } }).synthesize();
+
+    // THEN refused with CAP010
+    expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      expect.stringMatching(/^CAP010 invalid object: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} .*: F3002 Bogus: .* aws-cdk's template validator refuses it/),
+    ]);
+  });
+
+  test('the same template gives the same finding in a plain aws-cdk App (the oracle)', () => {
+    // GIVEN the template the CapabilityApp wrote
+    const app = badApp();
+    app.synth();
+    const deploy = path.join(app.outdir, 'deploy');
+    const templates = fs.readdirSync(deploy).filter((f) => f.endsWith('.template.json')).map((f) => path.join(deploy, f));
+
+    // WHEN aws-cdk validates it
+    const { findings } = validate(templates);
+
+    // THEN the same rule and text
+    expect(findings).toEqual(["F3002: Bogus: Additional properties are not allowed ('Bogus' was unexpected)"]);
+  });
+
+  test('CDK_VALIDATION=false and the app prop builtinCloudFormationValidation: false turn it off', () => {
+    // WHEN synthesized with the prop off
+    const offByProp = badApp({ builtinCloudFormationValidation: false }).synthesize();
+    // AND with the variable off
+    process.env.CDK_VALIDATION = 'false';
+    let offByEnv;
+    try {
+      offByEnv = badApp().synthesize();
+    } finally {
+      delete process.env.CDK_VALIDATION;
+    }
+
+    // THEN neither reports a finding
+    expect(offByProp.warnings).toEqual([]);
+    expect(offByEnv.warnings).toEqual([]);
+  });
 });

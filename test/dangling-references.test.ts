@@ -520,6 +520,26 @@ describe('CAP005: dangling references', () => {
       // THEN nothing dangles
       expect(coded(violations)).toEqual([]);
     });
+
+    test("a pod in another namespace than the contract's Secret is told to consume the contract in its namespace", () => {
+      // GIVEN the contract consumed in namespace shop, and a Deployment in namespace web reading it
+      const app = appOf(newSeries());
+      const cdn = new Capability(app, 'cdn');
+      const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+      edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+      const values = edge.consume(new RuntimeRouting(cdn, 'Routing', { namespace: 'shop' }));
+      const web = new RuntimeRouting(cdn, 'Web', { namespace: 'web' });
+      new kplus.Deployment(web, 'Web', { containers: [{ name: 'web', image: 'nginx:1.27', envVariables: { TENANT_HEADER: values.tenantHeader.envValue() } }] });
+
+      // WHEN synthesized
+      const { violations } = app.synthesize();
+
+      // THEN one CAP005 whose fix is consume(routing, { namespace })
+      expect(coded(violations)).toEqual([expect.objectContaining({ code: 'CAP005', paths: ['cdn/Web/Web'] })]);
+      expect(violations[0].message).toMatch(
+        /^dangling reference: apps\/Deployment web\/\S+ declared by 'cdn\/Web\/Web' refers to Secret web\/(\S+) at .*, but that Secret is created only in namespace 'shop' \(the ExternalSecret of 'cdn\/Routing\/[^']+'\), and a pod reads Secrets of its own namespace only\. Consume the contract in this namespace too: contract\.consume\(routing, \{ namespace: 'web' \}\)\.$/,
+      );
+    });
   });
 
   describe('declared by-name references between custom resources (Reference.byName)', () => {

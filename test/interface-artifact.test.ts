@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
@@ -128,8 +129,8 @@ describe('interface.json', () => {
     const { $schema, ...schema } = app.synthesize().interface!.interfaces[0].schema;
     // ajv 6 knows draft-07, not the 2020-12 meta-schema; these keywords mean the same in both.
     expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    const options = { strict: false }; // ajv 8 would refuse the unknown formats; ajv 6 checks hostname and uri
-    const validate = new Ajv(options).compile(schema);
+    // ajv-formats checks hostname and uri, which ajv alone would only warn about
+    const validate = addFormats(new Ajv({ strict: false })).compile(schema);
 
     // WHEN the published values, and the same with an extra field, are validated
     const accepted = validate(STOREFRONT_VALUES);

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { aws_iam as iam, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kplus from 'cdk8s-plus-30';
@@ -39,9 +40,10 @@ function parameterArn(parameterId: string): unknown {
 function externalSecretValidator() {
   const crd = parse(fs.readFileSync(CRD_FILE, 'utf-8'));
   const v1 = crd.spec.versions.find((v: { name: string }) => v.name === 'v1');
-  // The OpenAPI-only keywords (nullable, x-kubernetes-*) are ignored: by ajv 6 always, by ajv 8 with strict: false.
+  // The OpenAPI-only keywords (nullable, x-kubernetes-*) are ignored with strict: false; ajv-formats checks the
+  // formats (date-time), which ajv alone would only warn about, once per use.
   const options = { allErrors: true, strict: false };
-  return new Ajv(options).compile(v1.schema.openAPIV3Schema);
+  return addFormats(new Ajv(options)).compile(v1.schema.openAPIV3Schema);
 }
 
 describe('publish: the deployment side', () => {

@@ -255,3 +255,20 @@ describe('CAP010: the check', () => {
     expect(() => app.synth()).toThrow(/^The composition was refused with 1 violation:\nCAP010 invalid object: 'metadata\.name' \("Bad Name"\)/);
   });
 });
+
+describe('a generated name names what the user can change', () => {
+  test('CAP010 for a name cdk8s generated names the construct path it came from and metadata.name', () => {
+    // GIVEN a Service whose construct ids make a name the API server refuses for a Service (a DNS-1035 label: no '.')
+    const app = newApp();
+    const chart = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    new ApiObject(chart, 'echo.v1', { apiVersion: 'v1', kind: 'Service', spec: { ports: [{ port: 80 }] } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN the fix points at the construct ids and at metadata.name, not at "the object"
+    expect(violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(/^invalid object: 'metadata\.name' \("routing-echo\.v1-c8[0-9a-f]{6}"\) of Service routing-echo\.v1-c8[0-9a-f]{6} declared by 'cdn\/Routing\/echo\.v1' must be a DNS-1035 label .* cdk8s generated the name from the construct path 'cdn\/Routing\/echo\.v1': change those construct ids, or set metadata\.name\.$/),
+    ]);
+  });
+});

@@ -163,6 +163,65 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(validate(output) ? [] : validate.errors).toEqual([]);
     expect(output.summary).toEqual({ add: 2, change: 2, remove: 1, changes: true });
     expect(output.plan).toEqual(plan);
+    // the same document as --format json: accepted, no findings, no lock (a plan read from a file)
+    expect({ accepted: output.accepted, findings: output.findings, lock: output.lock }).toEqual({ accepted: true, findings: [], lock: undefined });
+    expect(runMain(['plan', '--plan', file, '--format', 'json'])).toEqual({ code: 2, stdout, stderr: '' });
+  });
+
+  test('--teardown --json prints the teardown, valid against docs/teardown-output.schema.json, and exits 2 when it deletes', () => {
+    // GIVEN release 2, which removes ConfigMap shop/old, against the lock of release 1
+    const { file, plan } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'teardown-output.schema.json'), 'utf-8'));
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(schema);
+
+    // WHEN the teardown is printed as JSON, and as text
+    const json = runMain(['plan', '--plan', file, '--teardown', '--json']);
+    const text = runMain(['plan', '--plan', file, '--teardown']);
+
+    // THEN both exit 2 (something to delete); the JSON is the schema's shape with the plan's teardown
+    const output = JSON.parse(json.stdout);
+    expect([json.code, text.code]).toEqual([2, 2]);
+    expect(validate(output) ? [] : validate.errors).toEqual([]);
+    expect(output).toEqual({ formatVersion: 1, firstRelease: false, summary: { delete: 1, steps: 1 }, teardown: plan.teardown });
+    expect(text.stdout).toMatch(/^Teardown: 1 to delete, in 1 step, in this order:\n/);
+    // and with --exit-zero, 0
+    expect(runMain(['plan', '--plan', file, '--teardown', '--exit-zero']).code).toBe(0);
+  });
+
+  test('every format exits 2 for a changed release, 0 with --exit-zero; a teardown that deletes nothing exits 0', () => {
+    // GIVEN release 2 against the lock of release 1, and release 1 against its own lock
+    const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const { file: same } = writePlan(RELEASE_1, lockedSeries(shop, RELEASE_1));
+    const report = path.join(path.dirname(file), 'report.json');
+    fs.writeFileSync(report, JSON.stringify({ formatVersion: 1, accepted: true, violations: [], warnings: [], plan: JSON.parse(fs.readFileSync(file, 'utf-8')) }));
+    const viaApp = (...args: string[]) => runMain(['plan', '--app', `cp '${report}' "$CDK_CAPABILITY_REPORT"`, ...args]).code;
+
+    // THEN
+    expect({
+      'text': viaApp(),
+      '--json': viaApp('--json'),
+      '--format json': viaApp('--format', 'json'),
+      '--format sarif': viaApp('--format', 'sarif'),
+      '--format github': viaApp('--format', 'github'),
+      '--teardown': viaApp('--teardown'),
+      '--format sarif --exit-zero': viaApp('--format', 'sarif', '--exit-zero'),
+      '--exit-zero': viaApp('--exit-zero'),
+      'unchanged': runMain(['plan', '--plan', same]).code,
+      'unchanged --teardown': runMain(['plan', '--plan', same, '--teardown']).code,
+      'usage error --exit-zero': runMain(['plan', '--format', 'xml', '--exit-zero']).code,
+    }).toEqual({
+      'text': 2,
+      '--json': 2,
+      '--format json': 2,
+      '--format sarif': 2,
+      '--format github': 2,
+      '--teardown': 2,
+      '--format sarif --exit-zero': 0,
+      '--exit-zero': 0,
+      'unchanged': 0,
+      'unchanged --teardown': 0,
+      'usage error --exit-zero': 1,
+    });
   });
 
   test('the schema rejects what it must: a field change with neither before nor after, an unknown change kind', () => {
@@ -214,18 +273,24 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stderr).toMatch(/^cdk-capability plan: Unexpected argument 'dist\/plan\.json'/);
   });
 
-  test('an unknown command prints the usage and exits 1; --help exits 0', () => {
+  test('an unknown command is one line naming it, then the usage on stderr, exit 1; --help exits 0', () => {
     // WHEN run with an unknown command and with "plan --help"
     const unknown = runMain(['bogus']);
     const help = runMain(['plan', '--help']);
 
     // THEN the usage both times, exit 1 then 0
     expect(unknown.code).toBe(1);
-    expect(unknown.stdout).toMatch(/^Usage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\] \[--json\] \[--format text\|json\|sarif\|github\]\n/);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toMatch(/^cdk-capability: unknown command 'bogus' \(plan, apply, --version, --help\)\n\nUsage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\] \[--json\] \[--format text\|json\|sarif\|github\] \[--exit-zero\]\n/);
     expect(help.code).toBe(0);
     // the unknown command's usage also lists apply
-    expect(unknown.stdout.startsWith(help.stdout.trimEnd())).toBe(true);
-    expect(unknown.stdout).toContain('cdk-capability apply');
+    expect(unknown.stderr).toContain(help.stdout.trimEnd());
+    expect(unknown.stderr).toContain('cdk-capability apply');
+  });
+
+  test('--version prints the package version alone and exits 0', () => {
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8')).version;
+    expect(runMain(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 });
 
@@ -270,7 +335,10 @@ describe('cdk-capability plan --app (spawned for real)', () => {
 
   test('an accepted first release exits 2 (changes) and prints the summary line', () => {
     expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 2\n');
-    expect(accepted.stdout.split('\n')[0]).toBe('Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).');
+    expect(accepted.stdout.split('\n').slice(0, 2)).toEqual([
+      `Lock: none at ${lockFile}, so this is a first release.`,
+      'Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).',
+    ]);
   });
 
   test('an accepted app prints its steps in apply order: base, tenant, Namespace, then its contents', () => {
@@ -293,7 +361,9 @@ describe('cdk-capability plan --app (spawned for real)', () => {
     expect(refused.stderr).toContain(
       "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/read-config declared by 'cdn/Routing/Binding' refers to rbac.authorization.k8s.io/Role shop/config-reader at roleRef",
     );
-    expect(refused.stderr).toContain('cdk-capability plan: the composition was refused (exit code 1); nothing to apply.\n');
+    expect(refused.stderr).toContain('cdk-capability plan: the composition was refused with 1 violation; nothing to apply.\n');
+    // one coded line per violation, never the CompositionError's wrapping or a stack trace
+    expect(refused.stderr).not.toMatch(/CompositionError|\n\s+at /);
     expect(refused.stdout).not.toContain('Plan:');
   });
 });

@@ -5,6 +5,9 @@ import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting } from '../src';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { ViolationCode } from '../src/check/finding';
+import { RULES } from '../src/check/rules';
+import { danglingReferences } from '../src/check/rules/dangling-references';
 import { escapeData, escapeProperty, formatGithub } from '../src/cli/format-github';
 import { main } from '../src/cli/main';
 import { firstProgramFrame } from '../src/private/creation-site';
@@ -71,9 +74,11 @@ describe('source locations in the report', () => {
 
     // THEN the locations are this file's lines of `new ApiObject(...)`, column of `new`
     expect(report.locations).toEqual({
-      'cdn/Routing/Binding': { file: __filename, line: lineOf('// SITE-BINDING'), column: 5 },
-      'cdn/Routing/Creds': { file: __filename, line: lineOf('// SITE-CREDS'), column: 5 },
+      'cdn/Routing/Binding': { file: __filename, line: lineOf('// SITE-BINDING'), column: 5, order: expect.any(Number) },
+      'cdn/Routing/Creds': { file: __filename, line: lineOf('// SITE-CREDS'), column: 5, order: expect.any(Number) },
     });
+    // and the later construct has the larger creation order
+    expect(report.locations!['cdn/Routing/Binding'].order).toBeGreaterThan(report.locations!['cdn/Routing/Creds'].order!);
   });
 
   test('the creation site is the first frame outside node_modules, node internals and this package', () => {
@@ -122,8 +127,17 @@ describe('cdk-capability plan --format github', () => {
     expect(escapeProperty('a%b\rc\nd:e,f')).toBe('a%25b%0Dc%0Ad%3Ae%2Cf');
     expect(
       formatGithub([
-        { code: 'CAP010' as any, title: 'invalid object', severity: 'error', message: 'invalid object: 100% bad\nline', paths: ['a/b'], location: { file: 'x,y:z.ts', line: 3, column: 4 } },
-        { code: 'CAP000' as any, title: 'internal error', severity: 'error', message: 'internal error: boom', paths: [] },
+        {
+          code: 'CAP010' as any,
+          rule: 'CAP010/object-validity',
+          title: 'invalid object',
+          severity: 'error',
+          message: 'invalid object: 100% bad\nline',
+          paths: ['a/b'],
+          location: { file: 'x,y:z.ts', line: 3, column: 4 },
+          writers: [{ path: 'a/b', location: { file: 'x,y:z.ts', line: 3, column: 4 } }],
+        },
+        { code: 'CAP000' as any, rule: 'CAP000/internal-error', title: 'internal error', severity: 'error', message: 'internal error: boom', paths: [], writers: [] },
       ]),
     ).toBe(
       '::error file=x%2Cy%3Az.ts,line=3,col=4,title=CAP010 invalid object::CAP010 invalid object: 100%25 bad%0Aline (constructs: a/b)\n' +
@@ -131,7 +145,7 @@ describe('cdk-capability plan --format github', () => {
     );
   });
 
-  test('an accepted composition prints its plan and exits 0 (the real fixture app, run by ts-node)', () => {
+  test('an accepted first release prints its plan and exits 2, as every format does (the real fixture app, run by ts-node)', () => {
     // GIVEN the accepted plan-app fixture and no lock
     const lock = path.join(tempDir(), 'capability.lock.json');
     const previous = process.env.PLAN_APP_LOCK;
@@ -141,7 +155,7 @@ describe('cdk-capability plan --format github', () => {
       const { code, stdout } = runMain(['plan', '--app', 'npx ts-node --transpile-only test/fixtures/plan-app/main.ts', '--format', 'github']);
 
       // THEN no annotation, the readable plan, and no lock written
-      expect(`exit ${code}`).toBe('exit 0');
+      expect(`exit ${code}`).toBe('exit 2');
       expect(stdout).not.toContain('::');
       expect(stdout).toContain('Steps, in apply order:\n  1. deploy  cdn/Base');
       expect(fs.existsSync(lock)).toBe(false);
@@ -189,18 +203,27 @@ describe('cdk-capability plan --format sarif', () => {
   test('each result has its code, level, message, the creation site and the construct paths', () => {
     const run = sarif.runs[0];
     expect(run.tool.driver.name).toBe('cdk-capability');
-    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['CAP000', 'CAP001', 'CAP002', 'CAP003', 'CAP004', 'CAP005', 'CAP006', 'CAP007', 'CAP008', 'CAP009', 'CAP010', 'CAP011', 'CAP012', 'CAP013', 'CAP014']);
-    expect(run.tool.driver.rules[5]).toEqual({
-      id: 'CAP005',
-      name: 'DanglingReference',
-      shortDescription: { text: 'CAP005 dangling reference' },
-      help: { text: 'See docs/errors.md of cdk-capability, section "CAP005 dangling reference".' },
+    const ids: string[] = run.tool.driver.rules.map((r: any) => r.id);
+    // every rule synth runs, by its own id, plus the findings no rule makes; every code has at least one
+    expect(ids).toHaveLength(RULES.length + 4);
+    expect([...new Set(ids.map((id) => id.slice(0, 6)))]).toEqual(Object.values(ViolationCode));
+    const dangling = ids.indexOf('CAP005/dangling-references');
+    expect(run.tool.driver.rules[dangling]).toEqual({
+      id: 'CAP005/dangling-references',
+      name: 'DanglingReferences',
+      shortDescription: { text: 'CAP005 dangling reference: dangling references' },
+      fullDescription: { text: danglingReferences.explanation },
+      help: {
+        text: `${danglingReferences.explanation} See docs/errors.md of cdk-capability, section "CAP005 dangling reference".`,
+        markdown: `${danglingReferences.explanation}\n\nSee [CAP005 dangling reference](docs/errors.md) in cdk-capability's docs/errors.md.`,
+      },
       defaultConfiguration: { level: 'error' },
+      properties: { code: 'CAP005' },
     });
     expect(run.originalUriBaseIds).toEqual({ SRCROOT: { uri: `file://${process.cwd()}/` } });
     expect(run.results[0]).toEqual({
-      ruleId: 'CAP005',
-      ruleIndex: 5,
+      ruleId: 'CAP005/dangling-references',
+      ruleIndex: dangling,
       level: 'error',
       message: { text: DANGLING },
       locations: [
@@ -210,7 +233,7 @@ describe('cdk-capability plan --format sarif', () => {
         },
       ],
     });
-    expect(run.results.map((r: any) => `${r.ruleId} ${r.level}`)).toEqual(['CAP005 error', 'CAP012 warning']);
+    expect(run.results.map((r: any) => `${r.ruleId} ${r.level}`)).toEqual(['CAP005/dangling-references error', 'CAP012/possible-secrets warning']);
   });
 });
 
@@ -228,8 +251,10 @@ describe('cdk-capability plan --format json', () => {
     ]);
   });
 
-  test('an unknown format, or --format with --plan, is a usage error (exit code 2)', () => {
-    expect(runMain(['plan', '--format', 'xml']).code).toBe(2);
-    expect(runMain(['plan', '--plan', 'plan.json', '--format', 'sarif']).code).toBe(2);
+  test('an unknown format, or --format sarif with --plan, is a usage error: exit code 1, never 2', () => {
+    expect(runMain(['plan', '--format', 'xml']).code).toBe(1);
+    expect(runMain(['plan', '--plan', 'plan.json', '--format', 'sarif'])).toEqual({
+      code: 1, stdout: '', stderr: "cdk-capability plan: --format sarif needs the app's findings, so it runs the app: drop --plan\n",
+    });
   });
 });

@@ -60,12 +60,12 @@ test('a document that is not valid YAML is one CAP010 with its file, line and co
     {
       rule: 'CAP010 invalid object',
       recommendation: expect.stringMatching(/^CAP010 invalid object: 'metadata\.name' \("Bad_Name"\) of ConfigMap shop\/Bad_Name declared by '.*' must be a DNS-1123 subdomain/),
-      resources: ['app.k8s.yaml#document 3 ConfigMap shop/Bad_Name'],
+      resources: ['app.k8s.yaml#document 3 (ConfigMap shop/Bad_Name) Bad_Name'],
     },
     {
       rule: 'CAP010 invalid object',
       recommendation: "CAP010 invalid object: document 2 of 'app.k8s.yaml' is not valid YAML at line 13, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]; it was not checked. Fix the file (kubectl would refuse it too).",
-      resources: ['app.k8s.yaml#document 2, line 13, column 1 (no kind) (no name)'],
+      resources: ['app.k8s.yaml#document 2, line 13, column 1 ((no kind) (no name)) (no name)'],
     },
   ]);
   expect([reported.status, reported.metadata]).toEqual(['failure', { errors: '2', warnings: '0' }]);
@@ -78,7 +78,7 @@ test('an unclosed quote that swallows the documents after it is reported once, a
   // THEN
   expect(reported.violations.map((v) => [v.recommendation, v.resources])).toEqual([[
     "CAP010 invalid object: document 1 of 'a.k8s.yaml' is not valid YAML at line 14, column 1: Missing closing \"quote; it was not checked. Fix the file (kubectl would refuse it too).",
-    ['a.k8s.yaml#document 1, line 14, column 1 (no kind) (no name)'],
+    ['a.k8s.yaml#document 1, line 14, column 1 ((no kind) (no name)) (no name)'],
   ]]);
   expect(reported.status).toBe('failure');
 });
@@ -99,7 +99,7 @@ test('a YAML alias bomb is reported as one CAP010 with its line, never expanded,
   // THEN
   expect(reported.violations.map((v) => [v.recommendation, v.resources])).toEqual([[
     "CAP010 invalid object: document 2 of 'bomb.k8s.yaml' (from line 7) expands its aliases past 100 nodes, a resource exhaustion attack (Excessive alias count indicates a resource exhaustion attack); it was not checked. Fix the file (kubectl would refuse it too).",
-    ['bomb.k8s.yaml#document 2, line 7, column 1 (no kind) (no name)'],
+    ['bomb.k8s.yaml#document 2, line 7, column 1 ((no kind) (no name)) (no name)'],
   ]]);
   expect(reported.status).toBe('failure');
 });

@@ -25,7 +25,8 @@ describe('CDK_CAPABILITY_REPORT', () => {
 
     // THEN
     const written = JSON.parse(fs.readFileSync(report, 'utf-8'));
-    expect({ ...written, plan: undefined }).toEqual({ formatVersion: 1, accepted: true, violations: [], warnings: [] });
+    const lock = { file: expect.any(String), found: false };
+    expect({ ...written, plan: undefined }).toEqual({ formatVersion: 1, accepted: true, violations: [], warnings: [], lock });
     expect(written.plan.steps.map((s: any) => s.id)).toEqual(['cdn/Routing']);
   });
 
@@ -43,7 +44,14 @@ describe('CDK_CAPABILITY_REPORT', () => {
 
     // THEN
     const written = JSON.parse(fs.readFileSync(report, 'utf-8'));
-    expect(written).toEqual({ formatVersion: 1, accepted: false, violations: JSON.parse(JSON.stringify(error!.violations)), warnings: [] });
+    // the violations as the CompositionError carries them, each with the rule that found it; and the lock it compared against
+    expect(written).toEqual({
+      formatVersion: 1,
+      accepted: false,
+      violations: error!.violations.map((v) => ({ ...JSON.parse(JSON.stringify(v)), rule: 'CAP010/object-validity' })),
+      warnings: [],
+      lock: { file: expect.any(String), found: false },
+    });
     expect(written.violations.map((v: any) => v.code)).toEqual(['CAP010']);
   });
 

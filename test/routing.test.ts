@@ -136,11 +136,14 @@ describe('Gateway API tenant routes', () => {
     );
   });
 
-  test('a Gateway API route without a gateway is refused when it is added', () => {
+  test('a Gateway API route without a gateway is refused at synth as one coded violation naming the route', () => {
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
     const web = routing.addBackend('Web', { image: 'web', port: 80 });
-    expect(() => routing.addTenantRoute('acme', web)).toThrow(/the RuntimeRouting has no 'gateway' prop/);
+    const route = routing.addTenantRoute('acme', web);
+    const { violations } = app.synthesize();
+    expect(violations).toEqual([expect.objectContaining({ code: 'CAP010', paths: [route.node.path] })]);
+    expect(violations[0].message).toMatch(/^invalid object: .*Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop\. Set gateway: \{ name, namespace \} or routeStyle: RouteStyle\.ISTIO/);
   });
 
   test('a tenant id that is not a DNS-1123 label is refused', () => {

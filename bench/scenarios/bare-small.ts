@@ -1,5 +1,4 @@
 import { App, Chart } from 'cdk8s';
-import { Construct } from 'constructs';
 import { Builder } from './builder';
 import { smallApp } from './small-app-shape';
 
@@ -7,8 +6,8 @@ import { smallApp } from './small-app-shape';
 export const bareSmall: Record<string, Builder> = {
   small(outdir, size) {
     const app = new App({ outdir });
-    // under a construct named like our capability, so cdk8s-plus derives the same selector labels from the same paths
-    smallApp(new Chart(new Construct(app, 'bench'), 'Routing'), size);
+    // a chart at the root, as the program was before it was ported: names below a capability are these names
+    smallApp(new Chart(app, 'Routing'), size);
     app.synth();
   },
 };

@@ -28,8 +28,8 @@ export const bareTenants: Record<string, Builder> = {
           stack.addStackDependency(base!, 'shared base before tenant aggregate');
           return stack;
         },
-        // under a construct named like our capability, so cdk8s-plus derives the same selector labels from the same paths
-        routing: (id) => new Chart(new Construct(k8s, 'bench'), id),
+        // a chart at the root, as the program was before it was ported: names below a capability are these names
+        routing: (id) => new Chart(k8s, id),
         tenantHeader: (stack, routing, header) => publishAndBind(stack, routing, header),
         backend: (routing, id, options) => backend(routing, id, options),
         route: (routing, tenant, to) => httpRoute(routing, tenant, to),

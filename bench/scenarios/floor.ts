@@ -32,12 +32,12 @@ export const floor: Record<string, Builder> = {
   },
 
   small(outdir, size) {
-    const chart = ['bench', 'Routing'];
+    const chart = ['Routing'];
     writeFiles(outdir, [[`${dnsLabel(chart)}.k8s.yaml`, toYaml(smallAppObjects(chart, size))]]);
   },
 
   tenants(outdir, size) {
-    const chart = ['bench', 'Routing'];
+    const chart = ['Routing'];
     writeFiles(path.join(outdir, 'runtime'), [[`${dnsLabel(chart)}.k8s.yaml`, toYaml(tenantObjects(chart, size))]]);
     const templates = tenantTemplates(size);
     const files: Array<[string, string]> = templates.map(([stack, template]) => [`${stack}.template.json`, JSON.stringify(template, undefined, 1)]);

@@ -38,8 +38,8 @@ export interface SerializerRun {
 /** The floor scenario's Kubernetes objects, as plain objects. */
 export function floorManifests(scenario: string, size: number): object[] {
   if (scenario === 'charts') return Array.from({ length: CHART_COUNT * size }, (_, i) => configMapProps(Math.floor(i / size), i % size));
-  if (scenario === 'small') return smallAppObjects(['bench', 'Routing'], size);
-  if (scenario === 'tenants') return tenantObjects(['bench', 'Routing'], size);
+  if (scenario === 'small') return smallAppObjects(['Routing'], size);
+  if (scenario === 'tenants') return tenantObjects(['Routing'], size);
   throw new Error(`no floor manifests for '${scenario}'`);
 }
 

@@ -1,6 +1,8 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { awsCdkContext } from './aws-context';
 import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
@@ -9,12 +11,14 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
-import { DEFAULT_LOCK_FILE, loadLock, serializeLock } from '../release/lock';
+import { recordWriteCalls } from '../private/write-calls';
+import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
+import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
 import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
-import { REPORT_ENV, writeReport } from '../render/report-file';
+import { REPORT_ENV, withRule, writeReport } from '../render/report-file';
 import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
 
@@ -27,7 +31,8 @@ export interface CapabilityAppProps extends AppProps {
    * passes every check rewrites it and says so on stderr. No lock file means a
    * first release.
    *
-   * @default 'capability.lock.json' in the working directory
+   * @default - 'capability.lock.json' beside the program's cdk8s.yaml (the nearest
+   * one in the entry file's folder or above it), else beside the entry file
    */
   readonly lockFile?: string;
 
@@ -38,6 +43,30 @@ export interface CapabilityAppProps extends AppProps {
    * @default - no `gitops/` folder
    */
   readonly gitops?: GitOps;
+
+  /**
+   * Context values for every capability, as aws-cdk's `App` prop `context`:
+   * feature flags and lookups. Like an aws-cdk `App`, the app also reads
+   * `CDK_CONTEXT_JSON` (what the aws-cdk CLI passes: `cdk.json`,
+   * `cdk.context.json`, `--context`), which wins; run without the aws-cdk CLI
+   * (under `cdk8s synth`), it reads the `context` of `cdk.json` and then
+   * `cdk.context.json` in the working directory itself, as the CLI would.
+   *
+   * @default - no context beyond those files and the variable
+   */
+  readonly context?: Record<string, unknown>;
+
+  /**
+   * Whether aws-cdk's built-in CloudFormation template validator checks every
+   * capability's stacks, as it checks the stacks of an aws-cdk `App`: on by
+   * default, off with `false` or `CDK_VALIDATION=false`. Its findings are
+   * reported as aws-cdk reports them: warnings, unless the feature flag
+   * `@aws-cdk/core:validateAgainstDefaultRules` is true (then errors refuse
+   * the composition, `CAP010`).
+   *
+   * @default true
+   */
+  readonly builtinCloudFormationValidation?: boolean;
 }
 
 /**
@@ -85,6 +114,9 @@ export class CapabilityApp extends App {
   /** The absolute path of the lock file. */
   public readonly lockFile: string;
 
+  /** Whether aws-cdk's template validator runs (the prop; `CDK_VALIDATION=false` also turns it off). */
+  public readonly builtinCloudFormationValidation: boolean;
+
   /**
    * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
@@ -94,9 +126,13 @@ export class CapabilityApp extends App {
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
     brand(this, 'CapabilityApp');
+    for (const [key, value] of Object.entries(awsCdkContext(props.context, process.env, process.cwd()))) this.node.setContext(key, value);
+    this.builtinCloudFormationValidation = props.builtinCloudFormationValidation ?? true;
     // A report (cdk-capability plan) names the file and line that created each construct it reports.
     if (process.env[REPORT_ENV]) recordCreationSites(this);
-    this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
+    // Each escape hatch and Tag is a writer of its own, named by its call site.
+    recordWriteCalls();
+    this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
   }
 
@@ -145,7 +181,8 @@ export class CapabilityApp extends App {
     } catch (e) {
       const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
       const file = process.env[REPORT_ENV];
-      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations, warnings: [] });
+      const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
       if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
         process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
         return 'refused';
@@ -155,23 +192,29 @@ export class CapabilityApp extends App {
   }
 
   private synthAndWrite(held: HeldOutdir | undefined): void {
-    const updateLock = parseUpdateLock(process.env[UPDATE_LOCK_ENV]);
-    if (typeof updateLock === 'string') {
-      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, updateLock, []));
-      const file = process.env[REPORT_ENV];
-      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: [violation], warnings: [] });
+    const lockSwitch = parseUpdateLock();
+    const cli = cdk8sCliMode(this.outdir);
+    const reportFile = process.env[REPORT_ENV];
+    const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+    if (lockSwitch.problem !== undefined) {
+      // Refused before anything else runs or is written; under cdk8s synth one coded line, no stack trace.
+      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem, []));
+      if (reportFile) writeReport(reportFile, { formatVersion: 1, accepted: false, violations: [violation], warnings: [], lock });
+      if (cli && leaveOutdirAbsent(this.outdir)) {
+        process.stderr.write(`${formatFindings([violation])}\n`);
+        return;
+      }
       throw new CompositionError([violation]);
     }
     const result = this.synthesize();
-    const reportFile = process.env[REPORT_ENV];
     const report = (violations: readonly Violation[]) => {
       if (!reportFile) return;
       const accepted = violations.length === 0;
       const locations = sourceLocations(this, [...violations, ...result.warnings]);
       const plan = accepted ? result.plan : undefined;
-      writeReport(reportFile, { formatVersion: 1, accepted, violations, warnings: result.warnings, plan, locations });
+      const warnings = result.warnings.map(withRule);
+      writeReport(reportFile, { formatVersion: 1, accepted, violations: violations.map(withRule), warnings, plan, locations, lock });
     };
-    const cli = cdk8sCliMode(this.outdir);
     const refuse = (violations: readonly Violation[]): void => {
       report(violations);
       if (cli && leaveOutdirAbsent(this.outdir)) {
@@ -185,7 +228,7 @@ export class CapabilityApp extends App {
     for (const w of result.warnings) process.stderr.write(`${w.code} warning: ${w.message}\n`);
     if (result.violations.length > 0 || !result.output) return refuse(result.violations);
     const output = cli === 'stdout' ? stdoutTree(result.output, result.runtimeFiles ?? []) : result.output;
-    const lockToWrite = updateLock ? result.lock : undefined;
+    const lockToWrite = lockSwitch.update ? result.lock : undefined;
     try {
       writeAtomically(this.outdir, output, {
         protectedPaths: this.protectedPaths(),
@@ -197,7 +240,7 @@ export class CapabilityApp extends App {
       throw e;
     }
     if (lockToWrite) {
-      process.stderr.write(`cdk-capability: wrote the lock of this release to ${this.lockFile} (${UPDATE_LOCK_ENV}=${process.env[UPDATE_LOCK_ENV]}); commit it.\n`);
+      process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
     }
     report([]);
   }
@@ -221,20 +264,6 @@ export class CapabilityApp extends App {
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
     return synthesize(this, { previous, lockProblems, lockKey, writers });
   }
-}
-
-/** The variable that asks synth to rewrite the lock. */
-const UPDATE_LOCK_ENV = 'CDK_CAPABILITY_UPDATE_LOCK';
-
-/**
- * `CDK_CAPABILITY_UPDATE_LOCK` read: true for `1`, `true`, `yes`; false when
- * unset, blank, `0`, `false`, `no` (any case); else why the value is refused.
- */
-export function parseUpdateLock(value: string | undefined): boolean | string {
-  const v = (value ?? '').trim().toLowerCase();
-  if (['1', 'true', 'yes'].includes(v)) return true;
-  if (['', '0', 'false', 'no'].includes(v)) return false;
-  return `${UPDATE_LOCK_ENV} is ${JSON.stringify(value)}, which is neither 1, true or yes (rewrite the lock) nor 0, false, no or unset (leave it). Nothing was changed. Set it to one of those.`;
 }
 
 /** The files of the running program (the script node was started with, the main module), which synth must never delete. */

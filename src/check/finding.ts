@@ -37,6 +37,8 @@ export enum ViolationCode {
   CRD_ORDER = 'CAP013',
   /** The lock file exists but is not a lock this version can read (not JSON, or not of the shape of `docs/lock.schema.json`), or its key is unusable. */
   LOCK_FILE = 'CAP014',
+  /** A capability construct (`SharedBase`, `DeploymentAggregate`, `RuntimeRouting`) created outside any `Capability`. */
+  MISPLACED_CONSTRUCT = 'CAP015',
   /** `cdk-capability apply` was given a plan.json that is not one synth wrote (not JSON, not of the shape of its schema, or holding what a command line would misread). */
   PLAN_FILE = 'CAP016',
 }
@@ -61,6 +63,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.POSSIBLE_SECRET]: 'possible secret',
   [ViolationCode.CRD_ORDER]: 'custom resource before its CRD',
   [ViolationCode.LOCK_FILE]: 'lock file',
+  [ViolationCode.MISPLACED_CONSTRUCT]: 'misplaced construct',
   [ViolationCode.PLAN_FILE]: 'plan file',
 };
 
@@ -84,6 +87,16 @@ export interface Violation {
 export interface Finding extends Violation {
   /** Whether it refuses the composition. */
   readonly severity: Severity;
+  /** The id of the rule that found it (`CAP003/status-writes`); absent for findings of no rule (a crash, the output). */
+  readonly rule?: string;
+}
+
+/** The rule of each violation check made, kept beside it so that `Violation`'s public shape stays as it is. */
+const RULE_OF = new WeakMap<Violation, string>();
+
+/** The id of the rule that found a violation, when a rule did. */
+export function ruleOf(v: Violation): string | undefined {
+  return RULE_OF.get(v);
 }
 
 /**
@@ -98,7 +111,9 @@ export function finding(code: ViolationCode, detail: string, paths: readonly str
 
 /** The violation a finding reports, without its severity (which `violations` and `warnings` already tell apart). */
 export function toViolation(f: Finding): Violation {
-  return { code: f.code, message: f.message, paths: [...f.paths] };
+  const v = { code: f.code, message: f.message, paths: [...f.paths] };
+  if (f.rule) RULE_OF.set(v, f.rule);
+  return v;
 }
 
 /**

@@ -34,8 +34,13 @@ export interface RuleFinding {
 export interface RuleDefinition {
   /** The code of every finding it returns. */
   readonly code: ViolationCode;
-  /** A short name, used in reports and when the rule itself crashes. */
+  /** A short name, used in reports and when the rule itself crashes; the rule's id is the code and this title (`CAP003/status-writes`). */
   readonly title: string;
+  /**
+   * What the rule guards against and why it matters, in a sentence or two, as
+   * a report (SARIF `rules[].help`) explains it beside each finding.
+   */
+  readonly explanation: string;
   /**
    * Whether its findings refuse the composition.
    *
@@ -48,10 +53,14 @@ export interface RuleDefinition {
 
 /** A rule, ready to run. */
 export interface Rule {
+  /** Its stable id, the code and the title: `CAP003/status-writes` (a SARIF `ruleId`). */
+  readonly id: string;
   /** The code of its findings. */
   readonly code: ViolationCode;
   /** Its short name. */
   readonly title: string;
+  /** What it guards against and why. */
+  readonly explanation: string;
   /** Whether its findings refuse the composition. */
   readonly severity: Severity;
   /** Runs the rule: its findings, coded and titled. */
@@ -67,15 +76,24 @@ export interface Rule {
  * export const statusWrites = defineRule({
  *   code: ViolationCode.STATUS_WRITE,
  *   title: 'status writes',
+ *   explanation: 'status belongs to the controllers that observe an object; a construct that writes it races them.',
  *   run: ({ facts }) => ...,
  * });
  */
 export function defineRule(definition: RuleDefinition): Rule {
   const severity = definition.severity ?? 'error';
+  const id = ruleId(definition.code, definition.title);
   return {
+    id,
     code: definition.code,
     title: definition.title,
+    explanation: definition.explanation,
     severity,
-    run: (context) => definition.run(context).map((f) => finding(definition.code, f.message, f.paths, severity)),
+    run: (context) => definition.run(context).map((f) => ({ ...finding(definition.code, f.message, f.paths, severity), rule: id })),
   };
+}
+
+/** A rule's id from its code and title: `CAP003`, `status writes` -> `CAP003/status-writes`. */
+export function ruleId(code: ViolationCode, title: string): string {
+  return `${code}/${title.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).join('-')}`;
 }

@@ -4,6 +4,7 @@ import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
 import { contractShapes } from './rules/contract-shapes';
 import { contractUsage } from './rules/contract-usage';
+import { contributionProps } from './rules/contribution-props';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
 import { deploySynthesis } from './rules/deploy-synthesis';
@@ -23,6 +24,7 @@ import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { statusWrites } from './rules/status-writes';
+import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -48,7 +50,10 @@ export const RULES: readonly Rule[] = [
   nestingDepth,
   contractShapes,
   constructValidation,
+  contributionProps,
   deploySynthesis,
+  templateValidationErrors,
+  templateValidationWarnings,
   parameterNames,
   lockFile,
   possibleSecrets, // CAP012 (warning)

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
+import { exitCode } from './exit-codes';
 import { readPlanFile } from './plan-file';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
 
@@ -85,7 +86,7 @@ function parseApplyArgs(argv: string[], defaultOutdir: () => string): ApplyOptio
   let values: { 'outdir'?: string; 'dry-run'?: boolean; 'from-step'?: string; 'timeout'?: string; 'deploy-timeout'?: string; 'help'?: boolean };
   const usage = (message: string) => {
     process.stderr.write(`cdk-capability apply: ${message}\n\n${APPLY_USAGE}\n`);
-    return 2;
+    return exitCode({ kind: 'failed' });
   };
   try {
     values = parseArgs({

@@ -1,24 +1,28 @@
 import type { ReportedFinding } from './report-findings';
 
 /**
- * GitHub Actions workflow commands, one line per finding:
+ * GitHub Actions workflow commands, one line per finding and place:
  * `::error file=<file>,line=<n>,col=<n>,title=<CODE title>::<message>`
  * (`::warning` for a warning), which the Actions runner turns into annotations
- * on the pull request's files. Escaped as @actions/core escapes them: `%`, CR
- * and LF in the message; those and `:` and `,` in properties.
+ * on the pull request's files. A finding that names several constructs with
+ * known creation sites (the writers of a contested field) is annotated on each
+ * of them, the newest first (the line a pull request added). Escaped as
+ * @actions/core escapes them: `%`, CR and LF in the message; those and `:` and
+ * `,` in properties.
  */
 export function formatGithub(findings: readonly ReportedFinding[]): string {
-  return findings.map(annotation).join('');
+  return findings.map(annotations).join('');
 }
 
-function annotation(f: ReportedFinding): string {
-  const properties: string[] = [];
-  if (f.location) {
-    properties.push(`file=${escapeProperty(f.location.file)}`, `line=${f.location.line}`, `col=${f.location.column}`);
-  }
-  properties.push(`title=${escapeProperty(`${f.code} ${f.title}`)}`);
+function annotations(f: ReportedFinding): string {
+  const title = `title=${escapeProperty(`${f.code} ${f.title}`)}`;
   const paths = f.paths.length > 0 ? ` (constructs: ${f.paths.join(', ')})` : '';
-  return `::${f.severity} ${properties.join(',')}::${escapeData(`${f.code} ${f.message}${paths}`)}\n`;
+  const line = (properties: string[], note: string) => `::${f.severity} ${[...properties, title].join(',')}::${escapeData(`${f.code} ${f.message}${paths}${note}`)}\n`;
+  if (f.writers.length === 0) return line([], '');
+  return f.writers.map((w, i) => line(
+    [`file=${escapeProperty(w.location.file)}`, `line=${w.location.line}`, `col=${w.location.column}`],
+    f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '',
+  )).join('');
 }
 
 /** The message of a workflow command (ported from actions/toolkit packages/core/src/command.ts, escapeData). */

@@ -1,15 +1,10 @@
-import type { ContractChange, FieldChange } from '../release/release-diff';
+import type { ReportedFinding } from './report-findings';
+import { showValue, terseFields } from './terse-fields';
+import type { ContractChange } from '../release/release-diff';
+import { displayPath } from '../release/update-lock';
+import type { PlanOverride } from '../render/ownership-records';
+import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
-
-/** Exit codes of `cdk-capability plan`, as `terraform plan -detailed-exitcode` has them. */
-export const PlanExit = {
-  /** Accepted, and nothing changes against the lock. */
-  NO_CHANGES: 0,
-  /** Refused (coded violations), a usage error, or an internal error. */
-  ERROR: 1,
-  /** Accepted, with changes to apply (a first release always has some). */
-  CHANGES: 2,
-} as const;
 
 /** The counts of the summary line: stacks and objects to add, change and remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
@@ -30,7 +25,8 @@ export function hasChanges(plan: Plan): boolean {
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
  * between backend versions, handovers of field ownership, contract versions and parameter paths, and
- * interface fields with the bump each needs.
+ * interface fields with the bump each needs; then this release's escape hatches over what their own
+ * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
 export function formatPlan(plan: Plan): string {
   const c = plan.changes;
@@ -53,23 +49,35 @@ export function formatPlan(plan: Plan): string {
     for (const m of c.changed) {
       lines.push(`  ~ ${m}`);
       const unit = details.get(m);
-      for (const f of unit?.fields ?? []) lines.push(`      ${fieldLine(f)}`);
+      for (const f of terseFields(unit?.fields ?? [])) lines.push(`      ${f.sign} ${f.path}${f.text}`);
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
     const secrets = c.sensitiveNotCompared;
     if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
   }
-  if ((c.traffic ?? []).length > 0) {
+  // only the weights that move, as terraform lists only what changes
+  const moved = (c.traffic ?? []).map((t) => ({
+    route: t.route,
+    backends: [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])].filter((b) => (t.before[b] ?? 0) !== (t.after[b] ?? 0)).map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`),
+  })).filter((t) => t.backends.length > 0);
+  if (moved.length > 0) {
     lines.push('', 'Traffic:');
-    for (const t of c.traffic) {
-      const backends = [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])];
-      lines.push(`  ~ ${t.route}: ${backends.map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`).join(', ')}`);
-    }
+    for (const t of moved) lines.push(`  ~ ${t.route}: ${t.backends.join(', ')}`);
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
     for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
+  }
+  const overrides = plan.ownership?.overrides ?? [];
+  if (overrides.length > 0) {
+    lines.push('', 'Overrides (escape hatches over what their own object declares):');
+    for (const o of overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
+  }
+  const handovers = plan.ownership?.handovers ?? [];
+  if (handovers.length > 0) {
+    lines.push('', 'Handovers in this release:');
+    for (const h of handovers) lines.push(`  ~ ${h.object} ${h.field}: '${h.from}' -> '${h.to}' (${h.reason})`);
   }
   if ((c.contracts ?? []).length > 0) {
     lines.push('', 'Contracts:');
@@ -83,19 +91,23 @@ export function formatPlan(plan: Plan): string {
 }
 
 /**
- * The plan for machines (`--json`): the summary counts, whether anything
- * changes, and the plan as `plan.json` holds it. docs/plan-output.schema.json
+ * The document of `plan --json` and `plan --format json` (one shape):
+ * whether the composition was accepted, its findings, and when accepted the
+ * summary counts, whether anything changes, which lock it was compared
+ * against, and the plan as `plan.json` holds it. docs/plan-output.schema.json
  * is its JSON Schema.
  */
-export function formatPlanJson(plan: Plan): string {
-  const output = { formatVersion: 1, summary: { ...planCounts(plan), changes: hasChanges(plan) }, plan };
+export function formatPlanJson(report: SynthReport, findings: readonly ReportedFinding[]): string {
+  const plan = report.accepted ? report.plan : undefined;
+  const output = {
+    formatVersion: 1,
+    accepted: plan !== undefined,
+    ...(plan ? { summary: { ...planCounts(plan), changes: hasChanges(plan) } } : {}),
+    findings,
+    ...(report.lock ? { lock: { ...report.lock, file: displayPath(report.lock.file) } } : {}),
+    ...(plan ? { plan } : {}),
+  };
   return JSON.stringify(output, undefined, 2) + '\n';
-}
-
-function fieldLine(f: FieldChange): string {
-  if (!('before' in f)) return `+ ${f.path}: ${show(f.after)}`;
-  if (!('after' in f)) return `- ${f.path}: ${show(f.before)}`;
-  return `~ ${f.path}: ${show(f.before)} -> ${show(f.after)}`;
 }
 
 function contractLine(c: ContractChange): string {
@@ -105,8 +117,8 @@ function contractLine(c: ContractChange): string {
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
 }
 
-/** A value as the plan shows it: JSON, except the masks (`(sensitive)`, `(sensitive, changed)`, `(known after deploy)`), which are shown as they are. */
-function show(v: unknown): string {
-  if (typeof v === 'string' && /^\((sensitive|known after deploy)(, [a-z ]+)?\)$/.test(v)) return v;
-  return JSON.stringify(v);
+/** An override's value before or after, or what its absence means. */
+function shown(o: PlanOverride, which: 'rendered' | 'patched'): string {
+  if (which in o) return showValue(o[which]);
+  return which === 'patched' ? '(removed)' : '(none)';
 }

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ReportedFinding } from './report-findings';
-import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { ReportedFinding, ReportedLocation, reportedRules } from './report-findings';
+import { CODE_TITLES } from '../check/finding';
 
 /** The `cdk-capability` version in a SARIF log's tool driver. */
 function ownVersion(): string {
@@ -15,14 +15,22 @@ function ownVersion(): string {
 /**
  * A SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format), as
  * GitHub code scanning takes it (`github/codeql-action/upload-sarif`): one run,
- * every code as a rule, one result per finding with its code (`ruleId`), level,
- * message, the creation site of its construct (a file relative to the
- * repository root, `SRCROOT`) and every construct path as a logical location.
+ * every rule with its id, explanation (`fullDescription`, `help`) and default
+ * level, and one result per finding with its rule (`ruleId`), level, message,
+ * the creation site of the newest construct it names as its location (a file
+ * relative to the repository root, `SRCROOT`), every construct path as a
+ * logical location, and every other construct it names with a known creation
+ * site as a related location (SARIF §3.27.22), newest first.
  *
  * @param root the folder the files are relative to, as a `file://` URI base
  */
 export function formatSarif(findings: readonly ReportedFinding[], root: string): string {
-  const codes = Object.values(ViolationCode);
+  const rules = reportedRules();
+  const ids = rules.map((r) => r.id);
+  const physical = (l: ReportedLocation) => ({
+    artifactLocation: { uri: encodeURI(l.file), uriBaseId: 'SRCROOT' },
+    region: { startLine: l.line, startColumn: l.column },
+  });
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -32,34 +40,42 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
           driver: {
             name: 'cdk-capability',
             version: ownVersion(),
-            rules: codes.map((code) => ({
-              id: code,
-              name: ruleName(CODE_TITLES[code]),
-              shortDescription: { text: `${code} ${CODE_TITLES[code]}` },
-              help: { text: `See docs/errors.md of cdk-capability, section "${code} ${CODE_TITLES[code]}".` },
-              defaultConfiguration: { level: code === ViolationCode.POSSIBLE_SECRET ? 'warning' : 'error' },
+            informationUri: 'https://github.com/cdk-capability/cdk-capability/blob/main/docs/errors.md',
+            rules: rules.map((r) => ({
+              id: r.id,
+              name: ruleName(r.title),
+              shortDescription: { text: `${r.code} ${CODE_TITLES[r.code]}: ${r.title}` },
+              fullDescription: { text: r.explanation },
+              help: {
+                text: `${r.explanation} See docs/errors.md of cdk-capability, section "${r.code} ${CODE_TITLES[r.code]}".`,
+                markdown: `${r.explanation}\n\nSee [${r.code} ${CODE_TITLES[r.code]}](docs/errors.md) in cdk-capability's docs/errors.md.`,
+              },
+              defaultConfiguration: { level: r.severity },
+              properties: { code: r.code },
             })),
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
         results: findings.map((f) => ({
-          ruleId: f.code,
-          ruleIndex: codes.indexOf(f.code),
+          ruleId: f.rule,
+          ...(ids.includes(f.rule) ? { ruleIndex: ids.indexOf(f.rule) } : {}),
           level: f.severity,
           message: { text: `${f.code} ${f.message}` },
           locations: [
             {
-              ...(f.location
-                ? {
-                  physicalLocation: {
-                    artifactLocation: { uri: encodeURI(f.location.file), uriBaseId: 'SRCROOT' },
-                    region: { startLine: f.location.line, startColumn: f.location.column },
-                  },
-                }
-                : {}),
+              ...(f.location ? { physicalLocation: physical(f.location) } : {}),
               logicalLocations: f.paths.map((p) => ({ fullyQualifiedName: p, kind: 'object' })),
             },
           ],
+          ...(f.writers.length > 1
+            ? {
+              relatedLocations: f.writers.slice(1).map((w, i) => ({
+                id: i + 1,
+                physicalLocation: physical(w.location),
+                message: { text: `${w.path}, also named by this ${f.code} finding` },
+              })),
+            }
+            : {}),
         })),
       },
     ],

@@ -15,7 +15,7 @@ export function formatTeardown(plan: Plan): string {
     lines.push('Teardown: nothing to delete (this release removes nothing from the lock).');
     return lines.join('\n') + '\n';
   }
-  const count = teardown.steps.reduce((n, s) => n + s.units.length, 0);
+  const count = teardownCount(plan);
   lines.push(`Teardown: ${count} to delete, in ${teardown.steps.length} step${teardown.steps.length === 1 ? '' : 's'}, in this order:`, '');
   const width = String(teardown.steps.length).length;
   teardown.steps.forEach((step, i) => {
@@ -32,4 +32,26 @@ export function formatTeardown(plan: Plan): string {
     'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
   );
   return lines.join('\n') + '\n';
+}
+
+/** How many stacks and objects the teardown of a plan deletes. */
+export function teardownCount(plan: Plan): number {
+  return (plan.teardown?.steps ?? []).reduce((n, s) => n + s.units.length, 0);
+}
+
+/**
+ * The teardown for machines (`plan --teardown --json`): how much it deletes,
+ * whether the release is a first one, and the steps in deletion order with
+ * their commands and what is kept. docs/teardown-output.schema.json is its
+ * JSON Schema.
+ */
+export function formatTeardownJson(plan: Plan): string {
+  const teardown = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
+  const output = {
+    formatVersion: 1,
+    firstRelease: plan.changes.firstRelease,
+    summary: { delete: teardownCount(plan), steps: teardown.steps.length },
+    teardown,
+  };
+  return JSON.stringify(output, undefined, 2) + '\n';
 }

@@ -6,133 +6,190 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { apply, APPLY_USAGE } from './apply';
+import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub } from './format-github';
-import { formatPlan, formatPlanJson, hasChanges, PlanExit } from './format-plan';
+import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
 import { formatSarif } from './format-sarif';
-import { formatTeardown } from './format-teardown';
+import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
 import { reportedFindings } from './report-findings';
+import { formatFindings } from '../check/composition-error';
+import { displayPath, UPDATE_LOCK_ENV } from '../release/update-lock';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github]
-       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--exit-zero]
+       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--exit-zero]
+       cdk-capability --version
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
 without touching your output or lock, and prints its plan: the steps of both
-lifecycles in apply order and the changes against the lock, field by field.
+lifecycles in apply order and the changes against the lock, field by field,
+and which lock it compared against.
 
   --app   the command that runs the app, as in cdk8s.yaml
   --plan  print an existing plan.json instead of running the app
   --teardown  print instead how to delete what the release removes against
           the lock: in deletion order, with the commands
-  --format  text (default); json (findings and plan, for machines); sarif
-          (SARIF 2.1.0, for code scanning); github (workflow annotations).
-          Each finding carries its code, construct paths and, when known, the
-          file and line that created the construct. Exit code 1 on refusal.
-  --json  print the plan as JSON (docs/plan-output.schema.json)
+          (--json: docs/teardown-output.schema.json)
+  --format  text (default); json (the --json document); sarif (SARIF 2.1.0,
+          for code scanning); github (workflow annotations). Each finding
+          carries its code, construct paths and, when known, the file and
+          line that created each construct it names.
+  --json  the same as --format json: findings, summary and plan
+          (docs/plan-output.schema.json)
 
-Exit codes, as terraform plan -detailed-exitcode:
-  0  accepted, no changes against the lock
-  2  accepted, with changes (a first release always has some)
-  1  refused (the coded violations are printed), or a usage or internal error`;
+${EXIT_CODES_USAGE}`;
 
 /** The report formats of `plan --format` (text is the readable plan). */
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
+
+/** The options of `cdk-capability plan`. */
+interface PlanOptions {
+  readonly 'app'?: string;
+  readonly 'plan'?: string;
+  readonly 'help'?: boolean;
+  readonly 'teardown'?: boolean;
+  readonly 'format'?: string;
+  readonly 'json'?: boolean;
+  readonly 'exit-zero'?: boolean;
+}
 
 /** Runs the `cdk-capability` command line; returns the exit code. */
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
   // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
   if (command === 'apply') return apply(rest, outdirFromConfig);
-  if (command !== 'plan') {
-    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
-    return command === '--help' ? 0 : PlanExit.ERROR;
+  if (command === '--version' || command === 'version') {
+    process.stdout.write(`${ownVersion()}\n`);
+    return ExitCode.NO_CHANGES;
   }
-  let values: { app?: string; plan?: string; help?: boolean; teardown?: boolean; format?: string; json?: boolean };
+  if (command === '--help' || command === 'help') {
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
+    return ExitCode.NO_CHANGES;
+  }
+  if (command !== 'plan') {
+    const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
+    process.stderr.write(`cdk-capability: ${what} (plan, apply, --version, --help)\n\n${USAGE}\n\n${APPLY_USAGE}\n`);
+    return exitCode({ kind: 'failed' });
+  }
+  let values: PlanOptions;
   try {
     values = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
       options: {
-        app: { type: 'string' },
-        plan: { type: 'string' },
-        help: { type: 'boolean' },
-        teardown: { type: 'boolean' },
-        format: { type: 'string' },
-        json: { type: 'boolean' },
+        'app': { type: 'string' },
+        'plan': { type: 'string' },
+        'help': { type: 'boolean' },
+        'teardown': { type: 'boolean' },
+        'format': { type: 'string' },
+        'json': { type: 'boolean' },
+        'exit-zero': { type: 'boolean' },
       },
     }).values;
   } catch (e) {
-    process.stderr.write(`cdk-capability plan: ${(e as Error).message}\n\n${USAGE}\n`);
-    return PlanExit.ERROR;
+    return usageError(`${(e as Error).message}\n\n${USAGE}`);
   }
-  const show = (plan: Plan): number => {
-    if (values.teardown) {
-      process.stdout.write(formatTeardown(plan));
-      return PlanExit.NO_CHANGES;
-    }
-    process.stdout.write(values.json ? formatPlanJson(plan) : formatPlan(plan));
-    return hasChanges(plan) ? PlanExit.CHANGES : PlanExit.NO_CHANGES;
-  };
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
-    return 0;
+    return ExitCode.NO_CHANGES;
   }
-  // --format (issue 17): reports for pull requests.
-  const format = (values.format ?? 'text') as Format;
-  if (!FORMATS.includes(format)) {
-    process.stderr.write(`cdk-capability plan: unknown --format '${values.format}' (one of ${FORMATS.join(', ')})\n\n${USAGE}\n`);
-    return 2;
+  const exit = (outcome: Outcome) => exitCode(outcome, { exitZero: values['exit-zero'] });
+  // --format (issue 17): reports for pull requests; --json is --format json.
+  const format = (values.format ?? (values.json ? 'json' : 'text')) as Format;
+  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}' (one of ${FORMATS.join(', ')})\n\n${USAGE}`);
+  if (values.json && format !== 'json') return usageError(`--json is --format json: drop one of --json and --format ${format}`);
+  if (values.teardown && format !== 'text' && format !== 'json') return usageError(`--teardown prints text or --json, not --format ${format}`);
+  if (values.plan !== undefined && (format === 'sarif' || format === 'github')) {
+    return usageError(`--format ${format} needs the app's findings, so it runs the app: drop --plan`);
   }
-  if (values.plan !== undefined && format !== 'text') {
-    process.stderr.write('cdk-capability plan: --format needs the app\'s findings, so it runs the app: drop --plan\n');
-    return 2;
-  }
-  if (values.plan !== undefined) return print(values.plan, show);
 
-  const app = values.app ?? appFromConfig();
-  if (!app) {
-    process.stderr.write('cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n');
-    return PlanExit.ERROR;
+  let report: SynthReport;
+  if (values.plan !== undefined) {
+    const plan = readPlan(values.plan);
+    if (plan === undefined) return exit({ kind: 'failed' });
+    report = { formatVersion: 1, accepted: true, violations: [], warnings: [], plan };
+  } else {
+    const app = values.app ?? appFromConfig();
+    if (!app) return usageError('no --app given and no "app" in ./cdk8s.yaml');
+    const ran = runApp(app);
+    if (ran === undefined) return exit({ kind: 'failed' });
+    report = ran;
   }
+
+  if (values.teardown) {
+    if (!report.accepted || !report.plan) return refused(report, exit);
+    const plan = report.plan;
+    process.stdout.write(format === 'json' ? formatTeardownJson(plan) : `${lockLine(report)}${formatTeardown(plan)}`);
+    return exit({ kind: 'accepted', changes: teardownCount(plan) > 0 });
+  }
+  const root = process.cwd();
+  const findings = reportedFindings(report, root);
+  if (format === 'json') process.stdout.write(formatPlanJson(report, findings));
+  else if (format === 'sarif') process.stdout.write(formatSarif(findings, root));
+  else if (format === 'github') process.stdout.write(formatGithub(findings));
+  if (!report.accepted || !report.plan) return refused(report, exit, format === 'text');
+  if (format === 'text') {
+    for (const w of findings.filter((f) => f.severity === 'warning')) process.stderr.write(`${w.code} warning: ${w.message}\n`);
+  }
+  if (format === 'text' || format === 'github') process.stdout.write(`${lockLine(report)}${formatPlan(report.plan)}`);
+  return exit({ kind: 'accepted', changes: hasChanges(report.plan) });
+}
+
+/** A usage error: one line naming the problem (then the usage, when given), exit code 1. */
+function usageError(message: string): number {
+  process.stderr.write(`cdk-capability plan: ${message}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+/** Says on stderr that the composition was refused, after its violations when nothing printed them yet. */
+function refused(report: SynthReport, exit: (o: Outcome) => number, printViolations = true): number {
+  const n = report.violations.length;
+  if (printViolations && n > 0) process.stderr.write(`${formatFindings(report.violations)}\n`);
+  process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
+  return exit({ kind: 'refused' });
+}
+
+/** Which lock the plan compared against, or where it looked and found none; empty for a plan read from a file. */
+function lockLine(report: SynthReport): string {
+  if (!report.lock) return '';
+  const where = displayPath(report.lock.file);
+  return report.lock.found ? `Lock: compared against ${where}.\n` : `Lock: none at ${where}, so this is a first release.\n`;
+}
+
+/**
+ * Runs the app into a temporary folder with a report file, and reads the report; undefined (having said
+ * why on stderr) when the app ended without one: it crashed, or is not a CapabilityApp.
+ */
+function runApp(app: string): SynthReport | undefined {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
-  const report = path.join(scratch, 'report.json');
+  const reportFile = path.join(scratch, 'report.json');
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '', [REPORT_ENV]: report };
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), [UPDATE_LOCK_ENV]: '', [REPORT_ENV]: reportFile };
     // Set only by the cdk8s CLI: without it the app throws on a refusal as a program of its own does.
     delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
-    const result = readReport(report);
-    if (format !== 'text' && result) return printReport(result, format);
-    if (run.status !== 0 || !result?.plan) {
-      process.stderr.write(run.stderr || run.stdout || '');
-      process.stderr.write(`\ncdk-capability plan: the composition was refused (exit code ${run.status}); nothing to apply.\n`);
-      return PlanExit.ERROR;
-    }
-    return show(result.plan);
+    const report = readReport(reportFile);
+    if (report) return report;
+    process.stderr.write(run.stderr || run.stdout || '');
+    process.stderr.write(
+      `cdk-capability plan: the app '${app}' ended (exit code ${run.status ?? run.signal}) without a report: it failed before synth, or its root is not a CapabilityApp.\n`,
+    );
+    return undefined;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** Prints a synth's report in a machine format; 1 when the composition was refused. */
-function printReport(report: SynthReport, format: Exclude<Format, 'text'>): number {
-  const root = process.cwd();
-  const findings = reportedFindings(report, root);
-  if (format === 'json') {
-    process.stdout.write(JSON.stringify({ formatVersion: 1, accepted: report.accepted, findings, plan: report.plan }, undefined, 2) + '\n');
-  } else if (format === 'sarif') {
-    process.stdout.write(formatSarif(findings, root));
-  } else {
-    process.stdout.write(formatGithub(findings));
-    if (report.accepted && report.plan) process.stdout.write(formatPlan(report.plan));
+/** The `cdk-capability` version, from its package.json. */
+function ownVersion(): string {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8')).version;
+  } catch {
+    return '0.0.0';
   }
-  if (report.accepted) return 0;
-  const n = report.violations.length;
-  process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
-  return 1;
 }
 
 function outdirFromConfig(): string {
@@ -145,19 +202,17 @@ function appFromConfig(): string | undefined {
   return Yaml.load('cdk8s.yaml')[0]?.app;
 }
 
-function print(file: string, show: (plan: Plan) => number): number {
+function readPlan(file: string): Plan | undefined {
   if (!fs.existsSync(file)) {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
-    return PlanExit.ERROR;
+    return undefined;
   }
-  let plan: Plan;
   try {
-    plan = JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
+    return JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
   } catch (e) {
     process.stderr.write(`cdk-capability plan: '${file}' is not JSON (${(e as Error).message})\n`);
-    return PlanExit.ERROR;
+    return undefined;
   }
-  return show(plan);
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

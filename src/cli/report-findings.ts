@@ -1,12 +1,34 @@
 import * as path from 'path';
 import { CODE_TITLES, Severity, ViolationCode } from '../check/finding';
+import { ruleId } from '../check/rule';
+import { RULES } from '../check/rules';
 import type { SourceLocation } from '../private/creation-site';
 import type { SynthReport } from '../render/report-file';
 
-/** A finding as the report formats print it: code, severity, message, construct paths, and where it was created. */
+/** A place in the program: the file relative to the root, with `/`, and the 1-based line and column. */
+export interface ReportedLocation {
+  /** The file, relative to the root (the repository, where CI runs the plan). */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+/** A construct a finding names, and where the program created it. */
+export interface ReportedWriter {
+  /** The construct path. */
+  readonly path: string;
+  /** Where it was created. */
+  readonly location: ReportedLocation;
+}
+
+/** A finding as the report formats print it: code, rule, severity, message, construct paths, and where they were created. */
 export interface ReportedFinding {
   /** The stable code, `CAP005`. */
   readonly code: ViolationCode;
+  /** The id of the rule that found it, `CAP005/dangling-references` (SARIF `ruleId`). */
+  readonly rule: string;
   /** The code's title, `dangling reference`. */
   readonly title: string;
   /** `error` refuses the composition; `warning` does not. */
@@ -15,27 +37,98 @@ export interface ReportedFinding {
   readonly message: string;
   /** The construct paths involved, sorted. */
   readonly paths: readonly string[];
-  /** Where the first construct with a known creation site was created; the file relative to the root, with `/`. */
-  readonly location?: SourceLocation;
+  /** Where the newest construct with a known creation site was created (the first of `writers`). */
+  readonly location?: ReportedLocation;
+  /**
+   * Every construct the finding names whose creation site is known, the
+   * newest first (created last: the line a pull request added, when it added
+   * the second writer of a field).
+   */
+  readonly writers: readonly ReportedWriter[];
+}
+
+/** What a report explains about a rule: its id, code, title and why it exists. */
+export interface ReportedRule {
+  /** `CAP005/dangling-references`. */
+  readonly id: string;
+  /** `CAP005`. */
+  readonly code: ViolationCode;
+  /** `dangling references`. */
+  readonly title: string;
+  /** What it guards against and why. */
+  readonly explanation: string;
+  /** The severity of its findings. */
+  readonly severity: Severity;
+}
+
+/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct. */
+const OTHER_SOURCES: readonly ReportedRule[] = [
+  {
+    id: ruleId(ViolationCode.INTERNAL_ERROR, CODE_TITLES[ViolationCode.INTERNAL_ERROR]),
+    code: ViolationCode.INTERNAL_ERROR,
+    title: CODE_TITLES[ViolationCode.INTERNAL_ERROR],
+    explanation: 'A stage of synth, or a rule, crashed: a bug in cdk-capability, never in the composition. Please report it with the message.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.OUTPUT_NOT_WRITTEN, CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]),
+    code: ViolationCode.OUTPUT_NOT_WRITTEN,
+    title: CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN],
+    explanation:
+      'Synth replaces its output folder as a whole and may rewrite the lock, so it refuses, before writing anything, an outdir that holds files it did not write, a write that failed, and a CDK_CAPABILITY_UPDATE_LOCK it cannot read.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.CRD_ORDER, CODE_TITLES[ViolationCode.CRD_ORDER]),
+    code: ViolationCode.CRD_ORDER,
+    title: CODE_TITLES[ViolationCode.CRD_ORDER],
+    explanation: 'kubectl apply -f <folder> takes files by name, then documents; a custom resource before the CRD that defines its kind is refused by the API server.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.MISPLACED_CONSTRUCT, CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT]),
+    code: ViolationCode.MISPLACED_CONSTRUCT,
+    title: CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT],
+    explanation: 'RuntimeRouting, SharedBase and DeploymentAggregate belong to a Capability: created outside one, they are refused at construction.',
+    severity: 'error',
+  },
+];
+
+/** Every rule a report can name, in code order: the rules synth runs and the other sources of findings. */
+export function reportedRules(): ReportedRule[] {
+  const rules: ReportedRule[] = RULES.map((r) => ({ id: r.id, code: r.code, title: r.title, explanation: r.explanation, severity: r.severity }));
+  return [...rules, ...OTHER_SOURCES].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
  * The findings of a report, errors then warnings (each sorted as the report
- * holds them), each with the creation site of its first construct whose site is
- * known, the file relative to `root` (the repository, where CI runs the plan).
+ * holds them), each with the creation sites of the constructs it names, the
+ * newest first, files relative to `root` (the repository, where CI runs the plan).
  */
 export function reportedFindings(report: SynthReport, root: string): ReportedFinding[] {
-  const located = (paths: readonly string[]): SourceLocation | undefined => {
-    for (const p of paths) {
-      const site = report.locations?.[p];
-      if (site) return { ...site, file: path.relative(root, site.file).split(path.sep).join('/') };
-    }
-    return undefined;
-  };
+  const relative = (site: SourceLocation): ReportedLocation => ({
+    file: path.relative(root, site.file).split(path.sep).join('/'),
+    line: site.line,
+    column: site.column,
+  });
+  const writersOf = (paths: readonly string[]): ReportedWriter[] => paths
+    .map((p, i) => ({ p, i, site: report.locations?.[p] }))
+    .filter((w): w is { p: string; i: number; site: SourceLocation } => w.site !== undefined)
+    .sort((a, b) => (b.site.order ?? -1) - (a.site.order ?? -1) || a.i - b.i)
+    .map((w) => ({ path: w.p, location: relative(w.site) }));
   const of = (severity: Severity) => (v: SynthReport['violations'][number]): ReportedFinding => {
-    const location = located(v.paths);
+    const writers = writersOf(v.paths);
     const title = CODE_TITLES[v.code] ?? v.code;
-    return { code: v.code, title, severity, message: v.message, paths: [...v.paths], ...(location ? { location } : {}) };
+    return {
+      code: v.code,
+      rule: v.rule ?? ruleId(v.code, title),
+      title,
+      severity,
+      message: v.message,
+      paths: [...v.paths],
+      ...(writers.length > 0 ? { location: writers[0].location } : {}),
+      writers,
+    };
   };
   return [...report.violations.map(of('error')), ...report.warnings.map(of('warning'))];
 }

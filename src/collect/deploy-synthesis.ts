@@ -1,6 +1,6 @@
 import * as fs from 'fs';
-import { Stack, Stage } from 'aws-cdk-lib';
-import type { CollectionProblems } from './facts';
+import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
+import type { CollectionProblems, TemplateFinding } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
@@ -23,6 +23,8 @@ export interface DeploySynthesis {
   readonly synthesisErrors: Array<CollectionProblems['synthesisErrors'][number]>;
   /** Tenant aggregates that could not be made to depend on their shared base. */
   readonly wiringErrors: Array<CollectionProblems['wiringErrors'][number]>;
+  /** What aws-cdk's template validator found; undefined when it is off. */
+  templateFindings?: TemplateFinding[];
 }
 
 /** A stack of the composition and its capability. */
@@ -41,7 +43,7 @@ export interface StackInCapability {
  * synthesized while a stack lies outside every capability or a capability has
  * two shared bases: the rules of the check stage refuse those.
  */
-export function synthesizeDeployment(capabilities: readonly Capability[], stacks: readonly StackInCapability[]): DeploySynthesis {
+export function synthesizeDeployment(capabilities: readonly Capability[], stacks: readonly StackInCapability[], validate = false): DeploySynthesis {
   const result: DeploySynthesis = {
     assemblyDirs: [],
     stackDependencies: [],
@@ -65,6 +67,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
       // would append metadata again), and aws-cdk refuses a tree changed since then.
       const assembly = synthesizeStage(capability);
       result.assemblyDirs.push(assembly.directory);
+      if (validate) appendAll((result.templateFindings ??= []), validateTemplates(capability, assembly.stacks, byArtifact));
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
         if (!to) continue;
@@ -101,6 +104,73 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
 function reasonFor(from: Stack, to: Stack): string {
   const sameCapability = Capability.tryOf(from) === Capability.tryOf(to);
   return sameCapability && SharedBase.isSharedBase(from) && DeploymentAggregate.isDeploymentAggregate(to) ? EdgeReason.SHARED_BASE : EdgeReason.STACK;
+}
+
+/** Whether aws-cdk's built-in validator runs, as aws-cdk decides it for an `App`: the app's prop, and `CDK_VALIDATION` not `false`. */
+export function templateValidationEnabled(appProp: boolean | undefined): boolean {
+  return appProp !== false && process.env.CDK_VALIDATION !== 'false';
+}
+
+/**
+ * aws-cdk's built-in CloudFormation validator over the capability's stacks,
+ * with aws-cdk's severity rules (aws-cdk-lib `core/lib/private/synthesis-validation`):
+ * its errors are warnings unless `@aws-cdk/core:validateAgainstDefaultRules`
+ * is true, and in construct-library strict mode
+ * (`@aws-cdk/core:strictCfnValidateErrors`) warnings fail too.
+ */
+function validateTemplates(
+  capability: Capability,
+  artifacts: ReadonlyArray<{ id: string; templateFullPath: string; environment: { account: string; region: string } }>,
+  byArtifact: ReadonlyMap<string, Stack>,
+): TemplateFinding[] {
+  const strictRules = contextFlag(capability, '@aws-cdk/core:validateAgainstDefaultRules');
+  const strictMode = contextFlag(capability, '@aws-cdk/core:strictCfnValidateErrors');
+  const found: TemplateFinding[] = [];
+  for (const artifact of artifacts) {
+    const stack = byArtifact.get(artifact.id);
+    if (!stack) continue;
+    const known = (x: string) => (x.startsWith('unknown-') ? undefined : x);
+    const report = new CloudFormationValidatePlugin().validate({
+      templatePaths: [artifact.templateFullPath],
+      stackTemplates: [{
+        stackConstructPath: stack.node.path,
+        templatePath: artifact.templateFullPath,
+        accountId: known(artifact.environment.account),
+        region: known(artifact.environment.region),
+      }],
+      appConstruct: capability,
+    });
+    for (const v of report.violations) {
+      if (v.severity !== 'error' && v.severity !== 'fatal' && v.severity !== 'warning') continue;
+      const error = v.severity !== 'warning' && strictRules;
+      found.push({
+        stack: stack.node.path,
+        rule: v.ruleName,
+        description: v.description,
+        resources: v.violatingResources.flatMap((r) => (r.resourceLogicalId ? [resourceOf(stack, r.resourceLogicalId)] : [])),
+        severity: error || strictMode ? 'error' : 'warning',
+      });
+    }
+  }
+  return found;
+}
+
+function contextFlag(scope: Stage, key: string): boolean {
+  const value: unknown = scope.node.tryGetContext(key);
+  return value === true || value === 'true';
+}
+
+function resourceOf(stack: Stack, logicalId: string): { logicalId: string; path?: string } {
+  return { logicalId, path: constructPathOf(stack, logicalId) };
+}
+
+/** The construct path of the resource with `logicalId` in `stack`, if one has it. */
+function constructPathOf(stack: Stack, logicalId: string): string | undefined {
+  for (const c of stack.node.findAll()) {
+    if ((c as { cfnResourceType?: unknown }).cfnResourceType === undefined || Stack.of(c) !== stack) continue;
+    if (stack.resolve((c as unknown as { logicalId: string }).logicalId) === logicalId) return c.node.path;
+  }
+  return undefined;
 }
 
 /**

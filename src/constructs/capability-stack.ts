@@ -1,5 +1,7 @@
 import { Stack, StackProps } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
 import { Capability } from './capability';
+import { requireCapability } from '../private/misplaced';
 import { recordSelfDependency } from '../private/self-dependency';
 
 /**
@@ -12,12 +14,14 @@ export abstract class CapabilityStack extends Stack {
   public readonly capability: Capability;
 
   /**
-   * @param scope the capability
+   * @param scope the capability, or any construct inside one (checked: `CAP015` otherwise)
    * @param id the construct id; the stack is named `<capability>-<id>` unless `stackName` is given
+   * (or the capability's `prefixStackNames` is false)
    * @param props stack options
+   * @param what the class name a misplaced-construct refusal names
    */
-  protected constructor(scope: Capability, id: string, props: StackProps) {
-    super(scope, id, props);
+  protected constructor(scope: Construct, id: string, props: StackProps, what: string) {
+    super(requireCapability(scope, id, what), id, props);
     this.capability = Capability.of(this);
   }
 

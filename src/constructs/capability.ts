@@ -1,6 +1,8 @@
 import { Environment, Stage } from 'aws-cdk-lib';
+import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
+import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
 
 /** Properties of a `Capability`. */
@@ -18,6 +20,30 @@ export interface CapabilityProps {
    * @default - none
    */
   readonly description?: string;
+
+  /**
+   * How cdk8s generates the names of the capability's objects that set no
+   * `metadata.name` (and the hashes and labels derived from construct paths,
+   * cdk8s-plus' pod selectors among them). `'plain'`: from the path below the
+   * capability, exactly what the same chart yields under a plain cdk8s `App`,
+   * so a chart moved into a capability keeps its objects. `'full-path'`: from
+   * the whole construct path, the capability's id first: the names earlier
+   * releases of this library generated; set it to keep them.
+   *
+   * @default 'plain'
+   */
+  readonly generatedNames?: GeneratedNames;
+
+  /**
+   * Whether the CloudFormation stack names of the capability start with its id
+   * (`cdn-Base`), as aws-cdk names the stacks of a `Stage`. `false` names each
+   * stack as under a plain aws-cdk `App` (`Base`), so a stack moved into a
+   * capability keeps its deployed stack; two capabilities then must not hold
+   * stacks of one name. A stack's own `stackName` always wins.
+   *
+   * @default true
+   */
+  readonly prefixStackNames?: boolean;
 }
 
 /**
@@ -62,6 +88,8 @@ export class Capability extends Stage {
 
   /** The description written to `plan.json`, if any. */
   public readonly description?: string;
+  /** How cdk8s generates the names of the capability's objects (see `CapabilityProps.generatedNames`). */
+  public readonly generatedNames: GeneratedNames;
 
   /**
    * @param scope the `CapabilityApp` (or any construct under it)
@@ -69,8 +97,11 @@ export class Capability extends Stage {
    * @param props options
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
-    super(scope, id, { env: props.env, outdir: assemblyDirFor(scope) });
+    super(scope, id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
     brand(this, 'Capability');
+    this.generatedNames = props.generatedNames ?? 'plain';
+    nameBelowCapabilities(Names);
+    addressBelowCapabilities();
     // Construct stack traces in the assembly's metadata hold absolute paths of this
     // machine: they would make the output differ between checkouts.
     this.node.setContext('aws:cdk:disable-stack-trace', true);

@@ -1,5 +1,5 @@
 import { StackProps } from 'aws-cdk-lib';
-import { Capability } from './capability';
+import { Construct } from 'constructs';
 import { CapabilityStack } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
 
@@ -35,12 +35,12 @@ export class DeploymentAggregate extends CapabilityStack {
   public readonly tenant: string;
 
   /**
-   * @param scope the capability
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id, by default also the tenant
    * @param props stack options and the tenant
    */
-  constructor(scope: Capability, id: string, props: DeploymentAggregateProps = {}) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, props: DeploymentAggregateProps = {}) {
+    super(scope, id, props, 'DeploymentAggregate');
     brand(this, 'DeploymentAggregate');
     this.tenant = props.tenant ?? id;
   }

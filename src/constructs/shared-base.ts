@@ -1,5 +1,5 @@
 import { StackProps } from 'aws-cdk-lib';
-import { Capability } from './capability';
+import { Construct } from 'constructs';
 import { CapabilityStack } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
 
@@ -25,12 +25,12 @@ export class SharedBase extends CapabilityStack {
   }
 
   /**
-   * @param scope the capability
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id; the stack is named `<capability>-<id>` unless `stackName` is given
    * @param props stack options
    */
-  constructor(scope: Capability, id: string, props: SharedBaseProps = {}) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, props: SharedBaseProps = {}) {
+    super(scope, id, props, 'SharedBase');
     brand(this, 'SharedBase');
   }
 }

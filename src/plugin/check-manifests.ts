@@ -46,6 +46,12 @@ export interface ManifestCheckOptions {
   readonly lockFile?: string;
   /** Write the lock of these manifests to `lockFile` when they pass (as `CDK_CAPABILITY_UPDATE_LOCK=1` does for an app). */
   readonly updateLock?: boolean;
+  /**
+   * The construct path of the plain app's construct that emitted each document
+   * (from cdk8s' construct metadata): findings name these instead of the paths
+   * of the composition the documents are judged as.
+   */
+  readonly constructPaths?: ReadonlyMap<ManifestDocument, string>;
 }
 
 /**
@@ -95,8 +101,16 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
     });
     appendAll(findings, crdOrder(documents));
     const result = app.synthesize();
+    // the app's own construct paths, where cdk8s recorded them, in place of the composition's
+    const real = (p: string) => {
+      const d = byPath.get(p);
+      return (d && options.constructPaths?.get(d)) ?? p;
+    };
+    const renamed = (message: string, paths: readonly string[]) => paths.reduce((m, p) => m.split(`'${p}'`).join(`'${real(p)}'`), message);
     const located = (v: Violation, severity: Severity): ManifestFinding => ({
-      ...v,
+      code: v.code,
+      message: renamed(v.message, v.paths),
+      paths: v.paths.map(real).sort(),
       severity,
       documents: v.paths.map((p) => byPath.get(p)).filter((d): d is ManifestDocument => d !== undefined),
     });

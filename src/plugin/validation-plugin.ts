@@ -1,10 +1,11 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { checkManifests, ManifestDocument, ManifestFinding } from './check-manifests';
 import { readManifestFile } from './manifest-files';
 import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
-import { DEFAULT_LOCK_FILE } from '../release/lock';
+import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 
 /**
  * The part of cdk8s-cli's `ValidationContext` the plugin uses (cdk8s-cli
@@ -30,18 +31,30 @@ export interface Cdk8sValidationContext {
     /** Submits the report with its status. */
     submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
   };
+  /**
+   * The construct path of each object by its name, which cdk8s writes when the
+   * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
+   */
+  readonly metadata?: { readonly [name: string]: Cdk8sConstructMetadata | undefined };
   /** Parses a manifest file into its documents (not used: the plugin reads the files itself, to report YAML errors). */
   parseManifest(manifestPath: string): any[];
+}
+
+/** What cdk8s records of the construct that emitted an object (cdk8s `construct-metadata.json`). */
+export interface Cdk8sConstructMetadata {
+  /** The construct path, `chart/object`. */
+  readonly path?: string;
 }
 
 /** Properties of the validation plugin, as `properties:` of its entry in `cdk8s.yaml`. */
 export interface CapabilityValidationProps {
   /**
    * The lock of the previous release, for deletion safety (`CAP008`), relative
-   * to the folder `cdk8s synth` runs in. With `CDK_CAPABILITY_UPDATE_LOCK=1` a
-   * synth whose manifests pass rewrites it.
+   * to the folder `cdk8s synth` runs in (the folder of `cdk8s.yaml`). With
+   * `CDK_CAPABILITY_UPDATE_LOCK=1` (or `true`, `yes`) a synth whose manifests
+   * pass rewrites it and says so.
    *
-   * @default 'capability.lock.json'
+   * @default 'capability.lock.json' beside cdk8s.yaml
    */
   readonly lockFile?: string;
 }
@@ -70,7 +83,8 @@ export class CapabilityValidation {
 
   /** @param props the `properties:` of the plugin's entry in cdk8s.yaml */
   constructor(props: CapabilityValidationProps = {}) {
-    this.lockFile = path.resolve(props.lockFile ?? DEFAULT_LOCK_FILE);
+    // The cdk8s CLI runs in the folder of cdk8s.yaml: the lock is beside it, as an app's is.
+    this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile({ entry: '' });
   }
 
   /**
@@ -91,8 +105,19 @@ export class CapabilityValidation {
         appendAll(documents, file.documents);
         appendAll(unparsed, file.findings);
       }
-      const checked = checkManifests(documents, { lockFile: this.lockFile, updateLock: process.env.CDK_CAPABILITY_UPDATE_LOCK === '1' });
+      const lockSwitch = parseUpdateLock();
+      const paths = new Map<ManifestDocument, string>();
+      for (const d of documents) {
+        const name = (d.object as any)?.metadata?.name;
+        const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
+        if (constructPath) paths.set(d, constructPath);
+      }
+      const checked: ManifestFinding[] = lockSwitch.problem !== undefined
+        // refused before any check or write, as an app refuses it
+        ? [{ code: ViolationCode.OUTPUT_NOT_WRITTEN, severity: 'error', message: `${CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]}: ${lockSwitch.problem}`, paths: [], documents: [] }]
+        : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
       findings = appendAll(unparsed, checked).sort(compareFindings);
+      if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
     } catch (e) {
       const message =
         `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. ` +
@@ -105,9 +130,10 @@ export class CapabilityValidation {
         ruleName: `${f.code} ${title}${f.severity === 'warning' ? ' (warning)' : ''}`,
         recommendation: `${f.code} ${[title, ...rest].join(': ')}`,
         fix: `See docs/errors.md of cdk-capability, section "${f.code} ${title}".`,
+        // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata
         violatingResources: f.documents.map((d) => ({
-          resourceName: resourceName(d.object),
-          locations: [location(d)],
+          resourceName: (d.object as any)?.metadata?.name ?? '(no name)',
+          locations: [`${location(d)} (${resourceName(d.object)})`],
           manifestPath: d.manifestPath,
         })),
       });

@@ -9,6 +9,8 @@ export interface SourceLocation {
   readonly line: number;
   /** 1-based column. */
   readonly column: number;
+  /** When the construct was created, as a sequence number of the run: a larger one is newer. */
+  readonly order?: number;
 }
 
 /** Frames kept per construct: enough to climb out of cdk8s-plus and aws-cdk constructors into the program. */
@@ -18,7 +20,8 @@ const FRAMES = 20;
 const OWN_ROOT = path.resolve(__dirname, '..', '..');
 const OWN_FOLDERS = [path.join(OWN_ROOT, 'src') + path.sep, path.join(OWN_ROOT, 'lib') + path.sep];
 
-const sites = new WeakMap<object, { stack?: string }>();
+const sites = new WeakMap<object, { stack?: string; order?: number }>();
+let created = 0;
 const patched = new WeakSet<object>();
 
 /**
@@ -34,7 +37,7 @@ export function recordCreationSites(root: IConstruct): void {
   patched.add(proto);
   const original = proto.addChild;
   proto.addChild = function addChild(this: unknown, child: IConstruct, name: string) {
-    const holder: { stack?: string } = {};
+    const holder: { stack?: string; order?: number } = { order: created++ };
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = FRAMES;
     Error.captureStackTrace(holder, addChild);
@@ -51,9 +54,9 @@ export function recordCreationSites(root: IConstruct): void {
  */
 export function creationSite(construct: IConstruct): SourceLocation | undefined {
   for (const scope of [...construct.node.scopes].reverse()) {
-    const stack = sites.get(scope)?.stack;
-    const site = stack === undefined ? undefined : firstProgramFrame(stack);
-    if (site) return site;
+    const recorded = sites.get(scope);
+    const site = recorded?.stack === undefined ? undefined : firstProgramFrame(recorded.stack);
+    if (site) return { ...site, order: sites.get(construct)?.order ?? recorded?.order };
   }
   return undefined;
 }

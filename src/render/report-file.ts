@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Violation } from '../check/finding';
+import { ruleOf, Violation } from '../check/finding';
 import type { SourceLocation } from '../private/creation-site';
 import type { Plan } from './writers/plan-json';
 
@@ -11,20 +11,31 @@ import type { Plan } from './writers/plan-json';
  */
 export const REPORT_ENV = 'CDK_CAPABILITY_REPORT';
 
+/** A violation as a report holds it: with the id of the rule that found it, when a rule did. */
+export type ReportedViolation = Violation & { readonly rule?: string };
+
+/** A violation with the rule that found it, for a report. */
+export function withRule(v: Violation): ReportedViolation {
+  const rule = ruleOf(v);
+  return rule ? { ...v, rule } : v;
+}
+
 /** What a synth reports to the file `CDK_CAPABILITY_REPORT` names. */
 export interface SynthReport {
   /** Format version of this file. */
   readonly formatVersion: 1;
   /** True when the composition was accepted and the output written. */
   readonly accepted: boolean;
-  /** Every refusal, sorted; empty when accepted. */
-  readonly violations: readonly Violation[];
+  /** Every refusal, sorted, each with the id of the rule that found it when a rule did; empty when accepted. */
+  readonly violations: readonly ReportedViolation[];
   /** Every warning, sorted. */
-  readonly warnings: readonly Violation[];
+  readonly warnings: readonly ReportedViolation[];
   /** The plan, when accepted. */
   readonly plan?: Plan;
   /** Where each construct path the findings name was created (the program's file and line), when that is known. */
   readonly locations?: Readonly<Record<string, SourceLocation>>;
+  /** The lock file the synth compared against (absolute), and whether it existed. */
+  readonly lock?: { readonly file: string; readonly found: boolean };
 }
 
 /** Writes a report atomically (a sibling temporary file renamed over it), creating its folder. */

@@ -1,11 +1,12 @@
 import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
-import { IConstruct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { addBackend, addVersionedBackend, Backend, BackendOptions, VersionedBackend, VersionedBackendOptions } from './backend';
 import { includeCrds } from './crds';
 import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
+import { requireCapability } from '../private/misplaced';
 
 /** Properties of a `RuntimeRouting`. */
 export interface RuntimeRoutingProps extends ChartProps {
@@ -59,12 +60,12 @@ export class RuntimeRouting extends Chart {
   public readonly tenantRoutes: ApiObject[] = [];
 
   /**
-   * @param scope the capability
+   * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
    * @param id the construct id
    * @param props chart options (namespace, labels)
    */
-  constructor(scope: Capability, id: string, props: RuntimeRoutingProps = {}) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, props: RuntimeRoutingProps = {}) {
+    super(requireCapability(scope, id, 'RuntimeRouting'), id, props);
     brand(this, 'RuntimeRouting');
     this.capability = Capability.of(this);
     this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;

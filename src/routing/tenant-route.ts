@@ -104,7 +104,7 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * @param tenant the tenant id, the value the edge writes into the header; a DNS-1123 label
  * @param backend where the tenant's requests go
  * @returns the route object
- * @throws when the tenant id or path prefix is malformed, or a Gateway API route has no gateway
+ * @throws when the tenant id or path prefix is malformed (a Gateway API route without a gateway is CAP010 at synth)
  */
 export function addTenantRoute(
   scope: Construct,
@@ -133,12 +133,13 @@ export function addTenantRoute(
   if (context.style === RouteStyle.ISTIO) {
     object = virtualService(scope, id, metadata, route, context.gateway);
   } else {
-    if (!context.gateway) {
-      throw new Error(`${where}: Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop. Set gateway: { name, namespace } or routeStyle: RouteStyle.ISTIO`);
-    }
     object = httpRoute(scope, id, metadata, route, context.gateway);
   }
-  object.node.addValidation({ validate: () => weightProblems(backend, options.weights) });
+  // refused at synth as one coded line (CAP010, naming the route), never a stack trace at the call
+  const noGateway = context.style !== RouteStyle.ISTIO && !context.gateway
+    ? ["Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop. Set gateway: { name, namespace } or routeStyle: RouteStyle.ISTIO"]
+    : [];
+  object.node.addValidation({ validate: () => [...noGateway, ...weightProblems(backend, options.weights)] });
   return object;
 }
 
@@ -194,7 +195,7 @@ interface Route {
   readonly header: () => string;
 }
 
-function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Route, gateway: GatewayReference): HttpRoute {
+function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Route, gateway: GatewayReference | undefined): HttpRoute {
   const matches = Lazy.any({
     produce: (): HttpRouteSpecRulesMatches[] => [
       {
@@ -206,13 +207,15 @@ function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Rout
   return new HttpRoute(scope, id, {
     metadata,
     spec: {
-      parentRefs: [
-        {
-          name: gateway.name,
-          ...(gateway.namespace ? { namespace: gateway.namespace } : {}),
-          ...(gateway.sectionName ? { sectionName: gateway.sectionName } : {}),
-        },
-      ],
+      parentRefs: gateway
+        ? [
+          {
+            name: gateway.name,
+            ...(gateway.namespace ? { namespace: gateway.namespace } : {}),
+            ...(gateway.sectionName ? { sectionName: gateway.sectionName } : {}),
+          },
+        ]
+        : [],
       ...(route.hostnames ? { hostnames: route.hostnames } : {}),
       rules: [
         {

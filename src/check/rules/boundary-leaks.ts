@@ -24,6 +24,7 @@ const RENDERS: Readonly<Record<DeployTimeForm, string>> = {
 export const boundaryLeaks = defineRule({
   code: ViolationCode.BOUNDARY_LEAK,
   title: 'boundary leaks',
+  explanation: 'A deployment-time value (an aws-cdk token) in a runtime manifest is written as literal text such as ${Token[TOKEN.16]}: only the interface contract carries such values across, resolved at deploy time.',
   run: ({ facts }) => {
     const found: RuleFinding[] = facts.deployTimeValues.map((v) => {
       const object = facts.objects[v.object];

@@ -8,6 +8,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const constructValidation = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'construct validation',
+  explanation: 'cdk8s and aws-cdk constructs validate themselves at synth (addValidation); an error they report would fail the deploy, so it refuses the composition here, named by the construct.',
   run({ facts }) {
     const found: RuleFinding[] = facts.problems.validationErrors.map(({ path, error }) => ({ message: `'${path}' failed its own validation: ${error}`, paths: [path] }));
     for (const { path, error } of facts.problems.renderErrors) {

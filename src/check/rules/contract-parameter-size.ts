@@ -12,6 +12,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const contractParameterSize = defineRule({
   code: ViolationCode.CONTRACT_MISUSE,
   title: 'contract parameter size',
+  explanation: 'The interface contract is published as one SSM parameter, which has a size limit per tier; a contract that does not fit fails at deploy time.',
   run: ({ facts }) => facts.contracts.flatMap(sizeProblems),
 });
 

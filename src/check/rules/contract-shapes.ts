@@ -13,6 +13,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const contractShapes = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'contract shapes',
+  explanation: 'The objects the interface contract emits (the ExternalSecret and the Secret it fills) must be ones the API server accepts, or the runtime side never receives the values.',
   run: ({ facts }) => facts.contracts.flatMap(contractShapeProblems),
 });
 

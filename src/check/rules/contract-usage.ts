@@ -17,6 +17,7 @@ import { appendAll } from '../../private/append';
 export const contractUsage = defineRule({
   code: ViolationCode.CONTRACT_MISUSE,
   title: 'contract usage',
+  explanation: 'The interface contract is the one typed crossing from deployment time to runtime: every declared field published once with a value of its type, no undeclared field, one contract per capability.',
   run(context) {
     const { facts } = context;
     const found: RuleFinding[] = [];

@@ -21,14 +21,21 @@ const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
 export const danglingReferences = defineRule({
   code: ViolationCode.DANGLING_REFERENCE,
   title: 'dangling references',
+  explanation: 'A reference by name (a role, a service account, a Secret, a backend Service) that resolves to nothing is accepted by the API server and fails later at runtime; a reference must resolve inside the composition or be declared external.',
   run({ facts }) {
     const present = new Set<string>();
+    // Secrets an ExternalSecret provides (the interface contract's, for one), by name: namespace and declarer
+    const providedSecrets = new Map<string, Array<{ namespace?: string; declarer: string }>>();
     const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];
     for (const o of facts.objects) {
       present.add(appliedKey(o.identity));
       // An ExternalSecret provides the Secret it creates.
       const provided = o.identity.kind === 'ExternalSecret' ? o.manifest.spec?.target?.name ?? o.identity.name : undefined;
-      if (provided) present.add(appliedKey({ group: '', kind: 'Secret', namespace: o.identity.namespace, name: String(provided) }));
+      if (provided) {
+        present.add(appliedKey({ group: '', kind: 'Secret', namespace: o.identity.namespace, name: String(provided) }));
+        const providers = providedSecrets.get(String(provided)) ?? [];
+        providedSecrets.set(String(provided), [...providers, { namespace: o.identity.namespace, declarer: o.declarer }]);
+      }
       const labels = podLabelsOf(o.identity.group, o.identity.kind, o.manifest);
       if (labels) workloads.push({ namespace: effectiveNamespace(o.identity) ?? '', labels });
     }
@@ -38,6 +45,18 @@ export const danglingReferences = defineRule({
     for (const ref of facts.references) {
       const anywhere = { ...ref.target, namespace: ref.target.namespace === undefined ? undefined : ANY_NAMESPACE };
       if (present.has(appliedKey(ref.target)) || present.has(appliedKey(anywhere)) || isImplicit(ref.target)) continue;
+      const elsewhere = ref.target.kind === 'Secret' && (ref.target.group ?? '') === '' ? providedSecrets.get(ref.target.name) : undefined;
+      if (elsewhere && elsewhere.length > 0) {
+        // the contract's Secret exists, in another namespace: a Secret is read only in its own namespace
+        const there = elsewhere.map((e) => `namespace '${e.namespace ?? 'default'}' (the ExternalSecret of '${e.declarer}')`).join(' and ');
+        found.push({
+          message: `${describeIdentity(facts.objects[ref.from].identity)} declared by '${facts.objects[ref.from].declarer}' refers to ${describeIdentity(ref.target)} at ${ref.field}, `
+            + `but that Secret is created only in ${there}, and a pod reads Secrets of its own namespace only. `
+            + `Consume the contract in this namespace too: contract.consume(routing, { namespace: '${ref.target.namespace ?? 'default'}' }).`,
+          paths: [facts.objects[ref.from].declarer],
+        });
+        continue;
+      }
       found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition`));
     }
     for (const o of facts.objects) {

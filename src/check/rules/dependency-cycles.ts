@@ -15,6 +15,7 @@ export const CYCLE_ERROR = /cycl/i;
 export const dependencyCycles = defineRule({
   code: ViolationCode.DEPENDENCY_CYCLE,
   title: 'dependency cycles',
+  explanation: 'Objects, charts and stacks that depend on each other in a cycle (or on themselves) have no apply order; cdk8s drops a self-dependent object silently.',
   run({ facts }) {
     const { graph, problems } = facts;
     const sorted = graph.sort();

@@ -9,12 +9,15 @@ import { CYCLE_ERROR } from './dependency-cycles';
 export const deploySynthesis = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'deploy synthesis',
+  explanation: 'The aws-cdk stacks of every capability must synthesize into a cloud assembly; an error that no other rule reports (a failed aws-cdk validation or a synthesis error) refuses the composition.',
   run({ facts }) {
     const found: RuleFinding[] = facts.stacks
       .filter((s) => s.capability === undefined)
       .map((s) => ({ message: `stack '${s.path}' is not inside a Capability, so it belongs to no cloud assembly. Create it with a Capability as scope.`, paths: [s.path] }));
+    const validated = new Set(facts.problems.validationErrors.map((v) => v.path));
     for (const { capability, error } of facts.problems.synthesisErrors) {
       if (CYCLE_ERROR.test(error)) continue;
+      if (onlyReportedValidations(error, validated)) continue; // construct-validation reports each, named by its construct
       const where = `the stacks of capability '${capability}' could not be synthesized`;
       let message = `${where}: ${error}`;
       if (/cross stage boundaries/.test(error)) {
@@ -27,3 +30,15 @@ export const deploySynthesis = defineRule({
     return found;
   },
 });
+
+/**
+ * True when an aws-cdk synthesis error is its construct validation
+ * (`Validation failed with the following errors:` then `[path] message` lines)
+ * and every construct it names already failed its own validation: one problem,
+ * one finding.
+ */
+function onlyReportedValidations(error: string, validated: ReadonlySet<string>): boolean {
+  if (!/^Validation failed with the following errors:/.test(error)) return false;
+  const paths = [...error.matchAll(/^\s*\[([^\]\n]+)\]/gm)].map((m) => m[1]);
+  return paths.length > 0 && paths.every((p) => validated.has(p));
+}

@@ -13,6 +13,7 @@ import { quoted } from './text';
 export const duplicateObjects = defineRule({
   code: ViolationCode.DUPLICATE_OBJECT,
   title: 'duplicate objects',
+  explanation: 'Two constructs that declare the same object identity (group, kind, namespace, name) both land in the output, and whichever is applied last silently wins.',
   run({ facts }) {
     const declarations = new Map<number, ObjectFact[]>();
     facts.objects.forEach((o) => {

@@ -6,6 +6,7 @@ import { quoted } from './text';
 export const duplicateSharedBases = defineRule({
   code: ViolationCode.DUPLICATE_OBJECT,
   title: 'duplicate shared bases',
+  explanation: 'A capability has exactly one shared base, the stack every tenant stack deploys after; a second one has no place in the order.',
   run: ({ facts }) =>
     facts.capabilities.flatMap((capability) => {
       const bases = facts.stacks.filter((s) => s.capability === capability.path && s.role === 'base').map((s) => s.path);

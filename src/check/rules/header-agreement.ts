@@ -15,6 +15,7 @@ const TENANT_HEADER_FIELD = 'tenantHeader';
 export const headerAgreement = defineRule({
   code: ViolationCode.CONTRACT_MISUSE,
   title: 'header agreement',
+  explanation: 'The edge and the routes must agree on the tenant header the contract publishes; a route matching another header receives no traffic.',
   run({ facts }) {
     const found: RuleFinding[] = [];
     for (const contract of facts.contracts) {

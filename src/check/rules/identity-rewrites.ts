@@ -11,6 +11,7 @@ const IDENTITY_FIELDS: ReadonlyArray<readonly [string, string?]> = [['apiVersion
 export const identityRewrites = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
   title: 'identity rewrites',
+  explanation: "A write that changes an object's identity (apiVersion, kind, name, namespace) makes it another object than the one declared, so the declarer's other writers write to nothing.",
   run: ({ facts }) =>
     facts.contributions.flatMap((c) => {
       const target = facts.objects[c.target];

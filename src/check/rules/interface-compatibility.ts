@@ -7,6 +7,7 @@ import { defineRule } from '../rule';
 export const interfaceCompatibility = defineRule({
   code: ViolationCode.BREAKING_CHANGE,
   title: 'interface compatibility',
+  explanation: 'Consumers of the interface contract read it by its major version: removing, retyping or tightening a field needs a major bump, adding one at least a minor, and a version never goes back.',
   run({ facts, previous }) {
     if (!previous) return [];
     const { incompatible } = compareInterfaces(previous.interfaces, facts.contracts.map(interfaceRecord));

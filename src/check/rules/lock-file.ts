@@ -10,5 +10,6 @@ import { defineRule } from '../rule';
 export const lockFile = defineRule({
   code: ViolationCode.LOCK_FILE,
   title: 'lock file',
+  explanation: 'The lock file records the previous release; one that is unreadable or does not match its schema cannot be compared against, so nothing is checked against it until it is fixed.',
   run: ({ lockProblems }) => (lockProblems ?? []).map((message) => ({ message, paths: [] })),
 });

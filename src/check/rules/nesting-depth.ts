@@ -18,6 +18,7 @@ export const MAX_NESTING_DEPTH = 1000;
 export const nestingDepth = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'nesting depth',
+  explanation: 'The YAML writer and cdk8s recurse once per level of maps and lists; an object nested thousands of levels deep would overflow the stack while it is written, so synth refuses it before any writer runs.',
   run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? depthProblem(o) : [])),
 });
 

@@ -33,6 +33,7 @@ const BUILT_IN = builtInKinds();
 export const objectShapes = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'object shapes',
+  explanation: "A manifest's shape must be one the Kubernetes API server accepts for its kind (types, required fields, enums); otherwise kubectl apply fails after earlier steps were already applied.",
   run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? shapeProblems(o) : [])),
 });
 

@@ -104,6 +104,7 @@ const FORMATS: Record<NameFormat | 'qualified' | 'label-value', Format> = {
 export const objectValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'object validity',
+  explanation: "Names, namespaces, labels and annotations must follow the API server's rules (DNS names, label syntax, lengths); an invalid one fails at apply, after earlier steps were applied.",
   run: ({ facts }) => facts.objects.flatMap(objectProblems),
 });
 
@@ -131,7 +132,10 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
   const rule = NAME_RULES.get(groupKind(object.identity.group, object.identity.kind)) ?? { format: 'subdomain' };
   const nameProblem = problemOf(meta.name, FORMATS[rule.format], rule.max);
   if (nameProblem) {
-    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), 'Rename the object.');
+    const fix = object.nameFrom
+      ? `cdk8s generated the name from the construct path '${object.nameFrom}': change those construct ids, or set metadata.name.`
+      : 'Rename the object.';
+    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), fix);
   }
   if (meta.namespace !== undefined) {
     const problem = problemOf(meta.namespace, FORMATS.label);

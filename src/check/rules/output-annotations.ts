@@ -9,6 +9,7 @@ import { defineRule } from '../rule';
 export const outputAnnotations = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
   title: 'annotations the output writes',
+  explanation: "Some output formats write an annotation on every runtime object (Argo CD's sync wave); a construct that writes the same annotation would be silently overwritten.",
   run: ({ facts, claims }) =>
     claims.flatMap((claim) =>
       facts.objects.flatMap((o) => {

@@ -6,6 +6,7 @@ import { defineRule } from '../rule';
 export const parameterNames = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'parameter names',
+  explanation: 'SSM parameter names have rules beyond what aws-cdk checks (no aws or ssm prefix, at most 15 levels); a name that breaks them fails at deploy time.',
   run: ({ facts }) =>
     facts.contracts.flatMap((c) => {
       const problem = c.publications.length > 0 ? parameterNameProblem(c.parameterName) : undefined;

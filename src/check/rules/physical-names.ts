@@ -6,6 +6,7 @@ import { quoted } from './text';
 export const physicalNames = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
   title: 'physical names',
+  explanation: 'Two resources claiming one physical name (an SSM parameter, a DNS record name and type) collide at deploy time; each physical name has one owner.',
   run({ facts }) {
     const claims = new Map<string, { claim: string; claimants: string[] }>();
     for (const c of facts.physicalNames) {

@@ -23,6 +23,7 @@ export const SECRET_SHAPES: ReadonlyArray<{ readonly what: string; readonly patt
 export const possibleSecrets = defineRule({
   code: ViolationCode.POSSIBLE_SECRET,
   title: 'possible secrets',
+  explanation: 'A value shaped like a secret (a private key, an access key) would be written to the output in clear text and committed with it; a warning, since the shape can be a coincidence.',
   severity: 'warning',
   run({ facts }) {
     const found: RuleFinding[] = [];

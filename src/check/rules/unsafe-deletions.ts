@@ -45,6 +45,7 @@ const RELEASES_DOC = 'docs/releases.md';
 export const unsafeDeletions = defineRule({
   code: ViolationCode.UNSAFE_DELETION,
   title: 'deletion safety',
+  explanation: 'Neither cdk deploy nor kubectl apply deletes what a release removes, and deleting it by hand can break what remains: a CRD whose custom resources remain, a Namespace with contents, a field a reader still reads.',
   run({ facts, previous }) {
     if (!previous) return [];
     return findUnsafeDeletions(previous, facts, facts.contracts.map(interfaceRecord)).map((d) => ({

@@ -1,0 +1,120 @@
+import type { FieldChange } from '../release/release-diff';
+
+/** One line of a changed unit in the plan: `+`, `~` or `-`, a path, and what it shows. */
+export interface TerseLine {
+  /** `+` added, `~` changed, `-` removed. */
+  readonly sign: '+' | '~' | '-';
+  /** The path, cut at a resource or an intrinsic function. */
+  readonly path: string;
+  /** The value shown after the path, already rendered. */
+  readonly text: string;
+}
+
+/** A path segment: a name (`.name`, `["Fn::Join"]`) or an index (`[0]`). */
+type Segment = { readonly name: string } | { readonly index: number };
+
+/** `a.b["Fn::Join"][1][0]` -> `a`, `b`, `Fn::Join`, 1, 0. */
+function segmentsOf(path: string): Segment[] {
+  const out: Segment[] = [];
+  const re = /(?:^|\.)([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push({ name: m[1] });
+    else if (m[2] !== undefined) out.push({ index: Number(m[2]) });
+    else out.push({ name: JSON.parse(m[3]) as string });
+  }
+  return out;
+}
+
+/** The path text of segments, as the plan writes paths. */
+function pathOf(segments: readonly Segment[]): string {
+  return segments.map((s, i) => {
+    if ('index' in s) return `[${s.index}]`;
+    return /^[A-Za-z_$][\w$-]*$/.test(s.name) ? `${i === 0 ? '' : '.'}${s.name}` : `[${JSON.stringify(s.name)}]`;
+  }).join('');
+}
+
+/** A CloudFormation intrinsic function's key. */
+function isIntrinsic(name: string): boolean {
+  return name === 'Ref' || name.startsWith('Fn::');
+}
+
+/** A value as the plan shows it: JSON, except the masks (`(sensitive)`, `(sensitive, changed)`, `(known after deploy)`), which are shown as they are. */
+export function showValue(v: unknown): string {
+  if (typeof v === 'string' && /^\((sensitive|known after deploy)(, [a-z ]+)?\)$/.test(v)) return v;
+  return JSON.stringify(v);
+}
+
+/** An intrinsic function as one value: `Ref(Bucket)`, `Fn::GetAtt(Role.Arn)`, `Fn::Join(...)`. */
+function intrinsicText(name: string, leaves: readonly { rest: readonly Segment[]; value: unknown }[]): string {
+  const scalars = leaves.filter((l) => l.rest.length === 0 || (l.rest.length === 1 && 'index' in l.rest[0]));
+  if (scalars.length === leaves.length && leaves.length > 0 && leaves.length <= 2 && leaves.every((l) => typeof l.value === 'string')) {
+    return `${name}(${leaves.map((l) => l.value).join('.')})`;
+  }
+  return `${name}(...)`;
+}
+
+/**
+ * The changed leaves of a unit as the plan prints them, tersely, as terraform
+ * does: a CloudFormation resource that is added or removed as a whole is one
+ * line (`+ Resources.Policy (AWS::IAM::Policy)`), and an intrinsic function is
+ * one value (`Ref(Bucket)`, `Fn::Join(...)`), never its leaves one by one.
+ */
+export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
+  const lines: TerseLine[] = [];
+  const parsed = fields.map((f) => ({ f, segments: segmentsOf(f.path) }));
+  const done = new Set<FieldChange>();
+
+  // a resource added or removed whole: every leaf under Resources.<id> added (or removed)
+  const byResource = new Map<string, typeof parsed>();
+  for (const p of parsed) {
+    const [first, second] = p.segments;
+    if (first && 'name' in first && first.name === 'Resources' && second && 'name' in second) {
+      const key = pathOf(p.segments.slice(0, 2));
+      byResource.set(key, [...(byResource.get(key) ?? []), p]);
+    }
+  }
+  const wholes = new Map<FieldChange, TerseLine>();
+  for (const [key, group] of byResource) {
+    const sign = group.every((p) => !('before' in p.f)) ? '+' : group.every((p) => !('after' in p.f)) ? '-' : undefined;
+    if (!sign) continue;
+    const type = group.find((p) => p.segments.length === 3 && 'name' in p.segments[2] && p.segments[2].name === 'Type');
+    const value = type ? (sign === '+' ? type.f.after : type.f.before) : undefined;
+    wholes.set(group[0].f, { sign, path: key, text: typeof value === 'string' ? ` (${value})` : '' });
+    for (const p of group) done.add(p.f);
+  }
+
+  // intrinsic functions, cut at the function's key
+  const intrinsics = new Map<string, { at: number; prefix: Segment[]; name: string; items: typeof parsed }>();
+  for (const p of parsed) {
+    if (done.has(p.f)) continue;
+    const at = p.segments.findIndex((s) => 'name' in s && isIntrinsic(s.name));
+    if (at < 0) continue;
+    const key = pathOf(p.segments.slice(0, at + 1));
+    const entry = intrinsics.get(key) ?? { at, prefix: p.segments.slice(0, at), name: (p.segments[at] as { name: string }).name, items: [] };
+    entry.items.push(p);
+    intrinsics.set(key, entry);
+  }
+  const folded = new Map<FieldChange, TerseLine>();
+  for (const { at, prefix, name, items } of intrinsics.values()) {
+    const side = (which: 'before' | 'after') => items.filter((p) => which in p.f).map((p) => ({ rest: p.segments.slice(at + 1), value: p.f[which] }));
+    const before = side('before');
+    const after = side('after');
+    const path = pathOf(prefix);
+    let line: TerseLine;
+    if (before.length === 0) line = { sign: '+', path, text: `: ${intrinsicText(name, after)}` };
+    else if (after.length === 0) line = { sign: '-', path, text: `: ${intrinsicText(name, before)}` };
+    else line = { sign: '~', path, text: `: ${intrinsicText(name, before)} -> ${intrinsicText(name, after)}` };
+    folded.set(items[0].f, line);
+    for (const p of items) done.add(p.f);
+  }
+
+  for (const { f } of parsed) {
+    const whole = wholes.get(f) ?? folded.get(f);
+    if (whole) lines.push(whole);
+    if (done.has(f)) continue;
+    if (!('before' in f)) lines.push({ sign: '+', path: f.path, text: `: ${showValue(f.after)}` });
+    else if (!('after' in f)) lines.push({ sign: '-', path: f.path, text: `: ${showValue(f.before)}` });
+    else lines.push({ sign: '~', path: f.path, text: `: ${showValue(f.before)} -> ${showValue(f.after)}` });
+  }
+  return lines;
+}

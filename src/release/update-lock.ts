@@ -1,0 +1,73 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { DEFAULT_LOCK_FILE } from './lock';
+
+/**
+ * The variable that asks a synth to rewrite the lock. One reader for all of
+ * them: `CapabilityApp`, the validation plugin, `cdk-capability plan` and `apply`.
+ */
+export const UPDATE_LOCK_ENV = 'CDK_CAPABILITY_UPDATE_LOCK';
+
+/** What {@link parseUpdateLock} read: rewrite the lock or not, or why the value is refused. */
+export type UpdateLockSwitch = { readonly update: boolean; readonly problem?: undefined } | { readonly update?: undefined; readonly problem: string };
+
+/**
+ * `CDK_CAPABILITY_UPDATE_LOCK` read: update for `1`, `true`, `yes`; leave the
+ * lock for unset, blank, `0`, `false`, `no` (any case); anything else is
+ * refused (`CAP011`, before anything is written) with the returned problem.
+ */
+export function parseUpdateLock(value: string | undefined = process.env[UPDATE_LOCK_ENV]): UpdateLockSwitch {
+  const v = (value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(v)) return { update: true };
+  if (['', '0', 'false', 'no'].includes(v)) return { update: false };
+  return {
+    problem: `${UPDATE_LOCK_ENV} is ${JSON.stringify(value)}, which is neither 1, true or yes (rewrite the lock) nor 0, false, no or unset (leave it). Nothing was changed. Set it to one of those.`,
+  };
+}
+
+/** The one line every writer of the lock prints after writing it. */
+export function lockWrittenLine(lockFile: string, value: string | undefined = process.env[UPDATE_LOCK_ENV]): string {
+  return `cdk-capability: wrote the lock of this release to ${displayPath(lockFile)} (${UPDATE_LOCK_ENV}=${value}); commit it.`;
+}
+
+/** A path relative to the working directory when it is inside it, else absolute. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** Where {@link defaultLockFile} looks. */
+export interface LockSearch {
+  /**
+   * The program's entry file (the script node runs); ignored when it lies in a
+   * `node_modules` folder (a tool such as jest or the cdk8s CLI runs the code).
+   *
+   * @default - process.argv[1]
+   */
+  readonly entry?: string;
+  /** @default - process.cwd() */
+  readonly cwd?: string;
+}
+
+/**
+ * The default lock file, `capability.lock.json` beside the program's
+ * `cdk8s.yaml`: the nearest one in the entry file's folder or above it, up to
+ * the first folder holding a `package.json`; else beside the entry file. Without
+ * an entry file of the program's own (a tool runs it), beside the `cdk8s.yaml`
+ * of the working directory, which is where the cdk8s CLI runs.
+ * So `cdk-capability plan --app "npx ts-node rel/main.ts"` run from a parent
+ * folder compares against `rel/capability.lock.json`.
+ */
+export function defaultLockFile(search: LockSearch = {}): string {
+  const cwd = path.resolve(search.cwd ?? process.cwd());
+  const entry = search.entry ?? process.argv[1];
+  if (entry === undefined || entry === '' || path.resolve(cwd, entry).split(path.sep).includes('node_modules')) {
+    return path.join(cwd, DEFAULT_LOCK_FILE);
+  }
+  const start = path.dirname(path.resolve(cwd, entry));
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'cdk8s.yaml'))) return path.join(dir, DEFAULT_LOCK_FILE);
+    if (fs.existsSync(path.join(dir, 'package.json')) || path.dirname(dir) === dir) break;
+  }
+  return path.join(start, DEFAULT_LOCK_FILE);
+}
