@@ -66,12 +66,6 @@ export class LedgerBuilder {
     this.handovers.push(fact);
   }
 
-  /** How many distinct writers have writes recorded for an object (0 when none). */
-  public writerCount(objectKey: string): number {
-    const writes = this.objects.get(objectKey)?.writes;
-    return writes ? new Set(writes.map((w) => w.writer.id)).size : 0;
-  }
-
   /**
    * The writers, sorted by name, that write `path` of an object, something
    * below it, or an ancestor of it; empty when the object has no writes recorded.
