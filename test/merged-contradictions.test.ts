@@ -1,4 +1,4 @@
-import { ApiObject, JsonPatch, Testing } from 'cdk8s';
+import { ApiObject, ApiObjectProps, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { Capability, Contribution, RuntimeRouting, Violation } from '../src';
@@ -179,7 +179,7 @@ describe('CAP010 in one declaration: the API server refuses it as it refuses a m
     // GIVEN a CRD whose endpoints are keyed by host and port, and a resource declaring one endpoint
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
-    new ApiObject(routing, 'Crd', ENDPOINTS_CRD);
+    new ApiObject(routing, 'Crd', ENDPOINTS_CRD as ApiObjectProps);
     const res = new ApiObject(routing, 'Res', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'shop' }, spec: { endpoints: [{ host: 'a', port: 80 }, { host: 'c' }] } });
 
     // WHEN another team adds an endpoint without its port
