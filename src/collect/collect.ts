@@ -24,6 +24,7 @@ import { Reference } from '../constructs/reference';
 import { SharedBase } from '../constructs/shared-base';
 import type { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
 
@@ -71,7 +72,7 @@ export function collect(root: IConstruct): Facts {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
       recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
-      contradictions.push(...contradictionFacts(d, ledger, crds));
+      appendAll(contradictions, contradictionFacts(d, ledger, crds));
     });
   });
 
