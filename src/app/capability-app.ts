@@ -15,10 +15,12 @@ import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
-import { writeAtomically } from '../render/atomic-output';
+import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
+import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
-import { resolveOutdir } from '../render/outdir-safety';
+import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, withRule, writeReport } from '../render/report-file';
+import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
 
 /** Properties of a `CapabilityApp`. */
@@ -42,6 +44,17 @@ export interface CapabilityAppProps extends AppProps {
    * @default - no `gitops/` folder
    */
   readonly gitops?: GitOps;
+
+  /**
+   * Make the API server enforce the ownership map: the runtime output gets a
+   * first step, `field-ownership`, with one `ValidatingAdmissionPolicy` and
+   * binding per protected kind, so that only the deployer changes the leaves
+   * the composition declares and only a `RuntimeWriter`'s identity its own.
+   * See docs/enforcement.md.
+   *
+   * @default - no admission policies
+   */
+  readonly enforce?: EnforceOptions;
 
   /**
    * Context values for every capability, as aws-cdk's `App` prop `context`:
@@ -113,6 +126,9 @@ export class CapabilityApp extends App {
   /** The absolute path of the lock file. */
   public readonly lockFile: string;
 
+  /** How the API server enforces the ownership map, if it does. */
+  public readonly enforce?: EnforceOptions;
+
   /** Whether aws-cdk's template validator runs (the prop; `CDK_VALIDATION=false` also turns it off). */
   public readonly builtinCloudFormationValidation: boolean;
 
@@ -121,6 +137,7 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
+   * @throws when `enforce` is not valid, naming the prop
    */
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
@@ -133,6 +150,11 @@ export class CapabilityApp extends App {
     recordWriteCalls();
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
+    if (props.enforce !== undefined) {
+      const problems = enforceOptionsProblems(props.enforce);
+      if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
+      this.enforce = props.enforce;
+    }
   }
 
   /**
@@ -150,14 +172,47 @@ export class CapabilityApp extends App {
    * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
+    let held: HeldOutdir | undefined | 'refused';
     try {
-      this.synthAndWrite();
+      held = this.holdOutdir();
+      if (held !== 'refused') this.synthAndWrite(held);
     } finally {
+      if (held !== 'refused') held?.release();
       RunFolder.release(this.outdir);
     }
   }
 
-  private synthAndWrite(): void {
+  /** What synth must never replace, however the outdir is set: the working directory, the lock file and the program. */
+  private protectedPaths(): ProtectedPaths {
+    return { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] };
+  }
+
+  /**
+   * Holds the outdir (its lock, and what killed synths left beside it put
+   * right) from before the lock file is read until the output is written, so
+   * this synth reads the lock file of the release the outdir holds. An outdir
+   * synth may not write is not held: the write refuses it.
+   *
+   * @returns 'refused' when another synth holds it and the refusal was reported as `cdk8s synth` expects
+   */
+  private holdOutdir(): HeldOutdir | undefined | 'refused' {
+    if (outdirProblem(this.outdir, this.protectedPaths())) return undefined;
+    try {
+      return holdOutdir(this.outdir);
+    } catch (e) {
+      const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
+      const file = process.env[REPORT_ENV];
+      const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
+      if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
+        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+        return 'refused';
+      }
+      throw new CompositionError(violations);
+    }
+  }
+
+  private synthAndWrite(held: HeldOutdir | undefined): void {
     const lockSwitch = parseUpdateLock();
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
@@ -197,8 +252,9 @@ export class CapabilityApp extends App {
     const lockToWrite = lockSwitch.update ? result.lock : undefined;
     try {
       writeAtomically(this.outdir, output, {
-        protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
+        protectedPaths: this.protectedPaths(),
         alongside: lockToWrite ? { path: this.lockFile, content: serializeLock(lockToWrite) } : undefined,
+        held,
       });
     } catch (e) {
       if (CompositionError.isCompositionError(e)) return refuse(e.violations);
@@ -227,7 +283,7 @@ export class CapabilityApp extends App {
       lockProblems.push(`${errorMessage(e)}.`);
     }
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
-    return synthesize(this, { previous, lockProblems, lockKey, writers });
+    return synthesize(this, { previous, lockProblems, lockKey, writers, enforce: this.enforce });
   }
 }
 

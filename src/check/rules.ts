@@ -16,12 +16,14 @@ import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
+import { nestingDepth } from './rules/nesting-depth';
 import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
+import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
@@ -46,8 +48,10 @@ export const RULES: readonly Rule[] = [
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,
+  nestingDepth,
   contractShapes,
   constructValidation,
+  runtimeWriterFields,
   contributionProps,
   deploySynthesis,
   templateValidationErrors,
