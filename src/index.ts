@@ -32,6 +32,7 @@ export type { Cdk8sConstructMetadata, Cdk8sValidationContext, CapabilityValidati
 export { CapabilityTesting } from './testing';
 export type { CapabilityTestResult } from './testing';
 export type { Plan } from './render/writers/plan-json';
+export type { OwnershipRecords, PlanHandover, PlanOverride } from './render/ownership-records';
 export type { DroppedOrder, InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Rename } from './render/renames';
 export type { Teardown, TeardownStep } from './render/teardown';

@@ -133,6 +133,15 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     expect(dangling.recommendation).toMatch(/^CAP005 dangling reference: rbac\.authorization\.k8s\.io\/RoleBinding shop\/read declared by 'app\/o3' refers to /);
   });
 
+  test('the advice fits a plain cdk8s app: no Contribution, InterfaceContract or Reference.external as the fix', () => {
+    const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+    const advice = (code: string) => ours.violations.find((v: any) => v.ruleName.startsWith(code)).recommendation;
+    expect(advice('CAP001')).toMatch(/\. Emit it once: drop one of the constructs, or give each its own name \(or namespace\)\. If two parts of the app must each write fields of one object, synthesize with CapabilityApp, where a Contribution writes them\.$/);
+    expect(advice('CAP005')).toMatch(/, which is not in the app's manifests\. Emit the target in the app, or fix the name\. If another release provides it, the reference is expected to dangle here: with CapabilityApp, Reference\.external\(scope, id, \{ apiVersion, kind, name, namespace \}\) says so\.$/);
+    expect(advice('CAP006')).toMatch(/\. cdk8s cannot resolve an aws-cdk token: pass the resolved value to the chart \(a literal, or a value read at synth\), or let a deploy step write it to the cluster \(an ExternalSecret reading SSM\)\. With CapabilityApp, an InterfaceContract carries such values across, resolved at deploy time\.$/);
+    for (const v of ours.violations) expect(v.recommendation).not.toMatch(/new Contribution\(|contract\.consume\(|in the composition/);
+  });
+
   test('the CAP013 recommendation names both documents and the fix', () => {
     const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
     const crd = ours.violations.find((v: any) => v.ruleName.startsWith('CAP013'));

@@ -4,11 +4,13 @@ import * as path from 'path';
 import { Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { Capability, CapabilityApp, Contribution, DeploymentAggregate, SharedBase } from '../src';
+import { siteOfNextLine } from './util';
+import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
 
 let outdir: string;
 beforeAll(() => {
@@ -45,25 +47,25 @@ function writtenTemplate(app: CapabilityApp, stackPath: string): Template {
 const codesAndPaths = (app: CapabilityApp) => app.synthesize().violations.map((v) => [v.code, v.paths]);
 
 describe('property overrides are writes', () => {
-  test('an override of a property the declarer sets conflicts with the declarer', () => {
+  test('an override of a property the declarer sets is the declarer\'s escape hatch: accepted, in the template and the plan', () => {
     // GIVEN a bucket declared with a name
     const { app, base } = fixture();
     const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
 
     // WHEN
+    const at = siteOfNextLine();
     (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('BucketName', 'x');
 
     // THEN
-    expect(app.synthesize().violations).toEqual([
-      {
-        code: 'CAP002',
-        message: conflict('cdn/Base/Bucket', 'cdn/Base/Bucket/Resource (addPropertyOverride)', 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
-        paths: ['cdn/Base/Bucket', 'cdn/Base/Bucket/Resource'],
-      },
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::S3::Bucket', { BucketName: 'x' });
+    expect(result.plan!.ownership!.overrides).toEqual([
+      { object: 'AWS::S3::Bucket cdn/Base/Bucket/Resource', field: 'BucketName', by: `cdn/Base/Bucket/Resource (addPropertyOverride at ${at})`, rendered: 'assets', patched: 'x' },
     ]);
   });
 
-  test('an override below a property object the declarer sets conflicts at that leaf', () => {
+  test('an override below a property object the declarer sets is an override of that leaf', () => {
     // GIVEN a versioned bucket (VersioningConfiguration.Status is declared)
     const { app, base } = fixture();
     const bucket = new s3.Bucket(base, 'Bucket', { versioned: true });
@@ -72,9 +74,9 @@ describe('property overrides are writes', () => {
     (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('VersioningConfiguration.Status', 'Suspended');
 
     // THEN
-    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Base/Bucket', 'cdn/Base/Bucket/Resource (addPropertyOverride)', 'VersioningConfiguration.Status', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
-    ]);
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['VersioningConfiguration.Status', 'Enabled', 'Suspended']]);
   });
 
   test('an override of a property nobody sets is accepted and lands in the template', () => {
@@ -89,7 +91,7 @@ describe('property overrides are writes', () => {
     writtenTemplate(app, 'cdn/Base').hasResourceProperties('AWS::S3::Bucket', { BucketName: 'assets', ObjectLockEnabled: true });
   });
 
-  test('a deletion override of a property the declarer sets conflicts with the declarer', () => {
+  test('a deletion override of a property the declarer sets is an override that removes it', () => {
     // GIVEN a bucket declared with a name
     const { app, base } = fixture();
     const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
@@ -98,7 +100,45 @@ describe('property overrides are writes', () => {
     (bucket.node.defaultChild as s3.CfnBucket).addPropertyDeletionOverride('BucketName');
 
     // THEN
-    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Bucket', 'cdn/Base/Bucket/Resource']]]);
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.by.replace(/ at .*/, ''), o.rendered, 'patched' in o])).toEqual([
+      ['BucketName', 'cdn/Base/Bucket/Resource (addPropertyDeletionOverride', 'assets', false],
+    ]);
+  });
+
+  test('two plain overrides of one property are CAP002 naming both calls', () => {
+    // GIVEN a bucket
+    const { app, base } = fixture();
+    const cfn = new s3.Bucket(base, 'Bucket').node.defaultChild as s3.CfnBucket;
+
+    // WHEN two calls override one property
+    const first = siteOfNextLine();
+    cfn.addPropertyOverride('AccelerateConfiguration.AccelerationStatus', 'Enabled');
+    const second = siteOfNextLine();
+    cfn.addOverride('Properties.AccelerateConfiguration.AccelerationStatus', 'Suspended');
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message:
+          `field conflict: 'cdn/Base/Bucket/Resource' (addOverride at ${second}) and 'cdn/Base/Bucket/Resource' (addPropertyOverride at ${first}) both write ` +
+          'AccelerateConfiguration.AccelerationStatus of AWS::S3::Bucket cdn/Base/Bucket/Resource. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        paths: ['cdn/Base/Bucket/Resource'],
+      },
+    ]);
+  });
+
+  test('an aspect of aws-cdk that overrides a property (PermissionsBoundary) writes for the declarer', () => {
+    // GIVEN a role under a permissions boundary, and a Contribution of the same property
+    const { app, base, ops } = fixture();
+    const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
+    new Contribution(ops, 'Boundary', { target: role, fields: { PermissionsBoundary: 'arn:aws:iam::aws:policy/ReadOnlyAccess' } });
+
+    // WHEN / THEN the boundary aspect's override is the role's, and the contribution conflicts with it
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Ops/Boundary', 'cdn/Base/Role']]]);
   });
 });
 
@@ -175,7 +215,7 @@ describe('contributions to CloudFormation resources', () => {
     // WHEN an escape hatch overrides the same property
     (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('VersioningConfiguration.Status', 'Suspended');
 
-    // THEN
+    // THEN the escape hatch is a writer of its own against the contribution
     expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Bucket/Resource', 'cdn/Base/Ops/Versioning']]]);
   });
 
@@ -183,6 +223,7 @@ describe('contributions to CloudFormation resources', () => {
     // GIVEN a bucket tagged through the Tags aspect
     const { app, base, ops } = fixture();
     const bucket = new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
     Tags.of(bucket).add('team', 'edge');
 
     // WHEN a contribution writes Tags (an atomic list)
@@ -190,7 +231,8 @@ describe('contributions to CloudFormation resources', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Base/Bucket', 'cdn/Base/Ops/Tags', 'Tags', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+      `field conflict: 'cdn/Base/Bucket' (Tags.of().add at ${at}) and 'cdn/Base/Ops/Tags' both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
+        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
     ]);
   });
 });

@@ -65,17 +65,23 @@ describe('Contribution', () => {
     expect(contribution.apiObject).toBeUndefined();
   });
 
-  test('a target that is neither a Kubernetes object nor a CloudFormation resource is refused when constructed', () => {
+  test('a target that is neither a Kubernetes object nor a CloudFormation resource is CAP010 naming the contribution', () => {
     // GIVEN a plain construct with no default child
-    const { routing, team } = fixture();
+    const { app, routing, team } = fixture();
     const plain = new Construct(routing, 'Plain');
 
-    // WHEN / THEN
-    expect(() => new Contribution(team, 'Fields', { target: plain, fields: {} })).toThrow(
-      new Error(
-        "Contribution 'cdn/Routing/Team/Fields': 'target' ('cdn/Routing/Plain') must be an ApiObject, a construct with one as its default child, or a CfnResource",
-      ),
-    );
+    // WHEN
+    const contribution = new Contribution(team, 'Fields', { target: plain, fields: { data: { a: '1' } } });
+
+    // THEN it targets nothing, writes nothing, and synth refuses it with a coded error
+    expect([contribution.apiObject, contribution.cfnResource]).toEqual([undefined, undefined]);
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP010',
+        message: "invalid object: Contribution 'cdn/Routing/Team/Fields': 'target' ('cdn/Routing/Plain') must be an ApiObject, a construct with one as its default child, or a CfnResource.",
+        paths: ['cdn/Routing/Team/Fields'],
+      },
+    ]);
   });
 
   test('isContribution recognises contributions and nothing else', () => {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
+import { siteOfNextLine } from './util';
 import { Capability, CapabilityApp, CompositionError, Contribution, RuntimeRouting } from '../src';
 
 let outdir: string;
@@ -238,13 +239,14 @@ describe('CAP003 status writes', () => {
     const target = new ApiObject(routing, 'App1', { ...APP_DEPLOYMENT, spec: { applicationId: 'app1' } });
 
     // WHEN
+    const at = siteOfNextLine();
     target.addJsonPatch(JsonPatch.add('/status', { phase: 'Ready' }));
 
     // THEN
     expect(app.synthesize().violations).toEqual([
       {
         code: 'CAP003',
-        message: statusWrite('cdn/Routing/App1 (addJsonPatch)', 'status.phase', 'apps.example.com/ApplicationDeployment apps/app1'),
+        message: `status write: 'cdn/Routing/App1' (addJsonPatch at ${at}) writes status.phase of apps.example.com/ApplicationDeployment apps/app1. status belongs to the controllers that run the object: remove it from the manifest.`,
         paths: ['cdn/Routing/App1'],
       },
     ]);
@@ -252,22 +254,20 @@ describe('CAP003 status writes', () => {
 });
 
 describe('JSON patches are writes', () => {
-  test('a patch replacing replicas that the declarer sets conflicts with the declarer', () => {
+  test('a plain patch replacing replicas that the declarer sets is the declarer\'s override: accepted, emitted, in the plan', () => {
     // GIVEN a cdk8s-plus Deployment that sets replicas
     const { app, routing } = fixture();
     const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'prod' }, replicas: 2, containers: [{ image: 'nginx' }] });
 
     // WHEN
+    const at = siteOfNextLine();
     ApiObject.of(web).addJsonPatch(JsonPatch.replace('/spec/replicas', 3));
 
     // THEN
-    expect(app.synthesize().violations).toEqual([
-      {
-        code: 'CAP002',
-        message: conflict('cdn/Routing/Web', 'cdn/Routing/Web/Resource (addJsonPatch)', 'spec.replicas', 'apps/Deployment prod/web'),
-        paths: ['cdn/Routing/Web', 'cdn/Routing/Web/Resource'],
-      },
-    ]);
+    const result = app.synthesize();
+    expect(result.violations).toEqual([]);
+    expect(result.facts!.objects[0].manifest.spec.replicas).toBe(3);
+    expect(result.facts!.ledger.overrides.map((o) => [o.object, o.path, o.rendered, o.patched, o.writer.site])).toEqual([['apps/Deployment prod/web', ['spec', 'replicas'], 2, 3, at]]);
   });
 
   test('a patch to a field nobody else writes is accepted and emitted', () => {
@@ -296,15 +296,14 @@ describe('JSON patches are writes', () => {
     ApiObject.of(web).addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/image', 'nginx:2'));
 
     // THEN
-    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/Web', 'cdn/Routing/Web/Resource (addJsonPatch)', 'spec.template.spec.containers[name=main].image', 'apps/Deployment prod/web'),
-    ]);
+    expect(app.synthesize().facts!.ledger.overrides.map((o) => o.path)).toEqual([['spec', 'template', 'spec', 'containers', 'k:{"name":"main"}', 'image']]);
   });
 
   test('a patch and a contribution writing one field conflict', () => {
     // GIVEN a custom resource patched with a timer
     const { app, routing } = fixture();
     const target = new ApiObject(routing, 'App1', { ...APP_DEPLOYMENT, spec: { applicationId: 'app1' } });
+    const at = siteOfNextLine();
     target.addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '1m' }));
 
     // WHEN a contribution writes the same timer
@@ -312,7 +311,8 @@ describe('JSON patches are writes', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/App1 (addJsonPatch)', 'cdn/Routing/Controller/Fields', 'spec.timers.rollout', 'apps.example.com/ApplicationDeployment apps/app1'),
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) and 'cdn/Routing/Controller/Fields' both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ` +
+        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
     ]);
   });
 });

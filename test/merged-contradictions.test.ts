@@ -1,7 +1,7 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, Contribution, RuntimeRouting, Violation } from '../src';
-import { crdWithSpec, newApp, removeTempDirs } from './util';
+import { crdWithSpec, newApp, removeTempDirs, siteOfNextLine } from './util';
 import { contradictionsOf } from '../src/collect/ledger/contradictions';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
 import { topologyOf } from '../src/collect/topology/field-topology';
@@ -54,12 +54,15 @@ describe('CAP010: merged contradictions, naming each writer', () => {
   test('a JSON patch appending a second container named app is refused naming the declarer and the patch', () => {
     // GIVEN / WHEN
     const { app, web } = fixture();
+    const at = siteOfNextLine();
     web.addJsonPatch(JsonPatch.add('/spec/template/spec/containers/-', { name: 'app', image: 'envoy' }));
 
-    // THEN the duplicate is CAP010 (and the two images of one element are CAP002)
+    // THEN the duplicate is CAP010 (and the two images of one element are CAP002: an added element overrides nothing)
     expect(lines(app.synthesize().violations)).toEqual([
-      "CAP002 field conflict: 'shop/Routing/Web' and 'shop/Routing/Web (addJsonPatch)' both write spec.template.spec.containers[name=app].image of apps/Deployment shop/web. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).",
-      "CAP010 invalid object: spec.template.spec.containers of apps/Deployment shop/web has 2 elements with the key [name=app], written by 'shop/Routing/Web' and 'shop/Routing/Web (addJsonPatch)'. Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.",
+      `CAP002 field conflict: 'shop/Routing/Web' and 'shop/Routing/Web' (addJsonPatch at ${at}) both write spec.template.spec.containers[name=app].image of apps/Deployment shop/web. ` +
+        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+      `CAP010 invalid object: spec.template.spec.containers of apps/Deployment shop/web has 2 elements with the key [name=app], written by 'shop/Routing/Web' and 'shop/Routing/Web' (addJsonPatch at ${at}). ` +
+        'Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.',
     ]);
   });
 

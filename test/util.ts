@@ -160,3 +160,19 @@ export function crdWithSpec(kind: string, specProperties: Record<string, unknown
     },
   };
 }
+
+/**
+ * The call site messages print for a call on the line after the one that
+ * calls this (`test/write-paths.test.ts:42`): a file relative to the working
+ * directory and a line.
+ *
+ * @example
+ * const at = siteOfNextLine();
+ * ApiObject.of(web).addJsonPatch(JsonPatch.replace('/spec/replicas', 3));
+ */
+export function siteOfNextLine(): string {
+  const frame = new Error().stack!.split('\n')[2];
+  const m = /\((.+):(\d+):\d+\)$/.exec(frame) ?? /at (.+):(\d+):\d+$/.exec(frame);
+  if (!m) throw new Error(`no file and line in the stack frame '${frame}'`);
+  return `${path.relative(process.cwd(), m[1]).split(path.sep).join('/')}:${Number(m[2]) + 1}`;
+}

@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv from 'ajv';
+import { ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { Capability, CapabilityApp, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase } from '../src';
+import { crdSchemaValidator } from './crd-schema';
 import { schemaProblems } from './k8s-schemas';
 import { coded, lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
 import { newApp, removeTempDirs } from './util';
@@ -13,7 +14,7 @@ afterAll(() => {
   removeReleaseDirs();
 });
 
-const validators = new Map<string, ReturnType<Ajv['compile']>>();
+const validators = new Map<string, ValidateFunction>();
 
 /** The served schema of `version` in a vendored CRD, compiled with ajv (Kubernetes' own extensions ignored). */
 function crdValidator(file: string, version: string) {
@@ -25,7 +26,7 @@ function crdValidator(file: string, version: string) {
 function compileCrd(file: string, version: string) {
   const crd = parse(fs.readFileSync(path.join(__dirname, '..', 'vendor', 'crds', file), 'utf-8'));
   const schema = crd.spec.versions.find((v: any) => v.name === version).schema.openAPIV3Schema;
-  return new Ajv({ strict: false, allErrors: true }).compile(schema);
+  return crdSchemaValidator(schema);
 }
 
 function manifests(result: SynthesisResult): any[] {

@@ -1,4 +1,4 @@
-import { callWriter, contributionWriter, declarationWriter, writerName } from '../src/collect/ledger/writer';
+import { callWriter, contributionWriter, declarationWriter, describeWriter, writerName } from '../src/collect/ledger/writer';
 
 describe('Writer', () => {
   test('a Contribution is one writer whichever of its props writes', () => {
@@ -20,9 +20,9 @@ describe('Writer', () => {
 
   test('two plain calls on one object are two writers, told apart by their call, not their site', () => {
     // GIVEN / WHEN
-    const first = callWriter('json-patch', 'cdn/Routing/Web/Resource', 1, 'main.ts:12');
-    const second = callWriter('json-patch', 'cdn/Routing/Web/Resource', 2, 'main.ts:13');
-    const moved = callWriter('json-patch', 'cdn/Routing/Web/Resource', 1, 'main.ts:40');
+    const first = callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 1, site: 'main.ts:12' });
+    const second = callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 2, site: 'main.ts:13' });
+    const moved = callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 1, site: 'main.ts:40' });
 
     // THEN
     expect(first.id).not.toEqual(second.id);
@@ -30,11 +30,19 @@ describe('Writer', () => {
     expect(first).toEqual({ path: 'cdn/Routing/Web/Resource', kind: 'json-patch', call: 1, site: 'main.ts:12', id: 'json-patch:cdn/Routing/Web/Resource#1' });
   });
 
-  test('messages name a writer by its path, and a plain call by what it is', () => {
+  test('reports name a writer by its path, and a plain call by what it is and where', () => {
     // GIVEN / WHEN / THEN
     expect(writerName(declarationWriter('cdn/Routing/Web'))).toBe('cdn/Routing/Web');
     expect(writerName(contributionWriter('cdn/Team/Timers', 'contribution-write'))).toBe('cdn/Team/Timers');
     expect(writerName(callWriter('json-patch', 'cdn/Routing/Web/Resource'))).toBe('cdn/Routing/Web/Resource (addJsonPatch)');
-    expect(writerName(callWriter('override', 'cdn/Base/Bucket/Resource'))).toBe('cdn/Base/Bucket/Resource (addPropertyOverride)');
+    expect(writerName(callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 2 }))).toBe('cdn/Routing/Web/Resource (addJsonPatch #2)');
+    expect(writerName(callWriter('override', 'cdn/Base/Bucket/Resource', { call: 1, site: 'main.ts:9', method: 'addOverride' }))).toBe('cdn/Base/Bucket/Resource (addOverride at main.ts:9)');
+    expect(writerName(callWriter('tag', 'cdn/Base', { call: 1, site: 'main.ts:3' }))).toBe('cdn/Base (Tags.of().add at main.ts:3)');
+  });
+
+  test('messages quote the construct path alone', () => {
+    // GIVEN / WHEN / THEN
+    expect(describeWriter(declarationWriter('cdn/Routing/Web'))).toBe("'cdn/Routing/Web'");
+    expect(describeWriter(callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 1, site: 'main.ts:12' }))).toBe("'cdn/Routing/Web/Resource' (addJsonPatch at main.ts:12)");
   });
 });

@@ -11,6 +11,7 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
+import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
@@ -128,6 +129,8 @@ export class CapabilityApp extends App {
     this.builtinCloudFormationValidation = props.builtinCloudFormationValidation ?? true;
     // A report (cdk-capability plan) names the file and line that created each construct it reports.
     if (process.env[REPORT_ENV]) recordCreationSites(this);
+    // Each escape hatch and Tag is a writer of its own, named by its call site.
+    recordWriteCalls();
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
   }

@@ -4,6 +4,7 @@ import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
 import { contractShapes } from './rules/contract-shapes';
 import { contractUsage } from './rules/contract-usage';
+import { contributionProps } from './rules/contribution-props';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
 import { deploySynthesis } from './rules/deploy-synthesis';
@@ -47,6 +48,7 @@ export const RULES: readonly Rule[] = [
   objectShapes,
   contractShapes,
   constructValidation,
+  contributionProps,
   deploySynthesis,
   templateValidationErrors,
   templateValidationWarnings,

@@ -1,7 +1,8 @@
 import type { ReportedFinding } from './report-findings';
-import { terseFields } from './terse-fields';
+import { showValue, terseFields } from './terse-fields';
 import type { ContractChange } from '../release/release-diff';
 import { displayPath } from '../release/update-lock';
+import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
@@ -24,7 +25,8 @@ export function hasChanges(plan: Plan): boolean {
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
  * between backend versions, handovers of field ownership, contract versions and parameter paths, and
- * interface fields with the bump each needs.
+ * interface fields with the bump each needs; then this release's escape hatches over what their own
+ * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
 export function formatPlan(plan: Plan): string {
   const c = plan.changes;
@@ -67,6 +69,16 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Handovers of field ownership:');
     for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
   }
+  const overrides = plan.ownership?.overrides ?? [];
+  if (overrides.length > 0) {
+    lines.push('', 'Overrides (escape hatches over what their own object declares):');
+    for (const o of overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
+  }
+  const handovers = plan.ownership?.handovers ?? [];
+  if (handovers.length > 0) {
+    lines.push('', 'Handovers in this release:');
+    for (const h of handovers) lines.push(`  ~ ${h.object} ${h.field}: '${h.from}' -> '${h.to}' (${h.reason})`);
+  }
   if ((c.contracts ?? []).length > 0) {
     lines.push('', 'Contracts:');
     for (const change of c.contracts) lines.push(`  ${contractLine(change)}`);
@@ -105,3 +117,8 @@ function contractLine(c: ContractChange): string {
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
 }
 
+/** An override's value before or after, or what its absence means. */
+function shown(o: PlanOverride, which: 'rendered' | 'patched'): string {
+  if (which in o) return showValue(o[which]);
+  return which === 'patched' ? '(removed)' : '(none)';
+}

@@ -7,16 +7,17 @@ import { synthesizeDeployment, templateValidationEnabled } from './deploy-synthe
 import { collectArtifactDeployTimeValues, collectDeployTimeValues } from './deploy-time-values';
 import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
-import { recordCloudFormationWrites } from './ledger/cloudformation-writes';
+import { declaredTags, recordCloudFormationWrites } from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
-import { ContributionWrite, ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
+import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
+import { runWriteCallbacks } from './ledger/write-callbacks';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
-import { Contribution } from '../constructs/contribution';
+import { Contribution, contributionProblems } from '../constructs/contribution';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { Reference } from '../constructs/reference';
 import { SharedBase } from '../constructs/shared-base';
@@ -37,7 +38,9 @@ import { inConstruct } from '../private/guard';
  * @param root the app (or any root construct)
  */
 export function collect(root: IConstruct): Facts {
-  const constructs = root.node.findAll();
+  const all = root.node.findAll();
+  const callbacks = runWriteCallbacks(all.filter(Contribution.isContribution));
+  const constructs = callbacks.ranNow ? root.node.findAll() : all; // a callback may have made constructs
   const capabilities: Capability[] = [];
   const stacks: Array<{ stack: Stack; capability?: Capability }> = [];
   const charts: Chart[] = [];
@@ -58,26 +61,23 @@ export function collect(root: IConstruct): Facts {
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
-  const byTarget = new Map<number, ContributionWrite[]>();
-  for (const c of contributions) {
-    const list = byTarget.get(c.target);
-    if (list) list.push(c);
-    else byTarget.set(c.target, [c]);
-  }
+  const byTarget = groupBy(contributions, (c) => c.target);
+  const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
   const contradictions: ContradictionFact[] = [];
   drafts.forEach((d, i) => {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
-      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds);
+      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
       contradictions.push(...contradictionFacts(d, ledger, crds));
     });
   });
 
+  const tags = declaredTags(constructs);
   // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
   const validation = templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
   const deploy = synthesizeDeployment(capabilities, stacks, validation);
-  recordCloudFormationWrites(constructs, ledger);
+  recordCloudFormationWrites(constructs, ledger, callbacks.runs, tags);
   const physicalNames = collectPhysicalNames(constructs, deploy.templates);
 
   const objects: ObjectFact[] = drafts.map((d) => ({
@@ -144,6 +144,7 @@ export function collect(root: IConstruct): Facts {
       synthesisErrors: deploy.synthesisErrors,
       wiringErrors: deploy.wiringErrors,
       selfDependencies: graph.selfDependencies,
+      contributionErrors: [...contributionErrorsOf(constructs), ...callbacks.problems],
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
@@ -208,11 +209,33 @@ function declaredClusterScoped(constructs: readonly IConstruct[]): Set<string> {
 function collectContributions(constructs: readonly IConstruct[], indexOf: ReadonlyMap<ApiObject, number>): ContributionFact[] {
   const found: ContributionFact[] = [];
   for (const c of constructs) {
-    if (!Contribution.isContribution(c) || !c.apiObject) continue;
+    if (!Contribution.isContribution(c) || !c.apiObject || contributionProblems(c).length > 0) continue;
     const target = indexOf.get(c.apiObject);
     if (target !== undefined) found.push({ writer: c.node.path, target, fields: c.fields });
   }
   return found;
+}
+
+/** What is wrong with each Contribution's props, one entry per problem. */
+function contributionErrorsOf(constructs: readonly IConstruct[]): Array<{ path: string; error: string }> {
+  const found: Array<{ path: string; error: string }> = [];
+  for (const c of constructs) {
+    if (Contribution.isContribution(c)) for (const error of contributionProblems(c)) found.push({ path: c.node.path, error });
+  }
+  return found;
+}
+
+/** The items by key, each list in the order given; items whose key is undefined are left out. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K | undefined): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 /** `group/Kind` keys of the cluster-scoped kinds that CRDs in the composition define. */

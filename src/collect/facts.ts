@@ -120,6 +120,55 @@ export interface ObjectFact {
 export interface FieldLedgerFacts {
   /** One entry per object or resource that has writes recorded. */
   readonly objects: readonly ObjectWrites[];
+  /** Escape hatches over what their own object's declaration rendered: accepted, the declarer's own. */
+  readonly overrides: readonly OverrideFact[];
+  /** Leaves that one writer takes from another in this release (`force: true`, aws-cdk's tag layering). */
+  readonly handovers: readonly HandoverFact[];
+}
+
+/**
+ * A plain escape hatch (`addJsonPatch`, `addOverride`, `addPropertyOverride`)
+ * over a value its own object's declaration rendered: the declarer changing
+ * what its construct renders, accepted and shown in the plan.
+ */
+export interface OverrideFact {
+  /** How messages name the object. */
+  readonly object: string;
+  /** A Kubernetes object or a CloudFormation resource. */
+  readonly kind: 'k8s' | 'cfn';
+  /** The leaf overridden. */
+  readonly path: FieldPath;
+  /** The declaring construct, whose rendered value it replaces. */
+  readonly declarer: Writer;
+  /** The call that overrides it. */
+  readonly writer: Writer;
+  /** The value the declaration rendered; absent when it rendered none at this leaf (a value inside it). */
+  readonly rendered?: unknown;
+  /** The value emitted; absent when the override removes the leaf. */
+  readonly patched?: unknown;
+}
+
+/** Why a leaf changes hands inside one release. */
+export type HandoverReason = 'force' | 'tag-priority' | 'nearer-scope';
+
+/** A leaf one writer takes from another in this release; the output has the new owner's value. */
+export interface HandoverFact {
+  /** How messages name the object. */
+  readonly object: string;
+  /** A Kubernetes object or a CloudFormation resource. */
+  readonly kind: 'k8s' | 'cfn';
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** The writer it is taken from. */
+  readonly from: Writer;
+  /** The writer that takes it. */
+  readonly to: Writer;
+  /**
+   * `force`: a Contribution with `force: true`; `tag-priority`: a Tag of a
+   * higher priority; `nearer-scope`: a Tag added nearer the resource, at an
+   * equal priority (aws-cdk's own layering).
+   */
+  readonly reason: HandoverReason;
 }
 
 /** The writes to one object. */
@@ -351,6 +400,8 @@ export interface CollectionProblems {
   readonly wiringErrors: ReadonlyArray<{ readonly tenant: string; readonly base: string; readonly error: string }>;
   /** Constructs made to depend on themselves. */
   readonly selfDependencies: readonly string[];
+  /** A Contribution whose props cannot be used, or whose write callback failed: its path and what is wrong. */
+  readonly contributionErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
   /**
    * What aws-cdk's built-in template validator found in the stacks' templates,
    * with the severity aws-cdk gives each (absent when the validator is off).

@@ -1,26 +1,82 @@
 import { CfnResource } from 'aws-cdk-lib';
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
-import { asContribution } from '../private/override-tracking';
+import { isJsonPatch } from '../private/upstream-state';
+import { attributeTo, recordWriteCalls } from '../private/write-calls';
 
-/** Properties of a `Contribution`. */
-export interface ContributionProps {
+/**
+ * Properties of a `Contribution`: the target, and at least one of `fields`,
+ * `patches` and `write`.
+ *
+ * @typeParam T the target's type, which `write` receives
+ */
+export interface ContributionProps<T extends IConstruct = IConstruct> {
   /**
    * The object to write into: a cdk8s `ApiObject`, a construct that owns one as
    * its default child (a cdk8s-plus construct), or an aws-cdk `CfnResource`
    * (or an L2 construct whose default child is one).
    */
-  readonly target: IConstruct;
+  readonly target: T;
 
   /**
    * The fields to write, as a partial manifest (Kubernetes: `{ spec: { timers: ... } }`)
    * or partial CloudFormation properties (`{ Tags: [...] }`).
    *
    * Keyed lists merge by key (containers and env by `name`, ...), maps per key.
+   *
+   * @default - no fields
    */
-  readonly fields: Record<string, unknown>;
+  readonly fields?: Record<string, unknown>;
+
+  /**
+   * JSON patches (RFC 6902) applied to a Kubernetes target's rendered
+   * manifest, in order, as `ApiObject.addJsonPatch` applies them; every leaf
+   * they add, replace, move or remove is the contribution's.
+   *
+   * @default - no patches
+   */
+  readonly patches?: JsonPatch[];
+
+  /**
+   * A callback that writes through the target's own typed API: cdk8s-plus
+   * mutators (`t.containers[0].env.addVariable(...)`, `t.metadata.addLabel(...)`,
+   * `t.podMetadata.addLabel(...)`, `t.addContainer(...)`), `ApiObject.of(t)`'s
+   * `metadata` and `addJsonPatch`, aws-cdk L2 methods, L1 property setters,
+   * `Tags.of(t).add(...)`. Every leaf it adds, changes or removes is the
+   * contribution's.
+   *
+   * It runs once, when synth collects the composition, after every
+   * construct's own code has run: it sees the target as its declarer left it.
+   * Values the target renders lazily (cdk8s-plus renders at synth, `Lazy`
+   * values, aspects that run later) stay the declarer's unless the callback
+   * changed them.
+   *
+   * @default - no callback
+   */
+  readonly write?: (target: T) => void;
+
+  /**
+   * Takes the leaves this contribution writes from the writer that owns them
+   * (the declarer, or another writer), as server-side apply's `force` does:
+   * the output has this contribution's value, and `plan.json` records each
+   * leaf handed over.
+   *
+   * @default false
+   */
+  readonly force?: boolean;
 }
+
+/** The props of a Contribution as collect reads them, and what is wrong with them. */
+interface Recorded {
+  readonly target?: ApiObject | CfnResource;
+  readonly construct?: IConstruct;
+  readonly patches: readonly JsonPatch[];
+  readonly write?: (target: any) => void;
+  readonly problems: readonly string[];
+}
+
+const recorded = new WeakMap<Contribution<any>, Recorded>();
 
 /**
  * Writes fields into an object declared by another construct, with the writer
@@ -29,15 +85,21 @@ export interface ContributionProps {
  *
  * Contributions of disjoint fields merge into the one emitted object; two
  * writers of one field (the declarer included) are refused with `CAP002`.
+ * Props that cannot be used (nothing to write, `fields` not an object,
+ * `patches` not JSON patches, a target that is no object) are refused with
+ * `CAP010`, naming the contribution.
  *
+ * @typeParam T the target's type, which `write` receives
  * @example
  * // the network team declares the object ...
  * const deployment = new ApiObject(chart, 'App', { apiVersion: 'example.com/v1', kind: 'ApplicationDeployment',
  *   metadata: { name: 'app1' }, spec: { applicationId: 'app1' } });
  * // ... and the deployment team contributes its own fields
  * new Contribution(deploymentTeam, 'Timers', { target: deployment, fields: { spec: { timers: { rollout: '5m' } } } });
+ * // ... or writes through the typed API of a cdk8s-plus construct
+ * new Contribution(observability, 'LogLevel', { target: web, write: (d) => d.containers[0].env.addVariable('LOG_LEVEL', EnvValue.fromValue('debug')) });
  */
-export class Contribution extends Construct {
+export class Contribution<T extends IConstruct = IConstruct> extends Construct {
   /** True when `x` is a `Contribution`, also across duplicate installs of this package. */
   public static isContribution(x: unknown): x is Contribution {
     return hasBrand(x, 'Contribution');
@@ -49,34 +111,91 @@ export class Contribution extends Construct {
   /** The CloudFormation resource written to, when the target is one. */
   public readonly cfnResource?: CfnResource;
 
-  /** The fields written. */
+  /** The fields written (`{}` when the contribution writes only through `patches` or `write`). */
   public readonly fields: Record<string, unknown>;
+
+  /** True when the contribution takes its leaves from their owner (`force: true`). */
+  public readonly force: boolean;
 
   /**
    * @param scope the writer: the contribution's path names it in the ledger
    * @param id the construct id
-   * @param props the target and the fields
-   * @throws when the target is neither a Kubernetes object nor a CloudFormation resource
+   * @param props the target and what to write
    */
-  constructor(scope: Construct, id: string, props: ContributionProps) {
+  constructor(scope: Construct, id: string, props: ContributionProps<T>) {
     super(scope, id);
     brand(this, 'Contribution');
-    this.fields = props.fields;
-    const target = resolveTarget(props.target);
-    if (!target) {
-      throw new Error(
-        `Contribution '${this.node.path}': 'target' ('${props.target.node.path}') must be an ApiObject, a construct with one as its default child, or a CfnResource`,
-      );
+    recordWriteCalls();
+    const given = (props ?? {}) as Partial<ContributionProps<T>>;
+    const problems = problemsOf(given);
+    const fields = isPlainObject(given.fields) ? given.fields : {};
+    this.fields = fields;
+    this.force = given.force === true;
+    const target = given.target && typeof given.target === 'object' && 'node' in given.target ? resolveTarget(given.target) : undefined;
+    if (given.target !== undefined && !target) {
+      const where = typeof (given.target as IConstruct)?.node?.path === 'string' ? ` ('${(given.target as IConstruct).node.path}')` : '';
+      problems.push(`'target'${where} must be an ApiObject, a construct with one as its default child, or a CfnResource`);
     }
+    if (target && CfnResource.isCfnResource(target) && Array.isArray(given.patches) && given.patches.length > 0) {
+      problems.push("'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'");
+    }
+    const patches = problems.length === 0 && Array.isArray(given.patches) ? given.patches : [];
+    recorded.set(this, { target, construct: given.target, patches, write: problems.length === 0 ? given.write as any : undefined, problems });
+    if (problems.length > 0 || !target) return;
     if (ApiObject.isApiObject(target)) {
       this.apiObject = target;
+      if (patches.length > 0) attributeTo({ path: this.node.path, kind: 'contribution-patches' }, () => target.addJsonPatch(...patches));
     } else {
       this.cfnResource = target;
-      asContribution(target, this.node.path, () => {
-        for (const [key, value] of Object.entries(props.fields)) target.addPropertyOverride(key, value);
+      attributeTo({ path: this.node.path, kind: 'contribution-fields' }, () => {
+        for (const [key, value] of Object.entries(fields)) target.addPropertyOverride(key, value);
       });
     }
   }
+}
+
+/** What is wrong with a contribution's props (empty when nothing is), as collect reports it (`CAP010`). */
+export function contributionProblems(c: Contribution): readonly string[] {
+  return recorded.get(c)?.problems ?? [];
+}
+
+/** The target construct as given (for `write`) and its callback, when the contribution has a usable one. */
+export function writeCallbackOf(c: Contribution): { construct: IConstruct; write: (target: any) => void } | undefined {
+  const r = recorded.get(c);
+  return r?.write && r.construct ? { construct: r.construct, write: r.write } : undefined;
+}
+
+function problemsOf(props: Partial<ContributionProps<any>>): string[] {
+  const problems: string[] = [];
+  if (props.target === undefined || props.target === null) problems.push("'target' is missing: give it the object to write into");
+  const { fields, patches, write } = props;
+  if (fields === undefined && patches === undefined && write === undefined) {
+    problems.push("it has nothing to write: give it 'fields', 'patches' or 'write'");
+  }
+  if (fields !== undefined && !isPlainObject(fields)) problems.push(`'fields' (${describe(fields)}) must be an object, such as { spec: { replicas: 3 } }`);
+  if (patches !== undefined) {
+    if (!Array.isArray(patches)) {problems.push(`'patches' (${describe(patches)}) must be a list of JsonPatch, such as [JsonPatch.add('/spec/replicas', 3)]`);} else {
+      patches.forEach((p, i) => {
+        if (!isJsonPatch(p)) problems.push(`'patches'[${i}] (${describe(p)}) must be a JsonPatch, made with JsonPatch.add, replace, remove, move, copy or test`);
+      });
+    }
+  }
+  if (write !== undefined && typeof write !== 'function') problems.push(`'write' (${describe(write)}) must be a function of the target`);
+  if (props.force !== undefined && typeof props.force !== 'boolean') problems.push(`'force' (${describe(props.force)}) must be true or false`);
+  return problems;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value !== 'object') return `${typeof value} ${String(value)}`;
+  const name = value.constructor?.name;
+  return !name || name === 'Object' ? 'an object' : `a ${name}`;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 function resolveTarget(target: IConstruct): ApiObject | CfnResource | undefined {

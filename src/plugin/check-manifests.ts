@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import { plainAppMessage } from './plain-app-advice';
 import { CapabilityApp } from '../app/capability-app';
 import { compareFindings, CODE_TITLES, Severity, Violation, ViolationCode } from '../check/finding';
 import { Capability } from '../constructs/capability';
@@ -96,7 +97,7 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
     const renamed = (message: string, paths: readonly string[]) => paths.reduce((m, p) => m.split(`'${p}'`).join(`'${real(p)}'`), message);
     const located = (v: Violation, severity: Severity): ManifestFinding => ({
       code: v.code,
-      message: renamed(v.message, v.paths),
+      message: plainAppMessage(v.code, renamed(v.message, v.paths)),
       paths: v.paths.map(real).sort(),
       severity,
       documents: v.paths.map((p) => byPath.get(p)).filter((d): d is ManifestDocument => d !== undefined),

@@ -1,4 +1,4 @@
-import { CfnResource, Stack } from 'aws-cdk-lib';
+import { CfnResource, Stack, TagManager } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 
 /**
@@ -54,6 +54,11 @@ export function patchOperation(patch: JsonPatch): JsonPatchOperation {
   return op;
 }
 
+/** True when `x` is a cdk8s `JsonPatch` (of any cdk8s copy): it has the operation `patchOperation` reads. */
+export function isJsonPatch(x: unknown): x is JsonPatch {
+  return x !== null && typeof x === 'object' && typeof (x as { _toJson?: unknown })._toJson === 'function';
+}
+
 /** Renders a cdk8s object as its declaration alone: `toJson()` with its JSON patches left out for the call. */
 export function renderWithoutPatches(apiObject: ApiObject): any {
   const patches = patchArray(apiObject);
@@ -86,6 +91,25 @@ export function declaredPropertiesOf(resource: CfnResource): Record<string, unkn
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
   const rendered = r.renderProperties.call(resource, Stack.of(resource).resolve(props));
   return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
+}
+
+/** A tag a resource's tag manager holds: its value and the priority it was set with. */
+export interface HeldTag {
+  /** The value. */
+  readonly value: string;
+  /** The priority (50 for tags from the resource's props, a Tag aspect's priority, 0 for `setTag` without one). */
+  readonly priority: number;
+}
+
+/** The tags a tag manager holds now, by key, with their priorities (aws-cdk TagManager's private `tags` and `priorities`). */
+export function heldTagsOf(manager: TagManager): Map<string, HeldTag> {
+  const m = manager as unknown as { tags?: unknown; priorities?: unknown };
+  if (!(m.tags instanceof Map) || !(m.priorities instanceof Map)) throw new UpstreamShapeError('heldTagsOf', 'aws-cdk TagManager.tags and TagManager.priorities to be Maps');
+  const held = new Map<string, HeldTag>();
+  for (const [key, tag] of m.tags as Map<string, { value?: unknown }>) {
+    held.set(key, { value: String(tag?.value), priority: Number((m.priorities as Map<string, number>).get(key) ?? 0) });
+  }
+  return held;
 }
 
 function isOperation(x: unknown): x is JsonPatchOperation {

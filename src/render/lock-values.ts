@@ -59,6 +59,18 @@ export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) =>
   return { values, masked };
 }
 
+/**
+ * A value as the plan may show it, masked as the lock masks its leaves: a
+ * token is `(known after deploy)`, a value shaped like a secret (or every
+ * value, when `sensitive`) `(sensitive)`; maps and lists masked inside.
+ */
+export function maskedValue(v: unknown, sensitive = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => maskedValue(x, sensitive));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedValue(x, sensitive)]));
+  if (v === undefined) return v;
+  return sensitive ? SENSITIVE : maskedText(v);
+}
+
 /** A value as the lock shows it when nothing marks it sensitive: a token, a secret reference or a secret shape is masked. */
 function maskedText(v: unknown): unknown {
   if (typeof v !== 'string') return v;

@@ -3,7 +3,8 @@ import { describeIdentity } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
-const FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart).";
+/** The fix of a boundary leak, as a capability app makes it. */
+export const BOUNDARY_LEAK_FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart).";
 
 /** What each form of a deployment-time value becomes when it is written out at synth. */
 const RENDERS: Readonly<Record<DeployTimeForm, string>> = {
@@ -32,7 +33,7 @@ export const boundaryLeaks = defineRule({
       const value = v.encoding === 'base64' ? 'a deployment-time value, base64-encoded,' : 'a deployment-time value';
       const writer = v.writer ? ` written by '${v.writer}'` : '';
       return {
-        message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds ${value} ${where}${writer}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${FIX}`,
+        message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds ${value} ${where}${writer}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${BOUNDARY_LEAK_FIX}`,
         paths: [object.declarer, ...(v.writer ? [v.writer] : []), ...(v.producer ? [v.producer] : [])],
       };
     });

@@ -70,9 +70,12 @@ export const danglingReferences = defineRule({
   },
 });
 
+/** The fix of a dangling reference, as a capability app makes it. */
+export const DANGLING_REFERENCE_FIX = 'Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).';
+
 function dangling(o: ObjectFact, what: string): RuleFinding {
   return {
-    message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).`,
+    message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. ${DANGLING_REFERENCE_FIX}`,
     paths: [o.declarer],
   };
 }

@@ -4,6 +4,9 @@ import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 import { quoted } from './text';
 
+/** The fix of a duplicate object, as a capability app makes it. */
+export const DUPLICATE_OBJECT_FIX = 'Declare it once; let the other construct write its own fields with new Contribution(scope, id, { target, fields }).';
+
 /**
  * `CAP001`: two constructs declare one object identity as the API server
  * stores it (group, kind, namespace, name; the version is not part of it). A
@@ -28,7 +31,7 @@ export const duplicateObjects = defineRule({
       const note = why(objects);
       const shown = note.includes(DEFAULT_NAMESPACE) ? { ...identity, namespace: effectiveNamespace(identity) } : identity;
       return {
-        message: `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. Declare it once; let the other construct write its own fields with new Contribution(scope, id, { target, fields }).`,
+        message: `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${DUPLICATE_OBJECT_FIX}`,
         paths,
       };
     });

@@ -1,11 +1,11 @@
 import type { ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
-import { Writer, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-import { joinAnd, listSome, quoted } from './text';
+import { joinAnd, listSome } from './text';
 
 /** The writers of one or more contested leaves of one object. */
 export interface FieldConflict {
@@ -30,7 +30,7 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: `${joinAnd(quoted(c.writers.map(writerName)))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      message: `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
       paths: c.writers.map((w) => w.path),
     })),
 });

@@ -1,9 +1,9 @@
 import type { ContradictionFact } from '../../collect/facts';
 import { formatPath } from '../../collect/ledger/field-path';
-import { Writer, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
-import { joinAnd, quoted } from './text';
+import { joinAnd } from './text';
 
 /**
  * `CAP010`: a merged object the API server refuses although each writer's
@@ -44,5 +44,5 @@ function describe(c: ContradictionFact): RuleFinding {
 }
 
 function names(writers: readonly Writer[]): string {
-  return joinAnd(quoted(writers.map(writerName)));
+  return joinAnd(writers.map(describeWriter));
 }

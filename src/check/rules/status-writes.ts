@@ -1,5 +1,5 @@
 import { formatPath } from '../../collect/ledger/field-path';
-import { Writer, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
@@ -23,7 +23,7 @@ export const statusWrites = defineRule({
       }
     }
     return [...found.values()].map((s) => ({
-      message: `'${writerName(s.writer)}' writes ${listSome([...s.fields].sort(compareText))} of ${s.object}. status belongs to the controllers that run the object: remove it from the manifest.`,
+      message: `${describeWriter(s.writer)} writes ${listSome([...s.fields].sort(compareText))} of ${s.object}. status belongs to the controllers that run the object: remove it from the manifest.`,
       paths: [s.writer.path],
     }));
   },

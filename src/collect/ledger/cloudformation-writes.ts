@@ -1,50 +1,207 @@
-import { CfnResource, Tokenization } from 'aws-cdk-lib';
+import { CfnResource, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
+import { cloudFormationDocOf, tagPropertyOf } from './cloudformation-doc';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath } from './field-path';
-import { leavesOf } from './leaves';
+import { FieldSet } from './field-set';
+import { changedLeaves, leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
+import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
+import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
-import { existingOverrides, OverrideCall, overrideRecord } from '../../private/override-tracking';
-import { declaredPropertiesOf, rawOverridesOf } from '../../private/upstream-state';
+import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
+import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
+import type { HandoverFact } from '../facts';
 import { DEDUCED } from '../topology/field-topology';
+import { valueAt } from '../topology/list-topology';
 
 /** CloudFormation properties: maps per key, lists replaced whole (deduced, like a custom resource without a schema). */
 const CFN_PROPERTIES = DEDUCED;
 
 const opaque = { isOpaque: (v: unknown) => Tokenization.isResolvable(v) };
 
+/** The tags each taggable resource's declarer set (its props, `setTag` by its own code), before any Tag aspect ran. */
+export type DeclaredTags = ReadonlyMap<CfnResource, ReadonlyMap<string, HeldTag>>;
+
+const snapshots = new WeakMap<CfnResource, ReadonlyMap<string, HeldTag>>();
+
 /**
- * Records the writes to CloudFormation resource properties that can collide:
- * for every resource with property overrides, the declared properties (by the
- * L2 or L1 that declared it, aspects such as `Tags.of` applied), each escape
- * hatch override (one writer per resource, named after it, deletions
- * included), and each contribution. Lists are atomic, as CloudFormation
- * replaces them whole. Run it after the stacks are synthesized, so aspects
- * have run.
+ * The tags of every taggable resource as its declarer set them. Call it
+ * before the stacks are synthesized, when no Tag aspect has run; a later
+ * synth reuses the first one's. Empty, and free, when no `Tags.of` call was made.
  */
-export function recordCloudFormationWrites(constructs: readonly IConstruct[], ledger: LedgerBuilder): void {
+export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
+  const tags = new Map<CfnResource, ReadonlyMap<string, HeldTag>>();
+  if (!anyTagCalls()) return tags;
   for (const c of constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
-    const tracked = overrideRecord(c);
-    const user = (tracked?.user ?? existingOverrides(rawOverridesOf(c))).filter(isProperty);
-    const contributions = [...(tracked?.contributions ?? [])].map(([writer, calls]) => [writer, calls.filter(isProperty)] as const);
-    if (user.length === 0 && contributions.every(([, calls]) => calls.length === 0)) continue;
+    const manager = TagManager.of(c);
+    if (!manager) continue;
+    let held = snapshots.get(c);
+    if (!held) {
+      held = heldTagsOf(manager);
+      snapshots.set(c, held);
+    }
+    tags.set(c, held);
+  }
+  return tags;
+}
 
-    const object: LedgerObject = { key: `cfn|${c.node.path}`, label: `${c.cfnResourceType} ${c.node.path}`, kind: 'cfn' };
-    const record = (writer: Writer) => (path: FieldPath) => ledger.record({ object, writer, path });
-    leavesOf(declaredPropertiesOf(c), CFN_PROPERTIES, [], opaque).forEach(record(declarationWriter(declarerOf(c).node.path)));
-    user.flatMap(callLeaves).forEach(record(callWriter('override', c.node.path)));
-    for (const [writer, calls] of contributions) calls.flatMap(callLeaves).forEach(record(contributionWriter(writer)));
+/**
+ * Records the writes to CloudFormation resource properties that can collide.
+ * For every resource with an override, a Contribution, a write callback or
+ * tags from more than one writer:
+ *
+ * - the declarer writes the properties its declaration renders (L2 and L1
+ *   props, its own `setTag` calls, aspects other than Tags), each tag key a leaf;
+ * - each override call is its own writer (a Contribution's when made inside
+ *   one, the declarer's when its L2 made it); a plain override of a leaf the
+ *   declaration rendered is the declarer's escape hatch (recorded for the plan,
+ *   the declarer's write of it gives way);
+ * - each write callback writes the leaves its run changed;
+ * - each tag key is written by the Tag that set it (`resolveTags`): a Tag
+ *   over a declared tag, or two Tags of one key from one scope, both write
+ *   it; aws-cdk's own layering is a handover.
+ *
+ * Lists are atomic, as CloudFormation replaces them whole. Run it after the
+ * stacks are synthesized, so aspects have run.
+ *
+ * @param callbacks the write callbacks that ran, in the order they ran
+ * @param tags the tags the declarers set, from `declaredTags` before synthesis
+ */
+export function recordCloudFormationWrites(
+  constructs: readonly IConstruct[],
+  ledger: LedgerBuilder,
+  callbacks: readonly CallbackRun[] = [],
+  tags: DeclaredTags = new Map(),
+): void {
+  const runsOf = new Map<CfnResource, CallbackRun[]>();
+  for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) runsOf.set(run.target, [...(runsOf.get(run.target) ?? []), run]);
+  for (const c of constructs) {
+    if (!CfnResource.isCfnResource(c)) continue;
+    const calls = propertyCalls(c);
+    const runs = runsOf.get(c) ?? [];
+    const tagProperty = tagPropertyOf(c);
+    const declared = tags.get(c);
+    const tagWrites = tagProperty !== undefined && declared ? resolveTags(c, declared, tagEventsOf(TagManager.of(c)!)) : undefined;
+    if (calls.length === 0 && runs.length === 0 && !tagWrites?.contested) {
+      for (const h of tagWrites?.handovers ?? []) ledger.handover(tagHandover(c, tagProperty!, h));
+      continue;
+    }
+    recordResource(c, { ledger, calls, runs, tagProperty, declared, tagWrites });
   }
 }
 
-function isProperty(call: OverrideCall): boolean {
-  return call.path[0] === 'Properties' && call.path.length > 1;
+interface ResourceWrites {
+  readonly ledger: LedgerBuilder;
+  readonly calls: readonly OverrideCall[];
+  readonly runs: readonly CallbackRun[];
+  readonly tagProperty?: string;
+  readonly declared?: ReadonlyMap<string, HeldTag>;
+  readonly tagWrites?: ResolvedTags;
+}
+
+function recordResource(c: CfnResource, w: ResourceWrites): void {
+  const object: LedgerObject = { key: `cfn|${c.node.path}`, label: labelOf(c), kind: 'cfn' };
+  const record = (writer: Writer, leaf: OwnedLeaf) => w.ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const declarer = declarationWriter(declarerOf(c).node.path);
+  const declaredTagValues = w.declared ? Object.fromEntries([...w.declared].map(([k, t]) => [k, t.value])) : undefined;
+  const doc = cloudFormationDocOf(c, declaredTagValues);
+  const declaredLeaves = w.runs.length === 0
+    ? ownedLeaves(doc, CFN_PROPERTIES, [], opaque)
+    : [...ownedLeaves(w.runs[0].before, CFN_PROPERTIES, [], opaque), ...changedLeaves(w.runs[w.runs.length - 1].after, doc, CFN_PROPERTIES, opaque)];
+  const writes: Array<[Writer, OwnedLeaf]> = [];
+  for (const run of w.runs) {
+    const writer = contributionWriter(run.writer, 'contribution-write');
+    for (const leaf of changedLeaves(run.before, run.after, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
+  }
+  for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
+  for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
+
+  const own = FieldSet.of(declaredLeaves.map((l) => l.path));
+  const overridden = new FieldSet();
+  const writerOf = overrideWriters(c.node.path, declarer);
+  for (const call of w.calls) {
+    const writer = writerOf(call);
+    const at = call.path.slice(1);
+    for (const path of callLeaves(call)) {
+      writes.push([writer, { path }]);
+      if (writer.kind !== 'override' || !own.intersects(path) || overridden.has(path)) continue;
+      overridden.insert(path);
+      const rendered = valueAt(doc, path, CFN_PROPERTIES);
+      const patched = call.value === undefined ? undefined : valueAt(call.value, path.slice(at.length), CFN_PROPERTIES);
+      w.ledger.override({
+        object: object.label,
+        kind: 'cfn',
+        path,
+        declarer,
+        writer,
+        ...(rendered !== undefined ? { rendered } : {}),
+        ...(patched !== undefined ? { patched } : {}),
+      });
+    }
+  }
+  for (const leaf of declaredLeaves) if (!overridden.intersects(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf] of writes) record(writer, leaf);
+}
+
+/**
+ * Who made each override call on a resource: the Contribution it was made in,
+ * the declarer when its own L2 made it, else the plain call (numbered in call
+ * order). Overrides no call was recorded for are one writer.
+ */
+function overrideWriters(resourcePath: string, declarer: Writer): (call: OverrideCall) => Writer {
+  const plain = new Map<object, Writer>();
+  return ({ call }) => {
+    if (call.attribution) return contributionWriter(call.attribution.path, call.attribution.kind);
+    if (call.byLibrary) return declarer;
+    if (call.api === '(unrecorded)') return callWriter('override', resourcePath);
+    let writer = plain.get(call);
+    if (!writer) {
+      writer = callWriter('override', resourcePath, { call: plain.size + 1, site: call.site, method: call.api });
+      plain.set(call, writer);
+    }
+    return writer;
+  };
+}
+
+/** The property override calls of a resource, as recorded, or read off its raw overrides when none were recorded. */
+function propertyCalls(c: CfnResource): OverrideCall[] {
+  const recorded = overrideCallsOf(c);
+  const calls = recorded ?? existingOverrides(rawOverridesOf(c)).map((o) => ({ ...o, call: UNRECORDED }));
+  return calls.filter((call) => call.path[0] === 'Properties' && call.path.length > 1);
+}
+
+const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };
+
+/** The overrides already in `raw`, as calls: one per leaf, deletions (undefined) included. */
+function existingOverrides(raw: Record<string, unknown>, prefix: string[] = []): Array<{ path: string[]; value: unknown }> {
+  const calls: Array<{ path: string[]; value: unknown }> = [];
+  for (const [k, v] of Object.entries(raw)) {
+    const path = [...prefix, k];
+    if (isPlainMap(v)) calls.push(...existingOverrides(v as Record<string, unknown>, path));
+    else calls.push({ path, value: v });
+  }
+  return calls;
+}
+
+/** A map as aws-cdk builds overrides: a plain or null-prototype object (not a token, not a list). */
+function isPlainMap(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
 }
 
 /** The property leaves one override writes; a deletion writes its path. */
-function callLeaves(call: OverrideCall): FieldPath[] {
+function callLeaves(call: { path: string[]; value: unknown }): FieldPath[] {
   const at = call.path.slice(1);
   return call.value === undefined ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
+}
+
+function tagHandover(c: CfnResource, tagProperty: string, h: TagHandover): HandoverFact {
+  return { object: labelOf(c), kind: 'cfn', path: [tagProperty, h.key], from: h.from, to: h.writer, reason: h.reason };
+}
+
+function labelOf(c: CfnResource): string {
+  return `${c.cfnResourceType} ${c.node.path}`;
 }

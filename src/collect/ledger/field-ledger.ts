@@ -1,4 +1,4 @@
-import type { FieldLedgerFacts, FieldWrite, ObjectWrites } from '../facts';
+import type { FieldLedgerFacts, FieldWrite, HandoverFact, ObjectWrites, OverrideFact } from '../facts';
 import { FieldPath } from './field-path';
 import { FieldIndex } from './field-set';
 import { Writer, writerName } from './writer';
@@ -41,6 +41,8 @@ interface Entry {
  */
 export class LedgerBuilder {
   private readonly objects = new Map<string, Entry>();
+  private readonly overrides: OverrideFact[] = [];
+  private readonly handovers: HandoverFact[] = [];
 
   /** Records one write. */
   public record(write: LedgerWrite): void {
@@ -52,6 +54,16 @@ export class LedgerBuilder {
     }
     entry.writes.push(presence ? { writer, path, presence: true } : { writer, path });
     entry.index = undefined;
+  }
+
+  /** Records an escape hatch over its own object's rendered value (the declarer's, accepted). */
+  public override(fact: OverrideFact): void {
+    this.overrides.push(fact);
+  }
+
+  /** Records a leaf handed from one writer to another. */
+  public handover(fact: HandoverFact): void {
+    this.handovers.push(fact);
   }
 
   /** How many distinct writers have writes recorded for an object (0 when none). */
@@ -78,7 +90,7 @@ export class LedgerBuilder {
   /** The ledger, as facts. */
   public facts(): FieldLedgerFacts {
     const objects: ObjectWrites[] = [...this.objects.values()].map((o) => ({ label: o.label, kind: o.kind, writes: o.writes }));
-    return { objects };
+    return { objects, overrides: this.overrides, handovers: this.handovers };
   }
 }
 

@@ -42,7 +42,7 @@ export interface LeafOptions {
 export function ownedLeaves(value: unknown, topology: FieldTopology, prefix: FieldPath = [], options: LeafOptions = {}): OwnedLeaf[] {
   const out: OwnedLeaf[] = [];
   const node = prefix.length > 0 ? topologyAt(topology, prefix) : topology;
-  walk(value, node, [...prefix], out, options.isOpaque ?? (() => false));
+  walk(value, node, [...prefix], (leaf) => out.push(leaf), options.isOpaque ?? (() => false));
   return out;
 }
 
@@ -51,40 +51,67 @@ export function leavesOf(value: unknown, topology: FieldTopology, prefix: FieldP
   return ownedLeaves(value, topology, prefix, options).map((l) => l.path);
 }
 
-function walk(value: unknown, node: FieldTopology, path: string[], out: OwnedLeaf[], isOpaque: (v: unknown) => boolean): void {
+/**
+ * The leaves that differ between two renders of one object, as a write that
+ * turns `before` into `after` owns them: each leaf of `after` that `before`
+ * lacks or holds with another value, and each leaf of `before` that `after`
+ * lacks (a removal, owned as a write of that path). What a write callback
+ * changed, read off the renders before and after it.
+ *
+ * @param topology the topology of the object's kind (of the root)
+ */
+export function changedLeaves(before: unknown, after: unknown, topology: FieldTopology, options: LeafOptions = {}): OwnedLeaf[] {
+  const isOpaque = options.isOpaque ?? (() => false);
+  const valuesOf = (doc: unknown) => {
+    const values = new Map<string, { leaf: OwnedLeaf; value: string }>();
+    walk(doc, topology, [], (leaf, value) => values.set(leaf.path.join('\u0000'), { leaf, value: JSON.stringify(value) ?? 'undefined' }), isOpaque);
+    return values;
+  };
+  const old = valuesOf(before);
+  const now = valuesOf(after);
+  const changed: OwnedLeaf[] = [];
+  for (const [key, { leaf, value }] of now) if (old.get(key)?.value !== value) changed.push(leaf);
+  for (const [key, { leaf }] of old) if (!now.has(key)) changed.push({ path: leaf.path });
+  return changed;
+}
+
+/** Emits each owned leaf with the value it holds (the element for a key-only element, the value for a set value). */
+type Emit = (leaf: OwnedLeaf, value: unknown) => void;
+
+function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, isOpaque: (v: unknown) => boolean): void {
   if (value === undefined) return;
   if (isOpaque(value) || value === null || typeof value !== 'object') {
-    out.push({ path: [...path] });
+    emit({ path: [...path] }, value);
     return;
   }
   const root = path.length === 0;
   if (!root && node.atomic) {
-    out.push({ path: [...path] });
+    emit({ path: [...path] }, value);
     return;
   }
   if (Array.isArray(value)) {
     const listType = listTypeOf(node); // deduced lists are atomic; a list where the schema has none is one value
     if (listType === 'set') {
-      for (const element of value) out.push({ path: [...path, setValueKey(element)], presence: true });
-      if (value.length === 0) out.push({ path: [...path], presence: true });
+      for (const element of value) emit({ path: [...path, setValueKey(element)], presence: true }, element);
+      if (value.length === 0) emit({ path: [...path], presence: true }, value);
     } else if (listType === 'associative') {
       const elementNode = node.element();
       for (const element of value) {
         const key = elementKeyOf(element, node);
         path.push(key);
         const inner = isPlainObject(element) ? withoutKeys(element, node.keys!) : undefined;
-        if (inner === undefined || Object.keys(inner).length === 0) out.push({ path: [...path], ...(inner ? { presence: true as const } : {}) });
-        else walk(inner, elementNode, path, out, isOpaque);
+        if (inner === undefined || Object.keys(inner).length === 0) emit({ path: [...path], ...(inner ? { presence: true as const } : {}) }, element);
+        else walk(inner, elementNode, path, emit, isOpaque);
         path.pop();
       }
-      if (value.length === 0) out.push({ path: [...path], presence: true });
+      if (value.length === 0) emit({ path: [...path], presence: true }, value);
     } else {
-      out.push({ path: [...path] });
+      emit({ path: [...path] }, value);
     }
     return;
   }
   if (node.type === 'scalar' || node.type === 'list') {
-    out.push({ path: [...path] }); // a map where the schema has a scalar or a list: it replaces the value whole
+    emit({ path: [...path] }, value); // a map where the schema has a scalar or a list: it replaces the value whole
     return;
   }
   let defined = 0;
@@ -95,10 +122,10 @@ function walk(value: unknown, node: FieldTopology, path: string[], out: OwnedLea
     if (root && IDENTITY.has(k)) continue;
     if (path.length === 1 && path[0] === 'metadata' && METADATA_IDENTITY.has(k)) continue;
     path.push(k);
-    walk(v, node.field(k), path, out, isOpaque);
+    walk(v, node.field(k), path, emit, isOpaque);
     path.pop();
   }
-  if (defined === 0 && !root) out.push({ path: [...path], presence: true });
+  if (defined === 0 && !root) emit({ path: [...path], presence: true }, value);
 }
 
 /** An element without its key fields, or undefined when it has only undefined non-key fields. */

@@ -1,13 +1,16 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
-import { OwnedLeaf, ownedLeaves } from './leaves';
+import { FieldSet } from './field-set';
+import { changedLeaves, OwnedLeaf, ownedLeaves } from './leaves';
 import { mergeFields } from './merge';
+import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { JsonPatchOperation, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../../private/upstream-state';
+import { jsonPatchCall } from '../../private/write-calls';
 import { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
-import { elementKeyOf, listTypeOf } from '../topology/list-topology';
+import { elementKeyOf, listTypeOf, valueAt } from '../topology/list-topology';
 
 /** An object while it is being collected: its manifest is merged in place. */
 export interface ObjectDraft {
@@ -25,7 +28,7 @@ export interface ObjectDraft {
   duplicateOf?: number;
 }
 
-/** A contribution's writes to one object. */
+/** A contribution's `fields` written into one object. */
 export interface ContributionWrite {
   /** The contribution's construct path. */
   readonly writer: string;
@@ -36,45 +39,112 @@ export interface ContributionWrite {
 const IDENTITY_FIELDS = [['apiVersion'], ['kind'], ['metadata', 'name'], ['metadata', 'namespace']];
 
 /**
- * Records every write to one Kubernetes object in the ledger (its declaration,
- * its JSON patches, its contributions) and merges the contributions into the
- * emitted manifest, both following the object's field topology: the built-in
- * kind's, else the one of its CRD among `crds`, else that of an object without
- * a schema. Identity fields belong to the declarer: a contribution never
- * changes them (the identity rule reports one that tries). An object with one
- * writer (no patch, no contribution) records only its `status` leaves: one
- * writer cannot conflict with itself, and skipping its leaves keeps the common
- * case cheap.
+ * Records every write to one Kubernetes object in the ledger and merges the
+ * contributions' `fields` into the emitted manifest, both following the
+ * object's field topology: the built-in kind's, else the one of its CRD among
+ * `crds`, else that of an object without a schema.
+ *
+ * - the declarer writes what its declaration rendered before any write
+ *   callback ran, and whatever changed after the last one;
+ * - each write callback writes the leaves its run changed;
+ * - each JSON patch is written by the call that added it: a Contribution's
+ *   (`patches`, or `addJsonPatch` inside its callback), a library's for its own
+ *   object (the declarer), or a plain call, each plain call its own writer.
+ *   A plain patch of a leaf the declaration rendered is the declarer's escape
+ *   hatch: the declarer's write of that leaf gives way, and the override is
+ *   recorded for the plan; against any other writer it stays a write;
+ * - each contribution writes its `fields`.
+ *
+ * Identity fields belong to the declarer: a contribution never changes them
+ * (the identity rule reports one that tries). An object with one writer (no
+ * patch, no contribution) records only its `status` leaves: one writer cannot
+ * conflict with itself, and skipping its leaves keeps the common case cheap.
  *
  * @param draft the object; its manifest is merged in place
- * @param contributions the contributions to it, in creation order
+ * @param contributions the `fields` contributions to it, in creation order
  * @param ledger where the writes go
  * @param crds the topologies of the CRDs in the composition
+ * @param callbacks the write callbacks that ran on it, in the order they ran
  */
 export function recordRuntimeWrites(
   draft: ObjectDraft,
   contributions: readonly ContributionWrite[],
   ledger: LedgerBuilder,
   crds: CrdTopologies = CrdTopologies.NONE,
+  callbacks: readonly CallbackRun[] = [],
 ): void {
   const topology = topologyOfManifest(draft.manifest, crds);
   const patches = jsonPatchesOf(draft.apiObject);
   const declared = patches.length > 0 ? renderWithoutPatches(draft.apiObject) : draft.manifest;
   const object: LedgerObject = { key: draft.key, label: draft.label, kind: 'k8s' };
-  const record = (writer: Writer) => (leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const record = (writer: Writer, leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
   const declarer = declarationWriter(draft.declarer);
 
-  if (patches.length === 0 && contributions.length === 0) {
-    if (declared?.status !== undefined) ownedLeaves({ status: declared.status }, topology).forEach(record(declarer));
+  if (patches.length === 0 && contributions.length === 0 && callbacks.length === 0) {
+    if (declared?.status !== undefined) for (const leaf of ownedLeaves({ status: declared.status }, topology)) record(declarer, leaf);
     return;
   }
-  ownedLeaves(declared, topology).forEach(record(declarer));
-  const patchWriter = callWriter('json-patch', draft.apiObject.node.path);
-  for (const patch of patches) patchLeaves(patchOperation(patch), declared, topology).forEach((path) => record(patchWriter)({ path }));
+  const declaredLeaves = callbacks.length === 0
+    ? ownedLeaves(declared, topology)
+    : [...ownedLeaves(callbacks[0].before, topology), ...changedLeaves(callbacks[callbacks.length - 1].after, declared, topology)];
+  const writes: Array<[Writer, OwnedLeaf]> = [];
+  for (const run of callbacks) {
+    const writer = contributionWriter(run.writer, 'contribution-write');
+    for (const leaf of changedLeaves(run.before, run.after, topology)) writes.push([writer, leaf]);
+  }
+  const own = FieldSet.of(declaredLeaves.map((l) => l.path));
+  const overridden = new FieldSet();
+  const writerOf = patchWriters(draft.apiObject.node.path, declarer);
+  for (const patch of patches) {
+    const writer = writerOf(patch);
+    const op = patchOperation(patch);
+    const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
+    for (const path of patchLeaves(op, declared, topology)) {
+      writes.push([writer, { path }]);
+      if (writer.kind !== 'json-patch' || inserts || !own.intersects(path) || overridden.has(path)) continue;
+      overridden.insert(path);
+      const rendered = valueAt(declared, path, topology);
+      const patched = valueAt(draft.manifest, path, topology);
+      ledger.override({
+        object: draft.label,
+        kind: 'k8s',
+        path,
+        declarer,
+        writer,
+        ...(rendered !== undefined ? { rendered } : {}),
+        ...(patched !== undefined ? { patched } : {}),
+      });
+    }
+  }
+  for (const leaf of declaredLeaves) if (!overridden.intersects(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf] of writes) record(writer, leaf);
   for (const c of contributions) {
-    ownedLeaves(c.fields, topology).forEach(record(contributionWriter(c.writer)));
+    const writer = contributionWriter(c.writer);
+    for (const leaf of ownedLeaves(c.fields, topology)) record(writer, leaf);
     draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), topology);
   }
+}
+
+/**
+ * Who wrote each JSON patch of an object: the Contribution it was added in,
+ * the declarer when a library added it to its own object, else the plain call
+ * that added it (numbered in call order; a patch no call was recorded for is
+ * a call of its own).
+ */
+function patchWriters(objectPath: string, declarer: Writer): (patch: JsonPatch) => Writer {
+  const plain = new Map<object, Writer>();
+  return (patch) => {
+    const call = jsonPatchCall(patch);
+    if (call?.attribution) return contributionWriter(call.attribution.path, call.attribution.kind);
+    if (call?.byLibrary) return declarer;
+    const key: object = call ?? patch;
+    let writer = plain.get(key);
+    if (!writer) {
+      writer = callWriter('json-patch', objectPath, { call: plain.size + 1, site: call?.site, method: 'addJsonPatch' });
+      plain.set(key, writer);
+    }
+    return writer;
+  };
 }
 
 /** The field topology of a manifest's kind. */
@@ -90,6 +160,18 @@ function withoutIdentity(fields: Readonly<Record<string, unknown>>): unknown {
     if (container && typeof container === 'object') delete container[tail ?? head];
   }
   return copy;
+}
+
+/** True when a JSON patch `add` inserts an element into a list (`/containers/-`, `/containers/0`) rather than setting a value. */
+function isInsertion(op: JsonPatchOperation, doc: unknown): boolean {
+  if (op.op !== 'add') return false;
+  const segments = op.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let parent: unknown = doc;
+  for (const segment of segments.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = Array.isArray(parent) ? parent[Number(segment)] : (parent as Record<string, unknown>)[segment];
+  }
+  return Array.isArray(parent);
 }
 
 /**

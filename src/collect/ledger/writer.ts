@@ -46,6 +46,8 @@ export interface Writer {
   readonly call?: number;
   /** Where the call was made (`main.ts:12`), for a plain patch, override or Tag when it is known. */
   readonly site?: string;
+  /** The API a plain call used, for messages: `addJsonPatch`, `addPropertyOverride`, `Tags.of().add`. */
+  readonly method?: string;
   /**
    * The identity: equal for the same writer, different otherwise. Every kind
    * of Contribution write of one Contribution has one identity.
@@ -63,35 +65,58 @@ export function contributionWriter(path: string, kind: 'contribution-fields' | '
   return { path, kind, id: `contribution:${path}` };
 }
 
+/** What identifies a plain call among its object's calls, and what messages say of it. */
+export interface CallOptions {
+  /** Which call it is on its object or scope, from 1; absent when every such call of the object is taken as one. */
+  readonly call?: number;
+  /** Where the call was made, when known. */
+  readonly site?: string;
+  /** The API called. */
+  readonly method?: string;
+}
+
+/** The API each kind of plain call uses unless a call says otherwise. */
+const METHODS: Readonly<Partial<Record<WriterKind, string>>> = {
+  'json-patch': 'addJsonPatch',
+  'override': 'addPropertyOverride',
+  'tag': 'Tags.of().add',
+};
+
 /**
  * The writer of one plain call on an object (`addJsonPatch`, `addOverride`) or
  * scope (`Tags.of(scope).add`).
  *
  * @param path the object's (or the scope's) construct path
- * @param call which call it is, from 1; absent when every such call of the object is taken as one
- * @param site where the call was made, when known
  */
-export function callWriter(kind: 'json-patch' | 'override' | 'tag', path: string, call?: number, site?: string): Writer {
+export function callWriter(kind: 'json-patch' | 'override' | 'tag', path: string, options: CallOptions = {}): Writer {
+  const { call, site, method } = options;
   return {
     path,
     kind,
     ...(call !== undefined ? { call } : {}),
     ...(site !== undefined ? { site } : {}),
+    ...(method !== undefined ? { method } : {}),
     id: call === undefined ? `${kind}:${path}` : `${kind}:${path}#${call}`,
   };
 }
 
-/** What a message calls each kind of plain call. */
-const CALLS: Readonly<Partial<Record<WriterKind, string>>> = {
-  'json-patch': 'addJsonPatch',
-  'override': 'addPropertyOverride',
-};
-
 /**
- * How messages and reports name a writer: its construct path, and for a plain
- * call what the call is (`cdn/Routing/Web (addJsonPatch)`).
+ * How reports and sorting name a writer, unquoted: its construct path, and for
+ * a plain call what the call is and where
+ * (`cdn/Routing/Web/Resource (addJsonPatch at main.ts:12)`).
  */
 export function writerName(writer: Writer): string {
-  const call = CALLS[writer.kind];
-  return call ? `${writer.path} (${call})` : writer.path;
+  const method = writer.method ?? METHODS[writer.kind];
+  if (!method) return writer.path;
+  const where = writer.site !== undefined ? ` at ${writer.site}` : writer.call !== undefined ? ` #${writer.call}` : '';
+  return `${writer.path} (${method}${where})`;
+}
+
+/**
+ * How messages name a writer: its construct path quoted, and for a plain call
+ * what the call is and where (`'cdn/Routing/Web/Resource' (addJsonPatch at main.ts:12)`).
+ */
+export function describeWriter(writer: Writer): string {
+  const name = writerName(writer);
+  return name === writer.path ? `'${writer.path}'` : `'${writer.path}'${name.slice(writer.path.length)}`;
 }

@@ -1,5 +1,5 @@
 import type { FieldTopology } from './field-topology';
-import { elementKey, FieldPath, isElementKey, isSetValue } from '../ledger/field-path';
+import { elementKey, FieldPath, isElementKey, isSetValue, setValueKey } from '../ledger/field-path';
 
 /** How the elements of a list are owned: the list as one leaf, per scalar value, or per element key. */
 export type ListType = 'atomic' | 'set' | 'associative';
@@ -50,4 +50,33 @@ export function topologyAt(root: FieldTopology, path: FieldPath): FieldTopology 
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+/**
+ * The value a document holds at a field path: map keys looked up, element
+ * keys matched against each element's key (defaults filled in), a set value
+ * found by its value, a plain index into a list taken as one; undefined when
+ * the path is not in the document.
+ *
+ * @param root the topology of the document's root
+ */
+export function valueAt(doc: unknown, path: FieldPath, root: FieldTopology): unknown {
+  let current: unknown = doc;
+  let node = root;
+  for (const segment of path) {
+    if (current === undefined || current === null) return undefined;
+    if (isElementKey(segment) || isSetValue(segment)) {
+      if (!Array.isArray(current)) return undefined;
+      const set = isSetValue(segment);
+      current = current.find((e) => (set ? setValueKey(e) : elementKeyOf(e, node)) === segment);
+      node = node.element();
+    } else if (Array.isArray(current)) {
+      current = /^\d+$/.test(segment) ? current[Number(segment)] : undefined; // an index into an atomic list (a CloudFormation override path)
+      node = node.element();
+    } else {
+      current = typeof current === 'object' ? (current as Record<string, unknown>)[segment] : undefined;
+      node = node.field(segment);
+    }
+  }
+  return current;
 }

@@ -1,5 +1,6 @@
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
+import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
 import { Rename, renamesAgainst } from '../renames';
 import type { RenderContext } from '../render-context';
@@ -18,6 +19,13 @@ export interface Plan {
   }>;
   /** What this release changes against the lock. */
   readonly changes: ReleaseDiff;
+  /**
+   * Field ownership inside this release: each escape hatch over what its own
+   * object's declaration rendered (the declarer's override, accepted), and
+   * each leaf handed from one writer to another (`force: true`, aws-cdk's tag layering);
+   * absent when there is neither.
+   */
+  readonly ownership?: OwnershipRecords;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
   /**
@@ -40,11 +48,18 @@ export function planOf(context: RenderContext): Plan {
     version: 1,
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
     changes: context.changes,
+    ...ownershipOf(context),
     steps: context.steps,
     ...optional(droppedOrders(context.facts)),
     ...renamesOf(context),
     teardown: context.teardown,
   };
+}
+
+/** The ownership records of a release, as a property of the plan only when there are any. */
+function ownershipOf(context: RenderContext): { ownership?: OwnershipRecords } {
+  const ownership = ownershipRecords(context.facts);
+  return ownership.overrides.length + ownership.handovers.length > 0 ? { ownership } : {};
 }
 
 /** `plan.json`: every step of both lifecycles in apply order, why each edge exists, and the changes against the lock. */

@@ -1,0 +1,263 @@
+import * as path from 'path';
+import { Aspects, CfnResource, IAspect, RemoveTag, Tag, TagManager, Tags } from 'aws-cdk-lib';
+import { ApiObject, JsonPatch } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { firstProgramFrame } from './creation-site';
+
+/**
+ * Who the write calls made while a Contribution runs are attributed to: its
+ * construct path and which of its props made them.
+ */
+export interface Attribution {
+  /** The Contribution's construct path. */
+  readonly path: string;
+  /** Which of its props made the calls. */
+  readonly kind: 'contribution-fields' | 'contribution-patches' | 'contribution-write';
+}
+
+/** One call of an escape hatch or of `Tags.of(scope)`: what it was, who made it, and where. */
+export interface WriteCall {
+  /** The API called: `addJsonPatch`, `addPropertyOverride`, `Tags.of().add`, ... */
+  readonly api: string;
+  /** The Contribution it was made in, if any. */
+  readonly attribution?: Attribution;
+  /** True when a library made it for its own construct (an aws-cdk L2 overriding its own L1), not the program. */
+  readonly byLibrary: boolean;
+  /** Where the program made it (`file:line`, relative to the working directory), formatted on first read; undefined when unknown. */
+  readonly site: string | undefined;
+}
+
+/** One override call on a CloudFormation resource. */
+export interface OverrideCall {
+  /** The override path split on unescaped dots, `Properties` included. */
+  readonly path: string[];
+  /** The value written; `undefined` for a deletion override. */
+  readonly value: unknown;
+  /** The call. */
+  readonly call: WriteCall;
+}
+
+/** A `Tags.of(scope).add` or `.remove` call, by the aspect it added. */
+export interface TagCall {
+  /** The scope the aspect was added to. */
+  readonly scope: IConstruct;
+  /** The call. */
+  readonly call: WriteCall;
+}
+
+/** A tag a Tag aspect applied to one resource's tag manager, in the order aws-cdk applied them. */
+export interface TagEvent {
+  /** The aspect that applied it. */
+  readonly aspect: IAspect;
+  /** The tag key. */
+  readonly key: string;
+  /** The value set; undefined for a removal. */
+  readonly value?: string;
+  /** The tag priority it was applied with (a higher or equal priority replaces). */
+  readonly priority: number;
+}
+
+/** Frames kept per call: enough to climb out of aws-cdk's L2 methods into the program. */
+const FRAMES = 20;
+const OWN_ROOT = path.resolve(__dirname, '..', '..');
+
+let attribution: Attribution | undefined;
+const patchCalls = new WeakMap<JsonPatch, WriteCall>();
+const overrideCalls = new WeakMap<CfnResource, OverrideCall[]>();
+const tagCalls = new WeakMap<IAspect, TagCall>();
+const tagEvents = new WeakMap<TagManager, TagEvent[]>();
+const tagScopes = new WeakMap<Tags, IConstruct>();
+let installed = false;
+let tagCallCount = 0;
+
+/** Runs `fn`, attributing every write call it makes to `to`. */
+export function attributeTo<T>(to: Attribution, fn: () => T): T {
+  const outer = attribution;
+  attribution = to;
+  try {
+    return fn();
+  } finally {
+    attribution = outer;
+  }
+}
+
+/**
+ * Starts recording the escape hatches and Tags of the cdk8s and aws-cdk
+ * copies this package uses: each `ApiObject.addJsonPatch` call, each
+ * `CfnResource.addOverride` (and `addPropertyOverride`, `addDeletionOverride`,
+ * `addPropertyDeletionOverride`) call, each `Tags.of(scope).add` / `.remove`,
+ * and the tags each Tag aspect applies. Each call keeps an unformatted stack
+ * (`Error.captureStackTrace`, a few microseconds; formatted only when a
+ * message reads its site). Idempotent.
+ */
+export function recordWriteCalls(): void {
+  if (installed) return;
+  installed = true;
+  wrapPatches();
+  wrapOverrides();
+  wrapTags();
+}
+
+/** The call that added a JSON patch, when it was recorded. */
+export function jsonPatchCall(patch: JsonPatch): WriteCall | undefined {
+  return patchCalls.get(patch);
+}
+
+/** The override calls made on a resource, in call order; undefined when none was recorded. */
+export function overrideCallsOf(resource: CfnResource): readonly OverrideCall[] | undefined {
+  return overrideCalls.get(resource);
+}
+
+/** The call that added a Tag or RemoveTag aspect. */
+export function tagCallOf(aspect: IAspect): TagCall | undefined {
+  return tagCalls.get(aspect);
+}
+
+/** The tags Tag aspects applied to a tag manager, in order. */
+export function tagEventsOf(manager: TagManager): readonly TagEvent[] {
+  return tagEvents.get(manager) ?? [];
+}
+
+/** True when some `Tags.of(scope)` call was recorded: otherwise no resource has tag events to read. */
+export function anyTagCalls(): boolean {
+  return tagCallCount > 0;
+}
+
+function wrapPatches(): void {
+  const proto = ApiObject.prototype as unknown as Record<string, unknown>;
+  const original = proto.addJsonPatch as (...ops: JsonPatch[]) => void;
+  proto.addJsonPatch = function addJsonPatch(this: ApiObject, ...ops: JsonPatch[]) {
+    const call = capture('addJsonPatch', addJsonPatch);
+    for (const op of ops) if (op !== null && typeof op === 'object') patchCalls.set(op, call);
+    return original.apply(this, ops);
+  };
+}
+
+function wrapOverrides(): void {
+  const proto = CfnResource.prototype as unknown as Record<string, unknown>;
+  let depth = 0;
+  let outer: WriteCall | undefined;
+  for (const api of ['addOverride', 'addDeletionOverride', 'addPropertyOverride', 'addPropertyDeletionOverride']) {
+    const original = proto[api] as (this: CfnResource, ...args: unknown[]) => void;
+    const wrapper = function (this: CfnResource, ...args: unknown[]) {
+      if (depth === 0) outer = capture(api, wrapper);
+      depth++;
+      try {
+        if (api === 'addOverride') {
+          const list = overrideCalls.get(this) ?? [];
+          overrideCalls.set(this, list);
+          list.push({ path: splitOverridePath(String(args[0])), value: args[1], call: outer! });
+        }
+        return original.apply(this, args);
+      } finally {
+        depth--;
+      }
+    };
+    proto[api] = wrapper;
+  }
+}
+
+function wrapTags(): void {
+  const tags = Tags as unknown as { of: (scope: IConstruct) => Tags };
+  const of = tags.of;
+  tags.of = function (scope: IConstruct) {
+    const t = of.call(Tags, scope);
+    tagScopes.set(t, scope);
+    return t;
+  };
+  const proto = Tags.prototype as unknown as Record<string, (...args: unknown[]) => void>;
+  for (const [method, api] of [['add', 'Tags.of().add'], ['remove', 'Tags.of().remove']] as const) {
+    const original = proto[method];
+    const wrapper = function (this: Tags, ...args: unknown[]) {
+      const call = capture(api, wrapper);
+      const scope = tagScopes.get(this);
+      const before = scope ? Aspects.of(scope).all.length : 0;
+      const result = original.apply(this, args);
+      if (scope) {
+        for (const aspect of Aspects.of(scope).all.slice(before)) tagCalls.set(aspect, { scope, call });
+        tagCallCount++;
+      }
+      return result;
+    };
+    proto[method] = wrapper;
+  }
+  const base = Object.getPrototypeOf(Tag.prototype) as { visit: (this: IAspect, c: IConstruct) => void };
+  const visit = base.visit;
+  let current: IAspect | undefined;
+  base.visit = function (this: IAspect, c: IConstruct) {
+    const outer = current;
+    current = this;
+    try {
+      return visit.call(this, c);
+    } finally {
+      current = outer;
+    }
+  };
+  const manager = TagManager.prototype as unknown as Record<string, (...args: any[]) => void>;
+  const setTag = manager.setTag;
+  manager.setTag = function (this: TagManager, key: string, value: string, priority = 0, ...rest: unknown[]) {
+    if (current instanceof Tag) logTag(this, { aspect: current, key, value, priority });
+    return setTag.call(this, key, value, priority, ...rest);
+  };
+  const removeTag = manager.removeTag;
+  manager.removeTag = function (this: TagManager, key: string, priority: number) {
+    if (current instanceof RemoveTag) logTag(this, { aspect: current, key, priority });
+    return removeTag.call(this, key, priority);
+  };
+}
+
+function logTag(manager: TagManager, event: TagEvent): void {
+  const list = tagEvents.get(manager) ?? [];
+  tagEvents.set(manager, list);
+  list.push(event);
+}
+
+/** A call of `api`, made now: the current attribution and an unformatted stack, read lazily. */
+function capture(api: string, above: Function): WriteCall {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = FRAMES;
+  Error.captureStackTrace(holder, above);
+  Error.stackTraceLimit = limit;
+  const made = attribution;
+  let caller: string | null | undefined;
+  let site: string | null | undefined;
+  return {
+    api,
+    ...(made ? { attribution: made } : {}),
+    get byLibrary() {
+      caller ??= directCaller(holder.stack) ?? null;
+      return caller !== null && isLibraryFile(caller);
+    },
+    get site() {
+      if (site === undefined) {
+        const frame = holder.stack === undefined ? undefined : firstProgramFrame(holder.stack);
+        site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
+      }
+      return site ?? undefined;
+    },
+  };
+}
+
+/** The file of the first frame of a stack (the direct caller of the wrapped method). */
+function directCaller(stack: string | undefined): string | undefined {
+  const line = stack?.split('\n')[1];
+  const m = line === undefined ? null : /^\s*at (?:.*\()?(.+?):\d+:\d+\)?$/.exec(line);
+  return m?.[1];
+}
+
+/** aws-cdk-lib's and cdk8s-plus's own files: a call from there is the library writing its own construct. */
+function isLibraryFile(file: string): boolean {
+  return /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(file) && !file.startsWith(OWN_ROOT + path.sep + 'src');
+}
+
+/** A file as messages show it: relative to the working directory when inside it. */
+function displayFile(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file;
+}
+
+/** Splits an aws-cdk override path on dots not escaped with a backslash, as aws-cdk does. */
+function splitOverridePath(p: string): string[] {
+  return p.split(/(?<!\\)\./).map((s) => s.replace(/\\\./g, '.'));
+}

@@ -1,0 +1,209 @@
+/**
+ * An object's own escape hatches are its declarer's (issue 27, item 2): a plain addJsonPatch, addOverride or
+ * addPropertyOverride over what the object's own declaration rendered is accepted and shown in the plan as an
+ * override; against any other writer, and against each other, escape hatches still conflict.
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ApiObject, JsonPatch } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { Construct } from 'constructs';
+import { siteOfNextLine } from './util';
+import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { formatPlan } from '../src/cli/format-plan';
+
+function fixture() {
+  const app = CapabilityTesting.app();
+  const cdn = new Capability(app, 'cdn');
+  return { app, routing: new RuntimeRouting(cdn, 'Routing'), base: new SharedBase(cdn, 'Base') };
+}
+
+const FIX = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
+
+describe('Kubernetes: a plain addJsonPatch', () => {
+  test('over a value its own declaration rendered is accepted, emitted, and shown in the plan as rendered -> patched', () => {
+    // GIVEN a plain Deployment that declares replicas: 1
+    const { app, routing } = fixture();
+    const web = new ApiObject(routing, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'prod' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+    });
+
+    // WHEN
+    const at = siteOfNextLine();
+    web.addJsonPatch(JsonPatch.replace('/spec/replicas', 3));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects[0].spec.replicas).toBe(3);
+    expect(result.plan!.ownership).toEqual({
+      overrides: [{ object: 'apps/Deployment prod/web', field: 'spec.replicas', by: `cdn/Routing/Web (addJsonPatch at ${at})`, rendered: 1, patched: 3 }],
+      handovers: [],
+    });
+    expect(formatPlan(result.plan!)).toContain(
+      `\nOverrides (escape hatches over what their own object declares):\n  ~ apps/Deployment prod/web spec.replicas: 1 -> 3 (cdn/Routing/Web (addJsonPatch at ${at}))\n`,
+    );
+  });
+
+  test('of a field cdk8s-plus renders by itself (hostNetwork: false) is an override too; a remove shows as removed', () => {
+    // GIVEN a cdk8s-plus Deployment (it renders hostNetwork: false and automountServiceAccountToken: false)
+    const { app, routing } = fixture();
+    const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'prod' }, containers: [{ image: 'nginx' }] });
+
+    // WHEN
+    ApiObject.of(web).addJsonPatch(JsonPatch.replace('/spec/template/spec/hostNetwork', true), JsonPatch.remove('/spec/template/spec/automountServiceAccountToken'));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects[0].spec.template.spec.hostNetwork).toBe(true);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, 'patched' in o ? o.patched : '(removed)'])).toEqual([
+      ['spec.template.spec.automountServiceAccountToken', false, '(removed)'],
+      ['spec.template.spec.hostNetwork', false, true],
+    ]);
+    expect(formatPlan(result.plan!)).toMatch(/~ apps\/Deployment prod\/web spec\.template\.spec\.automountServiceAccountToken: false -> \(removed\) \(/);
+  });
+
+  test('an override of a Secret\'s data is shown masked, as the lock masks it', () => {
+    // GIVEN a Secret that declares a password
+    const { app, routing } = fixture();
+    const secret = new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'prod' }, stringData: { password: 'hunter2' } });
+
+    // WHEN its own escape hatch replaces it
+    secret.addJsonPatch(JsonPatch.replace('/stringData/password', 'correct-horse'));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['stringData.password', '(sensitive)', '(sensitive)']]);
+    expect(JSON.stringify(result.plan)).not.toMatch(/hunter2|correct-horse/);
+  });
+
+  test('two plain patches of one leaf are still CAP002, naming both call sites', () => {
+    // GIVEN the seed's custom resource
+    const { app, routing } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+
+    // WHEN two plain patches write timers
+    const first = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '5m' }));
+    const second = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '10m' }));
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations).toEqual([
+      {
+        code: 'CAP002',
+        message: `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${first}) and 'cdn/Routing/App1' (addJsonPatch at ${second}) both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${FIX}`,
+        paths: ['cdn/Routing/App1'],
+      },
+    ]);
+  });
+
+  test('two plain patches of a declared leaf are CAP002 too: one override, two writers', () => {
+    // GIVEN a ConfigMap that declares data.mode
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' }, data: { mode: 'a' } });
+
+    // WHEN
+    cm.addJsonPatch(JsonPatch.replace('/data/mode', 'b'));
+    cm.addJsonPatch(JsonPatch.replace('/data/mode', 'c'));
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(/^field conflict: 'cdn\/Routing\/Config' \(addJsonPatch at test\/escape-hatches\.test\.ts:\d+\) and 'cdn\/Routing\/Config' \(addJsonPatch at test\/escape-hatches\.test\.ts:\d+\) both write data\.mode of ConfigMap prod\/config\./),
+    ]);
+  });
+
+  test('one call with two operations on one leaf is one writer', () => {
+    // GIVEN
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' } });
+
+    // WHEN
+    cm.addJsonPatch(JsonPatch.add('/data', { mode: 'a' }), JsonPatch.replace('/data/mode', 'b'));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects[0].data).toEqual({ mode: 'b' });
+  });
+
+  test('a plain patch of a leaf a Contribution writes conflicts, though the declarer rendered it first', () => {
+    // GIVEN a ConfigMap with data.mode, contributed to by another team
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' }, data: { level: 'info' } });
+    new Contribution(new Construct(routing, 'Ops'), 'Level', { target: cm, write: (o) => o.addJsonPatch(JsonPatch.replace('/data/level', 'debug')) });
+
+    // WHEN the object's own escape hatch writes it too
+    const at = siteOfNextLine();
+    cm.addJsonPatch(JsonPatch.replace('/data/level', 'warn'));
+
+    // THEN the escape hatch no longer conflicts with the declarer, but with the contribution
+    expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
+      [
+        `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Level' both write data.level of ConfigMap prod/config. ${FIX}`,
+        ['cdn/Routing/Config', 'cdn/Routing/Ops/Level'],
+      ],
+    ]);
+  });
+});
+
+describe('CloudFormation: the resource-overrides shape', () => {
+  // The shape of aws-samples/aws-cdk-examples, typescript/resource-overrides/index.ts (commit cefb2e2287d5):
+  // node.defaultChild cast to the L1, then addPropertyOverride, addPropertyDeletionOverride, addOverride and
+  // L1 property setters over the bucket's own props (versioned, KMS-managed encryption), tokens included.
+  function resourceOverrides() {
+    const { app, base } = fixture();
+    const other = new s3.Bucket(base, 'Other');
+    const bucket = new s3.Bucket(base, 'MyBucket', { versioned: true, encryption: s3.BucketEncryption.KMS_MANAGED });
+    const cfn = bucket.node.defaultChild as s3.CfnBucket;
+    const encryptEverything = siteOfNextLine();
+    cfn.addPropertyOverride('BucketEncryption.ServerSideEncryptionConfiguration.0.EncryptEverythingAndAlways', true);
+    const deleteDefault = siteOfNextLine();
+    cfn.addPropertyDeletionOverride('BucketEncryption.ServerSideEncryptionConfiguration.0.ServerSideEncryptionByDefault');
+    const status = siteOfNextLine();
+    cfn.addOverride('Properties.VersioningConfiguration.Status', 'NewStatus');
+    cfn.addPropertyOverride('LoggingConfiguration.DestinationBucketName', other.bucketName);
+    cfn.analyticsConfigurations = [{ id: 'config1', storageClassAnalysis: { dataExport: { outputSchemaVersion: '1', destination: { format: 'html', bucketArn: other.bucketArn } } } }];
+    cfn.cfnOptions.metadata = { MetadataKey: 'MetadataValue' };
+    return { app, sites: { encryptEverything, deleteDefault, status } };
+  }
+
+  test('is accepted, with the template aws-cdk renders for it', () => {
+    // GIVEN / WHEN
+    const { app } = resourceOverrides();
+    const result = CapabilityTesting.synth(app);
+
+    // THEN
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ EncryptEverythingAndAlways: true }] },
+      VersioningConfiguration: { Status: 'NewStatus' },
+      AnalyticsConfigurations: [{ Id: 'config1', StorageClassAnalysis: { DataExport: { OutputSchemaVersion: '1', Destination: { Format: 'html' } } } }],
+    });
+  });
+
+  test('with each override of the bucket\'s own props in the plan, and none for what its props never set', () => {
+    // GIVEN / WHEN
+    const { app, sites } = resourceOverrides();
+    const result = CapabilityTesting.synth(app);
+
+    // THEN
+    const object = 'AWS::S3::Bucket cdn/Base/MyBucket/Resource';
+    const by = (api: string, site: string) => `cdn/Base/MyBucket/Resource (${api} at ${site})`;
+    expect(result.plan!.ownership!.overrides).toEqual([
+      { object, field: 'BucketEncryption.ServerSideEncryptionConfiguration["0"].EncryptEverythingAndAlways', by: by('addPropertyOverride', sites.encryptEverything), patched: true },
+      {
+        object,
+        field: 'BucketEncryption.ServerSideEncryptionConfiguration["0"].ServerSideEncryptionByDefault',
+        by: by('addPropertyDeletionOverride', sites.deleteDefault),
+        rendered: { SSEAlgorithm: 'aws:kms' },
+      },
+      { object, field: 'VersioningConfiguration.Status', by: by('addOverride', sites.status), rendered: 'Enabled', patched: 'NewStatus' },
+    ]);
+  });
+});
