@@ -13,6 +13,7 @@ import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import { runWriteCallbacks } from './ledger/write-callbacks';
+import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { CrdTopologies } from './topology/crd-topology';
@@ -23,6 +24,7 @@ import { Reference } from '../constructs/reference';
 import { SharedBase } from '../constructs/shared-base';
 import type { FieldMap } from '../contract/field';
 import { InterfaceContract } from '../contract/interface-contract';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
 
@@ -61,6 +63,7 @@ export function collect(root: IConstruct): Facts {
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
+  for (const c of constructs) if (Contribution.isContribution(c) && c.force) ledger.force(contributionWriter(c.node.path));
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
@@ -69,7 +72,7 @@ export function collect(root: IConstruct): Facts {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
       recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
-      contradictions.push(...contradictionFacts(d, ledger, crds));
+      appendAll(contradictions, contradictionFacts(d, ledger, crds));
     });
   });
 

@@ -179,6 +179,23 @@ export interface ObjectWrites {
   readonly kind: 'k8s' | 'cfn';
   /** Every write, in the order made. */
   readonly writes: readonly FieldWrite[];
+  /**
+   * The declarer's leaves that hold its library's default, not a value its
+   * props set (cdk8s-plus's replicas, resources, ...), when another writer
+   * writes the object.
+   * @default - none
+   */
+  readonly defaults?: readonly LibraryDefault[];
+}
+
+/** A leaf a declarer holds only because its library renders a default there. */
+export interface LibraryDefault {
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** The default value. */
+  readonly value: unknown;
+  /** The library that renders it. */
+  readonly library: 'cdk8s-plus';
 }
 
 /** One leaf written by one writer. */

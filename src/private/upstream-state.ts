@@ -1,5 +1,6 @@
 import { CfnResource, Stack, TagManager } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { appendAll } from './append';
 
 /**
  * The one place that reads or writes the private state of cdk8s and aws-cdk.
@@ -67,7 +68,7 @@ export function renderWithoutPatches(apiObject: ApiObject): any {
   try {
     return apiObject.toJson();
   } finally {
-    patches.push(...saved);
+    appendAll(patches, saved);
   }
 }
 
