@@ -7,6 +7,7 @@ import { ledgerLeaves, pathKey } from './managed-leaves';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
 import { appliedKey, identityKey, ObjectIdentity } from '../collect/object-identity';
+import { appendAll } from '../private/append';
 import { compareText } from '../private/compare';
 
 /** One writer of an object and the leaves it owns, as the lock records it. */
@@ -139,7 +140,7 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
       });
       continue;
     }
-    findings.push(...auditObject(e, object, ignored, options.appliedBy));
+    appendAll(findings, auditObject(e, object, ignored, options.appliedBy));
   }
   for (const o of live) {
     if (known.has(o.key)) continue;

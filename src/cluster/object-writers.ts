@@ -9,6 +9,7 @@ import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
 import { identityKey } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
+import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
 
 /**
@@ -27,7 +28,7 @@ export function lockedWritersOf(object: ObjectFact, writes: readonly FieldWrite[
   const recorded = (writes ?? []).filter((w) => w.path[0] !== 'status');
   if (recorded.length === 0) {
     const { status: _status, ...manifest } = object.manifest ?? {};
-    byWriter.get(declarer.id)!.leaves.push(...ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
+    appendAll(byWriter.get(declarer.id)!.leaves, ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
   }
   for (const w of recorded) {
     let entry = byWriter.get(w.writer.id);
