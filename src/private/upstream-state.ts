@@ -1,5 +1,6 @@
-import { CfnResource, Stack, TagManager } from 'aws-cdk-lib';
+import type { CfnResource, TagManager } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { awsCdk } from './aws-cdk';
 
 /**
  * The one place that reads or writes the private state of cdk8s and aws-cdk.
@@ -89,7 +90,7 @@ export function declaredPropertiesOf(resource: CfnResource): Record<string, unkn
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
   const props = r.cfnProperties;
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
-  const rendered = r.renderProperties.call(resource, Stack.of(resource).resolve(props));
+  const rendered = r.renderProperties.call(resource, awsCdk().Stack.of(resource).resolve(props));
   return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
 }
 
