@@ -45,8 +45,6 @@ const project = new typescript.TypeScriptProject({
     'ajv-formats@^2.1.1',
     '@types/semver',
     '@types/js-yaml',
-    // Tests parse our YAML output with an independent, maintained YAML 1.2 reader.
-    'yaml@^2.6.0',
     // The architecture rule in the test task: no run-time import cycle, no stage importing a later one (see docs/ARCHITECTURE.md).
     // A maintained dependency analyzer that reads TypeScript imports (type-only ones told apart); 17 is the last major on Node 20.
     'dependency-cruiser@^17.4.3',
@@ -60,7 +58,9 @@ const project = new typescript.TypeScriptProject({
   // ajv checks the lock file against its JSON Schema (docs/lock.schema.json, draft 2020-12) before any rule reads it,
   // one coded refusal per violation with its JSON pointer: the most used and maintained validator, already what the
   // tests validate manifests, SARIF and the plan output with, and in most trees (eslint depends on it).
-  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'ajv@^8.17.0'],
+  // yaml: the validation plugin reads manifest files with the reader cdk8s-cli itself uses, for its errors with line
+  // and column and its alias limit (js-yaml stops at the first error and expands any alias); tests read our output with it.
+  deps: ['semver@^7.6.0', 'js-yaml@^4.1.0', 'ajv@^8.17.0', 'yaml@^2.6.0'],
 
   tsconfig: {
     compilerOptions: {
@@ -166,6 +166,18 @@ project.addTask('import', {
 });
 // Generated code: not linted (cdk8s import has its own style), collapsed in diffs.
 project.eslint?.addIgnorePattern('src/imports/');
+// `push(...items)` passes every item as an argument and overflows the stack on user-sized arrays (issue 22): appendAll.
+// Not in src/collect/ledger/ until its owner replaces the two spreads there (reported in issue 22).
+project.eslint?.addOverride({
+  files: ['src/**/*.ts'],
+  excludedFiles: ['src/collect/ledger/**'],
+  rules: {
+    'no-restricted-syntax': ['error', {
+      selector: "CallExpression[callee.property.name='push'] > SpreadElement",
+      message: 'push(...items) overflows the stack on large arrays: use appendAll (src/private/append.ts) or a loop.',
+    }],
+  },
+});
 project.gitattributes.addAttributes('/src/imports/**', 'linguist-generated');
 // Vendored upstream data (vendor/*/README.md says where each comes from): collapsed in diffs, never shipped.
 project.gitattributes.addAttributes('/vendor/**', 'linguist-vendored');

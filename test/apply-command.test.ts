@@ -28,7 +28,8 @@ function synthExample(name: string): string {
 
 /**
  * Stand-in `cdk` and `kubectl` on PATH: each appends its name and arguments to
- * the log, and exits 3 when its command line contains `$APPLY_FAIL`.
+ * the log, exits 3 when its command line contains `$APPLY_FAIL`, and hangs
+ * (sleeps far past any test) when it contains `$APPLY_HANG`.
  */
 function standIns(): { bin: string; log: string } {
   const dir = tempDir();
@@ -38,6 +39,7 @@ function standIns(): { bin: string; log: string } {
     '#!/bin/sh',
     'printf \'%s\\n\' "$(basename "$0") $*" >> "$APPLY_LOG"',
     'if [ -n "$APPLY_FAIL" ]; then case "$*" in *"$APPLY_FAIL"*) exit 3;; esac; fi',
+    'if [ -n "$APPLY_HANG" ]; then case "$*" in *"$APPLY_HANG"*) exec sleep 3600;; esac; fi',
     'exit 0',
     '',
   ].join('\n');
@@ -46,13 +48,15 @@ function standIns(): { bin: string; log: string } {
 }
 
 /** Runs `main(argv)` in process with the stand-ins first on PATH; returns the exit code, output and the recorded calls. */
-function runApply(argv: string[], fail?: string): { code: number; stdout: string; stderr: string; calls: string[] } {
+function runApply(argv: string[], fail?: string, hang?: string): { code: number; stdout: string; stderr: string; calls: string[] } {
   const { bin, log } = standIns();
-  const saved = { PATH: process.env.PATH, APPLY_LOG: process.env.APPLY_LOG, APPLY_FAIL: process.env.APPLY_FAIL };
+  const saved = { PATH: process.env.PATH, APPLY_LOG: process.env.APPLY_LOG, APPLY_FAIL: process.env.APPLY_FAIL, APPLY_HANG: process.env.APPLY_HANG };
   process.env.PATH = `${bin}${path.delimiter}${process.env.PATH}`;
   process.env.APPLY_LOG = log;
-  if (fail === undefined) delete process.env.APPLY_FAIL;
-  else process.env.APPLY_FAIL = fail;
+  for (const [k, v] of Object.entries({ APPLY_FAIL: fail, APPLY_HANG: hang })) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   try {
     const { result: code, stdout, stderr } = capturingOutput(() => main(argv));
     const calls = fs.existsSync(log) ? fs.readFileSync(log, 'utf-8').trimEnd().split('\n') : [];
@@ -74,12 +78,13 @@ describe('cdk-capability apply on examples/cdn', () => {
 
   /** The recorded command sequence of the CDN example: the stacks in plan order, then the runtime files with their waits. */
   const cdnSequence = (o: string) => [
-    `cdk deploy --app ${o}/deploy cdn/Base --exclusively --require-approval never`,
-    `cdk deploy --app ${o}/deploy cdn/acme --exclusively --require-approval never`,
-    `cdk deploy --app ${o}/deploy cdn/globex --exclusively --require-approval never`,
-    `cdk deploy --app ${o}/deploy cdn/initech --exclusively --require-approval never`,
+    `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/Base`,
+    `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/acme`,
+    `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/globex`,
+    `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/initech`,
     `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0001-cdn-routing-1.yaml`,
     `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0002-cdn-routing-2.yaml`,
+    'kubectl wait --for=condition=Ready --timeout=5m externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
     'kubectl rollout status deployment/web -n edge --timeout=5m',
     'kubectl rollout status deployment/globex -n edge --timeout=5m',
   ];
@@ -90,7 +95,7 @@ describe('cdk-capability apply on examples/cdn', () => {
 
     // THEN this is the recorded sequence
     expect({ code, calls, stderr }).toEqual({ code: 0, calls: cdnSequence(outdir), stderr: '' });
-    expect(stdout.split('\n')[0]).toBe(`cdk-capability apply: step 1/6 cdn/Base: cdk deploy --app ${outdir}/deploy cdn/Base --exclusively --require-approval never`);
+    expect(stdout.split('\n')[0]).toBe(`cdk-capability apply: step 1/6 cdn/Base: cdk deploy --app ${outdir}/deploy --exclusively --require-approval never cdn/Base`);
     expect(stdout).toMatch(/cdk-capability apply: 6 steps applied\.\n$/);
   });
 
@@ -109,15 +114,69 @@ describe('cdk-capability apply on examples/cdn', () => {
     expect(code).toBe(1);
     expect(calls).toEqual(cdnSequence(outdir).slice(0, 3));
     expect(stderr).toBe(
-      `cdk-capability apply: step 3 (cdn/globex) failed: 'cdk deploy --app ${outdir}/deploy cdn/globex --exclusively --require-approval never' exited with code 3. ` +
-        'Steps 1 to 2 applied; nothing after this command was run. Fix the cause and run apply again (every step is idempotent).\n',
+      `cdk-capability apply: step 3 (cdn/globex) failed: 'cdk deploy --app ${outdir}/deploy --exclusively --require-approval never cdn/globex' exited with code 3. ` +
+        `Steps 1 to 2 applied; nothing after this command was run. Fix the cause and resume with: cdk-capability apply --outdir ${outdir} --from-step 3 (every step is idempotent).\n`,
     );
   });
 
   test('a failing runtime wait stops there too', () => {
     const { code, calls } = runApply(['apply', '--outdir', outdir], 'deployment/web');
     expect(code).toBe(1);
-    expect(calls).toEqual(cdnSequence(outdir).slice(0, 7));
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, 8));
+  });
+
+  test('waits for the ExternalSecret to be ready before the rollouts that read its Secret and before any later step', () => {
+    const { calls } = runApply(['apply', '--outdir', outdir]);
+
+    const wait = calls.indexOf('kubectl wait --for=condition=Ready --timeout=5m externalsecrets.external-secrets.io/cdn-edge-interface -n edge');
+    expect(wait).toBe(calls.indexOf(`kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml`) + 1);
+    expect(calls.slice(wait + 1)).toEqual(['kubectl rollout status deployment/web -n edge --timeout=5m', 'kubectl rollout status deployment/globex -n edge --timeout=5m']);
+  });
+
+  test('--from-step resumes at that step, and says which steps it skipped', () => {
+    const { code, calls, stdout } = runApply(['apply', '--outdir', outdir, '--from-step', '3']);
+
+    expect(code).toBe(0);
+    expect(calls).toEqual(cdnSequence(outdir).slice(2));
+    expect(stdout).toMatch(/^cdk-capability apply: step 3\/6 cdn\/globex: /);
+    expect(stdout).toMatch(/cdk-capability apply: 6 steps applied \(from step 3; steps 1 to 2 skipped\)\.\n$/);
+  });
+
+  test('a failure after --from-step names the steps this run applied, and how to resume again', () => {
+    const { code, stderr } = runApply(['apply', '--outdir', outdir, '--from-step', '3'], 'cdn/initech');
+
+    expect(code).toBe(1);
+    expect(stderr).toMatch(new RegExp(`^cdk-capability apply: step 4 \\(cdn/initech\\) failed: .* exited with code 3\\. Steps 3 to 3 applied; nothing after this command was run\\. Fix the cause and resume with: cdk-capability apply --outdir ${outdir} --from-step 4 \\(every step is idempotent\\)\\.\\n$`));
+  });
+
+  test('--from-step past the last step, or not a step number, runs nothing', () => {
+    expect(runApply(['apply', '--outdir', outdir, '--from-step', '7'])).toEqual(expect.objectContaining({ code: 1, calls: [], stderr: 'cdk-capability apply: --from-step 7 is past the last step: the plan has 6\n' }));
+    expect(runApply(['apply', '--outdir', outdir, '--from-step', 'two'])).toEqual(expect.objectContaining({ code: 1, calls: [], stderr: expect.stringMatching(/^cdk-capability apply: --from-step 'two' is not a step number \(1 is the first step\)\n/) }));
+  });
+
+  test('a hanging kubectl apply is stopped at --timeout and fails the step instead of hanging apply', () => {
+    // GIVEN a kubectl whose apply of the second runtime file never returns
+    const { code, calls, stderr } = runApply(['apply', '--outdir', outdir, '--timeout', '1s'], undefined, '0002-cdn-routing-2.yaml');
+
+    // THEN apply stopped it and named the step
+    expect(code).toBe(1);
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, 6).map((c) => c.replace('--timeout=5m', '--timeout=1s')));
+    expect(stderr).toBe(
+      `cdk-capability apply: step 6 (cdn/Routing#2) failed: 'kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml' did not finish within 1s and was stopped. ` +
+        `Steps 1 to 5 applied; nothing after this command was run. Fix the cause and resume with: cdk-capability apply --outdir ${outdir} --from-step 6 (every step is idempotent).\n`,
+    );
+  });
+
+  test('a hanging cdk deploy is stopped at --deploy-timeout, with a word on the stack CloudFormation may still be updating', () => {
+    const { code, calls, stderr } = runApply(['apply', '--outdir', outdir, '--deploy-timeout', '1s'], undefined, 'cdn/acme');
+
+    expect(code).toBe(1);
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, 2));
+    expect(stderr).toMatch(/^cdk-capability apply: step 2 \(cdn\/acme\) failed: '.*' did not finish within 1s and was stopped \(CloudFormation may still be updating the stack: check it before you resume\)\. Steps 1 to 1 applied;/);
+  });
+
+  test('a --timeout that is not a duration is a usage error', () => {
+    expect(runApply(['apply', '--outdir', outdir, '--timeout', '5 minutes'])).toEqual(expect.objectContaining({ code: 1, calls: [], stderr: expect.stringMatching(/^cdk-capability apply: --timeout '5 minutes' is not a duration such as 90s, 5m or 1h30m\n/) }));
   });
 
   test('the real AWS CDK CLI selects each deploy step\'s stack by the id apply passes (offline)', () => {
@@ -135,7 +194,90 @@ describe('cdk-capability apply on examples/cdn', () => {
 
     // THEN each selects exactly its stack
     expect(ls.stdout.trimEnd().split('\n')).toEqual(['cdn/Base (cdn-Base)', 'cdn/acme (cdn-acme)', 'cdn/globex (cdn-globex)', 'cdn/initech (cdn-initech)']);
+
+    // AND a selector after `--` is ignored (every stack listed), which is why apply checks the selector instead
+    const afterDashes = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'cdk'), ['ls', '--app', path.join(outdir, 'deploy'), '--no-notices', '--', 'cdn/Base'], {
+      cwd: tempDir(),
+      env,
+      encoding: 'utf-8',
+      timeout: CLI_TIMEOUT - 5_000,
+    });
+    expect(afterDashes.stdout.trimEnd().split('\n')).toHaveLength(4);
   }, CLI_TIMEOUT);
+});
+
+describe('cdk-capability apply refuses a plan.json synth did not write (CAP016), running nothing', () => {
+  let outdir: string;
+  let written: string;
+  beforeAll(() => {
+    outdir = synthExample('cdn');
+    written = fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8');
+  });
+
+  /** Applies a copy of the CDN example's output whose plan.json is `edit` of the one synth wrote. */
+  function applyEdited(edit: (plan: string) => string): { code: number; stderr: string; calls: string[]; dir: string } {
+    const dir = path.join(tempDir(), 'dist');
+    fs.cpSync(outdir, dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'plan.json'), edit(written));
+    return { ...runApply(['apply', '--outdir', dir]), dir };
+  }
+  const line = (dir: string, problem: string) =>
+    `CAP016 plan file: '${dir}/plan.json' is not a plan cdk-capability wrote: ${problem}. Run cdk8s synth again to rewrite it; apply carries out only a plan synth wrote. Nothing was run.\n`;
+
+  test('a truncated plan.json', () => {
+    const { code, stderr, calls, dir } = applyEdited((p) => p.slice(0, Math.floor(p.length / 2)));
+    expect({ code, calls }).toEqual({ code: 1, calls: [] });
+    expect(stderr).toMatch(new RegExp(`^CAP016 plan file: '${dir}/plan\\.json' is not a plan cdk-capability wrote: it is not valid JSON \\(.+\\)\\. Run cdk8s synth again`));
+    expect(stderr.split('\n')).toHaveLength(2);
+  });
+
+  test('steps that are not a list, and a step without its lifecycle: one line per problem, each with its JSON pointer', () => {
+    const edited = applyEdited((p) => JSON.stringify({ ...JSON.parse(p), steps: 'all' }));
+    expect(edited).toEqual(expect.objectContaining({ code: 1, calls: [], stderr: line(edited.dir, '/steps ("all") must be a list') }));
+
+    const missing = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      delete plan.steps[0].lifecycle;
+      return JSON.stringify(plan);
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.calls).toEqual([]);
+    expect(missing.stderr).toMatch(/^CAP016 plan file: .*: \/steps\/0(\/lifecycle)? .*Nothing was run\.\n/);
+  });
+
+  test('a step id that cdk would read as an option, or as a glob over every stack', () => {
+    const option = applyEdited((p) => p.replace('"id": "cdn/Base"', '"id": "--app=./evil"'));
+    expect(option).toEqual(
+      expect.objectContaining({
+        code: 1,
+        calls: [],
+        stderr: line(option.dir, '/steps/0/id ("--app=./evil") must be a stack\'s path: segments of letters, digits, \'.\', \'_\' and \'-\', each starting with a letter or digit'),
+      }),
+    );
+
+    const glob = applyEdited((p) => p.replace('"id": "cdn/Base"', '"id": "cdn/*"'));
+    expect(glob.stderr).toBe(line(glob.dir, '/steps/0/id ("cdn/*") must be a stack\'s path: segments of letters, digits, \'.\', \'_\' and \'-\', each starting with a letter or digit'));
+  });
+
+  test('a runtime file outside runtime/ and a waited-for object whose name kubectl would read as an option', () => {
+    const edited = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      plan.steps[4].files[0] = '../../etc/passwd';
+      plan.steps[5].objects[3] = 'apps/Deployment edge/--all';
+      return JSON.stringify(plan);
+    });
+    expect(edited.calls).toEqual([]);
+    expect(edited.stderr.trimEnd().split('\n')).toEqual([
+      line(edited.dir, '/steps/4/files/0 ("../../etc/passwd") must be a manifest under runtime/: \'runtime/<name>.yaml\'').trimEnd(),
+      expect.stringMatching(/^CAP016 plan file: .*: \/steps\/5\/objects\/3 \("apps\/Deployment edge\/--all"\) must be '<kind> <name>' or '<kind> <namespace>\/<name>' with valid Kubernetes names\. /),
+    ]);
+  });
+
+  test('a byte-order mark in front of the plan synth wrote is accepted', () => {
+    const { code, calls } = applyEdited((p) => `\uFEFF${p}`);
+    expect(code).toBe(0);
+    expect(calls).toHaveLength(9);
+  });
 });
 
 describe('cdk-capability apply on examples/crd-order', () => {
@@ -148,6 +290,7 @@ describe('cdk-capability apply on examples/crd-order', () => {
       `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
       'kubectl wait --for=condition=Established --timeout=90s crd/tenantroutes.routing.cdn.example.com',
       `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
+      'kubectl wait --for=condition=Ready --timeout=90s externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
       'kubectl rollout status deployment/web -n edge --timeout=90s',
     ]);
   });

@@ -198,6 +198,47 @@ describe('the outdir', () => {
     expect(fs.existsSync(path.join(outdir, MARKER))).toBe(true);
   });
 
+  test("a lookalike of an earlier output (plan.json and interface.json of ours) beside the user's thesis.tex is refused, and nothing changes", () => {
+    // GIVEN an earlier release's output without the marker, and a file of the user's beside it
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.rmSync(path.join(outdir, MARKER));
+    fs.writeFileSync(path.join(outdir, 'thesis.tex'), '\\documentclass{article}\n');
+    const before = readTree(outdir);
+
+    // WHEN / THEN refused, naming the user's file, and every byte stays
+    expect(refusal(appWith(outdir))).toEqual([{
+      code: 'CAP011',
+      message: expect.stringContaining(`the outdir '${outdir}' holds files this library did not write ('thesis.tex'), and synth replaces the outdir as a whole. Nothing was changed.`),
+    }]);
+    expect(readTree(outdir)).toEqual(before);
+  });
+
+  test('a lookalike with a file of the user\'s inside runtime/ is refused too', () => {
+    // GIVEN an earlier output without the marker, with notes among the manifests
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.rmSync(path.join(outdir, MARKER));
+    fs.writeFileSync(path.join(outdir, 'runtime', 'notes.md'), 'mine\n');
+    const before = readTree(outdir);
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([{ code: 'CAP011', message: expect.stringContaining("holds files this library did not write ('runtime')") }]);
+    expect(readTree(outdir)).toEqual(before);
+  });
+
+  test('a folder holding only entries a synth writes, but no plan of ours, is refused', () => {
+    // GIVEN a plan.json and an interface.json of another tool
+    const outdir = path.join(tempDir(), 'out');
+    fs.mkdirSync(outdir);
+    fs.writeFileSync(path.join(outdir, 'plan.json'), '{"terraform_version":"1.9.0"}\n');
+    fs.writeFileSync(path.join(outdir, 'interface.json'), '{}\n');
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([{ code: 'CAP011', message: expect.stringContaining("holds files this library did not write ('interface.json', 'plan.json')") }]);
+    expect(fs.readdirSync(outdir).sort()).toEqual(['interface.json', 'plan.json']);
+  });
+
   test('folders are created with the permissions the umask gives, not private 0700', () => {
     // GIVEN a umask of 027
     const outdir = path.join(tempDir(), 'out');

@@ -5,7 +5,6 @@ import { Construct } from 'constructs';
 import { Capability } from '../src';
 import { entriesBeside, readTree, removeTempDirs, tempDir } from './util';
 import { writeAtomically } from '../src/render/atomic-output';
-import { STALE_LOCK_AGE_MS } from '../src/render/outdir-lock';
 import type { OutputTree } from '../src/render/output-tree';
 
 afterAll(removeTempDirs);
@@ -23,61 +22,6 @@ function previous(): { parent: string; outdir: string } {
   writeAtomically(outdir, tree('old'));
   return { parent, outdir };
 }
-
-/** Runs `fn` with stderr captured. */
-function stderrOf(fn: () => void): string[] {
-  const lines: string[] = [];
-  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((t) => lines.push(String(t)) > 0);
-  try {
-    fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines;
-}
-
-/** Plants a lock as another synth would leave it, `ageMs` old. */
-function plantLock(outdir: string, owner: object | undefined, ageMs: number): void {
-  const lock = `${outdir}.lock`;
-  fs.mkdirSync(lock);
-  if (owner) fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify(owner));
-  const when = (Date.now() - ageMs) / 1000;
-  fs.utimesSync(lock, when, when);
-}
-
-describe('the outdir lock', () => {
-  test('a lock older than any synth runs, held by a process on another machine, is taken over with a notice', () => {
-    const { outdir } = previous();
-    plantLock(outdir, { pid: 1, host: 'build-agent-7', started: 0 }, STALE_LOCK_AGE_MS + 60_000);
-
-    const notices = stderrOf(() => writeAtomically(outdir, tree('new')));
-
-    expect(notices).toEqual([`cdk-capability: took over the stale lock '${outdir}.lock' of process 1 on build-agent-7, created 61 minutes ago\n`]);
-    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': MARKER, 'plan.json': 'new' });
-    expect(fs.existsSync(`${outdir}.lock`)).toBe(false);
-  });
-
-  test('a recent lock of a process on another machine is respected: CAP011, nothing changed', () => {
-    const { outdir } = previous();
-    plantLock(outdir, { pid: 1, host: 'build-agent-7', started: Date.UTC(2026, 11, 3, 8, 0, 0) }, 1000);
-
-    expect(() => writeAtomically(outdir, tree('new'))).toThrow(
-      `CAP011 output not written: another synth (process 1 on build-agent-7, since 2026-12-03T08:00:00.000Z) is writing '${outdir}'; nothing was changed. Wait for it to finish and synth again; if no synth is running, remove '${outdir}.lock'.`,
-    );
-    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': MARKER, 'plan.json': 'old' });
-  });
-
-  test('a lock without an owner is a synth starting up; after a minute it is stale', () => {
-    const { outdir } = previous();
-    plantLock(outdir, undefined, 2000);
-    expect(() => writeAtomically(outdir, tree('new'))).toThrow(/CAP011 output not written: another synth \(a synth that has not named itself yet\) is writing/);
-
-    const when = (Date.now() - 120_000) / 1000;
-    fs.utimesSync(`${outdir}.lock`, when, when);
-    expect(stderrOf(() => writeAtomically(outdir, tree('new')))).toEqual([`cdk-capability: took over the stale lock '${outdir}.lock' that names no owner, created 2 minutes ago\n`]);
-    expect(readTree(outdir)['plan.json']).toBe('new');
-  });
-});
 
 describe('the lock file, written in the same transaction as the output', () => {
   test('is replaced together with the output', () => {
@@ -161,21 +105,5 @@ describe('scratch space', () => {
       expect((fs.statSync(dir).mode % 0o1000).toString(8)).toBe('700');
     }
     expect(fs.existsSync(path.join(os.tmpdir(), 'cdk-capability-scratch', String(process.pid)))).toBe(false);
-  });
-
-  test("a planted link or a stranger's folder named like a dead run is never followed or removed", () => {
-    // GIVEN, beside the outdir, a link and a folder without our owner file, both named like run folders
-    const { parent, outdir } = previous();
-    const victim = tempDir();
-    fs.mkdirSync(path.join(victim, '12345'));
-    fs.symlinkSync(victim, path.join(parent, '.dist.run-99999999-aaaaaaaaaaaa'));
-    fs.mkdirSync(path.join(parent, '.dist.run-99999998-bbbbbbbbbbbb'));
-
-    // WHEN a synth writes (and sweeps dead runs)
-    writeAtomically(outdir, tree('new'));
-
-    // THEN both are as they were
-    expect(fs.readdirSync(victim)).toEqual(['12345']);
-    expect(entriesBeside(parent)).toEqual(['.dist.run-99999998-bbbbbbbbbbbb', '.dist.run-99999999-aaaaaaaaaaaa', 'dist']);
   });
 });

@@ -1,6 +1,5 @@
 import { Builder, lockFileFor } from './builder';
 import { APP_NAMESPACE } from './sizes';
-import { smallApp } from './small-app-shape';
 import { buildTenants, GATEWAY } from './tenant-shape';
 import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../../src';
 

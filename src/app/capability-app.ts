@@ -15,10 +15,11 @@ import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
-import { writeAtomically } from '../render/atomic-output';
+import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import type { GitOps } from '../render/gitops/gitops';
-import { resolveOutdir } from '../render/outdir-safety';
+import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, withRule, writeReport } from '../render/report-file';
+import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
 
 /** Properties of a `CapabilityApp`. */
@@ -150,14 +151,47 @@ export class CapabilityApp extends App {
    * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
+    let held: HeldOutdir | undefined | 'refused';
     try {
-      this.synthAndWrite();
+      held = this.holdOutdir();
+      if (held !== 'refused') this.synthAndWrite(held);
     } finally {
+      if (held !== 'refused') held?.release();
       RunFolder.release(this.outdir);
     }
   }
 
-  private synthAndWrite(): void {
+  /** What synth must never replace, however the outdir is set: the working directory, the lock file and the program. */
+  private protectedPaths(): ProtectedPaths {
+    return { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] };
+  }
+
+  /**
+   * Holds the outdir (its lock, and what killed synths left beside it put
+   * right) from before the lock file is read until the output is written, so
+   * this synth reads the lock file of the release the outdir holds. An outdir
+   * synth may not write is not held: the write refuses it.
+   *
+   * @returns 'refused' when another synth holds it and the refusal was reported as `cdk8s synth` expects
+   */
+  private holdOutdir(): HeldOutdir | undefined | 'refused' {
+    if (outdirProblem(this.outdir, this.protectedPaths())) return undefined;
+    try {
+      return holdOutdir(this.outdir);
+    } catch (e) {
+      const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
+      const file = process.env[REPORT_ENV];
+      const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
+      if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
+        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+        return 'refused';
+      }
+      throw new CompositionError(violations);
+    }
+  }
+
+  private synthAndWrite(held: HeldOutdir | undefined): void {
     const lockSwitch = parseUpdateLock();
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
@@ -197,8 +231,9 @@ export class CapabilityApp extends App {
     const lockToWrite = lockSwitch.update ? result.lock : undefined;
     try {
       writeAtomically(this.outdir, output, {
-        protectedPaths: { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] },
+        protectedPaths: this.protectedPaths(),
         alongside: lockToWrite ? { path: this.lockFile, content: serializeLock(lockToWrite) } : undefined,
+        held,
       });
     } catch (e) {
       if (CompositionError.isCompositionError(e)) return refuse(e.violations);

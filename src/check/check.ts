@@ -2,6 +2,7 @@ import { compareFindings, Finding } from './finding';
 import { internalError } from './internal-error';
 import { CheckContext, Rule } from './rule';
 import { RULES } from './rules';
+import { appendAll } from '../private/append';
 
 /**
  * The check stage: runs every rule over the facts and returns all findings,
@@ -14,7 +15,7 @@ export function check(context: CheckContext, rules: readonly Rule[] = RULES): Fi
   const found: Finding[] = [];
   for (const rule of rules) {
     try {
-      found.push(...rule.run(context));
+      appendAll(found, rule.run(context));
     } catch (e) {
       found.push(internalError(`the '${rule.title}' rule`, e));
     }

@@ -39,6 +39,8 @@ export enum ViolationCode {
   LOCK_FILE = 'CAP014',
   /** A capability construct (`SharedBase`, `DeploymentAggregate`, `RuntimeRouting`) created outside any `Capability`. */
   MISPLACED_CONSTRUCT = 'CAP015',
+  /** `cdk-capability apply` was given a plan.json that is not one synth wrote (not JSON, not of the shape of its schema, or holding what a command line would misread). */
+  PLAN_FILE = 'CAP016',
 }
 
 /**
@@ -62,6 +64,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.CRD_ORDER]: 'custom resource before its CRD',
   [ViolationCode.LOCK_FILE]: 'lock file',
   [ViolationCode.MISPLACED_CONSTRUCT]: 'misplaced construct',
+  [ViolationCode.PLAN_FILE]: 'plan file',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */

@@ -16,6 +16,7 @@ import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
+import { nestingDepth } from './rules/nesting-depth';
 import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
@@ -46,6 +47,7 @@ export const RULES: readonly Rule[] = [
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,
+  nestingDepth,
   contractShapes,
   constructValidation,
   contributionProps,

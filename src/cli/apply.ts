@@ -2,130 +2,156 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
+import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { exitCode } from './exit-codes';
-import type { PlanStep } from '../render/plan-steps';
-import type { Plan } from '../render/writers/plan-json';
+import { readPlanFile } from './plan-file';
+import { CODE_TITLES, ViolationCode } from '../check/finding';
 
-export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--timeout <duration>]
+export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]
 
 Carries out the plan a synth wrote to <outdir>/plan.json (run cdk8s synth
 first), step by step in plan order:
-  deploy step:  cdk deploy --app <outdir>/deploy <stack> --exclusively --require-approval never
+  deploy step:  cdk deploy --app <outdir>/deploy --exclusively --require-approval never <stack>
   runtime step: kubectl apply --server-side --field-manager=<capability> -f <file>
                 then the waits that make the next step safe: each
-                CustomResourceDefinition established, each Deployment,
-                StatefulSet and DaemonSet rolled out.
-Stops at the first command that fails, naming the step; exit code 1.
+                CustomResourceDefinition established, each ExternalSecret
+                ready, each Deployment, StatefulSet and DaemonSet rolled out.
+Stops at the first command that fails or runs out of time, naming the step and
+how to resume; exit code 1. A plan.json that is not one synth wrote is refused
+(CAP016, one line per problem) before anything runs.
 cdk and kubectl are taken from PATH, with your AWS and kubectl settings.
 
-  --outdir   the synth's output folder (default: "output" of ./cdk8s.yaml, else dist)
-  --dry-run  print the commands, one per line, and run nothing
-  --timeout  how long each wait may take, as kubectl reads it (default 5m)`;
+  --outdir          the synth's output folder (default: "output" of ./cdk8s.yaml, else dist)
+  --dry-run         print the commands, one per line, and run nothing
+  --from-step       resume at step <n> (1-based), skipping the steps before it
+  --timeout         how long each kubectl command may take, as kubectl reads a
+                    duration (default 5m); the waits get it as their --timeout
+  --deploy-timeout  how long each cdk deploy may take (default 60m)`;
 
-/** One command of the apply, and the step it belongs to. */
-export interface ApplyCommand {
-  /** The step's position in the plan, 1-based. */
-  readonly step: number;
-  /** The step's id. */
-  readonly stepId: string;
-  /** The executable, `cdk` or `kubectl`. */
-  readonly program: string;
-  /** Its arguments. */
-  readonly args: readonly string[];
-}
+/** How much longer than its own `--timeout` a wait may run before apply stops it: kubectl's own message comes first. */
+const WAIT_GRACE_MS = 30_000;
 
-/** The kinds whose rollout a later step waits for, and the resource name kubectl takes for each. */
-const ROLLOUTS: Readonly<Record<string, string>> = {
-  'apps/Deployment': 'deployment',
-  'apps/StatefulSet': 'statefulset',
-  'apps/DaemonSet': 'daemonset',
-};
-const CRD = 'apiextensions.k8s.io/CustomResourceDefinition';
-
-/**
- * Every command of the apply, in plan order: one `cdk deploy` per deploy step;
- * per runtime step one `kubectl apply` per file, then its waits.
- *
- * @param outdir the synth's output folder, as the commands should name it
- */
-export function applyCommands(plan: Plan, outdir: string, timeout = '5m'): ApplyCommand[] {
-  const commands: ApplyCommand[] = [];
-  plan.steps.forEach((s, i) => {
-    const add = (program: string, args: string[]) => commands.push({ step: i + 1, stepId: s.id, program, args });
-    if (s.lifecycle === 'deploy') {
-      add('cdk', ['deploy', '--app', path.join(outdir, 'deploy'), s.id, '--exclusively', '--require-approval', 'never']);
-      return;
-    }
-    const manager = fieldManager(s);
-    for (const file of s.files) add('kubectl', ['apply', '--server-side', `--field-manager=${manager}`, '-f', path.join(outdir, file)]);
-    for (const o of (s.objects ?? []).map(parseObject)) {
-      if (o.type === CRD) add('kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
-      const rollout = ROLLOUTS[o.type];
-      if (rollout) add('kubectl', ['rollout', 'status', `${rollout}/${o.name}`, '-n', o.namespace ?? 'default', `--timeout=${timeout}`]);
-    }
-  });
-  return commands;
-}
-
-/** The field manager of a runtime step: its capability, so each capability owns its fields on the cluster. */
-function fieldManager(step: PlanStep): string {
-  return step.capability ? step.capability.replace(/[^A-Za-z0-9._-]/g, '-') : 'cdk-capability';
-}
-
-/** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */
-function parseObject(label: string): { type: string; namespace?: string; name: string } {
-  const [type, ref = ''] = label.split(' ');
-  const slash = ref.indexOf('/');
-  return slash < 0 ? { type, name: ref } : { type, namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
-}
-
-/** A command as a shell would take it: arguments quoted where needed. */
-export function shellLine(c: ApplyCommand): string {
-  return [c.program, ...c.args].map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+/** Options of `apply`, as parsed from its arguments. */
+interface ApplyOptions {
+  readonly outdir: string;
+  readonly dryRun: boolean;
+  readonly fromStep: number;
+  readonly timeout: string;
+  readonly timeoutMs: number;
+  readonly deployTimeoutMs: number;
 }
 
 /** Runs `cdk-capability apply`; returns the exit code. */
 export function apply(argv: string[], defaultOutdir: () => string): number {
-  let values: { 'outdir'?: string; 'dry-run'?: boolean; 'timeout'?: string; 'help'?: boolean };
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: { 'outdir': { type: 'string' }, 'dry-run': { type: 'boolean' }, 'timeout': { type: 'string' }, 'help': { type: 'boolean' } },
-    }).values;
-  } catch (e) {
-    process.stderr.write(`cdk-capability apply: ${(e as Error).message}\n\n${APPLY_USAGE}\n`);
-    return exitCode({ kind: 'failed' });
-  }
-  if (values.help) {
-    process.stdout.write(`${APPLY_USAGE}\n`);
-    return 0;
-  }
-  const outdir = values.outdir ?? defaultOutdir();
-  const planFile = path.join(outdir, 'plan.json');
+  const parsed = parseApplyArgs(argv, defaultOutdir);
+  if (typeof parsed === 'number') return parsed;
+  const planFile = path.join(parsed.outdir, 'plan.json');
   if (!fs.existsSync(planFile)) {
     process.stderr.write(`cdk-capability apply: no plan at '${planFile}': run cdk8s synth first (a refused synth writes none)\n`);
     return 1;
   }
-  const plan = JSON.parse(fs.readFileSync(planFile, 'utf-8')) as Plan;
-  const commands = applyCommands(plan, outdir, values.timeout ?? '5m');
-  if (values['dry-run']) {
+  const read = readPlanFile(planFile);
+  if ('problems' in read) {
+    const title = CODE_TITLES[ViolationCode.PLAN_FILE];
+    const fix = 'Run cdk8s synth again to rewrite it; apply carries out only a plan synth wrote. Nothing was run.';
+    process.stderr.write(read.problems.map((p) => `${ViolationCode.PLAN_FILE} ${title}: '${planFile}' is not a plan cdk-capability wrote: ${p}. ${fix}\n`).join(''));
+    return 1;
+  }
+  const { plan } = read;
+  if (parsed.fromStep > plan.steps.length) {
+    process.stderr.write(`cdk-capability apply: --from-step ${parsed.fromStep} is past the last step: the plan has ${plan.steps.length}\n`);
+    return 1;
+  }
+  const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout }).filter((c) => c.step >= parsed.fromStep);
+  if (parsed.dryRun) {
     process.stdout.write(commands.map((c) => `${shellLine(c)}\n`).join(''));
     return 0;
   }
   for (const c of commands) {
     process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c)}\n`);
-    const run = spawnSync(c.program, c.args, { stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+    const limit = c.kind === 'deploy' ? parsed.deployTimeoutMs : c.kind === 'wait' ? parsed.timeoutMs + WAIT_GRACE_MS : parsed.timeoutMs;
+    const run = spawnSync(c.program, c.args, { stdio: ['ignore', 'inherit', 'inherit'], env: process.env, timeout: limit, killSignal: 'SIGKILL' });
     if (run.error || run.status !== 0) {
-      const why = run.error ? `could not run: ${run.error.message}` : run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`;
-      process.stderr.write(
-        `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c)}' ${why}. ` +
-          `${c.step === 1 ? 'No step before it' : `Steps 1 to ${c.step - 1}`} applied; nothing after this command was run. Fix the cause and run apply again (every step is idempotent).\n`,
-      );
+      process.stderr.write(failure(c, run, limit, parsed));
       return 1;
     }
   }
-  process.stdout.write(`cdk-capability apply: ${plan.steps.length} steps applied.\n`);
+  const skipped = parsed.fromStep > 1 ? ` (from step ${parsed.fromStep}; steps 1 to ${parsed.fromStep - 1} skipped)` : '';
+  process.stdout.write(`cdk-capability apply: ${plan.steps.length} steps applied${skipped}.\n`);
   return 0;
+}
+
+/** The options, or the exit code of a usage error (its message written). */
+function parseApplyArgs(argv: string[], defaultOutdir: () => string): ApplyOptions | number {
+  let values: { 'outdir'?: string; 'dry-run'?: boolean; 'from-step'?: string; 'timeout'?: string; 'deploy-timeout'?: string; 'help'?: boolean };
+  const usage = (message: string) => {
+    process.stderr.write(`cdk-capability apply: ${message}\n\n${APPLY_USAGE}\n`);
+    return exitCode({ kind: 'failed' });
+  };
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'outdir': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        'from-step': { type: 'string' },
+        'timeout': { type: 'string' },
+        'deploy-timeout': { type: 'string' },
+        'help': { type: 'boolean' },
+      },
+    }).values;
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${APPLY_USAGE}\n`);
+    return 0;
+  }
+  const timeout = values.timeout ?? '5m';
+  const timeoutMs = durationMs(timeout);
+  if (timeoutMs === undefined) return usage(`--timeout '${timeout}' is not a duration such as 90s, 5m or 1h30m`);
+  const deployTimeout = values['deploy-timeout'] ?? '60m';
+  const deployTimeoutMs = durationMs(deployTimeout);
+  if (deployTimeoutMs === undefined) return usage(`--deploy-timeout '${deployTimeout}' is not a duration such as 90s, 5m or 1h30m`);
+  const fromStep = values['from-step'] === undefined ? 1 : Number(values['from-step']);
+  if (!Number.isInteger(fromStep) || fromStep < 1) return usage(`--from-step '${values['from-step']}' is not a step number (1 is the first step)`);
+  return { outdir: values.outdir ?? defaultOutdir(), dryRun: values['dry-run'] ?? false, fromStep, timeout, timeoutMs, deployTimeoutMs };
+}
+
+/**
+ * A duration as kubectl reads one (Go's `time.ParseDuration`), in
+ * milliseconds: hours, minutes and seconds, `90s`, `5m`, `1h30m`.
+ *
+ * @returns undefined when it is none, or zero
+ */
+export function durationMs(text: string): number | undefined {
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!m || text === '') return undefined;
+  const ms = ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
+  return ms > 0 ? ms : undefined;
+}
+
+/** The one line that says which command failed, why, what was applied, and how to resume. */
+function failure(c: ApplyCommand, run: ReturnType<typeof spawnSync>, limit: number, options: ApplyOptions): string {
+  const timedOut = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  const why = timedOut
+    ? `did not finish within ${minutesOrSeconds(limit)} and was stopped${c.kind === 'deploy' ? ' (CloudFormation may still be updating the stack: check it before you resume)' : ''}`
+    : run.error
+      ? `could not run: ${run.error.message}`
+      : run.signal
+        ? `was killed by ${run.signal}`
+        : `exited with code ${run.status}`;
+  const applied = c.step === options.fromStep ? `No step before it${options.fromStep > 1 ? ` (from step ${options.fromStep})` : ''}` : `Steps ${options.fromStep} to ${c.step - 1}`;
+  const resume = ['cdk-capability', 'apply', '--outdir', options.outdir, '--from-step', String(c.step)];
+  return (
+    `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c)}' ${why}. ` +
+    `${applied} applied; nothing after this command was run. Fix the cause and resume with: ${shellLine({ program: resume[0], args: resume.slice(1) })} ` +
+    '(every step is idempotent).\n'
+  );
+}
+
+function minutesOrSeconds(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
 }

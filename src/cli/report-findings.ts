@@ -61,7 +61,7 @@ export interface ReportedRule {
   readonly severity: Severity;
 }
 
-/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct. */
+/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct, apply's plan file. */
 const OTHER_SOURCES: readonly ReportedRule[] = [
   {
     id: ruleId(ViolationCode.INTERNAL_ERROR, CODE_TITLES[ViolationCode.INTERNAL_ERROR]),
@@ -90,6 +90,13 @@ const OTHER_SOURCES: readonly ReportedRule[] = [
     code: ViolationCode.MISPLACED_CONSTRUCT,
     title: CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT],
     explanation: 'RuntimeRouting, SharedBase and DeploymentAggregate belong to a Capability: created outside one, they are refused at construction.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.PLAN_FILE, CODE_TITLES[ViolationCode.PLAN_FILE]),
+    code: ViolationCode.PLAN_FILE,
+    title: CODE_TITLES[ViolationCode.PLAN_FILE],
+    explanation: 'cdk-capability apply runs cdk and kubectl with what plan.json says, so it carries out only a plan of the shape synth writes, checked against its schema, and runs nothing otherwise.',
     severity: 'error',
   },
 ];

@@ -13,6 +13,7 @@ import { LedgerBuilder } from './ledger/field-ledger';
 import type * as PhysicalNames from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import type * as WriteCallbacks from './ledger/write-callbacks';
+import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { CrdTopologies } from './topology/crd-topology';
@@ -22,6 +23,7 @@ import { Reference } from '../constructs/reference';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
+import { appendAll } from '../private/append';
 import { awsCdk, awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
@@ -88,6 +90,7 @@ export function collect(root: IConstruct): Facts {
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
+  for (const c of constructs) if (Contribution.isContribution(c) && c.force) ledger.force(contributionWriter(c.node.path));
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
@@ -96,7 +99,7 @@ export function collect(root: IConstruct): Facts {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
       recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
-      contradictions.push(...contradictionFacts(d, ledger, crds));
+      appendAll(contradictions, contradictionFacts(d, ledger, crds));
     });
   });
 

@@ -5,6 +5,7 @@ import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, StackDependency } from './graph/composition-graph';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 
@@ -55,7 +56,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
   if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;
 
-  for (const capability of stages) result.wiringErrors.push(...wireSharedBase(capability, stacks));
+  for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
   if (result.wiringErrors.length > 0) return result;
 
   for (const capability of stages) {
@@ -66,7 +67,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
       // would append metadata again), and aws-cdk refuses a tree changed since then.
       const assembly = synthesizeStage(capability);
       result.assemblyDirs.push(assembly.directory);
-      if (validate) (result.templateFindings ??= []).push(...validateTemplates(capability, assembly.stacks, byArtifact));
+      if (validate) appendAll((result.templateFindings ??= []), validateTemplates(capability, assembly.stacks, byArtifact));
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
         if (!to) continue;

@@ -1,5 +1,5 @@
 import type { DependencyGraph } from './graph/dependency-graph';
-import type { Contradiction } from './ledger/contradictions';
+import type { Contradiction } from './ledger/contradiction';
 import type { FieldPath } from './ledger/field-path';
 import type { Writer } from './ledger/writer';
 import type { ObjectIdentity } from './object-identity';
@@ -179,6 +179,23 @@ export interface ObjectWrites {
   readonly kind: 'k8s' | 'cfn';
   /** Every write, in the order made. */
   readonly writes: readonly FieldWrite[];
+  /**
+   * The declarer's leaves that hold its library's default, not a value its
+   * props set (cdk8s-plus's replicas, resources, ...), when another writer
+   * writes the object.
+   * @default - none
+   */
+  readonly defaults?: readonly LibraryDefault[];
+}
+
+/** A leaf a declarer holds only because its library renders a default there. */
+export interface LibraryDefault {
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** The default value. */
+  readonly value: unknown;
+  /** The library that renders it. */
+  readonly library: 'cdk8s-plus';
 }
 
 /** One leaf written by one writer. */

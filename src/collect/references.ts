@@ -4,6 +4,7 @@ import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
 import { apiGroup, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
 import { Reference } from '../constructs/reference';
+import { appendAll } from '../private/append';
 
 /**
  * Every by-name reference of every object: those the Kubernetes API defines
@@ -30,7 +31,8 @@ export function collectReferences(
   const found: ReferenceFact[] = [];
   objects.forEach((o, i) => {
     if (o.duplicateOf !== undefined) return;
-    found.push(...apiReferences(o, i, clusterScoped), ...declaredReferences(o, i, declared.get(i) ?? [], clusterScoped));
+    appendAll(found, apiReferences(o, i, clusterScoped));
+    appendAll(found, declaredReferences(o, i, declared.get(i) ?? [], clusterScoped));
   });
   return found;
 }

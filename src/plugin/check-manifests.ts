@@ -6,6 +6,7 @@ import { plainAppMessage } from './plain-app-advice';
 import { CapabilityApp } from '../app/capability-app';
 import { compareFindings, CODE_TITLES, Severity, Violation, ViolationCode } from '../check/finding';
 import { RuntimeCapability } from '../constructs/runtime-capability';
+import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { writeLock } from '../release/lock';
 import { RuntimeRouting } from '../routing/runtime-routing';
@@ -16,8 +17,20 @@ export interface ManifestDocument {
   readonly manifestPath: string;
   /** 0-based position of the document in its file. */
   readonly index: number;
-  /** The parsed document. */
+  /** The parsed document; undefined for one that is not valid YAML. */
   readonly object: unknown;
+  /**
+   * The 1-based line where the document starts, or where its YAML error is.
+   *
+   * @default - not known
+   */
+  readonly line?: number;
+  /**
+   * The 1-based column of its YAML error.
+   *
+   * @default - the document parsed
+   */
+  readonly column?: number;
 }
 
 /** A finding on plain manifests, with the documents it is about. */
@@ -87,7 +100,7 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
       const object = new ApiObject(chart, id, { ...o, apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '', kind: typeof o.kind === 'string' ? o.kind : '' });
       byPath.set(object.node.path, d);
     });
-    findings.push(...crdOrder(documents));
+    appendAll(findings, crdOrder(documents));
     const result = app.synthesize();
     // the app's own construct paths, where cdk8s recorded them, in place of the composition's
     const real = (p: string) => {
@@ -102,8 +115,8 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
       severity,
       documents: v.paths.map((p) => byPath.get(p)).filter((d): d is ManifestDocument => d !== undefined),
     });
-    findings.push(...result.violations.filter((v) => !MODEL_CODES.has(v.code)).map((v) => located(v, 'error')));
-    findings.push(...result.warnings.map((v) => located(v, 'warning')));
+    appendAll(findings, result.violations.filter((v) => !MODEL_CODES.has(v.code)).map((v) => located(v, 'error')));
+    appendAll(findings, result.warnings.map((v) => located(v, 'warning')));
     if (options.updateLock && options.lockFile && result.lock && !findings.some((f) => f.severity === 'error')) writeLock(options.lockFile, result.lock);
   } catch (e) {
     findings.push({ code: ViolationCode.INTERNAL_ERROR, severity: 'error', message: `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: checking the manifests crashed: ${errorMessage(e)}. Please report it.`, paths: [], documents: [] });

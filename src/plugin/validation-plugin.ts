@@ -1,7 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkManifests, ManifestDocument } from './check-manifests';
-import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { checkManifests, ManifestDocument, ManifestFinding } from './check-manifests';
+import { readManifestFile } from './manifest-files';
+import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
+import { appendAll } from '../private/append';
+import { errorMessage } from '../private/errors';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 
 /**
@@ -33,7 +36,7 @@ export interface Cdk8sValidationContext {
    * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
    */
   readonly metadata?: { readonly [name: string]: Cdk8sConstructMetadata | undefined };
-  /** Parses a manifest file into its documents. */
+  /** Parses a manifest file into its documents (not used: the plugin reads the files itself, to report YAML errors). */
   parseManifest(manifestPath: string): any[];
 }
 
@@ -84,24 +87,43 @@ export class CapabilityValidation {
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile({ entry: '' });
   }
 
-  /** Runs the checks on `context.manifests` and submits the report (cdk8s-cli's `Validation` contract). */
+  /**
+   * Runs the checks on `context.manifests` and submits the report (cdk8s-cli's
+   * `Validation` contract). The files are read here, not through
+   * `context.parseManifest`, so that a document that is not valid YAML is
+   * reported with its file and line instead of being linted as whatever part
+   * of it parses, and an alias bomb is reported instead of expanded. Never
+   * throws: a crash is reported as one `CAP000` and the report fails.
+   */
   public async validate(context: Cdk8sValidationContext): Promise<void> {
-    const documents: ManifestDocument[] = [];
-    for (const manifestPath of context.manifests) {
-      context.parseManifest(manifestPath).forEach((object, index) => documents.push({ manifestPath, index, object }));
+    let findings: ManifestFinding[];
+    try {
+      const documents: ManifestDocument[] = [];
+      const unparsed: ManifestFinding[] = [];
+      for (const manifestPath of context.manifests) {
+        const file = readManifestFile(manifestPath);
+        appendAll(documents, file.documents);
+        appendAll(unparsed, file.findings);
+      }
+      const lockSwitch = parseUpdateLock();
+      const paths = new Map<ManifestDocument, string>();
+      for (const d of documents) {
+        const name = (d.object as any)?.metadata?.name;
+        const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
+        if (constructPath) paths.set(d, constructPath);
+      }
+      const checked: ManifestFinding[] = lockSwitch.problem !== undefined
+        // refused before any check or write, as an app refuses it
+        ? [{ code: ViolationCode.OUTPUT_NOT_WRITTEN, severity: 'error', message: `${CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]}: ${lockSwitch.problem}`, paths: [], documents: [] }]
+        : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
+      findings = appendAll(unparsed, checked).sort(compareFindings);
+      if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+    } catch (e) {
+      const message =
+        `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. ` +
+        'This is a bug in cdk-capability: please report it with the manifests that trigger it.';
+      findings = [{ code: ViolationCode.INTERNAL_ERROR, severity: 'error', message, paths: [], documents: [] }];
     }
-    const lockSwitch = parseUpdateLock();
-    const paths = new Map<ManifestDocument, string>();
-    for (const d of documents) {
-      const name = (d.object as any)?.metadata?.name;
-      const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
-      if (constructPath) paths.set(d, constructPath);
-    }
-    const findings = lockSwitch.problem !== undefined
-      // refused before any check or write, as an app refuses it
-      ? [{ code: ViolationCode.OUTPUT_NOT_WRITTEN, severity: 'error' as const, message: `${CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]}: ${lockSwitch.problem}`, paths: [], documents: [] }]
-      : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
-    if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
     for (const f of findings) {
       const [title, ...rest] = f.message.split(': ');
       context.report.addViolation({
@@ -111,7 +133,7 @@ export class CapabilityValidation {
         // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata
         violatingResources: f.documents.map((d) => ({
           resourceName: (d.object as any)?.metadata?.name ?? '(no name)',
-          locations: [`document ${d.index + 1} (${resourceName(d.object)})`],
+          locations: [`${location(d)} (${resourceName(d.object)})`],
           manifestPath: d.manifestPath,
         })),
       });
@@ -119,6 +141,11 @@ export class CapabilityValidation {
     const errors = findings.filter((f) => f.severity === 'error').length;
     context.report.submit(errors > 0 ? 'failure' : 'success', { errors: String(errors), warnings: String(findings.length - errors) });
   }
+}
+
+/** Where a document is, as the report names it: `document 2`, and for a YAML error `document 2, line 7, column 3`. */
+function location(d: ManifestDocument): string {
+  return d.column === undefined ? `document ${d.index + 1}` : `document ${d.index + 1}, line ${d.line}, column ${d.column}`;
 }
 
 /** `Kind namespace/name` of a document, as the report names it. */

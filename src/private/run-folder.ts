@@ -1,7 +1,8 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
+import { beat, stopBeating } from './heartbeat';
+import { certainlyGone, newOwner, Owner, parseOwner } from './liveness';
 
 /** The file naming a run folder's owner, so a later run can tell a dead run's folder from a live one's. */
 const OWNER_FILE = 'owner.json';
@@ -9,44 +10,15 @@ const OWNER_FILE = 'owner.json';
 /** The file of a run folder that names the temporary files the run wrote outside it. */
 const TEMPORARIES_FILE = 'temporaries.txt';
 
-/** Who made a run folder or holds a lock. */
-export interface Owner {
-  /** The process id. */
-  readonly pid: number;
-  /** The machine: a pid means nothing on another host. */
-  readonly host: string;
-  /** When the run started, as `Date.now()`. */
-  readonly started: number;
-}
-
-/** This process, as an owner. */
-export function thisProcess(): Owner {
-  return { pid: process.pid, host: os.hostname(), started: Date.now() };
-}
+/** The file of a run folder that records a swap in progress (`render/swap-journal.ts`). */
+export const JOURNAL_FILE = 'journal.json';
 
 /** The owner recorded in `folder`, or undefined when there is none or it cannot be read. */
 export function readOwner(folder: string): Owner | undefined {
   try {
-    const owner = JSON.parse(fs.readFileSync(path.join(folder, OWNER_FILE), 'utf-8'));
-    return Number.isInteger(owner?.pid) && typeof owner.host === 'string' && typeof owner.started === 'number' ? owner : undefined;
+    return parseOwner(fs.readFileSync(path.join(folder, OWNER_FILE), 'utf-8'));
   } catch {
     return undefined;
-  }
-}
-
-/** Records this process as the owner of `folder`. */
-export function writeOwner(folder: string): void {
-  fs.writeFileSync(path.join(folder, OWNER_FILE), JSON.stringify(thisProcess()) + '\n');
-}
-
-/** True when `owner` is a process on this machine that no longer runs. */
-export function isDead(owner: Owner): boolean {
-  if (owner.host !== os.hostname()) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'EPERM';
   }
 }
 
@@ -58,10 +30,12 @@ export function isDead(owner: Owner): boolean {
  * written once.
  *
  * Its name is `.<outdir name>.run-<pid>-<random>`, created exclusively (never
- * an existing folder, never through a link); it is removed when the process
- * exits. The folder of a run that was killed is removed by the next run into
- * the same outdir (`sweepDeadRuns`), after its previous output is put back if
- * the kill came in the middle of a swap.
+ * an existing folder, never through a link), with an owner record that a
+ * worker thread refreshes while the run lives (`heartbeat.ts`); it is removed
+ * when the process exits. The folder of a run that was killed is removed by
+ * the next run into the same outdir: at once when the dead run shared its PID
+ * namespace, else once its owner record has stopped being refreshed; a swap it
+ * left half done is finished or rolled back first (`render/swap-journal.ts`).
  */
 export class RunFolder {
   /**
@@ -72,6 +46,7 @@ export class RunFolder {
     const target = path.resolve(outdir);
     let folder = RunFolder.folders.get(target);
     if (!folder || !fs.existsSync(folder.path)) {
+      folder?.remove();
       folder = new RunFolder(target);
       RunFolder.folders.set(target, folder);
     }
@@ -84,7 +59,7 @@ export class RunFolder {
     const folder = RunFolder.folders.get(target);
     if (!folder) return;
     RunFolder.folders.delete(target);
-    fs.rmSync(folder.path, { recursive: true, force: true });
+    folder.remove();
   }
 
   /**
@@ -99,8 +74,13 @@ export class RunFolder {
     const runPath = path.dirname(path.dirname(dir));
     const current = RunFolder.folders.get(outdir);
     if (current?.path === runPath) return;
-    if (current) fs.rmSync(current.path, { recursive: true, force: true });
+    current?.remove();
     RunFolder.folders.set(outdir, new RunFolder(outdir, runPath));
+  }
+
+  /** The paths of this process's own run folders. */
+  public static ownPaths(): string[] {
+    return [...RunFolder.folders.values()].map((f) => f.path);
   }
 
   private static readonly folders = new Map<string, RunFolder>();
@@ -109,6 +89,8 @@ export class RunFolder {
 
   /** The folder's absolute path. */
   public readonly path: string;
+  /** Its owner record, as `owner.json` holds it. */
+  public readonly owner: Owner;
   private assemblies = 0;
 
   private constructor(private readonly outdir: string, existing?: string) {
@@ -116,7 +98,9 @@ export class RunFolder {
     fs.mkdirSync(parent, { recursive: true });
     if (!existing) removeDeadRuns(outdir);
     this.path = existing ?? createExclusively(path.join(parent, `${runPrefix(outdir)}${process.pid}-`));
-    writeOwner(this.path);
+    this.owner = newOwner();
+    fs.writeFileSync(path.join(this.path, OWNER_FILE), JSON.stringify(this.owner) + '\n');
+    beat(ownerFile(this.path), this.owner.token);
     if (existing) this.assemblies = fs.readdirSync(path.join(existing, 'assemblies')).length;
     if (!RunFolder.exitHookInstalled) {
       RunFolder.exitHookInstalled = true;
@@ -140,14 +124,21 @@ export class RunFolder {
    * process may still link from.
    */
   public prune(): void {
+    if (!fs.existsSync(this.path)) return;
     for (const entry of fs.readdirSync(this.path)) {
       if (entry === TEMPORARIES_FILE) removeTemporaries(this.path);
       if (entry !== OWNER_FILE && entry !== 'assemblies') fs.rmSync(path.join(this.path, entry), { recursive: true, force: true });
     }
     if (this.assemblies === 0) {
-      fs.rmSync(this.path, { recursive: true, force: true });
+      this.remove();
       for (const [key, folder] of RunFolder.folders) if (folder === this) RunFolder.folders.delete(key);
     }
+  }
+
+  /** Stops refreshing the folder's owner record and removes the folder. */
+  private remove(): void {
+    stopBeating(ownerFile(this.path));
+    fs.rmSync(this.path, { recursive: true, force: true });
   }
 
   /**
@@ -169,11 +160,21 @@ export function runPrefix(outdir: string): string {
   return `.${path.basename(outdir)}.run-`;
 }
 
+/** A run folder beside an outdir, and its owner when it names one. */
+export interface RunFolderEntry {
+  /** The folder's absolute path. */
+  readonly path: string;
+  /** Its owner, undefined while (or when, for a run killed right after creating it) it names none. */
+  readonly owner?: Owner;
+}
+
 /**
- * The run folders beside `outdir` whose process is gone (killed, or crashed
- * before its exit handler), oldest first.
+ * The run folders beside `outdir` other than this process's own: real folders
+ * named as run folders are named (a planted link is never followed). A folder
+ * without an owner record is listed too: only watching it tells a run that is
+ * starting up from one killed before it could name itself.
  */
-export function deadRuns(outdir: string): Array<{ path: string; owner: Owner }> {
+export function runFolders(outdir: string): RunFolderEntry[] {
   const parent = path.dirname(path.resolve(outdir));
   const prefix = runPrefix(outdir);
   let entries: fs.Dirent[];
@@ -182,25 +183,38 @@ export function deadRuns(outdir: string): Array<{ path: string; owner: Owner }> 
   } catch {
     return [];
   }
-  const dead: Array<{ path: string; owner: Owner }> = [];
+  const own = new Set(RunFolder.ownPaths());
+  const found: RunFolderEntry[] = [];
   for (const entry of entries) {
-    // only real folders with our prefix and an owner file: a planted link or a stranger's folder is left alone
-    if (!entry.isDirectory() || !entry.name.startsWith(prefix)) continue;
+    if (!entry.isDirectory() || !entry.name.startsWith(prefix) || !RUN_NAME.test(entry.name.slice(prefix.length))) continue;
     const folder = path.join(parent, entry.name);
+    if (own.has(folder)) continue;
     const owner = readOwner(folder);
-    if (owner && owner.pid !== process.pid && isDead(owner)) dead.push({ path: folder, owner });
+    found.push(owner ? { path: folder, owner } : { path: folder });
   }
-  return dead.sort((a, b) => a.owner.started - b.owner.started);
+  return found;
 }
 
+/** The owner record of a run folder, which its run refreshes while it lives. */
+export function ownerFile(folder: string): string {
+  return path.join(folder, OWNER_FILE);
+}
+
+/** What follows the run prefix in a run folder's name: `<pid>-<12 hex digits>`. */
+const RUN_NAME = /^\d+-[0-9a-f]{12}$/;
+
 /**
- * Removes the folders of dead runs beside `outdir` that hold no set-aside
- * output (`previous`): those are put back or removed under the outdir's lock
- * by the next write. Processes that die without running their exit handlers
- * (killed test workers, a cancelled CI job) leave such folders behind.
+ * Removes the folders of runs beside `outdir` that are certainly dead (they
+ * shared this PID namespace and their process is gone) and hold no swap in
+ * progress: those are finished or rolled back under the outdir's lock by the
+ * next write, and so are runs whose death only their stopped refresh shows.
  */
 function removeDeadRuns(outdir: string): void {
-  for (const dead of deadRuns(outdir)) if (!fs.existsSync(path.join(dead.path, 'previous'))) removeRun(dead.path);
+  for (const run of runFolders(outdir)) {
+    if (run.owner && certainlyGone(run.owner) && !fs.existsSync(path.join(run.path, JOURNAL_FILE)) && !fs.existsSync(path.join(run.path, 'previous'))) {
+      removeRun(run.path);
+    }
+  }
 }
 
 /** Removes a run folder of a run that is over, with the temporary files it recorded. */

@@ -1,5 +1,6 @@
-import type { CfnResource, TagManager } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { appendAll } from './append';
 import { awsCdk } from './aws-cdk';
 
 /**
@@ -68,12 +69,15 @@ export function renderWithoutPatches(apiObject: ApiObject): any {
   try {
     return apiObject.toJson();
   } finally {
-    patches.push(...saved);
+    appendAll(patches, saved);
   }
 }
 
-/** The overrides of a CloudFormation resource as aws-cdk keeps them (`addOverride` builds this tree; `undefined` deletes). */
-export function rawOverridesOf(resource: CfnResource): Record<string, unknown> {
+/**
+ * The overrides of a CloudFormation resource (an aws-cdk `CfnResource`) as aws-cdk keeps them (`addOverride` builds this
+ * tree; `undefined` deletes). Typed structurally here, as the functions below, so no declaration names aws-cdk-lib.
+ */
+export function rawOverridesOf(resource: IConstruct): Record<string, unknown> {
   const raw = (resource as unknown as { rawOverrides?: unknown }).rawOverrides;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UpstreamShapeError('rawOverridesOf', 'aws-cdk CfnResource.rawOverrides to be an object');
   return raw as Record<string, unknown>;
@@ -85,7 +89,7 @@ export function rawOverridesOf(resource: CfnResource): Record<string, unknown> {
  * out, resolved in its stack: `renderProperties(cfnProperties)`, the way
  * aws-cdk renders them into the template.
  */
-export function declaredPropertiesOf(resource: CfnResource): Record<string, unknown> {
+export function declaredPropertiesOf(resource: IConstruct): Record<string, unknown> {
   const r = resource as unknown as { cfnProperties?: unknown; renderProperties?: (props: unknown) => unknown };
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
   const props = r.cfnProperties;
@@ -102,8 +106,8 @@ export interface HeldTag {
   readonly priority: number;
 }
 
-/** The tags a tag manager holds now, by key, with their priorities (aws-cdk TagManager's private `tags` and `priorities`). */
-export function heldTagsOf(manager: TagManager): Map<string, HeldTag> {
+/** The tags an aws-cdk `TagManager` holds now, by key, with their priorities (its private `tags` and `priorities`). */
+export function heldTagsOf(manager: object): Map<string, HeldTag> {
   const m = manager as unknown as { tags?: unknown; priorities?: unknown };
   if (!(m.tags instanceof Map) || !(m.priorities instanceof Map)) throw new UpstreamShapeError('heldTagsOf', 'aws-cdk TagManager.tags and TagManager.priorities to be Maps');
   const held = new Map<string, HeldTag>();

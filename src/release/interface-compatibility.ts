@@ -1,4 +1,5 @@
 import type { InterfaceRecord } from './interface-record';
+import { appendAll } from '../private/append';
 import { compareText } from '../private/compare';
 import { semver } from '../private/lazy';
 
@@ -51,7 +52,7 @@ export function compareInterfaces(
   for (const { old, now } of matchInterfaces(previous, current).pairs) {
     const contract = `${now.capability}/${now.name}`;
     const mine = fieldChanges(contract, old, now);
-    changes.push(...mine);
+    appendAll(changes, mine);
     const problem = versionProblem(contract, old.version, now.version, mine);
     if (problem) incompatible.push(problem);
   }

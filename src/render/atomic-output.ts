@@ -1,13 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { lockOutdir } from './outdir-lock';
+import { OutdirLock } from './outdir-lock';
 import { OUTPUT_MARKER, OUTPUT_MARKER_CONTENT, outdirProblem, ProtectedPaths } from './outdir-safety';
 import type { OutputTree } from './output-tree';
+import { recoverDeadRuns, removeJournal, writeJournal } from './swap-journal';
 import { writeFailure } from './write-failure';
 import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
 import { compareText } from '../private/compare';
-import { deadRuns, removeRun, RunFolder } from '../private/run-folder';
+import { RunFolder } from '../private/run-folder';
 
 /** A file written in the same transaction as the output: it changes only if the output does. */
 export interface TransactionFile {
@@ -33,22 +34,68 @@ export interface WriteOptions {
    * @default - none
    */
   readonly alongside?: TransactionFile;
+  /**
+   * The outdir, already held by the caller (`holdOutdir`) for the whole synth.
+   *
+   * @default - held for the write alone
+   */
+  readonly held?: HeldOutdir;
   /** Test seam: runs before each file is written. */
   readonly beforeWrite?: (relative: string) => void;
 }
 
 /** The steps of a write, in order; `writeSteps.observe` sees each as it begins. */
-export type WriteStep = 'locked' | 'staged' | 'alongside-staged' | 'previous-moved' | 'output-moved' | 'alongside-moved' | 'done';
+export type WriteStep = 'locked' | 'staged' | 'alongside-staged' | 'journaled' | 'previous-moved' | 'output-moved' | 'alongside-moved' | 'done';
 
 /** Test seam: a process-wide observer of write steps, so a test can stop a synth at any of them. */
 export const writeSteps: { observe?: (step: WriteStep) => void } = {};
+
+/** An outdir held for one synth: its lock taken, and what killed synths left beside it finished or rolled back. */
+export interface HeldOutdir {
+  /** The outdir's lock. */
+  readonly lock: OutdirLock;
+  /** This synth's run folder beside it. */
+  readonly run: RunFolder;
+  /** Releases the lock and empties the run folder of what the write left. */
+  release(): void;
+}
+
+/**
+ * Takes the lock of `outdir` (`OutdirLock`), then finishes or rolls back a
+ * swap a killed synth left half done and removes the folders of dead runs, so
+ * that the outdir and the lock file are of one release before anything reads
+ * them. `CapabilityApp.synth` holds its outdir from before it reads the lock
+ * file until its output is written.
+ *
+ * @throws a `CAP011` `CompositionError` when a live synth holds the lock
+ */
+export function holdOutdir(outdir: string): HeldOutdir {
+  const target = path.resolve(outdir);
+  const run = RunFolder.for(target);
+  const lock = OutdirLock.acquire(target, run);
+  try {
+    writeSteps.observe?.('locked');
+    for (const notice of recoverDeadRuns(target)) process.stderr.write(notice);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  return {
+    lock,
+    run,
+    release: () => {
+      lock.release();
+      run.prune();
+    },
+  };
+}
 
 /**
  * Writes `tree` to `outdir` atomically: everything goes to a fresh folder
  * beside it first (the run's folder, on the same file system), and only a
  * complete folder is swapped in. A synth that fails before the swap leaves the
- * previous output byte-for-byte as it was. Holds the lock `<outdir>.lock`
- * meanwhile: a second synth into the same outdir fails with a clear error
+ * previous output byte-for-byte as it was. Holds the outdir's lock meanwhile
+ * (`holdOutdir`): a second synth into the same outdir fails with a clear error
  * instead of interleaving files; a lock left by a synth that was killed is
  * taken over, with a notice.
  *
@@ -60,27 +107,25 @@ export const writeSteps: { observe?: (step: WriteStep) => void } = {};
  * the cause and the fix. Folders are created with the permissions the umask
  * gives, like any other tool's output.
  *
- * The swap is two renames (the old output aside, the new one in): POSIX has no
- * atomic exchange of two folders. A synth killed between them leaves both
- * outputs whole in its run folder; the next synth into the outdir puts the old
- * one back before it does anything else.
+ * The swap is two or three renames (the old output aside, the new one in, the
+ * new lock file onto the old): POSIX has no atomic exchange of two folders.
+ * The run folder journals the swap before it begins; the last rename is its
+ * commit point. A synth killed before it leaves the old output and the old
+ * lock file once the next synth into the outdir has rolled the swap back; one
+ * killed after it, the new output and the new lock file.
  */
 export function writeAtomically(outdir: string, tree: OutputTree, options: WriteOptions = {}): void {
   const target = path.resolve(outdir);
   const protectedPaths = options.protectedPaths ?? { cwd: process.cwd(), files: [] };
   refuseUnsafeOutdir(outdir, protectedPaths);
   try {
-    const run = RunFolder.for(target);
-    const unlock = lockOutdir(target, run);
+    const held = options.held ?? holdOutdir(target);
     try {
-      writeSteps.observe?.('locked');
-      recoverInterruptedSwap(target);
       // Checked again under the lock: another synth or program may have written there meanwhile.
       refuseUnsafeOutdir(outdir, protectedPaths);
-      writeStaged(target, run, tree, options);
+      writeStaged(target, held, tree, options);
     } finally {
-      unlock();
-      run.prune();
+      if (!options.held) held.release();
     }
   } catch (e) {
     if (CompositionError.isCompositionError(e)) throw e;
@@ -95,24 +140,8 @@ function refuseUnsafeOutdir(outdir: string, protectedPaths: ProtectedPaths): voi
   throw new CompositionError([toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []))]);
 }
 
-/**
- * Puts the previous output back when a synth was killed between the two
- * renames of its swap (no outdir, and a dead run's set-aside output beside it),
- * then removes the folders of dead runs. Runs under the outdir's lock.
- */
-function recoverInterruptedSwap(target: string): void {
-  const dead = deadRuns(target);
-  if (!fs.existsSync(target)) {
-    const restorable = dead.map((d) => path.join(d.path, 'previous')).reverse().find((p) => fs.existsSync(path.join(p, OUTPUT_MARKER)));
-    if (restorable) {
-      fs.renameSync(restorable, target);
-      process.stderr.write(`cdk-capability: put back the output '${target}' that a synth killed during its swap had set aside\n`);
-    }
-  }
-  for (const d of dead) removeRun(d.path);
-}
-
-function writeStaged(target: string, run: RunFolder, tree: OutputTree, options: WriteOptions): void {
+function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options: WriteOptions): void {
+  const { run } = held;
   const staging = run.freshFolder('output');
   fs.writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_CONTENT);
   for (const [relative, content] of [...tree.files].sort(([a], [b]) => compareText(a, b))) {
@@ -129,6 +158,7 @@ function writeStaged(target: string, run: RunFolder, tree: OutputTree, options: 
   }
   writeSteps.observe?.('staged');
   const alongside = options.alongside && stageAlongside(run, options.alongside);
+  held.lock.assertHeld();
   swap(staging, target, run, alongside);
   writeSteps.observe?.('done');
 }
@@ -171,13 +201,17 @@ function stageAlongside(run: RunFolder, file: TransactionFile): StagedFile {
 }
 
 /**
- * Moves the old output aside (into the run folder), the new one in, then the
- * transaction file into place, then removes the old output. A failure before
- * the last move restores the old output.
+ * Journals the swap in the run folder, then moves the old output aside (into
+ * the run folder), the new one in, then the transaction file into place (the
+ * commit point), then removes the old output. A failure before the commit
+ * point restores the old output; a kill before it is rolled back by the next
+ * synth (`recoverDeadRuns`).
  */
 function swap(staging: string, target: string, run: RunFolder, alongside: StagedFile | undefined): void {
   const previous = path.join(run.path, 'previous');
   const hadPrevious = fs.existsSync(target);
+  writeJournal(run.path, { formatVersion: 1, outdir: target, staged: staging, previous, hadPrevious, ...(alongside ? { alongside } : {}) });
+  writeSteps.observe?.('journaled');
   try {
     if (hadPrevious) fs.renameSync(target, previous);
     writeSteps.observe?.('previous-moved');
@@ -201,6 +235,7 @@ function swap(staging: string, target: string, run: RunFolder, alongside: Staged
   } finally {
     if (alongside) fs.rmSync(alongside.temporary, { force: true });
   }
+  removeJournal(run.path);
   if (hadPrevious) fs.rmSync(previous, { recursive: true, force: true });
 }
 

@@ -58,18 +58,46 @@ export function outdirProblem(outdir: string, protectedPaths: ProtectedPaths): s
   if (stat.isSymbolicLink()) return `the outdir '${outdir}' is a symbolic link; synth replaces only a real folder it wrote`;
   if (!stat.isDirectory()) return `the outdir '${outdir}' is a file, not a folder`;
   const entries = fs.readdirSync(target);
-  if (entries.length === 0 || entries.includes(OUTPUT_MARKER) || isEarlierOutput(target, entries)) return undefined;
-  const shown = entries.sort().slice(0, 3).map((e) => `'${e}'`).join(', ');
-  return `the outdir '${outdir}' holds files this library did not write (${shown}${entries.length > 3 ? ', ...' : ''}), and synth replaces the outdir as a whole`;
+  if (entries.length === 0 || entries.includes(OUTPUT_MARKER)) return undefined;
+  const foreign = entries.filter((e) => !isOurEntry(target, e)).sort();
+  if (foreign.length === 0 && isEarlierOutput(target)) return undefined;
+  const listed = foreign.length > 0 ? foreign : entries.sort();
+  const shown = listed.slice(0, 3).map((e) => `'${e}'`).join(', ');
+  return `the outdir '${outdir}' holds files this library did not write (${shown}${listed.length > 3 ? ', ...' : ''}), and synth replaces the outdir as a whole`;
+}
+
+/** What a synth writes at the top of its outdir: a file, or a folder and what the folder may hold. */
+const OUR_ENTRIES: Readonly<Record<string, 'file' | RegExp>> = {
+  'plan.json': 'file',
+  'interface.json': 'file',
+  'manifests.yaml': 'file', // under `cdk8s synth --stdout`
+  'runtime': /\.yaml$/,
+  'gitops': /\.yaml$/,
+  'deploy': /./, // a cloud assembly holds assets of any name
+};
+
+/**
+ * True when `entry` of `dir` is a file or folder a synth writes there, of the
+ * right type, and (for `runtime/` and `gitops/`) holding only the files a synth
+ * writes in it.
+ */
+function isOurEntry(dir: string, entry: string): boolean {
+  const kind = OUR_ENTRIES[entry];
+  if (kind === undefined || !Object.prototype.hasOwnProperty.call(OUR_ENTRIES, entry)) return false;
+  const stat = fs.lstatSync(path.join(dir, entry));
+  if (kind === 'file') return stat.isFile();
+  if (!stat.isDirectory()) return false;
+  const inside = fs.readdirSync(path.join(dir, entry), { recursive: true, withFileTypes: true });
+  return inside.every((e) => e.isDirectory() || (e.isFile() && kind.test(e.name)));
 }
 
 /**
  * An output of a release before the marker existed: `plan.json` and
- * `interface.json` in our formats. Recognized so that upgrading this library
- * does not refuse the outdir it wrote itself.
+ * `interface.json` in our formats, beside nothing but what a synth writes.
+ * Recognized so that upgrading this library does not refuse the outdir it
+ * wrote itself; a lookalike that also holds someone's files is refused.
  */
-function isEarlierOutput(dir: string, entries: readonly string[]): boolean {
-  if (!entries.includes('plan.json') || !entries.includes('interface.json')) return false;
+function isEarlierOutput(dir: string): boolean {
   try {
     const plan = JSON.parse(fs.readFileSync(path.join(dir, 'plan.json'), 'utf-8'));
     const artifact = JSON.parse(fs.readFileSync(path.join(dir, 'interface.json'), 'utf-8'));

@@ -4,6 +4,7 @@ import { semver } from '../../private/lazy';
 import { ViolationCode } from '../finding';
 import { CheckContext, defineRule, RuleFinding } from '../rule';
 import { quoted } from './text';
+import { appendAll } from '../../private/append';
 
 /**
  * `CAP009`: the contract used wrongly: more than one contract in a capability
@@ -46,7 +47,7 @@ export const contractUsage = defineRule({
         });
       }
     }
-    for (const contract of facts.contracts) found.push(...contractProblems(contract, context));
+    for (const contract of facts.contracts) appendAll(found, contractProblems(contract, context));
     return found;
   },
 });

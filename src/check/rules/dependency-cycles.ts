@@ -80,6 +80,11 @@ function distinctRun(all: readonly string[]): string[] {
   const labels: string[] = [];
   for (const label of all) if (labels[labels.length - 1] !== label) labels.push(label);
   while (labels.length > 1 && labels[0] === labels[labels.length - 1]) labels.pop();
-  const first = labels.findIndex((l, i) => labels.indexOf(l) !== i);
-  return first === -1 ? labels : labels.slice(labels.indexOf(labels[first]), first);
+  const seen = new Map<string, number>();
+  for (let i = 0; i < labels.length; i++) {
+    const before = seen.get(labels[i]);
+    if (before !== undefined) return labels.slice(before, i);
+    seen.set(labels[i], i);
+  }
+  return labels;
 }

@@ -1,6 +1,7 @@
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
+import { appendAll } from '../../private/append';
 import { majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
@@ -117,7 +118,7 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
     }
   }
 
-  found.push(...interfaceDeletions(lock, facts, current));
+  appendAll(found, interfaceDeletions(lock, facts, current));
   return found;
 }
 

@@ -1,0 +1,74 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseObject, WAITED_KINDS } from './apply-commands';
+import { schemaProblems, schemaValidator, shown } from '../private/json-schema';
+import type { Plan } from '../render/writers/plan-json';
+
+/** The plan's JSON Schema: the `plan` of `plan --json`'s output (docs/plan-output.schema.json, shipped in the package). */
+export const PLAN_SCHEMA_FILE = path.join(__dirname, '..', '..', 'docs', 'plan-output.schema.json');
+
+/** The most problems reported for one plan file; the rest are counted in the last one. */
+const MAX_PLAN_PROBLEMS = 20;
+
+const validate = schemaValidator(PLAN_SCHEMA_FILE, { pointer: '#/$defs/plan', unionTypes: true });
+
+/**
+ * A stack as `cdk deploy` selects it: its path in the construct tree, segments
+ * of letters, digits, `.`, `_` and `-`, none starting with `-`, `.` or `_`.
+ * Nothing the aws-cdk CLI would read as an option or a glob (`*`, `?`, `[`,
+ * `{`, `!`): it passes a selector to minimatch. (The CLI ignores selectors
+ * after `--`, so the pattern is what keeps an edited plan from adding options.)
+ */
+const STACK_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+/** CloudFormation's stack-name pattern. */
+const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
+/** A runtime file as synth names it. */
+const RUNTIME_FILE = /^runtime\/[a-z0-9][a-z0-9._-]*\.yaml$/;
+/** A DNS-1123 subdomain, as the names of the objects apply waits for are (kubectl would read a leading `-` as an option). */
+const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** A plan read from its file, or what is wrong with the file. */
+export type PlanFile = { readonly plan: Plan } | { readonly problems: string[] };
+
+/**
+ * Reads `<outdir>/plan.json` for `apply`: JSON, valid against the plan's JSON
+ * Schema, and holding nothing a command line could take for something else:
+ * deploy steps name stacks by a plain path (and CloudFormation stack name),
+ * runtime steps name files under `runtime/` and objects by valid names.
+ *
+ * @returns the plan, or one problem per violation, each naming its JSON pointer
+ */
+export function readPlanFile(planFile: string): PlanFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(planFile, 'utf-8').replace(/^\uFEFF/, ''));
+  } catch (e) {
+    return { problems: [`it is not valid JSON (${(e as Error).message})`] };
+  }
+  const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => commandLineProblems(parsed as Plan));
+  return problems.length > 0 ? { problems } : { plan: parsed as Plan };
+}
+
+/** What the schema cannot say: the values apply puts on command lines are what synth writes there. */
+function commandLineProblems(plan: Plan): string[] {
+  const problems: string[] = [];
+  plan.steps.forEach((s, i) => {
+    const at = `/steps/${i}`;
+    if (s.lifecycle === 'deploy') {
+      if (!STACK_PATH.test(s.id)) problems.push(`${at}/id (${shown(s.id)}) must be a stack's path: segments of letters, digits, '.', '_' and '-', each starting with a letter or digit`);
+      if (s.stackName !== undefined && !STACK_NAME.test(s.stackName)) problems.push(`${at}/stackName (${shown(s.stackName)}) must be a CloudFormation stack name: a letter, then letters, digits and '-'`);
+      return;
+    }
+    s.files.forEach((f, k) => {
+      if (!RUNTIME_FILE.test(f)) problems.push(`${at}/files/${k} (${shown(f)}) must be a manifest under runtime/: 'runtime/<name>.yaml'`);
+    });
+    (s.objects ?? []).forEach((label, k) => {
+      const o = parseObject(label);
+      if (!WAITED_KINDS.has(o.type)) return;
+      if (!NAME.test(o.name) || (o.namespace !== undefined && !NAME.test(o.namespace))) {
+        problems.push(`${at}/objects/${k} (${shown(label)}) must be '<kind> <name>' or '<kind> <namespace>/<name>' with valid Kubernetes names`);
+      }
+    });
+  });
+  return problems;
+}

@@ -1,0 +1,86 @@
+import { Worker } from 'worker_threads';
+
+/**
+ * How often a held lock or a live run folder is refreshed, and how long
+ * without a refresh makes it stale. A test seam: tests shorten both.
+ */
+export const HEARTBEAT = {
+  /** The refresh interval, in milliseconds. */
+  refreshMs: 1_000,
+  /** How long a record must go unrefreshed to count as stale, in milliseconds (many refreshes: a loaded machine still makes one). */
+  staleMs: 15_000,
+};
+
+/** How long the refreshing thread idles with nothing to refresh before it ends. */
+const IDLE_MS = 5_000;
+
+/**
+ * The refreshing thread. Synth is synchronous JavaScript: a timer on the main
+ * thread never fires while it runs, so a worker thread refreshes the records.
+ * Each refresh reads the record first and sets its time only while it still
+ * holds the token it was given: a record another run took over is never kept
+ * alive, and is dropped.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('worker_threads');
+const fs = require('fs');
+const records = new Map();
+let timer;
+let interval = 0;
+function refresh() {
+  const now = new Date();
+  for (const [file, token] of records) {
+    try {
+      const record = JSON.parse(fs.readFileSync(file, 'utf-8'));
+      if (record.token !== token) { records.delete(file); continue; }
+      fs.utimesSync(file, now, now);
+    } catch {
+      records.delete(file);
+    }
+  }
+}
+parentPort.on('message', (m) => {
+  if (m.refreshMs !== interval) {
+    interval = m.refreshMs;
+    if (timer) clearInterval(timer);
+    timer = setInterval(refresh, interval);
+  }
+  if (m.add) records.set(m.add, m.token);
+  if (m.remove) records.delete(m.remove);
+});
+`;
+
+let worker: Worker | undefined;
+let idle: NodeJS.Timeout | undefined;
+const beating = new Set<string>();
+
+/**
+ * Refreshes the time of `file` (a JSON record holding `token`) every
+ * `HEARTBEAT.refreshMs`, from a worker thread, until `stopBeating(file)`, the
+ * record no longer holds `token`, or the process ends. The thread never keeps
+ * the process alive.
+ */
+export function beat(file: string, token: string): void {
+  if (idle) clearTimeout(idle);
+  idle = undefined;
+  if (!worker) {
+    worker = new Worker(WORKER_SOURCE, { eval: true });
+    worker.unref();
+  }
+  beating.add(file);
+  worker.postMessage({ add: file, token, refreshMs: HEARTBEAT.refreshMs });
+}
+
+/** Stops refreshing `file`; the thread ends once nothing has been refreshed for a while. */
+export function stopBeating(file: string): void {
+  if (!beating.delete(file) || !worker) return;
+  worker.postMessage({ remove: file, refreshMs: HEARTBEAT.refreshMs });
+  if (beating.size > 0) return;
+  const ending = worker;
+  idle = setTimeout(() => {
+    if (worker !== ending || beating.size > 0) return;
+    worker = undefined;
+    void ending.terminate();
+  }, IDLE_MS);
+  idle.unref();
+}
