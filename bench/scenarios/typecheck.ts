@@ -93,7 +93,8 @@ export function prepareTypecheckApps(base: string, log: (line: string) => void):
   for (const side of ['ours', 'bare'] as const) {
     const at = path.join(dir, side);
     // the peers, and for ours the package's own dependencies (a real install puts them there)
-    for (const peer of ['cdk8s', 'constructs', 'cdk8s-plus-30', '@types', ...(side === 'ours' ? ['ajv', 'js-yaml', 'semver'] : [])]) {
+    const own = side === 'ours' ? Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8')).dependencies ?? {}) : [];
+    for (const peer of ['cdk8s', 'constructs', 'cdk8s-plus-30', '@types', ...own]) {
       fs.mkdirSync(path.join(at, 'node_modules'), { recursive: true });
       fs.symlinkSync(path.join(ROOT, 'node_modules', peer), path.join(at, 'node_modules', peer));
     }

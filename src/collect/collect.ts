@@ -3,7 +3,8 @@ import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type * as Contracts from './contracts';
 import { declarerOf } from './declarer';
-import type * as DeploySynthesis from './deploy-synthesis';
+import { DeploySynthesis, noDeployment } from './deploy-result';
+import type * as DeploySynthesisModule from './deploy-synthesis';
 import type * as DeployTimeValues from './deploy-time-values';
 import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
@@ -33,7 +34,7 @@ import { lazily } from '../private/lazy';
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
 const deploySide = lazily(() => ({
-  ...(require('./deploy-synthesis') as typeof DeploySynthesis),
+  ...(require('./deploy-synthesis') as typeof DeploySynthesisModule),
   ...(require('./deploy-time-values') as typeof DeployTimeValues),
   ...(require('./ledger/cloudformation-writes') as typeof CloudFormationWrites),
   ...(require('./ledger/physical-names') as typeof PhysicalNames),
@@ -43,16 +44,6 @@ const contractSide = lazily(() => require('./contracts') as typeof Contracts);
 /** Write callbacks: loaded only for a composition with a Contribution that has one. */
 const writeCallbacks = lazily(() => require('./ledger/write-callbacks') as typeof WriteCallbacks);
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-/** What the deploy side yields for a composition without aws-cdk: nothing. */
-const NO_DEPLOYMENT: DeploySynthesis.DeploySynthesis = {
-  assemblyDirs: [],
-  stackDependencies: [],
-  templateFiles: new Map(),
-  templates: new Map(),
-  synthesisErrors: [],
-  wiringErrors: [],
-};
 
 /**
  * The collect stage: walks the construct tree once and returns its facts.
@@ -104,7 +95,7 @@ export function collect(root: IConstruct): Facts {
   });
 
   const withAwsCdk = awsCdkInUse(constructs);
-  const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks.runs) : NO_DEPLOYMENT;
+  const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks.runs) : noDeployment();
   const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates) : [];
 
   const objects: ObjectFact[] = drafts.map((d) => ({
@@ -193,14 +184,15 @@ function collectDeployment(
   stacks: ReadonlyArray<{ stack: Stack; capability?: RuntimeCapability }>,
   ledger: LedgerBuilder,
   callbackRuns: WriteCallbacks.CallbackRun[],
-): DeploySynthesis.DeploySynthesis {
+): DeploySynthesis {
   const side = deploySide();
   const tags = side.declaredTags(constructs);
   // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
   const validation = side.templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
   // Only a capability that takes stacks (an aws-cdk Stage) has an assembly; a stack under a runtime-only one has none.
   const staged = capabilities.filter((c): c is Capability => isStage(c));
-  const inStages = stacks.map((s) => ({ stack: s.stack, capability: s.capability && isStage(s.capability) ? (s.capability as Capability) : undefined }));
+  const stageOf = (c: RuntimeCapability | undefined) => (c && isStage(c) ? (c as Capability) : undefined);
+  const inStages = stacks.map((s) => ({ stack: s.stack, capability: stageOf(s.capability) }));
   const deploy = side.synthesizeDeployment(staged, inStages, validation);
   side.recordCloudFormationWrites(constructs, ledger, callbackRuns, tags);
   return deploy;

@@ -1,6 +1,6 @@
 import { Environment, Stage } from 'aws-cdk-lib';
 import { Construct, IConstruct } from 'constructs';
-import { RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
+import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
 import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import type { GeneratedNames } from '../private/names';
@@ -60,16 +60,12 @@ export class Capability extends Stage {
    * @throws when `construct` is not inside a capability
    */
   public static of(construct: IConstruct): Capability {
-    const found = Capability.tryOf(construct);
-    if (!found) {
-      throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
-    }
-    return found;
+    return found(construct, Capability.tryOf(construct));
   }
 
   /** The capability that encloses `construct`, or undefined. */
   public static tryOf(construct: IConstruct): Capability | undefined {
-    return construct.node.scopes.reverse().find((c) => Capability.isCapability(c)) as Capability | undefined;
+    return enclosing(construct, Capability.isCapability);
   }
 
   /** The description written to `plan.json`, if any. */

@@ -58,16 +58,12 @@ export class RuntimeCapability extends Construct {
    * @throws when `construct` is not inside a capability
    */
   public static of(construct: IConstruct): RuntimeCapability {
-    const found = RuntimeCapability.tryOf(construct);
-    if (!found) {
-      throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
-    }
-    return found;
+    return found(construct, RuntimeCapability.tryOf(construct));
   }
 
   /** The capability that encloses `construct`, of either kind, or undefined. */
   public static tryOf(construct: IConstruct): RuntimeCapability | undefined {
-    return construct.node.scopes.reverse().find((c) => RuntimeCapability.isCapability(c)) as RuntimeCapability | undefined;
+    return enclosing(construct, RuntimeCapability.isCapability);
   }
 
   /** The description written to `plan.json`, if any. */
@@ -101,4 +97,21 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
   nameBelowCapabilities(Names);
   addressBelowCapabilities();
   return props.generatedNames ?? 'plain';
+}
+
+/** The nearest of `construct` and its scopes that `is` accepts. */
+export function enclosing<T>(construct: IConstruct, is: (x: unknown) => x is T): T | undefined {
+  return construct.node.scopes.reverse().find(is) as T | undefined;
+}
+
+/**
+ * `capability`, the one enclosing `construct`.
+ *
+ * @throws when there is none
+ */
+export function found<T>(construct: IConstruct, capability: T | undefined): T {
+  if (capability === undefined) {
+    throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
+  }
+  return capability;
 }

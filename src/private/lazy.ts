@@ -1,5 +1,6 @@
 import type * as Kplus from 'cdk8s-plus-30';
 import type * as Semver from 'semver';
+import type * as Yaml from 'yaml';
 import type * as ExternalSecrets from '../imports/externalsecret-external-secrets.io';
 import type * as GatewayApi from '../imports/httproute-gateway.networking.k8s.io';
 import type * as Flux from '../imports/kustomization-kustomize.toolkit.fluxcd.io';
@@ -56,3 +57,7 @@ export const istio = lazily(() => require('../imports/virtualservice-networking.
 /** The generated Flux classes: only the Flux output writer uses them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
 export const flux = lazily(() => require('../imports/kustomization-kustomize.toolkit.fluxcd.io') as typeof Flux);
+
+/** yaml (its reader, with line and column): only the validation plugin reads manifest files with it; synth writes with js-yaml. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const yaml = lazily(() => require('yaml') as typeof Yaml);
