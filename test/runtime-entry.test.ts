@@ -155,8 +155,8 @@ describe('the types of cdk-capability/runtime, and the bench programs type-check
 
   test('the same program on the main entry point loads aws-cdk-lib declarations (what the runtime one avoids)', () => {
     // GIVEN the same node_modules, with aws-cdk-lib added
-    const modules = path.join(prepared, 'with-aws-cdk-lib');
-    fs.mkdirSync(modules);
+    const modules = path.join(prepared, 'with-aws-cdk-lib', 'node_modules');
+    fs.mkdirSync(modules, { recursive: true });
     for (const name of fs.readdirSync(path.join(prepared, 'ours', 'node_modules'))) {
       const from = path.join(prepared, 'ours', 'node_modules', name);
       // the package copied, so that its declarations resolve aws-cdk-lib from here
