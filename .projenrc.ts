@@ -37,6 +37,10 @@ const project = new typescript.TypeScriptProject({
     '@kubernetes-models/flux-cd@2.3.4',
     '@kubernetes-models/external-secrets@0.5.2',
     '@kubernetes-models/istio@2.3.0',
+    // A conformant CEL evaluator (cel-spec conformance tests, Buf, released monthly, Node >= 20) to compile and run
+    // the admission policies' expressions in tests; @bufbuild/protobuf is its peer dependency.
+    '@bufbuild/cel@^0.6.1',
+    '@bufbuild/protobuf@^2.6.2',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own
@@ -51,6 +55,8 @@ const project = new typescript.TypeScriptProject({
     // API reference in docs/api from the doc comments; its validation also fails on an undocumented public member.
     'typedoc@^0.28.0',
     'typedoc-plugin-markdown@^4.9.0',
+    // The aws-cdk-examples ddb-stream-lambda-sns example of the regression corpus (test/fixtures/corpus) builds on this L3 construct.
+    '@aws-solutions-constructs/aws-dynamodbstreams-lambda@2.101.0',
   ],
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
