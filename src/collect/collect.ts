@@ -16,6 +16,7 @@ import { runWriteCallbacks } from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
+import { collectRuntimeWriters } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems } from '../constructs/contribution';
@@ -133,6 +134,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
+    runtimeWriters: collectRuntimeWriters(constructs, indexOf, objects.map((o) => o.manifest), crds),
     contradictions,
     physicalNames,
     references,
