@@ -55,6 +55,8 @@ const project = new typescript.TypeScriptProject({
     // API reference in docs/api from the doc comments; its validation also fails on an undocumented public member.
     'typedoc@^0.28.0',
     'typedoc-plugin-markdown@^4.9.0',
+    // The aws-cdk-examples ddb-stream-lambda-sns example of the regression corpus (test/fixtures/corpus) builds on this L3 construct.
+    '@aws-solutions-constructs/aws-dynamodbstreams-lambda@2.101.0',
   ],
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
