@@ -154,6 +154,18 @@ describe('the aws-cdk example resource-overrides, plain and in a capability', ()
     expect(templates(forms[form])).toEqual(forms.plainInStage);
   });
 
+  test.each([['placed', 'index.ts:56', 'index.ts:97'], ['ported', 'ported/index.ts:59', 'ported/index.ts:100']] as const)(
+    '%s: one CAP002 only, the CorsConfiguration.Bar its addOverride sets and its addPropertyDeletionOverride deletes (the rules the second override adds inside the first one\'s map are no conflict)',
+    (form, set, deleted) => {
+      const at = 'test/fixtures/corpus/aws-cdk/resource-overrides/';
+      const bucket = 'shop/resource-overrides/MyBucket/Resource';
+      expect(codes(forms[form])).toEqual([
+        `CAP002 field conflict: '${bucket}' (addOverride at ${at}${set}) and '${bucket}' (addPropertyDeletionOverride at ${at}${deleted}) both write ` +
+          `CorsConfiguration.Bar of AWS::S3::Bucket ${bucket}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      ]);
+    },
+  );
+
   test('plain aws-cdk deep-merges its two CorsConfiguration overrides: the object the first sets keeps its keys beside the rules the second adds', () => {
     // addOverride('Properties.CorsConfiguration', { Custom, Bar }), addPropertyOverride('CorsConfiguration.CorsRules', ...),
     // addPropertyDeletionOverride('CorsConfiguration.Bar'): the rules are a leaf the first override never wrote.
