@@ -7,6 +7,7 @@
 //   routing               RuntimeRouting and its helpers
 //   collect               stage 1: (root) -> Facts, the only stage touching the construct tree and aws-cdk
 //   release               the lock and interface comparisons (pure, over facts)
+//   cluster               the map in the cluster: field-manager names, the apply sequence, the audit of managedFields (pure)
 //   check                 stage 2: (facts, previous) -> Finding[], one rule per file
 //   render                stage 3: (facts) -> OutputTree, one writer per format
 //   app                   CapabilityApp and the pipeline that runs the stages
@@ -18,6 +19,7 @@ const LAYERS = [
   ['routing'],
   ['collect'],
   ['release'],
+  ['cluster'],
   ['check'],
   ['render'],
   ['app'],

@@ -40,6 +40,8 @@ export type { Plan } from './render/writers/plan-json';
 export type { OwnershipRecords, PlanHandover, PlanOverride } from './render/ownership-records';
 export type { DroppedOrder, InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Rename } from './render/renames';
+export type { PlanObjectWriters } from './cluster/object-writers';
+export type { LockedWriter } from './release/lock';
 export type { Teardown, TeardownStep } from './render/teardown';
 export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, SensitiveNotCompared, TrafficChange, UnitChanges } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';

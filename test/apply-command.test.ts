@@ -28,8 +28,8 @@ function synthExample(name: string): string {
 
 /**
  * Stand-in `cdk` and `kubectl` on PATH: each appends its name and arguments to
- * the log, exits 3 when its command line contains `$APPLY_FAIL`, and hangs
- * (sleeps far past any test) when it contains `$APPLY_HANG`.
+ * the log, reads its stdin, exits 3 when its command line contains `$APPLY_FAIL`,
+ * and hangs (sleeps far past any test) when it contains `$APPLY_HANG`.
  */
 function standIns(): { bin: string; log: string } {
   const dir = tempDir();
@@ -38,6 +38,7 @@ function standIns(): { bin: string; log: string } {
   const script = [
     '#!/bin/sh',
     'printf \'%s\\n\' "$(basename "$0") $*" >> "$APPLY_LOG"',
+    'cat > /dev/null', // reads what apply sends on stdin (the writers' objects), as kubectl does
     'if [ -n "$APPLY_FAIL" ]; then case "$*" in *"$APPLY_FAIL"*) exit 3;; esac; fi',
     'if [ -n "$APPLY_HANG" ]; then case "$*" in *"$APPLY_HANG"*) exec sleep 3600;; esac; fi',
     'exit 0',
@@ -76,14 +77,24 @@ describe('cdk-capability apply on examples/cdn', () => {
     outdir = synthExample('cdn');
   });
 
-  /** The recorded command sequence of the CDN example: the stacks in plan order, then the runtime files with their waits. */
+  /**
+   * The recorded command sequence of the CDN example: the stacks in plan order, then per runtime file its
+   * applies (docs/cluster.md: the file whole as cdk-capability, each writer's own fields as its own manager on
+   * stdin, the release of the capability's one manager of an apply from before writers had their own), then
+   * its waits.
+   */
   const cdnSequence = (o: string) => [
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/Base`,
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/acme`,
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/globex`,
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/initech`,
-    `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0001-cdn-routing-1.yaml`,
-    `kubectl apply --server-side --field-manager=cdn -f ${o}/runtime/0002-cdn-routing-2.yaml`,
+    `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0001-cdn-routing-1.yaml`,
+    'kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f -',
+    'kubectl apply --server-side --field-manager=cdn -f -',
+    `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0002-cdn-routing-2.yaml`,
+    ...['EdgeInterface', 'webService', 'globexService', 'web', 'globex', 'tenant-acme', 'tenant-globex', 'tenant-initech']
+      .map((w) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${w} -f -`),
+    'kubectl apply --server-side --field-manager=cdn -f -',
     'kubectl wait --for=condition=Ready --timeout=5m externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
     'kubectl rollout status deployment/web -n edge --timeout=5m',
     'kubectl rollout status deployment/globex -n edge --timeout=5m',
@@ -99,11 +110,21 @@ describe('cdk-capability apply on examples/cdn', () => {
     expect(stdout).toMatch(/cdk-capability apply: 6 steps applied\.\n$/);
   });
 
-  test('--dry-run prints the same commands and runs nothing', () => {
+  test('--dry-run prints the same commands, what goes on stdin as a here-document, and runs nothing', () => {
     const { code, calls, stdout } = runApply(['apply', '--outdir', outdir, '--dry-run']);
     expect(code).toBe(0);
     expect(calls).toEqual([]);
-    expect(stdout).toBe(cdnSequence(outdir).map((l) => `${l}\n`).join(''));
+    const commands = stdout.split('\n').filter((l) => /^(cdk|kubectl) /.test(l)).map((l) => l.replace(/ <<'EOF'$/, ''));
+    expect(commands).toEqual(cdnSequence(outdir));
+    expect(stdout).toContain([
+      "kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f - <<'EOF'",
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata:',
+      '  name: edge',
+      'EOF',
+      '',
+    ].join('\n'));
   });
 
   test('stops at the first failing command, naming the step, and runs nothing after it', () => {
@@ -122,14 +143,18 @@ describe('cdk-capability apply on examples/cdn', () => {
   test('a failing runtime wait stops there too', () => {
     const { code, calls } = runApply(['apply', '--outdir', outdir], 'deployment/web');
     expect(code).toBe(1);
-    expect(calls).toEqual(cdnSequence(outdir).slice(0, 8));
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, cdnSequence(outdir).indexOf('kubectl rollout status deployment/web -n edge --timeout=5m') + 1));
   });
 
   test('waits for the ExternalSecret to be ready before the rollouts that read its Secret and before any later step', () => {
     const { calls } = runApply(['apply', '--outdir', outdir]);
 
     const wait = calls.indexOf('kubectl wait --for=condition=Ready --timeout=5m externalsecrets.external-secrets.io/cdn-edge-interface -n edge');
-    expect(wait).toBe(calls.indexOf(`kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml`) + 1);
+    // right after the step's applies: its files whole, then each writer's own fields
+    const merged = calls.indexOf(`kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`);
+    expect(merged).toBeGreaterThan(0);
+    expect(calls.slice(merged, wait).filter((c) => !c.startsWith('kubectl apply --server-side '))).toEqual([]);
+    expect(calls[wait - 1]).toBe('kubectl apply --server-side --field-manager=cdn -f -');
     expect(calls.slice(wait + 1)).toEqual(['kubectl rollout status deployment/web -n edge --timeout=5m', 'kubectl rollout status deployment/globex -n edge --timeout=5m']);
   });
 
@@ -160,9 +185,10 @@ describe('cdk-capability apply on examples/cdn', () => {
 
     // THEN apply stopped it and named the step
     expect(code).toBe(1);
-    expect(calls).toEqual(cdnSequence(outdir).slice(0, 6).map((c) => c.replace('--timeout=5m', '--timeout=1s')));
+    const merged = `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`;
+    expect(calls).toEqual(cdnSequence(outdir).slice(0, cdnSequence(outdir).indexOf(merged) + 1));
     expect(stderr).toBe(
-      `cdk-capability apply: step 6 (cdn/Routing#2) failed: 'kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml' did not finish within 1s and was stopped. ` +
+      `cdk-capability apply: step 6 (cdn/Routing#2) failed: '${merged}' did not finish within 1s and was stopped. ` +
         `Steps 1 to 5 applied; nothing after this command was run. Fix the cause and resume with: cdk-capability apply --outdir ${outdir} --from-step 6 (every step is idempotent).\n`,
     );
   });
@@ -276,7 +302,7 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
   test('a byte-order mark in front of the plan synth wrote is accepted', () => {
     const { code, calls } = applyEdited((p) => `\uFEFF${p}`);
     expect(code).toBe(0);
-    expect(calls).toHaveLength(9);
+    expect(calls).toHaveLength(20); // the CDN example's: 4 deploys, 13 applies (one field manager per writer), 3 waits
   });
 });
 
@@ -286,10 +312,15 @@ describe('cdk-capability apply on examples/crd-order', () => {
     const { code, calls } = runApply(['apply', '--outdir', outdir, '--timeout', '90s']);
     const runtime = calls.filter((c) => c.startsWith('kubectl'));
     expect(code).toBe(0);
+    const writers = (...ids: string[]) => ids.map((id) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${id} -f -`);
     expect(runtime).toEqual([
-      `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
+      ...writers('EdgeNamespace', 'TenantRouteCrd'),
+      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl wait --for=condition=Established --timeout=90s crd/tenantroutes.routing.cdn.example.com',
-      `kubectl apply --server-side --field-manager=cdn -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
+      ...writers('EdgeInterface', 'Web', 'TenantRoute'),
+      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl wait --for=condition=Ready --timeout=90s externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
       'kubectl rollout status deployment/web -n edge --timeout=90s',
     ]);

@@ -66,7 +66,7 @@ describe('inferred, ordering-only edges give way to explicit dependencies', () =
     const app = newApp();
     new ApiObject(new RuntimeRouting(new Capability(app, 'c'), 'r'), 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } });
     app.synth();
-    expect(Object.keys(JSON.parse(fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8')))).toEqual(['version', 'capabilities', 'changes', 'steps', 'teardown']);
+    expect(Object.keys(JSON.parse(fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8')))).toEqual(['version', 'capabilities', 'changes', 'steps', 'teardown', 'writers']);
   });
 
   test('a cycle of an explicit dependency and an edge a field implies names both origins', () => {

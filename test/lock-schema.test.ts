@@ -76,7 +76,7 @@ function synthAgainst(text: string): Array<{ code: string; message: string; path
 
 const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label === label);
 
-/** The 29 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
+/** The 31 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
 const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> = [
   ['formatVersion 2', () => edited((l) => (l.formatVersion = 2)), ['/formatVersion']],
   ['formatVersion "1"', () => edited((l) => (l.formatVersion = '1')), ['/formatVersion']],
@@ -107,9 +107,11 @@ const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> 
   ['a UTF-8 byte-order mark before the lock', () => `\uFEFF${cases.text}`, []],
   ['CRLF line endings', () => cases.text.replace(/\n/g, '\r\n'), []],
   ['a prerelease contract version "1.2.0-rc.1" (lower: a backwards version, CAP007, not CAP014)', () => edited((l) => (l.interfaces[0].version = '1.2.0-rc.1')), []],
+  ['a field manager over the API server\'s 128 characters', () => edited((l) => (l.units[5].writers[0].manager = 'm'.repeat(129))), ['/units/5/writers/0/manager']],
+  ['a writer\'s fields not in the fieldsV1 form', () => edited((l) => (l.units[5].writers[0].fields = { spec: {} })), ['/units/5/writers/0/fields', '/units/5/writers/0/fields']],
 ];
 
-describe('a hand-edited lock: each of 29 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
+describe('a hand-edited lock: each of 31 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
   test('the real lock uses every part of the format and is accepted as it is', () => {
     // GIVEN the real lock
     const units = cases.lock.units;
@@ -117,7 +119,7 @@ describe('a hand-edited lock: each of 29 shapes is a coded refusal naming its JS
     // THEN it holds what the shapes edit, and the same composition against it changes nothing
     expect(units.map((u: any) => u.label)).toContain('ConfigMap shop/settings');
     expect(units.indexOf(unit(cases.lock, 'ConfigMap shop/settings'))).toBe(5);
-    expect(['binds', 'defines', 'owners', 'sensitive', 'namespaceName', 'stackName'].filter((key) => !units.some((u: any) => key in u))).toEqual([]);
+    expect(['binds', 'defines', 'owners', 'sensitive', 'namespaceName', 'stackName', 'writers'].filter((key) => !units.some((u: any) => key in u))).toEqual([]);
     expect(cases.lock.sensitiveKeyId).toMatch(/^[0-9a-f]{16}$/);
     expect(synthAgainst(cases.text)).toEqual([]);
   });

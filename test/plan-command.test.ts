@@ -281,11 +281,12 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // THEN the usage both times, exit 1 then 0
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toMatch(/^cdk-capability: unknown command 'bogus' \(plan, apply, --version, --help\)\n\nUsage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\] \[--json\] \[--format text\|json\|sarif\|github\] \[--exit-zero\]\n/);
+    expect(unknown.stderr).toMatch(/^cdk-capability: unknown command 'bogus' \(plan, apply, audit, --version, --help\)\n\nUsage: cdk-capability plan \[--app "<command>"\] \[--plan <plan\.json>\] \[--json\] \[--format text\|json\|sarif\|github\] \[--exit-zero\]\n/);
     expect(help.code).toBe(0);
     // the unknown command's usage also lists apply
     expect(unknown.stderr).toContain(help.stdout.trimEnd());
     expect(unknown.stderr).toContain('cdk-capability apply');
+    expect(unknown.stderr).toContain('cdk-capability audit');
   });
 
   test('--version prints the package version alone and exits 0', () => {

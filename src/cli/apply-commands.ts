@@ -1,5 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
-import type { PlanStep } from '../render/plan-steps';
+import { runtimeApplies } from './field-manager-applies';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -14,6 +15,10 @@ export interface ApplyCommand {
   readonly args: readonly string[];
   /** What it does: a deploy, an apply, or a wait (a wait runs as long as `--timeout` lets it). */
   readonly kind: 'deploy' | 'apply' | 'wait';
+  /** What it reads on stdin (`-f -`): a writer's own objects, when anything. */
+  readonly input?: string;
+  /** True when its failure only warns: a release of an object that is not there yet. */
+  readonly optional?: boolean;
 }
 
 /** Options of `applyCommands`. */
@@ -24,6 +29,12 @@ export interface ApplyCommandOptions {
    * @default '5m'
    */
   readonly timeout?: string;
+  /**
+   * Reads a file of a runtime step (relative to the outdir), for the writers' own objects.
+   *
+   * @default the file under the outdir
+   */
+  readonly read?: (file: string) => string;
 }
 
 /** The kinds whose rollout a later step waits for, and the resource name kubectl takes for each. */
@@ -39,9 +50,10 @@ const EXTERNAL_SECRET = 'external-secrets.io/ExternalSecret';
 export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, ...Object.keys(ROLLOUTS)]);
 
 /**
- * Every command of the apply, in plan order. Pure: it reads the plan and runs
- * nothing. One `cdk deploy` per deploy step; per runtime step one `kubectl
- * apply` per file, then its waits, in this order: each CRD established, each
+ * Every command of the apply, in plan order. It reads the plan (and the runtime
+ * files, for the writers' own objects) and runs nothing. One `cdk deploy` per
+ * deploy step; per runtime step the applies of `runtimeApplies` (one field
+ * manager per writer, docs/cluster.md), then its waits, in this order: each CRD established, each
  * External Secrets `ExternalSecret` ready (its Secret exists, so no later step
  * and no rollout waits on a missing Secret), each Deployment, StatefulSet and
  * DaemonSet rolled out.
@@ -50,15 +62,16 @@ export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, 
  */
 export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandOptions = {}): ApplyCommand[] {
   const timeout = options.timeout ?? '5m';
+  const read = options.read ?? ((file: string) => fs.readFileSync(path.join(outdir, file), 'utf-8'));
   const commands: ApplyCommand[] = [];
   plan.steps.forEach((s, i) => {
-    const add = (kind: ApplyCommand['kind'], program: string, args: string[]) => commands.push({ step: i + 1, stepId: s.id, program, args, kind });
+    const add = (kind: ApplyCommand['kind'], program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, kind, ...extra });
     if (s.lifecycle === 'deploy') {
       add('deploy', 'cdk', ['deploy', '--app', path.join(outdir, 'deploy'), '--exclusively', '--require-approval', 'never', s.id]);
       return;
     }
-    const manager = fieldManager(s);
-    for (const file of s.files) add('apply', 'kubectl', ['apply', '--server-side', `--field-manager=${manager}`, '-f', path.join(outdir, file)]);
+    // one field manager per writer (issue 25): src/cluster/apply-sequence.ts
+    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, read)) add('apply', 'kubectl', args, extra);
     const objects = (s.objects ?? []).map(parseObject);
     for (const o of objects.filter((x) => x.type === CRD)) add('wait', 'kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
     for (const o of objects.filter((x) => x.type === EXTERNAL_SECRET)) {
@@ -72,11 +85,6 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
   return commands;
 }
 
-/** The field manager of a runtime step: its capability, so each capability owns its fields on the cluster. */
-function fieldManager(step: PlanStep): string {
-  return step.capability ? step.capability.replace(/[^A-Za-z0-9._-]/g, '-') : 'cdk-capability';
-}
-
 /** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */
 export function parseObject(label: string): { type: string; namespace?: string; name: string } {
   const [type, ref = ''] = label.split(' ');
@@ -84,7 +92,11 @@ export function parseObject(label: string): { type: string; namespace?: string; 
   return slash < 0 ? { type, name: ref } : { type, namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
 }
 
-/** A command as a shell would take it: arguments quoted where needed. */
-export function shellLine(c: Pick<ApplyCommand, 'program' | 'args'>): string {
-  return [c.program, ...c.args].map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+/**
+ * A command as a shell would take it: arguments quoted where needed, and its stdin as a here-document
+ * (`withInput`) or not shown.
+ */
+export function shellLine(c: Pick<ApplyCommand, 'program' | 'args' | 'input'>, withInput = true): string {
+  const line = [c.program, ...c.args].map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+  return c.input === undefined || !withInput ? line : `${line} <<'EOF'\n${c.input}EOF`;
 }

@@ -12,7 +12,10 @@ export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-
 Carries out the plan a synth wrote to <outdir>/plan.json (run cdk8s synth
 first), step by step in plan order:
   deploy step:  cdk deploy --app <outdir>/deploy --exclusively --require-approval never <stack>
-  runtime step: kubectl apply --server-side --field-manager=<capability> -f <file>
+  runtime step: kubectl apply --server-side, one field manager per writer of
+                the composition (docs/cluster.md): the step's files whole as
+                cdk-capability, then each writer's own fields as its manager
+                (on stdin), then the releases of writers gone;
                 then the waits that make the next step safe: each
                 CustomResourceDefinition established, each ExternalSecret
                 ready, each Deployment, StatefulSet and DaemonSet rolled out.
@@ -68,10 +71,16 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
     return 0;
   }
   for (const c of commands) {
-    process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c)}\n`);
+    process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c, false)}\n`);
     const limit = c.kind === 'deploy' ? parsed.deployTimeoutMs : c.kind === 'wait' ? parsed.timeoutMs + WAIT_GRACE_MS : parsed.timeoutMs;
-    const run = spawnSync(c.program, c.args, { stdio: ['ignore', 'inherit', 'inherit'], env: process.env, timeout: limit, killSignal: 'SIGKILL' });
+    const stdin = c.input === undefined ? 'ignore' : 'pipe';
+    const run = spawnSync(c.program, c.args, { stdio: [stdin, 'inherit', 'inherit'], input: c.input, env: process.env, timeout: limit, killSignal: 'SIGKILL' });
     if (run.error || run.status !== 0) {
+      if (c.optional && !run.error) {
+        const why = run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`;
+        process.stderr.write(`cdk-capability apply: step ${c.step} (${c.stepId}): a release before the merged apply ${why}; going on (an object not there yet has nothing to release).\n`);
+        continue;
+      }
       process.stderr.write(failure(c, run, limit, parsed));
       return 1;
     }
@@ -146,7 +155,7 @@ function failure(c: ApplyCommand, run: ReturnType<typeof spawnSync>, limit: numb
   const applied = c.step === options.fromStep ? `No step before it${options.fromStep > 1 ? ` (from step ${options.fromStep})` : ''}` : `Steps ${options.fromStep} to ${c.step - 1}`;
   const resume = ['cdk-capability', 'apply', '--outdir', options.outdir, '--from-step', String(c.step)];
   return (
-    `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c)}' ${why}. ` +
+    `cdk-capability apply: step ${c.step} (${c.stepId}) failed: '${shellLine(c, false)}' ${why}. ` +
     `${applied} applied; nothing after this command was run. Fix the cause and resume with: ${shellLine({ program: resume[0], args: resume.slice(1) })} ` +
     '(every step is idempotent).\n'
   );

@@ -4,7 +4,7 @@ import { ReportedFinding, ReportedLocation, reportedRules } from './report-findi
 import { CODE_TITLES } from '../check/finding';
 
 /** The `cdk-capability` version in a SARIF log's tool driver. */
-function ownVersion(): string {
+export function ownVersion(): string {
   try {
     return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8')).version;
   } catch {
@@ -84,12 +84,12 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
 }
 
 /** `dangling reference` -> `DanglingReference`, the rule's SARIF name. */
-function ruleName(title: string): string {
+export function ruleName(title: string): string {
   return title.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
 /** A folder as a `file://` URI ending in `/`, as SARIF wants a base URI. */
-function directoryUri(dir: string): string {
+export function directoryUri(dir: string): string {
   const absolute = path.resolve(dir).split(path.sep).join('/');
   return `file://${encodeURI(absolute.startsWith('/') ? absolute : `/${absolute}`)}${absolute.endsWith('/') ? '' : '/'}`;
 }

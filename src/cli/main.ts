@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { apply, APPLY_USAGE } from './apply';
+import { audit, AUDIT_USAGE } from './audit';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
@@ -60,17 +61,19 @@ export function main(argv: string[]): number {
   const [command, ...rest] = argv;
   // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
   if (command === 'apply') return apply(rest, outdirFromConfig);
+  // `cdk-capability audit` (issue 25): the cluster's managedFields against the lock.
+  if (command === 'audit') return audit(rest);
   if (command === '--version' || command === 'version') {
     process.stdout.write(`${ownVersion()}\n`);
     return ExitCode.NO_CHANGES;
   }
   if (command === '--help' || command === 'help') {
-    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
     return ExitCode.NO_CHANGES;
   }
   if (command !== 'plan') {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    process.stderr.write(`cdk-capability: ${what} (plan, apply, --version, --help)\n\n${USAGE}\n\n${APPLY_USAGE}\n`);
+    process.stderr.write(`cdk-capability: ${what} (plan, apply, audit, --version, --help)\n\n${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
     return exitCode({ kind: 'failed' });
   }
   let values: PlanOptions;

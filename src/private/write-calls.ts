@@ -158,7 +158,8 @@ function wrapOverrides(): void {
         if (api === 'addOverride') {
           const list = overrideCalls.get(this) ?? [];
           overrideCalls.set(this, list);
-          list.push({ path: splitOverridePath(String(args[0])), value: args[1], call: outer! });
+          // aws-cdk keeps the value by reference and merges later overrides into it: record it as it is now
+          list.push({ path: splitOverridePath(String(args[0])), value: snapshot(args[1]), call: outer! });
         }
         return original.apply(this, args);
       } finally {
@@ -167,6 +168,21 @@ function wrapOverrides(): void {
     };
     proto[api] = wrapper;
   }
+}
+
+/**
+ * A copy of an override's plain maps and lists as they are at the call (the
+ * maps aws-cdk later merges other overrides into); tokens and other objects
+ * are kept as they are.
+ */
+function snapshot(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snapshot);
+  if (value === null || typeof value !== 'object') return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== null && proto !== Object.prototype) return value;
+  const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
+  for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v);
+  return copy;
 }
 
 function wrapTags(): void {

@@ -63,6 +63,34 @@ export interface LockedUnit {
    * leaf is the declarer's.
    */
   readonly owners?: Readonly<Record<string, string>>;
+  /**
+   * For a runtime object: every writer with its field manager and the leaves
+   * it owns, in the form `metadata.managedFields` prints (`fieldsV1`), so
+   * `cdk-capability apply` can give each writer its own field manager and
+   * `cdk-capability audit` can compare the cluster with it. Absent in locks
+   * written before writers were recorded.
+   */
+  readonly writers?: readonly LockedWriter[];
+}
+
+/** One writer of a runtime object, as the lock records it. */
+export interface LockedWriter {
+  /** The writer, as messages name it: its construct path. */
+  readonly writer: string;
+  /** How it writes (`declaration`, `contribution`, `json-patch`, `runtime`, ...). */
+  readonly kind: string;
+  /**
+   * Its field manager in the cluster (`cdk-capability:<construct path>`); absent for a runtime writer
+   * declared without one.
+   */
+  readonly manager?: string;
+  /** The leaves it owns, as a `fieldsV1` set (`{"f:spec":{"f:replicas":{}}}`). */
+  readonly fields: Readonly<Record<string, unknown>>;
+  /**
+   * Those of its leaves that it owns only as nodes (an empty map, a keyed element with its key alone, a set
+   * value), as a `fieldsV1` set; absent when there are none. `apply` sends such a node empty.
+   */
+  readonly presence?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
+import { lockedWritersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
+import { CrdTopologies } from '../collect/topology/crd-topology';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
@@ -24,6 +26,7 @@ import { templateSecretAt } from '../release/sensitive-properties';
 export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>, key?: LockKey): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
+  const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -69,6 +72,8 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
         ...values,
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
+        // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
+        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds),
       });
     }
   }

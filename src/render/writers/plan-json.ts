@@ -1,3 +1,5 @@
+import { legacyFieldManager } from '../../cluster/field-manager';
+import { PlanObjectWriters, planWriters } from '../../cluster/object-writers';
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
@@ -40,10 +42,16 @@ export interface Plan {
   readonly renames?: readonly Rename[];
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
+  /**
+   * Who writes each runtime object, under which field manager, and which managers must release it:
+   * `cdk-capability apply` applies each writer's leaves under its own manager (docs/cluster.md).
+   */
+  readonly writers: readonly PlanObjectWriters[];
 }
 
 /** The plan of a release, as `plan.json` holds it. */
 export function planOf(context: RenderContext): Plan {
+  const capabilities = new Map(context.facts.objects.map((o) => [`object:${o.key}`, o.capability]));
   return {
     version: 1,
     capabilities: context.facts.capabilities.map((c) => ({ name: c.path, description: c.description })),
@@ -53,6 +61,7 @@ export function planOf(context: RenderContext): Plan {
     ...optional(droppedOrders(context.facts)),
     ...renamesOf(context),
     teardown: context.teardown,
+    writers: planWriters(context.lock, context.previous, (unit) => legacyFieldManager(capabilities.get(unit.id))),
   };
 }
 

@@ -1,0 +1,145 @@
+import * as fs from 'fs';
+import { parseArgs } from 'util';
+import { exitCode } from './exit-codes';
+import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
+import { auditCluster } from '../cluster/audit';
+import { readLiveObjects } from '../cluster/live-objects';
+import { expectedObjects } from '../cluster/object-writers';
+import { DEFAULT_LOCK_FILE, readLock } from '../release/lock';
+
+export const AUDIT_USAGE = `Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]
+                            [--applied-by <manager>] [--label <key>=<value>]... [--ignore-manager <name>]...
+
+Compares who owns each field of the live objects (metadata.managedFields) with
+the writers the lock records, and prints every difference: a field owned by a
+manager the composition does not declare, a field of a writer taken over, or
+overwritten by an update (kubectl edit, a controller's full-object Update()),
+or gone (stripped), an object of the lock missing, an object of ours the lock
+does not know. Reads the objects as kubectl prints them (a List, or one object
+per YAML or JSON document) from <file>, or from stdin when it is - or absent:
+
+  kubectl get -f dist/runtime/ -R --ignore-not-found -o json --show-managed-fields \\
+    | npx cdk-capability audit
+
+  --lock            the lock of the release applied (default: ${DEFAULT_LOCK_FILE})
+  --format          text (default); json (docs/audit-output.schema.json); sarif
+                    (SARIF 2.1.0, for code scanning); github (workflow annotations)
+  --json            the same as --format json
+  --applied-by      the one field manager that applied the release, when a GitOps
+                    engine applied it (kustomize-controller, argocd-controller)
+  --label           a label that marks an object as ours: one that carries every
+                    --label and that the lock does not know is reported
+  --ignore-manager  a field manager to leave out (a controller you accept)
+  --exit-zero       exit 0 also on differences (a step that only reports)
+
+Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
+(printed); 1 an error (unreadable input or lock, a lock that records no
+writers), also with --exit-zero.`;
+
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+type Format = (typeof FORMATS)[number];
+
+/**
+ * Runs `cdk-capability audit`; returns the exit code.
+ *
+ * @param argv the arguments after `audit`
+ * @param readStdin reads all of stdin (for tests)
+ */
+export function audit(argv: string[], readStdin: () => string = () => fs.readFileSync(0, 'utf-8')): number {
+  let values: {
+    'lock'?: string;
+    'json'?: boolean;
+    'format'?: string;
+    'exit-zero'?: boolean;
+    'applied-by'?: string;
+    'label'?: string[];
+    'ignore-manager'?: string[];
+    'help'?: boolean;
+  };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        'lock': { type: 'string' },
+        'json': { type: 'boolean' },
+        'format': { type: 'string' },
+        'exit-zero': { type: 'boolean' },
+        'applied-by': { type: 'string' },
+        'label': { type: 'string', multiple: true },
+        'ignore-manager': { type: 'string', multiple: true },
+        'help': { type: 'boolean' },
+      },
+    }));
+  } catch (e) {
+    return usageError((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${AUDIT_USAGE}\n`);
+    return exitCode({ kind: 'accepted', changes: false });
+  }
+  if (positionals.length > 1) return usageError(`one input at most, got ${positionals.length} (${positionals.join(' ')})`);
+  const format = (values.json ? 'json' : values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}' (one of ${FORMATS.join(', ')})`);
+  const labels: Record<string, string> = {};
+  for (const l of values.label ?? []) {
+    const eq = l.indexOf('=');
+    if (eq <= 0) return usageError(`--label '${l}' is not <key>=<value>`);
+    labels[l.slice(0, eq)] = l.slice(eq + 1);
+  }
+
+  const lockFile = values.lock ?? DEFAULT_LOCK_FILE;
+  let lock;
+  let lockText: string;
+  try {
+    lock = readLock(lockFile);
+    lockText = lock ? fs.readFileSync(lockFile, 'utf-8') : '';
+  } catch (e) {
+    return failure((e as Error).message);
+  }
+  if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
+  const expected = expectedObjects(lock);
+  if (expected.length === 0) {
+    return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded, or the release has no runtime objects. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
+  }
+
+  const input = positionals[0] ?? '-';
+  let text: string;
+  try {
+    text = input === '-' ? readStdin() : fs.readFileSync(input, 'utf-8');
+  } catch (e) {
+    return failure(`cannot read ${input === '-' ? 'stdin' : `'${input}'`}: ${(e as Error).message}`);
+  }
+  let live;
+  try {
+    live = readLiveObjects(text, input === '-' ? 'stdin' : input);
+  } catch (e) {
+    return failure((e as Error).message);
+  }
+  if (live.length > 0 && live.every((o) => o.managedFields.length === 0)) {
+    return failure('no object of the input has metadata.managedFields: run kubectl get with --show-managed-fields');
+  }
+
+  const findings = auditCluster(expected, live, {
+    ...(values['applied-by'] ? { appliedBy: values['applied-by'] } : {}),
+    labels,
+    ignoreManagers: values['ignore-manager'] ?? [],
+  });
+  const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings };
+  const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, process.cwd()) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
+  process.stdout.write(out);
+  // differences are what `plan` calls changes: something to do (apply again, or declare a writer)
+  return exitCode({ kind: 'accepted', changes: findings.length > 0 }, { exitZero: values['exit-zero'] });
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`cdk-capability audit: ${message}\n\n${AUDIT_USAGE}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+function failure(message: string): number {
+  process.stderr.write(`cdk-capability audit: ${message}\n`);
+  return exitCode({ kind: 'failed' });
+}

@@ -1,0 +1,42 @@
+import * as path from 'path';
+import * as jsyaml from 'js-yaml';
+import { applySequence } from '../cluster/apply-sequence';
+import { legacyFieldManager } from '../cluster/field-manager';
+import { sequencedObjects } from '../cluster/object-writers';
+import { toYaml } from '../private/yaml';
+import type { PlanStep } from '../render/plan-steps';
+import type { Plan } from '../render/writers/plan-json';
+
+/** One `kubectl apply --server-side` of a runtime step. */
+export interface KubectlApply {
+  /** kubectl's arguments. */
+  readonly args: readonly string[];
+  /** The objects, as YAML documents, when they go on stdin (`-f -`); absent when the step's files are named. */
+  readonly input?: string;
+  /** True when a failure is not the step's: a release that finds the object not there yet has nothing to release. */
+  readonly optional?: boolean;
+}
+
+/**
+ * The `kubectl apply --server-side` commands of one runtime step, one per apply of `applySequence`: the
+ * step's files whole under `cdk-capability` (`--force-conflicts`), then each writer's leaves under its own
+ * field manager and the releases, on stdin. A plan without writers (from before they were recorded) gets the
+ * files applied under the capability's one field manager, as before.
+ *
+ * @param plan the plan, for its writers
+ * @param step a runtime step
+ * @param outdir the synth's output folder, as the commands name it
+ * @param read reads a file of the step (relative to the outdir)
+ */
+export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, read: (file: string) => string): KubectlApply[] {
+  const files = step.files.flatMap((f) => ['-f', path.join(outdir, f)]);
+  if (!plan.writers || plan.writers.length === 0) {
+    return [{ args: ['apply', '--server-side', `--field-manager=${legacyFieldManager(step.capability)}`, ...files] }];
+  }
+  const manifests = step.files.flatMap((f) => jsyaml.loadAll(read(f)).filter((d) => d !== null && d !== undefined));
+  return applySequence(sequencedObjects(manifests, plan.writers)).map((a): KubectlApply => {
+    const args = ['apply', '--server-side', ...(a.force ? ['--force-conflicts'] : []), `--field-manager=${a.manager}`];
+    if (a.phase === 'merged') return { args: [...args, ...files] };
+    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(a.phase === 'release-first' ? { optional: true } : {}) };
+  });
+}

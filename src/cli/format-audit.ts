@@ -1,0 +1,112 @@
+import * as path from 'path';
+import { escapeData, escapeProperty } from './format-github';
+import { directoryUri, ownVersion, ruleName } from './format-sarif';
+import type { AuditFinding } from '../cluster/audit';
+import { AUDIT_RULES, auditRule } from '../cluster/audit-rules';
+import { formatPath } from '../collect/ledger/field-path';
+
+/** What `cdk-capability audit` compared, for every format. */
+export interface AuditReport {
+  /** The lock file, as given. */
+  readonly lockFile: string;
+  /** Its text, to point at the line of each object. */
+  readonly lockText: string;
+  /** Objects of the lock compared (those with writers recorded). */
+  readonly compared: number;
+  /** Live objects read. */
+  readonly live: number;
+  /** The differences. */
+  readonly findings: readonly AuditFinding[];
+}
+
+/** The line of the lock that starts an object's unit (1 when not found: the file itself). */
+export function lockLine(lockText: string, unitId: string | undefined): number {
+  if (!unitId) return 1;
+  const at = lockText.indexOf(`"id": ${JSON.stringify(unitId)}`);
+  return at < 0 ? 1 : lockText.slice(0, at).split('\n').length;
+}
+
+/** The readable report: one paragraph per finding, then a summary line. */
+export function formatAuditText(report: AuditReport): string {
+  const lines: string[] = [];
+  for (const f of report.findings) lines.push(`${f.kind}: ${f.message}`, '');
+  const n = report.findings.length;
+  lines.push(
+    n === 0
+      ? `cdk-capability audit: the cluster matches ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`
+      : `cdk-capability audit: ${n} difference${n === 1 ? '' : 's'} between the cluster and ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The JSON report (docs/audit-output.schema.json). */
+export function formatAuditJson(report: AuditReport): string {
+  const findings = report.findings.map((f) => ({
+    kind: f.kind,
+    level: auditRule(f.kind).level,
+    object: f.object,
+    ...(f.unitId ? { unitId: f.unitId } : {}),
+    fields: f.fields.map(formatPath),
+    fieldPaths: f.fields,
+    ...(f.manager ? { manager: f.manager, operation: f.operation } : {}),
+    ...(f.writer ? { writer: f.writer } : {}),
+    ...(f.writerManager ? { writerManager: f.writerManager } : {}),
+    message: f.message,
+  }));
+  const doc = { formatVersion: 1, lockFile: report.lockFile, matches: findings.length === 0, compared: report.compared, live: report.live, findings };
+  return `${JSON.stringify(doc, undefined, 2)}\n`;
+}
+
+/** GitHub Actions workflow commands, one per finding, on the line of the lock that holds its object. */
+export function formatAuditGithub(report: AuditReport): string {
+  const file = report.lockFile.split(path.sep).join('/');
+  return report.findings
+    .map((f) => {
+      const rule = auditRule(f.kind);
+      const properties = [`file=${escapeProperty(file)}`, `line=${lockLine(report.lockText, f.unitId)}`, `title=${escapeProperty(`cdk-capability audit: ${rule.title}`)}`];
+      return `::${rule.level} ${properties.join(',')}::${escapeData(`${f.kind}: ${f.message}`)}\n`;
+    })
+    .join('');
+}
+
+/** A SARIF 2.1.0 log: every kind of finding a rule with its explanation, each finding a result on the lock's line. */
+export function formatAuditSarif(report: AuditReport, root: string): string {
+  const ids = AUDIT_RULES.map((r) => r.id);
+  const uri = path.relative(root, path.resolve(report.lockFile)).split(path.sep).join('/');
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'cdk-capability audit',
+            version: ownVersion(),
+            rules: AUDIT_RULES.map((r) => ({
+              id: r.id,
+              name: ruleName(r.title),
+              shortDescription: { text: r.title },
+              fullDescription: { text: r.explanation },
+              help: { text: `${r.explanation} See docs/cluster.md of cdk-capability.` },
+              defaultConfiguration: { level: r.level },
+            })),
+          },
+        },
+        originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
+        results: report.findings.map((f) => ({
+          ruleId: f.kind,
+          ruleIndex: ids.indexOf(f.kind),
+          level: auditRule(f.kind).level,
+          message: { text: f.message },
+          locations: [
+            {
+              physicalLocation: { artifactLocation: { uri: encodeURI(uri), uriBaseId: 'SRCROOT' }, region: { startLine: lockLine(report.lockText, f.unitId) } },
+              logicalLocations: [{ fullyQualifiedName: f.object, kind: 'object' }, ...(f.writer ? [{ fullyQualifiedName: f.writer, kind: 'member' }] : [])],
+            },
+          ],
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(log, undefined, 2)}\n`;
+}

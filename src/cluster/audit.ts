@@ -1,0 +1,355 @@
+import { isDeepStrictEqual } from 'util';
+import { appliedLeaves } from './apply-sequence';
+import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
+import { elementOf } from './fields-v1';
+import type { LiveObject, ManagedFieldsEntry } from './live-objects';
+import { ledgerLeaves, pathKey } from './managed-leaves';
+import { FieldPath, formatPath } from '../collect/ledger/field-path';
+import type { OwnedLeaf } from '../collect/ledger/leaves';
+import { appliedKey, identityKey, ObjectIdentity } from '../collect/object-identity';
+import { compareText } from '../private/compare';
+
+/** One writer of an object and the leaves it owns, as the lock records it. */
+export interface WriterLeaves {
+  /** The writer, as messages name it: its construct path. */
+  readonly writer: string;
+  /**
+   * Its field manager in the cluster; undefined for a runtime writer declared without one (its leaves are
+   * then not checked: any client may write them).
+   */
+  readonly manager?: string;
+  /** Its leaves, as the ledger records them (presence marked). */
+  readonly leaves: readonly OwnedLeaf[];
+  /** True for a controller that writes in the cluster (`RuntimeWriter`): `apply` does not write its leaves. */
+  readonly runtime?: boolean;
+}
+
+/** An object of the composition, as the lock records it, with who writes which leaves. */
+export interface ExpectedObject {
+  /**
+   * Its identity as declared: a namespace of `''` (declared without one) is a cluster-scoped object or a
+   * namespaced one in `default`, whichever the cluster has.
+   */
+  readonly identity: ObjectIdentity;
+  /** How messages name it. */
+  readonly label: string;
+  /** Its id in the lock (`object:...`), to point at it. */
+  readonly unitId?: string;
+  /** Its writers. */
+  readonly writers: readonly WriterLeaves[];
+}
+
+/** What `auditCluster` can find; each is a difference between the cluster and the lock. */
+export type AuditFindingKind =
+  | 'undeclared-manager'
+  | 'taken-over'
+  | 'overwritten-by-update'
+  | 'stripped'
+  | 'unowned'
+  | 'stale-owner'
+  | 'missing-object'
+  | 'unknown-object';
+
+/** One difference between the cluster and the lock. */
+export interface AuditFinding {
+  /** What kind of difference. */
+  readonly kind: AuditFindingKind;
+  /** The object, as messages name it. */
+  readonly object: string;
+  /** The object's id in the lock, when the lock has it. */
+  readonly unitId?: string;
+  /** The fields concerned, in the ledger's path form, sorted; empty for a whole object. */
+  readonly fields: readonly FieldPath[];
+  /** The manager the cluster names: the one that took the fields, owns them undeclared, or last updated. */
+  readonly manager?: string;
+  /** That manager's operation. */
+  readonly operation?: 'Apply' | 'Update';
+  /** The writer of the composition the fields belong to (the one displaced). */
+  readonly writer?: string;
+  /** That writer's field manager. */
+  readonly writerManager?: string;
+  /** What it means and what to do, in one sentence or two. */
+  readonly message: string;
+}
+
+/** Options of `auditCluster`. */
+export interface AuditOptions {
+  /**
+   * The one field manager that applied every deploy-time leaf (a GitOps engine that applies with one manager,
+   * such as Flux's `kustomize-controller`): it stands for every writer's own manager.
+   * @default - each writer's own manager, as `cdk-capability apply` uses them
+   */
+  readonly appliedBy?: string;
+  /**
+   * Labels that mark an object as ours: a live object carrying all of them that the lock does not know is an
+   * `unknown-object`, as is one that a manager of ours wrote.
+   * @default - only the managers tell
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Managers to leave out of the comparison (known controllers the composition does not declare). @default - none */
+  readonly ignoreManagers?: readonly string[];
+}
+
+/** A live entry with its leaves in the ledger's sense. */
+interface Entry {
+  readonly entry: ManagedFieldsEntry;
+  readonly leaves: ReadonlySet<string>;
+}
+
+/**
+ * Compares the objects of the cluster, with their `managedFields`, with the lock, and returns every
+ * difference:
+ *
+ * - `undeclared-manager`: a manager that no writer of the object declares owns fields (drift, or a controller
+ *   the composition does not declare); status and subresource writes are the controllers' and not reported;
+ * - `taken-over`: a leaf of a writer is owned only by other managers, which took it with an apply;
+ * - `overwritten-by-update`: a leaf of a writer is owned by a manager whose last write was an `Update` (a
+ *   `kubectl edit`, a controller's full-object `Update()`), no longer by the writer's manager;
+ * - `stripped`: a leaf of a writer is gone from the object and nobody owns it: a full-object `Update()`
+ *   that did not carry it (the seed incident), naming the latest update;
+ * - `unowned`: a leaf of a writer is in the object but owned by nobody;
+ * - `stale-owner`: a manager of ours owns a leaf the lock gives to another writer or to none (a handover
+ *   whose release did not run, an apply stopped inside a step);
+ * - `missing-object`: an object of the lock is not in the cluster;
+ * - `unknown-object`: an object written by a manager of ours, or carrying our labels, that the lock does
+ *   not know.
+ *
+ * @param expected the objects of the lock, with their writers
+ * @param live the objects read from the cluster (only those the lock knows, or that look ours, matter)
+ * @returns the findings, sorted by object, kind, manager and writer
+ */
+export function auditCluster(expected: readonly ExpectedObject[], live: readonly LiveObject[], options: AuditOptions = {}): AuditFinding[] {
+  const ignored = new Set(options.ignoreManagers ?? []);
+  const byKey = new Map(live.map((o) => [o.key, o]));
+  const known = new Set<string>();
+  const findings: AuditFinding[] = [];
+  for (const e of expected) {
+    // declared without a namespace: cluster-scoped, or namespaced and in `default`
+    const keys = e.identity.namespace === '' ? [identityKey({ ...e.identity, namespace: undefined }), appliedKey(e.identity)] : [appliedKey(e.identity)];
+    const key = keys.find((k) => byKey.has(k)) ?? keys[keys.length - 1];
+    known.add(key);
+    const object = byKey.get(key);
+    if (!object) {
+      findings.push({
+        kind: 'missing-object',
+        object: e.label,
+        ...(e.unitId ? { unitId: e.unitId } : {}),
+        fields: [],
+        message: `${e.label} is in the lock but not in the cluster: apply the release (cdk-capability apply), or check that the input holds every object of the release.`,
+      });
+      continue;
+    }
+    findings.push(...auditObject(e, object, ignored, options.appliedBy));
+  }
+  for (const o of live) {
+    if (known.has(o.key)) continue;
+    const ourManager = o.managedFields.find((m) => isOurFieldManager(m.manager))?.manager;
+    const labels = options.labels && Object.keys(options.labels).length > 0 ? options.labels : undefined;
+    const labelled = labels !== undefined && Object.entries(labels).every(([k, v]) => o.manifest?.metadata?.labels?.[k] === v);
+    if (!ourManager && !labelled) continue;
+    const why = ourManager ? `its field manager '${ourManager}' is one of ours` : `it carries ${Object.entries(labels!).map(([k, v]) => `${k}=${v}`).join(', ')}`;
+    findings.push({
+      kind: 'unknown-object',
+      object: o.label,
+      fields: [],
+      ...(ourManager ? { manager: ourManager } : {}),
+      message: `${o.label} looks like ours (${why}) but the lock does not know it: a release removed it and nothing deleted it (cdk-capability plan --teardown prints how), or it was applied from another composition.`,
+    });
+  }
+  return findings.sort(compareFindings);
+}
+
+const KIND_ORDER: readonly AuditFindingKind[] = [
+  'missing-object',
+  'stripped',
+  'overwritten-by-update',
+  'taken-over',
+  'unowned',
+  'stale-owner',
+  'undeclared-manager',
+  'unknown-object',
+];
+
+function compareFindings(a: AuditFinding, b: AuditFinding): number {
+  return (
+    compareText(a.object, b.object)
+    || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)
+    || compareText(a.manager ?? '', b.manager ?? '')
+    || compareText(a.writer ?? '', b.writer ?? '')
+  );
+}
+
+/** The fields of one finding being gathered. */
+interface Group {
+  readonly kind: AuditFindingKind;
+  readonly fields: FieldPath[];
+  readonly manager?: ManagedFieldsEntry;
+  readonly writer?: WriterLeaves;
+  readonly writerManager?: string;
+}
+
+/** The findings of one object that is in both the lock and the cluster. */
+function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet<string>, appliedBy: string | undefined): AuditFinding[] {
+  const entries: Entry[] = object.managedFields
+    .filter((m) => !ignored.has(m.manager))
+    .map((entry) => ({ entry, leaves: new Set(ledgerLeaves(entry.members).map(pathKey)) }));
+  // `apply` keeps `cdk-capability` owning the whole merged object beside each writer; a GitOps engine owns it alone
+  const applier = appliedBy ?? APPLIER_FIELD_MANAGER;
+  const managerOf = (w: WriterLeaves) => (w.runtime ? w.manager : appliedBy ?? w.manager);
+  const declared = new Set(e.writers.map(managerOf).filter((m): m is string => m !== undefined));
+  if (e.writers.some((w) => !w.runtime)) declared.add(applier);
+
+  /** Each leaf of ours: its path, writer and manager, and whether that manager applies it (`appliedLeaves`). */
+  const ours = new Map<string, { path: FieldPath; writer: WriterLeaves; manager?: string; applied: boolean }>();
+  for (const w of e.writers) {
+    const applied = new Set((w.runtime ? w.leaves : appliedLeaves(w.leaves)).map((l) => pathKey(l.path)));
+    for (const leaf of w.leaves) {
+      const key = pathKey(leaf.path);
+      ours.set(key, { path: leaf.path, writer: w, manager: managerOf(w), applied: applied.has(key) });
+    }
+  }
+
+  const groups = new Map<string, Group>();
+  const report = (kind: AuditFindingKind, path: FieldPath, manager?: ManagedFieldsEntry, writer?: WriterLeaves, writerManager?: string) => {
+    const id = JSON.stringify([kind, manager?.manager ?? '', writer?.writer ?? '']);
+    let g = groups.get(id);
+    if (!g) {
+      g = { kind, fields: [], manager, writer, writerManager };
+      groups.set(id, g);
+    }
+    g.fields.push(path);
+  };
+  /** Leaves of ours reported as taken by a manager, so its undeclared-manager finding does not repeat them. */
+  const taken = new Set<string>();
+
+  for (const [key, { path, writer, manager, applied }] of ours) {
+    if (manager === undefined || !applied) continue;
+    const owners = entries.filter((x) => ownsOrCovers(x.leaves, path));
+    if (owners.some((x) => x.entry.manager === manager)) continue;
+    const others = owners.filter((x) => x.entry.manager !== applier);
+    if (others.length === 0) {
+      if (writer.runtime) continue; // its controller has not written it yet
+      if (!isPresent(object.manifest, path)) report('stripped', path, latestUpdate(entries), writer, manager);
+      else report('unowned', path, owners[0]?.entry, writer, manager);
+      continue;
+    }
+    const updater = others.find((x) => x.entry.operation === 'Update');
+    const by = updater ?? [...others].sort((a, b) => compareText(a.entry.manager, b.entry.manager))[0];
+    report(updater ? 'overwritten-by-update' : 'taken-over', path, by.entry, writer, manager);
+    taken.add(JSON.stringify([by.entry.manager, key]));
+  }
+
+  for (const x of entries) {
+    const m = x.entry.manager;
+    for (const key of x.leaves) {
+      const mine = ours.get(key);
+      if (taken.has(JSON.stringify([m, key]))) continue;
+      if (mine?.writer.runtime && mine.manager === undefined) continue; // any client may write it
+      if (m === applier && declared.has(m)) {
+        if (mine && !mine.writer.runtime) continue;
+        report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
+      } else if (declared.has(m)) {
+        if (mine && mine.manager === m) continue;
+        report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
+      } else if (m === APPLIER_FIELD_MANAGER) {
+        report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
+      } else if (!x.entry.subresource) {
+        report('undeclared-manager', JSON.parse(key), x.entry, undefined);
+      }
+    }
+  }
+
+  return [...groups.values()].map((g): AuditFinding => {
+    const fields = [...g.fields].sort((a, b) => compareText(formatPath(a), formatPath(b)));
+    return {
+      kind: g.kind,
+      object: e.label,
+      ...(e.unitId ? { unitId: e.unitId } : {}),
+      fields,
+      ...(g.manager ? { manager: g.manager.manager, operation: g.manager.operation } : {}),
+      ...(g.writer ? { writer: g.writer.writer } : {}),
+      ...(g.writerManager ? { writerManager: g.writerManager } : {}),
+      message: messageOf(e.label, g.kind, fields, g.manager, g.writer, g.writerManager),
+    };
+  });
+}
+
+/** True when the set owns the path itself or an ancestor of it (an atomic value that holds it). */
+function ownsOrCovers(leaves: ReadonlySet<string>, path: FieldPath): boolean {
+  for (let n = path.length; n >= 1; n--) if (leaves.has(pathKey(path.slice(0, n)))) return true;
+  return false;
+}
+
+/**
+ * The latest `Update` of the object itself (not of a subresource), by time when recorded, else the last
+ * printed: the full-object update that dropped what is gone, whether its manager is declared or not.
+ */
+function latestUpdate(entries: readonly Entry[]): ManagedFieldsEntry | undefined {
+  const updates = entries.map((x) => x.entry).filter((m) => m.operation === 'Update' && m.subresource === undefined);
+  let latest: ManagedFieldsEntry | undefined;
+  for (const m of updates) if (!latest || (m.time ?? '') >= (latest.time ?? '')) latest = m;
+  return latest;
+}
+
+/** True when the object holds the path: keyed elements matched by their keys, set values by value. */
+function isPresent(manifest: unknown, path: FieldPath): boolean {
+  let node: any = manifest;
+  for (const segment of path) {
+    if (node === undefined || node === null) return false;
+    const element = elementOf(segment);
+    if (element.kind === 'field') {
+      if (typeof node !== 'object' || Array.isArray(node) || !(segment in node)) return false;
+      node = node[segment];
+    } else if (!Array.isArray(node)) {
+      return false;
+    } else if (element.kind === 'key') {
+      // a key field the element leaves out holds its default (protocol TCP) in the key: an exact match first
+      const exact = (x: any) => element.fields.every(([k, v]) => isDeepStrictEqual(x?.[k], v));
+      const defaulted = (x: any) => element.fields.every(([k, v]) => x?.[k] === undefined || isDeepStrictEqual(x[k], v));
+      node = node.find(exact) ?? node.find(defaulted);
+      if (node === undefined) return false;
+    } else if (element.kind === 'value') {
+      return node.some((x: unknown) => isDeepStrictEqual(x, element.value));
+    } else {
+      node = node[element.index];
+    }
+  }
+  return node !== undefined;
+}
+
+function fieldList(fields: readonly FieldPath[]): string {
+  const shown = fields.slice(0, 5).map(formatPath).join(', ');
+  return fields.length > 5 ? `${shown} and ${fields.length - 5} more` : shown;
+}
+
+function messageOf(
+  object: string,
+  kind: AuditFindingKind,
+  fields: readonly FieldPath[],
+  manager: ManagedFieldsEntry | undefined,
+  writer: WriterLeaves | undefined,
+  writerManager: string | undefined,
+): string {
+  const what = fieldList(fields);
+  const its = fields.length === 1 ? 'it' : 'them';
+  const whose = writer ? ` of '${writer.writer}'${writerManager ? ` (field manager ${writerManager})` : ''}` : '';
+  const by = manager ? `'${manager.manager}' (${manager.operation}${manager.time ? ` at ${manager.time}` : ''})` : '';
+  switch (kind) {
+    case 'stripped':
+      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
+    case 'overwritten-by-update':
+      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.`;
+    case 'taken-over':
+      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
+    case 'unowned':
+      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} in the object but owned by ${manager ? `'${manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
+    case 'stale-owner':
+      return manager?.manager === APPLIER_FIELD_MANAGER || !writer
+        ? `${object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
+        : `${object}: ${by} still owns ${what}, which the lock gives to ${writer ? `'${writer.writer}'` : 'no writer'}: a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
+    case 'undeclared-manager':
+      return `${object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, or remove its writes.`;
+    default:
+      return `${object}: ${kind}`;
+  }
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'crypto';
+import type { Writer } from '../collect/ledger/writer';
+
+/** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
+export const FIELD_MANAGER_PREFIX = 'cdk-capability:';
+
+/**
+ * The field manager `apply` gives the whole merged object for a moment (the first apply of each step), and
+ * that releases it again at the end of the step: between releases it owns nothing.
+ */
+export const APPLIER_FIELD_MANAGER = 'cdk-capability';
+
+/** The API server's limit on a field manager's name, in bytes of UTF-8 (`FieldManagerMaxLength`). */
+export const FIELD_MANAGER_MAX_BYTES = 128;
+
+/** Hex digits of the digest in a shortened name: 64 bits. */
+const DIGEST_HEX = 16;
+
+/** Separates the parts of a shortened name; never in a construct path, whose ids are never empty. */
+const MARK = '//';
+
+/** Characters the API server accepts in a field manager's name: Go's `unicode.IsPrint`. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
+const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
+
+/**
+ * The field manager of a writer of the composition: `cdk-capability:` and the writer's construct path
+ * (`cdk-capability:cdn/Routing/Timeouts`); for a path too long for the API server's 128 bytes, the path
+ * shortened around a digest of the whole path,
+ * `cdk-capability:<start of the path>//<16 hex digits of its SHA-256>//<end of the path>`; for a short path
+ * holding a character the API server refuses (a control character, replaced by `?`), `<path>//<digest>`.
+ *
+ * Stable (a function of the writer's id alone), within 128 bytes, and collision-free: a name that is not
+ * shortened holds no `//` (a construct path never does) and a shortened one does, so the two kinds never meet;
+ * two shortened names differ unless 64 bits of SHA-256 of two different paths agree.
+ *
+ * @param writer the writer's stable id: its construct path, with what tells its writes apart when one
+ *   construct makes several (a JSON patch's call site)
+ * @example
+ * fieldManagerName('cdn/Routing/Timeouts'); // 'cdk-capability:cdn/Routing/Timeouts'
+ */
+export function fieldManagerName(writer: string): string {
+  const plain = `${FIELD_MANAGER_PREFIX}${writer}`;
+  if (Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer) && !writer.includes(MARK)) return plain;
+  const digest = createHash('sha256').update(writer).digest('hex').slice(0, DIGEST_HEX);
+  const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(FIELD_MANAGER_PREFIX) - 2 * MARK.length - DIGEST_HEX;
+  const printable = [...writer.replace(NOT_PRINTABLE, '?')];
+  if (bytes(printable) <= room + MARK.length) return `${FIELD_MANAGER_PREFIX}${printable.join('')}${MARK}${digest}`;
+  const headBytes = Math.floor(room / 3);
+  const head = fit(printable, headBytes);
+  const tail = fit([...printable.slice(head.length)].reverse(), room - bytes(head)).reverse();
+  return `${FIELD_MANAGER_PREFIX}${head.join('')}${MARK}${digest}${MARK}${tail.join('')}`;
+}
+
+/**
+ * The one field manager `cdk-capability apply` used for every object of a capability before each writer had
+ * its own: the capability's path with every character but letters, digits, `.`, `_` and `-` as `-`. A
+ * release whose previous lock records no writers makes it release the objects.
+ *
+ * @param capability the capability's construct path, if the object has one
+ */
+export function legacyFieldManager(capability: string | undefined): string {
+  return capability ? capability.replace(/[^A-Za-z0-9._-]/g, '-') : APPLIER_FIELD_MANAGER;
+}
+
+/**
+ * The field manager of a writer of the ledger: `fieldManagerName` of its construct path for a declaration or
+ * a Contribution; for a plain call on an object or scope (a JSON patch, an override, a Tag), of the path and
+ * which call it is (`cdn/Routing/Web#json-patch-2`), never of where it was made, which moves when the program
+ * is edited.
+ */
+export function fieldManagerOf(writer: Writer): string {
+  switch (writer.kind) {
+    case 'declaration':
+    case 'contribution-fields':
+    case 'contribution-patches':
+    case 'contribution-write':
+    case 'runtime':
+      return fieldManagerName(writer.path);
+    default:
+      return fieldManagerName(`${writer.path}#${writer.kind}${writer.call === undefined ? '' : `-${writer.call}`}`);
+  }
+}
+
+/** True when a field manager's name is one `fieldManagerName` gives (a writer of some composition). */
+export function isOurFieldManager(manager: string): boolean {
+  return manager === APPLIER_FIELD_MANAGER || manager.startsWith(FIELD_MANAGER_PREFIX);
+}
+
+/** The longest start of `chars` within `limit` bytes of UTF-8. */
+function fit(chars: readonly string[], limit: number): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (const c of chars) {
+    const n = Buffer.byteLength(c);
+    if (used + n > limit) break;
+    out.push(c);
+    used += n;
+  }
+  return out;
+}
+
+function bytes(chars: readonly string[]): number {
+  return chars.reduce((n, c) => n + Buffer.byteLength(c), 0);
+}

@@ -1,0 +1,367 @@
+import type { FieldPath } from '../collect/ledger/field-path';
+
+/**
+ * The `FieldsV1` form of a set of field paths, as the API server writes
+ * `metadata.managedFields[].fieldsV1`: a JSON object whose keys are path
+ * elements (`f:spec`, `k:{"name":"web"}`, `v:"example.com/a"`, `i:0`) and
+ * whose values are the sets below them, with `"."` marking that the node
+ * itself is a member.
+ *
+ * Parsed and serialized as structured-merge-diff 4.1.2 does it
+ * (`fieldpath/serialize.go`, `serialize-pe.go`): element keys of a `k:` sorted
+ * by name, children ordered by `PathElement.Compare` (fields, then keys, then
+ * values, then indexes), unknown element types (`r:...`) dropped, values
+ * written as its JSON writer writes them (HTML characters escaped in values,
+ * not in field names). `serializeFieldsV1` returns the same bytes as
+ * `Set.ToJSON`.
+ *
+ * A path here is the ledger's `FieldPath`: a field name as itself, a keyed
+ * element as `k:{...}` (keys sorted, plain JSON), a set value as `v:<json>`,
+ * an index as `i:<n>`.
+ */
+export type FieldsV1 = { readonly [element: string]: FieldsV1 };
+
+/** A JSON value inside a `k:` or `v:` element. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** One element of a path, as structured-merge-diff keeps it (`fieldpath.PathElement`). */
+export type PathElement =
+  | { readonly kind: 'field'; readonly name: string }
+  | { readonly kind: 'key'; readonly fields: ReadonlyArray<readonly [string, JsonValue]> }
+  | { readonly kind: 'value'; readonly value: JsonValue }
+  | { readonly kind: 'index'; readonly index: number };
+
+/** A `fieldsV1` document that structured-merge-diff would refuse to read. */
+export class FieldsV1Error extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FieldsV1Error';
+  }
+}
+
+/**
+ * Parses one path element as `fieldpath.DeserializePathElement` does.
+ *
+ * @returns the element, or undefined for an element type this version does not know (`r:...`), which
+ *   structured-merge-diff drops
+ * @throws FieldsV1Error for a malformed element (`no-colon`, `i:1.23`, `k:{"name":invalid}`)
+ */
+export function parsePathElement(text: string): PathElement | undefined {
+  if (text.length < 2) throw new FieldsV1Error(`the path element '${text}' is shorter than 2 characters`);
+  if (text[1] !== ':') throw new FieldsV1Error(`the path element '${text}' has no ':' after its type`);
+  const body = text.slice(2);
+  switch (text[0]) {
+    case 'f':
+      return { kind: 'field', name: body };
+    case 'v':
+      return { kind: 'value', value: parseJson(text, body) };
+    case 'k': {
+      const keys = parseJson(text, body);
+      if (keys === null || typeof keys !== 'object' || Array.isArray(keys)) throw new FieldsV1Error(`the path element '${text}' is not k: followed by a JSON object`);
+      const fields = Object.entries(keys as Record<string, JsonValue>).sort(([a], [b]) => compareCodePoints(a, b));
+      return { kind: 'key', fields };
+    }
+    case 'i':
+      if (!/^[-+]?[0-9]+$/.test(body)) throw new FieldsV1Error(`the path element '${text}' is not i: followed by an integer`);
+      return { kind: 'index', index: Number(body) };
+    default:
+      return undefined;
+  }
+}
+
+function parseJson(element: string, body: string): JsonValue {
+  try {
+    return JSON.parse(body) as JsonValue;
+  } catch (e) {
+    throw new FieldsV1Error(`the path element '${element}' does not hold JSON after its type (${(e as Error).message})`);
+  }
+}
+
+/** A path element as `fieldpath.SerializePathElement` writes it: `f:spec`, `k:{"port":80,"protocol":"TCP"}`. */
+export function serializePathElement(pe: PathElement): string {
+  switch (pe.kind) {
+    case 'field':
+      return `f:${pe.name}`;
+    case 'key':
+      return `k:{${pe.fields.map(([name, value]) => `${goString(name, false)}:${goJson(value)}`).join(',')}}`;
+    case 'value':
+      return `v:${goJson(pe.value)}`;
+    case 'index':
+      return `i:${pe.index}`;
+  }
+}
+
+/** The order structured-merge-diff keeps path elements in (`PathElement.Compare`): fields, keys, values, indexes. */
+export function comparePathElements(a: PathElement, b: PathElement): number {
+  const rank = { field: 0, key: 1, value: 2, index: 3 };
+  if (a.kind !== b.kind) return Math.sign(rank[a.kind] - rank[b.kind]);
+  switch (a.kind) {
+    case 'field':
+      return compareCodePoints(a.name, (b as typeof a).name);
+    case 'key':
+      return compareFieldLists(a.fields, (b as typeof a).fields);
+    case 'value':
+      return compareValues(a.value, (b as typeof a).value);
+    case 'index':
+      return Math.sign(a.index - (b as typeof a).index);
+  }
+}
+
+/** The ledger's segment of a path element: the field name itself, `k:{...}` with sorted keys, `v:<json>`, `i:<n>`. */
+export function segmentOf(pe: PathElement): string {
+  switch (pe.kind) {
+    case 'field':
+      return pe.name;
+    case 'key':
+      return `k:${JSON.stringify(Object.fromEntries(pe.fields))}`;
+    case 'value':
+      return `v:${JSON.stringify(pe.value)}`;
+    case 'index':
+      return `i:${pe.index}`;
+  }
+}
+
+/**
+ * The path element a ledger segment stands for: `k:{...}` a keyed element, `v:<json>` a set value, `i:<n>`
+ * an index, anything else a field name (the ledger writes map keys unprefixed).
+ */
+export function elementOf(segment: string): PathElement {
+  if (segment.startsWith('k:{')) {
+    const keys = tryJson(segment.slice(2));
+    if (keys !== undefined && keys !== null && typeof keys === 'object' && !Array.isArray(keys)) {
+      return { kind: 'key', fields: Object.entries(keys as Record<string, JsonValue>).sort(([a], [b]) => compareCodePoints(a, b)) };
+    }
+  } else if (segment.startsWith('v:')) {
+    const value = tryJson(segment.slice(2));
+    if (value !== undefined) return { kind: 'value', value };
+  } else if (/^i:[0-9]+$/.test(segment)) {
+    return { kind: 'index', index: Number(segment.slice(2)) };
+  }
+  return { kind: 'field', name: segment };
+}
+
+/**
+ * A segment in one spelling for equal elements: a keyed element's keys sorted by name, as
+ * structured-merge-diff sorts them (the ledger writes them in the list's key order).
+ */
+export function canonicalSegment(segment: string): string {
+  return segment.startsWith('k:{') || segment.startsWith('v:') ? segmentOf(elementOf(segment)) : segment;
+}
+
+/** A path with every segment in its canonical spelling (`canonicalSegment`). */
+export function canonicalPath(path: FieldPath): FieldPath {
+  return path.map(canonicalSegment);
+}
+
+function tryJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A node of a set: whether it is a member itself, and its children by serialized element. */
+interface SetNode {
+  member: boolean;
+  readonly children: Map<string, { readonly element: PathElement; readonly node: SetNode }>;
+}
+
+const newNode = (): SetNode => ({ member: false, children: new Map() });
+
+/**
+ * Every member of a `fieldsV1` set, as ledger paths, in structured-merge-diff's order (a node before the
+ * nodes below it). Reads as `Set.FromJSON` does: `{}` and `{".": {}, ...}` are members, a node whose every
+ * child is an unknown element type counts as a member, unknown element types are dropped.
+ *
+ * @throws FieldsV1Error when the document is not an object of objects, or an element is malformed
+ */
+export function parseFieldsV1(fieldsV1: unknown): FieldPath[] {
+  const root = readNode(fieldsV1, []);
+  const out: FieldPath[] = [];
+  const walk = (node: SetNode, prefix: string[]): void => {
+    for (const { element, node: child } of sortedChildren(node)) {
+      const path = [...prefix, segmentOf(element)];
+      if (child.member) out.push(path);
+      walk(child, path);
+    }
+  };
+  walk(root, []);
+  return out;
+}
+
+function readNode(json: unknown, at: readonly string[]): SetNode {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new FieldsV1Error(`fieldsV1${at.map((s) => `[${JSON.stringify(s)}]`).join('')} is ${Array.isArray(json) ? 'a list' : JSON.stringify(json) ?? 'undefined'}, expected an object`);
+  }
+  const node = newNode();
+  let known = 0;
+  for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+    if (key === '.') {
+      node.member = true;
+      continue;
+    }
+    const element = parsePathElement(key);
+    if (!element) continue;
+    known++;
+    const child = readNode(value, [...at, key]);
+    if (child.children.size === 0) child.member = true;
+    const id = serializePathElement(element);
+    const existing = node.children.get(id);
+    if (existing) {
+      existing.node.member ||= child.member;
+      for (const [k, v] of child.children) existing.node.children.set(k, v);
+    } else {
+      node.children.set(id, { element, node: child });
+    }
+  }
+  if (known === 0) node.member = true;
+  return node;
+}
+
+function sortedChildren(node: SetNode): Array<{ element: PathElement; node: SetNode }> {
+  return [...node.children.values()].sort((a, b) => comparePathElements(a.element, b.element));
+}
+
+/** The set tree of ledger paths. */
+function treeOf(paths: Iterable<FieldPath>): SetNode {
+  const root = newNode();
+  for (const path of paths) {
+    if (path.length === 0) continue;
+    let node = root;
+    for (const segment of path) {
+      const element = elementOf(segment);
+      const id = serializePathElement(element);
+      let child = node.children.get(id);
+      if (!child) {
+        child = { element, node: newNode() };
+        node.children.set(id, child);
+      }
+      node = child.node;
+    }
+    node.member = true;
+  }
+  return root;
+}
+
+/**
+ * The `fieldsV1` object of a set of paths, with its keys in structured-merge-diff's order (so
+ * `JSON.stringify` of it keeps that order; `serializeFieldsV1` for the exact bytes).
+ */
+export function toFieldsV1(paths: Iterable<FieldPath>): FieldsV1 {
+  const build = (node: SetNode, self: boolean): FieldsV1 => {
+    const out: Record<string, FieldsV1> = {};
+    if (self && node.children.size > 0) out['.'] = {};
+    for (const { element, node: child } of sortedChildren(node)) out[serializePathElement(element)] = build(child, child.member);
+    return out;
+  };
+  return build(treeOf(paths), false);
+}
+
+/** The `fieldsV1` JSON of a set of paths, byte for byte as structured-merge-diff's `Set.ToJSON` writes it. */
+export function serializeFieldsV1(paths: Iterable<FieldPath>): string {
+  const emit = (node: SetNode, self: boolean): string => {
+    const parts: string[] = [];
+    if (self && node.children.size > 0) parts.push('".":{}');
+    for (const { element, node: child } of sortedChildren(node)) parts.push(`${goString(serializePathElement(element), false)}:${emit(child, child.member)}`);
+    return `{${parts.join(',')}}`;
+  };
+  return emit(treeOf(paths), false);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// structured-merge-diff's orders and its JSON writer (json-iterator, ConfigCompatibleWithStandardLibrary).
+
+/** Strings compared as Go compares them: by UTF-8 bytes, which is by code point. */
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return Math.sign(d);
+  }
+  return Math.sign(x.length - y.length);
+}
+
+/** `value.FieldList.Compare`: lexically, by name then value, a shorter list first. */
+function compareFieldLists(a: ReadonlyArray<readonly [string, JsonValue]>, b: ReadonlyArray<readonly [string, JsonValue]>): number {
+  for (let i = 0; ; i++) {
+    if (i >= a.length && i >= b.length) return 0;
+    if (i >= a.length) return -1;
+    if (i >= b.length) return 1;
+    const c = compareCodePoints(a[i][0], b[i][0]) || compareValues(a[i][1], b[i][1]);
+    if (c !== 0) return c;
+  }
+}
+
+/** `value.Compare`: numbers (ints and floats numerically), then strings, booleans, lists, maps, null. */
+function compareValues(a: JsonValue, b: JsonValue): number {
+  const rank = (v: JsonValue) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : Array.isArray(v) ? 3 : v === null ? 5 : 4);
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return Math.sign(ra - rb);
+  if (typeof a === 'number') return Math.sign(a - (b as number));
+  if (typeof a === 'string') return compareCodePoints(a, b as string);
+  if (typeof a === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (Array.isArray(a)) {
+    const l = b as readonly JsonValue[];
+    for (let i = 0; ; i++) {
+      if (i >= a.length && i >= l.length) return 0;
+      if (i >= a.length) return -1;
+      if (i >= l.length) return 1;
+      const c = compareValues(a[i], l[i]);
+      if (c !== 0) return c;
+    }
+  }
+  if (a === null) return 0;
+  return compareMaps(a as Record<string, JsonValue>, b as Record<string, JsonValue>);
+}
+
+/** `value.MapCompare`: the union of keys in lexical order, a missing key or a shorter map first. */
+function compareMaps(a: Record<string, JsonValue>, b: Record<string, JsonValue>): number {
+  const la = Object.keys(a).length;
+  const lb = Object.keys(b).length;
+  if (la === 0 && lb === 0) return 0;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareCodePoints);
+  let i = 0;
+  for (const k of keys) {
+    let c: number;
+    if (i === la) c = -1;
+    else if (i === lb) c = 1;
+    else if (!(k in a)) c = 1;
+    else if (!(k in b)) c = -1;
+    else c = compareValues(a[k], b[k]);
+    i++;
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+/** A JSON value as json-iterator's standard-library configuration writes it: map keys sorted, HTML escaped. */
+function goJson(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return goString(v, true);
+  if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
+  const map = v as Record<string, JsonValue>;
+  return `{${Object.keys(map).sort(compareCodePoints).map((k) => `${goString(k, true)}:${goJson(map[k])}`).join(',')}}`;
+}
+
+/**
+ * A JSON string as json-iterator writes it: `"` and `\` escaped, `\n` `\r` `\t` by letter and other control
+ * characters as `\u00XX`; with `html`, also `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX`.
+ */
+function goString(s: string, html: boolean): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || (html && (ch === '<' || ch === '>' || ch === '&'))) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (html && (c === 0x2028 || c === 0x2029)) out += `\\u${c.toString(16)}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}

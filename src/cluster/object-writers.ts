@@ -1,0 +1,172 @@
+import type { AppliedWriter, SequencedObject } from './apply-sequence';
+import type { ExpectedObject } from './audit';
+import { fieldManagerOf } from './field-manager';
+import { parseFieldsV1, toFieldsV1 } from './fields-v1';
+import { pathKey } from './managed-leaves';
+import type { FieldWrite, ObjectFact } from '../collect/facts';
+import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
+import { topologyOfManifest } from '../collect/ledger/runtime-writes';
+import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
+import { identityKey } from '../collect/object-identity';
+import { CrdTopologies } from '../collect/topology/crd-topology';
+import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
+
+/**
+ * Every writer of a runtime object with its field manager and leaves, for the lock: the declarer first, then
+ * the others in the order they wrote. An object only its declarer writes (the ledger records no leaves for
+ * it) is the declarer's whole: its leaves are read off the manifest. `status` is left out: no writer of the
+ * composition applies it.
+ *
+ * @param object the object
+ * @param writes its writes in the ledger, if any
+ * @param crds the topologies of the composition's CRDs
+ */
+export function lockedWritersOf(object: ObjectFact, writes: readonly FieldWrite[] | undefined, crds: CrdTopologies): LockedWriter[] {
+  const declarer = declarationWriter(object.declarer);
+  const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
+  const recorded = (writes ?? []).filter((w) => w.path[0] !== 'status');
+  if (recorded.length === 0) {
+    const { status: _status, ...manifest } = object.manifest ?? {};
+    byWriter.get(declarer.id)!.leaves.push(...ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
+  }
+  for (const w of recorded) {
+    let entry = byWriter.get(w.writer.id);
+    if (!entry) {
+      entry = { writer: w.writer, leaves: [] };
+      byWriter.set(w.writer.id, entry);
+    }
+    entry.leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
+  }
+  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves));
+}
+
+/** A writer's record: its manager (named after the writer) and its leaves as `fieldsV1` sets. */
+function lockedWriter(writer: Writer, leaves: readonly OwnedLeaf[]): LockedWriter {
+  const presence = leaves.filter((l) => l.presence).map((l) => l.path);
+  return {
+    writer: writerName(writer),
+    kind: writer.kind,
+    manager: fieldManagerOf(writer),
+    fields: toFieldsV1(leaves.map((l) => l.path)),
+    ...(presence.length > 0 ? { presence: toFieldsV1(presence) } : {}),
+  };
+}
+
+/** The writers of one runtime object in `plan.json`: what `apply` applies under which field manager. */
+export interface PlanObjectWriters {
+  /** The object's id in the lock, `object:<group>|<kind>|<namespace>|<name>`. */
+  readonly object: string;
+  /** How messages name it. */
+  readonly label: string;
+  /** Its writers, the declarer first, as the lock records them. */
+  readonly writers: readonly LockedWriter[];
+  /**
+   * Field managers of the previous release that owned a leaf no writer has now: `apply` makes them release
+   * the object before its merged apply, which then removes the leaf (see `applySequence`).
+   */
+  readonly releaseFirst?: readonly string[];
+  /**
+   * Field managers that wrote it before and write nothing of it now, which `apply` makes release it: writers
+   * of the previous release that are gone, and the capability's one manager of an `apply` from before each
+   * writer had its own.
+   */
+  readonly released?: readonly string[];
+}
+
+/**
+ * The writers of every runtime object of a release, with the managers that must release it.
+ *
+ * @param lock this release's lock
+ * @param previous the previous release's lock, if any
+ * @param legacyManager the field manager that applied an object before writers had their own (its
+ *   capability's), when known
+ */
+export function planWriters(lock: Lock, previous: Lock | undefined, legacyManager: (unit: LockedUnit) => string | undefined): PlanObjectWriters[] {
+  const before = new Map((previous?.units ?? []).map((u) => [u.id, u]));
+  const out: PlanObjectWriters[] = [];
+  for (const unit of lock.units) {
+    if (!unit.writers) continue;
+    const now = new Set(unit.writers.map((w) => w.manager));
+    const leaves = new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey)));
+    const old = before.get(unit.id);
+    const releaseFirst = (old?.writers ?? [])
+      .filter((w) => w.manager !== undefined && w.kind !== 'runtime' && parseFieldsV1(w.fields).some((p) => !leaves.has(pathKey(p))))
+      .map((w) => w.manager!);
+    const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
+    const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m) && !releaseFirst.includes(m)))];
+    out.push({
+      object: unit.id,
+      label: unit.label,
+      writers: unit.writers,
+      ...(releaseFirst.length > 0 ? { releaseFirst: [...new Set(releaseFirst)] } : {}),
+      ...(released.length > 0 ? { released } : {}),
+    });
+  }
+  return out;
+}
+
+/** The leaves of a writer's record, presence marked. */
+export function leavesOf(writer: LockedWriter): OwnedLeaf[] {
+  const presence = new Set(parseFieldsV1(writer.presence ?? {}).map(pathKey));
+  return parseFieldsV1(writer.fields).map((path) => (presence.has(pathKey(path)) ? { path, presence: true } : { path }));
+}
+
+/**
+ * The objects of one runtime step for `applySequence`: each manifest of the step's files with its writers
+ * from `plan.json` (runtime writers left out: they write in the cluster). A manifest the plan has no writers
+ * for (a plan written before writers were recorded) gets none, and stays the applier's.
+ *
+ * @param manifests the step's objects, in the order of its files
+ * @param writers the plan's writers of every object
+ */
+export function sequencedObjects(manifests: readonly any[], writers: readonly PlanObjectWriters[]): SequencedObject[] {
+  const byId = new Map(writers.map((w) => [w.object, w]));
+  return manifests.map((manifest): SequencedObject => {
+    const entry = byId.get(`object:${identityKey(identityOfManifest(manifest))}`);
+    const applied: AppliedWriter[] = (entry?.writers ?? [])
+      .filter((w): w is LockedWriter & { manager: string } => w.kind !== 'runtime' && w.manager !== undefined)
+      .map((w) => ({ writer: w.writer, manager: w.manager, leaves: leavesOf(w) }));
+    return {
+      manifest,
+      writers: applied,
+      ...(entry?.releaseFirst ? { releaseFirst: entry.releaseFirst } : {}),
+      ...(entry?.released ? { released: entry.released } : {}),
+    };
+  });
+}
+
+/**
+ * The objects of a lock with their writers, for `auditCluster`; objects recorded without writers (a lock
+ * from before they were) are left out.
+ */
+export function expectedObjects(lock: Lock): ExpectedObject[] {
+  const out: ExpectedObject[] = [];
+  for (const unit of lock.units) {
+    if (!unit.writers || !unit.id.startsWith('object:')) continue;
+    const [group, kind, namespace, ...name] = unit.id.slice('object:'.length).split('|');
+    out.push({
+      identity: { group, kind, namespace, name: name.join('|') },
+      label: unit.label,
+      unitId: unit.id,
+      writers: unit.writers.map((w) => ({
+        writer: w.writer,
+        ...(w.manager !== undefined ? { manager: w.manager } : {}),
+        leaves: leavesOf(w),
+        ...(w.kind === 'runtime' ? { runtime: true } : {}),
+      })),
+    });
+  }
+  return out;
+}
+
+/** The identity of a manifest as the lock keys it (namespace as written, `''` when none). */
+function identityOfManifest(manifest: any) {
+  const apiVersion = String(manifest?.apiVersion ?? '');
+  const slash = apiVersion.indexOf('/');
+  return {
+    group: slash < 0 ? '' : apiVersion.slice(0, slash),
+    kind: String(manifest?.kind ?? ''),
+    namespace: String(manifest?.metadata?.namespace ?? ''),
+    name: String(manifest?.metadata?.name ?? ''),
+  };
+}

@@ -1,0 +1,112 @@
+import { AuditFinding, auditCluster, ExpectedObject } from '../src/cluster/audit';
+import { toFieldsV1 } from '../src/cluster/fields-v1';
+import { LiveObject, readLiveObjects } from '../src/cluster/live-objects';
+
+const WEB = 'cdk-capability:cdn/Routing/Web';
+const TEAM = 'cdk-capability:cdn/Routing/Team';
+
+/** The lock's view of `ConfigMap shop/settings`: the declarer writes `data.mode`, a contribution `metadata.labels.team`. */
+const SETTINGS: ExpectedObject = {
+  identity: { group: '', kind: 'ConfigMap', namespace: 'shop', name: 'settings' },
+  label: 'ConfigMap shop/settings',
+  unitId: 'object:|ConfigMap|shop|settings',
+  writers: [
+    { writer: 'cdn/Routing/Web', manager: WEB, leaves: [{ path: ['data', 'mode'] }] },
+    { writer: 'cdn/Routing/Team', manager: TEAM, leaves: [{ path: ['metadata', 'labels', 'team'] }] },
+  ],
+};
+
+/** A live ConfigMap with managedFields: each entry a manager, its operation and its leaves. */
+function configMap(name: string, entries: Array<[string, 'Apply' | 'Update', string[][], string?]>): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name,
+      namespace: 'shop',
+      labels: { team: 'payments' },
+      managedFields: entries.map(([manager, operation, leaves, time]) => ({ manager, operation, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(leaves), ...(time ? { time } : {}) })),
+    },
+    data: { mode: 'fast' },
+  };
+}
+
+const live = (...objects: any[]): LiveObject[] => readLiveObjects(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }), 'live.json');
+const kinds = (findings: readonly AuditFinding[]) => findings.map((f) => [f.kind, f.object, f.manager, f.writer, f.fields]);
+
+/** Managed as `cdk-capability apply` leaves it: each writer its leaves, the applier all of them. */
+const APPLIED: Array<[string, 'Apply' | 'Update', string[][]]> = [
+  ['cdk-capability', 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']]],
+  [WEB, 'Apply', [['data', 'mode']]],
+  [TEAM, 'Apply', [['metadata', 'labels', 'team']]],
+];
+
+describe('auditCluster', () => {
+  test('an object as apply leaves it matches; a controller writing through the status subresource is not reported', () => {
+    const object = configMap('settings', [...APPLIED, ['kube-controller-manager', 'Update', [['metadata', 'annotations', 'revision']], undefined]]);
+    object.metadata.managedFields[3].subresource = 'status';
+    expect(auditCluster([SETTINGS], live(object))).toEqual([]);
+  });
+
+  test('an object of the lock that is not in the cluster is missing', () => {
+    const findings = auditCluster([SETTINGS], live());
+    expect(kinds(findings)).toEqual([['missing-object', 'ConfigMap shop/settings', undefined, undefined, []]]);
+    expect(findings[0].message).toBe('ConfigMap shop/settings is in the lock but not in the cluster: apply the release (cdk-capability apply), or check that the input holds every object of the release.');
+  });
+
+  test('an object a manager of ours wrote, or that carries our labels, and that the lock does not know, is unknown', () => {
+    const orphan = configMap('old', [['cdk-capability:cdn/Routing/Old', 'Apply', [['data', 'mode']]]]);
+    const labelled = configMap('labelled', [['kubectl', 'Apply', [['data', 'mode']]]]);
+    labelled.metadata.labels = { 'app.kubernetes.io/part-of': 'cdn' };
+    const foreign = configMap('foreign', [['kubectl', 'Apply', [['data', 'mode']]]]);
+    const findings = auditCluster([SETTINGS], live(configMap('settings', APPLIED), orphan, labelled, foreign), { labels: { 'app.kubernetes.io/part-of': 'cdn' } });
+    expect(kinds(findings)).toEqual([
+      ['unknown-object', 'ConfigMap shop/labelled', undefined, undefined, []],
+      ['unknown-object', 'ConfigMap shop/old', 'cdk-capability:cdn/Routing/Old', undefined, []],
+    ]);
+    expect(findings[1].message).toMatch(/^ConfigMap shop\/old looks like ours \(its field manager 'cdk-capability:cdn\/Routing\/Old' is one of ours\) but the lock does not know it: a release removed it/);
+    expect(findings[0].message).toMatch(/\(it carries app\.kubernetes\.io\/part-of=cdn\)/);
+  });
+
+  test('a previous writer\'s manager still owning a leaf that moved is a stale owner, naming the writer the lock gives it to', () => {
+    const findings = auditCluster([SETTINGS], live(configMap('settings', [...APPLIED, ['cdk-capability:cdn/Routing/Gone', 'Apply', [['data', 'mode']]]])));
+    // a manager of ours the lock does not know for this object is not declared for it: it is undeclared here
+    expect(kinds(findings)).toEqual([['undeclared-manager', 'ConfigMap shop/settings', 'cdk-capability:cdn/Routing/Gone', undefined, [['data', 'mode']]]]);
+    const swapped = auditCluster([SETTINGS], live(configMap('settings', [APPLIED[0], [WEB, 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']]], APPLIED[2]])));
+    expect(kinds(swapped)).toEqual([['stale-owner', 'ConfigMap shop/settings', WEB, 'cdn/Routing/Team', [['metadata', 'labels', 'team']]]]);
+    expect(swapped[0].message).toMatch(/^ConfigMap shop\/settings: 'cdk-capability:cdn\/Routing\/Web' \(Apply\) still owns metadata\.labels\.team, which the lock gives to 'cdn\/Routing\/Team': a handover or removal whose release did not run\./);
+  });
+
+  test('a leaf the writer\'s manager lost while the applier holds it: unowned (an apply stopped inside a step)', () => {
+    const findings = auditCluster([SETTINGS], live(configMap('settings', [APPLIED[0], APPLIED[1]])));
+    expect(kinds(findings)).toEqual([['unowned', 'ConfigMap shop/settings', 'cdk-capability', 'cdn/Routing/Team', [['metadata', 'labels', 'team']]]]);
+    expect(findings[0].message).toMatch(/owned by 'cdk-capability' only, not by the writer's manager: its apply did not run/);
+  });
+
+  test('applied by a GitOps engine with one manager: that manager stands for every writer', () => {
+    const flux: Array<[string, 'Apply' | 'Update', string[][]]> = [['kustomize-controller', 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']]]];
+    expect(auditCluster([SETTINGS], live(configMap('settings', flux)), { appliedBy: 'kustomize-controller' })).toEqual([]);
+    expect(kinds(auditCluster([SETTINGS], live(configMap('settings', flux))))).toEqual([
+      ['taken-over', 'ConfigMap shop/settings', 'kustomize-controller', 'cdn/Routing/Team', [['metadata', 'labels', 'team']]],
+      ['taken-over', 'ConfigMap shop/settings', 'kustomize-controller', 'cdn/Routing/Web', [['data', 'mode']]],
+    ]);
+  });
+
+  test('an ignored manager is left out', () => {
+    const object = configMap('settings', [...APPLIED, ['vpa-recommender', 'Update', [['data', 'hint']]]]);
+    expect(kinds(auditCluster([SETTINGS], live(object)))).toEqual([['undeclared-manager', 'ConfigMap shop/settings', 'vpa-recommender', undefined, [['data', 'hint']]]]);
+    expect(auditCluster([SETTINGS], live(object), { ignoreManagers: ['vpa-recommender'] })).toEqual([]);
+  });
+
+  test('an object declared without a namespace is found cluster-scoped, or in default', () => {
+    const unnamespaced = { ...SETTINGS, identity: { ...SETTINGS.identity, namespace: '' }, label: 'ConfigMap settings' };
+    const inDefault = configMap('settings', APPLIED);
+    inDefault.metadata.namespace = 'default';
+    expect(auditCluster([unnamespaced], live(inDefault))).toEqual([]);
+  });
+
+  test('a runtime writer declared without a manager: its leaves are not checked, and whoever writes them is not undeclared', () => {
+    const withRuntime: ExpectedObject = { ...SETTINGS, writers: [...SETTINGS.writers, { writer: 'cdn/Routing/NetOp', leaves: [{ path: ['data', 'routes'] }], runtime: true }] };
+    expect(auditCluster([withRuntime], live(configMap('settings', [...APPLIED, ['netop', 'Update', [['data', 'routes']]]])))).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { LiveObjectsError, readLiveObjects } from '../src/cluster/live-objects';
+import { ledgerLeaves } from '../src/cluster/managed-leaves';
+
+/** A Deployment as `kubectl get deployment web -n shop -o json --show-managed-fields` prints it (trimmed). */
+const DEPLOYMENT = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'web',
+    namespace: 'shop',
+    managedFields: [
+      {
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
+        manager: 'cdk-capability:cdn/Routing/Web',
+        operation: 'Apply',
+        time: '2026-12-03T10:00:00Z',
+      },
+      {
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } }, 'f:status': { 'f:replicas': {} } },
+        manager: 'kube-controller-manager',
+        operation: 'Update',
+        subresource: 'status',
+        time: '2026-12-03T10:00:05Z',
+      },
+    ],
+  },
+  spec: { replicas: 2 },
+};
+
+describe('readLiveObjects', () => {
+  test('a List, as kubectl prints several objects, is flattened; each entry\'s set is read', () => {
+    const [web, cm] = readLiveObjects(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [DEPLOYMENT, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'shop' } }] }), 'live.json');
+    expect(web.label).toBe('apps/Deployment shop/web');
+    expect(web.key).toBe('apps|Deployment|shop|web');
+    expect(web.managedFields.map((m) => [m.manager, m.operation, m.subresource, m.time])).toEqual([
+      ['cdk-capability:cdn/Routing/Web', 'Apply', undefined, '2026-12-03T10:00:00Z'],
+      ['kube-controller-manager', 'Update', 'status', '2026-12-03T10:00:05Z'],
+    ]);
+    expect(web.managedFields[0].members).toEqual([
+      ['spec', 'replicas'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'image'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'name'],
+    ]);
+    expect(cm.label).toBe('ConfigMap shop/c');
+    expect(cm.managedFields).toEqual([]);
+  });
+
+  test('several YAML documents, as kubectl get -o yaml of several files, and a cluster-scoped object', () => {
+    const yaml = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  managedFields:
+  - manager: cdk-capability:cdn/Routing/Ns
+    operation: Apply
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:metadata:
+        f:labels:
+          f:team: {}
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: c, namespace: shop}
+`;
+    const objects = readLiveObjects(yaml, 'stdin');
+    expect(objects.map((o) => o.label)).toEqual(['Namespace shop', 'ConfigMap shop/c']);
+    expect(objects[0].identity).toEqual({ group: '', kind: 'Namespace', namespace: undefined, name: 'shop' });
+    expect(objects[0].managedFields[0].members).toEqual([['metadata', 'labels', 'team']]);
+  });
+
+  test.each<[string, string, RegExp]>([
+    ['not an object', '3', /^live\.json is not an object$/],
+    ['no name', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}', /^live\.json is not a Kubernetes object \(it needs apiVersion, kind and metadata\.name\)$/],
+    ['a bad operation', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Patch' }] } }),
+      /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): operation "Patch" is neither Apply nor Update$/],
+    ['a bad set', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Apply', fieldsV1: { 'f:spec': [] } }] } }),
+      /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): fieldsV1\["f:spec"\] is a list, expected an object$/],
+    ['neither JSON nor YAML', '{ a: [', /^live\.json is neither JSON nor YAML: /],
+  ])('%s is an error saying where', (_what, text, message) => {
+    expect(() => readLiveObjects(text, 'live.json')).toThrow(LiveObjectsError);
+    expect(() => readLiveObjects(text, 'live.json')).toThrow(message);
+  });
+});
+
+describe('ledgerLeaves', () => {
+  test('identity, status and key fields are left out; an element owned for itself alone is a leaf', () => {
+    expect(ledgerLeaves([
+      ['apiVersion'], ['kind'], ['metadata', 'name'], ['metadata', 'namespace'],
+      ['metadata', 'labels'],
+      ['spec', 'ports', 'k:{"protocol":"TCP","port":80}'],
+      ['spec', 'ports', 'k:{"protocol":"TCP","port":80}', 'port'],
+      ['spec', 'ports', 'k:{"protocol":"TCP","port":80}', 'protocol'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'name'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'image'],
+      ['status', 'replicas'],
+    ])).toEqual([
+      ['metadata', 'labels'],
+      ['spec', 'ports', 'k:{"port":80,"protocol":"TCP"}'],
+      ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'image'],
+    ]);
+  });
+});
