@@ -209,11 +209,15 @@ project.gitattributes.addAttributes('/test/smd/vectors/*.json', 'linguist-genera
 // Ends every jest run that used those verdicts with one line: live, or recorded and why (Go absent).
 project.jest?.addReporter(new javascript.JestReporter('<rootDir>/test/smd/reporter.js'));
 
-// The package surface: one entry point (deep imports into lib/ are not API), and only what a consumer needs ships.
+// The package surface: two entry points (deep imports into lib/ are not API), and only what a consumer needs ships.
+// `cdk-capability/runtime` loads and types nothing of aws-cdk-lib, for compositions of cdk8s charts alone.
 project.package.addField('exports', {
   '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+  './runtime': { types: './lib/runtime.d.ts', default: './lib/runtime.js' },
   './package.json': './package.json',
 });
+// TypeScript's node10 resolution (cdk8s' and ts-node's default, module CommonJS) reads no `exports`: this maps the subpath.
+project.package.addField('typesVersions', { '*': { runtime: ['lib/runtime.d.ts'] } });
 project.package.addField('files', ['lib/**/*.js', 'lib/**/*.d.ts', 'docs/', 'README.md', 'LICENSE']);
 
 // typedoc reads typedoc.jsonc (JSONC so projen's marker can be a comment; typedoc refuses unknown keys).

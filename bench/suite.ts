@@ -2,11 +2,12 @@
  * Every scenario of `npm run bench`: what it builds, the sizes and runs it is
  * measured at, and its targets.
  */
-import { compare, Compared, measureLedger, measureSerializers, previousRelease, RunCounts, Series, stats } from './measure';
+import { compare, Compared, measureLedger, measureSerializers, previousRelease, RunCounts, Series, stats, tempBase } from './measure';
 import type { Row, ScenarioReport, Target } from './report';
 import { WRITES_PER_OBJECT } from './scenarios/ledger';
 import { SERIALIZERS } from './scenarios/serializers';
 import { CHAINED_CHARTS, CHART_COUNT, PARAMETERS_PER_TENANT, REFS_CHARTS, SMALL_APP_GROUP, WRITERS_PER_OBJECT } from './scenarios/sizes';
+import { prepareTypecheckApps } from './scenarios/typecheck';
 import { completesTarget, fmt, growthTarget, ratioTarget, speedupTarget } from './targets';
 
 /** How the bench was asked to run. */
@@ -246,11 +247,40 @@ const small: Scenario = {
       title: 'A small app: one chart, N objects',
       what:
         `One chart of N objects written with cdk8s-plus: N / ${SMALL_APP_GROUP} apps of a \`ConfigMap\`, a \`ServiceAccount\`, a \`Deployment\` that reads both and a \`Service\`. ` +
-        'Ours: in a `RuntimeRouting` of one `Capability`. Bare: in a cdk8s `Chart`. What counts here is the whole process: node start-up and module loading are most of it.',
+        'Ours: in a `RuntimeRouting` of one runtime-only `Capability` (`cdk-capability/runtime`: no aws-cdk-lib module is loaded). Bare: in a cdk8s `Chart`. ' +
+        'What counts here is the whole process: node start-up and module loading are most of it.',
       kind: 'compare',
       rows,
-      targets: rows.flatMap((r) => [ratioTarget(r.ours, r.bare, 'processMs', 1.15)]),
+      targets: rows.flatMap((r) => [...processTargets(r, 1.15, 1.5), ratioTarget(r.ours, r.bare, 'maxRssMiB', 1.2)]),
     };
+  },
+};
+
+const typecheck: Scenario = {
+  id: 'typecheck',
+  sizes: { full: [100], quick: [100] },
+  measure(o, sizes, log) {
+    const apps = prepareTypecheckApps(tempBase(), log);
+    try {
+      const rows: Row[] = sizes.map((size) => {
+        const k = o.quick ? 2 : 5;
+        return { size, ...compare(this.id, size, runs(o, { ours: k, bare: k }), log, apps.env) };
+      });
+      return {
+        id: 'typecheck',
+        title: 'A small runtime-only app, type-checked as `cdk8s synth` runs it',
+        what:
+          'The objects of `small`, in a `main.ts` run as cdk8s\' default `app:` line runs it: `ts-node main.ts` with type-checking ' +
+          '(ts-node registered with `transpileOnly: false` and cdk8s\' `typescript-app` template compiler options, then the program required), so type-checking the program ' +
+          'against every declaration file it reaches is part of the process. Ours imports `cdk-capability/runtime` from this package as installed (`tsc` output with its ' +
+          'declarations, beside the peers in the app\'s `node_modules`): its declarations name nothing of aws-cdk-lib. Bare imports cdk8s and cdk8s-plus only.',
+        kind: 'compare',
+        rows,
+        targets: rows.flatMap((r) => [ratioTarget(r.ours, r.bare, 'processMs', 1.5), ratioTarget(r.ours, r.bare, 'processCpuMs', 1.5)]),
+      };
+    } finally {
+      apps.dispose();
+    }
   },
 };
 
@@ -304,4 +334,4 @@ const ledger: Scenario = {
 };
 
 /** Every scenario, in the order a full run measures them. */
-export const SCENARIOS: readonly Scenario[] = [charts, chained, chain, refs, contributions, writers, stacks, small, tenants, ledger];
+export const SCENARIOS: readonly Scenario[] = [charts, chained, chain, refs, contributions, writers, stacks, small, typecheck, tenants, ledger];

@@ -3,6 +3,8 @@ export { CapabilityApp } from './app/capability-app';
 export type { CapabilityAppProps } from './app/capability-app';
 export { Capability } from './constructs/capability';
 export type { CapabilityProps } from './constructs/capability';
+export { RuntimeCapability } from './constructs/runtime-capability';
+export type { RuntimeCapabilityProps } from './constructs/runtime-capability';
 export type { GeneratedNames } from './private/names';
 export { CapabilityStack } from './constructs/capability-stack';
 export { SharedBase } from './constructs/shared-base';

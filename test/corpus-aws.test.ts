@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as cdk from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp } from '../src';
 import { SynthesisResult } from '../src/app/synthesize';
@@ -15,6 +15,8 @@ import { LambdaCronStack } from './fixtures/corpus/aws-cdk/lambda-cron';
 import { LambdaCronStack as PortedLambdaCron } from './fixtures/corpus/aws-cdk/lambda-cron/ported';
 import { MyWidgetServiceStack } from './fixtures/corpus/aws-cdk/my-widget-service';
 import { MyWidgetServiceStack as PortedWidgetService } from './fixtures/corpus/aws-cdk/my-widget-service/ported';
+import { ResourceOverridesExample } from './fixtures/corpus/aws-cdk/resource-overrides';
+import { ResourceOverridesExample as PortedResourceOverrides } from './fixtures/corpus/aws-cdk/resource-overrides/ported';
 import { removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -33,7 +35,7 @@ interface Example {
   readonly pathFree?: boolean;
 }
 
-// lambda-cron and my-widget-service type their scope as `cdk.App` (what their programs pass); run in a Stage or a
+// lambda-cron, resource-overrides and my-widget-service type their scope as `cdk.App` (what their programs pass); run in a Stage or a
 // capability they work unchanged, and their ported copies type it `Construct`.
 const EXAMPLES: readonly Example[] = [
   { name: 'lambda-cron', plain: LambdaCronStack as unknown as StackClass, id: 'LambdaCronExample', ported: PortedLambdaCron },
@@ -139,4 +141,37 @@ describe.each(EXAMPLES)('the aws-cdk example $name, plain and in a capability', 
       expect(templates(forms.ported)).toEqual(forms.plain);
     });
   }
+});
+
+describe('the aws-cdk example resource-overrides, plain and in a capability', () => {
+  const example: Example = { name: 'resource-overrides', plain: ResourceOverridesExample as unknown as StackClass, id: 'resource-overrides', ported: PortedResourceOverrides };
+  let forms: Forms;
+  beforeAll(() => {
+    forms = synthesizeForms(example);
+  });
+
+  test.each(['placed', 'ported'] as const)('%s: the CloudFormation templates plain aws-cdk gives in a Stage with the same context, every override applied', (form) => {
+    expect(templates(forms[form])).toEqual(forms.plainInStage);
+  });
+
+  test.each([['placed', 'index.ts:56', 'index.ts:97'], ['ported', 'ported/index.ts:59', 'ported/index.ts:100']] as const)(
+    '%s: one CAP002 only, the CorsConfiguration.Bar its addOverride sets and its addPropertyDeletionOverride deletes (the rules the second override adds inside the first one\'s map are no conflict)',
+    (form, set, deleted) => {
+      const at = 'test/fixtures/corpus/aws-cdk/resource-overrides/';
+      const bucket = 'shop/resource-overrides/MyBucket/Resource';
+      expect(codes(forms[form])).toEqual([
+        `CAP002 field conflict: '${bucket}' (addOverride at ${at}${set}) and '${bucket}' (addPropertyDeletionOverride at ${at}${deleted}) both write ` +
+          `CorsConfiguration.Bar of AWS::S3::Bucket ${bucket}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      ]);
+    },
+  );
+
+  test('plain aws-cdk deep-merges its two CorsConfiguration overrides: the object the first sets keeps its keys beside the rules the second adds', () => {
+    // addOverride('Properties.CorsConfiguration', { Custom, Bar }), addPropertyOverride('CorsConfiguration.CorsRules', ...),
+    // addPropertyDeletionOverride('CorsConfiguration.Bar'): the rules are a leaf the first override never wrote.
+    Template.fromJSON(forms.plainInStage['resource-overrides'] as Record<string, unknown>).hasResource('AWS::S3::Bucketeer', {
+      Transform: 'Boom',
+      Properties: { CorsConfiguration: { Custom: 123, Bar: Match.absent(), CorsRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }] }, VersioningConfiguration: { Status: 'NewStatus' } },
+    });
+  });
 });

@@ -187,6 +187,23 @@ describe('CloudFormation: the resource-overrides shape', () => {
     });
   });
 
+  test('an addOverride of a whole map, then an addPropertyOverride inside it: two leaves, no conflict (aws-cdk merges the second into the first\'s map)', () => {
+    // GIVEN the CorsConfiguration overrides of the same example: a map set whole, then one key of it set by another call
+    const { app, base } = fixture();
+    const cfn = new s3.Bucket(base, 'Cors').node.defaultChild as s3.CfnBucket;
+    cfn.addOverride('Properties.CorsConfiguration', { Custom: 123 });
+    cfn.addPropertyOverride('CorsConfiguration.CorsRules', [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }]);
+
+    // WHEN
+    const result = CapabilityTesting.synth(app);
+
+    // THEN accepted, with both values in the template
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: { Custom: 123, CorsRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }] },
+    });
+  });
+
   test('with each override of the bucket\'s own props in the plan, and none for what its props never set', () => {
     // GIVEN / WHEN
     const { app, sites } = resourceOverrides();

@@ -15,13 +15,16 @@ function readJson(file: string): any {
 }
 
 describe('the published package', () => {
-  test('has one entry point, lib/index.js with its types, and exposes package.json', () => {
+  test('has two entry points, lib/index.js and the runtime-only lib/runtime.js, with their types, and exposes package.json', () => {
     expect(PKG.main).toEqual('lib/index.js');
     expect(PKG.types).toEqual('lib/index.d.ts');
     expect(PKG.exports).toEqual({
       '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+      './runtime': { types: './lib/runtime.d.ts', default: './lib/runtime.js' },
       './package.json': './package.json',
     });
+    // node10 resolution (module CommonJS, cdk8s' default) reads no `exports`
+    expect(PKG.typesVersions).toEqual({ '*': { runtime: ['lib/runtime.d.ts'] } });
   });
 
   test('requires Node 20 or later', () => {

@@ -1,18 +1,10 @@
 import { Builder, lockFileFor } from './builder';
 import { APP_NAMESPACE } from './sizes';
-import { smallApp } from './small-app-shape';
 import { buildTenants, GATEWAY } from './tenant-shape';
 import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../../src';
 
-/** Our side of the scenarios written with cdk8s-plus: `small` and `tenants`. */
+/** Our side of the `tenants` scenario, written with cdk8s-plus (`small` is runtime-only: ours-runtime.ts). */
 export const oursPlus: Record<string, Builder> = {
-  /** One RuntimeRouting chart of `size` cdk8s-plus objects. */
-  small(outdir, size, options) {
-    const app = new CapabilityApp({ outdir, lockFile: lockFileFor(outdir, options) });
-    smallApp(new RuntimeRouting(new Capability(app, 'bench'), 'Routing'), size);
-    app.synth();
-  },
-
   /**
    * `size` tenants of one Capability: DeploymentAggregates after a SharedBase,
    * backends and tenant routes in one RuntimeRouting, the tenant header

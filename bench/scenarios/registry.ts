@@ -18,7 +18,8 @@ const BUILDERS: Record<BuildSide, Record<string, readonly [string, string]>> = {
     contributions: ['./ours', 'ours'],
     writers: ['./ours', 'ours'],
     stacks: ['./ours', 'ours'],
-    small: ['./ours-plus', 'oursPlus'],
+    small: ['./ours-runtime', 'oursRuntime'],
+    typecheck: ['./typecheck', 'oursTypecheck'],
     tenants: ['./ours-plus', 'oursPlus'],
   },
   bare: {
@@ -30,6 +31,7 @@ const BUILDERS: Record<BuildSide, Record<string, readonly [string, string]>> = {
     writers: ['./bare-cdk8s', 'bareCdk8s'],
     stacks: ['./bare-aws-cdk', 'bareAwsCdk'],
     small: ['./bare-small', 'bareSmall'],
+    typecheck: ['./typecheck', 'bareTypecheck'],
     tenants: ['./bare-tenants', 'bareTenants'],
   },
   floor: {

@@ -1,33 +1,50 @@
-import { CfnResource, NestedStack, Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { collectContracts, routingsOf } from './contracts';
+import type * as Contracts from './contracts';
 import { declarerOf } from './declarer';
-import { synthesizeDeployment, templateValidationEnabled } from './deploy-synthesis';
-import { collectArtifactDeployTimeValues, collectDeployTimeValues } from './deploy-time-values';
+import { DeploySynthesis, noDeployment } from './deploy-result';
+import type * as DeploySynthesisModule from './deploy-synthesis';
+import type * as DeployTimeValues from './deploy-time-values';
 import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
-import { declaredTags, recordCloudFormationWrites } from './ledger/cloudformation-writes';
+import type * as CloudFormationWrites from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
-import { collectPhysicalNames } from './ledger/physical-names';
+import type * as PhysicalNames from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
-import { runWriteCallbacks } from './ledger/write-callbacks';
+import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { collectRuntimeWriters } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
-import { Capability } from '../constructs/capability';
-import { Contribution, contributionProblems } from '../constructs/contribution';
-import { DeploymentAggregate } from '../constructs/deployment-aggregate';
+import type { Capability } from '../constructs/capability';
+import { Contribution, contributionProblems, writeCallbackOf } from '../constructs/contribution';
 import { Reference } from '../constructs/reference';
-import { SharedBase } from '../constructs/shared-base';
+import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
-import { InterfaceContract } from '../contract/interface-contract';
+import type { InterfaceContract } from '../contract/interface-contract';
 import { appendAll } from '../private/append';
+import { awsCdk, awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage } from '../private/aws-cdk';
+import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
+import { lazily } from '../private/lazy';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
+/** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
+const deploySide = lazily(() => ({
+  ...(require('./deploy-synthesis') as typeof DeploySynthesisModule),
+  ...(require('./deploy-time-values') as typeof DeployTimeValues),
+  ...(require('./ledger/cloudformation-writes') as typeof CloudFormationWrites),
+  ...(require('./ledger/physical-names') as typeof PhysicalNames),
+}));
+/** Interface contracts' facts: loaded only for a composition that declares one. */
+const contractSide = lazily(() => require('./contracts') as typeof Contracts);
+/** Write callbacks: loaded only for a composition with a Contribution that has one. */
+const writeCallbacks = lazily(() => require('./ledger/write-callbacks') as typeof WriteCallbacks);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * The collect stage: walks the construct tree once and returns its facts.
@@ -42,21 +59,22 @@ import { inConstruct } from '../private/guard';
  */
 export function collect(root: IConstruct): Facts {
   const all = root.node.findAll();
-  const callbacks = runWriteCallbacks(all.filter(Contribution.isContribution));
+  const withCallbacks = all.filter((c): c is Contribution => Contribution.isContribution(c) && writeCallbackOf(c) !== undefined);
+  const callbacks = withCallbacks.length > 0 ? writeCallbacks().runWriteCallbacks(withCallbacks) : { ranNow: false, runs: [], problems: [] };
   const constructs = callbacks.ranNow ? root.node.findAll() : all; // a callback may have made constructs
-  const capabilities: Capability[] = [];
-  const stacks: Array<{ stack: Stack; capability?: Capability }> = [];
+  const capabilities: RuntimeCapability[] = [];
+  const stacks: Array<{ stack: Stack; capability?: RuntimeCapability }> = [];
   const charts: Chart[] = [];
   const apiObjects: ApiObject[] = [];
   const contracts: InterfaceContract<FieldMap>[] = [];
   const validationErrors: Array<{ path: string; error: string }> = [];
 
   for (const c of constructs) {
-    if (Capability.isCapability(c)) capabilities.push(c);
-    else if (Stack.isStack(c) && !NestedStack.isNestedStack(c)) stacks.push({ stack: c, capability: Capability.tryOf(c) });
+    if (RuntimeCapability.isCapability(c)) capabilities.push(c);
+    else if (isStack(c) && !isNestedStack(c)) stacks.push({ stack: c, capability: RuntimeCapability.tryOf(c) });
     else if (Chart.isChart(c)) charts.push(c);
     else if (ApiObject.isApiObject(c)) apiObjects.push(c);
-    else if (InterfaceContract.isInterfaceContract(c)) contracts.push(c);
+    else if (hasBrand(c, 'InterfaceContract')) contracts.push(c as InterfaceContract<FieldMap>);
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
   }
 
@@ -77,18 +95,15 @@ export function collect(root: IConstruct): Facts {
     });
   });
 
-  const tags = declaredTags(constructs);
-  // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
-  const validation = templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
-  const deploy = synthesizeDeployment(capabilities, stacks, validation);
-  recordCloudFormationWrites(constructs, ledger, callbacks.runs, tags);
-  const physicalNames = collectPhysicalNames(constructs, deploy.templates);
+  const withAwsCdk = awsCdkInUse(constructs);
+  const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks.runs) : noDeployment();
+  const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates) : [];
 
   const objects: ObjectFact[] = drafts.map((d) => ({
     path: d.apiObject.node.path,
     declarer: d.declarer,
     chart: d.apiObject.chart.node.path,
-    capability: Capability.tryOf(d.apiObject)?.node.path,
+    capability: RuntimeCapability.tryOf(d.apiObject)?.node.path,
     ...(generatedName(d.apiObject) ? { nameFrom: d.apiObject.node.path } : {}),
     identity: d.identity,
     key: d.key,
@@ -96,7 +111,9 @@ export function collect(root: IConstruct): Facts {
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
   const references = collectReferences(objects, constructs, indexOf, clusterScoped);
-  const contractFacts = collectContracts(contracts, objects, references, routingsOf(charts), indexOf, constructs);
+  const contractFacts = contracts.length > 0
+    ? contractSide().collectContracts(contracts, objects, references, contractSide().routingsOf(charts), indexOf, constructs)
+    : [];
 
   const graph = buildCompositionGraph({
     constructs,
@@ -130,7 +147,7 @@ export function collect(root: IConstruct): Facts {
       account: String(stack.account),
       environment: String(stack.environment),
     })),
-    charts: charts.map((c) => ({ path: c.node.path, capability: Capability.tryOf(c)?.node.path })),
+    charts: charts.map((c) => ({ path: c.node.path, capability: RuntimeCapability.tryOf(c)?.node.path })),
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
@@ -139,8 +156,9 @@ export function collect(root: IConstruct): Facts {
     physicalNames,
     references,
     externals: collectExternals(constructs, clusterScoped),
-    deployTimeValues: collectDeployTimeValues(root, objects, contributionFacts),
-    artifactDeployTimeValues: collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts),
+    // No aws-cdk-lib loaded and no aws-cdk construct: no aws-cdk token can exist.
+    deployTimeValues: withAwsCdk ? deploySide().collectDeployTimeValues(root, objects, contributionFacts) : [],
+    artifactDeployTimeValues: withAwsCdk ? deploySide().collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts) : [],
     contracts: contractFacts,
     graph: graph.graph,
     problems: {
@@ -153,8 +171,33 @@ export function collect(root: IConstruct): Facts {
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
-    resourceDeclarers: resourceDeclarersOf(constructs),
+    resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs) : {},
   };
+}
+
+/**
+ * The deploy side: synthesizes the cloud assemblies of the capabilities that
+ * take stacks and records every CloudFormation write in the ledger.
+ */
+function collectDeployment(
+  root: IConstruct,
+  constructs: readonly IConstruct[],
+  capabilities: readonly RuntimeCapability[],
+  stacks: ReadonlyArray<{ stack: Stack; capability?: RuntimeCapability }>,
+  ledger: LedgerBuilder,
+  callbackRuns: WriteCallbacks.CallbackRun[],
+): DeploySynthesis {
+  const side = deploySide();
+  const tags = side.declaredTags(constructs);
+  // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
+  const validation = side.templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
+  // Only a capability that takes stacks (an aws-cdk Stage) has an assembly; a stack under a runtime-only one has none.
+  const staged = capabilities.filter((c): c is Capability => isStage(c));
+  const stageOf = (c: RuntimeCapability | undefined) => (c && isStage(c) ? (c as Capability) : undefined);
+  const inStages = stacks.map((s) => ({ stack: s.stack, capability: stageOf(s.capability) }));
+  const deploy = side.synthesizeDeployment(staged, inStages, validation);
+  side.recordCloudFormationWrites(constructs, ledger, callbackRuns, tags);
+  return deploy;
 }
 
 /** A construct's own validations (cdk8s and aws-cdk both register them); a validation that throws is one error. */
@@ -255,17 +298,17 @@ function clusterScopedCustomKinds(manifests: readonly any[]): Set<string> {
 }
 
 function roleOf(stack: Stack): StackRole {
-  if (SharedBase.isSharedBase(stack)) return 'base';
-  return DeploymentAggregate.isDeploymentAggregate(stack) ? 'tenant' : 'other';
+  if (hasBrand(stack, 'SharedBase')) return 'base';
+  return hasBrand(stack, 'DeploymentAggregate') ? 'tenant' : 'other';
 }
 
 /** `<stack path>\0<logical id>` to the path of the construct that declares each CloudFormation resource. */
 function resourceDeclarersOf(constructs: readonly IConstruct[]): Record<string, string> {
   const paths: Record<string, string> = {};
   for (const c of constructs) {
-    if (!CfnResource.isCfnResource(c)) continue;
+    if (!isCfnResource(c)) continue;
     try {
-      const stack = Stack.of(c);
+      const stack = awsCdk().Stack.of(c);
       paths[`${stack.node.path}\u0000${stack.resolve(c.logicalId)}`] = declarerOf(c).node.path;
     } catch {
       // a resource outside a stack names no template; nothing to map

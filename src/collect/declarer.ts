@@ -1,6 +1,6 @@
-import { Stack } from 'aws-cdk-lib';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { isStack } from '../private/aws-cdk';
 
 /**
  * The construct that declares a Kubernetes object or CloudFormation resource:
@@ -9,6 +9,6 @@ import { IConstruct } from 'constructs';
  */
 export function declarerOf(resource: IConstruct): IConstruct {
   const scope = resource.node.scope;
-  const isContainer = scope && (Chart.isChart(scope) || Stack.isStack(scope));
+  const isContainer = scope && (Chart.isChart(scope) || isStack(scope));
   return resource.node.id === 'Resource' && scope && !isContainer ? scope : resource;
 }

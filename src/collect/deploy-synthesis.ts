@@ -1,31 +1,16 @@
 import * as fs from 'fs';
 import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
-import type { CollectionProblems, TemplateFinding } from './facts';
+import { DeploySynthesis, noDeployment } from './deploy-result';
+import type { TemplateFinding } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
-import { EdgeReason, StackDependency } from './graph/composition-graph';
+import { EdgeReason } from './graph/composition-graph';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 
-/** What deploy synthesis produced: templates, stack dependencies, assemblies, and what went wrong. */
-export interface DeploySynthesis {
-  /** Each capability's cloud assembly folder (in the run folder beside the outdir, not the outdir). */
-  readonly assemblyDirs: string[];
-  /** Stack dependencies as the assemblies record them. */
-  readonly stackDependencies: StackDependency[];
-  /** Template file of each stack, relative to the assembly. */
-  readonly templateFiles: Map<Stack, string>;
-  /** The synthesized template of each stack. */
-  readonly templates: Map<Stack, any>;
-  /** aws-cdk synthesis errors, per capability. */
-  readonly synthesisErrors: Array<CollectionProblems['synthesisErrors'][number]>;
-  /** Tenant aggregates that could not be made to depend on their shared base. */
-  readonly wiringErrors: Array<CollectionProblems['wiringErrors'][number]>;
-  /** What aws-cdk's template validator found; undefined when it is off. */
-  templateFindings?: TemplateFinding[];
-}
+export type { DeploySynthesis } from './deploy-result';
 
 /** A stack of the composition and its capability. */
 export interface StackInCapability {
@@ -44,14 +29,7 @@ export interface StackInCapability {
  * two shared bases: the rules of the check stage refuse those.
  */
 export function synthesizeDeployment(capabilities: readonly Capability[], stacks: readonly StackInCapability[], validate = false): DeploySynthesis {
-  const result: DeploySynthesis = {
-    assemblyDirs: [],
-    stackDependencies: [],
-    templateFiles: new Map(),
-    templates: new Map(),
-    synthesisErrors: [],
-    wiringErrors: [],
-  };
+  const result = noDeployment();
   const stages = capabilities.filter((c) => stacks.some((s) => s.capability === c));
   const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
   if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;

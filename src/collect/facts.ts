@@ -1,5 +1,5 @@
 import type { DependencyGraph } from './graph/dependency-graph';
-import type { Contradiction } from './ledger/contradictions';
+import type { Contradiction } from './ledger/contradiction';
 import type { FieldPath } from './ledger/field-path';
 import type { Writer } from './ledger/writer';
 import type { ObjectIdentity } from './object-identity';

@@ -1,6 +1,7 @@
 import { Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability } from './capability';
+import { isStage } from '../private/aws-cdk';
 import { requireCapability } from '../private/misplaced';
 import { recordSelfDependency } from '../private/self-dependency';
 
@@ -21,7 +22,7 @@ export abstract class CapabilityStack extends Stack {
    * @param what the class name a misplaced-construct refusal names
    */
   protected constructor(scope: Construct, id: string, props: StackProps, what: string) {
-    super(requireCapability(scope, id, what), id, props);
+    super(requireCapability(scope, id, what, isStage), id, props);
     this.capability = Capability.of(this);
   }
 

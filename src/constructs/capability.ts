@@ -1,38 +1,20 @@
 import { Environment, Stage } from 'aws-cdk-lib';
-import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { brand, hasBrand } from '../private/brand';
-import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
+import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
+import { isStage } from '../private/aws-cdk';
+import { hasBrand } from '../private/brand';
+import type { GeneratedNames } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
+import { recordAwsCdkWriteCalls } from '../private/write-calls';
 
 /** Properties of a `Capability`. */
-export interface CapabilityProps {
+export interface CapabilityProps extends RuntimeCapabilityProps {
   /**
    * The AWS environment of the capability's deployment-time stacks.
    *
    * @default - environment-agnostic stacks
    */
   readonly env?: Environment;
-
-  /**
-   * A one-line description, written to `plan.json`.
-   *
-   * @default - none
-   */
-  readonly description?: string;
-
-  /**
-   * How cdk8s generates the names of the capability's objects that set no
-   * `metadata.name` (and the hashes and labels derived from construct paths,
-   * cdk8s-plus' pod selectors among them). `'plain'`: from the path below the
-   * capability, exactly what the same chart yields under a plain cdk8s `App`,
-   * so a chart moved into a capability keeps its objects. `'full-path'`: from
-   * the whole construct path, the capability's id first: the names earlier
-   * releases of this library generated; set it to keep them.
-   *
-   * @default 'plain'
-   */
-  readonly generatedNames?: GeneratedNames;
 
   /**
    * Whether the CloudFormation stack names of the capability start with its id
@@ -63,9 +45,13 @@ export interface CapabilityProps {
  * app.synth();
  */
 export class Capability extends Stage {
-  /** True when `x` is a `Capability`, also across duplicate installs of this package. */
+  /**
+   * True when `x` is a `Capability` (one that takes stacks), also across
+   * duplicate installs of this package. A runtime-only capability of
+   * `cdk-capability/runtime` is not one.
+   */
   public static isCapability(x: unknown): x is Capability {
-    return hasBrand(x, 'Capability');
+    return hasBrand(x, 'Capability') && isStage(x);
   }
 
   /**
@@ -74,16 +60,12 @@ export class Capability extends Stage {
    * @throws when `construct` is not inside a capability
    */
   public static of(construct: IConstruct): Capability {
-    const found = Capability.tryOf(construct);
-    if (!found) {
-      throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
-    }
-    return found;
+    return found(construct, Capability.tryOf(construct));
   }
 
   /** The capability that encloses `construct`, or undefined. */
   public static tryOf(construct: IConstruct): Capability | undefined {
-    return construct.node.scopes.reverse().find((c) => Capability.isCapability(c)) as Capability | undefined;
+    return enclosing(construct, Capability.isCapability);
   }
 
   /** The description written to `plan.json`, if any. */
@@ -98,10 +80,9 @@ export class Capability extends Stage {
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
     super(scope, id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
-    brand(this, 'Capability');
-    this.generatedNames = props.generatedNames ?? 'plain';
-    nameBelowCapabilities(Names);
-    addressBelowCapabilities();
+    this.generatedNames = setUpCapability(this, props);
+    // Each escape hatch and Tag of its stacks is a writer of its own, named by its call site.
+    recordAwsCdkWriteCalls();
     // Construct stack traces in the assembly's metadata hold absolute paths of this
     // machine: they would make the output differ between checkouts.
     this.node.setContext('aws:cdk:disable-stack-trace', true);

@@ -1,6 +1,7 @@
-import { CfnResource } from 'aws-cdk-lib';
+import type { CfnResource } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
 import { isJsonPatch } from '../private/upstream-state';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
@@ -108,7 +109,14 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
   /** The Kubernetes object written to, when the target is one. */
   public readonly apiObject?: ApiObject;
 
-  /** The CloudFormation resource written to, when the target is one. */
+  /**
+   * The CloudFormation resource written to, when the target is one.
+   *
+   * Internal, so that the types of `cdk-capability/runtime` name nothing of
+   * aws-cdk-lib: the target as given is the program's own.
+   *
+   * @internal
+   */
   public readonly cfnResource?: CfnResource;
 
   /** The fields written (`{}` when the contribution writes only through `patches` or `write`). */
@@ -136,7 +144,7 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
       const where = typeof (given.target as IConstruct)?.node?.path === 'string' ? ` ('${(given.target as IConstruct).node.path}')` : '';
       problems.push(`'target'${where} must be an ApiObject, a construct with one as its default child, or a CfnResource`);
     }
-    if (target && CfnResource.isCfnResource(target) && Array.isArray(given.patches) && given.patches.length > 0) {
+    if (target && isCfnResource(target) && Array.isArray(given.patches) && given.patches.length > 0) {
       problems.push("'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'");
     }
     const patches = problems.length === 0 && Array.isArray(given.patches) ? given.patches : [];
@@ -200,7 +208,7 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 
 function resolveTarget(target: IConstruct): ApiObject | CfnResource | undefined {
   for (let c: IConstruct | undefined = target; c; c = c.node.defaultChild) {
-    if (ApiObject.isApiObject(c) || CfnResource.isCfnResource(c)) return c;
+    if (ApiObject.isApiObject(c) || isCfnResource(c)) return c;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { plainAppMessage } from './plain-app-advice';
 import { CapabilityApp } from '../app/capability-app';
 import { compareFindings, CODE_TITLES, Severity, Violation, ViolationCode } from '../check/finding';
-import { Capability } from '../constructs/capability';
+import { RuntimeCapability } from '../constructs/runtime-capability';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { writeLock } from '../release/lock';
@@ -82,7 +82,7 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-validate-'));
   try {
     const app = new CapabilityApp({ outdir: path.join(scratch, 'dist'), lockFile: options.lockFile ?? path.join(scratch, 'no-lock.json') });
-    const capability = new Capability(app, 'manifests');
+    const capability = new RuntimeCapability(app, 'manifests');
     const charts = new Map<string, RuntimeRouting>();
     documents.forEach((d) => {
       const o = d.object as any;

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import { LineCounter, parseAllDocuments } from 'yaml';
 import type { ManifestDocument, ManifestFinding } from './check-manifests';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
 import { errorMessage } from '../private/errors';
+import { yaml } from '../private/lazy';
 
 /**
  * How many alias nodes a document may expand, as the YAML reader counts them:
@@ -29,6 +29,7 @@ export interface ManifestFile {
  * @param manifestPath the file, as the CLI names it
  */
 export function readManifestFile(manifestPath: string): ManifestFile {
+  const { LineCounter, parseAllDocuments } = yaml();
   const lines = new LineCounter();
   const parsed = parseAllDocuments(fs.readFileSync(manifestPath, 'utf-8'), { lineCounter: lines });
   const documents: ManifestDocument[] = [];

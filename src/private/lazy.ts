@@ -1,12 +1,16 @@
 import type * as Kplus from 'cdk8s-plus-30';
 import type * as Semver from 'semver';
+import type * as Yaml from 'yaml';
 import type * as ExternalSecrets from '../imports/externalsecret-external-secrets.io';
+import type * as GatewayApi from '../imports/httproute-gateway.networking.k8s.io';
+import type * as Flux from '../imports/kustomization-kustomize.toolkit.fluxcd.io';
+import type * as Istio from '../imports/virtualservice-networking.istio.io';
 
 /**
  * A module loaded on its first use, so that a composition that never needs it
  * never pays its load time (synth runs in every CI build).
  */
-function lazily<T>(load: () => T): () => T {
+export function lazily<T>(load: () => T): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= load());
 }
@@ -41,3 +45,19 @@ export const semver = lazily(() => require('semver') as typeof Semver);
 /** The generated External Secrets classes (a large module): only a consumed interface contract uses them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
 export const externalSecrets = lazily(() => require('../imports/externalsecret-external-secrets.io') as typeof ExternalSecrets);
+
+/** The generated Gateway API classes (a large module): only a Gateway API tenant route uses them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const gatewayApi = lazily(() => require('../imports/httproute-gateway.networking.k8s.io') as typeof GatewayApi);
+
+/** The generated Istio classes (a large module): only an Istio tenant route uses them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const istio = lazily(() => require('../imports/virtualservice-networking.istio.io') as typeof Istio);
+
+/** The generated Flux classes: only the Flux output writer uses them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const flux = lazily(() => require('../imports/kustomization-kustomize.toolkit.fluxcd.io') as typeof Flux);
+
+/** yaml (its reader, with line and column): only the validation plugin reads manifest files with it; synth writes with js-yaml. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+export const yaml = lazily(() => require('yaml') as typeof Yaml);

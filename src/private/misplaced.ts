@@ -11,13 +11,18 @@ export const MISPLACED_CONSTRUCT = 'CAP015';
  * for it): `CAP015 misplaced construct: ...`.
  *
  * @param what the class being created, as the message names it (`SharedBase`)
+ * @param takesStacks for a stack: whether the enclosing capability takes stacks (an aws-cdk Stage)
  */
-export function requireCapability<T extends IConstruct>(scope: T, id: string, what: string): T {
-  if (scope.node.scopes.some((s) => hasBrand(s, 'Capability'))) return scope;
+export function requireCapability<T extends IConstruct>(scope: T, id: string, what: string, takesStacks?: (capability: IConstruct) => boolean): T {
+  const capability = [...scope.node.scopes].reverse().find((s) => hasBrand(s, 'Capability'));
+  if (capability && (!takesStacks || takesStacks(capability))) return scope;
   const path = scope.node.path ? `${scope.node.path}/${id}` : id;
-  const message = `misplaced construct: ${what} '${path}' is created outside any Capability, but it belongs to one. `
-    + `Create it with a Capability, or a construct inside one, as scope (new ${what}(capability, '${id}')); `
-    + 'a chart or stack class that extends it keeps its own constructor.';
+  const message = capability
+    ? `misplaced construct: ${what} '${path}' is created in the runtime-only capability '${capability.node.path}', which holds no stacks. `
+      + "Create that capability with the Capability of 'cdk-capability' (it takes stacks and charts), not of 'cdk-capability/runtime'."
+    : `misplaced construct: ${what} '${path}' is created outside any Capability, but it belongs to one. `
+      + `Create it with a Capability, or a construct inside one, as scope (new ${what}(capability, '${id}')); `
+      + 'a chart or stack class that extends it keeps its own constructor.';
   const violation = { code: MISPLACED_CONSTRUCT, message, paths: [path] };
   const error = new Error(`The composition was refused with 1 violation:\n${MISPLACED_CONSTRUCT} ${message}`);
   error.name = 'CompositionError';

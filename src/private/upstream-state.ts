@@ -1,6 +1,7 @@
-import { CfnResource, Stack, TagManager } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
+import type { IConstruct } from 'constructs';
 import { appendAll } from './append';
+import { awsCdk } from './aws-cdk';
 
 /**
  * The one place that reads or writes the private state of cdk8s and aws-cdk.
@@ -72,8 +73,11 @@ export function renderWithoutPatches(apiObject: ApiObject): any {
   }
 }
 
-/** The overrides of a CloudFormation resource as aws-cdk keeps them (`addOverride` builds this tree; `undefined` deletes). */
-export function rawOverridesOf(resource: CfnResource): Record<string, unknown> {
+/**
+ * The overrides of a CloudFormation resource (an aws-cdk `CfnResource`) as aws-cdk keeps them (`addOverride` builds this
+ * tree; `undefined` deletes). Typed structurally here, as the functions below, so no declaration names aws-cdk-lib.
+ */
+export function rawOverridesOf(resource: IConstruct): Record<string, unknown> {
   const raw = (resource as unknown as { rawOverrides?: unknown }).rawOverrides;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UpstreamShapeError('rawOverridesOf', 'aws-cdk CfnResource.rawOverrides to be an object');
   return raw as Record<string, unknown>;
@@ -85,12 +89,12 @@ export function rawOverridesOf(resource: CfnResource): Record<string, unknown> {
  * out, resolved in its stack: `renderProperties(cfnProperties)`, the way
  * aws-cdk renders them into the template.
  */
-export function declaredPropertiesOf(resource: CfnResource): Record<string, unknown> {
+export function declaredPropertiesOf(resource: IConstruct): Record<string, unknown> {
   const r = resource as unknown as { cfnProperties?: unknown; renderProperties?: (props: unknown) => unknown };
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
   const props = r.cfnProperties;
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
-  const rendered = r.renderProperties.call(resource, Stack.of(resource).resolve(props));
+  const rendered = r.renderProperties.call(resource, awsCdk().Stack.of(resource).resolve(props));
   return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
 }
 
@@ -102,8 +106,8 @@ export interface HeldTag {
   readonly priority: number;
 }
 
-/** The tags a tag manager holds now, by key, with their priorities (aws-cdk TagManager's private `tags` and `priorities`). */
-export function heldTagsOf(manager: TagManager): Map<string, HeldTag> {
+/** The tags an aws-cdk `TagManager` holds now, by key, with their priorities (its private `tags` and `priorities`). */
+export function heldTagsOf(manager: object): Map<string, HeldTag> {
   const m = manager as unknown as { tags?: unknown; priorities?: unknown };
   if (!(m.tags instanceof Map) || !(m.priorities instanceof Map)) throw new UpstreamShapeError('heldTagsOf', 'aws-cdk TagManager.tags and TagManager.priorities to be Maps');
   const held = new Map<string, HeldTag>();

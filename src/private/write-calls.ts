@@ -1,7 +1,8 @@
 import * as path from 'path';
-import { Aspects, CfnResource, IAspect, RemoveTag, Tag, TagManager, Tags } from 'aws-cdk-lib';
+import type { CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import type { IConstruct } from 'constructs';
+import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { firstProgramFrame } from './creation-site';
 
 /**
@@ -68,6 +69,7 @@ const tagCalls = new WeakMap<IAspect, TagCall>();
 const tagEvents = new WeakMap<TagManager, TagEvent[]>();
 const tagScopes = new WeakMap<Tags, IConstruct>();
 let installed = false;
+let awsCdkInstalled = false;
 let tagCallCount = 0;
 
 /** Runs `fn`, attributing every write call it makes to `to`. */
@@ -88,12 +90,21 @@ export function attributeTo<T>(to: Attribution, fn: () => T): T {
  * `addPropertyDeletionOverride`) call, each `Tags.of(scope).add` / `.remove`,
  * and the tags each Tag aspect applies. Each call keeps an unformatted stack
  * (`Error.captureStackTrace`, a few microseconds; formatted only when a
- * message reads its site). Idempotent.
+ * message reads its site). aws-cdk's only when aws-cdk-lib is loaded already:
+ * a `Capability` that takes stacks records them itself. Idempotent.
  */
 export function recordWriteCalls(): void {
-  if (installed) return;
-  installed = true;
-  wrapPatches();
+  if (!installed) {
+    installed = true;
+    wrapPatches();
+  }
+  if (awsCdkLoaded()) recordAwsCdkWriteCalls();
+}
+
+/** Starts recording aws-cdk's overrides and Tags (loads aws-cdk-lib). Idempotent. */
+export function recordAwsCdkWriteCalls(): void {
+  if (awsCdkInstalled) return;
+  awsCdkInstalled = true;
   wrapOverrides();
   wrapTags();
 }
@@ -134,6 +145,7 @@ function wrapPatches(): void {
 }
 
 function wrapOverrides(): void {
+  const { CfnResource } = awsCdk();
   const proto = CfnResource.prototype as unknown as Record<string, unknown>;
   let depth = 0;
   let outer: WriteCall | undefined;
@@ -146,7 +158,8 @@ function wrapOverrides(): void {
         if (api === 'addOverride') {
           const list = overrideCalls.get(this) ?? [];
           overrideCalls.set(this, list);
-          list.push({ path: splitOverridePath(String(args[0])), value: args[1], call: outer! });
+          // aws-cdk keeps the value by reference and merges later overrides into it: record it as it is now
+          list.push({ path: splitOverridePath(String(args[0])), value: snapshot(args[1]), call: outer! });
         }
         return original.apply(this, args);
       } finally {
@@ -157,7 +170,23 @@ function wrapOverrides(): void {
   }
 }
 
+/**
+ * A copy of an override's plain maps and lists as they are at the call (the
+ * maps aws-cdk later merges other overrides into); tokens and other objects
+ * are kept as they are.
+ */
+function snapshot(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snapshot);
+  if (value === null || typeof value !== 'object') return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== null && proto !== Object.prototype) return value;
+  const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
+  for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v);
+  return copy;
+}
+
 function wrapTags(): void {
+  const { Aspects, RemoveTag, Tag, TagManager, Tags } = awsCdk();
   const tags = Tags as unknown as { of: (scope: IConstruct) => Tags };
   const of = tags.of;
   tags.of = function (scope: IConstruct) {

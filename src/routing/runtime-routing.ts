@@ -4,7 +4,7 @@ import { addBackend, addVersionedBackend, Backend, BackendOptions, VersionedBack
 import { includeCrds } from './crds';
 import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from './tenant-route';
-import { Capability } from '../constructs/capability';
+import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapability } from '../private/misplaced';
 
@@ -47,7 +47,7 @@ export class RuntimeRouting extends Chart {
   }
 
   /** The capability this routing belongs to. */
-  public readonly capability: Capability;
+  public readonly capability: RuntimeCapability;
   /** How tenant routes are rendered. */
   public readonly routeStyle: RouteStyle;
   /** The gateway tenant routes attach to, if any. */
@@ -67,7 +67,7 @@ export class RuntimeRouting extends Chart {
   constructor(scope: Construct, id: string, props: RuntimeRoutingProps = {}) {
     super(requireCapability(scope, id, 'RuntimeRouting'), id, props);
     brand(this, 'RuntimeRouting');
-    this.capability = Capability.of(this);
+    this.capability = RuntimeCapability.of(this);
     this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
     this.gateway = props.gateway;
     this.node.addValidation({ validate: () => (this.tenantRoutes.length > 0 ? tenantHeaderProblems(this.capability) : []) });
@@ -140,7 +140,7 @@ export class RuntimeRouting extends Chart {
 }
 
 /** Why the published tenant header cannot be routed on, if it cannot. */
-function tenantHeaderProblems(capability: Capability): string[] {
+function tenantHeaderProblems(capability: RuntimeCapability): string[] {
   const problem = tenantHeaderOf(capability).problem;
   return problem ? [problem] : [];
 }

@@ -1,7 +1,8 @@
-import { Token } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
-import { FieldMap } from '../contract/field';
-import { InterfaceContract } from '../contract/interface-contract';
+import type { FieldMap } from '../contract/field';
+import type { InterfaceContract } from '../contract/interface-contract';
+import { isUnresolvedToken } from '../private/aws-cdk';
+import { hasBrand } from '../private/brand';
 import { semver } from '../private/lazy';
 
 /** The header the edge sets to the tenant id when no contract publishes one. */
@@ -35,13 +36,13 @@ export interface TenantHeader {
  * @param capability the capability; its contracts are its children (a contract's scope is its capability)
  */
 export function tenantHeaderOf(capability: IConstruct): TenantHeader {
-  const contracts = capability.node.children.filter((c) => InterfaceContract.isInterfaceContract(c)) as InterfaceContract<FieldMap>[];
+  const contracts = capability.node.children.filter((c) => hasBrand(c, 'InterfaceContract')) as InterfaceContract<FieldMap>[];
   // With majors side by side, the newest major is what the edge emits.
   const major = (c: InterfaceContract<FieldMap>) => (semver().valid(c.version) ? semver().major(c.version) : -1);
   for (const contract of [...contracts].sort((a, b) => major(b) - major(a))) {
     const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
     if (published === undefined) continue;
-    if (Token.isUnresolved(published) || typeof published !== 'string') {
+    if (isUnresolvedToken(published) || typeof published !== 'string') {
       const problem = `'${TENANT_HEADER_FIELD}' of '${contract.node.path}' is a deployment-time value, but tenant routes match on it at synth. Publish it as a literal string such as "${DEFAULT_TENANT_HEADER}"`;
       return { name: DEFAULT_TENANT_HEADER, contract, problem };
     }

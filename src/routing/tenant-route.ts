@@ -1,13 +1,9 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
-import {
-  HttpRoute,
-  HttpRouteSpecRulesMatches,
-  HttpRouteSpecRulesMatchesHeadersType,
-  HttpRouteSpecRulesMatchesPathType,
-} from '../imports/httproute-gateway.networking.k8s.io';
-import { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
+import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
+import type { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
+import { gatewayApi, istio } from '../private/lazy';
 
 /** How tenant routes are rendered. */
 export enum RouteStyle {
@@ -196,6 +192,7 @@ interface Route {
 }
 
 function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Route, gateway: GatewayReference | undefined): HttpRoute {
+  const { HttpRoute, HttpRouteSpecRulesMatchesHeadersType, HttpRouteSpecRulesMatchesPathType } = gatewayApi();
   const matches = Lazy.any({
     produce: (): HttpRouteSpecRulesMatches[] => [
       {
@@ -236,6 +233,7 @@ function serviceHost(backend: Backend<IConstruct, IConstruct>): string {
 }
 
 function virtualService(scope: Construct, id: string, metadata: Metadata, route: Route, gateway?: GatewayReference): VirtualService {
+  const { VirtualService } = istio();
   const service = serviceHost(route.targets[0].backend);
   const match = Lazy.any({
     produce: (): VirtualServiceSpecHttpMatch[] => [

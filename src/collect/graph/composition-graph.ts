@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';

@@ -11,9 +11,9 @@ import { elementKeyOf, listTypeOf } from '../topology/list-topology';
  * merged into); what is taken from `fields` is copied, so `fields` is never
  * aliased. Each list remembers its element index between calls, so N merges
  * into one object cost N times the size of what they write, not N times the
- * size of the object. Duplicate keys within one `fields` list are kept, not
- * folded together, so the merged object shows them (the object-validity facts
- * report them).
+ * size of the object. Duplicate keys and repeated set values within one
+ * `fields` list are kept, not folded together, so the merged object shows
+ * them (the contradiction facts report them).
  *
  * @param target the value merged into (the emitted manifest, owned by the caller)
  * @param fields the value written
@@ -80,12 +80,15 @@ function mergeSet(target: unknown[], fields: unknown[]): unknown[] {
     index = new Set(target.map((v) => JSON.stringify(v)));
     setIndexes.set(target, index);
   }
+  const added: string[] = [];
   for (const value of fields) {
     const key = JSON.stringify(value);
-    if (index.has(key)) continue;
-    index.add(key);
+    if (index.has(key)) continue; // already there: a set value is shared, not repeated
+    added.push(key);
     target.push(clone(value));
   }
+  // indexed after the loop, so a value twice in `fields` is pushed twice: the repeat stays in the result
+  for (const key of added) index.add(key);
   return target;
 }
 

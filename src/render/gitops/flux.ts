@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { Duration } from 'cdk8s';
-import { Kustomization, KustomizationSpecSourceRefKind } from '../../imports/kustomization-kustomize.toolkit.fluxcd.io';
+import type { KustomizationSpecSourceRefKind } from '../../imports/kustomization-kustomize.toolkit.fluxcd.io';
+import { flux } from '../../private/lazy';
 import { slug } from '../../private/names';
 import { toYaml } from '../../private/yaml';
 import { kustomization } from '../kustomization';
@@ -100,7 +101,7 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
 
     const dependsOn = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'runtime').map((d) => ({ name: names[runtime.findIndex((r) => r.step.id === d.step)] }));
     const deployFirst = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'deploy').map((d) => d.step);
-    const manifest = Kustomization.manifest({
+    const manifest = flux().Kustomization.manifest({
       metadata: { name, namespace },
       spec: {
         interval: goDuration(options.interval ?? Duration.minutes(10)),

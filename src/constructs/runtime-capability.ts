@@ -1,0 +1,117 @@
+import { Names } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { brand, hasBrand } from '../private/brand';
+import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
+
+/** Properties of a runtime-only capability (`Capability` of `cdk-capability/runtime`). */
+export interface RuntimeCapabilityProps {
+  /**
+   * A one-line description, written to `plan.json`.
+   *
+   * @default - none
+   */
+  readonly description?: string;
+
+  /**
+   * How cdk8s generates the names of the capability's objects that set no
+   * `metadata.name` (and the hashes and labels derived from construct paths,
+   * cdk8s-plus' pod selectors among them). `'plain'`: from the path below the
+   * capability, exactly what the same chart yields under a plain cdk8s `App`,
+   * so a chart moved into a capability keeps its objects. `'full-path'`: from
+   * the whole construct path, the capability's id first: the names earlier
+   * releases of this library generated; set it to keep them.
+   *
+   * @default 'plain'
+   */
+  readonly generatedNames?: GeneratedNames;
+}
+
+/** A capability name: letters, digits, `-`, `_` and `.`, starting with a letter (what aws-cdk requires of a Stage). */
+const CAPABILITY_ID = /^[a-z][a-z0-9\-_.]*$/i;
+
+/**
+ * A capability that holds runtime charts only: what `cdk-capability/runtime`
+ * exports as `Capability`. It builds no aws-cdk `Stage` and loads no aws-cdk
+ * module, so a runtime-only program pays for cdk8s alone. Everything under it
+ * (`RuntimeRouting`, `Contribution`, `Reference`, plain cdk8s charts) behaves
+ * as under the `Capability` of `cdk-capability`, which also takes stacks.
+ *
+ * @example
+ * import { Capability, CapabilityApp, RuntimeRouting } from 'cdk-capability/runtime';
+ * const app = new CapabilityApp();
+ * const web = new Capability(app, 'web');
+ * new RuntimeRouting(web, 'Routing');
+ * app.synth();
+ */
+export class RuntimeCapability extends Construct {
+  /**
+   * True when `x` is a capability: a runtime-only one, or a `Capability` of
+   * `cdk-capability` (also across duplicate installs of this package).
+   */
+  public static isCapability(x: unknown): x is RuntimeCapability {
+    return hasBrand(x, 'Capability');
+  }
+
+  /**
+   * The capability that encloses `construct`, of either kind.
+   *
+   * @throws when `construct` is not inside a capability
+   */
+  public static of(construct: IConstruct): RuntimeCapability {
+    return found(construct, RuntimeCapability.tryOf(construct));
+  }
+
+  /** The capability that encloses `construct`, of either kind, or undefined. */
+  public static tryOf(construct: IConstruct): RuntimeCapability | undefined {
+    return enclosing(construct, RuntimeCapability.isCapability);
+  }
+
+  /** The description written to `plan.json`, if any. */
+  public readonly description?: string;
+  /** How cdk8s generates the names of the capability's objects (see `RuntimeCapabilityProps.generatedNames`). */
+  public readonly generatedNames: GeneratedNames;
+
+  /**
+   * @param scope the `CapabilityApp` (or any construct under it)
+   * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
+   * @param props options
+   */
+  constructor(scope: Construct, id: string, props: RuntimeCapabilityProps = {}) {
+    super(scope, id);
+    if (!CAPABILITY_ID.test(id)) {
+      throw new Error(`invalid capability name "${id}". A capability name must start with a letter and contain only letters, digits, '-', '_' and '.'`);
+    }
+    this.generatedNames = setUpCapability(this, props);
+    this.description = props.description;
+  }
+}
+
+/**
+ * What every capability does at construction, of either kind: its brand, and
+ * cdk8s' names below it.
+ *
+ * @returns the capability's `generatedNames`
+ */
+export function setUpCapability(capability: IConstruct, props: RuntimeCapabilityProps): GeneratedNames {
+  brand(capability, 'Capability');
+  nameBelowCapabilities(Names);
+  addressBelowCapabilities();
+  return props.generatedNames ?? 'plain';
+}
+
+/** The nearest of `construct` and its scopes that `is` accepts. */
+export function enclosing<T>(construct: IConstruct, is: (x: unknown) => x is T): T | undefined {
+  return construct.node.scopes.reverse().find(is) as T | undefined;
+}
+
+/**
+ * `capability`, the one enclosing `construct`.
+ *
+ * @throws when there is none
+ */
+export function found<T>(construct: IConstruct, capability: T | undefined): T {
+  if (capability === undefined) {
+    throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
+  }
+  return capability;
+}

@@ -1,0 +1,183 @@
+/**
+ * The README's table "Who writes this field", row by row: each row's write path makes a write that another
+ * writer contests, and the ledger names the writer the row says. The rows are read from README.md, so a row
+ * without a case (or a case without a row) fails.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Aspects, Lazy as CdkLazy, Tags } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { Construct, IConstruct } from 'constructs';
+import { siteOfNextLine } from './util';
+import { Capability, CapabilityApp, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+
+/** The first cell of each row of the README's table "Who writes this field". */
+function tableRows(): string[] {
+  const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf-8');
+  const section = readme.split(/^#{2,4} /m).find((s) => s.startsWith('Who writes this field'));
+  if (!section) throw new Error("README.md has no section 'Who writes this field'");
+  return section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Write path') && !l.startsWith('| ---')).map((l) => l.split(' | ')[0].slice(2).trim());
+}
+
+/** An app with a capability `cdn`, its runtime chart with a team, and its shared base with a team. */
+function fixture() {
+  const app = CapabilityTesting.app();
+  const cdn = new Capability(app, 'cdn');
+  const routing = new RuntimeRouting(cdn, 'Routing');
+  const base = new SharedBase(cdn, 'Base');
+  return { app, routing, base, team: new Construct(routing, 'Team'), ops: new Construct(base, 'Ops') };
+}
+
+const conflict = (a: string, b: string, field: string, object: string) =>
+  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+const SETTINGS = 'ConfigMap cdn/settings';
+const settings = (scope: Construct, data: Record<string, unknown> = { level: 'info' }) =>
+  new ApiObject(scope, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'cdn' }, data });
+const messages = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => v.message);
+
+/** What a row's case says: what the ledger said and what the row promises. */
+interface CaseResult {
+  readonly actual: unknown;
+  readonly expected: unknown;
+}
+
+function contributionFields(): CaseResult {
+  const { app, routing, team } = fixture();
+  new Contribution(team, 'Level', { target: settings(routing), fields: { data: { level: 'debug' } } });
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS)] };
+}
+
+function contributionPatches(): CaseResult {
+  const { app, routing, team } = fixture();
+  new Contribution(team, 'Level', { target: settings(routing), patches: [JsonPatch.replace('/data/level', 'debug')] });
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS)] };
+}
+
+function contributionWrite(): CaseResult {
+  const { app, routing, team } = fixture();
+  const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'cdn', labels: { team: 'payments' } }, containers: [{ image: 'nginx' }] });
+  new Contribution(team, 'Relabel', { target: web, write: (d) => d.metadata.addLabel('team', 'obs') });
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Relabel'", "'cdn/Routing/Web'", 'metadata.labels.team', 'apps/Deployment cdn/web')] };
+}
+
+function forcedContribution(): CaseResult {
+  const { app, routing, team } = fixture();
+  new Contribution(team, 'Level', { target: settings(routing), fields: { data: { level: 'debug' } }, force: true });
+  const result = CapabilityTesting.synth(app);
+  return {
+    actual: [result.violations, result.runtimeObjects.find((o) => o.kind === 'ConfigMap')?.data, result.plan?.ownership?.handovers],
+    expected: [[], { level: 'debug' }, [{ object: SETTINGS, field: 'data.level', from: 'cdn/Routing/Settings', to: 'cdn/Routing/Team/Level', reason: 'force' }]],
+  };
+}
+
+function plainJsonPatch(): CaseResult {
+  // over a Contribution's field: a writer of its own
+  const { app, routing, team } = fixture();
+  const target = settings(routing, { level: 'info' });
+  new Contribution(team, 'Mode', { target, fields: { data: { mode: 'maintenance' } } });
+  const other = siteOfNextLine();
+  target.addJsonPatch(JsonPatch.add('/data/mode', 'off'));
+  // over what its own declaration rendered: the declarer's override, in the plan
+  const own = fixture();
+  const at = siteOfNextLine();
+  settings(own.routing).addJsonPatch(JsonPatch.replace('/data/level', 'debug'));
+  const result = CapabilityTesting.synth(own.app);
+  return {
+    actual: [messages(app), result.violations, result.plan?.ownership?.overrides.map((o) => [o.field, o.by])],
+    expected: [
+      [conflict(`'cdn/Routing/Settings' (addJsonPatch at ${other})`, "'cdn/Routing/Team/Mode'", 'data.mode', SETTINGS)],
+      [],
+      [['data.level', `cdn/Routing/Settings (addJsonPatch at ${at})`]],
+    ],
+  };
+}
+
+function plainOverride(): CaseResult {
+  const { app, base, ops } = fixture();
+  const bucket = new s3.Bucket(base, 'Bucket');
+  new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Enabled' } } });
+  const at = siteOfNextLine();
+  (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('AccelerateConfiguration.AccelerationStatus', 'Suspended');
+  return {
+    actual: messages(app),
+    expected: [conflict(`'cdn/Base/Bucket/Resource' (addPropertyOverride at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource')],
+  };
+}
+
+function tags(): CaseResult {
+  const { app, base, ops } = fixture();
+  new s3.CfnBucket(ops, 'Bucket', { tags: [{ key: 'team', value: 'payments' }] });
+  const at = siteOfNextLine();
+  Tags.of(base).add('team', 'obs');
+  return { actual: messages(app), expected: [conflict(`'cdn/Base' (Tags.of().add at ${at})`, "'cdn/Base/Ops/Bucket'", 'Tags.team', 'AWS::S3::Bucket cdn/Base/Ops/Bucket')] };
+}
+
+function mutatorsOutside(): CaseResult {
+  const { app, routing, team } = fixture();
+  const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'cdn' }, containers: [{ name: 'main', image: 'nginx' }] });
+  web.metadata.addLabel('tier', 'web'); // another team's code, outside any Contribution
+  web.containers[0].env.addVariable('MODE', kplus.EnvValue.fromValue('live'));
+  new Contribution(team, 'Tier', { target: web, fields: { metadata: { labels: { tier: 'edge' } } } });
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Tier'", "'cdn/Routing/Web'", 'metadata.labels.tier', 'apps/Deployment cdn/web')] };
+}
+
+function aspects(): CaseResult {
+  const { app, base, ops } = fixture();
+  const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
+  const bucket = new s3.Bucket(base, 'Bucket');
+  Aspects.of(base).add({
+    visit: (c: IConstruct) => {
+      if (c instanceof s3.CfnBucket) c.accelerateConfiguration = { accelerationStatus: 'Enabled' };
+    },
+  });
+  new Contribution(ops, 'Boundary', { target: role, fields: { PermissionsBoundary: 'arn:aws:iam::aws:policy/ReadOnlyAccess' } });
+  new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+  return {
+    actual: CapabilityTesting.synth(app).violations.map((v) => v.paths),
+    expected: [['cdn/Base/Bucket', 'cdn/Base/Ops/Accelerate'], ['cdn/Base/Ops/Boundary', 'cdn/Base/Role']],
+  };
+}
+
+function lazyValues(): CaseResult {
+  const { app, base, routing, team, ops } = fixture();
+  new Contribution(team, 'Level', { target: settings(routing, { level: Lazy.any({ produce: () => 'info' }) }), fields: { data: { level: 'debug' } } });
+  const bucket = new s3.CfnBucket(base, 'Bucket', { bucketName: CdkLazy.string({ produce: () => 'assets' }) });
+  new Contribution(ops, 'Name', { target: bucket, fields: { BucketName: 'other' } });
+  return {
+    actual: messages(app),
+    expected: [
+      conflict("'cdn/Base/Bucket'", "'cdn/Base/Ops/Name'", 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket'),
+      conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS),
+    ],
+  };
+}
+
+/** Per row, its case (named functions: a call site inside one is `file:line` in the stack). */
+const CASES: Record<string, () => CaseResult> = {
+  '`new Contribution(scope, id, { target, fields })`': contributionFields,
+  '`new Contribution(scope, id, { target, patches: [JsonPatch...] })`': contributionPatches,
+  '`new Contribution(scope, id, { target, write: (t) => ... })`': contributionWrite,
+  '`force: true` on a Contribution': forcedContribution,
+  'plain `addJsonPatch`': plainJsonPatch,
+  'plain `addOverride` / `addPropertyOverride`': plainOverride,
+  '`Tags.of(scope).add(key, value)`': tags,
+  'cdk8s-plus mutators outside a callback (`metadata.addLabel`, `env.addVariable`, `addContainer`)': mutatorsOutside,
+  'aspects (`Aspects.of(scope).add`, aws-cdk\'s `PermissionsBoundary`)': aspects,
+  '`Lazy` values': lazyValues,
+};
+
+describe("the README's table 'Who writes this field'", () => {
+  test('has a case here for every row, and a row for every case', () => {
+    expect(tableRows()).toEqual(Object.keys(CASES));
+  });
+
+  test.each(tableRows())('%s: the ledger names the writer the row says', (row) => {
+    const run = CASES[row]; // called without a receiver, so a stack frame names the function, not the row
+    const { actual, expected } = run();
+    expect(actual).toEqual(expected);
+  });
+});
