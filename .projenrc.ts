@@ -37,6 +37,10 @@ const project = new typescript.TypeScriptProject({
     '@kubernetes-models/flux-cd@2.3.4',
     '@kubernetes-models/external-secrets@0.5.2',
     '@kubernetes-models/istio@2.3.0',
+    // A conformant CEL evaluator (cel-spec conformance tests, Buf, released monthly, Node >= 20) to compile and run
+    // the admission policies' expressions in tests; @bufbuild/protobuf is its peer dependency.
+    '@bufbuild/cel@^0.6.1',
+    '@bufbuild/protobuf@^2.6.2',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own

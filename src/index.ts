@@ -12,6 +12,8 @@ export type { DeploymentAggregateProps } from './constructs/deployment-aggregate
 export { Contribution } from './constructs/contribution';
 export type { ContributionProps } from './constructs/contribution';
 export { Reference } from './constructs/reference';
+export { RuntimeWriter } from './constructs/runtime-writer';
+export type { RuntimeWriterProps } from './constructs/runtime-writer';
 export type { KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
 export { RuntimeRouting } from './routing/runtime-routing';
 export type { RuntimeRoutingProps } from './routing/runtime-routing';
@@ -23,6 +25,7 @@ export type { ConsumeOptions, Consumption, ContractHandles, FieldHandle, Interfa
 export { Field } from './contract/field';
 export type { FieldMap, FieldOptions, FieldValue, PublishedValues } from './contract/field';
 export { GitOps } from './render/gitops/gitops';
+export type { EnforceOptions, ValidationAction } from './render/enforcement/enforce-options';
 export type { FluxOptions, FluxSourceReference } from './render/gitops/flux';
 export { CompositionError } from './check/composition-error';
 export { ViolationCode } from './check/finding';

@@ -8,6 +8,8 @@ export interface DocSection {
   readonly code: string;
   readonly snippet: string;
   readonly message: string;
+  /** The section's further snippets (each ```ts block after the first), each with the ```text block that follows it. */
+  readonly more: ReadonlyArray<{ readonly snippet: string; readonly message: string }>;
 }
 
 /** The sections of docs/errors.md: `## CAPnnn`, then a ```ts block (absent for CAP000, which no snippet can trigger), then a ```text block. */
@@ -18,7 +20,8 @@ export function docSections(file = path.join(__dirname, '..', 'docs', 'errors.md
     const code = part.slice(0, 6);
     const snippet = /```ts\n([\s\S]*?)```/.exec(part)?.[1] ?? '';
     const message = /```text\n([\s\S]*?)```/.exec(part)?.[1];
-    if (message !== undefined) sections.push({ code, snippet, message: message.trimEnd() });
+    const more = [...part.matchAll(/```ts\n([\s\S]*?)```[\s\S]*?```text\n([\s\S]*?)```/g)].slice(1).map((m) => ({ snippet: m[1], message: m[2].trimEnd() }));
+    if (message !== undefined) sections.push({ code, snippet, message: message.trimEnd(), more });
   }
   return sections;
 }

@@ -24,6 +24,15 @@ describe.each(sections.filter((s) => s.snippet).map((s) => [s.code, s] as const)
   });
 });
 
+describe.each(sections.flatMap((s) => s.more.map((m, i) => [s.code, i + 2, m] as const)))('the %s snippet number %d', (code, _n, example) => {
+  test('fails with exactly the message the documentation shows after it', () => {
+    const message = runSnippet(example.snippet);
+
+    expect(message).toEqual(example.message);
+    expect(message.startsWith(`${code} `)).toBe(true);
+  });
+});
+
 test('the CAP000 example is exactly what a crash in collect on that object reports', () => {
   // GIVEN the crash the documentation describes
   const crash = internalError("the 'collect' stage", new TypeError("Cannot read properties of undefined (reading 'spec')"), 'cdn/Routing/Settings');

@@ -4,6 +4,7 @@ import { ClusterSecretStore, ExternalSecret } from '@kubernetes-models/external-
 import { Kustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1';
 import { Gateway, HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import { VirtualService } from '@kubernetes-models/istio/networking.istio.io/v1beta1';
+import { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1';
 import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
@@ -19,6 +20,8 @@ const MODELS: Record<string, Model> = {
   'v1 ServiceAccount': ServiceAccount,
   'apps/v1 Deployment': Deployment,
   'apiextensions.k8s.io/v1 CustomResourceDefinition': CustomResourceDefinition,
+  'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy': ValidatingAdmissionPolicy,
+  'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding': ValidatingAdmissionPolicyBinding,
   'gateway.networking.k8s.io/v1 HTTPRoute': HTTPRoute,
   'gateway.networking.k8s.io/v1 Gateway': Gateway,
   'kustomize.toolkit.fluxcd.io/v1 Kustomization': Kustomization,

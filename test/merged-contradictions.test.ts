@@ -1,6 +1,9 @@
-import { ApiObject, JsonPatch } from 'cdk8s';
+import { ApiObject, ApiObjectProps, JsonPatch, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { Capability, Contribution, RuntimeRouting, Violation } from '../src';
+import type { SmdResult } from './smd/smd';
+import { smdVerdicts } from './smd/verdicts';
 import { crdWithSpec, newApp, removeTempDirs, siteOfNextLine } from './util';
 import { contradictionsOf } from '../src/collect/ledger/contradictions';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
@@ -20,6 +23,16 @@ function fixture(container: Record<string, unknown> = { name: 'app', image: 'ngi
   });
   return { app, routing, web, teamA: new Construct(routing, 'TeamA'), teamB: new Construct(routing, 'TeamB') };
 }
+
+/** A CRD whose `endpoints` are a map list keyed by host and port, neither with a default. */
+const ENDPOINTS_CRD = crdWithSpec('Gadget', {
+  endpoints: {
+    'type': 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['host', 'port'],
+    'items': { type: 'object', properties: { host: { type: 'string' }, port: { type: 'integer' }, weight: { type: 'integer' } } },
+  },
+});
 
 const podSpec = (spec: Record<string, unknown>) => ({ spec: { template: { spec } } });
 
@@ -119,7 +132,35 @@ describe('CAP010: merged contradictions, naming each writer', () => {
     ]);
   });
 
-  test("an object with one writer is not walked: its duplicate keys are its declarer's own input, not a merge", () => {
+  test('different keys, UDP beside TCP, and one of each one-of member are accepted', () => {
+    const { app, web, teamA, teamB } = fixture();
+    new Contribution(teamA, 'Dns', { target: web, fields: podSpec({ containers: [{ name: 'app', ports: [{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }] }] }) });
+    new Contribution(teamB, 'Env', { target: web, fields: podSpec({ containers: [{ name: 'app', env: [{ name: 'A', value: '1' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] }) });
+
+    expect(lines(app.synthesize().violations)).toEqual([]);
+  });
+});
+
+describe('CAP010 in one declaration: the API server refuses it as it refuses a merge', () => {
+  test('addContainer twice with one name on a cdk8s-plus Deployment is refused naming the Deployment', () => {
+    // GIVEN a cdk8s-plus Deployment (it checks duplicate ports itself, not duplicate container names)
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'shop' } });
+
+    // WHEN
+    web.addContainer({ name: 'api', image: 'api:1' });
+    web.addContainer({ name: 'api', image: 'api:2' });
+
+    // THEN
+    const { violations } = app.synthesize();
+    expect(lines(violations)).toEqual([
+      "CAP010 invalid object: spec.template.spec.containers of apps/Deployment shop/web has 2 elements with the key [name=api], written by 'shop/Routing/Web'. Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.",
+    ]);
+    expect(violations.find((v) => v.code === 'CAP010')?.paths).toEqual(['shop/Routing/Web']);
+  });
+
+  test('two ports 80 in one declared Service, one with protocol left out, are a duplicate key (protocol defaults to TCP)', () => {
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
     new ApiObject(routing, 'Svc', {
@@ -129,15 +170,42 @@ describe('CAP010: merged contradictions, naming each writer', () => {
       spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] },
     });
 
-    expect(lines(app.synthesize().violations)).toEqual([]);
+    expect(lines(app.synthesize().violations)).toEqual([
+      "CAP010 invalid object: spec.ports of Service shop/web has 2 elements with the key [port=80,protocol=TCP], written by 'shop/Routing/Svc'. Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.",
+    ]);
   });
 
-  test('different keys, UDP beside TCP, and one of each one-of member are accepted', () => {
-    const { app, web, teamA, teamB } = fixture();
-    new Contribution(teamA, 'Dns', { target: web, fields: podSpec({ containers: [{ name: 'app', ports: [{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }] }] }) });
-    new Contribution(teamB, 'Env', { target: web, fields: podSpec({ containers: [{ name: 'app', env: [{ name: 'A', value: '1' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] }) });
+  test('a keyed element without a key field that has no default is refused naming its writer, declared or contributed', () => {
+    // GIVEN a CRD whose endpoints are keyed by host and port, and a resource declaring one endpoint
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    new ApiObject(routing, 'Crd', ENDPOINTS_CRD as ApiObjectProps);
+    const res = new ApiObject(routing, 'Res', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'shop' }, spec: { endpoints: [{ host: 'a', port: 80 }, { host: 'c' }] } });
 
-    expect(lines(app.synthesize().violations)).toEqual([]);
+    // WHEN another team adds an endpoint without its port
+    new Contribution(new Construct(routing, 'TeamA'), 'Backup', { target: res, fields: { spec: { endpoints: [{ host: 'b', weight: 1 }] } } });
+
+    // THEN each element is refused, naming its own writer
+    expect(lines(app.synthesize().violations)).toEqual([
+      "CAP010 invalid object: spec.endpoints of example.com/Gadget shop/g has an element without the key field port, which has no default, written by 'shop/Routing/Res'. Server-side apply refuses a keyed list element without its key: give the element port.",
+      "CAP010 invalid object: spec.endpoints of example.com/Gadget shop/g has an element without the key field port, which has no default, written by 'shop/Routing/TeamA/Backup'. Server-side apply refuses a keyed list element without its key: give the element port.",
+    ]);
+  });
+
+  test('a set holding one value twice is refused naming its writer; the same value from two writers is one value', () => {
+    // GIVEN a declaration with finalizers [a, a], and another object whose finalizer a contribution repeats
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    new ApiObject(routing, 'Twice', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: 'shop', finalizers: ['example.com/a', 'example.com/a'] } });
+    const once = new ApiObject(routing, 'Once', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'once', namespace: 'shop', finalizers: ['example.com/a'] } });
+    new Contribution(new Construct(routing, 'TeamA'), 'Keep', { target: once, fields: { metadata: { finalizers: ['example.com/a', 'example.com/b'] } } });
+
+    // WHEN / THEN the declared repeat is refused; the merge keeps one a (and both writers of v:"example.com/a" share it: a set value is presence)
+    const { violations } = app.synthesize();
+    expect(lines(violations)).toEqual([
+      "CAP010 invalid object: metadata.finalizers of ConfigMap shop/twice holds the value example.com/a 2 times, written by 'shop/Routing/Twice'. Server-side apply refuses a set with a repeated value: write each value once.",
+    ]);
+    expect(violations.find((v) => v.code === 'CAP010')?.paths).toEqual(['shop/Routing/Twice']);
   });
 });
 
@@ -173,5 +241,93 @@ describe('contradictionsOf', () => {
       { kind: 'exclusive-fields', path: ['spec', 'initContainers', 'k:{"name":"init"}', 'env', 'k:{"name":"X"}', 'valueFrom'], fields: ['fieldRef', 'secretKeyRef'] },
       { kind: 'exclusive-fields', path: ['spec', 'containers', 'k:{"name":"app"}', 'readinessProbe'], fields: ['exec', 'httpGet'] },
     ]);
+  });
+});
+
+/** The Gadget of {@link ENDPOINTS_CRD} as the API server's SMD schema has it (derived by hand, as test/smd/cases/harness.ts does). */
+const GADGET_SCHEMA = `types:
+- name: com.example.v1.Gadget
+  map:
+    fields:
+    - {name: apiVersion, type: {scalar: string}}
+    - {name: kind, type: {scalar: string}}
+    - {name: metadata, type: {namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta}}
+    - {name: spec, type: {namedType: com.example.v1.GadgetSpec}}
+- name: com.example.v1.GadgetSpec
+  map:
+    fields:
+    - name: endpoints
+      type: {list: {elementType: {namedType: com.example.v1.GadgetEndpoint}, elementRelationship: associative, keys: [host, port]}}
+- name: com.example.v1.GadgetEndpoint
+  map:
+    fields:
+    - {name: host, type: {scalar: string}}
+    - {name: port, type: {scalar: numeric}}
+    - {name: weight, type: {scalar: numeric}}
+`;
+
+/** One declared object, what structured-merge-diff says of applying it, and which contradiction the ledger finds. */
+interface DeclaredCase {
+  readonly name: string;
+  readonly typeName: string;
+  readonly manifest: Record<string, unknown>;
+  /** SMD's error, or undefined when it accepts the object. */
+  readonly smd?: RegExp;
+  /** The kinds `contradictionsOf` finds. */
+  readonly kinds: readonly string[];
+}
+
+/** A cdk8s-plus Deployment given `addContainer({ name: 'api' })` twice, as rendered. */
+function renderedTwoApis(): Record<string, unknown> {
+  const chart = Testing.chart();
+  const d = new kplus.Deployment(chart, 'Web', { metadata: { name: 'web' } });
+  d.addContainer({ name: 'api', image: 'api:1' });
+  d.addContainer({ name: 'api', image: 'api:2' });
+  return Testing.synth(chart)[0];
+}
+
+const gadget = (endpoints: unknown[]) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { endpoints } });
+const configMap = (finalizers: string[]) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', finalizers } });
+const service = (ports: unknown[]) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports } });
+
+const DECLARED_CASES: readonly DeclaredCase[] = [
+  { name: 'two containers api from cdk8s-plus', typeName: 'io.k8s.api.apps.v1.Deployment', manifest: renderedTwoApis(), smd: /duplicate entries for key \[name="api"\]/, kinds: ['duplicate-key'] },
+  {
+    name: 'two Service ports 80, one protocol defaulted',
+    typeName: 'io.k8s.api.core.v1.Service',
+    manifest: service([{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }]),
+    smd: /duplicate entries for key \[port=80,protocol="TCP"\]/,
+    kinds: ['duplicate-key'],
+  },
+  { name: 'Service ports 53 TCP and UDP', typeName: 'io.k8s.api.core.v1.Service', manifest: service([{ port: 53 }, { port: 53, protocol: 'UDP' }]), kinds: [] },
+  {
+    name: 'an endpoint without its port',
+    typeName: 'com.example.v1.Gadget',
+    manifest: gadget([{ host: 'a', port: 80 }, { host: 'b', weight: 1 }]),
+    smd: /associative list with keys has an element that omits key field "port" \(and doesn't have default value\)/,
+    kinds: ['missing-key'],
+  },
+  { name: 'endpoints with both keys', typeName: 'com.example.v1.Gadget', manifest: gadget([{ host: 'a', port: 80 }, { host: 'a', port: 81 }]), kinds: [] },
+  { name: 'finalizers [a, a]', typeName: 'io.k8s.api.core.v1.ConfigMap', manifest: configMap(['example.com/a', 'example.com/a']), smd: /duplicate entries for key \[="example\.com\/a"\]/, kinds: ['duplicate-value'] },
+  { name: 'finalizers [a, b]', typeName: 'io.k8s.api.core.v1.ConfigMap', manifest: configMap(['example.com/a', 'example.com/b']), kinds: [] },
+];
+
+describe('the contradictions of one declaration are what structured-merge-diff refuses', () => {
+  let results: SmdResult[];
+  beforeAll(() => {
+    results = smdVerdicts(
+      'declared-contradictions',
+      DECLARED_CASES.map((c) => ({ name: c.name, schema: GADGET_SCHEMA, typeName: c.typeName, applies: [{ manager: 'declarer', object: c.manifest }] })),
+    );
+  });
+
+  test.each(DECLARED_CASES.map((c, i) => [c.name, i] as const))('%s', (_name, i) => {
+    const c = DECLARED_CASES[i];
+    const crds = CrdTopologies.fromManifests([ENDPOINTS_CRD]);
+    const found = contradictionsOf(c.manifest, topologyOf(String(c.manifest.apiVersion), String(c.manifest.kind), crds));
+
+    expect(found.map((x) => x.kind)).toEqual(c.kinds);
+    if (c.smd) expect(results[i].error).toMatch(c.smd);
+    else expect(results[i].error).toBeUndefined();
   });
 });

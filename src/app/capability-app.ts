@@ -16,6 +16,7 @@ import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
+import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
 import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, withRule, writeReport } from '../render/report-file';
@@ -43,6 +44,17 @@ export interface CapabilityAppProps extends AppProps {
    * @default - no `gitops/` folder
    */
   readonly gitops?: GitOps;
+
+  /**
+   * Make the API server enforce the ownership map: the runtime output gets a
+   * first step, `field-ownership`, with one `ValidatingAdmissionPolicy` and
+   * binding per protected kind, so that only the deployer changes the leaves
+   * the composition declares and only a `RuntimeWriter`'s identity its own.
+   * See docs/enforcement.md.
+   *
+   * @default - no admission policies
+   */
+  readonly enforce?: EnforceOptions;
 
   /**
    * Context values for every capability, as aws-cdk's `App` prop `context`:
@@ -114,6 +126,9 @@ export class CapabilityApp extends App {
   /** The absolute path of the lock file. */
   public readonly lockFile: string;
 
+  /** How the API server enforces the ownership map, if it does. */
+  public readonly enforce?: EnforceOptions;
+
   /** Whether aws-cdk's template validator runs (the prop; `CDK_VALIDATION=false` also turns it off). */
   public readonly builtinCloudFormationValidation: boolean;
 
@@ -122,6 +137,7 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
+   * @throws when `enforce` is not valid, naming the prop
    */
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(props.outdir) });
@@ -134,6 +150,11 @@ export class CapabilityApp extends App {
     recordWriteCalls();
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
+    if (props.enforce !== undefined) {
+      const problems = enforceOptionsProblems(props.enforce);
+      if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
+      this.enforce = props.enforce;
+    }
   }
 
   /**
@@ -262,7 +283,7 @@ export class CapabilityApp extends App {
       lockProblems.push(`${errorMessage(e)}.`);
     }
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
-    return synthesize(this, { previous, lockProblems, lockKey, writers });
+    return synthesize(this, { previous, lockProblems, lockKey, writers, enforce: this.enforce });
   }
 }
 

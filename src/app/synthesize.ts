@@ -8,6 +8,7 @@ import { constructPathOf } from '../private/guard';
 import type { InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
+import type { EnforceOptions } from '../render/enforcement/enforce-options';
 import type { OutputTree } from '../render/output-tree';
 import type { OutputWriter } from '../render/output-writer';
 import type { RuntimeFile } from '../render/plan-steps';
@@ -24,6 +25,8 @@ export interface PipelineOptions {
   readonly lockKey?: LockKey;
   /** The output formats. */
   readonly writers: readonly OutputWriter[];
+  /** With it, the output holds the admission policies that enforce the ownership map. */
+  readonly enforce?: EnforceOptions;
 }
 
 /** Everything a synth produces, before anything is written. */
@@ -68,7 +71,7 @@ export function synthesize(root: IConstruct, options: PipelineOptions): Synthesi
   const warnings = findings.filter((f) => f.severity === 'warning').map(toViolation);
   if (errors.length > 0) return { ...refused(errors, facts), warnings };
 
-  const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers, options.lockKey));
+  const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers, options.lockKey, options.enforce));
   if (isCrash(rendered)) return { ...refused([rendered], facts), warnings };
   const { context, output } = rendered;
   return {

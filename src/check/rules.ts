@@ -23,6 +23,7 @@ import { outputAnnotations } from './rules/output-annotations';
 import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
+import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   nestingDepth,
   contractShapes,
   constructValidation,
+  runtimeWriterFields,
   contributionProps,
   deploySynthesis,
   templateValidationErrors,

@@ -13,8 +13,10 @@ import { LedgerBuilder } from './ledger/field-ledger';
 import { collectPhysicalNames } from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import { runWriteCallbacks } from './ledger/write-callbacks';
+import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
+import { collectRuntimeWriters } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems } from '../constructs/contribution';
@@ -62,6 +64,7 @@ export function collect(root: IConstruct): Facts {
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
+  for (const c of constructs) if (Contribution.isContribution(c) && c.force) ledger.force(contributionWriter(c.node.path));
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
@@ -131,6 +134,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
+    runtimeWriters: collectRuntimeWriters(constructs, indexOf, objects.map((o) => o.manifest), crds),
     contradictions,
     physicalNames,
     references,

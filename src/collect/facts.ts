@@ -26,6 +26,8 @@ export interface Facts {
   readonly ledger: FieldLedgerFacts;
   /** Each `Contribution`, as written. */
   readonly contributions: readonly ContributionFact[];
+  /** The controllers declared as writers of fields in the cluster (`RuntimeWriter`), in creation order. */
+  readonly runtimeWriters: readonly RuntimeWriterFact[];
   /** What the merged objects hold that the API server refuses (duplicate list keys, `value` beside `valueFrom`). */
   readonly contradictions: readonly ContradictionFact[];
   /** CloudFormation resources that claim a physical name. */
@@ -179,6 +181,23 @@ export interface ObjectWrites {
   readonly kind: 'k8s' | 'cfn';
   /** Every write, in the order made. */
   readonly writes: readonly FieldWrite[];
+  /**
+   * The declarer's leaves that hold its library's default, not a value its
+   * props set (cdk8s-plus's replicas, resources, ...), when another writer
+   * writes the object.
+   * @default - none
+   */
+  readonly defaults?: readonly LibraryDefault[];
+}
+
+/** A leaf a declarer holds only because its library renders a default there. */
+export interface LibraryDefault {
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** The default value. */
+  readonly value: unknown;
+  /** The library that renders it. */
+  readonly library: 'cdk8s-plus';
 }
 
 /** One leaf written by one writer. */
@@ -210,6 +229,20 @@ export type ContradictionFact = Contradiction & {
    */
   readonly writers: readonly (readonly Writer[])[];
 };
+
+/** A controller that writes fields in the cluster, declared with `RuntimeWriter`. */
+export interface RuntimeWriterFact {
+  /** Its construct path. */
+  readonly path: string;
+  /** The object it writes (an index into `objects`), or the kind of every object it writes. */
+  readonly target: { readonly object: number } | { readonly group: string; readonly kind: string };
+  /** The leaves it writes: as given, and as field paths of the target kind's topology. */
+  readonly fields: ReadonlyArray<{ readonly text: string; readonly path: FieldPath }>;
+  /** The Kubernetes username it writes as. */
+  readonly identity: string;
+  /** Its server-side-apply field manager, if it has one. */
+  readonly manager?: string;
+}
 
 /** A `Contribution` to a Kubernetes object. */
 export interface ContributionFact {

@@ -1,3 +1,5 @@
+import type { EnforceOptions } from './enforcement/enforce-options';
+import { withEnforcement } from './enforcement/enforcement-step';
 import { buildLock } from './lock-build';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
 import { teardownOf, Teardown } from './teardown';
@@ -43,9 +45,11 @@ export function deployFile(facts: Facts, stack: number): string {
  * Computes the render context of an accepted composition.
  *
  * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
+ * @param enforce with it, the admission policies that enforce the ownership map, as a runtime step of their own
  */
-export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey): RenderContext {
-  const { steps, runtimeFiles } = planSteps(facts, (stack) => deployFile(facts, stack));
+export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey, enforce?: EnforceOptions): RenderContext {
+  const plan = planSteps(facts, (stack) => deployFile(facts, stack));
+  const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const artifact = interfaceArtifact(facts.contracts);

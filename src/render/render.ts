@@ -2,6 +2,7 @@ import type { OutputTree } from './output-tree';
 import type { OutputWriter } from './output-writer';
 import { RenderContext, renderContext } from './render-context';
 import type { Facts } from '../collect/facts';
+import type { EnforceOptions } from './enforcement/enforce-options';
 import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 
@@ -19,9 +20,16 @@ export interface Rendered {
  *
  * @param writers the output formats, in order
  * @param lockKey the key of the lock's digests of sensitive values, if any
+ * @param enforce with it, the admission policies that enforce the ownership map are part of the output
  */
-export function render(facts: Facts, previous: Lock | undefined, writers: readonly OutputWriter[], lockKey?: LockKey): Rendered {
-  const context = renderContext(facts, previous, lockKey);
+export function render(
+  facts: Facts,
+  previous: Lock | undefined,
+  writers: readonly OutputWriter[],
+  lockKey?: LockKey,
+  enforce?: EnforceOptions,
+): Rendered {
+  const context = renderContext(facts, previous, lockKey, enforce);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
   return { output, context };

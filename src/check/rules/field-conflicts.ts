@@ -1,4 +1,4 @@
-import type { ObjectWrites } from '../../collect/facts';
+import type { LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
 import { describeWriter, Writer, writerName } from '../../collect/ledger/writer';
@@ -17,6 +17,12 @@ export interface FieldConflict {
   readonly fields: string[];
   /** The same fields as paths, in the order of `fields`. */
   readonly leaves: readonly FieldPath[];
+  /**
+   * When one of two writers is the declarer and every contested leaf holds
+   * only its library's default: those defaults, in the order of `fields`.
+   * @default - not a conflict over defaults
+   */
+  readonly defaults?: readonly LibraryDefault[];
 }
 
 /**
@@ -30,10 +36,24 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      message: c.defaults ? overDefaults(c, c.defaults) : `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
       paths: c.writers.map((w) => w.path),
     })),
 });
+
+/** The message of a conflict with a declarer over values it has only from its library's defaults: how to hand them over. */
+function overDefaults(c: FieldConflict, defaults: readonly LibraryDefault[]): string {
+  const declarer = c.writers.find((w) => w.kind === 'declaration')!;
+  const other = c.writers.find((w) => w !== declarer)!;
+  const values = defaults.map((d, i) => `${c.fields[i]}: ${JSON.stringify(d.value)}`);
+  const replicas = c.leaves.some((l) => l.length === 2 && l[0] === 'spec' && l[1] === 'replicas');
+  const force = other.kind.startsWith('contribution-') ? `give ${describeWriter(other)} force: true to take ${c.fields.length === 1 ? 'it' : 'them'}` : 'write it from a Contribution with force: true';
+  return (
+    `${describeWriter(other)} writes ${listSome(c.fields)} of ${c.object}, which ${describeWriter(declarer)} has only from ${defaults[0].library}'s ${defaults.length === 1 ? 'default' : 'defaults'} (${listSome(values)}). ` +
+    `Hand ${c.fields.length === 1 ? 'the field' : 'the fields'} over: set the value in the props of ${describeWriter(declarer)} and drop it from the other writer, or ${force}` +
+    (replicas ? `, or call markHasAutoscaler() on ${describeWriter(declarer)} so that cdk8s-plus leaves replicas to the autoscaler.` : '.')
+  );
+}
 
 /**
  * The contested leaves of each object, grouped per object and set of writers.
@@ -72,8 +92,19 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
     }
     for (const group of groups.values()) {
       const fields = group.fields.sort((a, b) => compareText(a[0], b[0]));
-      found.push({ object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves: fields.map((f) => f[1]) });
+      const leaves = fields.map((f) => f[1]);
+      const defaults = defaultsContested(object, group.writers, leaves);
+      found.push({ object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves, ...(defaults ? { defaults } : {}) });
     }
   }
   return found;
+}
+
+/** The library defaults at `leaves` when two writers, one the declarer, contest only such leaves; else undefined. */
+function defaultsContested(object: ObjectWrites, writers: readonly Writer[], leaves: readonly FieldPath[]): LibraryDefault[] | undefined {
+  if (!object.defaults || writers.length !== 2 || !writers.some((w) => w.kind === 'declaration')) return undefined;
+  const byPath = new FieldIndex<LibraryDefault>();
+  for (const d of object.defaults) byPath.set(d.path, d);
+  const found = leaves.map((l) => byPath.get(l));
+  return found.every((d) => d !== undefined) ? (found as LibraryDefault[]) : undefined;
 }

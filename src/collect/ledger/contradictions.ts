@@ -1,11 +1,12 @@
 import type { LedgerBuilder } from './field-ledger';
-import { FieldPath } from './field-path';
+import { FieldPath, setValueKey } from './field-path';
 import { ObjectDraft, topologyOfManifest } from './runtime-writes';
+import { declarationWriter } from './writer';
 import type { ContradictionFact } from '../facts';
 import type { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
 import { K8S_1_30 } from '../topology/k8s-1.30.generated';
-import { elementKeyOf, listTypeOf } from '../topology/list-topology';
+import { elementKeyOf, listTypeOf, missingKeysOf } from '../topology/list-topology';
 
 /**
  * Something in a merged object that the API server refuses although every
@@ -20,6 +21,28 @@ export type Contradiction =
     /** The element key segment the elements share, `k:{"name":"api"}`. */
     readonly key: string;
     /** How many elements have it. */
+    readonly count: number;
+  }
+  | {
+    /** Elements of one associative list without a key field that has no default: server-side apply refuses the object. */
+    readonly kind: 'missing-key';
+    /** The list. */
+    readonly path: FieldPath;
+    /** The element key segment the elements have, a missing key spelt `null`: `k:{"host":"b","port":null}`. */
+    readonly key: string;
+    /** The key fields missing, in the schema's order. */
+    readonly missing: readonly string[];
+    /** How many elements have this key. */
+    readonly count: number;
+  }
+  | {
+    /** A value held twice or more by one set (`finalizers: [a, a]`): server-side apply refuses the object. */
+    readonly kind: 'duplicate-value';
+    /** The set. */
+    readonly path: FieldPath;
+    /** The set value segment, `v:"a"`. */
+    readonly value: string;
+    /** How many times the set holds it. */
     readonly count: number;
   }
   | {
@@ -66,10 +89,11 @@ function exclusive(): Map<FieldTopology, ExclusiveRule> {
 }
 
 /**
- * The contradictions of a merged manifest: duplicate keys in any associative
- * list (containers named `api` twice, two ports `80/TCP`: key defaults
- * applied), and the one-of structs of the pod spec with more than one member
- * set. Walks the whole manifest once, along its topology.
+ * The contradictions of a manifest, merged or as declared: duplicate keys in
+ * any associative list (containers named `api` twice, two ports `80/TCP`: key
+ * defaults applied), an element without a key field that has no default, a
+ * value held twice by a set, and the one-of structs of the pod spec with more
+ * than one member set. Walks the whole manifest once, along its topology.
  *
  * @param manifest the object as emitted
  * @param topology its kind's topology
@@ -82,26 +106,36 @@ export function contradictionsOf(manifest: unknown, topology: FieldTopology): Co
 
 /**
  * The contradictions of a collected object as facts, each part named with its
- * writers from the ledger. Only objects with two or more writers are walked:
- * a contradiction of one writer with itself is that writer's own input, and
- * skipping the walk keeps the common case (one declarer) cheap.
+ * writers from the ledger. Every object is walked, one writer or many: the
+ * API server refuses a declaration with two containers named `api` as it
+ * refuses a merge that makes them. The walk stops at scalars and atomic
+ * nodes, so an object without lists (a ConfigMap) costs one pass over its
+ * maps.
  *
  * @param draft the object, contributions merged
  * @param ledger the ledger, its writes recorded
  * @param crds the topologies of the CRDs in the composition
  */
 export function contradictionFacts(draft: ObjectDraft, ledger: LedgerBuilder, crds: CrdTopologies): ContradictionFact[] {
-  if (ledger.writerCount(draft.key) < 2) return [];
   const found = contradictionsOf(draft.manifest, topologyOfManifest(draft.manifest, crds));
-  const writersAt = (path: FieldPath) => ledger.writersAt(draft.key, path);
+  if (found.length === 0) return [];
+  // an object with one writer has no leaves in the ledger (runtime-writes skips them): its declarer wrote it all
+  const declarer = [declarationWriter(draft.declarer)];
+  const writersAt = (path: FieldPath) => {
+    const writers = ledger.writersAt(draft.key, path);
+    return writers.length > 0 ? writers : declarer;
+  };
   return found.map((c): ContradictionFact => ({ ...c, object: draft.label, writers: partsOf(c).map(writersAt) }));
 }
 
-/** The paths of a contradiction whose writers it names: the elements of a duplicate key, each field of a one-of struct. */
+/** The paths of a contradiction whose writers it names: the elements of a key, the set value, each field of a one-of struct. */
 function partsOf(c: Contradiction): FieldPath[] {
   switch (c.kind) {
     case 'duplicate-key':
+    case 'missing-key':
       return [[...c.path, c.key]];
+    case 'duplicate-value':
+      return [[...c.path, c.value]];
     case 'exclusive-fields':
       return c.fields.map((f) => [...c.path, f]);
   }
@@ -110,23 +144,9 @@ function partsOf(c: Contradiction): FieldPath[] {
 function walk(value: unknown, node: FieldTopology, path: string[], out: Contradiction[], rules: Map<FieldTopology, ExclusiveRule>): void {
   if (value === null || typeof value !== 'object' || node.atomic || node.type === 'scalar') return;
   if (Array.isArray(value)) {
-    if (listTypeOf(node) !== 'associative') return;
-    const elementNode = node.element();
-    const counts = new Map<string, number>();
-    for (const element of value) {
-      const key = elementKeyOf(element, node);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const [key, count] of counts) if (count > 1) out.push({ kind: 'duplicate-key', path: [...path], key, count });
-    const seen = new Set<string>();
-    for (const element of value) {
-      const key = elementKeyOf(element, node);
-      if (seen.has(key)) continue; // a duplicate is reported once, and walked once
-      seen.add(key);
-      path.push(key);
-      walk(element, elementNode, path, out, rules);
-      path.pop();
-    }
+    const listType = listTypeOf(node);
+    if (listType === 'set') duplicateValues(value, path, out);
+    else if (listType === 'associative') walkAssociative(value, node, path, out, rules);
     return;
   }
   if (node.type === 'list') return;
@@ -143,6 +163,37 @@ function walk(value: unknown, node: FieldTopology, path: string[], out: Contradi
     walk(v, node.field(k), path, out, rules);
     path.pop();
   }
+}
+
+/** An associative list: its keys counted (an element without a key field is reported as that, not as a duplicate), each key's first element walked. */
+function walkAssociative(list: unknown[], node: FieldTopology, path: string[], out: Contradiction[], rules: Map<FieldTopology, ExclusiveRule>): void {
+  const byKey = new Map<string, { element: unknown; count: number }>();
+  for (const element of list) {
+    const key = elementKeyOf(element, node);
+    const seen = byKey.get(key);
+    if (seen) seen.count++;
+    else byKey.set(key, { element, count: 1 });
+  }
+  const elementNode = node.element();
+  for (const [key, { element, count }] of byKey) {
+    const missing = missingKeysOf(element, node);
+    if (missing.length > 0) out.push({ kind: 'missing-key', path: [...path], key, missing, count });
+    else if (count > 1) out.push({ kind: 'duplicate-key', path: [...path], key, count });
+    path.push(key); // a duplicate is reported once, and walked once
+    walk(element, elementNode, path, out, rules);
+    path.pop();
+  }
+}
+
+/** The values a set holds more than once. */
+function duplicateValues(set: unknown[], path: string[], out: Contradiction[]): void {
+  if (set.length < 2) return;
+  const counts = new Map<string, number>();
+  for (const v of set) {
+    const segment = setValueKey(v);
+    counts.set(segment, (counts.get(segment) ?? 0) + 1);
+  }
+  for (const [segment, count] of counts) if (count > 1) out.push({ kind: 'duplicate-value', path: [...path], value: segment, count });
 }
 
 /** Set as the API server's validation reads it: present, and a string only when not empty. */

@@ -1,4 +1,4 @@
-import type { FieldLedgerFacts, FieldWrite, HandoverFact, ObjectWrites, OverrideFact } from '../facts';
+import type { FieldLedgerFacts, FieldWrite, HandoverFact, LibraryDefault, ObjectWrites, OverrideFact } from '../facts';
 import { FieldPath } from './field-path';
 import { FieldIndex } from './field-set';
 import { Writer, writerName } from './writer';
@@ -43,6 +43,10 @@ export class LedgerBuilder {
   private readonly objects = new Map<string, Entry>();
   private readonly overrides: OverrideFact[] = [];
   private readonly handovers: HandoverFact[] = [];
+  /** The ids of the writers that take what they write from its owner (`force: true`). */
+  private readonly forced = new Set<string>();
+  /** The library defaults among the declarers' leaves, by object key. */
+  private readonly defaults = new Map<string, readonly LibraryDefault[]>();
 
   /** Records one write. */
   public record(write: LedgerWrite): void {
@@ -66,10 +70,18 @@ export class LedgerBuilder {
     this.handovers.push(fact);
   }
 
-  /** How many distinct writers have writes recorded for an object (0 when none). */
-  public writerCount(objectKey: string): number {
-    const writes = this.objects.get(objectKey)?.writes;
-    return writes ? new Set(writes.map((w) => w.writer.id)).size : 0;
+  /** Records which of an object's declared leaves hold its library's default (for the messages of conflicts over them). */
+  public libraryDefaults(objectKey: string, defaults: readonly LibraryDefault[]): void {
+    if (defaults.length > 0) this.defaults.set(objectKey, defaults);
+  }
+
+  /**
+   * Makes a writer take every leaf it writes from the writers that own it, as
+   * server-side apply's `force` does: their writes of it (and of an ancestor
+   * it writes into) leave the ledger, and each leaf taken is a handover.
+   */
+  public force(writer: Writer): void {
+    this.forced.add(writer.id);
   }
 
   /**
@@ -89,9 +101,53 @@ export class LedgerBuilder {
 
   /** The ledger, as facts. */
   public facts(): FieldLedgerFacts {
-    const objects: ObjectWrites[] = [...this.objects.values()].map((o) => ({ label: o.label, kind: o.kind, writes: o.writes }));
-    return { objects, overrides: this.overrides, handovers: this.handovers };
+    const handovers = [...this.handovers];
+    const objects: ObjectWrites[] = [...this.objects].map(([key, o]) => {
+      const defaults = this.defaults.get(key);
+      return {
+        label: o.label,
+        kind: o.kind,
+        writes: this.forced.size === 0 ? o.writes : forcedWrites(o, this.forced, handovers),
+        ...(defaults ? { defaults } : {}),
+      };
+    });
+    return { objects, overrides: this.overrides, handovers };
   }
+}
+
+/**
+ * The writes of an object once each forced writer, in the order it first
+ * wrote, has taken what it contests from the writers before it (as a forced
+ * apply takes from the managers that applied earlier): another writer's write
+ * at or below a leaf it replaces, or of a node it writes into. Each leaf taken
+ * is a handover.
+ */
+function forcedWrites(entry: Entry, forced: ReadonlySet<string>, handovers: HandoverFact[]): FieldWrite[] {
+  let writes = entry.writes;
+  const order = [...new Map(writes.filter((w) => forced.has(w.writer.id)).map((w) => [w.writer.id, w.writer])).values()];
+  for (const taker of order) {
+    const first = writes.findIndex((w) => w.writer.id === taker.id);
+    const replaced = new FieldIndex<true>();
+    const written = new FieldIndex<true>();
+    for (const w of writes) {
+      if (w.writer.id !== taker.id) continue;
+      written.set(w.path, true);
+      if (!w.presence) replaced.set(w.path, true);
+    }
+    const taken = new FieldIndex<Map<string, Writer>>();
+    writes = writes.filter((w, i) => {
+      if (i > first || w.writer.id === taker.id) return true;
+      let contested = false;
+      replaced.forEachPrefix(w.path, () => (contested = true));
+      if (!contested && !w.presence) contested = written.has(w.path) || written.hasBelow(w.path);
+      if (contested) taken.upsert(w.path, () => new Map()).set(w.writer.id, w.writer);
+      return !contested;
+    });
+    for (const [path, from] of taken.entries()) {
+      for (const w of from.values()) handovers.push({ object: entry.label, kind: entry.kind, path, from: w, to: taker, reason: 'force' });
+    }
+  }
+  return writes;
 }
 
 function indexOf(writes: readonly FieldWrite[]): FieldIndex<Writer[]> {

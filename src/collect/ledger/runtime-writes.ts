@@ -3,6 +3,7 @@ import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
 import { FieldSet } from './field-set';
 import { changedLeaves, OwnedLeaf, ownedLeaves } from './leaves';
+import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
@@ -84,6 +85,7 @@ export function recordRuntimeWrites(
     if (declared?.status !== undefined) for (const leaf of ownedLeaves({ status: declared.status }, topology)) record(declarer, leaf);
     return;
   }
+  ledger.libraryDefaults(draft.key, libraryDefaultsOf(draft.apiObject, callbacks.length === 0 ? declared : callbacks[0].before, topology));
   const declaredLeaves = callbacks.length === 0
     ? ownedLeaves(declared, topology)
     : [...ownedLeaves(callbacks[0].before, topology), ...changedLeaves(callbacks[callbacks.length - 1].after, declared, topology)];

@@ -1,0 +1,161 @@
+import { ApiObject } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import type { KindReference } from './reference';
+import { brand, hasBrand } from '../private/brand';
+import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
+import { usernameProblem } from '../private/kubernetes-username';
+
+/** Properties of a `RuntimeWriter`. */
+export interface RuntimeWriterProps {
+  /**
+   * What the controller writes: one object (a cdk8s `ApiObject`, or a
+   * construct that owns one as its default child), or every object of a kind
+   * (`{ apiVersion: 'example.com/v1', kind: 'ApplicationDeployment' }`).
+   */
+  readonly target: IConstruct | KindReference;
+
+  /**
+   * The leaves the controller writes, in the ledger's own path syntax (the
+   * one its messages print): `spec.domains`, `metadata.labels["app.kubernetes.io/name"]`,
+   * `spec.template.spec.containers[name=web].image`, `metadata.finalizers[=example.com/protect]`.
+   */
+  readonly fields: readonly string[];
+
+  /**
+   * The Kubernetes username the controller writes as, as the API server sees
+   * it in `request.userInfo.username`: `system:serviceaccount:<namespace>:<name>`
+   * for a service account.
+   */
+  readonly identity: string;
+
+  /**
+   * Its field manager, when it uses server-side apply.
+   *
+   * @default - the controller does not use server-side apply (its writes are `Update`s)
+   */
+  readonly manager?: string;
+}
+
+/** The identity fields of every object, which nobody owns. */
+const IDENTITY_FIELDS = new Set(['apiVersion', 'kind', 'metadata.name', 'metadata.namespace']);
+/** The longest field manager name the API server accepts. */
+const MAX_MANAGER_LENGTH = 128;
+const EXAMPLES = '"spec.domains", \'metadata.labels["app.kubernetes.io/name"]\', "spec.template.spec.containers[name=web].image" or "metadata.finalizers[=example.com/protect]"';
+
+/**
+ * A controller that writes fields of an object (or of every object of a kind)
+ * in the cluster, declared as a writer of the composition.
+ *
+ * The field ledger holds it like any other writer: a construct that writes one
+ * of its leaves at deploy time is refused (`CAP002`, naming the controller),
+ * and with `CapabilityApp` prop `enforce` the API server lets only this
+ * identity change these leaves (and only the deployer change the deploy-time
+ * ones). Bad props are `CAP010` at synth, each naming the prop.
+ *
+ * @example
+ * // NetOp writes the domains of the ApplicationDeployment the pipeline declares
+ * new RuntimeWriter(routing, 'NetOp', {
+ *   target: appDeployment,
+ *   fields: ['spec.domains', 'spec.routeTables'],
+ *   identity: 'system:serviceaccount:netop-system:netop',
+ *   manager: 'network-operator',
+ * });
+ */
+export class RuntimeWriter extends Construct {
+  /** True when `x` is a `RuntimeWriter`, also across duplicate installs of this package. */
+  public static isRuntimeWriter(x: unknown): x is RuntimeWriter {
+    return hasBrand(x, 'RuntimeWriter');
+  }
+
+  /** The object written, when the target is one object. */
+  public readonly apiObject?: ApiObject;
+
+  /** The kind written, when the target is every object of a kind. */
+  public readonly kind?: KindReference;
+
+  /** The leaves written, as given. */
+  public readonly fields: readonly string[];
+
+  /** The Kubernetes username the controller writes as. */
+  public readonly identity: string;
+
+  /** Its server-side-apply field manager, if it has one. */
+  public readonly manager?: string;
+
+  /**
+   * @param scope where the controller is declared (its path names it in messages)
+   * @param id the construct id
+   * @param props the target, the leaves, the identity and the field manager
+   */
+  constructor(scope: Construct, id: string, props: RuntimeWriterProps) {
+    super(scope, id);
+    brand(this, 'RuntimeWriter');
+    const problems: string[] = [];
+    const target = (props as Partial<RuntimeWriterProps>).target;
+    if (isKindReference(target)) {
+      this.kind = { apiVersion: target.apiVersion, kind: target.kind };
+    } else {
+      this.apiObject = resolveApiObject(target);
+      if (!this.apiObject) problems.push(`'target' (${describeTarget(target)}) must be an ApiObject, a construct with one as its default child, or { apiVersion, kind } for every object of a kind`);
+    }
+    const fields: unknown = (props as Partial<RuntimeWriterProps>).fields;
+    this.fields = Array.isArray(fields) ? [...fields] : [];
+    checkFields(fields, problems);
+    this.identity = String((props as Partial<RuntimeWriterProps>).identity ?? '');
+    const identityProblem = usernameProblem((props as Partial<RuntimeWriterProps>).identity, "'identity'", 'the controller writes as', 'system:serviceaccount:netop-system:netop');
+    if (identityProblem) problems.push(identityProblem);
+    this.manager = props.manager;
+    if (props.manager !== undefined && (typeof props.manager !== 'string' || props.manager.length === 0 || props.manager.length > MAX_MANAGER_LENGTH)) {
+      problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller applies with, 1 to ${MAX_MANAGER_LENGTH} characters, such as "network-operator"`);
+    }
+    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
+  }
+}
+
+function isKindReference(x: unknown): x is KindReference {
+  if (x === null || typeof x !== 'object' || Construct.isConstruct(x)) return false;
+  const k = x as Partial<KindReference>;
+  return typeof k.apiVersion === 'string' && k.apiVersion !== '' && typeof k.kind === 'string' && k.kind !== '';
+}
+
+function resolveApiObject(target: unknown): ApiObject | undefined {
+  if (!Construct.isConstruct(target)) return undefined;
+  for (let c: IConstruct | undefined = target; c; c = c.node.defaultChild) {
+    if (ApiObject.isApiObject(c)) return c;
+  }
+  return undefined;
+}
+
+function describeTarget(target: unknown): string {
+  if (Construct.isConstruct(target)) return `'${target.node.path}'`;
+  const text = JSON.stringify(target);
+  return text === undefined ? String(target) : text;
+}
+
+function checkFields(fields: unknown, problems: string[]): void {
+  if (!Array.isArray(fields) || fields.length === 0) {
+    problems.push(`'fields' (${JSON.stringify(fields) ?? String(fields)}) must list the leaves the controller writes, such as ['spec.domains']`);
+    return;
+  }
+  const seen = new Set<string>();
+  fields.forEach((text: unknown, i) => {
+    const where = `'fields'[${i}] (${JSON.stringify(text) ?? String(text)})`;
+    if (typeof text !== 'string') {
+      problems.push(`${where} must be a string, a leaf such as ${EXAMPLES}`);
+      return;
+    }
+    try {
+      parseFieldPath(text);
+      if (IDENTITY_FIELDS.has(text)) {
+        problems.push(`${where} is an identity field (apiVersion, kind, metadata.name, metadata.namespace), which nobody owns: leave it out`);
+      } else if (seen.has(text)) {
+        problems.push(`${where} is listed twice: list each leaf once`);
+      } else {
+        seen.add(text);
+      }
+    } catch (e) {
+      if (!(e instanceof FieldPathSyntaxError)) throw e;
+      problems.push(`${where} is not a field path: expected ${e.expected} at character ${e.offset + 1}. Write leaves as the ledger prints them, such as ${EXAMPLES}`);
+    }
+  });
+}

@@ -1,0 +1,27 @@
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+/**
+ * Why a value is not a Kubernetes username as the API server reports it in
+ * `request.userInfo.username`, or undefined when it is one: a non-empty string
+ * without whitespace; a service account's is
+ * `system:serviceaccount:<namespace>:<name>`, a DNS-1123 label and a DNS-1123
+ * subdomain.
+ *
+ * @param value the value given
+ * @param prop how the message quotes the prop, such as `'identity'`
+ * @param role whose username it is, such as `the controller writes as`
+ * @param example a valid value for the message, such as `system:serviceaccount:netop-system:netop`
+ */
+export function usernameProblem(value: unknown, prop: string, role: string, example: string): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '' || /\s/.test(value)) {
+    return `${prop} (${JSON.stringify(value) ?? String(value)}) must be the Kubernetes username ${role} (no spaces), such as ${JSON.stringify(example)}`;
+  }
+  if (!value.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
+  const [namespace, name, ...rest] = value.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (rest.length > 0 || !DNS1123_LABEL.test(namespace ?? '') || !DNS1123_SUBDOMAIN.test(name ?? '')) {
+    return `${prop} (${JSON.stringify(value)}) must name a service account as the API server does, system:serviceaccount:<namespace>:<name> (a DNS-1123 label and a DNS-1123 subdomain), such as ${JSON.stringify(example)}`;
+  }
+  return undefined;
+}

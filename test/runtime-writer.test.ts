@@ -1,0 +1,99 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import { Deployment } from 'cdk8s-plus-30';
+import { Capability, CapabilityTesting, RuntimeRouting, RuntimeWriter, RuntimeWriterProps } from '../src';
+
+const NETOP = 'system:serviceaccount:netop-system:netop';
+
+function routing() {
+  const app = CapabilityTesting.app();
+  return { app, routing: new RuntimeRouting(new Capability(app, 'cdn'), 'Routing') };
+}
+
+function appDeployment(scope: RuntimeRouting): ApiObject {
+  return new ApiObject(scope, 'App', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: { timers: { publishTimeout: '5m' } } });
+}
+
+describe('RuntimeWriter', () => {
+  test('keeps its object, fields, identity and field manager as given', () => {
+    // GIVEN
+    const { routing: r } = routing();
+    const object = appDeployment(r);
+
+    // WHEN
+    const netop = new RuntimeWriter(r, 'NetOp', { target: object, fields: ['spec.domains', 'spec.routeTables'], identity: NETOP, manager: 'network-operator' });
+
+    // THEN
+    expect({ apiObject: netop.apiObject, kind: netop.kind, fields: netop.fields, identity: netop.identity, manager: netop.manager })
+      .toEqual({ apiObject: object, kind: undefined, fields: ['spec.domains', 'spec.routeTables'], identity: NETOP, manager: 'network-operator' });
+    expect(RuntimeWriter.isRuntimeWriter(netop)).toBe(true);
+    expect(RuntimeWriter.isRuntimeWriter(object)).toBe(false);
+  });
+
+  test('targets the ApiObject of a cdk8s-plus construct', () => {
+    const { routing: r } = routing();
+    const web = new Deployment(r, 'Web', { containers: [{ image: 'nginx' }] });
+    const autoscaler = new RuntimeWriter(r, 'Autoscaler', { target: web, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' });
+    expect(autoscaler.apiObject).toBe(web.node.defaultChild);
+  });
+
+  test('targets every object of a kind with { apiVersion, kind }', () => {
+    const { routing: r } = routing();
+    const kindWide = new RuntimeWriter(r, 'Autoscaler', { target: { apiVersion: 'apps/v1', kind: 'Deployment' }, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' });
+    expect({ apiObject: kindWide.apiObject, kind: kindWide.kind }).toEqual({ apiObject: undefined, kind: { apiVersion: 'apps/v1', kind: 'Deployment' } });
+  });
+
+  test('a composition with valid runtime writers is accepted, and the manager is optional', () => {
+    const { app, routing: r } = routing();
+    new RuntimeWriter(r, 'NetOp', { target: appDeployment(r), fields: ['metadata.labels["example.com/team"]', 'metadata.finalizers[=netop.example.com/cleanup]'], identity: NETOP });
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+});
+
+describe('bad props are CAP010 at synth, naming the prop, the value and what is expected', () => {
+  const cases: Array<[string, (r: RuntimeRouting) => RuntimeWriterProps, RegExp]> = [
+    ['a malformed field', (r) => ({ target: appDeployment(r), fields: ['spec.domains['], identity: NETOP }),
+      /'fields'\[0\] \("spec\.domains\["\) is not a field path: expected a quoted map key, "=value" \(a set value\) or "key=value" \(a keyed list element\) at character 14\. Write leaves as the ledger prints them, such as "spec\.domains", /],
+    ['an identity field', (r) => ({ target: appDeployment(r), fields: ['metadata.name'], identity: NETOP }),
+      /'fields'\[0\] \("metadata\.name"\) is an identity field \(apiVersion, kind, metadata\.name, metadata\.namespace\), which nobody owns: leave it out/],
+    ['a field listed twice', (r) => ({ target: appDeployment(r), fields: ['spec.domains', 'spec.domains'], identity: NETOP }), /'fields'\[1\] \("spec\.domains"\) is listed twice: list each leaf once/],
+    ['no fields', (r) => ({ target: appDeployment(r), fields: [], identity: NETOP }), /'fields' \(\[\]\) must list the leaves the controller writes, such as \['spec\.domains'\]/],
+    ['an identity with a space', (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: 'net op' }),
+      /'identity' \("net op"\) must be the Kubernetes username the controller writes as \(no spaces\), such as "system:serviceaccount:netop-system:netop"/],
+    ['a malformed service account', (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: 'system:serviceaccount:NetOp' }),
+      /'identity' \("system:serviceaccount:NetOp"\) must name a service account as the API server does, system:serviceaccount:<namespace>:<name>/],
+    ['a field manager over 128 characters', (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: NETOP, manager: 'm'.repeat(129) }),
+      /'manager' \("m{129}"\) must be the field manager the controller applies with, 1 to 128 characters, such as "network-operator"/],
+    ['a target that is no object', (r) => ({ target: r, fields: ['spec.domains'], identity: NETOP }),
+      /'target' \('cdn\/Routing'\) must be an ApiObject, a construct with one as its default child, or \{ apiVersion, kind \} for every object of a kind/],
+  ];
+
+  test.each(cases)('%s', (_name, props, message) => {
+    // GIVEN
+    const { app, routing: r } = routing();
+    new RuntimeWriter(r, 'NetOp', props(r));
+
+    // WHEN
+    const { violations } = CapabilityTesting.synth(app);
+
+    // THEN
+    expect(violations.map((v) => v.code)).toEqual(['CAP010']);
+    expect(violations[0].message).toMatch(/^invalid object: 'cdn\/Routing\/NetOp' failed its own validation: /);
+    expect(violations[0].message).toMatch(message);
+    expect(violations[0].paths).toEqual(['cdn/Routing/NetOp']);
+  });
+});
+
+test('docs/errors.md quotes the malformed-field message exactly', () => {
+  // GIVEN
+  const { app, routing: r } = routing();
+  new RuntimeWriter(r, 'NetOp', { target: appDeployment(r), fields: ['spec.domains['], identity: NETOP });
+
+  // WHEN
+  const [violation] = CapabilityTesting.synth(app).violations;
+
+  // THEN
+  const documented = fs.readFileSync(path.join(__dirname, '..', 'docs', 'errors.md'), 'utf-8').split('\n').filter((l) => l.startsWith("> CAP010 invalid object: 'cdn/Routing/NetOp'"));
+  expect(documented).toEqual([`> ${violation.code} ${violation.message}`]);
+});
