@@ -3,6 +3,7 @@ import * as path from 'path';
 import { readTree, removeTempDirs, tempDir } from './util';
 import { compileWriterChild, Ended, runWriter } from './writer-child';
 import { appendAll } from '../src/private/append';
+import { HEARTBEAT } from '../src/private/heartbeat';
 import { holdOutdir, writeAtomically } from '../src/render/atomic-output';
 
 afterAll(removeTempDirs);
@@ -92,6 +93,43 @@ describe('a synth killed at any step of its write', () => {
       // ...and a synth after it writes version 3
       writeAtomically(outdir, { files: new Map([['plan.json', '{"version":"3"}\n']]), copies: new Map() });
       expect({ label, output: readTree(outdir) }).toEqual({ label, output: { '.cdk-capability-output': outputOf('3')['.cdk-capability-output'], 'plan.json': '{"version":"3"}\n' } });
+    }
+  });
+
+  test('killed while taking the lock (its run folder created but not yet named, or its lock record staged but not yet linked), it leaves no lock: the next synth takes it at once and removes the dead run', async () => {
+    // GIVEN, for each case, version 1 and its lock file, then a synth of version 2 killed in one of the two steps before it holds the lock
+    const early = ['run-created', 'lock-record-staged'].flatMap((step) => SIGNALS.map((signal) => ({ step, signal })));
+    const dirs = await inPairs(
+      early.map(({ step, signal }) => async () => {
+        const parent = tempDir();
+        const outdir = path.join(parent, 'dist');
+        const lockFile = path.join(parent, 'capability.lock.json');
+        expect(await writeInChild(outdir, lockFile, '1', 'none', 'none')).toMatchObject({ code: 0, stderr: '' });
+        const killed = await writeInChild(outdir, lockFile, '2', step, signal);
+        return { step, signal, parent, outdir, lockFile, killed };
+      }),
+    );
+    // a run folder that never named its owner is judged by its refresh alone: watched for a shortened stale window
+    const saved = { ...HEARTBEAT };
+    Object.assign(HEARTBEAT, { refreshMs: 50, staleMs: 800 });
+    try {
+      for (const { step, signal, parent, outdir, lockFile, killed } of dirs) {
+        const label = `${step} / ${signal}`;
+        expect({ label, signal: killed.signal }).toEqual({ label, signal });
+        // THEN there is no lock without its owner (the record is linked in whole, or not at all), and only the dead run's folder is left
+        const left = fs.readdirSync(parent).sort();
+        expect({ label, left: left.filter((e) => !e.startsWith('.dist.run-')) }).toEqual({ label, left: ['capability.lock.json', 'dist'] });
+        expect({ label, runs: left.filter((e) => e.startsWith('.dist.run-')).length }).toEqual({ label, runs: 1 });
+
+        // WHEN the next synth holds the outdir: no refusal, no lock to take over, nothing to roll back
+        const notices = noticesOf(() => holdOutdir(outdir).release());
+
+        // THEN version 1 is untouched and the dead run's folder is gone
+        expect({ label, notices, output: readTree(outdir), lock: fs.readFileSync(lockFile, 'utf-8') }).toEqual({ label, notices: [], output: outputOf('1'), lock: '{"version":"1"}\n' });
+        expect({ label, left: fs.readdirSync(parent).sort() }).toEqual({ label, left: ['capability.lock.json', 'dist'] });
+      }
+    } finally {
+      Object.assign(HEARTBEAT, saved);
     }
   });
 

@@ -7,6 +7,7 @@ import { cycleLabels } from '../src/check/rules/dependency-cycles';
 import { MAX_NESTING_DEPTH, tooDeep } from '../src/check/rules/nesting-depth';
 import type { ObjectFact, ReferenceFact } from '../src/collect/facts';
 import { referenceEdges } from '../src/collect/graph/order-references';
+import { existingOverrides } from '../src/collect/ledger/cloudformation-writes';
 import { identityKey, ObjectIdentity } from '../src/collect/object-identity';
 
 // Issue 22 item 8: no stack overflow on user-sized input. A spread (`push(...items)`) passes every item as an
@@ -137,6 +138,21 @@ describe('the walks over user data, one at a time', () => {
 
     expect(edges).toHaveLength(N);
     expect(edges[N - 1]).toEqual(expect.objectContaining({ before: 2 * N - 2, after: 2 * N - 1 }));
+  });
+
+  test('150,000 CloudFormation overrides, and overrides 10,000 levels deep, are read without recursion', () => {
+    const wide: Record<string, unknown> = {};
+    for (let i = 0; i < N; i++) wide[`P${i}`] = i;
+    let deep: Record<string, unknown> = { Leaf: 'x' };
+    for (let i = 0; i < 10_000; i++) deep = { N: deep };
+
+    const calls = existingOverrides({ Properties: wide, Deep: deep });
+
+    expect(calls).toHaveLength(N + 1);
+    expect(calls[0]).toEqual({ path: ['Properties', 'P0'], value: 0 });
+    expect(calls[N - 1]).toEqual({ path: ['Properties', `P${N - 1}`], value: N - 1 });
+    expect(calls[N].path).toHaveLength(10_002);
+    expect(calls[N].value).toBe('x');
   });
 
   test('a cycle of 150,000 objects is named in linear time: each construct once', () => {

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { beat, stopBeating } from './heartbeat';
 import { certainlyGone, newOwner, Owner, parseOwner } from './liveness';
+import { writeSteps } from './write-steps';
 
 /** The file naming a run folder's owner, so a later run can tell a dead run's folder from a live one's. */
 const OWNER_FILE = 'owner.json';
@@ -98,6 +99,7 @@ export class RunFolder {
     fs.mkdirSync(parent, { recursive: true });
     if (!existing) removeDeadRuns(outdir);
     this.path = existing ?? createExclusively(path.join(parent, `${runPrefix(outdir)}${process.pid}-`));
+    if (!existing) writeSteps.observe?.('run-created');
     this.owner = newOwner();
     fs.writeFileSync(path.join(this.path, OWNER_FILE), JSON.stringify(this.owner) + '\n');
     beat(ownerFile(this.path), this.owner.token);

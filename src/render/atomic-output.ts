@@ -9,6 +9,7 @@ import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
 import { compareText } from '../private/compare';
 import { RunFolder } from '../private/run-folder';
+import { writeSteps } from '../private/write-steps';
 
 /** A file written in the same transaction as the output: it changes only if the output does. */
 export interface TransactionFile {
@@ -44,11 +45,6 @@ export interface WriteOptions {
   readonly beforeWrite?: (relative: string) => void;
 }
 
-/** The steps of a write, in order; `writeSteps.observe` sees each as it begins. */
-export type WriteStep = 'locked' | 'staged' | 'alongside-staged' | 'journaled' | 'previous-moved' | 'output-moved' | 'alongside-moved' | 'done';
-
-/** Test seam: a process-wide observer of write steps, so a test can stop a synth at any of them. */
-export const writeSteps: { observe?: (step: WriteStep) => void } = {};
 
 /** An outdir held for one synth: its lock taken, and what killed synths left beside it finished or rolled back. */
 export interface HeldOutdir {

@@ -5,6 +5,7 @@ import { finding, toViolation, ViolationCode } from '../check/finding';
 import { beat, HEARTBEAT, stopBeating } from '../private/heartbeat';
 import { certainlyGone, newOwner, Owner, parseOwner, watch } from '../private/liveness';
 import type { RunFolder } from '../private/run-folder';
+import { writeSteps } from '../private/write-steps';
 
 /** What is at a lock's path: a lock of this release (a record), or of an earlier one (a folder holding `owner.json`). */
 interface Held {
@@ -112,6 +113,7 @@ function create(lock: string, owner: Owner, run: RunFolder): boolean {
   const temporary = path.join(run.path, `lock-${owner.token}`);
   fs.writeFileSync(temporary, text);
   try {
+    writeSteps.observe?.('lock-record-staged');
     fs.linkSync(temporary, lock);
     return true;
   } catch (e) {

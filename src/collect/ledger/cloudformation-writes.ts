@@ -174,13 +174,29 @@ function propertyCalls(c: CfnResource): OverrideCall[] {
 
 const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };
 
-/** The overrides already in `raw`, as calls: one per leaf, deletions (undefined) included. */
-function existingOverrides(raw: Record<string, unknown>, prefix: string[] = []): Array<{ path: string[]; value: unknown }> {
+/**
+ * The overrides already in `raw`, as calls: one per leaf, deletions
+ * (undefined) included, in the order of the keys. Walked with a stack of its
+ * own, so no size or depth of overrides can overflow the call stack.
+ */
+export function existingOverrides(raw: Record<string, unknown>): Array<{ path: string[]; value: unknown }> {
   const calls: Array<{ path: string[]; value: unknown }> = [];
-  for (const [k, v] of Object.entries(raw)) {
-    const path = [...prefix, k];
-    if (isPlainMap(v)) calls.push(...existingOverrides(v as Record<string, unknown>, path));
-    else calls.push({ path, value: v });
+  const path: string[] = [];
+  const open: Array<{ readonly entries: Array<[string, unknown]>; next: number }> = [{ entries: Object.entries(raw), next: 0 }];
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.entries.length) {
+      open.pop();
+      path.pop();
+      continue;
+    }
+    const [k, v] = top.entries[top.next++];
+    if (isPlainMap(v)) {
+      path.push(k);
+      open.push({ entries: Object.entries(v), next: 0 });
+    } else {
+      calls.push({ path: [...path, k], value: v });
+    }
   }
   return calls;
 }

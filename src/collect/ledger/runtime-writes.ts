@@ -7,6 +7,7 @@ import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
+import { appendAll } from '../../private/append';
 import { JsonPatchOperation, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../../private/upstream-state';
 import { jsonPatchCall } from '../../private/write-calls';
 import { CrdTopologies } from '../topology/crd-topology';
@@ -185,7 +186,7 @@ export function patchLeaves(op: JsonPatchOperation, doc: unknown, topology: Fiel
   const leaves: FieldPath[] = [];
   if (op.op === 'add' || op.op === 'replace' || op.op === 'copy') {
     if (target.atomic || op.op === 'copy') leaves.push(target.path);
-    else leaves.push(...ownedLeaves(op.value, topology, target.path).map((l) => l.path));
+    else appendAll(leaves, ownedLeaves(op.value, topology, target.path).map((l) => l.path));
   } else if (op.op === 'remove' || op.op === 'move') {
     leaves.push(target.path);
   }
