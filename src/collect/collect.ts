@@ -16,7 +16,7 @@ import { runWriteCallbacks } from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
-import { collectRuntimeWriters } from './runtime-writers';
+import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
 import { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems } from '../constructs/contribution';
@@ -68,11 +68,13 @@ export function collect(root: IConstruct): Facts {
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
+  const runtimeWriters = collectRuntimeWriters(constructs, indexOf, drafts.map((d) => d.manifest), crds);
+  const runtimeWrites = runtimeWritesByObject(runtimeWriters, drafts);
   const contradictions: ContradictionFact[] = [];
   drafts.forEach((d, i) => {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
-      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
+      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i), runtimeWrites.get(i));
       appendAll(contradictions, contradictionFacts(d, ledger, crds));
     });
   });
@@ -134,7 +136,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
-    runtimeWriters: collectRuntimeWriters(constructs, indexOf, objects.map((o) => o.manifest), crds),
+    runtimeWriters,
     contradictions,
     physicalNames,
     references,
