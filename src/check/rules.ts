@@ -24,6 +24,7 @@ import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
+import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
@@ -33,6 +34,7 @@ export const RULES: readonly Rule[] = [
   duplicateObjects, // CAP001
   duplicateSharedBases,
   fieldConflicts, // CAP002
+  runtimeWriterOverlaps,
   identityRewrites,
   physicalNames,
   outputAnnotations,

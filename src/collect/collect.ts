@@ -17,7 +17,7 @@ import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
-import { collectRuntimeWriters } from './runtime-writers';
+import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
 import { CrdTopologies } from './topology/crd-topology';
 import type { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems, writeCallbackOf } from '../constructs/contribution';
@@ -86,11 +86,13 @@ export function collect(root: IConstruct): Facts {
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
+  const runtimeWriters = collectRuntimeWriters(constructs, indexOf, drafts.map((d) => d.manifest), crds);
+  const runtimeWrites = runtimeWritesByObject(runtimeWriters, drafts);
   const contradictions: ContradictionFact[] = [];
   drafts.forEach((d, i) => {
     if (d.duplicateOf !== undefined) return;
     inConstruct(d.apiObject, () => {
-      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i));
+      recordRuntimeWrites(d, byTarget.get(i) ?? [], ledger, crds, callbacksByTarget.get(i), runtimeWrites.get(i));
       appendAll(contradictions, contradictionFacts(d, ledger, crds));
     });
   });
@@ -151,7 +153,7 @@ export function collect(root: IConstruct): Facts {
     objects,
     ledger: ledger.facts(),
     contributions: contributionFacts,
-    runtimeWriters: collectRuntimeWriters(constructs, indexOf, objects.map((o) => o.manifest), crds),
+    runtimeWriters,
     contradictions,
     physicalNames,
     references,

@@ -1,8 +1,9 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { RuntimeWriterFact } from './facts';
-import { elementKey, FieldPath, setValueKey } from './ledger/field-path';
-import { apiGroup } from './object-identity';
+import { elementKey, FieldPath, isSetValue, setValueKey } from './ledger/field-path';
+import { apiGroup, groupKind } from './object-identity';
+import { schemaPathProblem } from './schema-fields';
 import type { CrdTopologies } from './topology/crd-topology';
 import { FieldTopology, topologyOf } from './topology/field-topology';
 import { elementKeyOf, listTypeOf } from './topology/list-topology';
@@ -79,4 +80,59 @@ export function fieldPathOf(steps: readonly PathStep[], root: FieldTopology): Fi
     }
   }
   return path;
+}
+
+/** One leaf a runtime writer writes of one object: what the field ledger records for it. */
+export interface RuntimeWrite {
+  /** The runtime writer's construct path. */
+  readonly writer: string;
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** True for a value of a set, which is owned by presence (two writers of one value contest nothing). */
+  readonly presence?: true;
+}
+
+/**
+ * The leaves the runtime writers write of each object of the composition, by
+ * index into its objects: a writer of one object writes its leaves of that
+ * object, a writer of a kind its leaves of every first declaration of that
+ * kind. `status` leaves are left out: status is the controllers' to write;
+ * so are leaves the kind's schema does not have, which are `CAP010` alone.
+ *
+ * @param writers the runtime writers, as `collectRuntimeWriters` finds them
+ * @param objects the objects, by index, with their identities and manifests
+ */
+export function runtimeWritesByObject(
+  writers: readonly RuntimeWriterFact[],
+  objects: ReadonlyArray<{ readonly identity: { readonly group: string; readonly kind: string }; readonly manifest: any; readonly duplicateOf?: number }>,
+): Map<number, RuntimeWrite[]> {
+  const found = new Map<number, RuntimeWrite[]>();
+  if (writers.length === 0) return found;
+  let all: any[] | undefined;
+  const manifests = () => (all ??= objects.map((o) => o.manifest));
+  const byKind = new Map<string, number[]>();
+  if (writers.some((w) => !('object' in w.target))) {
+    objects.forEach((o, i) => {
+      if (o.duplicateOf !== undefined) return;
+      const key = groupKind(o.identity.group, o.identity.kind);
+      const list = byKind.get(key);
+      if (list) list.push(i);
+      else byKind.set(key, [i]);
+    });
+  }
+  for (const w of writers) {
+    const targets = 'object' in w.target ? [w.target.object] : byKind.get(groupKind(w.target.group, w.target.kind)) ?? [];
+    const { group, kind } = 'object' in w.target ? objects[w.target.object].identity : w.target;
+    const writes: RuntimeWrite[] = [];
+    for (const f of w.fields) {
+      if (f.path[0] === 'status' || schemaPathProblem(group, kind, parseFieldPath(f.text), manifests())) continue;
+      writes.push(isSetValue(f.path[f.path.length - 1] ?? '') ? { writer: w.path, path: f.path, presence: true } : { writer: w.path, path: f.path });
+    }
+    for (const t of targets) {
+      const list = found.get(t);
+      if (list) for (const x of writes) list.push(x);
+      else found.set(t, [...writes]);
+    }
+  }
+  return found;
 }

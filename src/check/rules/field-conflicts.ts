@@ -36,10 +36,18 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: c.defaults ? overDefaults(c, c.defaults) : `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: drop it from ${c.writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride).`,
+      message: c.defaults ? overDefaults(c, c.defaults) : `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`,
       paths: c.writers.map((w) => w.path),
     })),
 });
+
+/** How to give each field one owner: drop it from all writers but one; a runtime writer's leaf is the controller's at deploy time too. */
+function dropFrom(writers: readonly Writer[]): string {
+  const all = `drop it from ${writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride`;
+  const runtime = writers.filter((w) => w.kind === 'runtime');
+  if (runtime.length === 0) return `${all})`;
+  return `${all}, or the RuntimeWriter's fields): ${joinAnd(runtime.map(describeWriter))} ${runtime.length === 1 ? 'writes it' : 'write it'} in the cluster, where the deploy-time value would be overwritten or would overwrite ${runtime.length === 1 ? 'the controller' : 'the controllers'}`;
+}
 
 /** The message of a conflict with a declarer over values it has only from its library's defaults: how to hand them over. */
 function overDefaults(c: FieldConflict, defaults: readonly LibraryDefault[]): string {
@@ -80,7 +88,8 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
     }
     const groups = new Map<string, { writers: Writer[]; fields: Array<[string, FieldPath]> }>();
     for (const [path, writers] of contested.entries()) {
-      if (writers.size < 2) continue;
+      // Two runtime writers and nothing else: runtime-writer-overlaps reports them once per pair, not once per object.
+      if (writers.size < 2 || [...writers.values()].every((w) => w.kind === 'runtime')) continue;
       const sorted = [...writers.values()].sort((a, b) => compareText(writerName(a), writerName(b)) || compareText(a.id, b.id));
       const id = sorted.map((w) => w.id).join('\u0000');
       let group = groups.get(id);

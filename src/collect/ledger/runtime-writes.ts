@@ -6,10 +6,11 @@ import { changedLeaves, OwnedLeaf, ownedLeaves } from './leaves';
 import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
 import type { CallbackRun } from './write-callbacks';
-import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
+import { callWriter, contributionWriter, declarationWriter, runtimeWriter, Writer } from './writer';
 import { appendAll } from '../../private/append';
 import { JsonPatchOperation, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../../private/upstream-state';
 import { jsonPatchCall } from '../../private/write-calls';
+import type { RuntimeWrite } from '../runtime-writers';
 import { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
 import { elementKeyOf, listTypeOf, valueAt } from '../topology/list-topology';
@@ -74,6 +75,7 @@ export function recordRuntimeWrites(
   ledger: LedgerBuilder,
   crds: CrdTopologies = CrdTopologies.NONE,
   callbacks: readonly CallbackRun[] = [],
+  runtime: readonly RuntimeWrite[] = [],
 ): void {
   const topology = topologyOfManifest(draft.manifest, crds);
   const patches = jsonPatchesOf(draft.apiObject);
@@ -82,7 +84,7 @@ export function recordRuntimeWrites(
   const record = (writer: Writer, leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
   const declarer = declarationWriter(draft.declarer);
 
-  if (patches.length === 0 && contributions.length === 0 && callbacks.length === 0) {
+  if (patches.length === 0 && contributions.length === 0 && callbacks.length === 0 && runtime.length === 0) {
     if (declared?.status !== undefined) for (const leaf of ownedLeaves({ status: declared.status }, topology)) record(declarer, leaf);
     return;
   }
@@ -126,6 +128,7 @@ export function recordRuntimeWrites(
     for (const leaf of ownedLeaves(c.fields, topology)) record(writer, leaf);
     draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), topology);
   }
+  for (const w of runtime) record(runtimeWriter(w.writer), w);
 }
 
 /**

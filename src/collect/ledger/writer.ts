@@ -60,6 +60,11 @@ export function declarationWriter(path: string): Writer {
   return { path, kind: 'declaration', id: `declaration:${path}` };
 }
 
+/** The writer of the leaves a `RuntimeWriter` declares: a controller that writes them in the cluster. */
+export function runtimeWriter(path: string): Writer {
+  return { path, kind: 'runtime', id: `runtime:${path}` };
+}
+
 /** A Contribution's writer; `kind` says which of its props wrote. */
 export function contributionWriter(path: string, kind: 'contribution-fields' | 'contribution-patches' | 'contribution-write' = 'contribution-fields'): Writer {
   return { path, kind, id: `contribution:${path}` };
@@ -80,6 +85,7 @@ const METHODS: Readonly<Partial<Record<WriterKind, string>>> = {
   'json-patch': 'addJsonPatch',
   'override': 'addPropertyOverride',
   'tag': 'Tags.of().add',
+  'runtime': 'RuntimeWriter',
 };
 
 /**
