@@ -92,6 +92,13 @@ export interface RuntimeWrite {
   readonly presence?: true;
 }
 
+/** An object a runtime writer may write: its identity, its manifest, and the object it duplicates, if any. */
+interface RuntimeWriteTarget {
+  readonly identity: { readonly group: string; readonly kind: string };
+  readonly manifest: any;
+  readonly duplicateOf?: number;
+}
+
 /**
  * The leaves the runtime writers write of each object of the composition, by
  * index into its objects: a writer of one object writes its leaves of that
@@ -104,7 +111,7 @@ export interface RuntimeWrite {
  */
 export function runtimeWritesByObject(
   writers: readonly RuntimeWriterFact[],
-  objects: ReadonlyArray<{ readonly identity: { readonly group: string; readonly kind: string }; readonly manifest: any; readonly duplicateOf?: number }>,
+  objects: ReadonlyArray<RuntimeWriteTarget>,
 ): Map<number, RuntimeWrite[]> {
   const found = new Map<number, RuntimeWrite[]>();
   if (writers.length === 0) return found;
