@@ -1,9 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, aws_ssm as ssm, cloudformation_include as include, LegacyStackSynthesizer, Stack } from 'aws-cdk-lib';
-import { newApp, removeTempDirs, tempDir } from './util';
+import { App, aws_ssm as ssm, cloudformation_include as include, LegacyStackSynthesizer, Stack, Stage } from 'aws-cdk-lib';
 import { CdnCapability } from '../examples/cdn/cdn-capability';
 import { Capability, CapabilityApp, SharedBase } from '../src';
+import { ResourceOverridesExample } from './fixtures/corpus/aws-cdk/resource-overrides';
+import { ResourceOverridesExample as PortedResourceOverrides } from './fixtures/corpus/aws-cdk/resource-overrides/ported';
+import { newApp, removeTempDirs, tempDir } from './util';
 
 // The one test file with aws-cdk's built-in template validator on: test/setup-env.ts turns it off everywhere.
 const saved = process.env.CDK_VALIDATION;
@@ -131,5 +133,51 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
     // THEN neither reports a finding
     expect(offByProp.warnings).toEqual([]);
     expect(offByEnv.warnings).toEqual([]);
+  });
+});
+
+describe('aws-cdk-examples resource-overrides (test/fixtures/corpus) under the validator', () => {
+  const dir = path.join(__dirname, 'fixtures', 'corpus', 'aws-cdk', 'resource-overrides');
+
+  /** Runs `build` in the example's folder (it reads files relative to the working directory). */
+  function inExample<T>(build: () => T): T {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      return build();
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  test('a CapabilityApp reports, as warnings, the findings plain aws-cdk reports for the same template, and accepts it with its overrides', () => {
+    // GIVEN the example's stack ported into a capability, and the same stack under a plain aws-cdk App in a Stage named as the capability
+    const ours = inExample(() => {
+      const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+      new PortedResourceOverrides(new Capability(app, 'shop', { prefixStackNames: false }), 'resource-overrides');
+      return app.synthesize();
+    });
+    const outdir = tempDir('plain-validate-');
+    inExample(() => {
+      const context = JSON.parse(fs.readFileSync('cdk.json', 'utf-8')).context; // what the aws-cdk CLI passes from cdk.json
+      const app = new App({ outdir, builtinCloudFormationValidation: true, context });
+      new ResourceOverridesExample(new Stage(app, 'shop', { stageName: '' }) as unknown as App, 'resource-overrides');
+      const quiet = (['log', 'warn', 'error'] as const).map((stream) => jest.spyOn(console, stream).mockImplementation(() => undefined));
+      try {
+        app.synth(); // aws-cdk prints its report; the test reads validation-report.json
+      } finally {
+        quiet.forEach((spy) => spy.mockRestore());
+      }
+    });
+    const report = JSON.parse(fs.readFileSync(path.join(outdir, 'validation-report.json'), 'utf-8'));
+    const plain: string[] = report.pluginReports.flatMap((p: any) => p.violations.map((v: any) => `${v.ruleName} ${v.description}`)).sort();
+
+    // THEN accepted, its overrides in the plan, and one CAP010 warning per finding of plain aws-cdk, with its rule and text
+    expect(ours.violations).toEqual([]);
+    expect(ours.plan!.ownership!.overrides.map((o) => o.field)).toContain('CorsConfiguration.Bar');
+    expect(plain.map((f) => f.split(' ')[0])).toEqual(['E3001', 'E3016', 'F3002', 'F3006']); // Transform, UpdatePolicy, Foo, the type AWS::S3::Bucketeer
+    const warned = ours.warnings.map((w) => w.message);
+    expect(warned).toHaveLength(plain.length);
+    for (const finding of plain) expect(warned.some((m) => m.includes(`: ${finding}. aws-cdk reports this as a warning`))).toBe(true);
   });
 });

@@ -152,6 +152,65 @@ describe('Kubernetes: a plain addJsonPatch', () => {
   });
 });
 
+describe('a plain deletion of what an earlier plain escape hatch of the same object set', () => {
+  test('is the object\'s own override: accepted, the leaf gone, shown in the plan as value -> (removed) over the earlier call', () => {
+    // GIVEN a custom resource whose own escape hatches add spec.timers, then remove one of its keys
+    const { app, routing } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+    const adds = siteOfNextLine();
+    target.addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '5m', drain: '1m' }));
+
+    // WHEN
+    const removes = siteOfNextLine();
+    target.addJsonPatch(JsonPatch.remove('/spec/timers/drain'));
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects[0].spec).toEqual({ timers: { rollout: '5m' } });
+    expect(result.plan!.ownership!.overrides).toEqual([
+      { object: 'apps.example.com/ApplicationDeployment apps/app1', field: 'spec.timers.drain', by: `cdn/Routing/App1 (addJsonPatch at ${removes})`, over: `cdn/Routing/App1 (addJsonPatch at ${adds})`, rendered: '1m' },
+    ]);
+    expect(formatPlan(result.plan!)).toContain(
+      `  ~ apps.example.com/ApplicationDeployment apps/app1 spec.timers.drain: "1m" -> (removed) (cdn/Routing/App1 (addJsonPatch at ${removes}), over cdn/Routing/App1 (addJsonPatch at ${adds}))\n`,
+    );
+  });
+
+  test('of a leaf a Contribution wrote is still CAP002: the deletion is a writer of its own', () => {
+    // GIVEN a ConfigMap another team contributes data.mode to
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'prod' }, data: {} });
+    new Contribution(new Construct(routing, 'Ops'), 'Mode', { target: cm, patches: [JsonPatch.add('/data/mode', 'maintenance')] });
+
+    // WHEN the object's own escape hatch removes it
+    const at = siteOfNextLine();
+    cm.addJsonPatch(JsonPatch.remove('/data/mode'));
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Mode' both write data.mode of ConfigMap prod/config. ${FIX}`,
+    ]);
+  });
+
+  test('inside a value an earlier call wrote whole (a CloudFormation list) is still CAP002: it edits that value, it does not remove it', () => {
+    // GIVEN a bucket whose own override sets its CORS rules, a list, whole
+    const { app, base } = fixture();
+    const cfn = new s3.Bucket(base, 'Cors').node.defaultChild as s3.CfnBucket;
+    const sets = siteOfNextLine();
+    cfn.addPropertyOverride('CorsConfiguration.CorsRules', [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }]);
+
+    // WHEN another call deletes one element of it
+    const deletes = siteOfNextLine();
+    cfn.addPropertyDeletionOverride('CorsConfiguration.CorsRules.0');
+
+    // THEN
+    const object = 'AWS::S3::Bucket cdn/Base/Cors/Resource';
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: '${object.split(' ')[1]}' (addPropertyDeletionOverride at ${deletes}) and '${object.split(' ')[1]}' (addPropertyOverride at ${sets}) both write CorsConfiguration.CorsRules of ${object}. ${FIX}`,
+    ]);
+  });
+});
+
 describe('CloudFormation: the resource-overrides shape', () => {
   // The shape of aws-samples/aws-cdk-examples, typescript/resource-overrides/index.ts (commit cefb2e2287d5):
   // node.defaultChild cast to the L1, then addPropertyOverride, addPropertyDeletionOverride, addOverride and

@@ -23,6 +23,14 @@ describe('FieldSet', () => {
     expect(set.intersects(['metadata', 'labels', 'tier'])).toBe(false);
   });
 
+  test('hasAtOrBelow is true for a member and a path above one, not for a path below a member', () => {
+    // GIVEN
+    const set = FieldSet.of([['spec', 'timers']]);
+
+    // WHEN / THEN
+    expect([['spec', 'timers'], ['spec'], [], ['spec', 'timers', 'drain'], ['metadata']].map((p) => set.hasAtOrBelow(p))).toEqual([true, true, true, false, false]);
+  });
+
   test('the root path as a member intersects everything', () => {
     // GIVEN / WHEN
     const set = new FieldSet().insert([]);

@@ -85,12 +85,28 @@ function plainJsonPatch(): CaseResult {
   const at = siteOfNextLine();
   settings(own.routing).addJsonPatch(JsonPatch.replace('/data/level', 'debug'));
   const result = CapabilityTesting.synth(own.app);
+  // a remove of what an earlier plain patch of the object added: the object's own override too
+  const layered = fixture();
+  const layeredSettings = settings(layered.routing);
+  const adds = siteOfNextLine();
+  layeredSettings.addJsonPatch(JsonPatch.add('/data/extra', 'x'));
+  const removes = siteOfNextLine();
+  layeredSettings.addJsonPatch(JsonPatch.remove('/data/extra'));
+  const removal = CapabilityTesting.synth(layered.app);
   return {
-    actual: [messages(app), result.violations, result.plan?.ownership?.overrides.map((o) => [o.field, o.by])],
+    actual: [
+      messages(app),
+      result.violations,
+      result.plan?.ownership?.overrides.map((o) => [o.field, o.by]),
+      removal.violations,
+      removal.plan?.ownership?.overrides.map((o) => [o.field, o.by, o.over]),
+    ],
     expected: [
       [conflict(`'cdn/Routing/Settings' (addJsonPatch at ${other})`, "'cdn/Routing/Team/Mode'", 'data.mode', SETTINGS)],
       [],
       [['data.level', `cdn/Routing/Settings (addJsonPatch at ${at})`]],
+      [],
+      [['data.extra', `cdn/Routing/Settings (addJsonPatch at ${removes})`, `cdn/Routing/Settings (addJsonPatch at ${adds})`]],
     ],
   };
 }
@@ -101,9 +117,27 @@ function plainOverride(): CaseResult {
   new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Enabled' } } });
   const at = siteOfNextLine();
   (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('AccelerateConfiguration.AccelerationStatus', 'Suspended');
+  // a deletion of what an earlier plain override of the resource set: the resource's own override
+  const layered = fixture();
+  const cfn = new s3.Bucket(layered.base, 'Cors').node.defaultChild as s3.CfnBucket;
+  const sets = siteOfNextLine();
+  cfn.addOverride('Properties.CorsConfiguration', { Custom: 123, Bar: ['A', 'B'] });
+  const deletes = siteOfNextLine();
+  cfn.addPropertyDeletionOverride('CorsConfiguration.Bar');
+  const removal = CapabilityTesting.synth(layered.app);
   return {
-    actual: messages(app),
-    expected: [conflict(`'cdn/Base/Bucket/Resource' (addPropertyOverride at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource')],
+    actual: [messages(app), removal.violations, removal.plan?.ownership?.overrides],
+    expected: [
+      [conflict(`'cdn/Base/Bucket/Resource' (addPropertyOverride at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource')],
+      [],
+      [{
+        object: 'AWS::S3::Bucket cdn/Base/Cors/Resource',
+        field: 'CorsConfiguration.Bar',
+        by: `cdn/Base/Cors/Resource (addPropertyDeletionOverride at ${deletes})`,
+        over: `cdn/Base/Cors/Resource (addOverride at ${sets})`,
+        rendered: ['A', 'B'],
+      }],
+    ],
   };
 }
 

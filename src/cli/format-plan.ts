@@ -72,7 +72,7 @@ export function formatPlan(plan: Plan): string {
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {
     lines.push('', 'Overrides (escape hatches over what their own object declares):');
-    for (const o of overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by})`);
+    for (const o of overrides) lines.push(`  ~ ${o.object} ${o.field}: ${shown(o, 'rendered')} -> ${shown(o, 'patched')} (${o.by}${o.over ? `, over ${o.over}` : ''})`);
   }
   const handovers = plan.ownership?.handovers ?? [];
   if (handovers.length > 0) {

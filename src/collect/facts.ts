@@ -130,8 +130,9 @@ export interface FieldLedgerFacts {
 
 /**
  * A plain escape hatch (`addJsonPatch`, `addOverride`, `addPropertyOverride`)
- * over a value its own object's declaration rendered: the declarer changing
- * what its construct renders, accepted and shown in the plan.
+ * over a value its own object's declaration rendered, or a plain deletion of
+ * a value an earlier plain escape hatch of the same object set: the declarer
+ * changing what its construct renders, accepted and shown in the plan.
  */
 export interface OverrideFact {
   /** How messages name the object. */
@@ -144,7 +145,9 @@ export interface OverrideFact {
   readonly declarer: Writer;
   /** The call that overrides it. */
   readonly writer: Writer;
-  /** The value the declaration rendered; absent when it rendered none at this leaf (a value inside it). */
+  /** The earlier escape hatch of the same object whose value a deletion removes; absent when the value is the declaration's. */
+  readonly replaces?: Writer;
+  /** The value before the override (the declaration's, or `replaces`'); absent when there was none at this leaf (a value inside it). */
   readonly rendered?: unknown;
   /** The value emitted; absent when the override removes the leaf. */
   readonly patched?: unknown;

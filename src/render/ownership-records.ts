@@ -17,7 +17,9 @@ export interface PlanOverride {
   readonly field: string;
   /** The call that overrides it, with its site (`cdn/Routing/Web/Resource (addJsonPatch at main.ts:12)`). */
   readonly by: string;
-  /** The value the declaration rendered, masked; absent when it rendered none at this leaf. */
+  /** The earlier escape hatch of the same object whose value a deletion removes; absent when the value is the declaration's. */
+  readonly over?: string;
+  /** The value before the override (the declaration's, or `over`'s), masked; absent when there was none at this leaf. */
   readonly rendered?: unknown;
   /** The value emitted, masked; absent when the override removes the leaf. */
   readonly patched?: unknown;
@@ -56,6 +58,7 @@ export function ownershipRecords(facts: Facts): OwnershipRecords {
       object: o.object,
       field: formatPath(o.path),
       by: writerName(o.writer),
+      ...(o.replaces ? { over: writerName(o.replaces) } : {}),
       ...('rendered' in o ? { rendered: maskedValue(o.rendered, sensitive) } : {}),
       ...('patched' in o ? { patched: maskedValue(o.patched, sensitive) } : {}),
     };

@@ -1,9 +1,9 @@
 import { CfnResource, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { cloudFormationDocOf, tagPropertyOf } from './cloudformation-doc';
+import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath } from './field-path';
-import { FieldSet } from './field-set';
 import { changedLeaves, leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
@@ -11,7 +11,7 @@ import { callWriter, contributionWriter, declarationWriter, Writer } from './wri
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
-import type { HandoverFact } from '../facts';
+import type { HandoverFact, OverrideFact } from '../facts';
 import { DEDUCED } from '../topology/field-topology';
 import { valueAt } from '../topology/list-topology';
 
@@ -110,7 +110,7 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const declaredLeaves = w.runs.length === 0
     ? ownedLeaves(doc, CFN_PROPERTIES, [], opaque)
     : [...ownedLeaves(w.runs[0].before, CFN_PROPERTIES, [], opaque), ...changedLeaves(w.runs[w.runs.length - 1].after, doc, CFN_PROPERTIES, opaque)];
-  const writes: Array<[Writer, OwnedLeaf]> = [];
+  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
   for (const run of w.runs) {
     const writer = contributionWriter(run.writer, 'contribution-write');
     for (const leaf of changedLeaves(run.before, run.after, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
@@ -118,31 +118,32 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
 
-  const own = FieldSet.of(declaredLeaves.map((l) => l.path));
-  const overridden = new FieldSet();
+  const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = overrideWriters(c.node.path, declarer);
+  const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...fact });
   for (const call of w.calls) {
     const writer = writerOf(call);
+    const plain = writer.kind === 'override';
+    const deletes = call.value === undefined;
     const at = call.path.slice(1);
     for (const path of callLeaves(call)) {
-      writes.push([writer, { path }]);
-      if (writer.kind !== 'override' || !own.intersects(path) || overridden.has(path)) continue;
-      overridden.insert(path);
+      if (plain && deletes) {
+        for (const earlier of hatches.removeUnder(writer, path)) {
+          override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
+        }
+      }
+      const value = () => valueAt(call.value, path.slice(at.length), CFN_PROPERTIES);
+      const hatch: EscapeHatchWrite | undefined = plain && !deletes ? { writer, path, value } : undefined;
+      if (hatch) hatches.note(hatch);
+      writes.push([writer, { path }, hatch]);
+      if (!plain || !hatches.overDeclared(path, deletes)) continue;
       const rendered = valueAt(doc, path, CFN_PROPERTIES);
-      const patched = call.value === undefined ? undefined : valueAt(call.value, path.slice(at.length), CFN_PROPERTIES);
-      w.ledger.override({
-        object: object.label,
-        kind: 'cfn',
-        path,
-        declarer,
-        writer,
-        ...(rendered !== undefined ? { rendered } : {}),
-        ...(patched !== undefined ? { patched } : {}),
-      });
+      const patched = deletes ? undefined : value();
+      override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
     }
   }
-  for (const leaf of declaredLeaves) if (!overridden.intersects(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf] of writes) record(writer, leaf);
+  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
 }
 
 /**

@@ -170,6 +170,11 @@ export class FieldSet implements Iterable<FieldPath> {
     return found || this.index.hasBelow(path);
   }
 
+  /** True when `path` is a member or a member lies below it: what removing `path` would remove. */
+  public hasAtOrBelow(path: FieldPath): boolean {
+    return this.index.has(path) || this.index.hasBelow(path);
+  }
+
   /** The members, depth first. */
   public *[Symbol.iterator](): IterableIterator<FieldPath> {
     for (const [path] of this.index.entries()) yield path;

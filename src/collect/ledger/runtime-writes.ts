@@ -1,15 +1,17 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
-import { FieldSet } from './field-set';
 import { changedLeaves, OwnedLeaf, ownedLeaves } from './leaves';
 import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, runtimeWriter, Writer } from './writer';
 import { appendAll } from '../../private/append';
+import { once } from '../../private/once';
 import { JsonPatchOperation, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../../private/upstream-state';
 import { jsonPatchCall } from '../../private/write-calls';
+import type { OverrideFact } from '../facts';
 import type { RuntimeWrite } from '../runtime-writers';
 import { CrdTopologies } from '../topology/crd-topology';
 import { FieldTopology, topologyOf } from '../topology/field-topology';
@@ -92,37 +94,37 @@ export function recordRuntimeWrites(
   const declaredLeaves = callbacks.length === 0
     ? ownedLeaves(declared, topology)
     : [...ownedLeaves(callbacks[0].before, topology), ...changedLeaves(callbacks[callbacks.length - 1].after, declared, topology)];
-  const writes: Array<[Writer, OwnedLeaf]> = [];
+  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
   for (const run of callbacks) {
     const writer = contributionWriter(run.writer, 'contribution-write');
     for (const leaf of changedLeaves(run.before, run.after, topology)) writes.push([writer, leaf]);
   }
-  const own = FieldSet.of(declaredLeaves.map((l) => l.path));
-  const overridden = new FieldSet();
+  const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
-  for (const patch of patches) {
+  const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => ledger.override({ object: draft.label, kind: 'k8s', declarer, ...fact });
+  patches.forEach((patch, i) => {
     const writer = writerOf(patch);
     const op = patchOperation(patch);
+    const plain = writer.kind === 'json-patch';
     const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
+    const patchedSoFar = once(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i + 1)));
     for (const path of patchLeaves(op, declared, topology)) {
-      writes.push([writer, { path }]);
-      if (writer.kind !== 'json-patch' || inserts || !own.intersects(path) || overridden.has(path)) continue;
-      overridden.insert(path);
+      if (plain && op.op === 'remove') {
+        for (const earlier of hatches.removeUnder(writer, path)) {
+          override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
+        }
+      }
+      const hatch: EscapeHatchWrite | undefined = plain && op.op !== 'remove' ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) } : undefined;
+      if (hatch) hatches.note(hatch);
+      writes.push([writer, { path }, hatch]);
+      if (!plain || inserts || !hatches.overDeclared(path, op.op === 'remove')) continue;
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
-      ledger.override({
-        object: draft.label,
-        kind: 'k8s',
-        path,
-        declarer,
-        writer,
-        ...(rendered !== undefined ? { rendered } : {}),
-        ...(patched !== undefined ? { patched } : {}),
-      });
+      override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
     }
-  }
-  for (const leaf of declaredLeaves) if (!overridden.intersects(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf] of writes) record(writer, leaf);
+  });
+  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
   for (const c of contributions) {
     const writer = contributionWriter(c.writer);
     for (const leaf of ownedLeaves(c.fields, topology)) record(writer, leaf);
