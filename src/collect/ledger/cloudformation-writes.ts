@@ -1,10 +1,12 @@
 import { CfnResource, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
+import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, tagPropertyOf } from './cloudformation-doc';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath } from './field-path';
-import { changedLeaves, leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
+import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
+import { deltaLeaves } from './render-delta';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
@@ -113,7 +115,7 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
   for (const run of w.runs) {
     const writer = contributionWriter(run.writer, 'contribution-write');
-    for (const leaf of changedLeaves(run.before, run.after, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
+    for (const leaf of deltaLeaves(run.changes, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
   }
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));

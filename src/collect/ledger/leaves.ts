@@ -51,34 +51,15 @@ export function leavesOf(value: unknown, topology: FieldTopology, prefix: FieldP
   return ownedLeaves(value, topology, prefix, options).map((l) => l.path);
 }
 
-/**
- * The leaves that differ between two renders of one object, as a write that
- * turns `before` into `after` owns them: each leaf of `after` that `before`
- * lacks or holds with another value, and each leaf of `before` that `after`
- * lacks (a removal, owned as a write of that path). What a write callback
- * changed, read off the renders before and after it.
- *
- * @param topology the topology of the object's kind (of the root)
- */
-export function changedLeaves(before: unknown, after: unknown, topology: FieldTopology, options: LeafOptions = {}): OwnedLeaf[] {
-  const isOpaque = options.isOpaque ?? (() => false);
-  const valuesOf = (doc: unknown) => {
-    const values = new Map<string, { leaf: OwnedLeaf; value: string }>();
-    walk(doc, topology, [], (leaf, value) => values.set(leaf.path.join('\u0000'), { leaf, value: JSON.stringify(value) ?? 'undefined' }), isOpaque);
-    return values;
-  };
-  const old = valuesOf(before);
-  const now = valuesOf(after);
-  const changed: OwnedLeaf[] = [];
-  for (const [key, { leaf, value }] of now) if (old.get(key)?.value !== value) changed.push(leaf);
-  for (const [key, { leaf }] of old) if (!now.has(key)) changed.push({ path: leaf.path });
-  return changed;
-}
-
 /** Emits each owned leaf with the value it holds (the element for a key-only element, the value for a set value). */
-type Emit = (leaf: OwnedLeaf, value: unknown) => void;
+export type Emit = (leaf: OwnedLeaf, value: unknown) => void;
 
-function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, isOpaque: (v: unknown) => boolean): void {
+/**
+ * Emits every owned leaf of `value`, found at `path` (its topology `node`),
+ * with the value it holds; `ownedLeaves` over an emitter. `path` is used as a
+ * stack and left as it was given.
+ */
+export function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, isOpaque: (v: unknown) => boolean): void {
   if (value === undefined) return;
   if (isOpaque(value) || value === null || typeof value !== 'object') {
     emit({ path: [...path] }, value);
@@ -119,8 +100,7 @@ function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, i
     const v = (value as Record<string, unknown>)[k];
     if (v === undefined) continue;
     defined++;
-    if (root && IDENTITY.has(k)) continue;
-    if (path.length === 1 && path[0] === 'metadata' && METADATA_IDENTITY.has(k)) continue;
+    if (isIdentityKey(path, k)) continue;
     path.push(k);
     walk(v, node.field(k), path, emit, isOpaque);
     path.pop();
@@ -128,8 +108,13 @@ function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, i
   if (defined === 0 && !root) emit({ path: [...path], presence: true }, value);
 }
 
-/** An element without its key fields, or undefined when it has only undefined non-key fields. */
-function withoutKeys(element: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+/** True when `key` under `path` is an identity field (`apiVersion`, `kind`, `metadata.name`, `metadata.namespace`), which nobody owns. */
+export function isIdentityKey(path: readonly string[], key: string): boolean {
+  return (path.length === 0 && IDENTITY.has(key)) || (path.length === 1 && path[0] === 'metadata' && METADATA_IDENTITY.has(key));
+}
+
+/** An element without its key fields (undefined fields left out). */
+export function withoutKeys(element: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const inner: Record<string, unknown> = {};
   for (const k of Object.keys(element)) {
     if (!keys.includes(k) && element[k] !== undefined) inner[k] = element[k];
@@ -137,6 +122,6 @@ function withoutKeys(element: Record<string, unknown>, keys: readonly string[]):
   return inner;
 }
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }

@@ -1,10 +1,12 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { changedLeaves } from './changed-leaves';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
-import { changedLeaves, OwnedLeaf, ownedLeaves } from './leaves';
+import { OwnedLeaf, ownedLeaves } from './leaves';
 import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
+import { deltaLeaves } from './render-delta';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, runtimeWriter, Writer } from './writer';
 import { appendAll } from '../../private/append';
@@ -97,7 +99,7 @@ export function recordRuntimeWrites(
   const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
   for (const run of callbacks) {
     const writer = contributionWriter(run.writer, 'contribution-write');
-    for (const leaf of changedLeaves(run.before, run.after, topology)) writes.push([writer, leaf]);
+    for (const leaf of deltaLeaves(run.changes, topology)) writes.push([writer, leaf]);
   }
   const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
