@@ -50,7 +50,9 @@ const deployment = fc.record({
   spec: fc.option(fc.record({
     replicas: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
     selector: fc.option(fc.record({ matchLabels: fc.dictionary(name, fc.constant('1')) }), { nil: undefined }),
-    template: fc.record({ spec: fc.record({ containers: fc.array(container, { maxLength: 3 }), nodeSelector: fc.option(fc.dictionary(name, scalar), { nil: undefined }) }) }),
+    template: fc.record({
+      spec: fc.record({ containers: fc.array(container, { maxLength: 3 }), nodeSelector: fc.option(fc.dictionary(name, scalar), { nil: undefined }) }),
+    }),
   }), { nil: undefined }),
 });
 

@@ -30,7 +30,9 @@ export function changedLeaves(before: unknown, after: unknown, topology: FieldTo
  * `changedLeaves` of two values found at `path` (of topology `node`), added
  * to `out`. `path` is used as a stack and left as it was given.
  */
-export function changedLeavesAt(before: unknown, after: unknown, node: FieldTopology, path: string[], out: OwnedLeaf[], options: LeafOptions = {}): void {
+export function changedLeavesAt(
+  before: unknown, after: unknown, node: FieldTopology, path: string[], out: OwnedLeaf[], options: LeafOptions = {},
+): void {
   diff(before, after, node, path, out, options.isOpaque ?? (() => false));
 }
 
@@ -50,7 +52,9 @@ function isGranularMap(value: unknown, node: FieldTopology, path: FieldPath, isO
   return isPlainObject(value) && !isOpaque(value) && !(path.length > 0 && node.atomic) && node.type !== 'scalar' && node.type !== 'list';
 }
 
-function diffMaps(before: Record<string, unknown>, after: Record<string, unknown>, node: FieldTopology, path: string[], out: OwnedLeaf[], isOpaque: Opaque): void {
+type JsonMap = Record<string, unknown>;
+
+function diffMaps(before: JsonMap, after: JsonMap, node: FieldTopology, path: string[], out: OwnedLeaf[], isOpaque: Opaque): void {
   for (const k of Object.keys(after)) {
     if (isIdentityKey(path, k)) continue;
     path.push(k);
