@@ -51,7 +51,10 @@ const deployment = fc.record({
     replicas: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
     selector: fc.option(fc.record({ matchLabels: fc.dictionary(name, fc.constant('1')) }), { nil: undefined }),
     template: fc.record({
-      spec: fc.record({ containers: fc.array(container, { maxLength: 3 }), nodeSelector: fc.option(fc.dictionary(name, scalar), { nil: undefined }) }),
+      spec: fc.record({
+        containers: fc.array(container, { maxLength: 3 }),
+        nodeSelector: fc.option(fc.dictionary(name, scalar), { nil: undefined }),
+      }),
     }),
   }), { nil: undefined }),
 });
