@@ -1,0 +1,96 @@
+/**
+ * Bad Contribution props (issue 26, item 5): each is a CAP010 naming the
+ * contribution, what it received and what it expects; never CAP000, never a
+ * throw at construction. The props are built as JavaScript would pass them.
+ */
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { ApiObject, JsonPatch } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { Construct } from 'constructs';
+import * as fc from 'fast-check';
+import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+
+function fixture() {
+  const app = CapabilityTesting.app();
+  const cdn = new Capability(app, 'cdn');
+  const routing = new RuntimeRouting(cdn, 'Routing');
+  const settings = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'cdn' }, data: { level: 'info' } });
+  return { app, cdn, routing, settings, team: new Construct(routing, 'Team') };
+}
+
+/** The messages of a synth of a contribution made with `props` (as untyped JavaScript passes them). */
+function refusal(props: unknown, target: (f: ReturnType<typeof fixture>) => unknown = (f) => f.settings): string[] {
+  const f = fixture();
+  const given = props && typeof props === 'object' && !Array.isArray(props) ? { target: target(f), ...props } : props;
+  new Contribution(f.team, 'Bad', given as any);
+  return CapabilityTesting.synth(f.app).violations.map((v) => `${v.code} ${v.message}`);
+}
+
+const BAD = "CAP010 invalid object: Contribution 'cdn/Routing/Team/Bad': ";
+
+describe('a Contribution with props it cannot use is CAP010 naming it, never CAP000', () => {
+  test.each([
+    ['nothing to write (a target alone)', {}, "it has nothing to write: give it 'fields', 'patches' or 'write'."],
+    ['fields that are a string', { fields: 'spec.replicas=3' }, '\'fields\' ("spec.replicas=3") must be an object, such as { spec: { replicas: 3 } }.'],
+    ['fields that are a list', { fields: [{ data: {} }] }, "'fields' (a list) must be an object, such as { spec: { replicas: 3 } }."],
+    ['patches that are one patch, not a list', { patches: JsonPatch.add('/data/a', '1') }, "'patches' (a JsonPatch) must be a list of JsonPatch, such as [JsonPatch.add('/spec/replicas', 3)]."],
+    ['patches that are plain RFC 6902 objects', { patches: [{ op: 'add', path: '/data/a', value: '1' }] },
+      "'patches'[0] (an object) must be a JsonPatch, made with JsonPatch.add, replace, remove, move, copy or test."],
+    ['write that is no function', { write: 'addLabel' }, '\'write\' ("addLabel") must be a function of the target.'],
+    ['force that is a string', { fields: { data: { a: '1' } }, force: 'yes' }, '\'force\' ("yes") must be true or false.'],
+  ])('%s', (_, props, expected) => {
+    expect(refusal(props)).toEqual([BAD + expected]);
+  });
+
+  test('no target at all', () => {
+    expect(refusal({ fields: { data: { a: '1' } } }, () => undefined)).toEqual([`${BAD}'target' is missing: give it the object to write into.`]);
+  });
+
+  test('no props at all (JavaScript calling new Contribution(scope, id))', () => {
+    expect(refusal(undefined)).toEqual([`${BAD}'target' is missing: give it the object to write into.`, `${BAD}it has nothing to write: give it 'fields', 'patches' or 'write'.`]);
+  });
+
+  test('JSON patches into a CloudFormation resource, which has none', () => {
+    expect(refusal({ patches: [JsonPatch.add('/A', 1)] }, (f) => new s3.Bucket(new SharedBase(f.cdn, 'Base'), 'Bucket'))).toEqual([
+      `${BAD}'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'.`,
+    ]);
+  });
+
+  test('a write callback that throws writes nothing and names the error', () => {
+    expect(refusal({ write: () => { throw new Error('no such container'); } })).toEqual([
+      `${BAD}its write callback threw: no such container. Fix the callback; it writes nothing until it runs through.`,
+    ]);
+  });
+
+  test('a write callback whose target cannot be rendered before it runs (a cdk8s-plus Deployment without a container) names the target', () => {
+    // GIVEN a Deployment its declarer gave no container (cdk8s-plus refuses to render it)
+    const messages = refusal({ write: (d: kplus.Deployment) => d.addContainer({ image: 'nginx' }) }, (f) => new kplus.Deployment(f.routing, 'Web'));
+
+    // THEN the contribution's error, beside the one the object's own render gives
+    expect(messages.filter((m) => m.startsWith(BAD))).toEqual([
+      expect.stringMatching(/^CAP010 invalid object: Contribution 'cdn\/Routing\/Team\/Bad': its target 'cdn\/Routing\/Web\/Resource' cannot be rendered before the write callback runs \(.+\), so what the callback writes cannot be told from what its declarer wrote\. Give the declarer what the object needs to render/),
+    ]);
+  });
+
+  test('any props at all, as JavaScript may pass them: a synth that accepts or refuses with coded errors, never a crash or CAP000', () => {
+    const anything = fc.oneof(
+      fc.anything(),
+      fc.record({
+        fields: fc.oneof(fc.anything(), fc.dictionary(fc.string(), fc.jsonValue())),
+        patches: fc.oneof(fc.anything(), fc.array(fc.oneof(fc.anything(), fc.constant(JsonPatch.add('/data/x', 'y'))))),
+        write: fc.oneof(fc.anything(), fc.constant(() => undefined), fc.constant(() => { throw new Error('boom'); })),
+        force: fc.anything(),
+      }, { requiredKeys: [] }),
+    );
+    fc.assert(fc.property(anything, (props) => {
+      const f = fixture();
+      const given = props && typeof props === 'object' && !Array.isArray(props) ? { target: f.settings, ...props } : props;
+      new Contribution(f.team, 'Any', given as any);
+      const result = CapabilityTesting.synth(f.app);
+      for (const v of [...result.violations, ...result.warnings]) {
+        expect(v.code).not.toBe('CAP000');
+        expect(v.code).toMatch(/^CAP0(0[1-9]|1[0-6])$/);
+      }
+    }), { numRuns: 150, seed: 20261204 });
+  });
+});
