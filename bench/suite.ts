@@ -214,6 +214,43 @@ const writers: Scenario = {
   },
 };
 
+const callbacks: Scenario = {
+  id: 'callbacks',
+  sizes: { full: [1000, 2000, 4000, 10_000], quick: [250, 500] },
+  measure(o, sizes, log) {
+    const rows: Row[] = sizes.map((size) => ({ size, ...measureSize(this, size, runs(o, growthCounts(o, size, sizes, size >= 10_000 ? 1 : 3, 3)), log) }));
+    return {
+      id: 'callbacks',
+      title: 'N write callbacks into one object',
+      what:
+        'One ConfigMap in one chart, and N writers (each its own construct) adding one label each through the object\'s own API. ' +
+        'Ours: `new Contribution(writer, id, { target, write: (t) => t.metadata.addLabel(key, value) })`: the target is rendered once per callback ' +
+        '(consecutive callbacks share a render), and each callback keeps only where the renders differ. Bare: `target.metadata.addLabel(key, value)`.',
+      kind: 'compare',
+      rows,
+      targets: [completesTarget(rows[rows.length - 1].ours), growthTarget(rows.map((r) => r.ours), `ours linear: ${sizes.map(n).join(', ')} callbacks into one object`)],
+    };
+  },
+};
+
+const callbackWriters: Scenario = {
+  id: 'callbackWriters',
+  sizes: { full: [10_000, 20_000, 40_000], quick: [2000, 4000] },
+  measure(o, sizes, log) {
+    const rows: Row[] = sizes.map((size) => ({ size, ...measureSize(this, size, runs(o, growthCounts(o, size, sizes, 2, 2)), log) }));
+    return {
+      id: 'callbackWriters',
+      title: 'N write callbacks overall',
+      what:
+        `N / ${WRITERS_PER_OBJECT} ConfigMaps in ${CHART_COUNT} charts, each written by ${WRITERS_PER_OBJECT} teams adding one label each through a write callback: N callbacks in all. ` +
+        'Ours: `Contribution`s with `write` in `RuntimeRouting` charts. Bare: `metadata.addLabel` in cdk8s `Chart`s.',
+      kind: 'compare',
+      rows,
+      targets: [completesTarget(rows[rows.length - 1].ours), growthTarget(rows.map((r) => r.ours), `ours linear: ${sizes.map((s) => `${s / 1000}k`).join(', ')} callbacks`)],
+    };
+  },
+};
+
 const stacks: Scenario = {
   id: 'stacks',
   sizes: { full: [200], quick: [200] },
@@ -334,4 +371,4 @@ const ledger: Scenario = {
 };
 
 /** Every scenario, in the order a full run measures them. */
-export const SCENARIOS: readonly Scenario[] = [charts, chained, chain, refs, contributions, writers, stacks, small, typecheck, tenants, ledger];
+export const SCENARIOS: readonly Scenario[] = [charts, chained, chain, refs, contributions, writers, callbacks, callbackWriters, stacks, small, typecheck, tenants, ledger];

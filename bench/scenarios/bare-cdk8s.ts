@@ -19,6 +19,7 @@ export const bareCdk8s: Record<string, Builder> = Object.fromEntries(
           contribute: (_writer, _id, target, fields) => {
             target.addJsonPatch(...leaves(fields).map(([pointer, value]) => JsonPatch.add(pointer, value)));
           },
+          writeThrough: (_writer, _id, target, write) => write(target),
         },
         size,
       );

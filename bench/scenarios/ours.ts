@@ -22,6 +22,7 @@ export const ours: Record<string, Builder> = {
           {
             chart: (id) => new RuntimeRouting(capability, id),
             contribute: (writer, id, target, fields) => new Contribution(writer, id, { target, fields }),
+            writeThrough: (writer, id, target, write) => new Contribution(writer, id, { target, write }),
           },
           size,
         );

@@ -12,6 +12,12 @@ export interface RuntimeSide {
   chart(id: string): Chart;
   /** Writes `fields` into `target` on behalf of `writer` (a new construct `id` under it on our side). */
   contribute(writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>): void;
+  /**
+   * Writes into `target` through its own API on behalf of `writer`: a write
+   * callback of a new construct `id` under it on our side, the call itself on
+   * the bare side.
+   */
+  writeThrough(writer: Construct, id: string, target: ApiObject, write: (target: ApiObject) => void): void;
 }
 
 /**
@@ -74,6 +80,31 @@ export const runtimeShapes: Record<string, (side: RuntimeSide, size: number) => 
     const target = new ApiObject(chart, 'Shared', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'bench' }, data: { owner: 'routing' } });
     const teams = new Construct(chart, 'Teams');
     for (let w = 0; w < size; w++) side.contribute(teams, `Writer${w}`, target, { data: { [`key-${w}`]: String(w) } });
+  },
+
+  /** One ConfigMap that `size` write callbacks (each its own construct) each add one label to, through `metadata.addLabel`. */
+  callbacks(side, size) {
+    const chart = side.chart('Routing');
+    const target = new ApiObject(chart, 'Shared', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'bench' }, data: { owner: 'routing' } });
+    const teams = new Construct(chart, 'Teams');
+    for (let w = 0; w < size; w++) side.writeThrough(teams, `Writer${w}`, target, (t) => t.metadata.addLabel(`team-${w}`, String(w)));
+  },
+
+  /**
+   * `size` write callbacks overall: `size / WRITERS_PER_OBJECT` ConfigMaps over
+   * `CHART_COUNT` charts, each written by `WRITERS_PER_OBJECT` teams, one
+   * label each through `metadata.addLabel`.
+   */
+  callbackWriters(side, size) {
+    const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
+    for (let c = 0; c < CHART_COUNT; c++) {
+      const chart = side.chart(`Routing${c}`);
+      const teams = Array.from({ length: WRITERS_PER_OBJECT }, (_, w) => new Construct(chart, `Team${w}`));
+      for (let j = 0; j < perChart; j++) {
+        const target = new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
+        for (let w = 0; w < WRITERS_PER_OBJECT; w++) side.writeThrough(teams[w], `Cm${j}`, target, (t) => t.metadata.addLabel(`team-${w}`, `cm-${c}-${j}`));
+      }
+    }
   },
 
   /**
