@@ -4,12 +4,13 @@
  * merging into one object.
  */
 import { Tags } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
-import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityTesting, Contribution, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
 
 /** An app with a capability `cdn`, its runtime chart, its shared base, and two teams in each. */
 function fixture() {
@@ -310,5 +311,53 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     const tags = (stack: string) => Object.values<any>(result.templates[stack].Resources).find((r) => r.Type === 'AWS::S3::Bucket').Properties.Tags;
     expect([tags('cdn/Base'), tags('dns/Base')]).toEqual([[{ Key: 'env', Value: 'dev' }], [{ Key: 'env', Value: 'prod' }]]);
     expect(result.plan!.ownership!.handovers.map((h) => [h.object, h.field, h.reason])).toEqual([['AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', 'Tags.env', 'tag-priority']]);
+  });
+});
+
+describe('disjoint writes through every path merge into one object', () => {
+  test('a Kubernetes object: declaration, Contribution fields, patches and write callback, a plain addJsonPatch and a runtime writer', () => {
+    // GIVEN the seed's custom resource, declared by NetOp with spec.domains
+    const { app, routing, deployTeam, netOp } = fixture();
+    const target = applicationDeployment(netOp);
+
+    // WHEN each path writes a leaf of its own
+    new Contribution(deployTeam, 'Timers', { target, fields: { spec: { timers: { rollout: '5m' } } } });
+    new Contribution(deployTeam, 'Entities', { target, patches: [JsonPatch.add('/spec/entityConfigurations', [{ id: 'e1' }])] });
+    new Contribution(deployTeam, 'Labels', { target, write: (o) => ApiObject.of(o).metadata.addLabel('team', 'deploy') });
+    target.addJsonPatch(JsonPatch.add('/metadata/annotations', { 'example.com/owner': 'netop' }));
+    new RuntimeWriter(routing, 'Controller', { target, fields: ['spec.routeTables'], identity: 'system:serviceaccount:netop-system:netop' });
+
+    // THEN accepted, every value in the one emitted object
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects.filter((o) => o.kind === 'ApplicationDeployment')).toEqual([{
+      apiVersion: 'apps.example.com/v1',
+      kind: 'ApplicationDeployment',
+      metadata: { name: 'app1', namespace: 'apps', labels: { team: 'deploy' }, annotations: { 'example.com/owner': 'netop' } },
+      spec: { domains: ['app1.example.com'], timers: { rollout: '5m' }, entityConfigurations: [{ id: 'e1' }] },
+    }]);
+  });
+
+  test('a CloudFormation resource: its props, Contribution fields and write callback, a plain addPropertyOverride and a Tag', () => {
+    // GIVEN a versioned bucket
+    const { app, base, storage, security } = fixture();
+    const bucket = new s3.Bucket(storage, 'Assets', { versioned: true });
+
+    // WHEN each path writes a property of its own
+    new Contribution(security, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Enabled' } } });
+    new Contribution(security, 'Lock', { target: bucket, write: (b) => { (b.node.defaultChild as s3.CfnBucket).objectLockEnabled = true; } });
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('OwnershipControls.Rules', [{ ObjectOwnership: 'BucketOwnerEnforced' }]);
+    Tags.of(base).add('team', 'storage');
+
+    // THEN accepted, every value in the one template
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      AccelerateConfiguration: { AccelerationStatus: 'Enabled' },
+      ObjectLockEnabled: true,
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      Tags: [{ Key: 'team', Value: 'storage' }],
+    });
   });
 });
