@@ -96,15 +96,7 @@ export const runtimeShapes: Record<string, (side: RuntimeSide, size: number) => 
    * label each through `metadata.addLabel`.
    */
   callbackWriters(side, size) {
-    const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
-    for (let c = 0; c < CHART_COUNT; c++) {
-      const chart = side.chart(`Routing${c}`);
-      const teams = Array.from({ length: WRITERS_PER_OBJECT }, (_, w) => new Construct(chart, `Team${w}`));
-      for (let j = 0; j < perChart; j++) {
-        const target = new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
-        for (let w = 0; w < WRITERS_PER_OBJECT; w++) side.writeThrough(teams[w], `Cm${j}`, target, (t) => t.metadata.addLabel(`team-${w}`, `cm-${c}-${j}`));
-      }
-    }
+    teamsWriting(side, size, (team, id, target, value, w) => side.writeThrough(team, id, target, (t) => t.metadata.addLabel(`team-${w}`, value)));
   },
 
   /**
@@ -113,17 +105,26 @@ export const runtimeShapes: Record<string, (side: RuntimeSide, size: number) => 
    * contribution construct per write) on disjoint `data` keys.
    */
   writers(side, size) {
-    const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
-    for (let c = 0; c < CHART_COUNT; c++) {
-      const chart = side.chart(`Routing${c}`);
-      const teams = Array.from({ length: WRITERS_PER_OBJECT }, (_, w) => new Construct(chart, `Team${w}`));
-      for (let j = 0; j < perChart; j++) {
-        const target = new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
-        for (let w = 0; w < WRITERS_PER_OBJECT; w++) side.contribute(teams[w], `Cm${j}`, target, { data: { [`team-${w}`]: `cm-${c}-${j}` } });
-      }
-    }
+    teamsWriting(side, size, (team, id, target, value, w) => side.contribute(team, id, target, { data: { [`team-${w}`]: value } }));
   },
 };
+
+/**
+ * `size` writes overall: `size / WRITERS_PER_OBJECT` ConfigMaps over
+ * `CHART_COUNT` charts, each written once by each of `WRITERS_PER_OBJECT`
+ * teams (one construct per write): `write(team, id, target, value, w)`.
+ */
+function teamsWriting(side: RuntimeSide, size: number, write: (team: Construct, id: string, target: ApiObject, value: string, w: number) => void): void {
+  const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
+  for (let c = 0; c < CHART_COUNT; c++) {
+    const chart = side.chart(`Routing${c}`);
+    const teams = Array.from({ length: WRITERS_PER_OBJECT }, (_, w) => new Construct(chart, `Team${w}`));
+    for (let j = 0; j < perChart; j++) {
+      const target = new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
+      for (let w = 0; w < WRITERS_PER_OBJECT; w++) write(teams[w], `Cm${j}`, target, `cm-${c}-${j}`, w);
+    }
+  }
+}
 
 function fill(chart: Chart, c: number, size: number): void {
   for (let j = 0; j < size; j++) new ApiObject(chart, `Cm${j}`, configMapProps(c, j));
