@@ -53,6 +53,10 @@ export interface ContributionProps<T extends IConstruct = IConstruct> {
    * values, aspects that run later) stay the declarer's unless the callback
    * changed them.
    *
+   * The target is rendered before and after the callback to tell what it
+   * wrote, so a callback costs a render of its target: for many writes into
+   * one large object, `fields` is the cheaper path.
+   *
    * @default - no callback
    */
   readonly write?: (target: T) => void;
