@@ -124,7 +124,7 @@ describe('property overrides are writes', () => {
         code: 'CAP002',
         message:
           `field conflict: 'cdn/Base/Bucket/Resource' (addOverride at ${second}) and 'cdn/Base/Bucket/Resource' (addPropertyOverride at ${first}) both write ` +
-          'AccelerateConfiguration.AccelerationStatus of AWS::S3::Bucket cdn/Base/Bucket/Resource. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+          'AccelerateConfiguration.AccelerationStatus of AWS::S3::Bucket cdn/Base/Bucket/Resource. Give each field one owner: keep one of these calls on \'cdn/Base/Bucket/Resource\' (each replaces the value of the one before it), and write what another team needs with a Contribution.',
         paths: ['cdn/Base/Bucket/Resource'],
       },
     ]);

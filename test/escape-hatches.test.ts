@@ -19,6 +19,8 @@ function fixture() {
 }
 
 const FIX = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
+/** The fix when every writer is a plain call on one object. */
+const KEEP_ONE = (object: string) => `Give each field one owner: keep one of these calls on '${object}' (each replaces the value of the one before it), and write what another team needs with a Contribution.`;
 
 describe('Kubernetes: a plain addJsonPatch', () => {
   test('over a value its own declaration rendered is accepted, emitted, and shown in the plan as rendered -> patched', () => {
@@ -97,7 +99,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${first}) and 'cdn/Routing/App1' (addJsonPatch at ${second}) both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${FIX}`,
+        message: `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${first}) and 'cdn/Routing/App1' (addJsonPatch at ${second}) both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${KEEP_ONE('cdn/Routing/App1')}`,
         paths: ['cdn/Routing/App1'],
       },
     ]);
@@ -206,7 +208,7 @@ describe('a plain deletion of what an earlier plain escape hatch of the same obj
     // THEN
     const object = 'AWS::S3::Bucket cdn/Base/Cors/Resource';
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: '${object.split(' ')[1]}' (addPropertyDeletionOverride at ${deletes}) and '${object.split(' ')[1]}' (addPropertyOverride at ${sets}) both write CorsConfiguration.CorsRules of ${object}. ${FIX}`,
+      `field conflict: '${object.split(' ')[1]}' (addPropertyDeletionOverride at ${deletes}) and '${object.split(' ')[1]}' (addPropertyOverride at ${sets}) both write CorsConfiguration.CorsRules of ${object}. ${KEEP_ONE('cdn/Base/Cors/Resource')}`,
     ]);
   });
 });

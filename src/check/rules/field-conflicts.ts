@@ -41,8 +41,15 @@ export const fieldConflicts = defineRule({
     })),
 });
 
-/** How to give each field one owner: drop it from all writers but one; a runtime writer's leaf is the controller's at deploy time too. */
+/**
+ * How to give each field one owner: drop it from all writers but one; plain
+ * calls on one object keep one call; a runtime writer's leaf is the
+ * controller's at deploy time too.
+ */
 function dropFrom(writers: readonly Writer[]): string {
+  if (writers.every((w) => (w.kind === 'json-patch' || w.kind === 'override') && w.path === writers[0].path)) {
+    return `keep one of these calls on '${writers[0].path}' (each replaces the value of the one before it), and write what another team needs with a Contribution`;
+  }
   const all = `drop it from ${writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride`;
   const runtime = writers.filter((w) => w.kind === 'runtime');
   if (runtime.length === 0) return `${all})`;
