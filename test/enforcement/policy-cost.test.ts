@@ -62,6 +62,8 @@ function scenario(name: string, size: number): { objects: any[]; policies: any[]
       chart: (id: string) => new RuntimeRouting(capability, id),
       contribute: (writer: Construct, id: string, target: ApiObject, fields: Record<string, unknown>) =>
         new Contribution(writer, id, { target, fields }),
+      writeThrough: (writer: Construct, id: string, target: ApiObject, write: (t: ApiObject) => void) =>
+        new Contribution(writer, id, { target, write }),
     },
     size,
   );
