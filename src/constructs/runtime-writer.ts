@@ -29,9 +29,13 @@ export interface RuntimeWriterProps {
   readonly identity: string;
 
   /**
-   * Its field manager, when it uses server-side apply.
+   * The field manager the controller writes under (server-side apply's `fieldManager`, or the manager
+   * its `Update`s are recorded under), as `metadata.managedFields` names it. The lock records it, and
+   * `cdk-capability audit` takes the fields this manager owns as the controller's.
    *
-   * @default - the controller does not use server-side apply (its writes are `Update`s)
+   * @default - `cdk-capability-runtime:<construct path>` (shortened around a digest beyond 128 bytes):
+   *   configure the controller to write under that name (client-go's `FieldManager` option,
+   *   controller-runtime's `client.FieldOwner`)
    */
   readonly manager?: string;
 }
@@ -79,7 +83,7 @@ export class RuntimeWriter extends Construct {
   /** The Kubernetes username the controller writes as. */
   public readonly identity: string;
 
-  /** Its server-side-apply field manager, if it has one. */
+  /** Its field manager, as declared; absent when the derived one applies (see `RuntimeWriterProps.manager`). */
   public readonly manager?: string;
 
   /**

@@ -80,8 +80,9 @@ export interface LockedWriter {
   /** How it writes (`declaration`, `contribution`, `json-patch`, `runtime`, ...). */
   readonly kind: string;
   /**
-   * Its field manager in the cluster (`cdk-capability:<construct path>`); absent for a runtime writer
-   * declared without one.
+   * Its field manager in the cluster: `cdk-capability:<construct path>` for a writer of the release; for a
+   * runtime writer its `manager` prop, else `cdk-capability-runtime:<construct path>`. Absent only in locks
+   * written before runtime writers' managers were recorded, for a runtime writer declared without one.
    */
   readonly manager?: string;
   /** The leaves it owns, as a `fieldsV1` set (`{"f:spec":{"f:replicas":{}}}`). */

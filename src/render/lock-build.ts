@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
-import { lockedWritersOf } from '../cluster/object-writers';
+import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
@@ -27,6 +27,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
+  const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -73,7 +74,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...values,
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
         // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds),
+        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds, runtimeManagers),
       });
     }
   }
