@@ -1,10 +1,16 @@
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
-import type { ContractChange } from '../release/release-diff';
+import type { ContractChange, OwnershipMove } from '../release/release-diff';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
+
+/** How the text names a leaf's move between the release and a controller in the cluster. */
+const MOVES: Readonly<Record<OwnershipMove, string>> = {
+  'deploy-time-to-runtime': 'deploy time -> runtime: the release stops applying it',
+  'runtime-to-deploy-time': 'runtime -> deploy time: the release applies it',
+};
 
 /** The counts of the summary line: stacks and objects to add, change and remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
@@ -24,7 +30,8 @@ export function hasChanges(plan: Plan): boolean {
  * `+ ~ -` counts, the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
- * between backend versions, handovers of field ownership, contract versions and parameter paths, and
+ * between backend versions, handovers of field ownership (and whether each moves between deploy time and
+ * runtime), contract versions and parameter paths, and
  * interface fields with the bump each needs; then this release's escape hatches over what their own
  * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
@@ -67,7 +74,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
-    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
+    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'${h.moves ? ` (${MOVES[h.moves]})` : ''}`);
   }
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {

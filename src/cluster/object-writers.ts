@@ -11,6 +11,7 @@ import { identityKey } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
+import type { LeafWriter } from '../release/release-diff';
 
 /**
  * Every writer of a runtime object with its field manager and leaves, for the lock: the declarer first, then
@@ -120,6 +121,14 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
     });
   }
   return out;
+}
+
+/**
+ * Every leaf of a locked object with its writer, read off its writers (`LeafWritersOf`, for the handovers
+ * between releases); undefined for an object the lock records no writers of.
+ */
+export function leafWritersOf(unit: LockedUnit): LeafWriter[] | undefined {
+  return unit.writers?.flatMap((w) => leavesOf(w).map((l): LeafWriter => ({ path: l.path, writer: w.writer, runtime: w.kind === 'runtime' })));
 }
 
 /** The leaves of a writer's record, presence marked. */

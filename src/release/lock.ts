@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
 import { lockSchemaProblems } from './lock-schema';
+import type { RuntimeWriterRecord } from './runtime-writer-record';
 
 /** What the lock holds instead of a value that must not be written: a Secret's data, a secret property, or a value shaped like a secret. */
 export const SENSITIVE = '(sensitive)';
@@ -111,6 +112,12 @@ export interface Lock {
   readonly sensitiveKeyId?: string;
   /** The interface artifact of the release. */
   readonly interfaces: InterfaceRecord[];
+  /**
+   * The controllers declared as writers (`RuntimeWriter`), as `interface.json` records them: each with its
+   * target, leaves, identity and field manager. Absent when the release declares none, and in locks
+   * written before they were recorded.
+   */
+  readonly runtimeWriters?: RuntimeWriterRecord[];
   /** Stacks and objects. */
   readonly units: LockedUnit[];
   /** Barrier nodes of the graph (construct-level dependencies), by label. */

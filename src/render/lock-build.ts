@@ -12,8 +12,8 @@ import type { LockKey } from '../release/lock-key';
 import { templateSecretAt } from '../release/sensitive-properties';
 
 /**
- * The lock of this release: the interface artifact, and the inventory of
- * stacks and objects with the dependency graph between them, a digest of each
+ * The lock of this release: the interface artifact (with the runtime writers),
+ * and the inventory of stacks and objects with the dependency graph between them, a digest of each
  * template and manifest, and its leaves for the plan's field diff, masked
  * (`lockValues`): no secret and no token is stored. With a key, each masked
  * value keeps a keyed digest (`LockedUnit.sensitive`), so the plan can say
@@ -84,7 +84,15 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   }
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
-  return { formatVersion: 1, ...(key ? { sensitiveKeyId: key.id } : {}), interfaces: artifact.interfaces, units, barriers, edges };
+  return {
+    formatVersion: 1,
+    ...(key ? { sensitiveKeyId: key.id } : {}),
+    interfaces: artifact.interfaces,
+    ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
+    units,
+    barriers,
+    edges,
+  };
 }
 
 /**
