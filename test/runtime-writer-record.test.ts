@@ -8,7 +8,8 @@ import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
-import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
+import { pageSection, loadSnippet } from './doc-snippets';
+import { lockedSeries, nextRelease, removeReleaseDirs, withEnv } from './release-fixtures';
 import { capturingOutput, tempDir } from './util';
 import { formatPlan, hasChanges } from '../src/cli/format-plan';
 import { main } from '../src/cli/main';
@@ -195,5 +196,31 @@ describe('a runtime writer of every object of a kind', () => {
       ['apps/Deployment shop/web', [['shop/Routing/Restarter (RuntimeWriter)', 'cdk-capability-runtime:shop/Routing/Restarter', [{ path: ['spec', 'template', 'metadata', 'annotations', 'example.com/restartedAt'] }]]]],
       ['apps/Deployment shop/api', [['shop/Routing/Restarter (RuntimeWriter)', 'cdk-capability-runtime:shop/Routing/Restarter', [{ path: ['spec', 'template', 'metadata', 'annotations', 'example.com/restartedAt'] }]]]],
     ]);
+  });
+});
+
+describe('docs/enforcement.md', () => {
+  const page = path.join(__dirname, '..', 'docs', 'enforcement.md');
+
+  test('the runtimeWriters it shows are what the example of "Declaring the runtime writers" writes to interface.json and the lock', () => {
+    // GIVEN the page's example, and the record the page shows for it
+    const [example] = pageSection(page, 'Declaring the runtime writers').snippets;
+    const shown = /```json\n"runtimeWriters": (\[[\s\S]*?\])\n```/.exec(fs.readFileSync(page, 'utf-8'))![1];
+
+    // WHEN the example is synthesized
+    const outdir = path.join(tempDir('enforcement-doc-'), 'dist');
+    withEnv('CDK8S_OUTDIR', outdir, () => loadSnippet(example));
+
+    // THEN interface.json holds exactly that record, and so does the lock the release would write
+    const artifact = JSON.parse(fs.readFileSync(path.join(outdir, 'interface.json'), 'utf-8'));
+    expect(artifact.runtimeWriters).toEqual(JSON.parse(shown));
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).runtimeWriters).toEqual(JSON.parse(shown));
+  });
+
+  test('the handovers it shows are the plan text of the two releases above', () => {
+    const series = capturingOutput(() => lockedSeries(shop, 1)).result;
+    const text = formatPlan(nextRelease(series, shop, 2).plan!);
+    const shown = /```text\n(Handovers of field ownership:\n[\s\S]*?)```/.exec(fs.readFileSync(page, 'utf-8'))![1];
+    expect(text).toContain(`\n${shown}`);
   });
 });
