@@ -101,6 +101,23 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
     ]);
   });
 
+  test('plan.json records the runtime writer added and the one removed against the lock', () => {
+    expect(plan.changes.runtimeWriters).toEqual([
+      { writer: 'shop/Routing/Autoscaler', change: 'added', after: plan.runtimeWriters![0] },
+      { writer: 'shop/Routing/Zoner', change: 'removed', before: locked.runtimeWriters[0] },
+    ]);
+  });
+
+  test('`cdk-capability plan` prints the runtime writers added and removed, what they write, as whom and under which manager', () => {
+    expect(formatPlan(plan)).toContain([
+      '',
+      'Runtime writers:',
+      '  + shop/Routing/Autoscaler: spec.replicas of apps/Deployment shop/web, as system:serviceaccount:kube-system:horizontal-pod-autoscaler (field manager cdk-capability-runtime:shop/Routing/Autoscaler)',
+      '  - shop/Routing/Zoner: metadata.annotations["example.com/zone"] of apps/Deployment shop/web, as system:serviceaccount:zones:zoner (field manager zoner)',
+      '',
+    ].join('\n'));
+  });
+
   test('`cdk-capability plan` prints each handover with the way it moves', () => {
     expect(formatPlan(plan)).toContain([
       '',
@@ -142,20 +159,41 @@ describe('a runtime writer that comes or goes with leaves nobody else writes', (
     if (withZoner) new RuntimeWriter(routing, 'Zoner', { target: object, fields: ['metadata.annotations["example.com/zone"]'], identity: ZONER, manager: 'zoner' });
   }
 
-  test('added: no handover (nobody wrote its leaf before), and the plan records it', () => {
+  test('added: no handover (nobody wrote its leaf before), a change the plan records', () => {
     const series = capturingOutput(() => lockedSeries(zoned, false)).result;
     const { violations, plan } = nextRelease(series, zoned, true);
     expect(violations).toEqual([]);
     expect(plan!.changes.handovers).toEqual([]);
+    expect(plan!.changes.runtimeWriters!.map((c) => [c.writer, c.change])).toEqual([['shop/Routing/Zoner', 'added']]);
     expect(plan!.runtimeWriters!.map((w) => w.writer)).toEqual(['shop/Routing/Zoner']);
+    expect(hasChanges(plan!)).toBe(true);
   });
 
-  test('removed: no handover (nobody writes its leaf now), and the plan has no runtime writers', () => {
+  test('removed: no handover (nobody writes its leaf now), a change the plan records, and no runtime writers', () => {
     const series = capturingOutput(() => lockedSeries(zoned, true)).result;
     const { violations, plan } = nextRelease(series, zoned, false);
     expect(violations).toEqual([]);
     expect(plan!.changes.handovers).toEqual([]);
+    expect(plan!.changes.runtimeWriters!.map((c) => [c.writer, c.change])).toEqual([['shop/Routing/Zoner', 'removed']]);
     expect(plan!.runtimeWriters).toBeUndefined();
+    expect(hasChanges(plan!)).toBe(true);
+  });
+
+  test('changed: its manager and identity, each printed before -> after', () => {
+    const series = capturingOutput(() => lockedSeries(zoned, true)).result;
+    const { plan } = nextRelease(series, (app: CapabilityApp) => {
+      const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+      new RuntimeWriter(routing, 'Zoner', { target: web(routing, { replicas: 2 }), fields: ['metadata.annotations["example.com/zone"]'], identity: 'system:serviceaccount:zones:zoner-v2', manager: 'zoner-v2' });
+    }, undefined);
+    expect(plan!.changes.runtimeWriters!.map((c) => [c.writer, c.change, c.before?.manager, c.after?.manager])).toEqual([['shop/Routing/Zoner', 'changed', 'zoner', 'zoner-v2']]);
+    expect(formatPlan(plan!)).toContain('\nRuntime writers:\n  ~ shop/Routing/Zoner: identity system:serviceaccount:zones:zoner -> system:serviceaccount:zones:zoner-v2; field manager zoner -> zoner-v2\n');
+  });
+
+  test('unchanged: no runtime writer change, and nothing to apply', () => {
+    const series = capturingOutput(() => lockedSeries(zoned, true)).result;
+    const { plan } = nextRelease(series, zoned, true);
+    expect(plan!.changes.runtimeWriters).toBeUndefined();
+    expect(hasChanges(plan!)).toBe(false);
   });
 });
 
@@ -217,10 +255,12 @@ describe('docs/enforcement.md', () => {
     expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).runtimeWriters).toEqual(JSON.parse(shown));
   });
 
-  test('the handovers it shows are the plan text of the two releases above', () => {
+  test('the handovers and runtime writers it shows are the plan text of the two releases above', () => {
     const series = capturingOutput(() => lockedSeries(shop, 1)).result;
     const text = formatPlan(nextRelease(series, shop, 2).plan!);
-    const shown = /```text\n(Handovers of field ownership:\n[\s\S]*?)```/.exec(fs.readFileSync(page, 'utf-8'))![1];
-    expect(text).toContain(`\n${shown}`);
+    for (const section of ['Handovers of field ownership:', 'Runtime writers:']) {
+      const shown = new RegExp('```text\\n(' + section + '\\n[\\s\\S]*?)```').exec(fs.readFileSync(page, 'utf-8'))![1];
+      expect(text).toContain(`\n${shown}`);
+    }
   });
 });

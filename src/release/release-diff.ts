@@ -2,6 +2,7 @@ import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './
 import type { InterfaceRecord } from './interface-record';
 import { Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
+import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { compareText } from '../private/compare';
 
@@ -113,6 +114,18 @@ export interface LeafWriter {
  */
 export type LeafWritersOf = (unit: LockedUnit) => readonly LeafWriter[] | undefined;
 
+/** A runtime writer added, changed (its target, leaves, identity or field manager) or removed against the lock. */
+export interface RuntimeWriterChange {
+  /** Its construct path. */
+  readonly writer: string;
+  /** `added`, `changed` or `removed`. */
+  readonly change: 'added' | 'changed' | 'removed';
+  /** Its record in the lock; absent when added. */
+  readonly before?: RuntimeWriterRecord;
+  /** Its record in this release; absent when removed. */
+  readonly after?: RuntimeWriterRecord;
+}
+
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
 export interface ReleaseDiff {
   /** True when there was no lock: everything is added. */
@@ -133,6 +146,11 @@ export interface ReleaseDiff {
   readonly handovers: Handover[];
   /** Interface fields added, changed or removed, with the bump each needs. */
   readonly interface: InterfaceChange[];
+  /**
+   * Runtime writers added, changed or removed: who may write which fields in the cluster, which the
+   * admission policy and `cdk-capability audit` follow. Absent when none is.
+   */
+  readonly runtimeWriters?: RuntimeWriterChange[];
   /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
@@ -165,6 +183,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock, leafWriters
       handovers: [],
       contracts: next.interfaces.map((r) => ({ contract: nameOf(r), change: 'added' as const, after: majorOfRecord(r) })),
       interface: [],
+      ...runtimeWriterChanges(undefined, next),
     };
   }
   const before = new Map(previous.units.map((u) => [u.id, u]));
@@ -186,6 +205,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock, leafWriters
     handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u, leafWritersOf) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
+    ...runtimeWriterChanges(previous, next),
     ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
 }
@@ -341,4 +361,21 @@ function isBelow(path: FieldPath, above: FieldPath): boolean {
 function movesOf(from: LeafWriter, to: LeafWriter): { moves?: OwnershipMove } {
   if (from.runtime === to.runtime) return {};
   return { moves: to.runtime ? 'deploy-time-to-runtime' : 'runtime-to-deploy-time' };
+}
+
+/**
+ * The runtime writers added, changed or removed between two locks, by construct path: this release's in its
+ * order, then those removed in the lock's; as a property of the diff only when there are any.
+ */
+function runtimeWriterChanges(previous: Lock | undefined, next: Lock): { runtimeWriters?: RuntimeWriterChange[] } {
+  const before = new Map((previous?.runtimeWriters ?? []).map((w) => [w.writer, w]));
+  const now = new Set((next.runtimeWriters ?? []).map((w) => w.writer));
+  const changes: RuntimeWriterChange[] = [];
+  for (const after of next.runtimeWriters ?? []) {
+    const old = before.get(after.writer);
+    if (!old) changes.push({ writer: after.writer, change: 'added', after });
+    else if (!sameValue(old, after)) changes.push({ writer: after.writer, change: 'changed', before: old, after });
+  }
+  for (const old of previous?.runtimeWriters ?? []) if (!now.has(old.writer)) changes.push({ writer: old.writer, change: 'removed', before: old });
+  return changes.length > 0 ? { runtimeWriters: changes } : {};
 }
