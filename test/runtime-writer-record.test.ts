@@ -101,6 +101,14 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
     ]);
   });
 
+  test('plan.json hands the replicas, with release 1\'s value, to the autoscaler\'s manager (apply sends it first)', () => {
+    expect(plan.writers.find((w) => w.label === 'apps/Deployment shop/web')!.handOver).toEqual([{
+      writer: 'shop/Routing/Autoscaler (RuntimeWriter)',
+      manager: 'cdk-capability-runtime:shop/Routing/Autoscaler',
+      object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 2 } },
+    }]);
+  });
+
   test('plan.json records the runtime writer added and the one removed against the lock', () => {
     expect(plan.changes.runtimeWriters).toEqual([
       { writer: 'shop/Routing/Autoscaler', change: 'added', after: plan.runtimeWriters![0] },

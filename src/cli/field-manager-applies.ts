@@ -13,7 +13,10 @@ export interface KubectlApply {
   readonly args: readonly string[];
   /** The objects, as YAML documents, when they go on stdin (`-f -`); absent when the step's files are named. */
   readonly input?: string;
-  /** True when a failure is not the step's: a release that finds the object not there yet has nothing to release. */
+  /**
+   * True when a failure is not the step's: a release that finds the object not there yet has nothing to
+   * release, a hand-over that conflicts finds the controller owning the field already.
+   */
   readonly optional?: boolean;
 }
 
@@ -37,6 +40,7 @@ export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, read:
   return applySequence(sequencedObjects(manifests, plan.writers)).map((a): KubectlApply => {
     const args = ['apply', '--server-side', ...(a.force ? ['--force-conflicts'] : []), `--field-manager=${a.manager}`];
     if (a.phase === 'merged') return { args: [...args, ...files] };
-    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(a.phase === 'release-first' ? { optional: true } : {}) };
+    const optional = a.phase === 'release-first' || a.phase === 'hand-over';
+    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(optional ? { optional: true } : {}) };
   });
 }

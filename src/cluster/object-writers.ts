@@ -3,6 +3,7 @@ import type { ExpectedObject } from './audit';
 import { fieldManagerOf, runtimeFieldManager } from './field-manager';
 import { parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
+import { RuntimeHandover, runtimeHandovers } from './runtime-handover';
 import type { FieldWrite, ObjectFact, RuntimeWriterFact } from '../collect/facts';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
@@ -79,6 +80,12 @@ export interface PlanObjectWriters {
   /** Its writers, the declarer first, as the lock records them. */
   readonly writers: readonly LockedWriter[];
   /**
+   * Leaves the previous release applied that a runtime writer owns now, with the values that release gave
+   * them: `apply` applies each under the runtime writer's field manager first, so the field keeps its value
+   * when the release's managers stop applying it (`runtimeHandovers`).
+   */
+  readonly handOver?: readonly RuntimeHandover[];
+  /**
    * Field managers of the previous release that owned a leaf no writer has now: `apply` makes them release
    * the object before its merged apply, which then removes the leaf (see `applySequence`).
    */
@@ -112,10 +119,12 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
       .map((w) => w.manager!);
     const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
     const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m) && !releaseFirst.includes(m)))];
+    const handOver = old ? runtimeHandovers(old, unit, leavesOf) : [];
     out.push({
       object: unit.id,
       label: unit.label,
       writers: unit.writers,
+      ...(handOver.length > 0 ? { handOver } : {}),
       ...(releaseFirst.length > 0 ? { releaseFirst: [...new Set(releaseFirst)] } : {}),
       ...(released.length > 0 ? { released } : {}),
     });
@@ -155,6 +164,7 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
     return {
       manifest,
       writers: applied,
+      ...(entry?.handOver ? { handOver: entry.handOver.map((h) => ({ manager: h.manager, object: h.object })) } : {}),
       ...(entry?.releaseFirst ? { releaseFirst: entry.releaseFirst } : {}),
       ...(entry?.released ? { released: entry.released } : {}),
     };
