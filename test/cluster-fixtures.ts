@@ -36,7 +36,7 @@ export interface SharedObject {
   readonly declared: Record<string, unknown>;
   /** Each contribution by construct id (`W1`...), with its fields; ids kept across releases keep their managers. */
   readonly contributions: ReadonlyArray<{ readonly id: string; readonly fields: Record<string, unknown> }>;
-  /** Controllers declared as writers of the object (`cap/Routing/<id>`), or of every object of its kind. */
+  /** Controllers declared as writers of the object (`cap/Routing/<id>`). */
   readonly runtimeWriters?: ReadonlyArray<SharedRuntimeWriter>;
 }
 
@@ -46,8 +46,6 @@ export interface SharedRuntimeWriter {
   readonly fields: readonly string[];
   readonly identity: string;
   readonly manager?: string;
-  /** True for a writer of every object of the kind (`target: { apiVersion, kind }`). */
-  readonly wholeKind?: boolean;
 }
 
 /** One synthesized release. */
@@ -82,7 +80,7 @@ export function synthRelease(object: SharedObject, previous?: Release): Release 
   for (const c of object.contributions) new Contribution(routing, c.id, { target, fields: structuredClone(c.fields) });
   for (const w of object.runtimeWriters ?? []) {
     new RuntimeWriter(routing, w.id, {
-      target: w.wholeKind ? { apiVersion: object.apiVersion, kind: object.kind } : target,
+      target,
       fields: [...w.fields],
       identity: w.identity,
       ...(w.manager !== undefined ? { manager: w.manager } : {}),
