@@ -4,7 +4,12 @@
  * of test/smd/, live or recorded): the seed's `ApplicationDeployment`, whose `spec.replicas` the declarer
  * writes in release 1 and the controller `cap/Routing/Scaler` (field manager `scaler`) in release 2.
  */
+import { ApiObject } from 'cdk8s';
 import { applyOperations, asLiveObject, objectKey, Release, REPLAYED_KINDS, SharedObject, synthRelease } from './cluster-fixtures';
+import { Capability, CapabilityTesting, RuntimeRouting, RuntimeWriter } from '../src';
+import { admit, Request } from './enforcement/admission';
+import { policiesOf } from './enforcement/fixtures';
+import { APPLICATION_DEPLOYMENT_CRD } from './smd/cases/application-deployment';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { auditCluster } from '../src/cluster/audit';
@@ -120,6 +125,35 @@ describe('replayed on structured-merge-diff', () => {
     expect(result.applies.map((a, i) => [i, a.conflicts.length > 0]).filter(([, c]) => c)).toEqual([[handOver, true]]);
     expect((result.object as any).spec.replicas).toBe(5);
     expect(auditCluster(expectedObjects(second.lock).filter((e) => e.label === OBJECT), live('the controller scaled before release 2'))).toEqual([]);
+  });
+});
+
+describe('under enforcement, the policy of release 2', () => {
+  const DEPLOYER = 'system:serviceaccount:flux-system:kustomize-controller';
+  /** Release 2 with `enforce`: the Scaler owns spec.replicas, the deployer the rest. */
+  const policies = (() => {
+    const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
+    const routing = new RuntimeRouting(new Capability(app, 'cap'), 'Routing');
+    new ApiObject(routing, 'Ns', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
+    new ApiObject(routing, 'Crd', structuredClone(APPLICATION_DEPLOYMENT_CRD) as any);
+    const object = new ApiObject(routing, 'Object', { apiVersion: 'example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'shared', namespace: 'ns' }, spec: { image: 'app:1.0' } });
+    new RuntimeWriter(routing, SCALER.id, { target: object, fields: SCALER.fields, identity: SCALER.identity, manager: SCALER.manager });
+    return policiesOf(app);
+  })();
+  const before = { apiVersion: 'example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'shared', namespace: 'ns' }, spec: { image: 'app:1.0', replicas: 2 } };
+  const update = (object: any): Request => ({
+    operation: 'UPDATE', username: DEPLOYER, group: 'example.com', resource: 'applicationdeployments', kind: 'ApplicationDeployment', namespace: 'ns', name: 'shared', object, oldObject: before,
+  });
+
+  test('refuses the deployer\'s apply that would drop the replicas (what a release without the hand-over does)', () => {
+    const { spec: { replicas: _replicas, ...spec }, ...rest } = before;
+    expect(admit(policies, update({ ...rest, spec })).failures).toEqual([
+      `spec.replicas of example.com/ApplicationDeployment ns/shared belong to the runtime writer 'cap/Routing/Scaler' (${SCALER.identity}): only that identity may change them, not ${DEPLOYER}`,
+    ]);
+  });
+
+  test('lets the release through once the replicas are handed over: its applies leave them as they are', () => {
+    expect(admit(policies, update(structuredClone(before))).allowed).toBe(true);
   });
 });
 
