@@ -38,13 +38,13 @@ export interface RuntimeHandover {
  * @returns one hand-over per runtime writer that takes leaves, in the order of `now.writers`
  */
 export function runtimeHandovers(old: LockedUnit, now: LockedUnit, leavesOf: (writer: LockedWriter) => OwnedLeaf[]): RuntimeHandover[] {
-  if (!old.writers || !old.values || !now.writers) return [];
+  const takers = (now.writers ?? []).filter((w): w is LockedWriter & { manager: string } => w.kind === 'runtime' && w.manager !== undefined);
+  if (takers.length === 0 || !old.writers || !old.values) return [];
   const released = old.writers.filter((w) => w.kind !== 'runtime').flatMap(leavesOf);
   if (released.length === 0) return [];
   let manifest: Record<string, unknown> | undefined;
   const out: RuntimeHandover[] = [];
-  for (const w of now.writers) {
-    if (w.kind !== 'runtime' || w.manager === undefined) continue;
+  for (const w of takers) {
     const taken = leavesOf(w);
     const moved = released.filter((l) => taken.some((t) => pathKey(t.path) === pathKey(l.path) || isBelow(l.path, t.path)));
     manifest ??= lockedManifest(old.values);
