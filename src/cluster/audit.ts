@@ -115,6 +115,10 @@ interface Entry {
  * - `unknown-object`: an object written by a manager of ours, or carrying our labels, that the lock does
  *   not know.
  *
+ * A runtime writer's manager is declared, and its leaf covers what lies below it (the values of a set, the
+ * keys of a map its controller writes whole): what that manager owns there is the controller's own, what
+ * another manager alone owns there displaces it, and a leaf nobody owns yet is no finding.
+ *
  * @param expected the objects of the lock, with their writers
  * @param live the objects read from the cluster (only those the lock knows, or that look ours, matter)
  * @returns the findings, sorted by object, kind, manager and writer
