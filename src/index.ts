@@ -41,8 +41,21 @@ export type { OwnershipRecords, PlanHandover, PlanOverride } from './render/owne
 export type { DroppedOrder, InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Rename } from './render/renames';
 export type { PlanObjectWriters } from './cluster/object-writers';
+export type { RuntimeHandover } from './cluster/runtime-handover';
 export type { LockedWriter } from './release/lock';
 export type { Teardown, TeardownStep } from './render/teardown';
-export type { ContractChange, FieldChange, Handover, PublishedMajor, ReleaseDiff, SensitiveNotCompared, TrafficChange, UnitChanges } from './release/release-diff';
+export type {
+  ContractChange,
+  FieldChange,
+  Handover,
+  OwnershipMove,
+  PublishedMajor,
+  ReleaseDiff,
+  RuntimeWriterChange,
+  SensitiveNotCompared,
+  TrafficChange,
+  UnitChanges,
+} from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
 export type { InterfaceArtifact, InterfaceRecord } from './release/interface-record';
+export type { RuntimeWriterRecord, RuntimeWriterTarget } from './release/runtime-writer-record';

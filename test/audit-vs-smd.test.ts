@@ -5,7 +5,8 @@
  * manager and the writer it displaced.
  *
  * The composition: an `ApplicationDeployment` declared by `cap/Routing/Object` (image, replicas) into which
- * the deployment pipeline's `cap/Routing/Timers` contributes `spec.timers`.
+ * the deployment pipeline's `cap/Routing/Timers` contributes `spec.timers`, and whose `spec.domains` NetOp
+ * writes in the cluster, declared as the runtime writer `cap/Routing/NetOp` with its field manager `netop`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -44,6 +45,9 @@ function updated(change: (o: any) => void): any {
 /** Each scenario: what other clients write after the release's apply. */
 const SCENARIOS: Record<string, () => SmdOperation[]> = {
   'clean': () => [],
+  'NetOp applies its declared fields under its manager': () => [
+    { manager: 'netop', object: { apiVersion: 'example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'shared', namespace: 'ns' }, spec: { domains: ['shop.example.com'] } } },
+  ],
   'an undeclared manager applies a field the composition does not write': () => [
     { manager: 'helm', object: { apiVersion: 'example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'shared', namespace: 'ns' }, spec: { routeTables: { east: 'rt-1' } } } },
   ],
@@ -67,6 +71,7 @@ beforeAll(() => {
     kind: 'ApplicationDeployment',
     declared: { spec: { image: 'app:1.0', replicas: 2 } },
     contributions: [{ id: 'Timers', fields: { spec: { timers: { publishTimeout: '5m', retryTimeout: '10s' } } } }],
+    runtimeWriters: [{ id: 'NetOp', fields: ['spec.domains'], identity: 'system:serviceaccount:netop-system:netop', manager: 'netop' }],
   });
   sequence = applyOperations(release).get(KEY)!.map(({ manager, force, object }) => ({ manager, force, object }));
   manifest = sequence.find((op) => op.manager === 'cdk-capability')!.object;
@@ -93,6 +98,19 @@ const shape = ({ message: _message, unitId: _unitId, ...rest }: AuditFinding) =>
 describe('the audit of managedFields written by structured-merge-diff', () => {
   test('a cluster as the release applied it has no finding', () => {
     expect(auditOf('clean')).toEqual([]);
+  });
+
+  test('NetOp applying its declared fields under its declared manager has no finding', () => {
+    expect(auditOf('NetOp applies its declared fields under its manager')).toEqual([]);
+  });
+
+  test('the lock records NetOp as a runtime writer with its declared manager, which the audit compares with', () => {
+    const writers = expectedObjects(release.lock).find((e) => e.label === OBJECT)!.writers;
+    expect(writers.map((w) => [w.writer, w.manager, w.runtime ?? false])).toEqual([
+      ['cap/Routing/Object', 'cdk-capability:cap/Routing/Object', false],
+      ['cap/Routing/Timers', 'cdk-capability:cap/Routing/Timers', false],
+      ['cap/Routing/NetOp (RuntimeWriter)', 'netop', true],
+    ]);
   });
 
   test('an undeclared manager\'s apply: the fields it owns and the manager', () => {
@@ -147,11 +165,10 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
         writer: 'cap/Routing/Timers',
         writerManager: 'cdk-capability:cap/Routing/Timers',
       },
-      // NetOp writes domains, and the composition does not declare it (a RuntimeWriter would)
-      { kind: 'undeclared-manager', object: OBJECT, fields: [['spec', 'domains', 'v:"shop.example.com"']], manager: 'netop', operation: 'Update', writer: undefined, writerManager: undefined },
+      // and nothing of the domains it wrote: NetOp is their declared writer, under its manager
     ]);
     expect(findings[0].message).toMatch(
-      /^example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' \(field manager cdk-capability:cap\/Routing\/Timers\) are gone and owned by nobody: a full-object update that did not carry them dropped them; the latest update is by 'netop' \(Update at .*\)\./,
+      /^example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' \(field manager cdk-capability:cap\/Routing\/Timers\) are gone and owned by nobody: a full-object update that did not carry them dropped them; the latest update is by 'netop' \(Update at [0-9T:-]+Z\), the field manager of the runtime writer 'cap\/Routing\/NetOp \(RuntimeWriter\)', which may change only its own fields\. Make that controller send only them \(server-side apply, or a patch\), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore them\.$/,
     );
   });
 });
@@ -179,9 +196,16 @@ describe('cdk-capability audit on those objects', () => {
     const { live, lock } = files('the seed incident: a controller\'s full-object Update() without timers');
     const run = capturingOutput(() => main(['audit', live, '--lock', lock]));
     expect(run.result).toBe(2);
-    expect(run.stdout).toMatch(/^stripped: example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' .* the latest update is by 'netop' \(Update at /);
-    expect(run.stdout).toMatch(/\nundeclared-manager: example\.com\/ApplicationDeployment ns\/shared: 'netop' \(Update at .*\) owns spec\.domains\[=shop\.example\.com\]/);
-    expect(run.stdout).toMatch(/\ncdk-capability audit: 2 differences between the cluster and .*capability\.lock\.json \(1 object compared\)\.\n$/);
+    expect(run.stdout).toMatch(/^stripped: example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' .* the latest update is by 'netop' \(Update at [^\n]*\n/);
+    expect(run.stdout).toMatch(/\ncdk-capability audit: 1 difference between the cluster and .*capability\.lock\.json \(1 object compared\)\.\n$/);
+    expect(run.stdout.split('\n').filter((l) => l !== '').map((l) => l.slice(0, l.indexOf(':')))).toEqual(['stripped', 'cdk-capability audit']);
+  });
+
+  test('NetOp applying its declared fields under its manager: exit 0, its manager is no undeclared one', () => {
+    const { live, lock } = files('NetOp applies its declared fields under its manager');
+    const run = capturingOutput(() => main(['audit', live, '--lock', lock]));
+    expect(run.result).toBe(0);
+    expect(run.stdout).toBe(`cdk-capability audit: the cluster matches ${lock} (1 object compared).\n`);
   });
 
   test.each([
@@ -229,7 +253,6 @@ describe('cdk-capability audit on those objects', () => {
     const line = fs.readFileSync(lock, 'utf-8').split('\n').findIndex((l) => l.includes('"id": "object:example.com|ApplicationDeployment|ns|shared"')) + 1;
     expect(sarif.runs[0].results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.region.startLine])).toEqual([
       ['stripped', 'error', line],
-      ['undeclared-manager', 'warning', line],
     ]);
     expect(sarif.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(AUDIT_RULES.map((r) => r.id));
   });

@@ -109,4 +109,35 @@ describe('auditCluster', () => {
     const withRuntime: ExpectedObject = { ...SETTINGS, writers: [...SETTINGS.writers, { writer: 'cdn/Routing/NetOp', leaves: [{ path: ['data', 'routes'] }], runtime: true }] };
     expect(auditCluster([withRuntime], live(configMap('settings', [...APPLIED, ['netop', 'Update', [['data', 'routes']]]])))).toEqual([]);
   });
+
+  describe('a runtime writer with its manager, of a leaf its controller writes whole (a set, a map)', () => {
+    /** NetOp writes the set `metadata.finalizers` under its manager `netop`. */
+    const withNetOp: ExpectedObject = {
+      ...SETTINGS,
+      writers: [...SETTINGS.writers, { writer: 'cdn/Routing/NetOp (RuntimeWriter)', manager: 'netop', leaves: [{ path: ['metadata', 'finalizers'] }], runtime: true }],
+    };
+
+    test('its values, owned by its manager, are its own: no finding, and its manager is no undeclared one', () => {
+      const object = configMap('settings', [...APPLIED, ['netop', 'Apply', [['metadata', 'finalizers', 'v:"netop.example.com/a"'], ['metadata', 'finalizers', 'v:"netop.example.com/b"']]]]);
+      expect(auditCluster([withNetOp], live(object))).toEqual([]);
+    });
+
+    test('a value of it owned by another manager alone is overwritten, naming the runtime writer, once', () => {
+      const object = configMap('settings', [...APPLIED, ['kubectl-edit', 'Update', [['metadata', 'finalizers', 'v:"someone.example.com/x"']], '2026-12-03T10:00:00Z']]);
+      const findings = auditCluster([withNetOp], live(object));
+      expect(kinds(findings)).toEqual([['overwritten-by-update', 'ConfigMap shop/settings', 'kubectl-edit', 'cdn/Routing/NetOp (RuntimeWriter)', [['metadata', 'finalizers']]]]);
+      expect(findings[0].writerManager).toBe('netop');
+    });
+
+    test('its controller\'s update that strips another writer\'s leaf: stripped, naming the runtime writer whose manager updated', () => {
+      const object = configMap('settings', [APPLIED[0], APPLIED[1], ['netop', 'Update', [['metadata', 'finalizers', 'v:"netop.example.com/a"']], '2026-12-03T10:00:00Z']]);
+      delete object.metadata.labels;
+      object.metadata.managedFields[0].fieldsV1 = toFieldsV1([['data', 'mode']]);
+      const findings = auditCluster([withNetOp], live(object));
+      expect(kinds(findings)).toEqual([['stripped', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Team', [['metadata', 'labels', 'team']]]]);
+      expect(findings[0].message).toBe(
+        "ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager cdk-capability:cdn/Routing/Team) is gone and owned by nobody: a full-object update that did not carry it dropped it; the latest update is by 'netop' (Update at 2026-12-03T10:00:00Z), the field manager of the runtime writer 'cdn/Routing/NetOp (RuntimeWriter)', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore it.",
+      );
+    });
+  });
 });

@@ -8,7 +8,7 @@ import * as jsyaml from 'js-yaml';
 import { APPLICATION_DEPLOYMENT_CRD, APPLICATION_DEPLOYMENT_SCHEMA, APPLICATION_DEPLOYMENT_TYPE } from './smd/cases/application-deployment';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { tempDir } from './util';
-import { Capability, CapabilityApp, Contribution, Plan, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, Contribution, Plan, RuntimeRouting, RuntimeWriter } from '../src';
 import { ApplyPhase, applySequence } from '../src/cluster/apply-sequence';
 import { sequencedObjects } from '../src/cluster/object-writers';
 import type { Lock } from '../src/release/lock';
@@ -36,6 +36,16 @@ export interface SharedObject {
   readonly declared: Record<string, unknown>;
   /** Each contribution by construct id (`W1`...), with its fields; ids kept across releases keep their managers. */
   readonly contributions: ReadonlyArray<{ readonly id: string; readonly fields: Record<string, unknown> }>;
+  /** Controllers declared as writers of the object (`cap/Routing/<id>`). */
+  readonly runtimeWriters?: ReadonlyArray<SharedRuntimeWriter>;
+}
+
+/** A `RuntimeWriter` of the shared object: its construct id, leaves, identity and field manager. */
+export interface SharedRuntimeWriter {
+  readonly id: string;
+  readonly fields: readonly string[];
+  readonly identity: string;
+  readonly manager?: string;
 }
 
 /** One synthesized release. */
@@ -53,7 +63,7 @@ export const SHARED = { name: 'shared', namespace: 'ns' };
 
 /**
  * Synthesizes a composition with a Namespace, the CRD when the object is an `ApplicationDeployment`, and the
- * shared object declared by `cap/Routing/Object` with its contributions `cap/Routing/<id>`.
+ * shared object declared by `cap/Routing/Object` with its contributions and runtime writers `cap/Routing/<id>`.
  *
  * @param previous the previous release, whose lock this one is compared against
  */
@@ -68,6 +78,14 @@ export function synthRelease(object: SharedObject, previous?: Release): Release 
   const { metadata, ...declared } = structuredClone(object.declared) as { metadata?: Record<string, unknown> };
   const target = new ApiObject(routing, 'Object', { apiVersion: object.apiVersion, kind: object.kind, metadata: { ...SHARED, ...metadata }, ...declared } as any);
   for (const c of object.contributions) new Contribution(routing, c.id, { target, fields: structuredClone(c.fields) });
+  for (const w of object.runtimeWriters ?? []) {
+    new RuntimeWriter(routing, w.id, {
+      target,
+      fields: [...w.fields],
+      identity: w.identity,
+      ...(w.manager !== undefined ? { manager: w.manager } : {}),
+    });
+  }
   const result = app.synthesize();
   if (result.violations.length > 0 || !result.plan || !result.lock || !result.output) {
     throw new Error(`the composition was refused: ${result.violations.map((v) => v.message).join('\n')}\n${JSON.stringify(object)}`);

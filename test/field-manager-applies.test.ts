@@ -18,7 +18,7 @@ describe('runtimeApplies', () => {
     ]);
   });
 
-  test('with writers: the file whole as cdk-capability, each writer\'s partial on stdin, releases before and after', () => {
+  test('with writers: hand-overs to runtime writers, the file whole as cdk-capability, each writer\'s partial on stdin, releases before and after', () => {
     const applies = runtimeApplies(planWith([{
       object: 'object:|ConfigMap|shop|settings',
       label: 'ConfigMap shop/settings',
@@ -26,11 +26,13 @@ describe('runtimeApplies', () => {
         { writer: 'cdn/Routing/Settings', kind: 'declaration', manager: 'cdk-capability:cdn/Routing/Settings', fields: toFieldsV1([['data', 'mode']]) },
         { writer: 'cdn/Routing/Team', kind: 'contribution-fields', manager: 'cdk-capability:cdn/Routing/Team', fields: toFieldsV1([['metadata', 'labels', 'team']]) },
       ],
+      handOver: [{ writer: 'cdn/Routing/Zoner (RuntimeWriter)', manager: 'zoner', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { zone: 'eu' } } }],
       releaseFirst: ['cdk-capability:cdn/Routing/Old'],
       released: ['cdn'],
     }]), STEP, 'dist', () => FILE);
-    expect(applies.map((a) => [a.args.join(' '), a.optional ?? false])).toEqual([
-      ['apply --server-side --field-manager=cdk-capability:cdn/Routing/Old -f -', true],
+    expect(applies.map((a) => [a.args.join(' '), a.optional ? `${a.optional.what}; going on (${a.optional.because})` : false])).toEqual([
+      ['apply --server-side --field-manager=zoner -f -', "a hand-over to a runtime writer's field manager; going on (a conflict means its controller changed the field and owns it already)"],
+      ['apply --server-side --field-manager=cdk-capability:cdn/Routing/Old -f -', 'a release before the merged apply; going on (an object not there yet has nothing to release)'],
       ['apply --server-side --force-conflicts --field-manager=cdk-capability -f dist/runtime/0001-cdn-routing.yaml', false],
       ['apply --server-side --field-manager=cdk-capability:cdn/Routing/Settings -f -', false],
       ['apply --server-side --field-manager=cdk-capability:cdn/Routing/Team -f -', false],
@@ -38,6 +40,7 @@ describe('runtimeApplies', () => {
     ]);
     const identity = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' } };
     expect(applies.map((a) => (a.input === undefined ? undefined : jsyaml.loadAll(a.input)))).toEqual([
+      [{ ...identity, data: { zone: 'eu' } }],
       [identity],
       undefined,
       [{ ...identity, data: { mode: 'fast' } }],

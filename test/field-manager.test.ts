@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import * as fc from 'fast-check';
-import { FIELD_MANAGER_MAX_BYTES, fieldManagerName, fieldManagerOf, isOurFieldManager } from '../src/cluster/field-manager';
-import { callWriter, contributionWriter, declarationWriter } from '../src/collect/ledger/writer';
+import { FIELD_MANAGER_MAX_BYTES, fieldManagerName, fieldManagerOf, isOurFieldManager, runtimeFieldManager } from '../src/cluster/field-manager';
+import { callWriter, contributionWriter, declarationWriter, runtimeWriter } from '../src/collect/ledger/writer';
 
 /** Go's `unicode.IsPrint`, which the API server's `ValidateFieldManager` applies to every rune. */
 const IS_PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
@@ -87,5 +87,26 @@ describe('fieldManagerOf', () => {
     expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', { call: 2, site: 'main.ts:12' }))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
     expect(fieldManagerOf(callWriter('json-patch', 'cdn/Routing/Web', { call: 2, site: 'main.ts:40', method: 'addJsonPatch' }))).toBe('cdk-capability:cdn/Routing/Web#json-patch-2');
     expect(fieldManagerOf(callWriter('tag', 'cdn/Base'))).toBe('cdk-capability:cdn/Base#tag');
+  });
+});
+
+describe('runtimeFieldManager', () => {
+  test('a runtime writer\'s declared manager is its field manager, as given', () => {
+    expect(runtimeFieldManager('cdn/Routing/NetOp', 'network-operator')).toBe('network-operator');
+  });
+
+  test('without one, the manager derived from its path, with a prefix of its own that is not one of ours', () => {
+    expect(runtimeFieldManager('cdn/Routing/NetOp')).toBe('cdk-capability-runtime:cdn/Routing/NetOp');
+    expect(fieldManagerOf(runtimeWriter('cdn/Routing/NetOp'))).toBe('cdk-capability-runtime:cdn/Routing/NetOp');
+    expect(isOurFieldManager(runtimeFieldManager('cdn/Routing/NetOp'))).toBe(false);
+  });
+
+  test('a long path is shortened around its digest to exactly 128 bytes, stable', () => {
+    const long = `cdn/${'a'.repeat(200)}/NetOp`;
+    const name = runtimeFieldManager(long);
+    expect(name).toMatch(/^cdk-capability-runtime:cdn\/a{24}\/\/[0-9a-f]{16}\/\/a{51}\/NetOp$/);
+    expect(Buffer.byteLength(name)).toBe(FIELD_MANAGER_MAX_BYTES);
+    expect(runtimeFieldManager(long)).toBe(name);
+    expect(name.split('//')[1]).toBe(createHash('sha256').update(long).digest('hex').slice(0, 16));
   });
 });

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
-import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
 import { appOf, coded, lockedSeries, removeReleaseDirs, ReleaseSeries, withLockKey } from './release-fixtures';
 import { capturingOutput, widgetCrd } from './util';
 import { check } from '../src/check/check';
@@ -21,7 +21,8 @@ const KEY = '0123456789abcdef0123456789abcdef';
  * Edge (published, consumed, read by Deployment web: readBy, binds), a
  * Namespace, a CRD and its custom resource (defines), a ConfigMap a
  * Contribution writes into (owners), a Secret (values masked, sensitive digests
- * with the key), a tenant stack, and dependency edges between them.
+ * with the key), a tenant stack, runtime writers of an object and of a kind
+ * (runtimeWriters), and dependency edges between them.
  */
 function shop(app: CapabilityApp): void {
   const capability = new Capability(app, 'shop');
@@ -35,6 +36,8 @@ function shop(app: CapabilityApp): void {
   new ApiObject(routing, 'Widget', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } });
   const settings = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'live' } });
   new Contribution(routing, 'Ops', { target: settings, fields: { data: { owner: 'ops' } } });
+  new RuntimeWriter(routing, 'Zoner', { target: settings, fields: ['data.zone'], identity: 'system:serviceaccount:zones:zoner', manager: 'zoner' });
+  new RuntimeWriter(routing, 'Restarter', { target: { apiVersion: 'apps/v1', kind: 'Deployment' }, fields: ['spec.template.metadata.annotations["example.com/restartedAt"]'], identity: 'system:serviceaccount:ops:restarter' });
   new ApiObject(routing, 'Creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } });
   new kplus.Deployment(routing, 'web', { containers: [{ image: 'ghcr.io/example/web:1.0.0', envVariables: { ORIGIN: edge.consume(routing).originHost.envValue() } }] });
 }
@@ -76,7 +79,7 @@ function synthAgainst(text: string): Array<{ code: string; message: string; path
 
 const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label === label);
 
-/** The 31 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
+/** The 38 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
 const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> = [
   ['formatVersion 2', () => edited((l) => (l.formatVersion = 2)), ['/formatVersion']],
   ['formatVersion "1"', () => edited((l) => (l.formatVersion = '1')), ['/formatVersion']],
@@ -109,9 +112,24 @@ const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> 
   ['a prerelease contract version "1.2.0-rc.1" (lower: a backwards version, CAP007, not CAP014)', () => edited((l) => (l.interfaces[0].version = '1.2.0-rc.1')), []],
   ['a field manager over the API server\'s 128 characters', () => edited((l) => (l.units[5].writers[0].manager = 'm'.repeat(129))), ['/units/5/writers/0/manager']],
   ['a writer\'s fields not in the fieldsV1 form', () => edited((l) => (l.units[5].writers[0].fields = { spec: {} })), ['/units/5/writers/0/fields', '/units/5/writers/0/fields']],
+  ['a lock from before runtime writers were recorded (no runtimeWriters, no runtime writer in the writers)', () => edited((l) => {
+    delete l.runtimeWriters;
+    for (const u of l.units) if (u.writers) u.writers = u.writers.filter((w: any) => w.kind !== 'runtime');
+  }), []],
+  ['a runtime writer without its manager', () => edited((l) => delete l.runtimeWriters[0].manager), ['/runtimeWriters/0/manager']],
+  ['a runtime writer\'s identity empty', () => edited((l) => (l.runtimeWriters[0].identity = '')), ['/runtimeWriters/0/identity']],
+  ['a runtime writer\'s field a number', () => edited((l) => (l.runtimeWriters[0].fields = [7])), ['/runtimeWriters/0/fields/0']],
+  ['runtimeWriters an object', () => edited((l) => (l.runtimeWriters = {})), ['/runtimeWriters']],
+  ['a runtime writer\'s target of neither form', () => edited((l) => (l.runtimeWriters[0].target = { kind: 'Deployment' })), [
+    '/runtimeWriters/0/target',
+    '/runtimeWriters/0/target/kind',
+    '/runtimeWriters/0/target/label',
+    '/runtimeWriters/0/target/object',
+  ]],
+  ['a runtime writer\'s target of both forms', () => edited((l) => (l.runtimeWriters[0].target.groupKind = '/ConfigMap')), ['/runtimeWriters/0/target', '/runtimeWriters/0/target']],
 ];
 
-describe('a hand-edited lock: each of 31 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
+describe('a hand-edited lock: each of 38 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
   test('the real lock uses every part of the format and is accepted as it is', () => {
     // GIVEN the real lock
     const units = cases.lock.units;
@@ -120,6 +138,7 @@ describe('a hand-edited lock: each of 31 shapes is a coded refusal naming its JS
     expect(units.map((u: any) => u.label)).toContain('ConfigMap shop/settings');
     expect(units.indexOf(unit(cases.lock, 'ConfigMap shop/settings'))).toBe(5);
     expect(['binds', 'defines', 'owners', 'sensitive', 'namespaceName', 'stackName', 'writers'].filter((key) => !units.some((u: any) => key in u))).toEqual([]);
+    expect(cases.lock.runtimeWriters.map((w: any) => Object.keys(w.target))).toEqual([['object', 'label'], ['groupKind']]);
     expect(cases.lock.sensitiveKeyId).toMatch(/^[0-9a-f]{16}$/);
     expect(synthAgainst(cases.text)).toEqual([]);
   });
@@ -139,11 +158,13 @@ describe('a hand-edited lock: each of 31 shapes is a coded refusal naming its JS
   });
 
   test('the messages say what was found and what was expected', () => {
-    // WHEN a contract version "1.0", a missing key and a null schema are read
+    // WHEN a contract version "1.0", a missing key, a null schema, a runtime writer's empty identity and its target of both forms are read
     const messages = [
       edited((l) => (l.interfaces[0].version = '1.0')),
       edited((l) => delete l.barriers),
       edited((l) => (l.interfaces[0].schema = null)),
+      edited((l) => (l.runtimeWriters[0].identity = '')),
+      edited((l) => (l.runtimeWriters[1].target.label = 'x')),
     ].map((t) => PREFIX.exec(synthAgainst(t)[0].message)?.[1]);
 
     // THEN each names the pointer, the value and the expectation
@@ -151,6 +172,8 @@ describe('a hand-edited lock: each of 31 shapes is a coded refusal naming its JS
       '/interfaces/0/version ("1.0") must be a semver version such as "1.2.0"',
       '/barriers is missing',
       '/interfaces/0/schema (null) must be an object',
+      '/runtimeWriters/0/identity ("") must be the Kubernetes username it writes as, such as system:serviceaccount:netop-system:netop',
+      '/runtimeWriters/1/target ({"groupKind":"apps/Deployment","label":"x"}) must be the kind of every object it writes alone, { "groupKind": "<group>/<Kind>" }',
     ]);
   });
 

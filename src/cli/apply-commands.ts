@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { runtimeApplies } from './field-manager-applies';
+import { OptionalApply, runtimeApplies } from './field-manager-applies';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -17,8 +17,8 @@ export interface ApplyCommand {
   readonly kind: 'deploy' | 'apply' | 'wait';
   /** What it reads on stdin (`-f -`): a writer's own objects, when anything. */
   readonly input?: string;
-  /** True when its failure only warns: a release of an object that is not there yet. */
-  readonly optional?: boolean;
+  /** Present when its failure only warns, saying why: a release of an object not there yet, a hand-over the controller owns already. */
+  readonly optional?: OptionalApply;
 }
 
 /** Options of `applyCommands`. */

@@ -78,7 +78,7 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
     if (run.error || run.status !== 0) {
       if (c.optional && !run.error) {
         const why = run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`;
-        process.stderr.write(`cdk-capability apply: step ${c.step} (${c.stepId}): a release before the merged apply ${why}; going on (an object not there yet has nothing to release).\n`);
+        process.stderr.write(`cdk-capability apply: step ${c.step} (${c.stepId}): ${c.optional.what} ${why}; going on (${c.optional.because}).\n`);
         continue;
       }
       process.stderr.write(failure(c, run, limit, parsed));

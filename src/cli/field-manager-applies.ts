@@ -7,14 +7,34 @@ import { toYaml } from '../private/yaml';
 import type { PlanStep } from '../render/plan-steps';
 import type { Plan } from '../render/writers/plan-json';
 
+/** Why an apply's failure is not its step's: what the apply is, and why going on is right. */
+export interface OptionalApply {
+  /** What the apply is, as the warning names it (`a release before the merged apply`). */
+  readonly what: string;
+  /** Why the step goes on (`an object not there yet has nothing to release`). */
+  readonly because: string;
+}
+
+/** A release of the previous release's managers finds an object not there yet: nothing to release. */
+const RELEASE_FIRST: OptionalApply = { what: 'a release before the merged apply', because: 'an object not there yet has nothing to release' };
+
+/** A hand-over to a runtime writer conflicts: its controller changed the field, so it owns it already. */
+const HAND_OVER: OptionalApply = {
+  what: "a hand-over to a runtime writer's field manager",
+  because: 'a conflict means its controller changed the field and owns it already',
+};
+
 /** One `kubectl apply --server-side` of a runtime step. */
 export interface KubectlApply {
   /** kubectl's arguments. */
   readonly args: readonly string[];
   /** The objects, as YAML documents, when they go on stdin (`-f -`); absent when the step's files are named. */
   readonly input?: string;
-  /** True when a failure is not the step's: a release that finds the object not there yet has nothing to release. */
-  readonly optional?: boolean;
+  /**
+   * Present when a failure is not the step's, saying why: a release that finds the object not there yet has
+   * nothing to release, a hand-over that conflicts finds the controller owning the field already.
+   */
+  readonly optional?: OptionalApply;
 }
 
 /**
@@ -37,6 +57,7 @@ export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, read:
   return applySequence(sequencedObjects(manifests, plan.writers)).map((a): KubectlApply => {
     const args = ['apply', '--server-side', ...(a.force ? ['--force-conflicts'] : []), `--field-manager=${a.manager}`];
     if (a.phase === 'merged') return { args: [...args, ...files] };
-    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(a.phase === 'release-first' ? { optional: true } : {}) };
+    const optional = a.phase === 'release-first' ? RELEASE_FIRST : a.phase === 'hand-over' ? HAND_OVER : undefined;
+    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(optional ? { optional } : {}) };
   });
 }

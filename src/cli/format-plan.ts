@@ -1,10 +1,17 @@
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
-import type { ContractChange } from '../release/release-diff';
+import type { ContractChange, OwnershipMove, RuntimeWriterChange } from '../release/release-diff';
+import type { RuntimeWriterRecord } from '../release/runtime-writer-record';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
+
+/** How the text names a leaf's move between the release and a controller in the cluster. */
+const MOVES: Readonly<Record<OwnershipMove, string>> = {
+  'deploy-time-to-runtime': 'deploy time -> runtime: the release stops applying it',
+  'runtime-to-deploy-time': 'runtime -> deploy time: the release applies it',
+};
 
 /** The counts of the summary line: stacks and objects to add, change and remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
@@ -12,11 +19,14 @@ export function planCounts(plan: Plan): { add: number; change: number; remove: n
   return { add: c.added.length, change: c.changed.length, remove: c.removed.length };
 }
 
-/** True when the plan changes anything: a stack or object, a field's owner, a contract version, or an interface field. */
+/**
+ * True when the plan changes anything: a stack or object, a field's owner, a contract version, an interface
+ * field, or a runtime writer.
+ */
 export function hasChanges(plan: Plan): boolean {
   const c = plan.changes;
   const units = c.added.length + c.changed.length + c.removed.length;
-  return c.firstRelease || units + (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length > 0;
+  return c.firstRelease || units + (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length + (c.runtimeWriters?.length ?? 0) > 0;
 }
 
 /**
@@ -24,7 +34,8 @@ export function hasChanges(plan: Plan): boolean {
  * `+ ~ -` counts, the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), traffic shifts
- * between backend versions, handovers of field ownership, contract versions and parameter paths, and
+ * between backend versions, handovers of field ownership (and whether each moves between deploy time and
+ * runtime), runtime writers added, changed or removed, contract versions and parameter paths, and
  * interface fields with the bump each needs; then this release's escape hatches over what their own
  * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
@@ -67,7 +78,11 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
-    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'`);
+    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'${h.moves ? ` (${MOVES[h.moves]})` : ''}`);
+  }
+  if ((c.runtimeWriters ?? []).length > 0) {
+    lines.push('', 'Runtime writers:');
+    for (const change of c.runtimeWriters!) lines.push(`  ${runtimeWriterLine(change)}`);
   }
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {
@@ -115,6 +130,27 @@ function contractLine(c: ContractChange): string {
   if (c.change === 'retired') return `- ${c.contract} ${c.before!.version} at ${c.before!.parameter} (retired)`;
   const param = c.before!.parameter === c.after!.parameter ? `at ${c.after!.parameter}` : `parameter ${c.before!.parameter} -> ${c.after!.parameter}`;
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
+}
+
+/** A runtime writer's change: what it writes, as whom and under which manager; for a changed one, what changed. */
+function runtimeWriterLine(c: RuntimeWriterChange): string {
+  if (c.change !== 'changed') {
+    const w = (c.after ?? c.before)!;
+    return `${c.change === 'added' ? '+' : '-'} ${w.writer}: ${w.fields.join(', ')} of ${targetOf(w)}, as ${w.identity} (field manager ${w.manager})`;
+  }
+  const before = c.before!;
+  const after = c.after!;
+  const parts: string[] = [];
+  if (targetOf(before) !== targetOf(after)) parts.push(`target ${targetOf(before)} -> ${targetOf(after)}`);
+  if (before.fields.join(', ') !== after.fields.join(', ')) parts.push(`fields ${before.fields.join(', ')} -> ${after.fields.join(', ')}`);
+  if (before.identity !== after.identity) parts.push(`identity ${before.identity} -> ${after.identity}`);
+  if (before.manager !== after.manager) parts.push(`field manager ${before.manager} -> ${after.manager}`);
+  return `~ ${c.writer}: ${parts.join('; ')}`;
+}
+
+/** How the plan names what a runtime writer writes: its object, or every object of its kind. */
+function targetOf(w: RuntimeWriterRecord): string {
+  return 'object' in w.target ? w.target.label : `every ${w.target.groupKind}`;
 }
 
 /** An override's value before or after, or what its absence means. */

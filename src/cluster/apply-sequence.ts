@@ -26,16 +26,23 @@ export interface SequencedObject {
   readonly releaseFirst?: readonly string[];
   /** Field managers that wrote the object before and write nothing of it now: they release it at the end. */
   readonly released?: readonly string[];
+  /**
+   * Leaves moving from the release to a runtime writer, with their live values, each under the runtime
+   * writer's manager: applied first, so the controller holds them before the release stops applying them.
+   */
+  readonly handOver?: ReadonlyArray<{ readonly manager: string; readonly object: unknown }>;
 }
 
 /** The part one apply plays in a step. */
-export type ApplyPhase = 'release-first' | 'merged' | 'writer' | 'release';
+export type ApplyPhase = 'hand-over' | 'release-first' | 'merged' | 'writer' | 'release';
 
 /** One `kubectl apply --server-side` of a step: a field manager and the objects it applies. */
 export interface ManagerApply {
   /**
-   * `release-first`: identities alone, before the merged apply (skipped, not failed, when an object is not
-   * there yet); `merged`: every object whole; `writer`: a writer's own leaves; `release`: identities alone.
+   * `hand-over`: leaves moving to a runtime writer, under its manager (skipped, not failed, when the
+   * controller already changed them and so owns them); `release-first`: identities alone, before the merged
+   * apply (skipped, not failed, when an object is not there yet); `merged`: every object whole; `writer`: a
+   * writer's own leaves; `release`: identities alone.
    */
   readonly phase: ApplyPhase;
   /** The field manager. */
@@ -62,7 +69,12 @@ export function appliedLeaves(leaves: readonly OwnedLeaf[]): OwnedLeaf[] {
  * leaves, every value is the merged manifest's, and the object changes in one apply only (so each changed
  * workload rolls out once):
  *
- * 0. `release-first`: each manager of the previous release that owned a leaf no writer has now applies the
+ * 0. `hand-over`: each leaf that moves from the release to a runtime writer, with the value the cluster has
+ *    (the previous release's), under the runtime writer's manager, without force: the value is the same, so
+ *    the leaf becomes shared, and the controller keeps it when the release's managers release it below
+ *    (server-side apply removes a field its last manager stops applying). When the controller already
+ *    changed it, the apply conflicts and is skipped: the controller owns it already.
+ *    `release-first`: each manager of the previous release that owned a leaf no writer has now applies the
  *    object's identity alone. `cdk-capability` still holds every leaf of the previous release, so nothing
  *    changes, and the leaf is left to `cdk-capability` alone.
  * 1. `merged`: every object whole, in the step's order, under `cdk-capability` with `--force-conflicts`: the
@@ -98,6 +110,10 @@ export function applySequence(objects: readonly SequencedObject[]): ManagerApply
     }
     return byManager;
   };
+
+  const handOver = new Map<string, any[]>();
+  for (const o of objects) for (const h of o.handOver ?? []) handOver.set(h.manager, [...(handOver.get(h.manager) ?? []), h.object]);
+  for (const [manager, partials] of handOver) out.push({ phase: 'hand-over', manager, force: false, writers: [], objects: partials });
 
   for (const [manager, ids] of identities((o) => o.releaseFirst)) out.push({ phase: 'release-first', manager, force: false, writers: [], objects: ids });
 

@@ -15,8 +15,8 @@ export interface WriterLeaves {
   /** The writer, as messages name it: its construct path. */
   readonly writer: string;
   /**
-   * Its field manager in the cluster; undefined for a runtime writer declared without one (its leaves are
-   * then not checked: any client may write them).
+   * Its field manager in the cluster; undefined only for a runtime writer of a lock written before runtime
+   * writers' managers were recorded (its leaves are then not checked: any client may write them).
    */
   readonly manager?: string;
   /** Its leaves, as the ledger records them (presence marked). */
@@ -115,6 +115,10 @@ interface Entry {
  * - `unknown-object`: an object written by a manager of ours, or carrying our labels, that the lock does
  *   not know.
  *
+ * A runtime writer's manager is declared, and its leaf covers what lies below it (the values of a set, the
+ * keys of a map its controller writes whole): what that manager owns there is the controller's own, what
+ * another manager alone owns there displaces it, and a leaf nobody owns yet is no finding.
+ *
  * @param expected the objects of the lock, with their writers
  * @param live the objects read from the cluster (only those the lock knows, or that look ours, matter)
  * @returns the findings, sorted by object, kind, manager and writer
@@ -180,6 +184,14 @@ function compareFindings(a: AuditFinding, b: AuditFinding): number {
   );
 }
 
+/** A leaf of ours: its path, writer and manager, and whether that manager applies it (`appliedLeaves`). */
+interface OurLeaf {
+  readonly path: FieldPath;
+  readonly writer: WriterLeaves;
+  readonly manager?: string;
+  readonly applied: boolean;
+}
+
 /** The fields of one finding being gathered. */
 interface Group {
   readonly kind: AuditFindingKind;
@@ -200,8 +212,11 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   const declared = new Set(e.writers.map(managerOf).filter((m): m is string => m !== undefined));
   if (e.writers.some((w) => !w.runtime)) declared.add(applier);
 
+  /** The runtime writer a manager is declared for, to name it where its controller's update is the cause. */
+  const runtimeOf = (manager: string | undefined) => e.writers.find((w) => w.runtime && w.manager !== undefined && w.manager === manager);
+
   /** Each leaf of ours: its path, writer and manager, and whether that manager applies it (`appliedLeaves`). */
-  const ours = new Map<string, { path: FieldPath; writer: WriterLeaves; manager?: string; applied: boolean }>();
+  const ours = new Map<string, OurLeaf>();
   for (const w of e.writers) {
     const applied = new Set((w.runtime ? w.leaves : appliedLeaves(w.leaves)).map((l) => pathKey(l.path)));
     for (const leaf of w.leaves) {
@@ -223,9 +238,25 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   /** Leaves of ours reported as taken by a manager, so its undeclared-manager finding does not repeat them. */
   const taken = new Set<string>();
 
+  /**
+   * The leaf of ours a live leaf counts as: its own, else a runtime writer's leaf above it (a controller
+   * writes its leaf whole: the values of a set, the keys of a map, the fields of an element).
+   */
+  const oursAt = (key: string): { key: string; leaf: OurLeaf } | undefined => {
+    const own = ours.get(key);
+    if (own) return { key, leaf: own };
+    const path: FieldPath = JSON.parse(key);
+    for (let n = path.length - 1; n >= 1; n--) {
+      const above = pathKey(path.slice(0, n));
+      const leaf = ours.get(above);
+      if (leaf?.writer.runtime) return { key: above, leaf };
+    }
+    return undefined;
+  };
+
   for (const [key, { path, writer, manager, applied }] of ours) {
     if (manager === undefined || !applied) continue;
-    const owners = entries.filter((x) => ownsOrCovers(x.leaves, path));
+    const owners = entries.filter((x) => ownsOrCovers(x.leaves, path) || (writer.runtime === true && ownsBelow(x.leaves, key)));
     if (owners.some((x) => x.entry.manager === manager)) continue;
     const others = owners.filter((x) => x.entry.manager !== applier);
     if (others.length === 0) {
@@ -243,8 +274,9 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   for (const x of entries) {
     const m = x.entry.manager;
     for (const key of x.leaves) {
-      const mine = ours.get(key);
-      if (taken.has(JSON.stringify([m, key]))) continue;
+      const at = oursAt(key);
+      const mine = at?.leaf;
+      if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
       if (mine?.writer.runtime && mine.manager === undefined) continue; // any client may write it
       if (m === applier && declared.has(m)) {
         if (mine && !mine.writer.runtime) continue;
@@ -270,9 +302,16 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
       ...(g.manager ? { manager: g.manager.manager, operation: g.manager.operation } : {}),
       ...(g.writer ? { writer: g.writer.writer } : {}),
       ...(g.writerManager ? { writerManager: g.writerManager } : {}),
-      message: messageOf(e.label, g.kind, fields, g.manager, g.writer, g.writerManager),
+      message: messageOf(e.label, g.kind, fields, g.manager, g.writer, g.writerManager, runtimeOf(g.manager?.manager)),
     };
   });
+}
+
+/** True when the set owns something below the path (`key` is the path's `pathKey`): a value of a set, a key of a map. */
+function ownsBelow(leaves: ReadonlySet<string>, key: string): boolean {
+  const below = `${key.slice(0, -1)},`;
+  for (const leaf of leaves) if (leaf.startsWith(below)) return true;
+  return false;
 }
 
 /** True when the set owns the path itself or an ancestor of it (an atomic value that holds it). */
@@ -330,6 +369,7 @@ function messageOf(
   manager: ManagedFieldsEntry | undefined,
   writer: WriterLeaves | undefined,
   writerManager: string | undefined,
+  updater: WriterLeaves | undefined,
 ): string {
   const what = fieldList(fields);
   const its = fields.length === 1 ? 'it' : 'them';
@@ -337,7 +377,9 @@ function messageOf(
   const by = manager ? `'${manager.manager}' (${manager.operation}${manager.time ? ` at ${manager.time}` : ''})` : '';
   switch (kind) {
     case 'stripped':
-      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
+      return updater
+        ? `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${by}, the field manager of the runtime writer '${updater.writer}', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore ${its}.`
+        : `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
     case 'overwritten-by-update':
       return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.`;
     case 'taken-over':

@@ -10,6 +10,13 @@ export const FIELD_MANAGER_PREFIX = 'cdk-capability:';
  */
 export const APPLIER_FIELD_MANAGER = 'cdk-capability';
 
+/**
+ * What the field manager of a `RuntimeWriter` declared without `manager` starts with. Not
+ * `FIELD_MANAGER_PREFIX`: `apply` never applies under it, and what its controller writes outside the
+ * composition (every object of a kind) is not ours.
+ */
+export const RUNTIME_FIELD_MANAGER_PREFIX = 'cdk-capability-runtime:';
+
 /** The API server's limit on a field manager's name, in bytes of UTF-8 (`FieldManagerMaxLength`). */
 export const FIELD_MANAGER_MAX_BYTES = 128;
 
@@ -40,16 +47,38 @@ const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
  * fieldManagerName('cdn/Routing/Timeouts'); // 'cdk-capability:cdn/Routing/Timeouts'
  */
 export function fieldManagerName(writer: string): string {
-  const plain = `${FIELD_MANAGER_PREFIX}${writer}`;
+  return prefixedName(FIELD_MANAGER_PREFIX, writer);
+}
+
+/** `fieldManagerName` with another prefix: the digest and the limit work the same. */
+function prefixedName(prefix: string, writer: string): string {
+  const plain = `${prefix}${writer}`;
   if (Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer) && !writer.includes(MARK)) return plain;
   const digest = createHash('sha256').update(writer).digest('hex').slice(0, DIGEST_HEX);
-  const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(FIELD_MANAGER_PREFIX) - 2 * MARK.length - DIGEST_HEX;
+  const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
   const printable = [...writer.replace(NOT_PRINTABLE, '?')];
-  if (bytes(printable) <= room + MARK.length) return `${FIELD_MANAGER_PREFIX}${printable.join('')}${MARK}${digest}`;
+  if (bytes(printable) <= room + MARK.length) return `${prefix}${printable.join('')}${MARK}${digest}`;
   const headBytes = Math.floor(room / 3);
   const head = fit(printable, headBytes);
   const tail = fit([...printable.slice(head.length)].reverse(), room - bytes(head)).reverse();
-  return `${FIELD_MANAGER_PREFIX}${head.join('')}${MARK}${digest}${MARK}${tail.join('')}`;
+  return `${prefix}${head.join('')}${MARK}${digest}${MARK}${tail.join('')}`;
+}
+
+/**
+ * The field manager of a runtime writer (`RuntimeWriter`): its `manager` prop when it declares one (what
+ * its controller writes under), else `cdk-capability-runtime:` and its construct path, shortened as
+ * `fieldManagerName` shortens (within 128 bytes, stable, collision-free), which the controller must then
+ * write under (client-go's `FieldManager` option, controller-runtime's `client.FieldOwner`) for
+ * `cdk-capability audit` to tell its writes from anyone else's.
+ *
+ * @param path the runtime writer's construct path
+ * @param manager its `manager` prop, if it has one
+ * @example
+ * runtimeFieldManager('cdn/Routing/NetOp', 'network-operator'); // 'network-operator'
+ * runtimeFieldManager('cdn/Routing/NetOp'); // 'cdk-capability-runtime:cdn/Routing/NetOp'
+ */
+export function runtimeFieldManager(path: string, manager?: string): string {
+  return manager ?? prefixedName(RUNTIME_FIELD_MANAGER_PREFIX, path);
 }
 
 /**
@@ -67,15 +96,17 @@ export function legacyFieldManager(capability: string | undefined): string {
  * The field manager of a writer of the ledger: `fieldManagerName` of its construct path for a declaration or
  * a Contribution; for a plain call on an object or scope (a JSON patch, an override, a Tag), of the path and
  * which call it is (`cdn/Routing/Web#json-patch-2`), never of where it was made, which moves when the program
- * is edited.
+ * is edited. A runtime writer's is the one derived from its path (`runtimeFieldManager`): the ledger's
+ * writer does not carry the `manager` prop, which takes precedence where the runtime writer's facts are known.
  */
 export function fieldManagerOf(writer: Writer): string {
   switch (writer.kind) {
+    case 'runtime':
+      return runtimeFieldManager(writer.path);
     case 'declaration':
     case 'contribution-fields':
     case 'contribution-patches':
     case 'contribution-write':
-    case 'runtime':
       return fieldManagerName(writer.path);
     default:
       return fieldManagerName(`${writer.path}#${writer.kind}${writer.call === undefined ? '' : `-${writer.call}`}`);

@@ -1,9 +1,10 @@
 import type { AppliedWriter, SequencedObject } from './apply-sequence';
 import type { ExpectedObject } from './audit';
-import { fieldManagerOf } from './field-manager';
+import { fieldManagerOf, runtimeFieldManager } from './field-manager';
 import { parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
-import type { FieldWrite, ObjectFact } from '../collect/facts';
+import { RuntimeHandover, runtimeHandovers } from './runtime-handover';
+import type { FieldWrite, ObjectFact, RuntimeWriterFact } from '../collect/facts';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
@@ -11,18 +12,27 @@ import { identityKey } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
+import type { LeafWriter } from '../release/release-diff';
 
 /**
  * Every writer of a runtime object with its field manager and leaves, for the lock: the declarer first, then
  * the others in the order they wrote. An object only its declarer writes (the ledger records no leaves for
  * it) is the declarer's whole: its leaves are read off the manifest. `status` is left out: no writer of the
- * composition applies it.
+ * composition applies it. A runtime writer (of this object, or of every object of its kind) is recorded with
+ * kind `runtime` and the manager its controller writes under (`runtimeFieldManager`), so `audit` knows it.
  *
  * @param object the object
  * @param writes its writes in the ledger, if any
  * @param crds the topologies of the composition's CRDs
+ * @param runtimeManagers the field manager of each runtime writer, by construct path (`runtimeManagersOf`);
+ *   one missing gets the manager derived from its path
  */
-export function lockedWritersOf(object: ObjectFact, writes: readonly FieldWrite[] | undefined, crds: CrdTopologies): LockedWriter[] {
+export function lockedWritersOf(
+  object: ObjectFact,
+  writes: readonly FieldWrite[] | undefined,
+  crds: CrdTopologies,
+  runtimeManagers: ReadonlyMap<string, string> = new Map(),
+): LockedWriter[] {
   const declarer = declarationWriter(object.declarer);
   const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
   const recorded = (writes ?? []).filter((w) => w.path[0] !== 'status');
@@ -38,16 +48,24 @@ export function lockedWritersOf(object: ObjectFact, writes: readonly FieldWrite[
     }
     entry.leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
   }
-  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves));
+  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves, runtimeManagers));
 }
 
-/** A writer's record: its manager (named after the writer) and its leaves as `fieldsV1` sets. */
-function lockedWriter(writer: Writer, leaves: readonly OwnedLeaf[]): LockedWriter {
+/**
+ * The field manager of each runtime writer, by construct path: its `manager` prop, else the one derived from
+ * its path (`runtimeFieldManager`).
+ */
+export function runtimeManagersOf(writers: readonly RuntimeWriterFact[]): Map<string, string> {
+  return new Map(writers.map((w) => [w.path, runtimeFieldManager(w.path, w.manager)]));
+}
+
+/** A writer's record: its manager (named after the writer, or a runtime writer's own) and its leaves as `fieldsV1` sets. */
+function lockedWriter(writer: Writer, leaves: readonly OwnedLeaf[], runtimeManagers: ReadonlyMap<string, string>): LockedWriter {
   const presence = leaves.filter((l) => l.presence).map((l) => l.path);
   return {
     writer: writerName(writer),
     kind: writer.kind,
-    manager: fieldManagerOf(writer),
+    manager: (writer.kind === 'runtime' ? runtimeManagers.get(writer.path) : undefined) ?? fieldManagerOf(writer),
     fields: toFieldsV1(leaves.map((l) => l.path)),
     ...(presence.length > 0 ? { presence: toFieldsV1(presence) } : {}),
   };
@@ -61,6 +79,12 @@ export interface PlanObjectWriters {
   readonly label: string;
   /** Its writers, the declarer first, as the lock records them. */
   readonly writers: readonly LockedWriter[];
+  /**
+   * Leaves the previous release applied that a runtime writer owns now, with the values that release gave
+   * them: `apply` applies each under the runtime writer's field manager first, so the field keeps its value
+   * when the release's managers stop applying it (`runtimeHandovers`).
+   */
+  readonly handOver?: readonly RuntimeHandover[];
   /**
    * Field managers of the previous release that owned a leaf no writer has now: `apply` makes them release
    * the object before its merged apply, which then removes the leaf (see `applySequence`).
@@ -95,15 +119,25 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
       .map((w) => w.manager!);
     const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
     const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m) && !releaseFirst.includes(m)))];
+    const handOver = old ? runtimeHandovers(old, unit, leavesOf) : [];
     out.push({
       object: unit.id,
       label: unit.label,
       writers: unit.writers,
+      ...(handOver.length > 0 ? { handOver } : {}),
       ...(releaseFirst.length > 0 ? { releaseFirst: [...new Set(releaseFirst)] } : {}),
       ...(released.length > 0 ? { released } : {}),
     });
   }
   return out;
+}
+
+/**
+ * Every leaf of a locked object with its writer, read off its writers (`LeafWritersOf`, for the handovers
+ * between releases); undefined for an object the lock records no writers of.
+ */
+export function leafWritersOf(unit: LockedUnit): LeafWriter[] | undefined {
+  return unit.writers?.flatMap((w) => leavesOf(w).map((l): LeafWriter => ({ path: l.path, writer: w.writer, runtime: w.kind === 'runtime' })));
 }
 
 /** The leaves of a writer's record, presence marked. */
@@ -130,6 +164,7 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
     return {
       manifest,
       writers: applied,
+      ...(entry?.handOver ? { handOver: entry.handOver.map((h) => ({ manager: h.manager, object: h.object })) } : {}),
       ...(entry?.releaseFirst ? { releaseFirst: entry.releaseFirst } : {}),
       ...(entry?.released ? { released: entry.released } : {}),
     };

@@ -243,7 +243,7 @@ export interface RuntimeWriterFact {
   readonly fields: ReadonlyArray<{ readonly text: string; readonly path: FieldPath }>;
   /** The Kubernetes username it writes as. */
   readonly identity: string;
-  /** Its server-side-apply field manager, if it has one. */
+  /** Its field manager as declared (`RuntimeWriterProps.manager`); absent when it declares none. */
   readonly manager?: string;
 }
 

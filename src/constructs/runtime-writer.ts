@@ -29,17 +29,23 @@ export interface RuntimeWriterProps {
   readonly identity: string;
 
   /**
-   * Its field manager, when it uses server-side apply.
+   * The field manager the controller writes under (server-side apply's `fieldManager`, or the manager
+   * its `Update`s are recorded under), as `metadata.managedFields` names it. The lock records it, and
+   * `cdk-capability audit` takes the fields this manager owns as the controller's.
    *
-   * @default - the controller does not use server-side apply (its writes are `Update`s)
+   * @default - `cdk-capability-runtime:<construct path>` (shortened around a digest beyond 128 bytes):
+   *   configure the controller to write under that name (client-go's `FieldManager` option,
+   *   controller-runtime's `client.FieldOwner`)
    */
   readonly manager?: string;
 }
 
 /** The identity fields of every object, which nobody owns. */
 const IDENTITY_FIELDS = new Set(['apiVersion', 'kind', 'metadata.name', 'metadata.namespace']);
-/** The longest field manager name the API server accepts. */
-const MAX_MANAGER_LENGTH = 128;
+/** The longest field manager name the API server accepts, in bytes of UTF-8 (`FieldManagerMaxLength`). */
+const MAX_MANAGER_BYTES = 128;
+/** What the API server accepts in a field manager's name: printable characters (Go's `unicode.IsPrint`). */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]+$/u;
 const EXAMPLES = '"spec.domains", \'metadata.labels["app.kubernetes.io/name"]\', "spec.template.spec.containers[name=web].image" or "metadata.finalizers[=example.com/protect]"';
 
 /**
@@ -79,7 +85,7 @@ export class RuntimeWriter extends Construct {
   /** The Kubernetes username the controller writes as. */
   public readonly identity: string;
 
-  /** Its server-side-apply field manager, if it has one. */
+  /** Its field manager, as declared; absent when the derived one applies (see `RuntimeWriterProps.manager`). */
   public readonly manager?: string;
 
   /**
@@ -105,8 +111,8 @@ export class RuntimeWriter extends Construct {
     const identityProblem = usernameProblem((props as Partial<RuntimeWriterProps>).identity, "'identity'", 'the controller writes as', 'system:serviceaccount:netop-system:netop');
     if (identityProblem) problems.push(identityProblem);
     this.manager = props.manager;
-    if (props.manager !== undefined && (typeof props.manager !== 'string' || props.manager.length === 0 || props.manager.length > MAX_MANAGER_LENGTH)) {
-      problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller applies with, 1 to ${MAX_MANAGER_LENGTH} characters, such as "network-operator"`);
+    if (props.manager !== undefined && !(typeof props.manager === 'string' && PRINTABLE.test(props.manager) && Buffer.byteLength(props.manager) <= MAX_MANAGER_BYTES)) {
+      problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller writes under, as the API server accepts it: 1 to ${MAX_MANAGER_BYTES} bytes of printable characters, such as "network-operator"`);
     }
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
   }

@@ -1,3 +1,4 @@
+import type { RuntimeWriterRecord } from './runtime-writer-record';
 import type { ContractFact } from '../collect/facts';
 
 /** One contract as `interface.json` records it. */
@@ -42,15 +43,28 @@ export interface InterfaceArtifact {
   readonly formatVersion: 1;
   /** One record per contract, in creation order. */
   readonly interfaces: InterfaceRecord[];
+  /**
+   * The controllers that write objects of the composition in the cluster (`RuntimeWriter`), in creation
+   * order: the fields the deployer does not own, by whom, as whom and under which field manager. Absent
+   * when the composition declares none.
+   */
+  readonly runtimeWriters?: RuntimeWriterRecord[];
 }
 
 /**
  * Builds `interface.json` from the contracts: name, version, the JSON Schema
- * of the fields, the parameter, and producers and consumers per field. Values
- * are never written: the artifact describes the interface, it does not carry it.
+ * of the fields, the parameter, and producers and consumers per field; and the
+ * runtime writers, when there are any. Values are never written: the artifact
+ * describes the interface, it does not carry it.
+ *
+ * @param runtimeWriters the records of the composition's runtime writers (`runtimeWriterRecords`)
  */
-export function interfaceArtifact(contracts: readonly ContractFact[]): InterfaceArtifact {
-  return { formatVersion: 1, interfaces: contracts.map(interfaceRecord) };
+export function interfaceArtifact(contracts: readonly ContractFact[], runtimeWriters: readonly RuntimeWriterRecord[] = []): InterfaceArtifact {
+  return {
+    formatVersion: 1,
+    interfaces: contracts.map(interfaceRecord),
+    ...(runtimeWriters.length > 0 ? { runtimeWriters: [...runtimeWriters] } : {}),
+  };
 }
 
 /** One contract as `interface.json` (and the lock) records it. */

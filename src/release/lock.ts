@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
 import { lockSchemaProblems } from './lock-schema';
+import type { RuntimeWriterRecord } from './runtime-writer-record';
 
 /** What the lock holds instead of a value that must not be written: a Secret's data, a secret property, or a value shaped like a secret. */
 export const SENSITIVE = '(sensitive)';
@@ -80,8 +81,9 @@ export interface LockedWriter {
   /** How it writes (`declaration`, `contribution`, `json-patch`, `runtime`, ...). */
   readonly kind: string;
   /**
-   * Its field manager in the cluster (`cdk-capability:<construct path>`); absent for a runtime writer
-   * declared without one.
+   * Its field manager in the cluster: `cdk-capability:<construct path>` for a writer of the release; for a
+   * runtime writer its `manager` prop, else `cdk-capability-runtime:<construct path>`. Absent only in locks
+   * written before runtime writers' managers were recorded, for a runtime writer declared without one.
    */
   readonly manager?: string;
   /** The leaves it owns, as a `fieldsV1` set (`{"f:spec":{"f:replicas":{}}}`). */
@@ -110,6 +112,12 @@ export interface Lock {
   readonly sensitiveKeyId?: string;
   /** The interface artifact of the release. */
   readonly interfaces: InterfaceRecord[];
+  /**
+   * The controllers declared as writers (`RuntimeWriter`), as `interface.json` records them: each with its
+   * target, leaves, identity and field manager. Absent when the release declares none, and in locks
+   * written before they were recorded.
+   */
+  readonly runtimeWriters?: RuntimeWriterRecord[];
   /** Stacks and objects. */
   readonly units: LockedUnit[];
   /** Barrier nodes of the graph (construct-level dependencies), by label. */

@@ -2,6 +2,8 @@ import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './
 import type { InterfaceRecord } from './interface-record';
 import { Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
+import type { RuntimeWriterRecord } from './runtime-writer-record';
+import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { compareText } from '../private/compare';
 
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
@@ -71,16 +73,57 @@ export interface TrafficChange {
   readonly after: Record<string, number>;
 }
 
+/**
+ * Where a leaf's writing moves between the release and the cluster: from a writer of the release (the
+ * declarer, a Contribution, a patch: what the deployer applies) to a controller declared as a
+ * `RuntimeWriter`, or back.
+ */
+export type OwnershipMove = 'deploy-time-to-runtime' | 'runtime-to-deploy-time';
+
 /** A leaf of an object whose writer changes between the locked release and this one. */
 export interface Handover {
   /** The object, as the plan names it. */
   readonly unit: string;
   /** The leaf, as the field ledger prints it (`spec.replicas`). */
   readonly path: string;
-  /** The locked writer's construct path. */
+  /** The locked writer, as the lock names it (its construct path; a runtime writer's with `(RuntimeWriter)`). */
   readonly from: string;
-  /** This release's writer's construct path. */
+  /** This release's writer, as the lock names it. */
   readonly to: string;
+  /**
+   * When the leaf moves between deploy time and runtime: `deploy-time-to-runtime` (the release stops
+   * applying it, a controller writes it from now on) or `runtime-to-deploy-time` (the release applies it,
+   * over what the controller wrote); absent when both writers are of one side.
+   */
+  readonly moves?: OwnershipMove;
+}
+
+/** One leaf of an object with its writer, as the lock's writers record them. */
+export interface LeafWriter {
+  /** The leaf. */
+  readonly path: FieldPath;
+  /** Its writer, as the lock names it. */
+  readonly writer: string;
+  /** True for a controller that writes it in the cluster (a `RuntimeWriter`). */
+  readonly runtime: boolean;
+}
+
+/**
+ * Every leaf of a locked object with its writer, or undefined when the lock does not record them (written
+ * before writers were); the handovers then fall back on `LockedUnit.owners`, which know no runtime writer.
+ */
+export type LeafWritersOf = (unit: LockedUnit) => readonly LeafWriter[] | undefined;
+
+/** A runtime writer added, changed (its target, leaves, identity or field manager) or removed against the lock. */
+export interface RuntimeWriterChange {
+  /** Its construct path. */
+  readonly writer: string;
+  /** `added`, `changed` or `removed`. */
+  readonly change: 'added' | 'changed' | 'removed';
+  /** Its record in the lock; absent when added. */
+  readonly before?: RuntimeWriterRecord;
+  /** Its record in this release; absent when removed. */
+  readonly after?: RuntimeWriterRecord;
 }
 
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
@@ -104,6 +147,11 @@ export interface ReleaseDiff {
   /** Interface fields added, changed or removed, with the bump each needs. */
   readonly interface: InterfaceChange[];
   /**
+   * Runtime writers added, changed or removed: who may write which fields in the cluster, which the
+   * admission policy and `cdk-capability audit` follow. Absent when none is.
+   */
+  readonly runtimeWriters?: RuntimeWriterChange[];
+  /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
    * Absent when every sensitive value was compared.
@@ -119,8 +167,11 @@ const NO_VALUES = 'the lock holds no field values (written by an earlier version
  *
  * @param previous the committed lock, or undefined for a first release
  * @param next the lock of this release
+ * @param leafWritersOf every leaf of a locked object with its writer (read off `LockedUnit.writers`): with it,
+ *   the handovers are exact for objects both locks record writers of, runtime writers included; without it,
+ *   they come from `LockedUnit.owners`
  */
-export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDiff {
+export function diffReleases(previous: Lock | undefined, next: Lock, leafWritersOf?: LeafWritersOf): ReleaseDiff {
   if (!previous) {
     return {
       firstRelease: true,
@@ -132,6 +183,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDif
       handovers: [],
       contracts: next.interfaces.map((r) => ({ contract: nameOf(r), change: 'added' as const, after: majorOfRecord(r) })),
       interface: [],
+      ...runtimeWriterChanges(undefined, next),
     };
   }
   const before = new Map(previous.units.map((u) => [u.id, u]));
@@ -150,9 +202,10 @@ export function diffReleases(previous: Lock | undefined, next: Lock): ReleaseDif
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
     fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared)),
     traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
-    handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u) : [])),
+    handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u, leafWritersOf) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
+    ...runtimeWriterChanges(previous, next),
     ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
 }
@@ -255,7 +308,10 @@ function trafficChange(old: LockedUnit, now: LockedUnit): TrafficChange[] {
   return [{ route: now.label, before, after }];
 }
 
-function handovers(old: LockedUnit, now: LockedUnit): Handover[] {
+function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersOf | undefined): Handover[] {
+  const before = old.groupKind ? leafWritersOf?.(old) : undefined;
+  const after = before ? leafWritersOf?.(now) : undefined;
+  if (before && after) return leafHandovers(now.label, before, after);
   if (!old.groupKind || (!old.owners && !now.owners)) return [];
   const found: Handover[] = [];
   const paths = new Set([...Object.keys(old.owners ?? {}), ...Object.keys(now.owners ?? {})]);
@@ -265,4 +321,61 @@ function handovers(old: LockedUnit, now: LockedUnit): Handover[] {
     if (from !== to) found.push({ unit: now.label, path, from, to });
   }
   return found;
+}
+
+/**
+ * The handovers of one object between two releases whose locks record every leaf's writer: each leaf of
+ * both whose writer changes, and a runtime writer's leaf that covers leaves of the release's writers in the
+ * other release (a controller that writes a whole set or map, say, where the declarer wrote its values),
+ * once per writer. Sorted by leaf, then writers.
+ *
+ * @param unit how the plan names the object
+ */
+function leafHandovers(unit: string, before: readonly LeafWriter[], after: readonly LeafWriter[]): Handover[] {
+  const key = (path: FieldPath) => JSON.stringify(path);
+  const old = new Map(before.map((l) => [key(l.path), l]));
+  const now = new Map(after.map((l) => [key(l.path), l]));
+  const found = new Map<string, Handover>();
+  const add = (path: FieldPath, from: LeafWriter, to: LeafWriter) => {
+    if (from.writer === to.writer) return;
+    const h: Handover = { unit, path: formatPath(path), from: from.writer, to: to.writer, ...movesOf(from, to) };
+    found.set(JSON.stringify([h.path, h.from, h.to]), h);
+  };
+  for (const to of after) {
+    const from = old.get(key(to.path));
+    if (from) add(to.path, from, to);
+    else if (to.runtime) for (const b of before) if (isBelow(b.path, to.path)) add(to.path, b, to);
+  }
+  for (const from of before) {
+    if (from.runtime && !now.has(key(from.path))) for (const a of after) if (isBelow(a.path, from.path)) add(from.path, from, a);
+  }
+  return [...found.values()].sort((a, b) => compareText(a.path, b.path) || compareText(a.from, b.from) || compareText(a.to, b.to));
+}
+
+/** True when `path` lies strictly below `above`. */
+function isBelow(path: FieldPath, above: FieldPath): boolean {
+  return path.length > above.length && above.every((segment, i) => path[i] === segment);
+}
+
+/** Whether a leaf moves between the release and a controller in the cluster, as a property of its handover. */
+function movesOf(from: LeafWriter, to: LeafWriter): { moves?: OwnershipMove } {
+  if (from.runtime === to.runtime) return {};
+  return { moves: to.runtime ? 'deploy-time-to-runtime' : 'runtime-to-deploy-time' };
+}
+
+/**
+ * The runtime writers added, changed or removed between two locks, by construct path: this release's in its
+ * order, then those removed in the lock's; as a property of the diff only when there are any.
+ */
+function runtimeWriterChanges(previous: Lock | undefined, next: Lock): { runtimeWriters?: RuntimeWriterChange[] } {
+  const before = new Map((previous?.runtimeWriters ?? []).map((w) => [w.writer, w]));
+  const now = new Set((next.runtimeWriters ?? []).map((w) => w.writer));
+  const changes: RuntimeWriterChange[] = [];
+  for (const after of next.runtimeWriters ?? []) {
+    const old = before.get(after.writer);
+    if (!old) changes.push({ writer: after.writer, change: 'added', after });
+    else if (!sameValue(old, after)) changes.push({ writer: after.writer, change: 'changed', before: old, after });
+  }
+  for (const old of previous?.runtimeWriters ?? []) if (!now.has(old.writer)) changes.push({ writer: old.writer, change: 'removed', before: old });
+  return changes.length > 0 ? { runtimeWriters: changes } : {};
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
-import { lockedWritersOf } from '../cluster/object-writers';
+import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
@@ -12,8 +12,8 @@ import type { LockKey } from '../release/lock-key';
 import { templateSecretAt } from '../release/sensitive-properties';
 
 /**
- * The lock of this release: the interface artifact, and the inventory of
- * stacks and objects with the dependency graph between them, a digest of each
+ * The lock of this release: the interface artifact (with the runtime writers),
+ * and the inventory of stacks and objects with the dependency graph between them, a digest of each
  * template and manifest, and its leaves for the plan's field diff, masked
  * (`lockValues`): no secret and no token is stored. With a key, each masked
  * value keeps a keyed digest (`LockedUnit.sensitive`), so the plan can say
@@ -27,6 +27,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
+  const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -73,7 +74,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...values,
         ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
         // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds),
+        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds, runtimeManagers),
       });
     }
   }
@@ -83,7 +84,15 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   }
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
-  return { formatVersion: 1, ...(key ? { sensitiveKeyId: key.id } : {}), interfaces: artifact.interfaces, units, barriers, edges };
+  return {
+    formatVersion: 1,
+    ...(key ? { sensitiveKeyId: key.id } : {}),
+    interfaces: artifact.interfaces,
+    ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
+    units,
+    barriers,
+    edges,
+  };
 }
 
 /**

@@ -3,12 +3,15 @@ import { withEnforcement } from './enforcement/enforcement-step';
 import { buildLock } from './lock-build';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
 import { teardownOf, Teardown } from './teardown';
+import { runtimeFieldManager } from '../cluster/field-manager';
+import { leafWritersOf } from '../cluster/object-writers';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
+import { runtimeWriterRecords } from '../release/runtime-writer-record';
 
 /**
  * What every output writer reads: the facts, and what is computed from them
@@ -52,7 +55,9 @@ export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey, 
   const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
-  const artifact = interfaceArtifact(facts.contracts);
+  const runtimeWriters = runtimeWriterRecords(facts.runtimeWriters, facts.objects, (w) => runtimeFieldManager(w.path, w.manager));
+  const artifact = interfaceArtifact(facts.contracts, runtimeWriters);
   const lock = buildLock(facts, artifact, yaml, lockKey);
-  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes: diffReleases(previous, lock), teardown: teardownOf(previous, lock) };
+  const changes = diffReleases(previous, lock, leafWritersOf);
+  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
 }

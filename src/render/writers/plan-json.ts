@@ -1,6 +1,7 @@
 import { legacyFieldManager } from '../../cluster/field-manager';
 import { PlanObjectWriters, planWriters } from '../../cluster/object-writers';
 import type { ReleaseDiff } from '../../release/release-diff';
+import type { RuntimeWriterRecord } from '../../release/runtime-writer-record';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
@@ -47,6 +48,11 @@ export interface Plan {
    * `cdk-capability apply` applies each writer's leaves under its own manager (docs/cluster.md).
    */
   readonly writers: readonly PlanObjectWriters[];
+  /**
+   * The controllers declared as writers (`RuntimeWriter`), as the lock and `interface.json` record them:
+   * target, leaves, identity and field manager. Absent when the composition declares none.
+   */
+  readonly runtimeWriters?: readonly RuntimeWriterRecord[];
 }
 
 /** The plan of a release, as `plan.json` holds it. */
@@ -62,6 +68,7 @@ export function planOf(context: RenderContext): Plan {
     ...renamesOf(context),
     teardown: context.teardown,
     writers: planWriters(context.lock, context.previous, (unit) => legacyFieldManager(capabilities.get(unit.id))),
+    ...(context.lock.runtimeWriters ? { runtimeWriters: context.lock.runtimeWriters } : {}),
   };
 }
 
