@@ -133,6 +133,38 @@ describe('aws-cdk settings: cdk.json context and CDK_CONTEXT_JSON reach every ca
     expect(flagIn(tempDir(), undefined)).toBeUndefined();
   });
 
+  test('the context the aws-cdk CLI puts in its overflow file (CONTEXT_OVERFLOW_LOCATION_ENV) reaches every capability, as a plain aws-cdk App reads it', () => {
+    // GIVEN what the aws-cdk CLI sets when the context is too large for one variable: part in CDK_CONTEXT_JSON, the rest in a file
+    const dir = tempDir();
+    const overflow = path.join(dir, 'overflow.json');
+    fs.writeFileSync(overflow, JSON.stringify({ 'lookup:big': 'from the file', '@aws-cdk/aws-lambda:useCdkManagedLogGroup': true }));
+    fs.writeFileSync(path.join(dir, 'cdk.json'), JSON.stringify({ context: { 'from:cdk.json': 'not read: the CLI started the program' } }));
+    const keys = ['lookup:big', 'from:env', '@aws-cdk/aws-lambda:useCdkManagedLogGroup', 'from:cdk.json'];
+    const saved = { cwd: process.cwd(), json: process.env.CDK_CONTEXT_JSON, overflow: process.env.CONTEXT_OVERFLOW_LOCATION_ENV };
+    process.chdir(dir);
+    process.env.CDK_CONTEXT_JSON = JSON.stringify({ 'from:env': 'from the variable' });
+    process.env.CONTEXT_OVERFLOW_LOCATION_ENV = overflow;
+    let plain: unknown[];
+    let ours: unknown[];
+    try {
+      // WHEN a plain aws-cdk App and a capability's stack read the context
+      const stack = new Stack(new AwsApp({ outdir: tempDir() }), 'Base');
+      plain = keys.map((k) => stack.node.tryGetContext(k));
+      const base = new SharedBase(new Capability(new CapabilityApp({ outdir: path.join(tempDir(), 'dist') }), 'cdn'), 'Base');
+      ours = keys.map((k) => base.node.tryGetContext(k));
+    } finally {
+      process.chdir(saved.cwd);
+      for (const [name, value] of [['CDK_CONTEXT_JSON', saved.json], ['CONTEXT_OVERFLOW_LOCATION_ENV', saved.overflow]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+
+    // THEN both see the variable and the file, and neither reads cdk.json
+    expect(plain).toEqual(['from the file', 'from the variable', true, undefined]);
+    expect(ours).toEqual(plain);
+  });
+
   test('a feature flag from cdk.json changes the template as it does under a plain aws-cdk App', () => {
     // GIVEN an SSM parameter in a plain aws-cdk App and in a capability, both with the same context
     const context = { '@aws-cdk/core:newStyleStackSynthesis': true, '@aws-cdk/aws-ssm:noStringParameterTier': true };
