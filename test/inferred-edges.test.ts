@@ -129,8 +129,11 @@ describe('a cycle of an explicit dependency and an implied edge names the field 
       const r = new RuntimeRouting(c, 'r');
       const role = new ApiObject(r, 'Role', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'x', namespace: 'shop' }, rules: [] });
       const binding = new ApiObject(r, 'Rb', {
-        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x', namespace: 'shop' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'x' }, subjects: [],
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'x', namespace: 'shop' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'x' },
+        subjects: [],
       });
       const at = siteOfNextLine();
       role.addDependency(binding);
@@ -140,7 +143,9 @@ describe('a cycle of an explicit dependency and an implied edge names the field 
       const r = new RuntimeRouting(c, 'r');
       const settings = cm(r, 'Settings', 'shop');
       const pod = new ApiObject(r, 'Pod', {
-        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'shop' },
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', namespace: 'shop' },
         spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 's', configMap: { name: 'settings' } }] },
       });
       const at = siteOfNextLine();
