@@ -6,6 +6,7 @@ import * as kplus30 from 'cdk8s-plus-30';
 import * as kplus33 from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Capability, RuntimeRouting, SharedBase } from '../src';
+import { formatPlan } from '../src/cli/format-plan';
 import { newApp, removeTempDirs, siteOfNextLine, widgetCrd } from './util';
 
 afterAll(removeTempDirs);
@@ -63,6 +64,33 @@ describe('inferred, ordering-only edges give way to explicit dependencies', () =
         closes: [`storage.k8s.io/StorageClass fast => PersistentVolumeClaim db/data: explicit dependency (addDependency), 'c/r/Fast'.addDependency('c/r/Claim') at ${at}`],
       },
     ]);
+  });
+
+  test('the plan cdk-capability plan prints names the edge left out and the cycle it would have closed', () => {
+    // GIVEN claim data of StorageClass fast, and the StorageClass made to depend on the claim
+    const app = newApp();
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    const claim = new ApiObject(chart, 'Claim', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'db' },
+      spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    const fast = new ApiObject(chart, 'Fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com' });
+    const at = siteOfNextLine();
+    fast.addDependency(claim);
+
+    // WHEN printed as `cdk-capability plan` prints it
+    const text = formatPlan(app.synthesize().plan!);
+
+    // THEN its last section
+    expect(text.slice(text.indexOf('\nOrder left out'))).toBe([
+      '',
+      'Order left out (an inferred edge that would close a cycle with these edges):',
+      '  storage.k8s.io/StorageClass fast before PersistentVolumeClaim db/data: reference (spec.storageClassName)',
+      `      storage.k8s.io/StorageClass fast => PersistentVolumeClaim db/data: explicit dependency (addDependency), 'c/r/Fast'.addDependency('c/r/Claim') at ${at}`,
+      '',
+    ].join('\n'));
   });
 
   test('a plan with no edge dropped has no droppedOrder', () => {

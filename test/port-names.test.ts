@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
 import { newApp, removeTempDirs, tempDir } from './util';
+import { formatPlan } from '../src/cli/format-plan';
 import { addressOf } from '../src/private/names';
 
 afterAll(() => {
@@ -204,5 +205,19 @@ describe('a rename against the lock is reported in the plan with the fix', () =>
       },
       expect.objectContaining({ from: expect.stringMatching(/^Service /), path: 'shop/web/Web/Service' }),
     ]);
+  });
+
+  test('the plan cdk-capability plan prints lists each rename with its fix', () => {
+    // GIVEN the release whose names change against the lock
+    const { plan } = nextRelease(lockedSeries(build, 'plain'), build, 'ported-full-path');
+
+    // WHEN printed as `cdk-capability plan` prints it
+    const text = formatPlan(plan!);
+
+    // THEN a section after the changes names each pair, its construct and the fix
+    const [from, to] = [plan!.renames![0].from, plan!.renames![0].to];
+    const section = text.slice(text.indexOf('\nRenamed')).split('\n').slice(2, 4);
+    expect(section).toEqual([`  ~ ${from} -> ${to} ('shop/web/Web')`, `      fix: ${plan!.renames![0].fix}`]);
+    expect(text).toContain('\nRenamed (removed and added again by the same construct: applying creates the new object beside the old one):\n');
   });
 });
