@@ -6,8 +6,8 @@ import * as kplus30 from 'cdk8s-plus-30';
 import * as kplus33 from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Capability, RuntimeRouting, SharedBase } from '../src';
-import { formatPlan } from '../src/cli/format-plan';
 import { newApp, removeTempDirs, siteOfNextLine, widgetCrd } from './util';
+import { formatPlan } from '../src/cli/format-plan';
 
 afterAll(removeTempDirs);
 

@@ -63,7 +63,10 @@ export function formatPlan(plan: Plan): string {
   }
   if ((plan.droppedOrder ?? []).length > 0) {
     lines.push('', 'Order left out (an inferred edge that would close a cycle with these edges):');
-    for (const d of plan.droppedOrder!) lines.push(`  ${d.before} before ${d.after}: ${d.reason}`, ...d.closes.map((e) => `      ${e}`));
+    for (const d of plan.droppedOrder!) {
+      lines.push(`  ${d.before} before ${d.after}: ${d.reason}`);
+      for (const e of d.closes) lines.push(`      ${e}`);
+    }
   }
   // only the weights that move, as terraform lists only what changes
   const moved = (c.traffic ?? []).map((t) => ({
