@@ -14,7 +14,7 @@ const RENDERS = 'which would render as unresolved token text such as "${Token[TO
 const RENDERS_LIST = 'a list token (Fn.split, Lazy.list, Token.asList, a list attribute), which would render as unresolved token text such as "#{Token[TOKEN.16]}".';
 const RENDERS_NUMBER = 'a number token (Token.asNumber, Lazy.number, a number attribute), which would render as a meaningless number such as -1.8881545897087626e+289.';
 const RENDERS_DYNAMIC = 'a CloudFormation dynamic reference ("{{resolve:...}}"), which only CloudFormation resolves: Kubernetes would receive the text as it is.';
-const FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart).";
+const FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart): a consumed value reaches a pod only as a container env entry (handle.envValue() for cdk8s-plus, handle.envVar() raw: a secretKeyRef to the Secret the contract's ExternalSecret makes at deploy time); a ConfigMap, an annotation or any other field cannot hold one, since the manifests are written before the stack is deployed.";
 
 /** GIVEN-side helper: the edge composition with its contract published correctly, so only leaks remain. */
 function publishedEdge(): EdgeComposition {

@@ -125,8 +125,8 @@ describe('cdk8s synth of a refused composition (test/fixtures/cycle-app)', () =>
     expect(run.stderr).toBe(
       [
         'The composition was refused with 1 violation:',
-        "CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a (cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b'); "
-          + "cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a')). Remove one of these dependencies (addDependency, or the reference that implies it).",
+        "CAP004 dependency cycle: cdn/R/a => cdn/R/b => cdn/R/a (cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b') at main.ts:10; "
+          + "cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a') at main.ts:11). Remove one of these dependencies (addDependency, or the reference that implies it).",
         `ERROR: synthesis failed, app expected to create "${outdir}"`,
         '',
       ].join('\n'),

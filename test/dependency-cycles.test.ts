@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs } from './util';
 
@@ -7,10 +8,15 @@ afterAll(removeTempDirs);
 
 const FIX_CYCLE = 'Remove one of these dependencies (addDependency, or the reference that implies it).';
 /** The origins of the explicit edges between ConfigMaps a, b and c, as a cycle message names them. */
-const AB = "cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b')";
-const BA = "cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a')";
-const BC = "cdn/R/b => cdn/R/c: explicit 'cdn/R/b'.addDependency('cdn/R/c')";
-const CA = "cdn/R/c => cdn/R/a: explicit 'cdn/R/c'.addDependency('cdn/R/a')";
+/** `x.addDependency(y)`: the cycles below are made on this one line, which their messages name as its call site. */
+function depend(x: { addDependency(...deps: IConstruct[]): void }, y: IConstruct): void {
+  x.addDependency(y); // the call site
+}
+const SITE = `test/dependency-cycles.test.ts:${fs.readFileSync(__filename, 'utf-8').split('\n').findIndex((l) => l.endsWith('x.addDependency(y); // the call site')) + 1}`;
+const AB = `cdn/R/a => cdn/R/b: explicit 'cdn/R/a'.addDependency('cdn/R/b') at ${SITE}`;
+const BA = `cdn/R/b => cdn/R/a: explicit 'cdn/R/b'.addDependency('cdn/R/a') at ${SITE}`;
+const BC = `cdn/R/b => cdn/R/c: explicit 'cdn/R/b'.addDependency('cdn/R/c') at ${SITE}`;
+const CA = `cdn/R/c => cdn/R/a: explicit 'cdn/R/c'.addDependency('cdn/R/a') at ${SITE}`;
 const FIX_SELF = 'Remove the addDependency call that names the construct itself.';
 
 /** Runs `app.synth()` and returns what it threw; fails the test when it does not throw a CompositionError. */
@@ -38,8 +44,8 @@ describe('CAP004 dependency cycles', () => {
   test('two objects that depend on each other are refused with the full cycle path', () => {
     // GIVEN a depends on b and b on a
     const { app, a, b } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(a);
+    depend(a, b);
+    depend(b, a);
 
     // WHEN synthesized
     const error = refusal(app);
@@ -53,8 +59,8 @@ describe('CAP004 dependency cycles', () => {
   test('the refusal message starts with the count and lists the violation with its code first', () => {
     // GIVEN a two-object cycle
     const { app, a, b } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(a);
+    depend(a, b);
+    depend(b, a);
 
     // WHEN synthesized
     const error = refusal(app);
@@ -67,9 +73,9 @@ describe('CAP004 dependency cycles', () => {
   test('a three-object cycle is reported in "depends on" order', () => {
     // GIVEN a -> b -> c -> a (each depends on the next)
     const { app, a, b, c } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(c);
-    c.addDependency(a);
+    depend(a, b);
+    depend(b, c);
+    depend(c, a);
 
     // WHEN synthesized
     const error = refusal(app);
@@ -133,13 +139,13 @@ describe('CAP004 dependency cycles', () => {
   test('an object that depends on its own chart is a cycle through the chart', () => {
     // GIVEN a depends on the chart that holds it
     const { app, routing, a } = chartWithThree();
-    a.addDependency(routing);
+    depend(a, routing);
 
     // WHEN synthesized
     const error = refusal(app);
 
     // THEN
-    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([`CAP004 dependency cycle: cdn/R/a => cdn/R => cdn/R/a (cdn/R/a => cdn/R: explicit 'cdn/R/a'.addDependency('cdn/R')). ${FIX_CYCLE}`]);
+    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([`CAP004 dependency cycle: cdn/R/a => cdn/R => cdn/R/a (cdn/R/a => cdn/R: explicit 'cdn/R/a'.addDependency('cdn/R') at ${SITE}). ${FIX_CYCLE}`]);
   });
 
   test('a stack that depends on its capability\'s runtime object is a cycle across lifecycles', () => {
@@ -149,23 +155,23 @@ describe('CAP004 dependency cycles', () => {
     const base = new SharedBase(cdn, 'Base');
     new ssm.StringParameter(base, 'Origin', { parameterName: '/cdn/origin', stringValue: 'origin.example.com' });
     const a = configMap(new RuntimeRouting(cdn, 'R'), 'a', 'a');
-    base.node.addDependency(a);
+    depend(base.node, a);
 
     // WHEN synthesized
     const error = refusal(app);
 
     // THEN the path names the deployment-time gate of the capability
     expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      `CAP004 dependency cycle: cdn/Base => cdn/R/a => cdn (deployment time) => cdn/Base (cdn/Base => cdn/R/a: explicit 'cdn/Base'.addDependency('cdn/R/a'); cdn/R/a => cdn (deployment time): deployment time before runtime). ${FIX_CYCLE}`,
+      `CAP004 dependency cycle: cdn/Base => cdn/R/a => cdn (deployment time) => cdn/Base (cdn/Base => cdn/R/a: explicit 'cdn/Base'.addDependency('cdn/R/a') at ${SITE}; cdn/R/a => cdn (deployment time): deployment time before runtime). ${FIX_CYCLE}`,
     ]);
   });
 
   test('the message lists every violation on its own line, code first, sorted', () => {
     // GIVEN a three-object cycle and a self-dependency
     const { app, a, b, c } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(c);
-    c.addDependency(a);
+    depend(a, b);
+    depend(b, c);
+    depend(c, a);
     c.addDependency(c);
 
     // WHEN synthesized
@@ -184,8 +190,8 @@ describe('CAP004 dependency cycles', () => {
   test('the error carries no stack trace into synth internals', () => {
     // GIVEN a cycle
     const { app, a, b } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(a);
+    depend(a, b);
+    depend(b, a);
 
     // WHEN synthesized
     const error = refusal(app);
@@ -198,8 +204,8 @@ describe('CAP004 dependency cycles', () => {
   test('synthesize() returns the violations without throwing, and no plan or output', () => {
     // GIVEN a cycle
     const { app, a, b } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(a);
+    depend(a, b);
+    depend(b, a);
 
     // WHEN
     const result = app.synthesize();
@@ -214,8 +220,8 @@ describe('CAP004 dependency cycles', () => {
   test('a refused synth into a fresh outdir creates nothing', () => {
     // GIVEN a cycle and an outdir that does not exist yet
     const { app, a, b } = chartWithThree();
-    a.addDependency(b);
-    b.addDependency(a);
+    depend(a, b);
+    depend(b, a);
 
     // WHEN synthesized
     refusal(app);

@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
 import { newApp, removeTempDirs, tempDir } from './util';
+import { formatPlan } from '../src/cli/format-plan';
 import { addressOf } from '../src/private/names';
 
 afterAll(() => {
@@ -133,6 +134,38 @@ describe('aws-cdk settings: cdk.json context and CDK_CONTEXT_JSON reach every ca
     expect(flagIn(tempDir(), undefined)).toBeUndefined();
   });
 
+  test('the context the aws-cdk CLI puts in its overflow file (CONTEXT_OVERFLOW_LOCATION_ENV) reaches every capability, as a plain aws-cdk App reads it', () => {
+    // GIVEN what the aws-cdk CLI sets when the context is too large for one variable: part in CDK_CONTEXT_JSON, the rest in a file
+    const dir = tempDir();
+    const overflow = path.join(dir, 'overflow.json');
+    fs.writeFileSync(overflow, JSON.stringify({ 'lookup:big': 'from the file', '@aws-cdk/aws-lambda:useCdkManagedLogGroup': true }));
+    fs.writeFileSync(path.join(dir, 'cdk.json'), JSON.stringify({ context: { 'from:cdk.json': 'not read: the CLI started the program' } }));
+    const keys = ['lookup:big', 'from:env', '@aws-cdk/aws-lambda:useCdkManagedLogGroup', 'from:cdk.json'];
+    const saved = { cwd: process.cwd(), json: process.env.CDK_CONTEXT_JSON, overflow: process.env.CONTEXT_OVERFLOW_LOCATION_ENV };
+    process.chdir(dir);
+    process.env.CDK_CONTEXT_JSON = JSON.stringify({ 'from:env': 'from the variable' });
+    process.env.CONTEXT_OVERFLOW_LOCATION_ENV = overflow;
+    let plain: unknown[];
+    let ours: unknown[];
+    try {
+      // WHEN a plain aws-cdk App and a capability's stack read the context
+      const stack = new Stack(new AwsApp({ outdir: tempDir() }), 'Base');
+      plain = keys.map((k) => stack.node.tryGetContext(k));
+      const base = new SharedBase(new Capability(new CapabilityApp({ outdir: path.join(tempDir(), 'dist') }), 'cdn'), 'Base');
+      ours = keys.map((k) => base.node.tryGetContext(k));
+    } finally {
+      process.chdir(saved.cwd);
+      for (const [name, value] of [['CDK_CONTEXT_JSON', saved.json], ['CONTEXT_OVERFLOW_LOCATION_ENV', saved.overflow]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+
+    // THEN both see the variable and the file, and neither reads cdk.json
+    expect(plain).toEqual(['from the file', 'from the variable', true, undefined]);
+    expect(ours).toEqual(plain);
+  });
+
   test('a feature flag from cdk.json changes the template as it does under a plain aws-cdk App', () => {
     // GIVEN an SSM parameter in a plain aws-cdk App and in a capability, both with the same context
     const context = { '@aws-cdk/core:newStyleStackSynthesis': true, '@aws-cdk/aws-ssm:noStringParameterTier': true };
@@ -172,5 +205,19 @@ describe('a rename against the lock is reported in the plan with the fix', () =>
       },
       expect.objectContaining({ from: expect.stringMatching(/^Service /), path: 'shop/web/Web/Service' }),
     ]);
+  });
+
+  test('the plan cdk-capability plan prints lists each rename with its fix', () => {
+    // GIVEN the release whose names change against the lock
+    const { plan } = nextRelease(lockedSeries(build, 'plain'), build, 'ported-full-path');
+
+    // WHEN printed as `cdk-capability plan` prints it
+    const text = formatPlan(plan!);
+
+    // THEN a section after the changes names each pair, its construct and the fix
+    const [from, to] = [plan!.renames![0].from, plan!.renames![0].to];
+    const section = text.slice(text.indexOf('\nRenamed')).split('\n').slice(2, 4);
+    expect(section).toEqual([`  ~ ${from} -> ${to} ('shop/web/Web')`, `      fix: ${plan!.renames![0].fix}`]);
+    expect(text).toContain('\nRenamed (removed and added again by the same construct: applying creates the new object beside the old one):\n');
   });
 });

@@ -5,9 +5,12 @@ import { Construct } from 'constructs';
 import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { Capability, CapabilityApp, GitOps, Plan, Reference, RuntimeRouting } from '../src';
-import { configMap, newApp, removeTempDirs, stepSummary, tempDir, widgetCrd } from './util';
+import { configMap, newApp, removeTempDirs, siteOfNextLine, stepSummary, tempDir, widgetCrd } from './util';
 import { collect } from '../src/collect/collect';
 import { kindRank } from '../src/collect/graph/kind-order';
+
+/** The call site on the line after `at`. */
+const next = (at: string): string => at.replace(/:(\d+)$/, (_m, line) => `:${Number(line) + 1}`);
 
 afterAll(removeTempDirs);
 
@@ -198,6 +201,7 @@ describe('references order: the referenced object first', () => {
     const app = newApp();
     const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
     const web = deployment(chart, 'Web', 'web', 'web', { volumes: [{ name: 's', configMap: { name: 'settings' } }] });
+    const at = siteOfNextLine();
     configMap(chart, 'Settings', 'settings', 'web').addDependency(web);
 
     // WHEN synthesized
@@ -206,7 +210,7 @@ describe('references order: the referenced object first', () => {
     // THEN one CAP004
     expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
       'CAP004 dependency cycle: c/r/Web => c/r/Settings => c/r/Web (c/r/Web => c/r/Settings: reference (spec.template.spec.volumes[name=s].configMap); '
-        + 'c/r/Settings => c/r/Web: explicit \'c/r/Settings\'.addDependency(\'c/r/Web\')). Remove one of these dependencies (addDependency, or the reference that implies it).',
+        + `c/r/Settings => c/r/Web: explicit 'c/r/Settings'.addDependency('c/r/Web') at ${at}). Remove one of these dependencies (addDependency, or the reference that implies it).`,
     ]);
   });
 });
@@ -365,6 +369,7 @@ describe('cdk8s compatibility: charts', () => {
     const r2 = new Chart(cap, 'r2');
     configMap(r, 'a', 'a');
     configMap(r2, 'b', 'b');
+    const at = siteOfNextLine();
     r.addDependency(r2);
     r2.addDependency(r);
 
@@ -373,8 +378,53 @@ describe('cdk8s compatibility: charts', () => {
 
     // THEN (before: c/r/a => c/r => c/r2 => c/r2/b => c/r2 => c/r => c/r/a)
     expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP004 dependency cycle: c/r => c/r2 => c/r (c/r => c/r2: explicit \'c/r\'.addDependency(\'c/r2\'); c/r2 => c/r: explicit \'c/r2\'.addDependency(\'c/r\')). '
+      `CAP004 dependency cycle: c/r => c/r2 => c/r (c/r => c/r2: explicit 'c/r'.addDependency('c/r2') at ${at}; c/r2 => c/r: explicit 'c/r2'.addDependency('c/r') at ${next(at)}). `
         + 'Remove one of these dependencies (addDependency, or the reference that implies it).',
+    ]);
+  });
+});
+
+describe('cdk8s compatibility: dependencies between charts through what they hold', () => {
+  // Ported from cdk8s-team/cdk8s-core test/app.test.ts ("app with chart dependencies via custom constructs", at
+  // 6e6c8be5): a dependency between two plain constructs, each holding an object of its own chart, orders the charts.
+  test('a dependency between custom constructs in two charts puts the chart of the dependency first', () => {
+    // GIVEN charts c/chart1 and c/chart2, each with a plain construct holding a ConfigMap, the first made to depend on the second
+    const app = newApp();
+    const cap = new Capability(app, 'c');
+    const microService = new Construct(new Chart(cap, 'chart1'), 'MicroService');
+    configMap(microService, 'Obj', 'micro-service');
+    const dataBase = new Construct(new Chart(cap, 'chart2'), 'DataBase');
+    configMap(dataBase, 'Obj', 'data-base');
+    microService.node.addDependency(dataBase);
+
+    // WHEN synthesized
+    const plan = planOf(app);
+
+    // THEN chart2's step first, chart1's waits for it for the explicit dependency
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/chart2', objects: ['ConfigMap data-base'], dependsOn: [] },
+      { id: 'c/chart1', objects: ['ConfigMap micro-service'], dependsOn: [{ step: 'c/chart2', reasons: ['explicit dependency (addDependency)'] }] },
+    ]);
+  });
+
+  // Ported from cdk8s-team/cdk8s-core test/app.test.ts ("app with charts indirectly dependant", at 6e6c8be5): objects
+  // that depend on objects of other charts order the charts, through a chain.
+  test('objects that depend on objects of other charts order those charts, along the chain', () => {
+    // GIVEN three charts, declared 1, 2, 3, whose objects depend 1 on 2 and 2 on 3
+    const app = newApp();
+    const cap = new Capability(app, 'c');
+    const [obj1, obj2, obj3] = [1, 2, 3].map((i) => configMap(new Chart(cap, `chart${i}`), `obj${i}`, `obj${i}`));
+    obj1.node.addDependency(obj2);
+    obj2.node.addDependency(obj3);
+
+    // WHEN synthesized
+    const plan = planOf(app);
+
+    // THEN chart3, chart2, chart1, each after the one before
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/chart3', objects: ['ConfigMap obj3'], dependsOn: [] },
+      { id: 'c/chart2', objects: ['ConfigMap obj2'], dependsOn: [{ step: 'c/chart3', reasons: ['explicit dependency (addDependency)'] }] },
+      { id: 'c/chart1', objects: ['ConfigMap obj1'], dependsOn: [{ step: 'c/chart2', reasons: ['explicit dependency (addDependency)'] }] },
     ]);
   });
 });

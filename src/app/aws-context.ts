@@ -5,28 +5,41 @@ import * as path from 'path';
 export const CONTEXT_ENV = 'CDK_CONTEXT_JSON';
 
 /**
+ * The variable naming the file where the aws-cdk CLI puts the context that does not fit in `CDK_CONTEXT_JSON`
+ * (a large `cdk.context.json` of lookups); aws-cdk-lib's `cxapi.CONTEXT_OVERFLOW_LOCATION_ENV`, spelled so.
+ */
+export const CONTEXT_OVERFLOW_ENV = 'CONTEXT_OVERFLOW_LOCATION_ENV';
+
+/**
  * The context an aws-cdk `App` would see, lowest precedence first: the app's
  * `context` prop; when the aws-cdk CLI did not start the program (no
  * `CDK_CONTEXT_JSON`), the `context` of `cdk.json` and then `cdk.context.json`
  * in `dir`, which the CLI would have read; then `CDK_CONTEXT_JSON`, as
- * `App.loadContext` reads it (the CLI's merge of those files and `--context`).
+ * `App.loadContext` reads it (the CLI's merge of those files and `--context`),
+ * and the file `CONTEXT_OVERFLOW_LOCATION_ENV` names, where the CLI puts what
+ * does not fit in the variable.
  *
  * @throws when a file or the variable holds JSON that is not an object
  */
 export function awsCdkContext(props: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv, dir: string): Record<string, unknown> {
   const context: Record<string, unknown> = { ...props };
   const fromEnv = env[CONTEXT_ENV];
-  if (fromEnv === undefined || fromEnv === '') {
+  const overflow = env[CONTEXT_OVERFLOW_ENV];
+  if ((fromEnv === undefined || fromEnv === '') && !overflow) {
     Object.assign(context, readObject(path.join(dir, 'cdk.json'), 'context'));
     Object.assign(context, readObject(path.join(dir, 'cdk.context.json')));
   } else {
-    Object.assign(context, parseObject(fromEnv, CONTEXT_ENV));
+    if (fromEnv) Object.assign(context, parseObject(fromEnv, CONTEXT_ENV));
+    if (overflow) Object.assign(context, readObject(overflow, undefined, `${CONTEXT_OVERFLOW_ENV} (${overflow})`));
   }
   return context;
 }
 
-function readObject(file: string, key?: string): Record<string, unknown> {
-  if (!fs.existsSync(file)) return {};
+function readObject(file: string, key?: string, required?: string): Record<string, unknown> {
+  if (!fs.existsSync(file)) {
+    if (required) throw new Error(`${required} names no file: it must be the context file the aws-cdk CLI wrote`);
+    return {};
+  }
   const parsed = parseObject(fs.readFileSync(file, 'utf-8'), file);
   if (key === undefined) return parsed;
   const inner = parsed[key];

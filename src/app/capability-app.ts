@@ -9,6 +9,7 @@ import { CompositionError, formatFindings } from '../check/composition-error';
 import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
 import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
+import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { recordWriteCalls } from '../private/write-calls';
@@ -148,6 +149,8 @@ export class CapabilityApp extends App {
     if (process.env[REPORT_ENV]) recordCreationSites(this);
     // Each escape hatch and Tag is a writer of its own, named by its call site.
     recordWriteCalls();
+    // A cycle message names who made each explicit dependency: a library for its own construct, or the program's line.
+    recordDependencyCalls(this);
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
     if (props.enforce !== undefined) {

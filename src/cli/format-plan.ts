@@ -33,7 +33,8 @@ export function hasChanges(plan: Plan): boolean {
  * Renders a plan readably, as `terraform plan` does: a summary line with the
  * `+ ~ -` counts, the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
- * changed fields (old -> new, secrets and tokens masked), traffic shifts
+ * changed fields (old -> new, secrets and tokens masked), the objects renamed with their fix, the
+ * inferred edges left out of the order with the cycle each would close, traffic shifts
  * between backend versions, handovers of field ownership (and whether each moves between deploy time and
  * runtime), runtime writers added, changed or removed, contract versions and parameter paths, and
  * interface fields with the bump each needs; then this release's escape hatches over what their own
@@ -66,6 +67,17 @@ export function formatPlan(plan: Plan): string {
     for (const r of c.removed) lines.push(`  - ${r}`);
     const secrets = c.sensitiveNotCompared;
     if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
+  }
+  if ((plan.renames ?? []).length > 0) {
+    lines.push('', 'Renamed (removed and added again by the same construct: applying creates the new object beside the old one):');
+    for (const r of plan.renames!) lines.push(`  ~ ${r.from} -> ${r.to} ('${r.path}')`, `      fix: ${r.fix}`);
+  }
+  if ((plan.droppedOrder ?? []).length > 0) {
+    lines.push('', 'Order left out (an inferred edge that would close a cycle with these edges):');
+    for (const d of plan.droppedOrder!) {
+      lines.push(`  ${d.before} before ${d.after}: ${d.reason}`);
+      for (const e of d.closes) lines.push(`      ${e}`);
+    }
   }
   // only the weights that move, as terraform lists only what changes
   const moved = (c.traffic ?? []).map((t) => ({

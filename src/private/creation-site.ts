@@ -61,9 +61,13 @@ export function creationSite(construct: IConstruct): SourceLocation | undefined 
   return undefined;
 }
 
-/** The first frame of a V8 stack in a file of the program. */
+/**
+ * The first frame of a V8 stack in a file of the program; undefined when code
+ * with no file of its own (`eval`, `new Function`) comes first.
+ */
 export function firstProgramFrame(stack: string): SourceLocation | undefined {
   for (const line of stack.split('\n').slice(1)) {
+    if (/^\s*at (?:.* \()?eval at /.test(line)) return undefined;
     const m = /^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$/.exec(line);
     if (!m) continue;
     let file = m[1];

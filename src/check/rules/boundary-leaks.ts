@@ -4,7 +4,7 @@ import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
 /** The fix of a boundary leak, as a capability app makes it. */
-export const BOUNDARY_LEAK_FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart).";
+export const BOUNDARY_LEAK_FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart): a consumed value reaches a pod only as a container env entry (handle.envValue() for cdk8s-plus, handle.envVar() raw: a secretKeyRef to the Secret the contract's ExternalSecret makes at deploy time); a ConfigMap, an annotation or any other field cannot hold one, since the manifests are written before the stack is deployed.";
 
 /** What each form of a deployment-time value becomes when it is written out at synth. */
 const RENDERS: Readonly<Record<DeployTimeForm, string>> = {

@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
 import { kindRank } from './kind-order';
 import { referenceEdges } from './order-references';
+import { dependencyCall } from '../../private/dependency-calls';
 import { isSelfDependent } from '../../private/self-dependency';
 import type { GraphUnit, ObjectFact, ReferenceFact } from '../facts';
 import { groupKind } from '../object-identity';
@@ -274,15 +275,21 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
 
 /**
  * Who made an explicit dependency: `c` was made to depend on `d`, by
- * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it); when
- * `c` is the default child of a construct (id `Resource` or `Default`, as in a
- * cdk8s-plus or aws-cdk L2), that construct's class and path, since its code
- * made the call. (`node.defaultChild` is not read: it throws when a construct
- * has both ids.)
+ * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it). When
+ * a library made the call for its own construct (cdk8s-plus' StatefulSet on
+ * its headless Service, an aws-cdk L2 on its L1), the construct whose code made
+ * it: the one `c` is the default child of (id `Resource` or `Default`), or `c`
+ * itself; when the program made it, its file and line. (`node.defaultChild`
+ * is not read: it throws when a construct has both ids.)
  */
 function explicitOrigin(c: IConstruct, d: IConstruct): string {
-  const scope = c.node.scope;
-  const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
-  const owner = scope && isDefaultChild && !Chart.isChart(scope) ? `, by ${scope.constructor.name} '${scope.node.path}'` : '';
-  return `'${c.node.path}'.addDependency('${d.node.path}')${owner}`;
+  const call = dependencyCall(c, d);
+  const made = `'${c.node.path}'.addDependency('${d.node.path}')`;
+  if (call?.byLibrary) {
+    const scope = c.node.scope;
+    const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
+    const owner = scope && isDefaultChild && !Chart.isChart(scope) ? scope : c;
+    return `${made}, by ${owner.constructor.name} '${owner.node.path}'`;
+  }
+  return call?.site ? `${made} at ${call.site}` : made;
 }
