@@ -97,6 +97,15 @@ function profileSlowest(scenarios: readonly ScenarioReport[], outDir: string): P
   }
 }
 
+/**
+ * The compiled library in `bench/.out/src` reads its data files beside its root, as `lib/` reads them from the
+ * package (`docs/lock.schema.json` for every synth with a lock): `bench/.out/docs` links to the repository's `docs/`.
+ */
+function linkDocs(outDir: string, repository: string): void {
+  const link = path.join(outDir, 'docs');
+  if (!fs.existsSync(link)) fs.symlinkSync(path.relative(outDir, path.join(repository, 'docs')), link, 'dir');
+}
+
 function main(): void {
   const argv = process.argv.slice(2);
   if (argv.includes('--list')) return listScenarios();
@@ -104,6 +113,7 @@ function main(): void {
   // compiled to bench/.out/bench/run.js
   const outDir = path.resolve(__dirname, '..');
   const benchDir = path.resolve(outDir, '..');
+  linkDocs(outDir, path.resolve(benchDir, '..'));
   if (flag(argv, 'profile')) return profileOnly(argv, options, outDir);
 
   const machine = describeMachine(tempBase());
