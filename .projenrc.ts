@@ -197,6 +197,14 @@ project.addTask('topology', {
 });
 project.gitattributes.addAttributes('/src/collect/topology/*.generated.ts', 'linguist-generated');
 
+// The lock's JSON Schema validator, compiled ahead of time by ajv's standalone code generation and committed: compiling
+// the schema at run time cost about 0.2 s of every synth that reads a lock. test/lock-validator.test.ts fails when stale.
+project.addTask('lock-validator', {
+  description: 'Regenerate src/release/lock-validator.generated.ts from docs/lock.schema.json (ajv standalone code)',
+  exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-lock-validator.ts',
+});
+project.gitattributes.addAttributes('/src/release/lock-validator.generated.ts', 'linguist-generated'); // not linted: *.generated.ts
+
 // structured-merge-diff's verdicts, recorded by the live Go oracle so `npm test` needs Node alone (test/smd/verdicts.ts).
 project.addTask('smd:record', {
   description: 'Run every structured-merge-diff suite through the Go oracle and rewrite test/smd/vectors/ (needs Go: bash test/smd/install.sh)',
