@@ -59,8 +59,9 @@ const project = new typescript.TypeScriptProject({
     '@aws-solutions-constructs/aws-dynamodbstreams-lambda@2.101.0',
   ],
   // semver: the reference semver implementation.
-  // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and about six times faster
-  // (YAML was 20% of a synth); already in most trees (eslint depends on it), so usually no second copy.
+  // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and, measured cold as a synth
+  // runs it, 2.6x faster than yaml's stringify on 10,000 ConfigMaps (220 vs 579 ms CPU) and 2x on the small app's
+  // 100 cdk8s-plus objects (55 vs 100 ms), its ~6 ms load included; already in most trees (eslint depends on it).
   // ajv checks the lock file against its JSON Schema (docs/lock.schema.json, draft 2020-12) before any rule reads it,
   // one coded refusal per violation with its JSON pointer: the most used and maintained validator, already what the
   // tests validate manifests, SARIF and the plan output with, and in most trees (eslint depends on it).
