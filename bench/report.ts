@@ -88,6 +88,8 @@ export interface ProfileReport {
 export interface BenchReport {
   readonly command: string;
   readonly quick: boolean;
+  /** Timed runs per side when `--runs` set them (fewer repetitions than each scenario's own counts). */
+  readonly runs?: number;
   readonly started: Date;
   readonly durationS: number;
   readonly machine: Machine;
@@ -125,6 +127,13 @@ export function renderReport(report: BenchReport): string {
       'Figures below all come from that one run; the file is rewritten by every full run.',
     '',
   );
+  if (report.runs !== undefined) {
+    out.push(
+      `**Repetitions reduced**: ${report.runs} timed run${report.runs === 1 ? '' : 's'} per side in every scenario (\`--runs=${report.runs}\`) instead of each scenario's own counts ` +
+        '(3 to 10), to fit the time left on a shared machine; every scenario and size was still measured. Medians over fewer runs move more with the load.',
+      '',
+    );
+  }
   out.push('## Machine', '');
   out.push(`- ${m.cpus} CPUs, ${m.cpuModel}, ${m.memoryGiB.toFixed(0)} GiB memory, ${m.os}`);
   out.push(`- Node ${m.node}; ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);

@@ -4,7 +4,8 @@
  *   --quick                  fewer runs and smaller sizes (checks the harness; not figures)
  *   --only=charts,tenants    only these scenarios (`--list` names them)
  *   --sizes=30,100           measure the chosen scenarios at these sizes instead
- *   --runs=2                 timed runs per side instead of each scenario's own counts
+ *   --runs=3                 timed runs per side instead of each scenario's own counts (a full run with
+ *                            fewer repetitions when time is short: still every scenario, and RESULTS.md says so)
  *   --no-profile             skip the profile of our slowest scenario at the end
  *   --profile=tenants        profile only: one run under `node --cpu-prof`, top ten self-time functions
  *     [--side=bare] [--size=300]   ... of that side (ours, bare, floor) at that size
@@ -12,8 +13,9 @@
  *
  * Runs every scenario, ours against the bare tool (and the floor) in
  * alternated separate processes, prints the report and a PASS/FAIL line per
- * target, and after a full run of every scenario writes the report to
- * bench/RESULTS.md (any other run writes bench/.out/RESULTS.md).
+ * target, and after a full run of every scenario (at its own sizes, with the
+ * profile; `--runs` allowed) writes the report to bench/RESULTS.md (any other
+ * run writes bench/.out/RESULTS.md).
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -97,6 +99,15 @@ function profileSlowest(scenarios: readonly ScenarioReport[], outDir: string): P
   }
 }
 
+/**
+ * The compiled library in `bench/.out/src` reads its data files beside its root, as `lib/` reads them from the
+ * package (`docs/lock.schema.json` for every synth with a lock): `bench/.out/docs` links to the repository's `docs/`.
+ */
+function linkDocs(outDir: string, repository: string): void {
+  const link = path.join(outDir, 'docs');
+  if (!fs.existsSync(link)) fs.symlinkSync(path.relative(outDir, path.join(repository, 'docs')), link, 'dir');
+}
+
 function main(): void {
   const argv = process.argv.slice(2);
   if (argv.includes('--list')) return listScenarios();
@@ -104,6 +115,7 @@ function main(): void {
   // compiled to bench/.out/bench/run.js
   const outDir = path.resolve(__dirname, '..');
   const benchDir = path.resolve(outDir, '..');
+  linkDocs(outDir, path.resolve(benchDir, '..'));
   if (flag(argv, 'profile')) return profileOnly(argv, options, outDir);
 
   const machine = describeMachine(tempBase());
@@ -121,11 +133,13 @@ function main(): void {
   machine.loadAverage.end = os.loadavg()[0];
 
   const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
-  const report: BenchReport = { command, quick: options.quick, started, durationS: (Date.now() - t0) / 1000, machine, scenarios, profile };
+  const durationS = (Date.now() - t0) / 1000;
+  const report: BenchReport = { command, quick: options.quick, runs: options.runs, started, durationS, machine, scenarios, profile };
   const markdown = renderReport(report);
   process.stdout.write(markdown + '\n');
 
-  const complete = !options.quick && !options.only && !options.sizes && options.runs === undefined && options.profile;
+  // every scenario at its own sizes; fewer repetitions (--runs) still make a full run, and the report says so
+  const complete = !options.quick && !options.only && !options.sizes && options.profile;
   const file = complete ? path.join(benchDir, 'RESULTS.md') : path.join(outDir, 'RESULTS.md');
   fs.writeFileSync(file, markdown + '\n');
   // the raw runs, for anyone who wants other statistics than medians

@@ -56,10 +56,27 @@ function program(side: 'ours' | 'bare'): string {
 /** cdk8s' TypeScript app template's compiler options (`cdk8s init typescript-app`), with a newer lib and target and without `charset` (TypeScript 5.5+ refuses it). */
 const TSCONFIG = {
   compilerOptions: {
-    alwaysStrict: true, declaration: true, experimentalDecorators: true, inlineSourceMap: true, inlineSources: true,
-    lib: ['es2022'], module: 'CommonJS', noEmitOnError: true, noFallthroughCasesInSwitch: true, noImplicitAny: true, noImplicitReturns: true,
-    noImplicitThis: true, noUnusedLocals: true, noUnusedParameters: true, resolveJsonModule: true, strict: true, strictNullChecks: true,
-    strictPropertyInitialization: true, stripInternal: true, target: 'ES2022', types: ['node'],
+    alwaysStrict: true,
+    declaration: true,
+    experimentalDecorators: true,
+    inlineSourceMap: true,
+    inlineSources: true,
+    lib: ['es2022'],
+    module: 'CommonJS',
+    noEmitOnError: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitAny: true,
+    noImplicitReturns: true,
+    noImplicitThis: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    resolveJsonModule: true,
+    strict: true,
+    strictNullChecks: true,
+    strictPropertyInitialization: true,
+    stripInternal: true,
+    target: 'ES2022',
+    types: ['node'],
   },
   files: ['main.ts'],
 };
@@ -115,7 +132,7 @@ function runTypeChecked(side: 'ours' | 'bare'): Builder {
     process.env.BENCH_SIZE = String(size);
     if (options?.lockFile) process.env.BENCH_LOCK_FILE = options.lockFile;
     process.chdir(at);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import/no-extraneous-dependencies -- the bench is a dev tool; ts-node runs it as cdk8s' app line does
     (require('ts-node') as typeof import('ts-node')).register({ cwd: at, project: path.join(at, 'tsconfig.json'), transpileOnly: false });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(path.join(at, 'main.ts'));

@@ -4,6 +4,7 @@ import { App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { awsCdkContext } from './aws-context';
 import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
+import { isShortSynth } from './short-synth';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
 import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
@@ -11,6 +12,7 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
+import { deferringThread } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
@@ -175,6 +177,12 @@ export class CapabilityApp extends App {
    * plan, when accepted) are also written to that file as JSON, refused or not.
    */
   public synth(): void {
+    // a short synth ends long before its lock could look stale: no refreshing thread unless it runs long
+    if (isShortSynth(this)) deferringThread(() => this.synthOnce());
+    else this.synthOnce();
+  }
+
+  private synthOnce(): void {
     let held: HeldOutdir | undefined | 'refused';
     try {
       held = this.holdOutdir();

@@ -5,6 +5,7 @@ import { internalError } from '../check/internal-error';
 import { collect } from '../collect/collect';
 import type { Facts } from '../collect/facts';
 import { constructPathOf } from '../private/guard';
+import { pulse } from '../private/heartbeat';
 import type { InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
@@ -63,16 +64,19 @@ type Stage = 'collect' | 'check' | 'render';
 export function synthesize(root: IConstruct, options: PipelineOptions): SynthesisResult {
   const facts = guarded('collect', root, undefined, () => collect(root));
   if (isCrash(facts)) return refused([facts]);
+  pulse();
 
   const claims = options.writers.flatMap((w) => w.claims ?? []);
   const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblems: options.lockProblems, claims }));
   if (isCrash(findings)) return refused([findings], facts);
+  pulse();
   const errors = findings.filter((f) => f.severity === 'error');
   const warnings = findings.filter((f) => f.severity === 'warning').map(toViolation);
   if (errors.length > 0) return { ...refused(errors, facts), warnings };
 
   const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers, options.lockKey, options.enforce));
   if (isCrash(rendered)) return { ...refused([rendered], facts), warnings };
+  pulse();
   const { context, output } = rendered;
   return {
     violations: [],

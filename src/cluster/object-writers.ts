@@ -112,8 +112,9 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
   for (const unit of lock.units) {
     if (!unit.writers) continue;
     const now = new Set(unit.writers.map((w) => w.manager));
-    const leaves = new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey)));
     const old = before.get(unit.id);
+    // this release's leaves, parsed only when a previous release recorded writers to compare with
+    const leaves = old?.writers ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
     const releaseFirst = (old?.writers ?? [])
       .filter((w) => w.manager !== undefined && w.kind !== 'runtime' && parseFieldsV1(w.fields).some((p) => !leaves.has(pathKey(p))))
       .map((w) => w.manager!);

@@ -1,3 +1,4 @@
+import { performance } from 'perf_hooks';
 import { Worker } from 'worker_threads';
 
 /**
@@ -53,26 +54,77 @@ parentPort.on('message', (m) => {
 let worker: Worker | undefined;
 let idle: NodeJS.Timeout | undefined;
 const beating = new Set<string>();
+/** Inside `deferringThread`: when it began (`performance.now()`), and the records beaten since, not yet handed to the thread. */
+let deferredSince: number | undefined;
+const deferred = new Map<string, string>();
 
 /**
  * Refreshes the time of `file` (a JSON record holding `token`) every
  * `HEARTBEAT.refreshMs`, from a worker thread, until `stopBeating(file)`, the
  * record no longer holds `token`, or the process ends. The thread never keeps
- * the process alive.
+ * the process alive. Inside `deferringThread`, the thread starts only when a
+ * `pulse()` finds the holding has lasted `HEARTBEAT.refreshMs`.
  */
 export function beat(file: string, token: string): void {
+  beating.add(file);
+  if (deferredSince !== undefined && !worker) {
+    deferred.set(file, token);
+    return;
+  }
+  startThread();
+  worker!.postMessage({ add: file, token, refreshMs: HEARTBEAT.refreshMs });
+}
+
+function startThread(): void {
   if (idle) clearTimeout(idle);
   idle = undefined;
   if (!worker) {
     worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
   }
-  beating.add(file);
-  worker.postMessage({ add: file, token, refreshMs: HEARTBEAT.refreshMs });
+}
+
+/**
+ * Runs `run` (a synth expected to end well within `HEARTBEAT.staleMs`) without
+ * starting the refreshing thread up front. A record is stale only once it has
+ * stayed unrefreshed for `HEARTBEAT.staleMs`, and a holding released sooner
+ * never needs a refresh; the thread is a second V8 isolate (about 9 MiB and
+ * 60 ms of CPU), most of what a small synth costs beyond cdk8s'. Records beaten
+ * meanwhile are handed to the thread at the first `pulse()` that comes
+ * `HEARTBEAT.refreshMs` or more after `run` began, and at its end if they are
+ * still beaten then, so a synth that turns out long is refreshed as before.
+ */
+export function deferringThread<T>(run: () => T): T {
+  if (deferredSince !== undefined) return run();
+  deferredSince = performance.now();
+  try {
+    return run();
+  } finally {
+    deferredSince = undefined;
+    handOver();
+  }
+}
+
+/** Between a synth's steps: starts the refreshing thread for the deferred records once the holding has lasted `HEARTBEAT.refreshMs`. */
+export function pulse(): void {
+  if (deferredSince !== undefined && deferred.size > 0 && performance.now() - deferredSince >= HEARTBEAT.refreshMs) handOver();
+}
+
+/** Whether the refreshing thread runs (a test seam). */
+export function refreshingThread(): boolean {
+  return worker !== undefined;
+}
+
+function handOver(): void {
+  if (deferred.size === 0) return;
+  startThread();
+  for (const [file, token] of deferred) worker!.postMessage({ add: file, token, refreshMs: HEARTBEAT.refreshMs });
+  deferred.clear();
 }
 
 /** Stops refreshing `file`; the thread ends once nothing has been refreshed for a while. */
 export function stopBeating(file: string): void {
+  deferred.delete(file);
   if (!beating.delete(file) || !worker) return;
   worker.postMessage({ remove: file, refreshMs: HEARTBEAT.refreshMs });
   if (beating.size > 0) return;

@@ -1,16 +1,18 @@
-import * as path from 'path';
-import { schemaProblems, schemaValidator, shown } from '../private/json-schema';
-
-/**
- * The lock's JSON Schema (draft 2020-12), shipped in the package as
- * `docs/lock.schema.json` (beside `lib/` as beside `src/`).
- */
-export const LOCK_SCHEMA_FILE = path.join(__dirname, '..', '..', 'docs', 'lock.schema.json');
+import type { ValidateFunction } from 'ajv';
+import { schemaProblems, shown } from '../private/json-schema';
+import { lazily } from '../private/lazy';
 
 /** The most problems reported for one lock file; the rest are counted in the last one. */
 export const MAX_LOCK_PROBLEMS = 20;
 
-const validate = schemaValidator(LOCK_SCHEMA_FILE);
+/**
+ * The validator of the lock's JSON Schema (draft 2020-12, `docs/lock.schema.json`), compiled ahead of
+ * time into `lock-validator.generated.ts` (`npx projen lock-validator`, with the options
+ * `schemaValidator` compiles with): loading ajv and compiling the schema cost about 0.2 s of every
+ * synth that reads a lock. Loaded on first use.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy: only a synth that reads a lock validates one
+const validate = lazily(() => (require('./lock-validator.generated') as { validate: ValidateFunction }).validate);
 
 /**
  * What is wrong with a parsed lock, one problem per violation of the lock's

@@ -8,6 +8,7 @@ import { writeFailure } from './write-failure';
 import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
 import { compareText } from '../private/compare';
+import { pulse } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
 import { writeSteps } from '../private/write-steps';
 
@@ -153,6 +154,7 @@ function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options
     placeCopy(source, dest);
   }
   writeSteps.observe?.('staged');
+  pulse();
   const alongside = options.alongside && stageAlongside(run, options.alongside);
   held.lock.assertHeld();
   swap(staging, target, run, alongside);

@@ -55,8 +55,20 @@ export interface Plan {
   readonly runtimeWriters?: readonly RuntimeWriterRecord[];
 }
 
-/** The plan of a release, as `plan.json` holds it. */
+/** Plans already computed, by context: `plan.json` and the synthesis result share one (it is as large as the manifests). */
+const plans = new WeakMap<RenderContext, Plan>();
+
+/** The plan of a release, as `plan.json` holds it; computed once per render context. */
 export function planOf(context: RenderContext): Plan {
+  let plan = plans.get(context);
+  if (!plan) {
+    plan = computePlan(context);
+    plans.set(context, plan);
+  }
+  return plan;
+}
+
+function computePlan(context: RenderContext): Plan {
   const capabilities = new Map(context.facts.objects.map((o) => [`object:${o.key}`, o.capability]));
   return {
     version: 1,
