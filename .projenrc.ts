@@ -97,6 +97,8 @@ const project = new typescript.TypeScriptProject({
       testPathIgnorePatterns: ['/node_modules/', '/test/fixtures/', '/examples/'],
       // aws-cdk's template validator costs seconds per synth: off in every test file but the one that turns it on.
       setupFiles: ['<rootDir>/test/setup-env.ts'],
+      // each test file ends the lock-refreshing thread its synths started, so its jest worker exits at once
+      setupFilesAfterEnv: ['<rootDir>/test/end-threads.ts'],
     },
     // jest writes its totals as JSON so .ci/run can print `N passed, N failed`.
     extraCliOptions: ['--json', '--outputFile=test-reports/jest-results.json'],

@@ -136,3 +136,18 @@ export function stopBeating(file: string): void {
   }, IDLE_MS);
   idle.unref();
 }
+
+/**
+ * Ends the refreshing thread now, whatever it refreshes (a test seam: a test
+ * file's end, where the jest worker that ran it should exit without waiting
+ * for threads its synths left beating).
+ */
+export async function endRefreshingThread(): Promise<void> {
+  if (idle) clearTimeout(idle);
+  idle = undefined;
+  beating.clear();
+  deferred.clear();
+  const ending = worker;
+  worker = undefined;
+  if (ending) await ending.terminate();
+}
