@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
+import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
@@ -28,6 +29,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
+  const fieldsV1 = sharedFieldsV1();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -76,7 +78,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...values,
         ...ownersOf(written, o.declarer),
         // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-        writers: lockedWritersOf(o, written, crds, runtimeManagers),
+        writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
       });
     }
   }
