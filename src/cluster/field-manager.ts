@@ -56,7 +56,9 @@ export function fieldManagerName(writer: string): string {
 function prefixedName(prefix: string, writer: string): string {
   const plain = `${prefix}${writer}`;
   // printable ASCII (a construct path as a rule) is one byte a character: no UTF-8 count, no Unicode classes
-  const fits = PRINTABLE_ASCII.test(plain) ? plain.length <= FIELD_MANAGER_MAX_BYTES : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
+  const fits = PRINTABLE_ASCII.test(plain)
+    ? plain.length <= FIELD_MANAGER_MAX_BYTES
+    : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
   if (fits && !writer.includes(MARK)) return plain;
   const digest = createHash('sha256').update(writer).digest('hex').slice(0, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
