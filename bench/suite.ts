@@ -219,7 +219,10 @@ const callbacks: Scenario = {
   id: 'callbacks',
   sizes: { full: [1000, 2000, 4000, 10_000], quick: [250, 500] },
   measure(o, sizes, log) {
-    const rows: Row[] = sizes.map((size) => ({ size, ...measureSize(this, size, runs(o, growthCounts(o, size, sizes, size >= 10_000 ? 1 : 3, 3)), log) }));
+    const rows: Row[] = sizes.map((size) => ({
+      size,
+      ...measureSize(this, size, runs(o, growthCounts(o, size, sizes, size >= 10_000 ? 1 : 3, 3)), log),
+    }));
     return {
       id: 'callbacks',
       title: 'N write callbacks into one object',
@@ -372,4 +375,6 @@ const ledger: Scenario = {
 };
 
 /** Every scenario, in the order a full run measures them. */
-export const SCENARIOS: readonly Scenario[] = [charts, chained, chain, refs, contributions, writers, callbacks, callbackWriters, stacks, small, typecheck, tenants, ledger];
+export const SCENARIOS: readonly Scenario[] = [
+  charts, chained, chain, refs, contributions, writers, callbacks, callbackWriters, stacks, small, typecheck, tenants, ledger,
+];

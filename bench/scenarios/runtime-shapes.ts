@@ -114,7 +114,11 @@ export const runtimeShapes: Record<string, (side: RuntimeSide, size: number) => 
  * `CHART_COUNT` charts, each written once by each of `WRITERS_PER_OBJECT`
  * teams (one construct per write): `write(team, id, target, value, w)`.
  */
-function teamsWriting(side: RuntimeSide, size: number, write: (team: Construct, id: string, target: ApiObject, value: string, w: number) => void): void {
+function teamsWriting(
+  side: RuntimeSide,
+  size: number,
+  write: (team: Construct, id: string, target: ApiObject, value: string, w: number) => void,
+): void {
   const perChart = Math.floor(size / WRITERS_PER_OBJECT / CHART_COUNT);
   for (let c = 0; c < CHART_COUNT; c++) {
     const chart = side.chart(`Routing${c}`);

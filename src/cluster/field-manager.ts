@@ -29,6 +29,8 @@ const MARK = '//';
 /** Characters the API server accepts in a field manager's name: Go's `unicode.IsPrint`. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
 const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
+/** Printable ASCII, all of it `PRINTABLE`: the fast test. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * The field manager of a writer of the composition: `cdk-capability:` and the writer's construct path
@@ -53,7 +55,11 @@ export function fieldManagerName(writer: string): string {
 /** `fieldManagerName` with another prefix: the digest and the limit work the same. */
 function prefixedName(prefix: string, writer: string): string {
   const plain = `${prefix}${writer}`;
-  if (Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer) && !writer.includes(MARK)) return plain;
+  // printable ASCII (a construct path as a rule) is one byte a character: no UTF-8 count, no Unicode classes
+  const fits = PRINTABLE_ASCII.test(plain)
+    ? plain.length <= FIELD_MANAGER_MAX_BYTES
+    : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
+  if (fits && !writer.includes(MARK)) return plain;
   const digest = createHash('sha256').update(writer).digest('hex').slice(0, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
   const printable = [...writer.replace(NOT_PRINTABLE, '?')];

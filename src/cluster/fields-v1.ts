@@ -245,6 +245,24 @@ function treeOf(paths: Iterable<FieldPath>): SetNode {
 }
 
 /**
+ * `toFieldsV1` that builds each distinct list of paths once and returns that one object for every equal
+ * list: the many objects of one shape (10,000 ConfigMaps with the same keys) share one `fieldsV1`, which is
+ * read-only (`FieldsV1`). One per release: it keeps every set it built.
+ */
+export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
+  const built = new Map<string, FieldsV1>();
+  return (paths) => {
+    const key = JSON.stringify(paths);
+    let fields = built.get(key);
+    if (!fields) {
+      fields = toFieldsV1(paths);
+      built.set(key, fields);
+    }
+    return fields;
+  };
+}
+
+/**
  * The `fieldsV1` object of a set of paths, with its keys in structured-merge-diff's order (so
  * `JSON.stringify` of it keeps that order; `serializeFieldsV1` for the exact bytes).
  */

@@ -1,10 +1,11 @@
 import type { AppliedWriter, SequencedObject } from './apply-sequence';
 import type { ExpectedObject } from './audit';
 import { fieldManagerOf, runtimeFieldManager } from './field-manager';
-import { parseFieldsV1, toFieldsV1 } from './fields-v1';
+import { FieldsV1, parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
 import { RuntimeHandover, runtimeHandovers } from './runtime-handover';
 import type { FieldWrite, ObjectFact, RuntimeWriterFact } from '../collect/facts';
+import type { FieldPath } from '../collect/ledger/field-path';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
@@ -26,12 +27,15 @@ import type { LeafWriter } from '../release/release-diff';
  * @param crds the topologies of the composition's CRDs
  * @param runtimeManagers the field manager of each runtime writer, by construct path (`runtimeManagersOf`);
  *   one missing gets the manager derived from its path
+ * @param fieldsV1 makes the `fieldsV1` of a writer's leaves; a release's lock passes one `sharedFieldsV1()`
+ *   for all its objects, so objects of one shape share one
  */
 export function lockedWritersOf(
   object: ObjectFact,
   writes: readonly FieldWrite[] | undefined,
   crds: CrdTopologies,
   runtimeManagers: ReadonlyMap<string, string> = new Map(),
+  fieldsV1: (paths: readonly FieldPath[]) => FieldsV1 = toFieldsV1,
 ): LockedWriter[] {
   const declarer = declarationWriter(object.declarer);
   const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
@@ -48,7 +52,7 @@ export function lockedWritersOf(
     }
     entry.leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
   }
-  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves, runtimeManagers));
+  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves, runtimeManagers, fieldsV1));
 }
 
 /**
@@ -60,14 +64,19 @@ export function runtimeManagersOf(writers: readonly RuntimeWriterFact[]): Map<st
 }
 
 /** A writer's record: its manager (named after the writer, or a runtime writer's own) and its leaves as `fieldsV1` sets. */
-function lockedWriter(writer: Writer, leaves: readonly OwnedLeaf[], runtimeManagers: ReadonlyMap<string, string>): LockedWriter {
+function lockedWriter(
+  writer: Writer,
+  leaves: readonly OwnedLeaf[],
+  runtimeManagers: ReadonlyMap<string, string>,
+  fieldsV1: (paths: readonly FieldPath[]) => FieldsV1,
+): LockedWriter {
   const presence = leaves.filter((l) => l.presence).map((l) => l.path);
   return {
     writer: writerName(writer),
     kind: writer.kind,
     manager: (writer.kind === 'runtime' ? runtimeManagers.get(writer.path) : undefined) ?? fieldManagerOf(writer),
-    fields: toFieldsV1(leaves.map((l) => l.path)),
-    ...(presence.length > 0 ? { presence: toFieldsV1(presence) } : {}),
+    fields: fieldsV1(leaves.map((l) => l.path)),
+    ...(presence.length > 0 ? { presence: fieldsV1(presence) } : {}),
   };
 }
 

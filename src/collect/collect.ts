@@ -106,7 +106,7 @@ export function collect(root: IConstruct): Facts {
     declarer: d.declarer,
     chart: d.apiObject.chart.node.path,
     capability: RuntimeCapability.tryOf(d.apiObject)?.node.path,
-    ...(generatedName(d.apiObject) ? { nameFrom: d.apiObject.node.path } : {}),
+    ...(!acceptedByEveryKind(d.manifest?.metadata?.name) && generatedName(d.apiObject) ? { nameFrom: d.apiObject.node.path } : {}),
     identity: d.identity,
     key: d.key,
     manifest: d.manifest,
@@ -317,6 +317,21 @@ function resourceDeclarersOf(constructs: readonly IConstruct[]): Record<string, 
     }
   }
   return paths;
+}
+
+/**
+ * A name every kind accepts, whatever its naming rule (`object-validity`): a
+ * DNS-1035 label (a Service's) of at most 52 characters (a CronJob's limit).
+ */
+const NAME_EVERY_KIND_ACCEPTS = /^[a-z]([-a-z0-9]{0,50}[a-z0-9])?$/;
+
+/**
+ * True when `name` is one no naming rule refuses: no message explains it, so
+ * whether cdk8s generated it (`nameFrom`, asked of its chart, about a tenth of
+ * a large synth) is not asked.
+ */
+function acceptedByEveryKind(name: unknown): boolean {
+  return typeof name === 'string' && NAME_EVERY_KIND_ACCEPTS.test(name);
 }
 
 /**

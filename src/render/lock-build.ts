@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
+import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
@@ -28,6 +29,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
+  const fieldsV1 = sharedFieldsV1();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -58,12 +60,14 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
       const { group, kind, namespace, name } = o.identity;
       const isCrd = group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition';
       const id = objectUnitId(o.key);
+      const label = describeIdentity(o.identity);
+      const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
       const leaves = lockValues(o.manifest, (at) => isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData'));
       const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key);
       units.push({
         id,
-        label: describeIdentity(o.identity),
+        label,
         path: o.declarer,
         digest,
         groupKind: groupKind(group, kind),
@@ -72,9 +76,9 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
         ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
         ...values,
-        ...ownersOf(writes.get(describeIdentity(o.identity)), o.declarer),
+        ...ownersOf(written, o.declarer),
         // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-        writers: lockedWritersOf(o, writes.get(describeIdentity(o.identity)), crds, runtimeManagers),
+        writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
       });
     }
   }
