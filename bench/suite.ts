@@ -220,7 +220,8 @@ const callbacks: Scenario = {
   sizes: { full: [1000, 2000, 4000, 10_000], quick: [250, 500] },
   measure(o, sizes, log) {
     // a run at 10,000 takes minutes: one, whatever --runs asks
-    const counts = (size: number) => (size >= 10_000 && !o.quick ? { ours: 1, bare: 3, warmupOurs: false } : runs(o, growthCounts(o, size, sizes, 3, 3)));
+    const counts = (size: number): RunCounts =>
+      (size >= 10_000 && !o.quick ? { ours: 1, bare: 3, warmupOurs: false } : runs(o, growthCounts(o, size, sizes, 3, 3)));
     const rows: Row[] = sizes.map((size) => ({ size, ...measureSize(this, size, counts(size), log) }));
     return {
       id: 'callbacks',
