@@ -33,20 +33,26 @@ describe('a cdk8s-plus StatefulSet, which depends on its headless Service', () =
   });
 });
 
+/** Claim data of StorageClass fast (a reference: the class first), and the StorageClass made to depend on the claim; `at` is where. */
+function claimOfAStorageClassItDependsOn() {
+  const app = newApp();
+  const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+  const claim = new ApiObject(chart, 'Claim', {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data', namespace: 'db' },
+    spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  const fast = new ApiObject(chart, 'Fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com' });
+  const at = siteOfNextLine();
+  fast.addDependency(claim);
+  return { app, at };
+}
+
 describe('inferred, ordering-only edges give way to explicit dependencies', () => {
   test('a StorageClass made to depend on its claim: the claim\'s ordering-only edge is dropped, and plan.json says which and why', () => {
     // GIVEN claim data of StorageClass fast, and the StorageClass made to depend on the claim
-    const app = newApp();
-    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
-    const claim = new ApiObject(chart, 'Claim', {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: 'data', namespace: 'db' },
-      spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-    });
-    const fast = new ApiObject(chart, 'Fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com' });
-    const at = siteOfNextLine();
-    fast.addDependency(claim);
+    const { app, at } = claimOfAStorageClassItDependsOn();
 
     // WHEN synthesized and written
     const { violations, plan } = app.synthesize();
@@ -68,17 +74,7 @@ describe('inferred, ordering-only edges give way to explicit dependencies', () =
 
   test('the plan cdk-capability plan prints names the edge left out and the cycle it would have closed', () => {
     // GIVEN claim data of StorageClass fast, and the StorageClass made to depend on the claim
-    const app = newApp();
-    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
-    const claim = new ApiObject(chart, 'Claim', {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: 'data', namespace: 'db' },
-      spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-    });
-    const fast = new ApiObject(chart, 'Fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com' });
-    const at = siteOfNextLine();
-    fast.addDependency(claim);
+    const { app, at } = claimOfAStorageClassItDependsOn();
 
     // WHEN printed as `cdk-capability plan` prints it
     const text = formatPlan(app.synthesize().plan!);
