@@ -78,3 +78,25 @@ export function firstProgramFrame(stack: string): SourceLocation | undefined {
   }
   return undefined;
 }
+
+/** A file as messages show it: relative to the working directory when inside it. */
+export function displayFile(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file;
+}
+
+/**
+ * Where the program made a call, as messages show it (`main.ts:12`), read
+ * off the stack `holder` captured at the call, on first use and once; undefined
+ * when no frame of the program is on it.
+ */
+export function programSite(holder: { readonly stack?: string }): () => string | undefined {
+  let site: string | null | undefined;
+  return () => {
+    if (site === undefined) {
+      const frame = holder.stack === undefined ? undefined : firstProgramFrame(holder.stack);
+      site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
+    }
+    return site ?? undefined;
+  };
+}

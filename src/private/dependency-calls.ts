@@ -1,6 +1,6 @@
 import * as path from 'path';
 import type { IConstruct } from 'constructs';
-import { firstProgramFrame } from './creation-site';
+import { programSite } from './creation-site';
 
 /** Who made one `addDependency` call: a library for its own construct, or the program at a line. */
 export interface DependencyCall {
@@ -51,18 +51,14 @@ export function dependencyCall(c: IConstruct, d: IConstruct): DependencyCall | u
 
 function lazyCall(holder: { stack?: string }): DependencyCall {
   let caller: string | null | undefined;
-  let site: string | null | undefined;
+  const site = programSite(holder);
   return {
     get byLibrary() {
       caller ??= callerFile(holder.stack) ?? null;
       return caller !== null && /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(caller);
     },
     get site() {
-      if (site === undefined) {
-        const frame = holder.stack === undefined ? undefined : firstProgramFrame(holder.stack);
-        site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
-      }
-      return site ?? undefined;
+      return site();
     },
   };
 }
@@ -78,8 +74,3 @@ function callerFile(stack: string | undefined): string | undefined {
   return undefined;
 }
 
-/** A file as messages show it: relative to the working directory when inside it. */
-function displayFile(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file;
-}

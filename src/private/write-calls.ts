@@ -3,7 +3,7 @@ import type { CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
-import { firstProgramFrame } from './creation-site';
+import { programSite } from './creation-site';
 
 /**
  * Who the write calls made while a Contribution runs are attributed to: its
@@ -250,7 +250,7 @@ function capture(api: string, above: Function): WriteCall {
   Error.stackTraceLimit = limit;
   const made = attribution;
   let caller: string | null | undefined;
-  let site: string | null | undefined;
+  const site = programSite(holder);
   return {
     api,
     ...(made ? { attribution: made } : {}),
@@ -259,11 +259,7 @@ function capture(api: string, above: Function): WriteCall {
       return caller !== null && isLibraryFile(caller);
     },
     get site() {
-      if (site === undefined) {
-        const frame = holder.stack === undefined ? undefined : firstProgramFrame(holder.stack);
-        site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
-      }
-      return site ?? undefined;
+      return site();
     },
   };
 }
@@ -278,12 +274,6 @@ function directCaller(stack: string | undefined): string | undefined {
 /** aws-cdk-lib's and cdk8s-plus's own files: a call from there is the library writing its own construct. */
 function isLibraryFile(file: string): boolean {
   return /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(file) && !file.startsWith(OWN_ROOT + path.sep + 'src');
-}
-
-/** A file as messages show it: relative to the working directory when inside it. */
-function displayFile(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file;
 }
 
 /** Splits an aws-cdk override path on dots not escaped with a backslash, as aws-cdk does. */
