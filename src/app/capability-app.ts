@@ -12,7 +12,7 @@ import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
-import { deferringThread } from '../private/heartbeat';
+import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
@@ -178,8 +178,12 @@ export class CapabilityApp extends App {
    */
   public synth(): void {
     // a short synth ends long before its lock could look stale: no refreshing thread unless it runs long
-    if (isShortSynth(this)) deferringThread(() => this.synthOnce());
-    else this.synthOnce();
+    if (isShortSynth(this)) {
+      deferringThread(() => this.synthOnce());
+    } else {
+      refreshBeforeSynth();
+      this.synthOnce();
+    }
   }
 
   private synthOnce(): void {

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import { performance } from 'perf_hooks';
 import { Worker } from 'worker_threads';
 
@@ -72,7 +73,51 @@ export function beat(file: string, token: string): void {
     return;
   }
   startThread();
+  handOver();
   worker!.postMessage({ add: file, token, refreshMs: HEARTBEAT.refreshMs });
+}
+
+/**
+ * `beat`, for a record made while the construct tree is being built (the run
+ * folder an aws-cdk stage is given at construction): the thread is not started
+ * for it yet, as the synth to come may be short. The synth refreshes it as it
+ * starts and treats it as beaten then: a short synth (`deferringThread`) hands
+ * it to the thread at its first `pulse()` once `HEARTBEAT.refreshMs` have
+ * passed, or at its end; a synth that is not short (`refreshBeforeSynth`) or
+ * not known to be short (its first `pulse()`), at once; so does any `beat`
+ * that starts the thread. The record is not refreshed while the tree is
+ * built: a tree built in less than `HEARTBEAT.staleMs` (15 s) never looks
+ * stale, and a run folder whose process lives is never taken for a dead run's
+ * in its own PID namespace, whatever its record's age.
+ */
+export function beatBeforeSynth(file: string, token: string): void {
+  if (worker || deferredSince !== undefined) return beat(file, token);
+  beating.add(file);
+  deferred.set(file, token);
+}
+
+/**
+ * At the start of a synth that is not short: hands the records beaten before
+ * it (`beatBeforeSynth`) to the refreshing thread, started now, and refreshes
+ * them at once.
+ */
+export function refreshBeforeSynth(): void {
+  if (deferred.size === 0) return;
+  touchDeferred();
+  startThread();
+  handOver();
+}
+
+/** Refreshes the deferred records now, as the thread would. */
+function touchDeferred(): void {
+  const now = new Date();
+  for (const file of deferred.keys()) {
+    try {
+      fs.utimesSync(file, now, now);
+    } catch {
+      // gone: its holder removed it; the thread drops such a record too
+    }
+  }
 }
 
 function startThread(): void {
@@ -96,6 +141,7 @@ function startThread(): void {
  */
 export function deferringThread<T>(run: () => T): T {
   if (deferredSince !== undefined) return run();
+  touchDeferred(); // records beaten before the synth (while the tree was built) are as fresh as its start
   deferredSince = performance.now();
   try {
     return run();
@@ -105,9 +151,14 @@ export function deferringThread<T>(run: () => T): T {
   }
 }
 
-/** Between a synth's steps: starts the refreshing thread for the deferred records once the holding has lasted `HEARTBEAT.refreshMs`. */
+/**
+ * Between a synth's steps: starts the refreshing thread for the deferred records once the deferral has
+ * lasted `HEARTBEAT.refreshMs`, or at once outside `deferringThread` (a synth not known to be short).
+ */
 export function pulse(): void {
-  if (deferredSince !== undefined && deferred.size > 0 && performance.now() - deferredSince >= HEARTBEAT.refreshMs) handOver();
+  if (deferred.size === 0) return;
+  // outside a deferral the synth is not known to be short: records beaten before it go to the thread now
+  if (deferredSince === undefined || performance.now() - deferredSince >= HEARTBEAT.refreshMs) handOver();
 }
 
 /** Whether the refreshing thread runs (a test seam). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { beat, stopBeating } from './heartbeat';
+import { beat, beatBeforeSynth, stopBeating } from './heartbeat';
 import { certainlyGone, newOwner, Owner, parseOwner } from './liveness';
 import { writeSteps } from './write-steps';
 
@@ -42,13 +42,16 @@ export class RunFolder {
   /**
    * The run folder for `outdir` in this process: one per outdir, created on
    * first use.
+   *
+   * @param beforeSynth whether it is asked for while the construct tree is being built (an aws-cdk stage's
+   *   outdir): its owner record is refreshed from the synth on (`beatBeforeSynth`)
    */
-  public static for(outdir: string): RunFolder {
+  public static for(outdir: string, beforeSynth = false): RunFolder {
     const target = path.resolve(outdir);
     let folder = RunFolder.folders.get(target);
     if (!folder || !fs.existsSync(folder.path)) {
       folder?.remove();
-      folder = new RunFolder(target);
+      folder = new RunFolder(target, undefined, beforeSynth);
       RunFolder.folders.set(target, folder);
     }
     return folder;
@@ -94,7 +97,7 @@ export class RunFolder {
   public readonly owner: Owner;
   private assemblies = 0;
 
-  private constructor(private readonly outdir: string, existing?: string) {
+  private constructor(private readonly outdir: string, existing?: string, beforeSynth = false) {
     const parent = path.dirname(outdir);
     fs.mkdirSync(parent, { recursive: true });
     if (!existing) removeDeadRuns(outdir);
@@ -102,7 +105,7 @@ export class RunFolder {
     if (!existing) writeSteps.observe?.('run-created');
     this.owner = newOwner();
     fs.writeFileSync(path.join(this.path, OWNER_FILE), JSON.stringify(this.owner) + '\n');
-    beat(ownerFile(this.path), this.owner.token);
+    (beforeSynth ? beatBeforeSynth : beat)(ownerFile(this.path), this.owner.token);
     if (existing) this.assemblies = fs.readdirSync(path.join(existing, 'assemblies')).length;
     if (!RunFolder.exitHookInstalled) {
       RunFolder.exitHookInstalled = true;

@@ -19,7 +19,7 @@ const privateFolders: string[] = [];
  */
 export function assemblyDirFor(scope: IConstruct): string {
   const root = scope.node.root;
-  if (root instanceof App && typeof root.outdir === 'string' && root.outdir !== '') return RunFolder.for(root.outdir).assemblyDir();
+  if (root instanceof App && typeof root.outdir === 'string' && root.outdir !== '') return RunFolder.for(root.outdir, true).assemblyDir();
   return privateTempDir('cdk-capability-');
 }
 
