@@ -3,11 +3,11 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { tempDir } from './util';
+import { Capability, CapabilityApp, RuntimeRouting } from '../src';
 import { SHORT_SYNTH_CONSTRUCTS } from '../src/app/short-synth';
 import { HEARTBEAT, refreshingThread } from '../src/private/heartbeat';
 import { sleep } from '../src/private/liveness';
 import { writeSteps } from '../src/private/write-steps';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
 
 // The run folder an aws-cdk stage gets at construction (the `Capability` of `cdk-capability` is one) has an
 // owner record that the refreshing thread keeps fresh. Starting that thread (a second V8 isolate) while the
