@@ -1,7 +1,10 @@
+import * as path from 'path';
 import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
+import * as jsyamlIndex from 'js-yaml';
 import { parse } from 'yaml';
+import { jsyaml } from '../src/private/js-yaml';
 import { toYaml } from '../src/private/yaml';
 
 /** Strings that read as something else in YAML 1.1 (kubectl's reader) or 1.2 when written plain. */
@@ -84,5 +87,23 @@ describe('toYaml', () => {
     // eslint-disable-next-line no-console
     console.log(`toYaml: ${cases} random documents read back unchanged; ${identical} byte-identical to cdk8s' writer`);
     expect(cases).toBe(3_000);
+  });
+});
+
+describe('the js-yaml copy this library loads', () => {
+  test('is the single-file build of the installed js-yaml, with the API of its index', () => {
+    // GIVEN the copy, and the index as `import` loads it
+    const index = jsyamlIndex;
+    const file = require.resolve('js-yaml').replace(/index\.js$/, path.join('dist', 'js-yaml.js'));
+
+    // THEN it is the dist file, not the index
+    expect(require.cache[file]?.exports).toBe(jsyaml);
+    expect(jsyaml).not.toBe(index);
+    // with every name of the index (and an ES module `default`)
+    expect(Object.keys(jsyaml).filter((k) => k !== 'default').sort()).toEqual(Object.keys(index).filter((k) => k !== 'default').sort());
+    // writing what the index writes, and reading it back
+    const doc = { a: 'yes', b: ['0123', 1_000, null], c: { d: '2026-12-04', e: 'plain' } };
+    expect(jsyaml.dump(doc)).toBe(index.dump(doc));
+    expect(jsyaml.load(jsyaml.dump(doc))).toEqual(doc);
   });
 });

@@ -1,8 +1,8 @@
 import * as path from 'path';
-import * as jsyaml from 'js-yaml';
 import { applySequence } from '../cluster/apply-sequence';
 import { legacyFieldManager } from '../cluster/field-manager';
 import { sequencedObjects } from '../cluster/object-writers';
+import { jsyaml } from '../private/js-yaml';
 import { toYaml } from '../private/yaml';
 import type { PlanStep } from '../render/plan-steps';
 import type { Plan } from '../render/writers/plan-json';

@@ -1,7 +1,7 @@
-import * as jsyaml from 'js-yaml';
 import { parseFieldsV1 } from './fields-v1';
 import type { FieldPath } from '../collect/ledger/field-path';
 import { apiGroup, describeIdentity, identityKey, ObjectIdentity } from '../collect/object-identity';
+import { jsyaml } from '../private/js-yaml';
 
 /** One entry of an object's `metadata.managedFields`, its set read into paths. */
 export interface ManagedFieldsEntry {

@@ -1,4 +1,4 @@
-import * as jsyaml from 'js-yaml';
+import { jsyaml } from './js-yaml';
 
 /**
  * A string that some YAML reader of a manifest would not read back as that
