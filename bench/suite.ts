@@ -228,8 +228,9 @@ const callbacks: Scenario = {
       title: 'N write callbacks into one object',
       what:
         'One ConfigMap in one chart, and N writers (each its own construct) adding one label each through the object\'s own API. ' +
-        'Ours: `new Contribution(writer, id, { target, write: (t) => t.metadata.addLabel(key, value) })`: the target is rendered once per callback ' +
-        '(consecutive callbacks share a render), and each callback keeps only where the renders differ. Bare: `target.metadata.addLabel(key, value)`.',
+        'Ours: `new Contribution(writer, id, { target, write: (t) => t.metadata.addLabel(key, value) })`: the target, a plain `ApiObject`, is rendered ' +
+        'once before the callbacks and once after them, and each callback\'s labels are recorded as it writes them (a callback writing anything but labels ' +
+        'and annotations would be rendered after it). Bare: `target.metadata.addLabel(key, value)`.',
       kind: 'compare',
       rows,
       targets: [completesTarget(rows[rows.length - 1].ours), growthTarget(rows.map((r) => r.ours), `ours linear: ${sizes.map(n).join(', ')} callbacks into one object`)],

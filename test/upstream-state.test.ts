@@ -7,8 +7,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { ApiObject, App as Cdk8sApp, Chart, JsonPatch } from 'cdk8s';
-import { declaredPropertiesOf, jsonPatchesOf, patchOperation, rawOverridesOf, renderWithoutPatches, UpstreamShapeError } from '../src/private/upstream-state';
+import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import { declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
 
@@ -72,6 +73,53 @@ describe('cdk8s', () => {
     // WHEN / THEN
     expect(() => jsonPatchesOf(o)).toThrow(new UpstreamShapeError('jsonPatchesOf', 'cdk8s ApiObject.patches to be an array'));
     expect(() => jsonPatchesOf(o)).toThrow(/^the upstream seam 'jsonPatchesOf' \(src\/private\/upstream-state\.ts\) expected/);
+  });
+
+  test('recordableRenderOf: a plain object\'s own label and annotation maps, which addLabel writes and toJson renders, and the rest as text', () => {
+    // GIVEN a plain object with a label from its props
+    const chart = new Chart(new Cdk8sApp(), 'Chart');
+    const declared = { team: 'a' };
+    const o = new ApiObject(chart, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', labels: declared }, data: { a: '1' } });
+
+    // WHEN
+    const state = recordableRenderOf(o)!;
+    o.metadata.addLabel('tier', 'web');
+    o.metadata.addAnnotation('note', 'x');
+
+    // THEN the maps are the metadata's own copies, written by addLabel, rendered by toJson
+    expect(state.labels).not.toBe(declared);
+    expect(state.labels).toEqual({ team: 'a', tier: 'web' });
+    expect(state.annotations).toEqual({ note: 'x' });
+    expect(labelMapsOf(o.metadata)).toEqual({ labels: state.labels, annotations: state.annotations });
+    expect(o.toJson().metadata).toEqual({ name: 'config', labels: { team: 'a', tier: 'web' }, annotations: { note: 'x' } });
+    expect(state.rest).toBe('{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"1"}}\n{"name":"config","namespace":undefined,"finalizers":[],"ownerReferences":[]}');
+    expect(recordableRenderOf(o, state)).toEqual(state);
+  });
+
+  test('recordableRenderOf: nothing for a generated class, a token in the props or a label, or maps set by hand', () => {
+    // GIVEN
+    const chart = new Chart(new Cdk8sApp(), 'Chart');
+    const lazyProps = new ApiObject(chart, 'Lazy', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: Lazy.any({ produce: () => '1' }) } });
+    const lazyLabel = cdk8sObject();
+    lazyLabel.metadata.addLabel('team', Lazy.any({ produce: () => 'a' }) as any);
+    const replaced = cdk8sObject();
+    const known = recordableRenderOf(replaced)!;
+    setLabelMaps(replaced.metadata, { labels: {}, annotations: {} });
+
+    // WHEN / THEN
+    expect(recordableRenderOf(new kplus.k8s.KubeConfigMap(chart, 'Kube', { data: { a: '1' } }))).toBeUndefined();
+    expect(recordableRenderOf(lazyProps)).toBeUndefined();
+    expect(recordableRenderOf(lazyLabel)).toBeUndefined();
+    expect(recordableRenderOf(replaced, known)).toBeUndefined();
+  });
+
+  test('recordableRenderOf names itself when a private field is gone', () => {
+    // GIVEN metadata without its private label map
+    const o = cdk8sObject();
+    delete (o.metadata as any).labels;
+
+    // WHEN / THEN
+    expect(() => recordableRenderOf(o)).toThrow(/^the upstream seam 'recordableRenderOf' \(src\/private\/upstream-state\.ts\) expected cdk8s ApiObjectMetadataDefinition to have the fields labels/);
   });
 
   test('patchOperation names itself when a patch has no operation', () => {

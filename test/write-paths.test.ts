@@ -10,29 +10,8 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
-import { Capability, CapabilityTesting, Contribution, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
-
-/** An app with a capability `cdn`, its runtime chart, its shared base, and two teams in each. */
-function fixture() {
-  const app = CapabilityTesting.app();
-  const cdn = new Capability(app, 'cdn');
-  const routing = new RuntimeRouting(cdn, 'Routing');
-  const base = new SharedBase(cdn, 'Base');
-  return {
-    app,
-    cdn,
-    routing,
-    base,
-    deployTeam: new Construct(routing, 'DeployTeam'),
-    netOp: new Construct(routing, 'NetOp'),
-    storage: new Construct(base, 'Storage'),
-    security: new Construct(base, 'Security'),
-  };
-}
-
-/** The exact CAP002 message for two writers, named as messages name them. */
-const conflict = (a: string, b: string, fields: string, object: string) =>
-  `field conflict: ${a} and ${b} both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+import { conflict, fixture } from './write-fixtures';
+import { Capability, CapabilityTesting, Contribution, RuntimeWriter, SharedBase } from '../src';
 
 const APP = 'apps.example.com/ApplicationDeployment apps/app1';
 

@@ -1,4 +1,4 @@
-import { ApiObject, JsonPatch } from 'cdk8s';
+import { ApiObject, ApiObjectMetadataDefinition, App, ImplicitTokenResolver, JsonPatch, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { appendAll } from './append';
 import { awsCdk } from './aws-cdk';
@@ -74,6 +74,88 @@ export function renderWithoutPatches(apiObject: ApiObject): any {
 }
 
 /**
+ * What a plain cdk8s object's render is made of, when bookkeeping can follow
+ * it: the metadata's label and annotation maps, which `addLabel` and
+ * `addAnnotation` write and which render as they are (string values, keys
+ * sorted, an empty map left out), and everything else the render reads, as
+ * one text. Two states of one object with the same maps' contents and the
+ * same `rest` render the same.
+ */
+export interface RecordableRender {
+  /** The object's metadata, whose private `labels` and `annotations` are the maps below. */
+  readonly metadata: ApiObjectMetadataDefinition;
+  /** The metadata's label map (private `labels`), every value a string. */
+  readonly labels: Record<string, string>;
+  /** The metadata's annotation map (private `annotations`), every value a string. */
+  readonly annotations: Record<string, string>;
+  /** Everything else `toJson()` reads (props without metadata, the rest of the metadata) as a canonical text. */
+  readonly rest: string;
+}
+
+/**
+ * The state a cdk8s object renders from, when its render is a function of
+ * plain data that bookkeeping can follow: the object renders with
+ * `ApiObject.prototype.toJson` itself (a plain `ApiObject` or an `Include`d
+ * one, not a generated `Kube*` class nor anything that overrides it), its
+ * metadata with `ApiObjectMetadataDefinition.prototype.toJson`, its app
+ * resolves with the built-in resolvers only, keys are sorted
+ * (`CDK8S_DISABLE_SORT` unset), its props and metadata hold plain data only
+ * (no `Lazy`, nothing with a `resolve` function, no class instance), and its
+ * label and annotation maps are the metadata's own, not the caller's
+ * `props.metadata` maps.
+ *
+ * @param known the state as last read, when the caller has followed every
+ *   write into its maps since: the maps must still be the same objects, and
+ *   their contents are not read again (so a call costs the size of the rest,
+ *   not of the maps)
+ * @returns undefined when the render cannot be followed by bookkeeping
+ */
+export function recordableRenderOf(apiObject: ApiObject, known?: RecordableRender): RecordableRender | undefined {
+  if (apiObject.toJson !== ApiObject.prototype.toJson || process.env.CDK8S_DISABLE_SORT) return undefined;
+  const metadata = apiObject.metadata;
+  if (!(metadata instanceof ApiObjectMetadataDefinition) || metadata.toJson !== ApiObjectMetadataDefinition.prototype.toJson) return undefined;
+  if (known && known.metadata !== metadata) return undefined;
+  if (!builtInResolvers(apiObject)) return undefined;
+  // a field gone is an upstream change; a field of another type is what a write callback made of it (not followed, never an upstream error)
+  if (!('props' in apiObject)) throw new UpstreamShapeError('recordableRenderOf', 'cdk8s ApiObject to have its props');
+  const fieldNames = ['labels', 'annotations', 'finalizers', 'ownerReferences', '_additionalAttributes'];
+  if (!fieldNames.every((f) => f in metadata)) throw new UpstreamShapeError('recordableRenderOf', `cdk8s ApiObjectMetadataDefinition to have the fields ${fieldNames.join(', ')}`);
+  const props = (apiObject as unknown as { props: unknown }).props;
+  type Fields = { labels: unknown; annotations: unknown; finalizers: unknown; ownerReferences: unknown; _additionalAttributes: unknown };
+  const { labels, annotations, finalizers, ownerReferences, _additionalAttributes: additional } = metadata as unknown as Fields;
+  if (!isObject(props) || !isObject(labels) || !isObject(annotations) || !isObject(additional)) return undefined;
+  if (!Array.isArray(finalizers) || !Array.isArray(ownerReferences)) return undefined;
+  if (known) {
+    if (known.labels !== labels || known.annotations !== annotations) return undefined;
+  } else {
+    const declared = (props as { metadata?: { labels?: unknown; annotations?: unknown } }).metadata;
+    if (declared?.labels === labels || declared?.annotations === annotations) return undefined;
+    if (!isStringMap(labels) || !isStringMap(annotations)) return undefined;
+  }
+  // what toJson() reads besides the two maps: the props under the metadata it renders, and the metadata's other fields over its additional attributes
+  const { metadata: _metadata, ...rendered } = props as Record<string, unknown>;
+  const metadataFields: Record<string, unknown> = { ...additional, name: metadata.name, namespace: metadata.namespace, finalizers, ownerReferences };
+  const { labels: _labels, annotations: _annotations, ...others } = metadataFields;
+  const propsText = plainText(rendered, []);
+  const othersText = propsText === undefined ? undefined : plainText(others, []);
+  if (othersText === undefined) return undefined;
+  return { metadata, labels: labels as Record<string, string>, annotations: annotations as Record<string, string>, rest: `${propsText}\n${othersText}` };
+}
+
+/** The label and annotation maps of a cdk8s object's metadata (its private `labels` and `annotations`). */
+export function labelMapsOf(metadata: ApiObjectMetadataDefinition): { labels: unknown; annotations: unknown } {
+  const m = metadata as unknown as { labels?: unknown; annotations?: unknown };
+  return { labels: m.labels, annotations: m.annotations };
+}
+
+/** Sets the label and annotation maps of a cdk8s object's metadata (its private `labels` and `annotations`), which `addLabel`, `addAnnotation` and `toJson()` read. */
+export function setLabelMaps(metadata: ApiObjectMetadataDefinition, maps: { labels: object; annotations: object }): void {
+  const m = metadata as unknown as { labels: object; annotations: object };
+  m.labels = maps.labels;
+  m.annotations = maps.annotations;
+}
+
+/**
  * The overrides of a CloudFormation resource (an aws-cdk `CfnResource`) as aws-cdk keeps them (`addOverride` builds this
  * tree; `undefined` deletes). Typed structurally here, as the functions below, so no declaration names aws-cdk-lib.
  */
@@ -119,4 +201,67 @@ export function heldTagsOf(manager: object): Map<string, HeldTag> {
 
 function isOperation(x: unknown): x is JsonPatchOperation {
   return x !== null && typeof x === 'object' && typeof (x as JsonPatchOperation).op === 'string' && typeof (x as JsonPatchOperation).path === 'string';
+}
+
+/** True when the app of `apiObject` resolves with cdk8s' built-in resolvers alone, in their order, which leave plain data as it is. */
+function builtInResolvers(apiObject: ApiObject): boolean {
+  let resolvers: readonly unknown[];
+  try {
+    resolvers = App.of(apiObject).resolvers;
+  } catch {
+    return false;
+  }
+  const builtIn = [LazyResolver, ImplicitTokenResolver, NumberStringUnionResolver];
+  const isBuiltIn = (r: unknown, i: number) => r instanceof builtIn[i] && (r as { resolve?: unknown }).resolve === builtIn[i].prototype.resolve;
+  return resolvers.length === builtIn.length && resolvers.every(isBuiltIn);
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype;
+}
+
+function isStringMap(x: Record<string, unknown>): boolean {
+  for (const k of Object.keys(x)) if (typeof x[k] !== 'string') return false;
+  return true;
+}
+
+/**
+ * A canonical text of plain data (strings, finite or not numbers, booleans,
+ * null, undefined, arrays, objects of the Object prototype), keys in their
+ * order: equal texts are equal data. Undefined for anything else (a token, a
+ * class instance, a function) and for a cycle.
+ */
+function plainText(x: unknown, ancestors: object[]): string | undefined {
+  switch (typeof x) {
+    case 'string': return JSON.stringify(x);
+    case 'number': return Object.is(x, -0) ? '-0' : String(x);
+    case 'boolean': return String(x);
+    case 'undefined': return 'undefined';
+    case 'object': break;
+    default: return undefined;
+  }
+  if (x === null) return 'null';
+  if (ancestors.includes(x)) return undefined;
+  const isArray = Array.isArray(x) && Object.getPrototypeOf(x) === Array.prototype;
+  if (!isArray && !isObject(x)) return undefined;
+  ancestors.push(x);
+  const parts: string[] = [];
+  try {
+    if (isArray) {
+      for (const item of x as unknown[]) {
+        const text = plainText(item, ancestors);
+        if (text === undefined) return undefined;
+        parts.push(text);
+      }
+      return `[${parts.join(',')}]`;
+    }
+    for (const [k, v] of Object.entries(x)) {
+      const text = plainText(v, ancestors);
+      if (text === undefined) return undefined;
+      parts.push(`${JSON.stringify(k)}:${text}`);
+    }
+    return `{${parts.join(',')}}`;
+  } finally {
+    ancestors.pop();
+  }
 }

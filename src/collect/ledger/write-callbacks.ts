@@ -1,6 +1,7 @@
 import { CfnResource, Tokenization } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { cloudFormationDocOf } from './cloudformation-doc';
+import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
 import { RenderChange, renderDelta } from './render-delta';
 import { Contribution, writeCallbackOf } from '../../constructs/contribution';
@@ -45,7 +46,14 @@ const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
  * target cannot be rendered before it runs, is a problem naming the
  * contribution; it writes nothing.
  *
+ * Consecutive callbacks on one target share its renders, and on a plain cdk8s
+ * object they are recorded instead (`LabelRecorder`): what each writes into the
+ * metadata's labels and annotations is followed without rendering, a callback
+ * that writes anything else is rendered after, and the target is rendered once
+ * at the end of the run and checked against what was recorded.
+ *
  * @returns the runs, the problems, and whether any callback ran now (it may have created constructs)
+ * @throws an internal error when a recorded run's target renders differently from what was recorded
  */
 export function runWriteCallbacks(contributions: readonly Contribution[]): { runs: CallbackRun[]; problems: CallbackProblem[]; ranNow: boolean } {
   const runs: CallbackRun[] = [];
@@ -53,21 +61,46 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
   const ran: Contribution[] = []; // the contribution of each run, by index
   const lastOf = new Map<ApiObject | CfnResource, number>(); // each target's last run so far
   let ranNow = false;
-  let previous: Rendered | undefined; // the run just before, when it ran now: its render after is the next one's before on the same target
+  let open: OpenRun | undefined; // the callbacks on one target running one after another now
+  const setAfter = (index: number, after: unknown) => {
+    runs[index] = { ...runs[index], after };
+    done.set(ran[index], runs[index]);
+  };
+  // ends the open run: a recorded run's last callback gets its render after, checked against what was recorded
+  const close = (verify: boolean) => {
+    if (open?.recorder?.pending && open.last !== undefined) {
+      if (verify) {
+        const after = renderOf(open.target)();
+        open.recorder.verify(after);
+        setAfter(open.last, after);
+      } else {
+        // a problem ended the run, so the target is not what the recorder kept: the kept render stands for its render after (the synth is refused: CAP010)
+        setAfter(open.last, open.recorder.ordered());
+      }
+    }
+    open = undefined;
+  };
   for (const c of contributions) {
     let outcome = done.get(c);
     if (!outcome) {
       const callback = writeCallbackOf(c);
       const target = c.apiObject ?? c.cfnResource;
       if (!callback || !target) continue;
-      const rendered = run(c.node.path, target, () => callback.write(callback.construct), previous?.target === target ? previous.after : undefined);
-      previous = 'target' in rendered ? rendered : undefined;
-      outcome = 'target' in rendered ? { writer: rendered.writer, target, changes: renderDelta(rendered.before, rendered.after, optionsFor(target)), before: rendered.before, after: rendered.after } : rendered;
+      if (open?.target !== target) close(true);
+      const writer = c.node.path;
+      const started = open ?? start(writer, target);
+      if ('path' in started) {
+        outcome = started;
+      } else {
+        open = started;
+        outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)));
+      }
       ranNow = true;
     } else {
-      previous = undefined;
+      close(true);
     }
     if (!('target' in outcome)) {
+      close(false);
       done.set(c, outcome);
       problems.push(outcome);
       continue;
@@ -82,32 +115,33 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
       outcome = rest;
     }
     lastOf.set(outcome.target, runs.length);
+    if (open?.target === outcome.target) open.last = runs.length;
     done.set(c, outcome);
     ran.push(c);
     runs.push(outcome);
   }
+  close(true);
   return { runs, problems, ranNow };
 }
 
-/** A callback run with both renders of its target. */
-interface Rendered {
-  readonly writer: string;
+/** Consecutive callbacks on one target: its render now, or the recorder that follows it. */
+interface OpenRun {
   readonly target: ApiObject | CfnResource;
-  readonly before: unknown;
-  readonly after: unknown;
+  /** The target's render as it is now; stale while the recorder has recorded callbacks since it. */
+  rendered: unknown;
+  /** The target's render before the run, given to its first callback only. */
+  before?: unknown;
+  /** Follows the callbacks without rendering, while the target is a plain cdk8s object that bookkeeping can follow. */
+  recorder?: LabelRecorder;
+  /** The index of the run's last callback among the runs. */
+  last?: number;
 }
 
-/**
- * Runs one callback between two renders of its target. `renderedNow`, when
- * given, is the render of the target as it is now (the previous callback's
- * render after, with nothing run since): renders are the cost of a callback, so
- * consecutive callbacks on one target share them.
- */
-function run(writer: string, target: ApiObject | CfnResource, write: () => void, renderedNow?: unknown): Rendered | CallbackProblem {
-  const render = () => (ApiObject.isApiObject(target) ? renderWithoutPatches(target) : cloudFormationDocOf(target));
-  let before: unknown;
+/** Opens a run on `target` with its render now, or a problem naming `writer` when it cannot be rendered. */
+function start(writer: string, target: ApiObject | CfnResource): OpenRun | CallbackProblem {
+  let rendered: unknown;
   try {
-    before = renderedNow !== undefined ? renderedNow : render();
+    rendered = renderOf(target)();
   } catch (e) {
     return {
       path: writer,
@@ -116,16 +150,41 @@ function run(writer: string, target: ApiObject | CfnResource, write: () => void,
         'Give the declarer what the object needs to render (a cdk8s-plus workload its first container), then write into it.',
     };
   }
+  return { target, rendered, before: rendered, recorder: ApiObject.isApiObject(target) ? LabelRecorder.start(target, rendered) : undefined };
+}
+
+/**
+ * Runs one callback of the open run: recorded when the run has a recorder and
+ * the callback writes only what it follows, else between the target's render
+ * now and a render after it.
+ */
+function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun | CallbackProblem {
+  const { target } = open;
+  const before = open.before;
+  open.before = undefined;
+  let changes: RenderChange[] | undefined;
   try {
-    attributeTo({ path: writer, kind: 'contribution-write' }, write);
+    changes = open.recorder ? open.recorder.record(write) : (write(), undefined);
   } catch (e) {
     return { path: writer, error: `its write callback threw: ${errorMessage(e)}. Fix the callback; it writes nothing until it runs through.` };
   }
+  if (changes) return { writer, target, changes, ...(before !== undefined ? { before } : {}) };
+  let after: unknown;
   try {
-    return { writer, target, before, after: render() };
+    after = renderOf(target)();
   } catch (e) {
     return { path: writer, error: `its target '${target.node.path}' cannot be rendered after the write callback ran: ${errorMessage(e)}. Fix what the callback writes.` };
   }
+  // the recorder's kept render is the target's render before this callback, in a render's order
+  changes = renderDelta(open.recorder ? open.recorder.ordered() : open.rendered, after, optionsFor(target));
+  if (open.recorder && !open.recorder.resync(after)) open.recorder = undefined;
+  open.rendered = after;
+  return { writer, target, changes, ...(before !== undefined ? { before } : {}), after };
+}
+
+/** How a target renders: a Kubernetes object's manifest without its JSON patches, a CloudFormation resource's properties with its tags as a map. */
+function renderOf(target: ApiObject | CfnResource): () => unknown {
+  return () => (ApiObject.isApiObject(target) ? renderWithoutPatches(target) : cloudFormationDocOf(target));
 }
 
 /** Tokens are values, never walked into, in a CloudFormation resource's render. */
