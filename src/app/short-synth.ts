@@ -12,7 +12,7 @@ export const SHORT_SYNTH_CONSTRUCTS = 20_000;
  * a stack is linear in the tree, about 0.15 ms a construct on a busy 2-core
  * machine (10 charts x 1,000 ConfigMaps, 10,000 constructs, in 1.5 s; 20,000 in
  * about 3 s); a synth that turns out longer still gets its thread at the first
- * `pulse()` after `HEARTBEAT.refreshMs`. A stack's synthesis runs aws-cdk's own,
+ * `pulse()` after a fifth of `HEARTBEAT.staleMs`. A stack's synthesis runs aws-cdk's own,
  * and its template validator takes seconds a stack, whatever the size of the
  * tree. aws-cdk-lib being loaded, or a `Capability` being an aws-cdk `Stage`,
  * makes no synth longer.

@@ -13,6 +13,15 @@ export const HEARTBEAT = {
   staleMs: 15_000,
 };
 
+/**
+ * How long a short synth (`deferringThread`) runs before the records it holds are handed to the refreshing
+ * thread, in milliseconds: a fifth of `HEARTBEAT.staleMs` (3 s), so a synth step may still last four fifths of
+ * it between two `pulse()`s, and most short synths (a second or two) end without the thread.
+ */
+function deferralMs(): number {
+  return HEARTBEAT.staleMs / 5;
+}
+
 /** How long the refreshing thread idles with nothing to refresh before it ends. */
 const IDLE_MS = 5_000;
 
@@ -64,7 +73,7 @@ const deferred = new Map<string, string>();
  * `HEARTBEAT.refreshMs`, from a worker thread, until `stopBeating(file)`, the
  * record no longer holds `token`, or the process ends. The thread never keeps
  * the process alive. Inside `deferringThread`, the thread starts only when a
- * `pulse()` finds the holding has lasted `HEARTBEAT.refreshMs`.
+ * `pulse()` finds the holding has lasted a fifth of `HEARTBEAT.staleMs`.
  */
 export function beat(file: string, token: string): void {
   beating.add(file);
@@ -82,7 +91,7 @@ export function beat(file: string, token: string): void {
  * folder an aws-cdk stage is given at construction): the thread is not started
  * for it yet, as the synth to come may be short. The synth refreshes it as it
  * starts and treats it as beaten then: a short synth (`deferringThread`) hands
- * it to the thread at its first `pulse()` once `HEARTBEAT.refreshMs` have
+ * it to the thread at its first `pulse()` once a fifth of `HEARTBEAT.staleMs` have
  * passed, or at its end; a synth that is not short (`refreshBeforeSynth`) or
  * not known to be short (its first `pulse()`), at once; so does any `beat`
  * that starts the thread. The record is not refreshed while the tree is
@@ -136,7 +145,7 @@ function startThread(): void {
  * never needs a refresh; the thread is a second V8 isolate (about 9 MiB and
  * 60 ms of CPU), most of what a small synth costs beyond cdk8s'. Records beaten
  * meanwhile are handed to the thread at the first `pulse()` that comes
- * `HEARTBEAT.refreshMs` or more after `run` began, and at its end if they are
+ * a fifth of `HEARTBEAT.staleMs` or more after `run` began, and at its end if they are
  * still beaten then, so a synth that turns out long is refreshed as before.
  */
 export function deferringThread<T>(run: () => T): T {
@@ -153,12 +162,12 @@ export function deferringThread<T>(run: () => T): T {
 
 /**
  * Between a synth's steps: starts the refreshing thread for the deferred records once the deferral has
- * lasted `HEARTBEAT.refreshMs`, or at once outside `deferringThread` (a synth not known to be short).
+ * lasted a fifth of `HEARTBEAT.staleMs`, or at once outside `deferringThread` (a synth not known to be short).
  */
 export function pulse(): void {
   if (deferred.size === 0) return;
   // outside a deferral the synth is not known to be short: records beaten before it go to the thread now
-  if (deferredSince === undefined || performance.now() - deferredSince >= HEARTBEAT.refreshMs) handOver();
+  if (deferredSince === undefined || performance.now() - deferredSince >= deferralMs()) handOver();
 }
 
 /** Whether the refreshing thread runs (a test seam). */
