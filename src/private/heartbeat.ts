@@ -111,9 +111,7 @@ export function beatBeforeSynth(file: string, token: string): void {
  * them at once.
  */
 export function refreshBeforeSynth(): void {
-  if (deferred.size === 0) return;
   touchDeferred();
-  startThread();
   handOver();
 }
 

@@ -253,7 +253,7 @@ function firstDifference(kept: unknown, rendered: unknown, path: string[]): { pa
     }
     return undefined;
   }
-  if (isMap(kept) && isMap(rendered) && !Array.isArray(kept) && !Array.isArray(rendered)) {
+  if (isMap(kept) && isMap(rendered)) {
     for (const k of new Set([...Object.keys(kept), ...Object.keys(rendered)])) {
       const d = firstDifference(kept[k], rendered[k], [...path, k]);
       if (d) return d;

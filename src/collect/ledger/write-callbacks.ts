@@ -164,7 +164,8 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
   open.before = undefined;
   let changes: RenderChange[] | undefined;
   try {
-    changes = open.recorder ? open.recorder.record(write) : (write(), undefined);
+    if (open.recorder) changes = open.recorder.record(write);
+    else write();
   } catch (e) {
     return { path: writer, error: `its write callback threw: ${errorMessage(e)}. Fix the callback; it writes nothing until it runs through.` };
   }
