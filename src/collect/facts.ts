@@ -439,7 +439,7 @@ export interface CollectionProblems {
   /** Constructs made to depend on themselves. */
   readonly selfDependencies: readonly string[];
   /** A Contribution whose props cannot be used, or whose write callback failed: its path and what is wrong. */
-  readonly contributionErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
+  readonly contributionErrors: ReadonlyArray<{ readonly path: string; readonly others?: readonly string[]; readonly error: string }>;
   /**
    * What aws-cdk's built-in template validator found in the stacks' templates,
    * with the severity aws-cdk gives each (absent when the validator is off).

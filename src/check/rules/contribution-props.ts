@@ -4,13 +4,15 @@ import { defineRule } from '../rule';
 /**
  * `CAP010`: a Contribution that cannot write: props it cannot use (nothing to
  * write, `fields` not an object, `patches` not JSON patches, a target that is
- * no object), a write callback that throws, or a target that cannot be
- * rendered before its callback runs. It writes nothing.
+ * no object), a write callback that throws, a target that cannot be
+ * rendered before its callback runs, or callbacks into a plain cdk8s object
+ * that wrote it outside its API (what they wrote cannot be attributed).
+ * It writes nothing.
  */
 export const contributionProps = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'contribution props',
   explanation: 'A Contribution that cannot write (no fields, patches or write callback, props of the wrong shape, a callback that throws) would silently write nothing; it refuses the composition, named by the contribution.',
   run: ({ facts }) =>
-    facts.problems.contributionErrors.map(({ path, error }) => ({ message: `Contribution '${path}': ${error}.`.replace(/\.\.$/, '.'), paths: [path] })),
+    facts.problems.contributionErrors.map(({ path, others, error }) => ({ message: `Contribution '${path}': ${error}.`.replace(/\.\.$/, '.'), paths: [path, ...(others ?? [])] })),
 });

@@ -31,7 +31,7 @@ interface KeptRender {
  * A callback that writes anything else (props, finalizers, `metadata.add`, a
  * value that is not a string, a deletion) is not followed: the caller renders
  * the target after it and `resync`s. At the end of the run the caller renders
- * the target once and `verify`s that the kept render is that render.
+ * the target once and asks for the `differenceFrom` that render, which must be none.
  */
 export class LabelRecorder {
   /**
@@ -56,7 +56,7 @@ export class LabelRecorder {
     this.kept = kept;
   }
 
-  /** True when a callback was recorded since the last render the recorder was given: the caller has to render and `verify` at the end of the run. */
+  /** True when a callback was recorded since the last render the recorder was given: the caller has to render and check `differenceFrom` at the end of the run. */
   public get pending(): boolean {
     return this.recorded;
   }
@@ -124,21 +124,17 @@ export class LabelRecorder {
   }
 
   /**
-   * Checks the kept render against a render of the target at the end of the
-   * run (deep equality, key order aside).
+   * Where the kept render and a render of the target at the end of the run
+   * differ (deep equality, key order aside): a write the recorder did not see
+   * (into the object's private state, through a reference kept from before
+   * the callbacks ran).
    *
-   * @throws an internal error naming the first difference when they differ:
-   *   the recorder missed a write, a bug to report, never to accept
+   * @returns undefined when they are equal, else the first difference as the
+   *   message names it: `metadata.labels (recorded nothing, rendered {...})`
    */
-  public verify(rendered: unknown): void {
+  public differenceFrom(rendered: unknown): string | undefined {
     const at = firstDifference(this.kept, rendered, []);
-    if (at === undefined) return;
-    throw new Error(
-      `internal error: the write callbacks into '${this.target.node.path}' were followed by recording their label and annotation writes, ` +
-      `but the object renders differently from what was recorded at ${at.path.join('.') || 'its root'} (recorded ${describe(at.kept)}, rendered ${describe(at.rendered)}). ` +
-      'A callback wrote the object out of its API (into its private state, through a reference kept from before the callbacks ran), or this is a bug in cdk-capability ' +
-      '(src/collect/ledger/label-recorder.ts): write through the object\'s API, or report it with the callbacks that write into this object.',
-    );
+    return at === undefined ? undefined : `${at.path.join('.') || 'its root'} (recorded ${describe(at.kept)}, rendered ${describe(at.rendered)})`;
   }
 
   /** The changes of one callback's writes, as `renderDelta` gives them, applied to the kept render. */

@@ -32,6 +32,8 @@ export interface CallbackRun {
 export interface CallbackProblem {
   /** The Contribution's construct path. */
   readonly path: string;
+  /** The other Contributions whose callbacks it is one of, when the problem is theirs too. */
+  readonly others?: readonly string[];
   /** What went wrong. */
   readonly error: string;
 }
@@ -50,10 +52,10 @@ const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
  * object they are recorded instead (`LabelRecorder`): what each writes into the
  * metadata's labels and annotations is followed without rendering, a callback
  * that writes anything else is rendered after, and the target is rendered once
- * at the end of the run and checked against what was recorded.
+ * at the end of the run and checked against what was recorded: a difference
+ * is a problem naming the run's contributions (a write outside the object's API).
  *
  * @returns the runs, the problems, and whether any callback ran now (it may have created constructs)
- * @throws an internal error when a recorded run's target renders differently from what was recorded
  */
 export function runWriteCallbacks(contributions: readonly Contribution[]): { runs: CallbackRun[]; problems: CallbackProblem[]; ranNow: boolean } {
   const runs: CallbackRun[] = [];
@@ -71,8 +73,13 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
     if (open?.recorder?.pending && open.last !== undefined) {
       if (verify) {
         const after = renderOf(open.target)();
-        open.recorder.verify(after);
         setAfter(open.last, after);
+        const difference = open.recorder.differenceFrom(after);
+        if (difference !== undefined) {
+          const problem = unseenWrite(open.target, open.writers, difference);
+          problems.push(problem);
+          done.set(ran[open.last], problem); // a second synth reuses the run: it is refused again
+        }
       } else {
         // a problem ended the run, so the target is not what the recorder kept: the kept render stands for its render after (the synth is refused: CAP010)
         setAfter(open.last, open.recorder.ordered());
@@ -93,6 +100,7 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
         outcome = started;
       } else {
         open = started;
+        open.writers.push(writer);
         outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)));
       }
       ranNow = true;
@@ -135,6 +143,8 @@ interface OpenRun {
   recorder?: LabelRecorder;
   /** The index of the run's last callback among the runs. */
   last?: number;
+  /** The Contributions whose callbacks ran in it, in order. */
+  readonly writers: string[];
 }
 
 /** Opens a run on `target` with its render now, or a problem naming `writer` when it cannot be rendered. */
@@ -150,7 +160,28 @@ function start(writer: string, target: ApiObject | CfnResource): OpenRun | Callb
         'Give the declarer what the object needs to render (a cdk8s-plus workload its first container), then write into it.',
     };
   }
-  return { target, rendered, before: rendered, recorder: ApiObject.isApiObject(target) ? LabelRecorder.start(target, rendered) : undefined };
+  const recorder = ApiObject.isApiObject(target) ? LabelRecorder.start(target, rendered) : undefined;
+  return { target, rendered, before: rendered, recorder, writers: [] };
+}
+
+/**
+ * The problem of a recorded run whose target renders otherwise than its
+ * callbacks were seen to write: one of them wrote the object outside its API.
+ * Named by the run's first callback, with the others.
+ */
+function unseenWrite(target: ApiObject | CfnResource, writers: readonly string[], difference: string): CallbackProblem {
+  const [first, ...others] = writers;
+  const one = others.length === 0;
+  const whose = one ? 'its write callback' : `the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
+  return {
+    path: first,
+    ...(others.length > 0 ? { others } : {}),
+    error:
+      `${whose} into '${target.node.path}' ${one ? 'is' : 'are'} followed by recording what ${one ? 'it writes' : 'they write'} into its labels and annotations, ` +
+      `but the object renders otherwise than ${one ? 'it was' : 'they were'} seen to write, at ${difference}: a callback wrote the object outside its API ` +
+      '(into its private state, through a reference kept from before it ran), so what it wrote cannot be attributed. ' +
+      'Write through the object\'s API (metadata.addLabel, metadata.addAnnotation) or with `fields`; if no callback writes that way, report it to cdk-capability with these callbacks',
+  };
 }
 
 /**
