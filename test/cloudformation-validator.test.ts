@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, aws_ssm as ssm, cloudformation_include as include, LegacyStackSynthesizer, Stack, Stage } from 'aws-cdk-lib';
+import { App, aws_ssm as ssm, cloudformation_include as include, CloudFormationValidatePlugin, LegacyStackSynthesizer, Stack, Stage } from 'aws-cdk-lib';
 import { CdnCapability } from '../examples/cdn/cdn-capability';
-import { Capability, CapabilityApp, SharedBase } from '../src';
+import { Capability, CapabilityApp, DeploymentAggregate, SharedBase } from '../src';
 import { ResourceOverridesExample } from './fixtures/corpus/aws-cdk/resource-overrides';
 import { ResourceOverridesExample as PortedResourceOverrides } from './fixtures/corpus/aws-cdk/resource-overrides/ported';
 import { newApp, removeTempDirs, tempDir } from './util';
@@ -116,6 +116,43 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
 
     // THEN the same rule and text
     expect(findings).toEqual(["F3002: Bogus: Additional properties are not allowed ('Bogus' was unexpected)"]);
+  });
+
+  test('one validator call covers every stack of every capability, as an aws-cdk App makes it, and each stack gets its own finding', () => {
+    // GIVEN two capabilities, three stacks, each with the same bad property (the validator merges one finding of several templates)
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    for (const [capability, stacks] of [['cdn', ['Base', 'Edge']], ['api', ['Base']]] as const) {
+      const c = new Capability(app, capability);
+      for (const id of stacks) {
+        const stack = id === 'Base' ? new SharedBase(c, id) : new DeploymentAggregate(c, id);
+        (new ssm.StringParameter(stack, 'P', { stringValue: 'x' }).node.defaultChild as ssm.CfnParameter).addPropertyOverride('Bogus', 1);
+      }
+    }
+    const calls = jest.spyOn(CloudFormationValidatePlugin.prototype, 'validate');
+
+    // WHEN synthesized twice
+    let first, second, validated;
+    try {
+      first = app.synthesize();
+      second = app.synthesize();
+      validated = calls.mock.calls.map(([context]) => context.stackTemplates.map((t) => t.stackConstructPath));
+    } finally {
+      calls.mockRestore();
+    }
+
+    // THEN one call per synth, over all three templates; one warning per stack, naming its own resource
+    expect(validated).toEqual([
+      ['cdn/Base', 'cdn/Edge', 'api/Base'],
+      ['cdn/Base', 'cdn/Edge', 'api/Base'],
+    ]);
+    for (const result of [first, second]) {
+      expect(result.violations).toEqual([]);
+      expect(result.warnings.map((w) => w.message.replace(/P[0-9A-F]{8}/, 'P*').split(': F3002')[0]).sort()).toEqual([
+        "invalid object: the template of stack 'api/Base', resource P* ('api/Base/P/Resource')",
+        "invalid object: the template of stack 'cdn/Base', resource P* ('cdn/Base/P/Resource')",
+        "invalid object: the template of stack 'cdn/Edge', resource P* ('cdn/Edge/P/Resource')",
+      ]);
+    }
   });
 
   test('CDK_VALIDATION=false and the app prop builtinCloudFormationValidation: false turn it off', () => {

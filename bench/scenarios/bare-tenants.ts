@@ -16,8 +16,8 @@ import { buildTenants, GATEWAY, TENANT_HEADER, TenantBackend, TenantBackendOptio
  */
 export const bareTenants: Record<string, Builder> = {
   tenants(outdir, size) {
-    // same as ours: no template validator, no analytics metadata resource
-    const aws = new App({ outdir: path.join(outdir, 'deploy'), builtinCloudFormationValidation: false, analyticsReporting: false });
+    // same as ours: the template validator only when the run asks for it (the `validated` scenario), no analytics metadata resource
+    const aws = new App({ outdir: path.join(outdir, 'deploy'), builtinCloudFormationValidation: process.env.CDK_VALIDATION !== 'false', analyticsReporting: false });
     const k8s = new Cdk8sApp({ outdir: path.join(outdir, 'runtime') });
     let base: Stack | undefined;
     buildTenants(
@@ -44,6 +44,9 @@ export const bareTenants: Record<string, Builder> = {
     k8s.synth();
   },
 };
+
+/** `validated`: the `tenants` objects, built the same way; the run turns aws-cdk's template validator on. */
+bareTenants.validated = bareTenants.tenants;
 
 /** What `InterfaceContract` publish + consume make: one SSM parameter of JSON, its reader policy, an ExternalSecret. */
 function publishAndBind(stack: Stack, routing: Chart, header: string): kplus.EnvValue {

@@ -23,6 +23,7 @@ const BUILDERS: Record<BuildSide, Record<string, readonly [string, string]>> = {
     small: ['./ours-runtime', 'oursRuntime'],
     typecheck: ['./typecheck', 'oursTypecheck'],
     tenants: ['./ours-plus', 'oursPlus'],
+    validated: ['./ours-plus', 'oursPlus'],
   },
   bare: {
     charts: ['./bare-cdk8s', 'bareCdk8s'],
@@ -37,6 +38,7 @@ const BUILDERS: Record<BuildSide, Record<string, readonly [string, string]>> = {
     small: ['./bare-small', 'bareSmall'],
     typecheck: ['./typecheck', 'bareTypecheck'],
     tenants: ['./bare-tenants', 'bareTenants'],
+    validated: ['./bare-tenants', 'bareTenants'],
   },
   floor: {
     charts: ['./floor', 'floor'],

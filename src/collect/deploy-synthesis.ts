@@ -37,6 +37,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
   if (result.wiringErrors.length > 0) return result;
 
+  const toValidate: TemplateToValidate[] = [];
   for (const capability of stages) {
     const byArtifact = new Map<string, Stack>();
     for (const s of stacks) if (s.capability === capability) byArtifact.set(s.stack.artifactId, s.stack);
@@ -45,7 +46,10 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
       // would append metadata again), and aws-cdk refuses a tree changed since then.
       const assembly = synthesizeStage(capability);
       result.assemblyDirs.push(assembly.directory);
-      if (validate) appendAll((result.templateFindings ??= []), validateTemplates(capability, assembly.stacks, byArtifact));
+      for (const artifact of assembly.stacks) {
+        const stack = byArtifact.get(artifact.id);
+        if (validate && stack) toValidate.push({ capability, stack, artifact });
+      }
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
         if (!to) continue;
@@ -60,6 +64,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
       result.synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e) });
     }
   }
+  if (toValidate.length > 0) result.templateFindings = validateTemplates(toValidate);
   return result;
 }
 
@@ -89,44 +94,60 @@ export function templateValidationEnabled(appProp: boolean | undefined): boolean
   return appProp !== false && process.env.CDK_VALIDATION !== 'false';
 }
 
+/** A synthesized stack template to validate, with its stack and capability. */
+interface TemplateToValidate {
+  readonly capability: Capability;
+  readonly stack: Stack;
+  readonly artifact: {
+    readonly id: string;
+    readonly templateFullPath: string;
+    readonly environment: { readonly account: string; readonly region: string };
+  };
+}
+
 /**
- * aws-cdk's built-in CloudFormation validator over the capability's stacks,
- * with aws-cdk's severity rules (aws-cdk-lib `core/lib/private/synthesis-validation`):
- * its errors are warnings unless `@aws-cdk/core:validateAgainstDefaultRules`
- * is true, and in construct-library strict mode
- * (`@aws-cdk/core:strictCfnValidateErrors`) warnings fail too.
+ * The validator every synth of this process uses. Its engine (WebAssembly, several
+ * seconds and hundreds of MiB to start) is built on first use and rebuilt only for
+ * resource types it has not seen, as aws-cdk's App keeps one for the process; one
+ * engine per stack would cost that start per stack and never free its memory.
  */
-function validateTemplates(
-  capability: Capability,
-  artifacts: ReadonlyArray<{ id: string; templateFullPath: string; environment: { account: string; region: string } }>,
-  byArtifact: ReadonlyMap<string, Stack>,
-): TemplateFinding[] {
-  const strictRules = contextFlag(capability, '@aws-cdk/core:validateAgainstDefaultRules');
-  const strictMode = contextFlag(capability, '@aws-cdk/core:strictCfnValidateErrors');
+let sharedValidator: CloudFormationValidatePlugin | undefined;
+
+/**
+ * aws-cdk's built-in CloudFormation validator over every stack of the synth, in one
+ * call as an aws-cdk App makes it, with aws-cdk's severity rules (aws-cdk-lib
+ * `core/lib/private/synthesis-validation`): its errors are warnings unless
+ * `@aws-cdk/core:validateAgainstDefaultRules` is true, and in construct-library
+ * strict mode (`@aws-cdk/core:strictCfnValidateErrors`) warnings fail too. Both
+ * flags are read at the stack's capability. A finding names each stack it was found
+ * in once (the validator merges one finding of several templates).
+ */
+function validateTemplates(templates: readonly TemplateToValidate[]): TemplateFinding[] {
+  const known = (x: string) => (x.startsWith('unknown-') ? undefined : x);
+  const byTemplate = new Map(templates.map((t) => [t.artifact.templateFullPath, t]));
+  const report = (sharedValidator ??= new CloudFormationValidatePlugin()).validate({
+    templatePaths: templates.map((t) => t.artifact.templateFullPath),
+    stackTemplates: templates.map((t) => ({
+      stackConstructPath: t.stack.node.path,
+      templatePath: t.artifact.templateFullPath,
+      accountId: known(t.artifact.environment.account),
+      region: known(t.artifact.environment.region),
+    })),
+    appConstruct: templates[0].capability.node.root,
+  });
   const found: TemplateFinding[] = [];
-  for (const artifact of artifacts) {
-    const stack = byArtifact.get(artifact.id);
-    if (!stack) continue;
-    const known = (x: string) => (x.startsWith('unknown-') ? undefined : x);
-    const report = new CloudFormationValidatePlugin().validate({
-      templatePaths: [artifact.templateFullPath],
-      stackTemplates: [{
-        stackConstructPath: stack.node.path,
-        templatePath: artifact.templateFullPath,
-        accountId: known(artifact.environment.account),
-        region: known(artifact.environment.region),
-      }],
-      appConstruct: capability,
-    });
-    for (const v of report.violations) {
-      if (v.severity !== 'error' && v.severity !== 'fatal' && v.severity !== 'warning') continue;
-      const error = v.severity !== 'warning' && strictRules;
+  for (const v of report.violations) {
+    if (v.severity !== 'error' && v.severity !== 'fatal' && v.severity !== 'warning') continue;
+    for (const { capability, stack } of templates) {
+      const mine = v.violatingResources.filter((r) => r.templatePath !== undefined && byTemplate.get(r.templatePath)?.stack === stack);
+      if (mine.length === 0) continue;
+      const error = v.severity !== 'warning' && contextFlag(capability, '@aws-cdk/core:validateAgainstDefaultRules');
       found.push({
         stack: stack.node.path,
         rule: v.ruleName,
         description: v.description,
-        resources: v.violatingResources.flatMap((r) => (r.resourceLogicalId ? [resourceOf(stack, r.resourceLogicalId)] : [])),
-        severity: error || strictMode ? 'error' : 'warning',
+        resources: mine.flatMap((r) => (r.resourceLogicalId ? [resourceOf(stack, r.resourceLogicalId)] : [])),
+        severity: error || contextFlag(capability, '@aws-cdk/core:strictCfnValidateErrors') ? 'error' : 'warning',
       });
     }
   }
