@@ -122,9 +122,11 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
     if (!unit.writers) continue;
     const now = new Set(unit.writers.map((w) => w.manager));
     const old = before.get(unit.id);
-    // this release's leaves, parsed only when a previous release recorded writers to compare with
-    const leaves = old?.writers ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
-    const releaseFirst = (old?.writers ?? [])
+    // writers recorded as they were: every leaf any of them owned is still owned, by the same manager
+    const unchanged = old?.writers !== undefined && JSON.stringify(old.writers) === JSON.stringify(unit.writers);
+    // this release's leaves, parsed only when a previous release recorded other writers to compare with
+    const leaves = old?.writers && !unchanged ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
+    const releaseFirst = (unchanged ? [] : old?.writers ?? [])
       .filter((w) => w.manager !== undefined && w.kind !== 'runtime' && parseFieldsV1(w.fields).some((p) => !leaves.has(pathKey(p))))
       .map((w) => w.manager!);
     const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];

@@ -309,6 +309,7 @@ function trafficChange(old: LockedUnit, now: LockedUnit): TrafficChange[] {
 }
 
 function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersOf | undefined): Handover[] {
+  if (old.groupKind && leafWritersOf && sameWriting(old, now)) return [];
   const before = old.groupKind ? leafWritersOf?.(old) : undefined;
   const after = before ? leafWritersOf?.(now) : undefined;
   if (before && after) return leafHandovers(now.label, before, after);
@@ -321,6 +322,18 @@ function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersO
     if (from !== to) found.push({ unit: now.label, path, from, to });
   }
   return found;
+}
+
+/**
+ * True when no leaf of the object can change writer between the two locks, told without reading their
+ * leaves: one writer writes every leaf of both, whatever the leaves are (a handover names two writers), or
+ * both record the same writers with the same leaves. Most objects of a release are one of these.
+ */
+function sameWriting(old: LockedUnit, now: LockedUnit): boolean {
+  if (!old.writers || !now.writers) return false;
+  const all = [...old.writers, ...now.writers];
+  if (all.every((w) => w.writer === all[0].writer)) return true;
+  return JSON.stringify(old.writers) === JSON.stringify(now.writers);
 }
 
 /**

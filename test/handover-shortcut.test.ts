@@ -1,0 +1,75 @@
+import * as fc from 'fast-check';
+import { leafWritersOf } from '../src/cluster/object-writers';
+import { toFieldsV1 } from '../src/cluster/fields-v1';
+import { FieldPath, formatPath } from '../src/collect/ledger/field-path';
+import { diffReleases } from '../src/release/release-diff';
+import { Lock, LockedUnit, LockedWriter } from '../src/release/lock';
+
+/**
+ * `diffReleases` tells that no leaf of an object changes writer without reading the leaves when both locks
+ * record the same writers, or one writer (not a runtime one) writes everything in both. These properties
+ * check that the handovers it reports are exactly those of an independent reading of the leaves.
+ */
+
+const LEAVES: FieldPath[] = [['spec', 'replicas'], ['spec', 'paused'], ['metadata', 'labels', 'app'], ['metadata', 'labels', 'tier'], ['data', 'a']];
+const WRITERS = ['app/Routing/Web', 'app/Routing/Team', 'app/Routing/Hpa'];
+
+/** Who writes each leaf of one version of the object: leaf index -> writer index (absent: not written). */
+const assignment = fc.dictionary(fc.constantFrom('0', '1', '2', '3', '4'), fc.integer({ min: 0, max: WRITERS.length - 1 }));
+
+function unitOf(leaves: Record<string, number>, runtime: ReadonlySet<number>): LockedUnit {
+  const writers: LockedWriter[] = [];
+  for (let w = 0; w < WRITERS.length; w++) {
+    const mine = Object.entries(leaves).filter(([, who]) => who === w).map(([leaf]) => LEAVES[Number(leaf)]);
+    if (mine.length > 0) writers.push({ writer: WRITERS[w], kind: runtime.has(w) ? 'runtime' : 'declaration', fields: toFieldsV1(mine) });
+  }
+  return { id: 'o', label: 'Deployment web', path: 'app/Routing/Web', digest: JSON.stringify(leaves), groupKind: 'apps/Deployment', writers };
+}
+
+function lockOf(unit: LockedUnit): Lock {
+  return { formatVersion: 1, units: [unit], interfaces: [] } as unknown as Lock;
+}
+
+/** The handovers read leaf by leaf: each leaf written in both versions whose writer differs (no runtime writer involved). */
+function expected(before: Record<string, number>, after: Record<string, number>): string[] {
+  return Object.keys(after)
+    .filter((leaf) => leaf in before && before[leaf] !== after[leaf])
+    .map((leaf) => `${formatPath(LEAVES[Number(leaf)])} ${WRITERS[before[leaf]]} -> ${WRITERS[after[leaf]]}`)
+    .sort();
+}
+
+const seen = (diff: ReturnType<typeof diffReleases>) => diff.handovers.map((h) => `${h.path} ${h.from} -> ${h.to}`).sort();
+
+test('the handovers between two versions written by writers of the release are exactly the leaves whose writer changed', () => {
+  fc.assert(
+    fc.property(assignment, assignment, (before, after) => {
+      const diff = diffReleases(lockOf(unitOf(before, new Set())), lockOf(unitOf(after, new Set())), leafWritersOf);
+      expect(seen(diff)).toEqual(expected(before, after));
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('two versions with the same writers, a runtime writer among them, hand nothing over', () => {
+  fc.assert(
+    fc.property(assignment, fc.integer({ min: 0, max: WRITERS.length - 1 }), (leaves, runtime) => {
+      const diff = diffReleases(lockOf(unitOf(leaves, new Set([runtime]))), lockOf(unitOf(leaves, new Set([runtime]))), leafWritersOf);
+      expect(diff.handovers).toEqual([]);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('a leaf the declarer wrote that a runtime writer writes in the next release is handed over, though every other writer is the same', () => {
+  // GIVEN spec.replicas written by the declarer, then by a runtime writer (the HPA)
+  const before = unitOf({ 0: 0, 1: 0 }, new Set());
+  const after = unitOf({ 0: 2, 1: 0 }, new Set([2]));
+
+  // WHEN compared
+  const diff = diffReleases(lockOf(before), lockOf(after), leafWritersOf);
+
+  // THEN the one leaf moves to runtime
+  expect(diff.handovers).toEqual([
+    { unit: 'Deployment web', path: 'spec.replicas', from: 'app/Routing/Web', to: 'app/Routing/Hpa', moves: 'deploy-time-to-runtime' },
+  ]);
+});
