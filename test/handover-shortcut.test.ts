@@ -1,9 +1,9 @@
 import * as fc from 'fast-check';
-import { leafWritersOf } from '../src/cluster/object-writers';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
+import { leafWritersOf } from '../src/cluster/object-writers';
 import { FieldPath, formatPath } from '../src/collect/ledger/field-path';
-import { diffReleases } from '../src/release/release-diff';
 import { Lock, LockedUnit, LockedWriter } from '../src/release/lock';
+import { diffReleases } from '../src/release/release-diff';
 
 /**
  * `diffReleases` tells that no leaf of an object changes writer without reading the leaves when both locks
