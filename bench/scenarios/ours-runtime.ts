@@ -2,7 +2,7 @@ import { Builder, lockFileFor } from './builder';
 import { smallApp } from './small-app-shape';
 import { Capability, CapabilityApp, RuntimeRouting } from '../../src/runtime';
 
-/** Our side of the runtime-only scenarios, on `cdk-capability/runtime`: it loads no aws-cdk-lib module. */
+/** Our side of the small app, on `cdk-capability/runtime`: it loads no aws-cdk-lib module (the plain-cdk8s shapes are in ours-charts.ts, which loads no cdk8s-plus). */
 export const oursRuntime: Record<string, Builder> = {
   /** One RuntimeRouting chart of `size` cdk8s-plus objects, in the runtime-only Capability. */
   small(outdir, size, options) {

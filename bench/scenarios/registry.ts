@@ -11,14 +11,14 @@ export type BuildSide = 'ours' | 'bare' | 'floor';
  */
 const BUILDERS: Record<BuildSide, Record<string, readonly [string, string]>> = {
   ours: {
-    charts: ['./ours', 'ours'],
-    chained: ['./ours', 'ours'],
-    chain: ['./ours', 'ours'],
-    refs: ['./ours', 'ours'],
-    contributions: ['./ours', 'ours'],
-    writers: ['./ours', 'ours'],
-    callbacks: ['./ours', 'ours'],
-    callbackWriters: ['./ours', 'ours'],
+    charts: ['./ours-charts', 'oursCharts'],
+    chained: ['./ours-charts', 'oursCharts'],
+    chain: ['./ours-charts', 'oursCharts'],
+    refs: ['./ours-charts', 'oursCharts'],
+    contributions: ['./ours-charts', 'oursCharts'],
+    writers: ['./ours-charts', 'oursCharts'],
+    callbacks: ['./ours-charts', 'oursCharts'],
+    callbackWriters: ['./ours-charts', 'oursCharts'],
     stacks: ['./ours', 'ours'],
     small: ['./ours-runtime', 'oursRuntime'],
     typecheck: ['./typecheck', 'oursTypecheck'],
