@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
-import { leafWritersOf } from '../src/cluster/object-writers';
+import { leafWritersOf, planWriters } from '../src/cluster/object-writers';
 import { FieldPath, formatPath } from '../src/collect/ledger/field-path';
 import { Lock, LockedUnit, LockedWriter } from '../src/release/lock';
 import { diffReleases } from '../src/release/release-diff';
@@ -72,4 +72,19 @@ test('a leaf the declarer wrote that a runtime writer writes in the next release
   expect(diff.handovers).toEqual([
     { unit: 'Deployment web', path: 'spec.replicas', from: 'app/Routing/Web', to: 'app/Routing/Hpa', moves: 'deploy-time-to-runtime' },
   ]);
+});
+
+test('the plan releases no field manager of an object whose writers are as the previous lock recorded them, and releases one that lost a leaf', () => {
+  // GIVEN an object written by the declarer and a second team, recorded with their managers
+  const managed = (unit: LockedUnit): LockedUnit => ({ ...unit, writers: unit.writers!.map((w) => ({ ...w, manager: `cdk-capability:${w.writer}` })) });
+  const both = managed(unitOf({ 0: 0, 2: 1 }, new Set()));
+  const teamLostLeaf = managed(unitOf({ 0: 0, 3: 1 }, new Set()));
+
+  // WHEN planned against a previous lock with the same writers, and against one where the team wrote another leaf
+  const same = planWriters(lockOf(both), lockOf(both), () => 'legacy');
+  const changed = planWriters(lockOf(teamLostLeaf), lockOf(both), () => 'legacy');
+
+  // THEN nothing to release when unchanged; the team's manager releases first when its old leaf is gone
+  expect(same).toEqual([{ object: 'o', label: 'Deployment web', writers: both.writers }]);
+  expect(changed).toEqual([{ object: 'o', label: 'Deployment web', writers: teamLostLeaf.writers, releaseFirst: ['cdk-capability:app/Routing/Team'] }]);
 });
