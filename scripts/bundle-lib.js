@@ -32,7 +32,8 @@ const ENTRY = [
 const STUBS = {
   'index.js': "'use strict';\nmodule.exports = require('./bundle.js').full();\n",
   'runtime.js': "'use strict';\nmodule.exports = require('./bundle.js').runtime();\n",
-  [path.join('cli', 'main.js')]: "#!/usr/bin/env node\n'use strict';\nprocess.exitCode = require('../bundle.js').cli().main(process.argv.slice(2));\n",
+  [path.join('cli', 'main.js')]:
+    "#!/usr/bin/env node\n'use strict';\nprocess.exitCode = require('../bundle.js').cli().main(process.argv.slice(2));\n",
 };
 
 /** A generated CRD module stays its own file, lib/imports/<name>.js, required from lib/bundle.js as ./imports/<name>. */
