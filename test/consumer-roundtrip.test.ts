@@ -84,6 +84,8 @@ beforeAll(() => {
   // Build into a staging copy of the package, so the working tree's lib/ is never touched.
   // (`compile` type-checks the libraries' declarations; this build only needs the output.)
   mustRun(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', path.join(staging, 'lib'), '--skipLibCheck'], ROOT);
+  // then, as `compile` does, its JavaScript into the one file lib/bundle.js
+  mustRun(process.execPath, [path.join(ROOT, 'scripts', 'bundle-lib.js'), path.join(staging, 'lib')], ROOT);
   for (const f of ['package.json', 'README.md', 'LICENSE', 'docs']) {
     if (fs.existsSync(path.join(ROOT, f))) fs.cpSync(path.join(ROOT, f), path.join(staging, f), { recursive: true });
   }

@@ -2,11 +2,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ReportedFinding, ReportedLocation, reportedRules } from './report-findings';
 import { CODE_TITLES } from '../check/finding';
+import { packageRoot } from '../private/package-root';
 
-/** The `cdk-capability` version in a SARIF log's tool driver. */
+/** The `cdk-capability` version, from its package.json (`--version`, and a SARIF log's tool driver). */
 export function ownVersion(): string {
   try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8')).version;
+    return JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf-8')).version;
   } catch {
     return '0.0.0';
   }

@@ -10,7 +10,7 @@ import { audit, AUDIT_USAGE } from './audit';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
-import { formatSarif } from './format-sarif';
+import { formatSarif, ownVersion } from './format-sarif';
 import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
@@ -183,15 +183,6 @@ function runApp(app: string): SynthReport | undefined {
     return undefined;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-/** The `cdk-capability` version, from its package.json. */
-function ownVersion(): string {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8')).version;
-  } catch {
-    return '0.0.0';
   }
 }
 

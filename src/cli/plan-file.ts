@@ -2,10 +2,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseObject, WAITED_KINDS } from './apply-commands';
 import { schemaProblems, schemaValidator, shown } from '../private/json-schema';
+import { packageRoot } from '../private/package-root';
 import type { Plan } from '../render/writers/plan-json';
 
 /** The plan's JSON Schema: the `plan` of `plan --json`'s output (docs/plan-output.schema.json, shipped in the package). */
-export const PLAN_SCHEMA_FILE = path.join(__dirname, '..', '..', 'docs', 'plan-output.schema.json');
+export const PLAN_SCHEMA_FILE = path.join(packageRoot(), 'docs', 'plan-output.schema.json');
 
 /** The most problems reported for one plan file; the rest are counted in the last one. */
 const MAX_PLAN_PROBLEMS = 20;

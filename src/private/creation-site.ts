@@ -1,5 +1,6 @@
 import * as path from 'path';
 import type { IConstruct } from 'constructs';
+import { isOwnFile } from './package-root';
 
 /** Where a construct was created: a file of the program, 1-based line and column. */
 export interface SourceLocation {
@@ -15,10 +16,6 @@ export interface SourceLocation {
 
 /** Frames kept per construct: enough to climb out of cdk8s-plus and aws-cdk constructors into the program. */
 const FRAMES = 20;
-
-/** This package's own folders: frames in them are never the creation site a user wants to see. */
-const OWN_ROOT = path.resolve(__dirname, '..', '..');
-const OWN_FOLDERS = [path.join(OWN_ROOT, 'src') + path.sep, path.join(OWN_ROOT, 'lib') + path.sep];
 
 const sites = new WeakMap<object, { stack?: string; order?: number }>();
 let created = 0;
@@ -73,7 +70,7 @@ export function firstProgramFrame(stack: string): SourceLocation | undefined {
     let file = m[1];
     if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname);
     if (!path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    if (OWN_FOLDERS.some((f) => file.startsWith(f))) continue;
+    if (isOwnFile(file)) continue; // this package's own frames are never the creation site a user wants to see
     return { file, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;

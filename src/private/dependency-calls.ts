@@ -1,6 +1,6 @@
-import * as path from 'path';
 import type { IConstruct } from 'constructs';
 import { programSite } from './creation-site';
+import { isOwnFile } from './package-root';
 
 /** Who made one `addDependency` call: a library for its own construct, or the program at a line. */
 export interface DependencyCall {
@@ -12,7 +12,6 @@ export interface DependencyCall {
 
 /** Frames kept per call: enough to climb out of cdk8s' `ApiObject.addDependency` and a library's constructor. */
 const FRAMES = 20;
-const OWN_SRC = path.resolve(__dirname, '..') + path.sep;
 
 const calls = new WeakMap<IConstruct, Map<IConstruct, DependencyCall>>();
 const patched = new WeakSet<object>();
@@ -68,7 +67,7 @@ function callerFile(stack: string | undefined): string | undefined {
   for (const line of (stack ?? '').split('\n').slice(1)) {
     const file = /^\s*at (?:.*\()?(.+?):\d+:\d+\)?$/.exec(line)?.[1];
     if (file === undefined || file.startsWith('node:')) continue;
-    if (/[\\/]node_modules[\\/](constructs|cdk8s)[\\/]/.test(file) || file.startsWith(OWN_SRC)) continue;
+    if (/[\\/]node_modules[\\/](constructs|cdk8s)[\\/]/.test(file) || isOwnFile(file)) continue;
     return file;
   }
   return undefined;

@@ -1,9 +1,9 @@
-import * as path from 'path';
 import type { CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
+import { isOwnFile } from './package-root';
 
 /**
  * Who the write calls made while a Contribution runs are attributed to: its
@@ -60,7 +60,6 @@ export interface TagEvent {
 
 /** Frames kept per call: enough to climb out of aws-cdk's L2 methods into the program. */
 const FRAMES = 20;
-const OWN_ROOT = path.resolve(__dirname, '..', '..');
 
 let attribution: Attribution | undefined;
 const patchCalls = new WeakMap<JsonPatch, WriteCall>();
@@ -273,7 +272,7 @@ function directCaller(stack: string | undefined): string | undefined {
 
 /** aws-cdk-lib's and cdk8s-plus's own files: a call from there is the library writing its own construct. */
 function isLibraryFile(file: string): boolean {
-  return /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(file) && !file.startsWith(OWN_ROOT + path.sep + 'src');
+  return /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(file) && !isOwnFile(file);
 }
 
 /** Splits an aws-cdk override path on dots not escaped with a backslash, as aws-cdk does. */

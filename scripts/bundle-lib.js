@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// The package's JavaScript as it ships (the last step of `npm run compile`, after tsc): every module of src/ in one
+// file, lib/bundle.js, with its source map beside it; each module runs on first use, as a required file would.
+//
+//   node scripts/bundle-lib.js [libdir]    (default: lib)
+//
+// Loading one file instead of ~170 saves resolving, reading and compiling each (docs/ARCHITECTURE.md, "The build
+// output"). One file holds both entry points, so `cdk-capability` and `cdk-capability/runtime` share one copy of
+// every module and its state. Modules reached only by `require()` stay lazy: the runtime entry loads no aws-cdk-lib.
+// The generated CRD classes (src/imports/) stay separate files, loaded on first use as before. tsc's declarations
+// stay as they are; its other .js files in libdir are removed, so nothing can load a second copy of a module.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+// eslint-disable-next-line import/no-extraneous-dependencies -- a build tool, not a runtime dependency
+const { build } = require('esbuild');
+
+const ROOT = path.resolve(__dirname, '..');
+const SRC = path.join(ROOT, 'src');
+const IMPORTS = path.join(SRC, 'imports');
+const lib = path.resolve(process.argv[2] ?? path.join(ROOT, 'lib'));
+
+/** The bundle's entry: each public entry point as a function, so requiring the bundle runs none of them. */
+const ENTRY = [
+  "exports.full = () => require('./index');",
+  "exports.runtime = () => require('./runtime');",
+  "exports.cli = () => require('./cli/main');",
+  '',
+].join('\n');
+
+/** The files that stay: the entry points (package.json's `exports` and `bin`), now each a line into the bundle. */
+const STUBS = {
+  'index.js': "'use strict';\nmodule.exports = require('./bundle.js').full();\n",
+  'runtime.js': "'use strict';\nmodule.exports = require('./bundle.js').runtime();\n",
+  [path.join('cli', 'main.js')]:
+    "#!/usr/bin/env node\n'use strict';\nprocess.exitCode = require('../bundle.js').cli().main(process.argv.slice(2));\n",
+};
+
+/** A generated CRD module stays its own file, lib/imports/<name>.js, required from lib/bundle.js as ./imports/<name>. */
+const crdImportsApart = {
+  name: 'crd-imports-apart',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]imports[\\/][^\\/]+$/ }, (args) => {
+      const file = path.resolve(args.resolveDir, args.path);
+      if (path.dirname(file) !== IMPORTS) return undefined;
+      return { path: `./imports/${path.basename(file)}`, external: true };
+    });
+  },
+};
+
+async function main() {
+  fs.mkdirSync(lib, { recursive: true });
+  await build({
+    stdin: { contents: ENTRY, resolveDir: SRC, sourcefile: 'bundle-entry.js', loader: 'js' },
+    outfile: path.join(lib, 'bundle.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // dependencies and peers are required from node_modules, as from tsc's output
+    packages: 'external',
+    // class and function names as in the source (messages name a construct's class)
+    keepNames: true,
+    sourcemap: 'linked',
+    // src/ does not ship: the map carries the sources
+    sourcesContent: true,
+    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    plugins: [crdImportsApart],
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: fs.readdirSync(IMPORTS).filter((f) => f.endsWith('.ts')).map((f) => path.join(IMPORTS, f)),
+    outdir: path.join(lib, 'imports'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+
+  const keep = new Set(['bundle.js', ...Object.keys(STUBS)]);
+  for (const entry of fs.readdirSync(lib, { recursive: true })) {
+    const file = String(entry);
+    if (file.endsWith('.js') && !keep.has(file) && path.dirname(file) !== 'imports') fs.rmSync(path.join(lib, file));
+  }
+  for (const [file, text] of Object.entries(STUBS)) {
+    fs.mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });
+    fs.writeFileSync(path.join(lib, file), text, { mode: 0o755 });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bundle-lib: ${e.message}\n`);
+  process.exit(1);
+});

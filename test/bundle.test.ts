@@ -1,0 +1,223 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { HANG_GUARD_MS, readTree, removeTempDirs, tempDir } from './util';
+
+afterAll(removeTempDirs);
+
+const ROOT = path.resolve(__dirname, '..');
+const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8'));
+
+/**
+ * The JavaScript the package ships is one file, lib/bundle.js (scripts/bundle-lib.js, the last step of
+ * `npm run compile`); every other test runs src/ through ts-jest. These run the built package: a clone-like folder
+ * (`pkg`, not under node_modules, as this repository's own lib/ is) whose lib/ the build script writes, and programs
+ * in `app` that require it as `cdk-capability`, resolving every other package to this repository's one copy.
+ */
+let pkg: string;
+let app: string;
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function node(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  const env: NodeJS.ProcessEnv = { ...process.env, CDK_VALIDATION: 'false' };
+  delete env.CDK8S_OUTDIR;
+  Object.assign(env, options.env);
+  const r = spawnSync(process.execPath, args, { cwd: options.cwd ?? app, env, encoding: 'utf-8', timeout: HANG_GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const TS = ['-r', 'ts-node/register/transpile-only'];
+
+beforeAll(() => {
+  const work = tempDir('cdk-capability-bundle-');
+  pkg = path.join(work, 'pkg');
+  app = path.join(work, 'app');
+  // GIVEN the package as `npm pack` takes it: package.json, docs/ and lib/ as the build writes it
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+  fs.symlinkSync(path.join(ROOT, 'docs'), path.join(pkg, 'docs'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+  const built = node([path.join(ROOT, 'scripts', 'bundle-lib.js'), path.join(pkg, 'lib')], { cwd: ROOT });
+  expect(`exit ${built.status}\n${built.stderr}`).toEqual('exit 0\n');
+  // and a program folder that installs it (linked, as npm links a local folder) beside this repository's packages
+  fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
+  for (const name of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
+    if (!name.startsWith('.')) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(app, 'node_modules', name));
+  }
+  fs.symlinkSync(pkg, path.join(app, 'node_modules', 'cdk-capability'));
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', esModuleInterop: true } }));
+}, HANG_GUARD_MS);
+
+test('the build leaves lib/bundle.js, its source map, the three entry files and the generated CRD modules as the only JavaScript', () => {
+  const js = fs.readdirSync(path.join(pkg, 'lib'), { recursive: true }).map(String).filter((f) => /\.js(\.map)?$/.test(f)).sort();
+  expect(js).toEqual([
+    'bundle.js',
+    'bundle.js.map',
+    path.join('cli', 'main.js'),
+    ...fs.readdirSync(path.join(ROOT, 'src', 'imports')).filter((f) => f.endsWith('.ts')).map((f) => path.join('imports', f.replace(/\.ts$/, '.js'))).sort(),
+    'index.js',
+    'runtime.js',
+  ]);
+  const map = JSON.parse(fs.readFileSync(path.join(pkg, 'lib', 'bundle.js.map'), 'utf-8'));
+  const runtime = map.sources.findIndex((s: string) => s.endsWith('/src/runtime.ts'));
+  expect(map.sourcesContent[runtime]).toEqual(fs.readFileSync(path.join(ROOT, 'src', 'runtime.ts'), 'utf-8'));
+});
+
+test('the bundled example (examples/cdn) writes byte for byte what it writes from src/', () => {
+  // GIVEN examples/cdn, and a copy of it that imports the built package
+  const copy = path.join(app, 'cdn');
+  fs.mkdirSync(copy);
+  for (const file of fs.readdirSync(path.join(ROOT, 'examples', 'cdn')).filter((f) => f.endsWith('.ts'))) {
+    const text = fs.readFileSync(path.join(ROOT, 'examples', 'cdn', file), 'utf-8');
+    fs.writeFileSync(path.join(copy, file), text.replace(/'\.\.\/\.\.\/src'/g, "'cdk-capability'"));
+  }
+  expect(fs.readFileSync(path.join(copy, 'main.ts'), 'utf-8')).toMatch(/from 'cdk-capability';/);
+
+  // WHEN each runs as `cdk8s synth` runs it, into its own outdir
+  const [fromSrc, fromLib] = [tempDir(), tempDir()].map((d) => path.join(d, 'dist'));
+  const src = node([...TS, 'main.ts'], { cwd: path.join(ROOT, 'examples', 'cdn'), env: { CDK8S_OUTDIR: fromSrc } });
+  const lib = node([...TS, 'main.ts'], { cwd: copy, env: { CDK8S_OUTDIR: fromLib } });
+
+  // THEN
+  expect([src.status, src.stderr, lib.status, lib.stderr]).toEqual([0, '', 0, '']);
+  const expected = readTree(fromSrc);
+  expect(Object.keys(expected)).toEqual(expect.arrayContaining(['plan.json', 'interface.json', 'runtime/kustomization.yaml', 'deploy/manifest.json']));
+  expect(readTree(fromLib)).toEqual(expected);
+}, HANG_GUARD_MS);
+
+describe('a refused composition', () => {
+  // Two plain patches of one leaf (CAP002 names both calls where the program made them), and two Contributions of
+  // another leaf (CAP002 names both; with a report asked for, as `cdk-capability plan` asks, the report locates each
+  // where the program created it, past the frames of the package's own constructor in lib/bundle.js).
+  const PROGRAM = [
+    "const { ApiObject, Chart, JsonPatch } = require('cdk8s');",
+    'const { CapabilityApp, Capability, CapabilityTesting, Contribution } = require(process.argv[2]);',
+    "const app = new CapabilityApp({ outdir: process.argv[3], lockFile: process.argv[3] + '.lock.json' });",
+    "const cdn = new Capability(app, 'cdn');",
+    "const target = new ApiObject(new Chart(cdn, 'Routing'), 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });",
+    "target.addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '5m' }));",
+    "target.addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '10m' }));",
+    "new Contribution(cdn, 'Network', { target, fields: { spec: { replicas: 2 } } });",
+    "new Contribution(cdn, 'Scaling', { target, fields: { spec: { replicas: 3 } } });",
+    'const { violations } = CapabilityTesting.synth(app);',
+    'try { app.synth(); } catch { /* refused: the report is written */ }',
+    'process.stdout.write(JSON.stringify(violations));',
+    '',
+  ].join('\n');
+
+  /** The violations and the report's locations when PROGRAM runs on `library` (`cdk-capability`, or src/ through ts-node). */
+  interface Refusal {
+    readonly violations: Array<{ code: string; message: string }>;
+    readonly locations: Record<string, { file: string }>;
+  }
+
+  function refusal(library: string, runtimeArgs: readonly string[]): Refusal {
+    const dir = fs.mkdtempSync(path.join(app, 'refused-'));
+    fs.writeFileSync(path.join(dir, 'main.js'), PROGRAM);
+    const report = path.join(dir, 'report.json');
+    const r = node([...runtimeArgs, 'main.js', library, path.join(dir, 'dist')], { cwd: dir, env: { CDK_CAPABILITY_REPORT: report } });
+    expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+    return { violations: JSON.parse(r.stdout), locations: JSON.parse(fs.readFileSync(report, 'utf-8')).locations };
+  }
+
+  let fromLib: Refusal;
+  let fromSrc: Refusal;
+
+  beforeAll(() => {
+    // WHEN the same program runs on the built package and on src/
+    fromLib = refusal('cdk-capability', []);
+    fromSrc = refusal(path.join(ROOT, 'src'), TS);
+  }, HANG_GUARD_MS);
+
+  test('is CAP002 naming both writers of each leaf, the plain calls at the program\'s file:line, exactly as from src/', () => {
+    expect(fromLib.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      expect.stringMatching(/^CAP002 field conflict: 'cdn\/Network' and 'cdn\/Scaling' both write spec\.replicas of apps\.example\.com\/ApplicationDeployment apps\/app1\. /),
+      expect.stringMatching(
+        /^CAP002 field conflict: 'cdn\/Routing\/App1' \(addJsonPatch at main\.js:6\) and 'cdn\/Routing\/App1' \(addJsonPatch at main\.js:7\) both write spec\.timers\.rollout of apps\.example\.com\/ApplicationDeployment apps\/app1\. /,
+      ),
+    ]);
+    expect(fromLib.violations).toEqual(fromSrc.violations);
+  });
+
+  test('the report locates each writer where the program created it, as from src/', () => {
+    const at = (locations: Refusal['locations']) => Object.fromEntries(Object.entries(locations).map(([p, v]) => [p, { ...v, file: path.basename(v.file) }]));
+    expect(at(fromLib.locations)).toEqual({
+      'cdn/Network': { file: 'main.js', line: 8, column: 1, order: expect.any(Number) },
+      'cdn/Scaling': { file: 'main.js', line: 9, column: 1, order: expect.any(Number) },
+      'cdn/Routing/App1': { file: 'main.js', line: 5, column: 16, order: expect.any(Number) },
+    });
+    expect(at(fromLib.locations)).toEqual(at(fromSrc.locations));
+  });
+});
+
+describe('the runtime entry point from lib/bundle.js (require.cache of a fresh process)', () => {
+  let steps: Record<string, { awsCdkLib: number; imports: string[] }>;
+
+  beforeAll(() => {
+    // GIVEN test/fixtures/runtime-only/main.ts, importing the built package instead of src/
+    const text = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'runtime-only', 'main.ts'), 'utf-8');
+    const program = text.replace(/'\.\.\/\.\.\/\.\.\/src\/runtime'/g, "'cdk-capability/runtime'").replace(/'\.\.\/\.\.\/\.\.\/src'/g, "'cdk-capability'");
+    expect(program).not.toMatch(/\/src\b'/);
+    fs.writeFileSync(path.join(app, 'runtime-only.ts'), program);
+
+    // WHEN it runs
+    const r = node([...TS, 'runtime-only.ts', tempDir()]);
+    expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+    steps = Object.fromEntries(r.stdout.trim().split('\n').map((l) => JSON.parse(l)).map(({ step, ...rest }) => [step, rest]));
+  }, HANG_GUARD_MS);
+
+  test('loads no aws-cdk-lib module and no generated CRD module when imported, nor after a synth without routes', () => {
+    expect(steps.imported).toEqual({ awsCdkLib: 0, imports: [] });
+    expect(steps['synthesized without routes']).toEqual({ awsCdkLib: 0, imports: [] });
+  });
+
+  test('loads the CRD module of what it uses only (a route, then Flux output), and aws-cdk-lib only with the main entry and a stack', () => {
+    expect(steps['synthesized with a route']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.js'] });
+    expect(steps['synthesized with Flux output']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.js', 'kustomization-kustomize.toolkit.fluxcd.io.js'] });
+    expect(steps['main entry, synthesized with a stack'].awsCdkLib).toBeGreaterThan(20);
+    expect(steps['main entry, synthesized with a stack'].imports).toEqual(['httproute-gateway.networking.k8s.io.js', 'kustomization-kustomize.toolkit.fluxcd.io.js']);
+  });
+
+  test('loads lib/bundle.js and the entry file, and no other module of the package', () => {
+    const r = node(['-e', "require('cdk-capability/runtime'); process.stdout.write(JSON.stringify(Object.keys(require.cache)))"]);
+    expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+    const own = (JSON.parse(r.stdout) as string[]).filter((f) => f.startsWith(fs.realpathSync(pkg) + path.sep));
+    expect(own.map((f) => path.relative(fs.realpathSync(pkg), f)).sort()).toEqual([path.join('lib', 'bundle.js'), path.join('lib', 'runtime.js')]);
+  });
+});
+
+test('both entry points share one copy of every module: a Capability of one takes a RuntimeRouting of the other', () => {
+  const program = [
+    "const full = require('cdk-capability');",
+    "const runtime = require('cdk-capability/runtime');",
+    "const { ApiObject } = require('cdk8s');",
+    'const app = new runtime.CapabilityApp({ outdir: process.argv[2], lockFile: process.argv[2] + \'.lock.json\' });',
+    "const web = new full.Capability(app, 'web');",
+    "new ApiObject(new runtime.RuntimeRouting(web, 'Routing'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'app.synth();',
+    'process.stdout.write(JSON.stringify({',
+    '  RuntimeRouting: full.RuntimeRouting === runtime.RuntimeRouting,',
+    '  CapabilityApp: full.CapabilityApp === runtime.CapabilityApp,',
+    '  Contribution: full.Contribution === runtime.Contribution,',
+    '  isCapability: full.Capability.isCapability(web),',
+    '}));',
+  ].join('\n');
+  const outdir = path.join(tempDir(), 'dist');
+  fs.writeFileSync(path.join(app, 'both.js'), program);
+
+  const r = node(['both.js', outdir]);
+
+  expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+  expect(JSON.parse(r.stdout)).toEqual({ RuntimeRouting: true, CapabilityApp: true, Contribution: true, isCapability: true });
+  expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps.map((s: { id: string }) => s.id)).toEqual(['web/Routing']);
+});
+
+test('the command line (package.json `bin`) prints the package\'s version', () => {
+  const r = node([path.join(pkg, PKG.bin['cdk-capability']), '--version']);
+  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: `${PKG.version}\n`, stderr: '' });
+});
