@@ -84,7 +84,13 @@ const project = new typescript.TypeScriptProject({
   tsconfigDev: {
     // ts-jest transpiles each file on its own (fast); the test task type-checks everything once with tsc.
     // skipLibCheck: fast-check 4's own .d.ts does not check under our CommonJS module settings.
-    compilerOptions: { isolatedModules: true, skipLibCheck: true },
+    // The bench's scenarios import the package by its name, as a user's program does; for types, that is src/.
+    // (At run time the compiled bench requires the built package: bench/package-build.ts.)
+    compilerOptions: {
+      isolatedModules: true,
+      skipLibCheck: true,
+      paths: { 'cdk-capability': ['../src/index.ts'], 'cdk-capability/runtime': ['../src/runtime.ts'] },
+    },
     include: ['../examples/**/*.ts', '../bench/**/*.ts', '../scripts/**/*.ts'],
     exclude: ['../examples/**/dist/**', '../examples/**/imports/**'],
   },
@@ -99,6 +105,8 @@ const project = new typescript.TypeScriptProject({
       testTimeout: 900_000,
       maxWorkers: 2,
       testPathIgnorePatterns: ['/node_modules/', '/test/fixtures/', '/examples/'],
+      // the package by its name (the bench's scenarios import it so) is its source in the tests
+      moduleNameMapper: { '^cdk-capability$': '<rootDir>/src/index.ts', '^cdk-capability/runtime$': '<rootDir>/src/runtime.ts' },
       // aws-cdk's template validator costs seconds per synth: off in every test file but the one that turns it on.
       setupFiles: ['<rootDir>/test/setup-env.ts'],
       // each test file ends the lock-refreshing thread its synths started, so its jest worker exits at once
@@ -192,6 +200,9 @@ project.eslint?.addOverride({
     }],
   },
 });
+// The bench's scenarios import the package by its name: the linter resolves it as tsc does (test/tsconfig.json's paths).
+project.tryFindObjectFile('.eslintrc.json')?.addOverride('settings.import/resolver.typescript.project', ['./tsconfig.json', './test/tsconfig.json']);
+project.tryFindObjectFile('.eslintrc.json')?.addOverride('settings.import/resolver.typescript.noWarnOnMultipleProjects', true);
 project.gitattributes.addAttributes('/src/imports/**', 'linguist-generated');
 // Vendored upstream data (vendor/*/README.md says where each comes from): collapsed in diffs, never shipped.
 project.gitattributes.addAttributes('/vendor/**', 'linguist-vendored');

@@ -6,15 +6,18 @@
  *   node bench/.out/bench/cpu-profile.js <file.cpuprofile> [top]
  */
 import * as fs from 'fs';
+import { SourceMap } from 'module';
 import { join } from 'path';
 import { RunResult, runOnce, Side } from './measure';
 
-interface ProfileNode {
+/** One node of the profile's call tree: the function it sampled. */
+export interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber?: number };
 }
 
-interface Profile {
+/** A V8 `.cpuprofile`, the parts read here. */
+export interface Profile {
   readonly nodes: ProfileNode[];
   readonly samples: number[];
   readonly timeDeltas: number[];
@@ -64,9 +67,35 @@ export function summarizeProfile(profile: Profile): ProfileSummary {
   return { totalMs: totalUs / 1000, functions: rank(perFunction), areas: rank(perArea) };
 }
 
-/** Reads and summarizes a `.cpuprofile` file. */
+/** Reads and summarizes a `.cpuprofile` file, its bundled frames mapped to their sources (`toSources`). */
 export function summarizeProfileFile(file: string): ProfileSummary {
-  return summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf-8')) as Profile);
+  return summarizeProfile(toSources(JSON.parse(fs.readFileSync(file, 'utf-8')) as Profile, readSourceMap));
+}
+
+/** The source map beside a script (`<file>.map`), or undefined when it has none. */
+function readSourceMap(file: string): SourceMap | undefined {
+  const map = `${file}.map`;
+  return fs.existsSync(map) ? new SourceMap(JSON.parse(fs.readFileSync(map, 'utf-8'))) : undefined;
+}
+
+/**
+ * The profile with each frame of a script that has a source map (our side runs lib/bundle.js) moved to its
+ * source file and line, so the summary names `src/<folder>/<file>.ts` and not one bundle. The map's sources are
+ * relative to the script's folder.
+ */
+export function toSources(profile: Profile, sourceMapOf: (file: string) => SourceMap | undefined): Profile {
+  const maps = new Map<string, SourceMap | undefined>();
+  const nodes = profile.nodes.map((node) => {
+    const { url, lineNumber, columnNumber } = node.callFrame;
+    if (!url.startsWith('file://') || !url.endsWith('.js')) return node;
+    const file = url.slice('file://'.length);
+    if (!maps.has(file)) maps.set(file, sourceMapOf(file));
+    const entry = maps.get(file)?.findEntry(lineNumber, columnNumber ?? 0);
+    if (!entry || !('originalSource' in entry) || !entry.originalSource) return node;
+    const source = entry.originalSource.startsWith('file://') ? entry.originalSource.slice('file://'.length) : join(file, '..', entry.originalSource);
+    return { ...node, callFrame: { ...node.callFrame, url: `file://${source}`, lineNumber: entry.originalLine } };
+  });
+  return { ...profile, nodes };
 }
 
 /** A path short enough for a table: from `node_modules/<pkg>/` or from `src/`. */

@@ -22,6 +22,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { formatSummary, profileScenario } from './cpu-profile';
 import { previousRelease, Series, stats, tempBase } from './measure';
+import { installForBench } from './package-build';
 import { BenchReport, describeMachine, ProfileReport, renderReport, ScenarioReport, targetLines } from './report';
 import { BuildSide, hasBuilder } from './scenarios/registry';
 import { Options, Scenario, SCENARIOS } from './suite';
@@ -99,15 +100,6 @@ function profileSlowest(scenarios: readonly ScenarioReport[], outDir: string): P
   }
 }
 
-/**
- * The compiled library in `bench/.out/src` reads its data files beside its root, as `lib/` reads them from the
- * package (`docs/lock.schema.json` for every synth with a lock): `bench/.out/docs` links to the repository's `docs/`.
- */
-function linkDocs(outDir: string, repository: string): void {
-  const link = path.join(outDir, 'docs');
-  if (!fs.existsSync(link)) fs.symlinkSync(path.relative(outDir, path.join(repository, 'docs')), link, 'dir');
-}
-
 function main(): void {
   const argv = process.argv.slice(2);
   if (argv.includes('--list')) return listScenarios();
@@ -115,7 +107,9 @@ function main(): void {
   // compiled to bench/.out/bench/run.js
   const outDir = path.resolve(__dirname, '..');
   const benchDir = path.resolve(outDir, '..');
-  linkDocs(outDir, path.resolve(benchDir, '..'));
+  // our side runs the package as it ships (lib/bundle.js), built from the current src/
+  const installed = installForBench(outDir);
+  process.stderr.write(`package built into ${path.relative(process.cwd(), installed)} (scripts/bundle-lib.js)\n`);
   if (flag(argv, 'profile')) return profileOnly(argv, options, outDir);
 
   const machine = describeMachine(tempBase());

@@ -314,7 +314,7 @@ const typecheck: Scenario = {
         what:
           'The objects of `small`, in a `main.ts` run as cdk8s\' default `app:` line runs it: `ts-node main.ts` with type-checking ' +
           '(ts-node registered with `transpileOnly: false` and cdk8s\' `typescript-app` template compiler options, then the program required), so type-checking the program ' +
-          'against every declaration file it reaches is part of the process. Ours imports `cdk-capability/runtime` from this package as installed (`tsc` output with its ' +
+          'against every declaration file it reaches is part of the process. Ours imports `cdk-capability/runtime` from this package as installed (`lib/bundle.js` and tsc\'s ' +
           'declarations, beside the peers in the app\'s `node_modules`): its declarations name nothing of aws-cdk-lib. Bare imports cdk8s and cdk8s-plus only.',
         kind: 'compare',
         rows,

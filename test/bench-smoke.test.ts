@@ -1,9 +1,12 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import { SourceMap } from 'module';
 import * as path from 'path';
 import * as YAML from 'yaml';
-import { removeTempDirs, tempDir } from './util';
-import { summarizeProfile } from '../bench/cpu-profile';
+import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { summarizeProfile, toSources } from '../bench/cpu-profile';
 import { ratio, RunResult, Series } from '../bench/measure';
+import { installForBench } from '../bench/package-build';
 import { describeMachine, renderReport, ScenarioReport } from '../bench/report';
 import { leaves } from '../bench/scenarios/bare-cdk8s';
 import { constructAddress, dnsLabel, labelValue, logicalId } from '../bench/scenarios/floor-objects';
@@ -160,6 +163,41 @@ describe('bench scenarios', () => {
   });
 });
 
+describe('the package our side runs', () => {
+  test('is lib/bundle.js built from src/, found by name from the compiled bench, never this repository\'s own lib/', () => {
+    // GIVEN a repository-like folder: this package.json, its packages, and a lib/ that is not the build of src/ ...
+    const repository = tempDir('cdk-capability-bench-repo-');
+    const root = path.resolve(__dirname, '..');
+    fs.copyFileSync(path.join(root, 'package.json'), path.join(repository, 'package.json'));
+    fs.mkdirSync(path.join(repository, 'lib'));
+    for (const entry of ['index.js', 'runtime.js']) fs.writeFileSync(path.join(repository, 'lib', entry), "throw new Error('the repository\\'s own lib/');\n");
+    fs.mkdirSync(path.join(repository, 'node_modules'));
+    for (const name of fs.readdirSync(path.join(root, 'node_modules')).filter((n) => !n.startsWith('.'))) {
+      fs.symlinkSync(path.join(root, 'node_modules', name), path.join(repository, 'node_modules', name));
+    }
+    // ... and its compiled bench's folder, with the package installed for it
+    const out = path.join(repository, 'bench', '.out');
+    fs.mkdirSync(out, { recursive: true });
+    const installed = installForBench(out);
+    const scenarios = path.join(out, 'bench', 'scenarios');
+    fs.mkdirSync(scenarios, { recursive: true });
+
+    // WHEN a compiled scenario requires the package by name, as ours-charts.ts does
+    const probe = spawnSync(process.execPath, ['-e', [
+      "const entry = require.resolve('cdk-capability/runtime');",
+      "const { Capability } = require('cdk-capability/runtime');",
+      "const loaded = Object.keys(require.cache).filter((f) => f.includes('cdk-capability') || f.includes('/src/'));",
+      'console.log(JSON.stringify({ entry, loaded, capability: typeof Capability }));',
+    ].join('\n')], { cwd: scenarios, encoding: 'utf-8', timeout: HANG_GUARD_MS });
+
+    // THEN it loads the installed entry and the one bundle, nothing of src/ or of the repository's lib/
+    expect(probe.stderr).toEqual('');
+    const lib = path.join(installed, 'lib');
+    expect(JSON.parse(probe.stdout)).toEqual({ entry: path.join(lib, 'runtime.js'), loaded: [path.join(lib, 'runtime.js'), path.join(lib, 'bundle.js')], capability: 'function' });
+    expect(fs.readlinkSync(path.join(installed, 'docs'))).toEqual(path.resolve(__dirname, '..', 'docs'));
+  });
+});
+
 describe('bench floor helpers', () => {
   test('names and addresses are computed as constructs, cdk8s and aws-cdk compute them', () => {
     expect(constructAddress(['bench', 'Routing', 'Tenant0']).slice(0, 8)).toBe('c81c5fb8');
@@ -273,5 +311,31 @@ describe('bench report', () => {
     expect(markdown).toContain('PASS  tenants: N=30: ours/bare whole-process wall <= 1.1 — 1.07\nFAIL  ledger: `conflicts()` < 0.5 s — 1.0 ms');
     expect(summary.functions[0]).toMatchObject({ name: 'conflicts (src/ledger/field-ledger.js:46)', ms: 3 });
     expect(summary.areas[0]).toMatchObject({ name: 'cdk-capability src/ledger', ms: 3 });
+  });
+
+  test('a profile of lib/bundle.js names each frame\'s source file and line through the bundle\'s source map', () => {
+    // GIVEN a bundle whose line 2 comes from line 3 of field-ledger.ts, and a frame of a package without a map
+    const map = new SourceMap({ version: 3, file: 'bundle.js', sourceRoot: '', sources: ['../../src/collect/ledger/field-ledger.ts'], sourcesContent: [], names: [], mappings: 'AAAA;AAEA' });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 } },
+        { id: 2, callFrame: { functionName: 'conflicts', url: 'file:///x/pkg/lib/bundle.js', lineNumber: 1, columnNumber: 4 } },
+        { id: 3, callFrame: { functionName: 'resolve', url: 'file:///x/node_modules/cdk8s/lib/resolve.js', lineNumber: 100, columnNumber: 2 } },
+      ],
+      samples: [2, 2, 3],
+      timeDeltas: [1000, 1000, 1000],
+    };
+    const asked: string[] = [];
+
+    // WHEN it is mapped to the sources and summarized
+    const summary = summarizeProfile(toSources(profile, (file) => {
+      asked.push(file);
+      return file === '/x/pkg/lib/bundle.js' ? map : undefined;
+    }));
+
+    // THEN the bundle's frame is the source's function, file and line; the other is as it was; each script's map is read once
+    expect(summary.functions.map((f) => `${f.name} ${f.ms}`)).toEqual(['conflicts (src/collect/ledger/field-ledger.ts:3) 2', 'resolve (cdk8s/lib/resolve.js:101) 1']);
+    expect(summary.areas.map((a) => a.name)).toEqual(['cdk-capability src/collect', 'cdk8s']);
+    expect(asked).toEqual(['/x/pkg/lib/bundle.js', '/x/node_modules/cdk8s/lib/resolve.js']);
   });
 });

@@ -1,6 +1,6 @@
 import { Builder, lockFileFor } from './builder';
 import { runtimeShapes } from './runtime-shapes';
-import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../../src/runtime';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting } from 'cdk-capability/runtime';
 
 /**
  * Our side of the runtime-only scenarios written with plain cdk8s objects, on `cdk-capability/runtime` (it

@@ -1,7 +1,7 @@
 import { Builder, lockFileFor } from './builder';
 import { APP_NAMESPACE } from './sizes';
 import { buildTenants, GATEWAY } from './tenant-shape';
-import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../../src';
+import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from 'cdk-capability';
 
 /** Our side of the `tenants` scenario, written with cdk8s-plus (`small` is runtime-only: ours-runtime.ts). */
 export const oursPlus: Record<string, Builder> = {

@@ -1,6 +1,6 @@
 import { Builder, lockFileFor } from './builder';
 import { smallApp } from './small-app-shape';
-import { Capability, CapabilityApp, RuntimeRouting } from '../../src/runtime';
+import { Capability, CapabilityApp, RuntimeRouting } from 'cdk-capability/runtime';
 
 /** Our side of the small app, on `cdk-capability/runtime`: it loads no aws-cdk-lib module (the plain-cdk8s shapes are in ours-charts.ts, which loads no cdk8s-plus). */
 export const oursRuntime: Record<string, Builder> = {

@@ -1,7 +1,7 @@
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { Builder, lockFileFor } from './builder';
 import { PARAMETERS_PER_TENANT, parameterProps } from './sizes';
-import { Capability, CapabilityApp, DeploymentAggregate, SharedBase } from '../../src';
+import { Capability, CapabilityApp, DeploymentAggregate, SharedBase } from 'cdk-capability';
 
 /**
  * Our side of the scenario that builds aws-cdk stacks without cdk8s-plus: a

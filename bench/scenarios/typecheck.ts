@@ -3,26 +3,17 @@
  * `app:` line runs it, `ts-node main.ts` with type-checking, so the time
  * includes type-checking the program against the declaration files it imports.
  * Ours imports `cdk-capability/runtime` from an installed copy of this package
- * (declarations and JS as `npm pack` ships them); bare imports cdk8s alone.
+ * (declarations and lib/bundle.js as `npm pack` ships them); bare imports cdk8s alone.
  * Both build the objects of the `small` scenario.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Builder } from './builder';
+import { buildPackage, repositoryRoot } from '../package-build';
 import { APP_NAMESPACE, IMAGE, PORT, SMALL_APP_GROUP } from './sizes';
 
 /** The environment variable that names the prepared project (`prepareTypecheckApps`). */
 export const TYPECHECK_DIR_ENV = 'BENCH_TYPECHECK_DIR';
-
-/** This repository: the nearest folder above this file with its package.json (from bench/scenarios or bench/.out/bench/scenarios). */
-function repositoryRoot(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf-8')).name === 'cdk-capability') return dir;
-  }
-  throw new Error(`typecheck: no cdk-capability package.json above ${__dirname}`);
-}
 
 /** The program of one side: the `small` shape, in a RuntimeRouting of a runtime-only Capability (ours) or a Chart (bare). */
 function program(side: 'ours' | 'bare'): string {
@@ -90,7 +81,7 @@ export interface TypecheckApps {
 /**
  * Prepares `<dir>/ours` and `<dir>/bare`: each a main.ts, cdk8s' tsconfig and a
  * node_modules with the peers linked from this repository; ours also holds this
- * package, built by `tsc` into it (declarations included) with its package.json.
+ * package as it ships (`buildPackage`: lib/bundle.js and tsc's declarations).
  *
  * @throws when the build fails
  */
@@ -98,15 +89,12 @@ export function prepareTypecheckApps(base: string, log: (line: string) => void):
   const ROOT = repositoryRoot();
   const dir = fs.mkdtempSync(path.join(base, 'cdk-capability-bench-typecheck-'));
   const started = Date.now();
-  const pkg = path.join(dir, 'ours', 'node_modules', 'cdk-capability');
-  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', path.join(pkg, 'lib'), '--skipLibCheck'], {
-    cwd: ROOT, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024,
-  });
-  if (tsc.status !== 0) {
+  try {
+    buildPackage(path.join(dir, 'ours', 'node_modules', 'cdk-capability'), { declarations: true });
+  } catch (e) {
     fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`typecheck: building the package failed: ${tsc.stdout}${tsc.stderr}`.slice(0, 2000));
+    throw e;
   }
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
   for (const side of ['ours', 'bare'] as const) {
     const at = path.join(dir, side);
     // the peers, and for ours the package's own dependencies (a real install puts them there)

@@ -1,0 +1,69 @@
+/**
+ * The package as it ships, built for the bench's own use: our side of every
+ * scenario requires `cdk-capability` (or `cdk-capability/runtime`) as a user's
+ * program does, and gets `lib/bundle.js` as `npm pack` ships it, not the
+ * `tsc` output of `src/` that the bench itself is compiled with.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** This repository: the nearest folder above this file whose package.json is cdk-capability's (from bench/ or bench/.out/bench/). */
+export function repositoryRoot(from: string = __dirname): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf-8')).name === 'cdk-capability') return dir;
+  }
+  throw new Error(`bench: no cdk-capability package.json above ${from}`);
+}
+
+/** What `buildPackage` writes besides the JavaScript. */
+export interface BuildOptions {
+  /** Also tsc's declaration files (`.d.ts`), for a program that type-checks against the package. Default: false. */
+  readonly declarations?: boolean;
+}
+
+function run(args: readonly string[], cwd: string, what: string): void {
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`bench: ${what} failed (exit ${r.status}): ${r.stdout}${r.stderr}`.slice(0, 2000));
+}
+
+/**
+ * Writes this package into `dir` as `npm pack` ships it: its package.json, its
+ * `docs/` (linked; the lock schema is read from there) and `lib/` written by
+ * `scripts/bundle-lib.js`, the last step of `npm run compile`, from the
+ * current `src/`. Replaces what `dir` held.
+ *
+ * @throws when a build step fails
+ */
+export function buildPackage(dir: string, options: BuildOptions = {}): void {
+  const root = repositoryRoot();
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (options.declarations) {
+    run([require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', path.join(dir, 'lib'), '--skipLibCheck'], root, 'tsc (declarations)');
+  }
+  run([path.join(root, 'scripts', 'bundle-lib.js'), path.join(dir, 'lib')], root, 'scripts/bundle-lib.js');
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(dir, 'package.json'));
+  fs.symlinkSync(path.join(root, 'docs'), path.join(dir, 'docs'), 'dir');
+}
+
+/**
+ * Installs the package for the compiled bench in `outDir` (bench/.out): built
+ * into `outDir/node_modules/cdk-capability`, where `require('cdk-capability')`
+ * from the compiled scenarios finds it. `outDir/package.json` makes `outDir`
+ * a package of its own, so Node does not resolve the name to this repository's
+ * own `lib/` (a package may require itself by name), which may be missing or
+ * older than `src/`.
+ *
+ * @returns the installed package's folder
+ */
+export function installForBench(outDir: string): string {
+  fs.writeFileSync(
+    path.join(outDir, 'package.json'),
+    JSON.stringify({ name: 'cdk-capability-bench', private: true, description: 'the compiled bench (bench/package-build.ts)' }, undefined, 2) + '\n',
+  );
+  const dir = path.join(outDir, 'node_modules', 'cdk-capability');
+  buildPackage(dir);
+  return dir;
+}
