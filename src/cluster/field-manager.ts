@@ -1,5 +1,5 @@
-import { createHash } from 'crypto';
 import type { Writer } from '../collect/ledger/writer';
+import { sha256Hex } from '../private/sha256';
 
 /** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
 export const FIELD_MANAGER_PREFIX = 'cdk-capability:';
@@ -60,7 +60,7 @@ function prefixedName(prefix: string, writer: string): string {
     ? plain.length <= FIELD_MANAGER_MAX_BYTES
     : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
   if (fits && !writer.includes(MARK)) return plain;
-  const digest = createHash('sha256').update(writer).digest('hex').slice(0, DIGEST_HEX);
+  const digest = sha256Hex(writer).slice(0, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
   const printable = [...writer.replace(NOT_PRINTABLE, '?')];
   if (bytes(printable) <= room + MARK.length) return `${prefix}${printable.join('')}${MARK}${digest}`;

@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import { LockedLeaves, lockValues } from './lock-values';
 import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
@@ -7,6 +6,7 @@ import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
+import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
@@ -129,5 +129,5 @@ function withoutResourceMetadata(template: any): any {
 }
 
 function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }

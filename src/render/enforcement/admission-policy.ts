@@ -1,8 +1,8 @@
-import { createHash } from 'crypto';
 import type { ValidationAction } from './enforce-options';
 import { celString, leafUnchanged } from './leaf-cel';
 import type { KindOwnership, LeafOwner, ObjectOwnership, OwnershipMap, ProtectedLeaf } from './ownership-map';
 import { compareText } from '../../private/compare';
+import { sha256Hex } from '../../private/sha256';
 
 /** How the policies are named and bound. */
 export interface PolicyOptions {
@@ -84,7 +84,7 @@ function policyName(prefix: string, kind: KindOwnership, n: number): string {
 /** A DNS-1123 subdomain of at most 253 characters: a longer name is cut and given a digest of the whole. */
 function boundedName(name: string): string {
   if (name.length <= 253) return name;
-  const digest = createHash('sha256').update(name).digest('hex').slice(0, 10);
+  const digest = sha256Hex(name).slice(0, 10);
   return `${name.slice(0, 242).replace(/[.-]+$/, '')}-${digest}`;
 }
 
