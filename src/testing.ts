@@ -4,6 +4,7 @@ import { CapabilityApp, CapabilityAppProps } from './app/capability-app';
 import type { Violation } from './check/finding';
 import { privateTempDir } from './private/scratch';
 import type { InterfaceArtifact } from './release/interface-record';
+import { textOf } from './render/file-content';
 import type { OutputTree } from './render/output-tree';
 import type { Plan } from './render/writers/plan-json';
 
@@ -99,7 +100,7 @@ export class CapabilityTesting {
 /** A JSON file of the output, generated or copied; undefined when it is not there. */
 function readJson(output: OutputTree, relative: string): any {
   const generated = output.files.get(relative);
-  if (generated !== undefined) return JSON.parse(generated);
+  if (generated !== undefined) return JSON.parse(textOf(generated));
   const source = output.copies.get(relative);
   return source !== undefined && fs.existsSync(source) ? JSON.parse(fs.readFileSync(source, 'utf-8')) : undefined;
 }

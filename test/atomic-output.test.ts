@@ -4,11 +4,12 @@ import { ApiObject } from 'cdk8s';
 import { Capability, RuntimeRouting } from '../src';
 import { configMap, entriesBeside, newApp, readTree, removeTempDirs, tempDir } from './util';
 import { confined, writeAtomically } from '../src/render/atomic-output';
+import { FileContent, piecewise } from '../src/render/file-content';
 import type { OutputTree } from '../src/render/output-tree';
 
 afterAll(removeTempDirs);
 
-function tree(files: Record<string, string>, copies: Record<string, string> = {}): OutputTree {
+function tree(files: Record<string, FileContent>, copies: Record<string, string> = {}): OutputTree {
   return { files: new Map(Object.entries(files)), copies: new Map(Object.entries(copies)) };
 }
 
@@ -123,6 +124,42 @@ describe('writeAtomically', () => {
 
     // THEN
     expect(fs.readFileSync(path.join(outdir, 'deploy', 'asset.1', 'index.js'), 'utf-8')).toBe('exports.x = 1;');
+  });
+
+  test('writes a file given in pieces as the pieces joined, across writes of many pieces', () => {
+    // GIVEN 20,000 pieces of 9 characters: 180,000 in all, more than one write gathers
+    const outdir = path.join(tempDir(), 'out');
+    const lines = Array.from({ length: 20000 }, (_, i) => `${String(i).padStart(8, '0')}\n`);
+
+    // WHEN written, beside a file given whole
+    writeAtomically(outdir, tree({ 'plan.json': piecewise(() => lines), 'interface.json': '{}\n' }));
+
+    // THEN both are byte for byte what was given
+    expect(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).toBe(lines.join(''));
+    expect(fs.readFileSync(path.join(outdir, 'interface.json'), 'utf-8')).toBe('{}\n');
+  });
+
+  test('a piece that cannot be made is a CAP000 naming the file, and the previous output stays', () => {
+    // GIVEN a previous output
+    const parent = tempDir();
+    const outdir = path.join(parent, 'out');
+    writeAtomically(outdir, tree({ 'plan.json': '{"old":true}\n' }));
+    const before = readTree(outdir);
+
+    // WHEN the next plan.json throws after its first pieces (a bug of ours, not a failed write)
+    const broken = piecewise(function* () {
+      yield '{\n';
+      yield '  "version": 1';
+      throw new TypeError('Do not know how to serialize a BigInt');
+    });
+    const write = () => writeAtomically(outdir, tree({ 'interface.json': '{}\n', 'plan.json': broken }));
+
+    // THEN an internal error, not a CAP011 write failure, and nothing changed
+    expect(write).toThrow(
+      "The composition was refused with 1 violation:\nCAP000 internal error: making the content of 'plan.json' crashed: Do not know how to serialize a BigInt. This is a bug in cdk-capability, not in your composition: please report it with the composition that triggers it.",
+    );
+    expect(readTree(outdir)).toEqual(before);
+    expect(entriesBeside(parent)).toEqual(['out']);
   });
 
   test('refuses a generated path that climbs out of the outdir, and keeps the previous output', () => {

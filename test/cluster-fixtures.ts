@@ -13,6 +13,7 @@ import { ApplyPhase, applySequence } from '../src/cluster/apply-sequence';
 import { sequencedObjects } from '../src/cluster/object-writers';
 import type { Lock } from '../src/release/lock';
 import { serializeLock, writeLock } from '../src/release/lock';
+import { textOf } from '../src/render/file-content';
 
 /** A kind the sequence can be replayed for: its SMD type (and schema, for a custom resource). */
 export interface ReplayedKind {
@@ -92,7 +93,7 @@ export function synthRelease(object: SharedObject, previous?: Release): Release 
   }
   // the lock round-trips through its file, as the next release reads it
   const lock = JSON.parse(serializeLock(result.lock)) as Lock;
-  return { plan: result.plan, lock, files: result.output.files, lockFile };
+  return { plan: result.plan, lock, files: new Map([...result.output.files].map(([f, c]) => [f, textOf(c)])), lockFile };
 }
 
 /** The group and kind of a manifest, `apps/Deployment`. */

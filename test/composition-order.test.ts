@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { Capability, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, stepIds, stepSummary, widgetCrd } from './util';
+import { textOf } from '../src/render/file-content';
 
 afterAll(removeTempDirs);
 
@@ -338,7 +339,7 @@ describe('the plan and its files', () => {
     const { output } = app.synthesize();
 
     // THEN
-    const docs = (file: string) => parseAllDocuments(output!.files.get(file)!).map((d) => d.toJS());
+    const docs = (file: string) => parseAllDocuments(textOf(output!.files.get(file)!)).map((d) => d.toJS());
     expect(docs('runtime/0001-cdn-routing-1.yaml')).toEqual([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } }]);
     expect(docs('runtime/0002-cdn-routing-2.yaml')).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'edge' } }]);
   });

@@ -1,6 +1,7 @@
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { Capability, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, stepSummary } from './util';
+import { textOf } from '../src/render/file-content';
 
 afterAll(removeTempDirs);
 
@@ -41,7 +42,7 @@ describe('deployment-time ordering', () => {
     const { output } = app.synthesize();
 
     // THEN `cdk deploy --all` would deploy the base first
-    const manifest = JSON.parse(output!.files.get('deploy/manifest.json')!);
+    const manifest = JSON.parse(textOf(output!.files.get('deploy/manifest.json')!));
     expect(manifest.artifacts[acme.artifactId].dependencies).toContain(base.artifactId);
     expect(manifest.artifacts[base.artifactId].dependencies).not.toContain(acme.artifactId);
   });

@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { removeTempDirs, tempDir } from './util';
 import { build } from '../examples/field-conflict/composition';
+import { textOf } from '../src/render/file-content';
 
 afterAll(removeTempDirs);
 
@@ -32,7 +33,7 @@ test('examples/field-conflict: the fix merges both controllers\' fields into the
   const files = app.synthesize().output!.files;
 
   // THEN one object carries the network controller's and the deployment controller's fields
-  const docs = files.get('runtime/0001-platform-routing.yaml')!.split(/^---$/m).map((d) => parse(d));
+  const docs = textOf(files.get('runtime/0001-platform-routing.yaml')!).split(/^---$/m).map((d) => parse(d));
   expect(docs).toEqual([
     {
       apiVersion: 'apps.example.com/v1',

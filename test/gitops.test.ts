@@ -7,6 +7,7 @@ import { Capability, CapabilityApp, GitOps, PlanStep, RuntimeRouting, SharedBase
 import { schemaProblems } from './k8s-schemas';
 import { configMap, removeTempDirs, tempDir } from './util';
 import type { SynthesisResult } from '../src/app/synthesize';
+import { textOf } from '../src/render/file-content';
 import { fluxFiles } from '../src/render/gitops/flux';
 import type { RuntimeFile } from '../src/render/plan-steps';
 
@@ -41,7 +42,7 @@ function threeStepApp(gitops?: GitOps): CapabilityApp {
 
 function accepted(result: SynthesisResult): Map<string, string> {
   if (!result.output) throw new Error(`refused: ${result.violations.map((v) => v.message).join('\n')}`);
-  return result.output.files;
+  return new Map([...result.output.files].map(([f, c]) => [f, textOf(c)]));
 }
 
 function gitopsPaths(files: Map<string, string>): string[] {

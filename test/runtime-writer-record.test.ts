@@ -15,6 +15,7 @@ import { formatPlan, hasChanges } from '../src/cli/format-plan';
 import { main } from '../src/cli/main';
 import { expectedObjects } from '../src/cluster/object-writers';
 import { parseLock, serializeLock } from '../src/release/lock';
+import { textOf } from '../src/render/file-content';
 
 afterAll(removeReleaseDirs);
 
@@ -138,7 +139,7 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
 
   test('`cdk-capability plan --json` carries them, valid against docs/plan-output.schema.json', () => {
     const file = path.join(tempDir('runtime-writer-plan-'), 'plan.json');
-    fs.writeFileSync(file, result.output!.files.get('plan.json')!);
+    fs.writeFileSync(file, textOf(result.output!.files.get('plan.json')!));
     const run = capturingOutput(() => main(['plan', '--plan', file, '--json']));
     const output = JSON.parse(run.stdout);
     const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'plan-output.schema.json'), 'utf-8'));
@@ -153,7 +154,7 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
   });
 
   test('interface.json and the lock of release 2 record the same runtime writers', () => {
-    const artifact = JSON.parse(result.output!.files.get('interface.json')!);
+    const artifact = JSON.parse(textOf(result.output!.files.get('interface.json')!));
     expect(artifact.runtimeWriters).toEqual(plan.runtimeWriters);
     expect(result.lock!.runtimeWriters).toEqual(plan.runtimeWriters);
   });

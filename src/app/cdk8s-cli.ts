@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { FileContent, textOf } from '../render/file-content';
 import type { OutputTree } from '../render/output-tree';
 import type { RuntimeFile } from '../render/plan-steps';
 
@@ -58,11 +59,11 @@ function realOrSelf(p: string): string {
  * `interface.json` stay.
  */
 export function stdoutTree(output: OutputTree, runtimeFiles: readonly RuntimeFile[]): OutputTree {
-  const files = new Map<string, string>();
+  const files = new Map<string, FileContent>();
   for (const [file, content] of output.files) {
     if (!file.includes('/') && !file.endsWith('.yaml')) files.set(file, content);
   }
-  const manifests = runtimeFiles.map((f) => output.files.get(f.file) ?? '').filter((c) => c !== '');
+  const manifests = runtimeFiles.map((f) => textOf(output.files.get(f.file) ?? '')).filter((c) => c !== '');
   if (manifests.length > 0) files.set('manifests.yaml', manifests.map((c) => (c.endsWith('\n') ? c : `${c}\n`)).join('---\n'));
   return { files, copies: new Map() };
 }

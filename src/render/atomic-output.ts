@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import type { FileContent, PiecewiseText } from './file-content';
 import { OutdirLock } from './outdir-lock';
 import { OUTPUT_MARKER, OUTPUT_MARKER_CONTENT, outdirProblem, ProtectedPaths } from './outdir-safety';
 import type { OutputTree } from './output-tree';
@@ -7,6 +8,7 @@ import { recoverDeadRuns, removeJournal, writeJournal } from './swap-journal';
 import { writeFailure } from './write-failure';
 import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
+import { internalError } from '../check/internal-error';
 import { compareText } from '../private/compare';
 import { pulse } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
@@ -145,7 +147,7 @@ function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options
     options.beforeWrite?.(relative);
     const file = confined(staging, relative);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
+    writeContent(file, relative, content);
   }
   for (const [relative, source] of tree.copies) {
     options.beforeWrite?.(relative);
@@ -159,6 +161,60 @@ function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options
   held.lock.assertHeld();
   swap(staging, target, run, alongside);
   writeSteps.observe?.('done');
+}
+
+/** Pieces are gathered into writes of about this many characters: few system calls, little held at once. */
+const WRITE_CHUNK = 65_536;
+
+/**
+ * Writes a generated file: its text at once, or its pieces as they are made.
+ * A piece that cannot be made is a bug of ours, not a failed write: it is the
+ * `CAP000` of the file, and nothing is swapped in.
+ */
+function writeContent(file: string, relative: string, content: FileContent): void {
+  if (typeof content === 'string') {
+    fs.writeFileSync(file, content);
+    return;
+  }
+  const fd = fs.openSync(file, 'w');
+  try {
+    let pending = '';
+    for (const piece of generated(relative, content)) {
+      pending += piece;
+      if (pending.length >= WRITE_CHUNK) {
+        fs.writeSync(fd, pending);
+        pending = '';
+      }
+    }
+    if (pending !== '') fs.writeSync(fd, pending);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The pieces of a content; a throw while making one becomes the `CAP000` that names the file. */
+function* generated(relative: string, content: PiecewiseText): Generator<string> {
+  const pieces = (() => {
+    try {
+      return content.pieces()[Symbol.iterator]();
+    } catch (e) {
+      throw madeBadly(relative, e);
+    }
+  })();
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = pieces.next();
+    } catch (e) {
+      throw madeBadly(relative, e);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+function madeBadly(relative: string, e: unknown): CompositionError {
+  return new CompositionError([toViolation(internalError(`making the content of '${relative}'`, e))]);
 }
 
 /**

@@ -5,11 +5,12 @@ import { parseAllDocuments } from 'yaml';
 import { DEPLOYER, seedApp } from './fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, GitOps, RuntimeRouting } from '../../src';
 import { MAX_NAMES_PER_BINDING } from '../../src/render/enforcement/admission-policy';
+import { textOf } from '../../src/render/file-content';
 
 function files(app: CapabilityApp): Map<string, string> {
   const result = app.synthesize();
   if (!result.output) throw new Error(result.violations.map((v) => v.message).join('\n'));
-  return result.output.files;
+  return new Map([...result.output.files].map(([f, c]) => [f, textOf(c)]));
 }
 
 describe('the field-ownership step', () => {

@@ -1,7 +1,9 @@
 import { legacyFieldManager } from '../../cluster/field-manager';
 import { PlanObjectWriters, planWriters } from '../../cluster/object-writers';
+import { jsonPieces } from '../../private/json-pieces';
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { RuntimeWriterRecord } from '../../release/runtime-writer-record';
+import { piecewise } from '../file-content';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
@@ -94,7 +96,11 @@ function ownershipOf(context: RenderContext): { ownership?: OwnershipRecords } {
 export const planJson: OutputWriter = {
   name: 'plan.json',
   write: (context, out) => {
-    out.files.set('plan.json', JSON.stringify(planOf(context), undefined, 2) + '\n');
+    // written piece by piece: it holds every object's writers, several times the manifests' size
+    out.files.set('plan.json', piecewise(function* () {
+      yield* jsonPieces(planOf(context));
+      yield '\n';
+    }));
   },
 };
 

@@ -1,3 +1,4 @@
+import { piecewise } from '../file-content';
 import { kustomization } from '../kustomization';
 import type { OutputWriter } from '../output-writer';
 
@@ -5,7 +6,16 @@ import type { OutputWriter } from '../output-writer';
 export const runtimeManifests: OutputWriter = {
   name: 'runtime/',
   write: ({ runtimeFiles, yaml }, out) => {
-    for (const { file, objects } of runtimeFiles) out.files.set(file, objects.map((o) => yaml.get(o)).join('---\n'));
+    // each object's YAML is already held (the context's); the file is written from it, not from a copy
+    for (const { file, objects } of runtimeFiles) out.files.set(file, piecewise(() => separated(objects.map((o) => yaml.get(o)!), '---\n')));
     if (runtimeFiles.length > 0) out.files.set('runtime/kustomization.yaml', kustomization(runtimeFiles.map((f) => f.file.slice('runtime/'.length))));
   },
 };
+
+/** `texts` with `separator` between each two, as `join` would write them. */
+function* separated(texts: readonly string[], separator: string): Generator<string> {
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) yield separator;
+    yield texts[i];
+  }
+}
