@@ -173,8 +173,11 @@ function nameRuntimeSteps(ordered: DraftStep[], facts: Facts): RuntimeFile[] {
 
 /**
  * The steps each step waits for, with reasons, found by carrying step sets
- * through barrier nodes in topological order (linear in edges times the few
- * steps a barrier gathers).
+ * through barrier nodes in topological order. A barrier's set is merged into a
+ * step once per barrier and reason, however many of the step's objects wait
+ * for it (every runtime object of a capability waits for its deployment-time
+ * barrier, which gathers every stack): linear in edges plus steps times the
+ * steps a barrier gathers, not objects times those.
  */
 function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: number): Array<Map<number, Set<string>>> {
   const graph = facts.graph;
@@ -184,26 +187,34 @@ function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: numbe
 
   const carried = new Map<number, Map<number, Set<string>>>();
   const result: Array<Map<number, Set<string>>> = Array.from({ length: stepCount }, () => new Map());
+  // per step: the barriers (with the edge's reason) already merged into it
+  const merged: Array<Set<string>> = Array.from({ length: stepCount }, () => new Set());
   for (const node of sorted.topological) {
-    const into = new Map<number, Set<string>>();
+    if (graph.isBarrier(node)) {
+      const into = new Map<number, Set<string>>();
+      for (const { from, reason } of incoming[node]) {
+        if (graph.isBarrier(from)) for (const [step, reasons] of carried.get(from) ?? []) addReasons(into, step, reasons, reason);
+        else addReasons(into, stepOfNode[from], NO_REASONS, reason);
+      }
+      carried.set(node, into);
+      continue;
+    }
+    const own = stepOfNode[node];
     for (const { from, reason } of incoming[node]) {
       if (graph.isBarrier(from)) {
-        for (const [step, reasons] of carried.get(from) ?? []) {
-          addReasons(into, step, reasons, reason);
-        }
-      } else {
-        addReasons(into, stepOfNode[from], new Set(), reason);
+        const once = `${from}\u0000${reason}`;
+        if (merged[own].has(once)) continue;
+        merged[own].add(once);
+        for (const [step, reasons] of carried.get(from) ?? []) if (step !== own) addReasons(result[own], step, reasons, reason);
+      } else if (stepOfNode[from] !== own) {
+        addReasons(result[own], stepOfNode[from], NO_REASONS, reason);
       }
-    }
-    if (graph.isBarrier(node)) {
-      carried.set(node, into);
-    } else {
-      const own = stepOfNode[node];
-      for (const [step, reasons] of into) if (step !== own) addReasons(result[own], step, reasons, '');
     }
   }
   return result;
 }
+
+const NO_REASONS: ReadonlySet<string> = new Set();
 
 /** Per step index: the edges between two of its objects, in edge order, reasons merged per pair. */
 function inStepOrders(facts: Facts, stepOfNode: Int32Array): Map<number, InStepOrder[]> {
@@ -226,7 +237,7 @@ function inStepOrders(facts: Facts, stepOfNode: Int32Array): Map<number, InStepO
   return result;
 }
 
-function addReasons(target: Map<number, Set<string>>, step: number, reasons: Set<string>, extra: string): void {
+function addReasons(target: Map<number, Set<string>>, step: number, reasons: ReadonlySet<string>, extra: string): void {
   let set = target.get(step);
   if (!set) {
     set = new Set();
