@@ -8,6 +8,7 @@ import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
 import { cdk8sPlus, externalSecrets, semver } from '../private/lazy';
 import { parameterNameProblem } from '../private/parameter-name';
+import { registerMember } from '../private/scope-members';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
@@ -191,6 +192,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   constructor(scope: Capability, id: string, props: InterfaceContractProps<F>) {
     super(scope, id);
     brand(this, 'InterfaceContract');
+    registerMember(scope, 'InterfaceContract', this);
     this.capability = Capability.of(this);
     this.version = props.version;
     this.fields = props.fields;

@@ -2,8 +2,8 @@ import { IConstruct } from 'constructs';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
 import { isUnresolvedToken } from '../private/aws-cdk';
-import { hasBrand } from '../private/brand';
 import { semver } from '../private/lazy';
+import { membersOf } from '../private/scope-members';
 
 /** The header the edge sets to the tenant id when no contract publishes one. */
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
@@ -36,7 +36,7 @@ export interface TenantHeader {
  * @param capability the capability; its contracts are its children (a contract's scope is its capability)
  */
 export function tenantHeaderOf(capability: IConstruct): TenantHeader {
-  const contracts = capability.node.children.filter((c) => hasBrand(c, 'InterfaceContract')) as InterfaceContract<FieldMap>[];
+  const contracts = membersOf<InterfaceContract<FieldMap>>(capability, 'InterfaceContract');
   // With majors side by side, the newest major is what the edge emits.
   const major = (c: InterfaceContract<FieldMap>) => (semver().valid(c.version) ? semver().major(c.version) : -1);
   for (const contract of [...contracts].sort((a, b) => major(b) - major(a))) {
