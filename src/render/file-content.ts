@@ -12,6 +12,14 @@ export interface PiecewiseText {
   readonly pieces: () => Iterable<string>;
 }
 
+/**
+ * From how many objects a file is made piece by piece. Below it a file is
+ * made whole: it is small, and `JSON.stringify` in one call is much cheaper
+ * than pieces for a process that runs once (measured: a 100-object plan.json,
+ * 126 KB, 0.7 ms whole against 10 ms in pieces, cold).
+ */
+export const PIECEWISE_FROM_OBJECTS = 2_000;
+
 /** Content made by `pieces` when the file is written. */
 export function piecewise(pieces: () => Iterable<string>): PiecewiseText {
   return { pieces };

@@ -3,7 +3,7 @@ import { PlanObjectWriters, planWriters } from '../../cluster/object-writers';
 import { jsonPieces } from '../../private/json-pieces';
 import type { ReleaseDiff } from '../../release/release-diff';
 import type { RuntimeWriterRecord } from '../../release/runtime-writer-record';
-import { piecewise } from '../file-content';
+import { piecewise, PIECEWISE_FROM_OBJECTS } from '../file-content';
 import type { OutputWriter } from '../output-writer';
 import { OwnershipRecords, ownershipRecords } from '../ownership-records';
 import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
@@ -96,9 +96,10 @@ function ownershipOf(context: RenderContext): { ownership?: OwnershipRecords } {
 export const planJson: OutputWriter = {
   name: 'plan.json',
   write: (context, out) => {
-    // written piece by piece: it holds every object's writers, several times the manifests' size
-    out.files.set('plan.json', piecewise(function* () {
-      yield* jsonPieces(planOf(context));
+    const plan = planOf(context);
+    // a large plan is written piece by piece: it holds every object's writers, several times the manifests' size
+    out.files.set('plan.json', plan.writers.length < PIECEWISE_FROM_OBJECTS ? `${JSON.stringify(plan, undefined, 2)}\n` : piecewise(function* () {
+      yield* jsonPieces(plan);
       yield '\n';
     }));
   },

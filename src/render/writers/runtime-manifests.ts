@@ -1,4 +1,4 @@
-import { piecewise } from '../file-content';
+import { piecewise, PIECEWISE_FROM_OBJECTS } from '../file-content';
 import { kustomization } from '../kustomization';
 import type { OutputWriter } from '../output-writer';
 
@@ -6,8 +6,12 @@ import type { OutputWriter } from '../output-writer';
 export const runtimeManifests: OutputWriter = {
   name: 'runtime/',
   write: ({ runtimeFiles, yaml }, out) => {
-    // each object's YAML is already held (the context's); the file is written from it, not from a copy
-    for (const { file, objects } of runtimeFiles) out.files.set(file, piecewise(() => separated(objects.map((o) => yaml.get(o)!), '---\n')));
+    // each object's YAML is already held (the context's): a large output's files are written from it, not from a copy
+    const large = yaml.size >= PIECEWISE_FROM_OBJECTS;
+    for (const { file, objects } of runtimeFiles) {
+      const texts = objects.map((o) => yaml.get(o)!);
+      out.files.set(file, large ? piecewise(() => separated(texts, '---\n')) : texts.join('---\n'));
+    }
     if (runtimeFiles.length > 0) out.files.set('runtime/kustomization.yaml', kustomization(runtimeFiles.map((f) => f.file.slice('runtime/'.length))));
   },
 };
