@@ -11,7 +11,15 @@ test('SHA-256 of "abc" and of "" is the FIPS 180-2 / NIST test vector', () => {
 test('every text is digested as its UTF-8 bytes, as createHash digests it', () => {
   const texts = ['apiVersion: v1\nkind: ConfigMap\n', 'ünïcödé ✓ 🚀', 'lone \ud800 surrogate', 'x'.repeat(100_000)];
 
-  expect(texts.map(sha256Hex)).toEqual(texts.map((t) => createHash('sha256').update(t, 'utf-8').digest('hex')));
+  expect(texts.map((t) => sha256Hex(t))).toEqual(texts.map((t) => createHash('sha256').update(t, 'utf-8').digest('hex')));
+});
+
+test('a prefix is the digest\'s first characters, even or odd in number', () => {
+  expect(sha256Hex('abc', 16)).toEqual('ba7816bf8f01cfea');
+  expect(sha256Hex('abc', 10)).toEqual('ba7816bf8f');
+  expect(sha256Hex('abc', 7)).toEqual('ba7816b');
+  expect(sha256Hex('abc', 1)).toEqual('b');
+  expect(sha256Hex('abc', 64)).toEqual(sha256Hex('abc'));
 });
 
 test('on a Node without crypto.hash (before 20.12) the digest is the same, from createHash', () => {
@@ -26,4 +34,6 @@ test('on a Node without crypto.hash (before 20.12) the digest is the same, from 
   // THEN it digests as before
   expect(fallback!('abc')).toEqual('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   expect(fallback!('ünïcödé ✓')).toEqual(sha256Hex('ünïcödé ✓'));
+  expect(fallback!('abc', 16)).toEqual('ba7816bf8f01cfea');
+  expect(fallback!('abc', 7)).toEqual('ba7816b');
 });

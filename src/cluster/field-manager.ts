@@ -60,7 +60,7 @@ function prefixedName(prefix: string, writer: string): string {
     ? plain.length <= FIELD_MANAGER_MAX_BYTES
     : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
   if (fits && !writer.includes(MARK)) return plain;
-  const digest = sha256Hex(writer).slice(0, DIGEST_HEX);
+  const digest = sha256Hex(writer, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
   const printable = [...writer.replace(NOT_PRINTABLE, '?')];
   if (bytes(printable) <= room + MARK.length) return `${prefix}${printable.join('')}${MARK}${digest}`;

@@ -78,9 +78,22 @@ export function apiGroup(apiVersion: string): string {
   return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
-/** The key of a group and kind, as `group/Kind` (`/ConfigMap` for the core group). */
+/** The keys made so far, by group and kind: a composition has few kinds and many objects of each. */
+const GROUP_KINDS = new Map<string, Map<string, string>>();
+
+/** The key of a group and kind, as `group/Kind` (`/ConfigMap` for the core group): one string per kind, however many objects ask. */
 export function groupKind(group: string, kind: string): string {
-  return `${group}/${kind}`;
+  let kinds = GROUP_KINDS.get(group);
+  if (!kinds) {
+    kinds = new Map();
+    GROUP_KINDS.set(group, kinds);
+  }
+  let key = kinds.get(kind);
+  if (key === undefined) {
+    key = `${group}/${kind}`;
+    kinds.set(kind, key);
+  }
+  return key;
 }
 
 /**

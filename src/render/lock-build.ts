@@ -1,4 +1,4 @@
-import { LockedLeaves, lockValues } from './lock-values';
+import { LeafPaths, LockedLeaves, lockValues } from './lock-values';
 import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
@@ -30,6 +30,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
   const fieldsV1 = sharedFieldsV1();
+  const paths = new LeafPaths();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const units: LockedUnit[] = [];
@@ -47,7 +48,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
       const stack = facts.stacks[unit.index];
       const id = stackUnitId(stack.path);
       const template = stack.template ?? {};
-      const leaves = lockValues(withoutResourceMetadata(template), (at) => templateSecretAt(template, at) !== undefined);
+      const leaves = lockValues(withoutResourceMetadata(template), (at) => templateSecretAt(template, at) !== undefined, paths);
       units.push({
         id,
         label: `stack ${stack.path}`,
@@ -63,7 +64,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
       const label = describeIdentity(o.identity);
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
-      const leaves = lockValues(o.manifest, (at) => isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData'));
+      const leaves = lockValues(o.manifest, (at) => isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData'), paths);
       const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key);
       units.push({
         id,
@@ -129,5 +130,5 @@ function withoutResourceMetadata(template: any): any {
 }
 
 function hashText(text: string): string {
-  return sha256Hex(text).slice(0, 16);
+  return sha256Hex(text, 16);
 }

@@ -24,8 +24,9 @@ export interface LockedLeaves {
  * `(known after deploy)`. An empty map or list is a leaf of its own (`{}`, `[]`).
  *
  * @param isSensitive whether the node at these keys (from the document's root) holds a secret, with all below it
+ * @param paths the paths already made for other documents of the same lock, to share
  */
-export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) => boolean = () => false): LockedLeaves {
+export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) => boolean = () => false, paths = new LeafPaths()): LockedLeaves {
   const values: Record<string, unknown> = {};
   const masked = new Map<string, unknown>();
   const keys: string[] = [];
@@ -40,7 +41,7 @@ export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) =>
       if (v.length === 0) leaf(at, [], sensitive);
       v.forEach((x, i) => {
         keys.push(String(i));
-        walk(x, `${at}[${i}]`, sensitive);
+        walk(x, paths.element(at, i), sensitive);
         keys.pop();
       });
     } else if (v !== null && typeof v === 'object') {
@@ -48,7 +49,7 @@ export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) =>
       if (names.length === 0 && at !== '') leaf(at, {}, sensitive);
       for (const k of names) {
         keys.push(k);
-        walk((v as Record<string, unknown>)[k], PLAIN_KEY.test(k) ? (at === '' ? k : `${at}.${k}`) : `${at}[${JSON.stringify(k)}]`, sensitive);
+        walk((v as Record<string, unknown>)[k], paths.member(at, k), sensitive);
         keys.pop();
       }
     } else if (v !== undefined) {
@@ -57,6 +58,46 @@ export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) =>
   };
   walk(doc, '', false);
   return { values, masked };
+}
+
+/**
+ * The leaves' paths made so far, by parent path and key: objects of one shape
+ * share their paths instead of each building its own strings. One per lock
+ * (`buildLock`), so nothing outlives a synth.
+ */
+export class LeafPaths {
+  private readonly made = new Map<string, Map<string, string>>();
+  private readonly elements = new Map<string, string[]>();
+
+  /** The path of the member `key` of the map at `at`: `a.b`, or `a["odd key"]`. */
+  public member(at: string, key: string): string {
+    const paths = this.under(at);
+    let path = paths.get(key);
+    if (path === undefined) {
+      path = PLAIN_KEY.test(key) ? (at === '' ? key : `${at}.${key}`) : `${at}[${JSON.stringify(key)}]`;
+      paths.set(key, path);
+    }
+    return path;
+  }
+
+  /** The path of the element `index` of the list at `at`: `a[0]`. */
+  public element(at: string, index: number): string {
+    let paths = this.elements.get(at);
+    if (!paths) {
+      paths = [];
+      this.elements.set(at, paths);
+    }
+    return (paths[index] ??= `${at}[${index}]`);
+  }
+
+  private under(at: string): Map<string, string> {
+    let paths = this.made.get(at);
+    if (!paths) {
+      paths = new Map();
+      this.made.set(at, paths);
+    }
+    return paths;
+  }
 }
 
 /**

@@ -84,7 +84,7 @@ function policyName(prefix: string, kind: KindOwnership, n: number): string {
 /** A DNS-1123 subdomain of at most 253 characters: a longer name is cut and given a digest of the whole. */
 function boundedName(name: string): string {
   if (name.length <= 253) return name;
-  const digest = sha256Hex(name).slice(0, 10);
+  const digest = sha256Hex(name, 10);
   return `${name.slice(0, 242).replace(/[.-]+$/, '')}-${digest}`;
 }
 
