@@ -26,23 +26,35 @@ describe('jsonPieces', () => {
     // WHEN split at the default depth (2)
     const pieces = [...jsonPieces(plan)];
 
-    // THEN each writer is one piece, and the whole is JSON.stringify's text
+    // THEN the writers are written by one JSON.stringify call, and the whole is JSON.stringify's text
     expect(pieces).toEqual([
       '{\n  "version": ',
       '1',
       ',\n  "writers": ',
       '[\n',
-      '    ',
-      '{\n      "object": "a",\n      "fields": {\n        "f:data": {}\n      }\n    }',
-      ',\n',
-      '    ',
-      '{\n      "object": "b"\n    }',
+      '    {\n      "object": "a",\n      "fields": {\n        "f:data": {}\n      }\n    },\n    {\n      "object": "b"\n    }',
       '\n',
       '  ]',
       ',\n  "teardown": ',
       '{}',
       '\n}',
     ]);
+    expect(pieces.join('')).toBe(JSON.stringify(plan, undefined, 2));
+  });
+
+  test('writes a long list 256 elements per piece, and an element with its own toJSON alone, given its index', () => {
+    // GIVEN 600 writers, the 300th with a toJSON
+    const writers: unknown[] = Array.from({ length: 600 }, (_, i) => ({ object: `o${i}` }));
+    writers[300] = { toJSON: (key: string) => ({ object: `from toJSON(${key})` }) };
+    const plan = { writers };
+
+    // WHEN split
+    const pieces = [...jsonPieces(plan)];
+
+    // THEN elements 0-255, 256-299, 300 alone, 301-556, 557-599, each with its separator after it
+    const elements = pieces.slice(pieces.indexOf('[\n') + 1, pieces.lastIndexOf('  ]')).filter((p) => p !== ',\n' && p !== '\n');
+    expect(elements.map((p) => p.split('"object"').length - 1)).toEqual([256, 44, 1, 256, 43]);
+    expect(elements[2]).toBe('    {\n      "object": "from toJSON(300)"\n    }');
     expect(pieces.join('')).toBe(JSON.stringify(plan, undefined, 2));
   });
 

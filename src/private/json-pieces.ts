@@ -20,7 +20,11 @@ export function* jsonPieces(value: unknown, depth = 2): Generator<string> {
 
 /** The pieces of one value at `indent`; returns undefined (yielding nothing) for a value JSON leaves out. */
 function* piecesOf(value: unknown, indent: string, depth: number): Generator<string, true | undefined> {
-  if (depth > 0 && Array.isArray(value) && value.length > 0) {
+  if (depth === 1 && Array.isArray(value) && value.length > 0) {
+    yield* leafElements(value, indent);
+    return true;
+  }
+  if (depth > 1 && Array.isArray(value) && value.length > 0) {
     const inner = `${indent}  `;
     yield '[\n';
     for (let i = 0; i < value.length; i++) {
@@ -50,6 +54,64 @@ function* piecesOf(value: unknown, indent: string, depth: number): Generator<str
   // JSON text holds line breaks only between its tokens (a string's are escaped), so this indents it.
   yield indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
   return true;
+}
+
+/** How many elements of a list one `JSON.stringify` call writes. */
+const BATCH = 256;
+
+/**
+ * A list whose elements are written whole, at `indent`: `BATCH` elements per
+ * `JSON.stringify` call, each batch nested in as many levels as the list is
+ * deep, so the call indents them as they stand (no re-indenting pass). An
+ * element with its own `toJSON` is written alone, as its `toJSON` is given
+ * its index.
+ */
+function* leafElements(list: readonly unknown[], indent: string): Generator<string> {
+  const inner = `${indent}  `;
+  const levels = indent.length / 2;
+  const head = nestingHead(levels);
+  const tail = nestingTail(levels);
+  yield '[\n';
+  for (let start = 0; start < list.length; ) {
+    if (hasToJson(list[start])) {
+      const text = JSON.stringify(toJsonValue(list[start], String(start)), undefined, 2) as string | undefined;
+      yield inner + (text === undefined ? 'null' : text.replace(/\n/g, `\n${inner}`));
+      start++;
+    } else {
+      let end = start + 1;
+      while (end < list.length && end - start < BATCH && !hasToJson(list[end])) end++;
+      const text = JSON.stringify(nested(list.slice(start, end), levels), undefined, 2);
+      yield text.slice(head.length, text.length - tail.length);
+      start = end;
+    }
+    yield start < list.length ? ',\n' : '\n';
+  }
+  yield `${indent}]`;
+}
+
+/** `value` as the member `""` of `levels` objects, one inside the other. */
+function nested(value: unknown, levels: number): unknown {
+  let out = value;
+  for (let i = 0; i < levels; i++) out = { '': out };
+  return out;
+}
+
+/** The text `JSON.stringify(nested(list, levels), undefined, 2)` has before the list's first element. */
+function nestingHead(levels: number): string {
+  let head = levels > 0 ? '{\n' : '';
+  for (let i = 1; i <= levels; i++) head += `${'  '.repeat(i)}"": ${i < levels ? '{\n' : ''}`;
+  return `${head}[\n`;
+}
+
+/** The text after the list's last element. */
+function nestingTail(levels: number): string {
+  let tail = `\n${'  '.repeat(levels)}]`;
+  for (let i = levels - 1; i >= 0; i--) tail += `\n${'  '.repeat(i)}}`;
+  return tail;
+}
+
+function hasToJson(value: unknown): boolean {
+  return typeof (value as { toJSON?: unknown } | null | undefined)?.toJSON === 'function';
 }
 
 /** What `JSON.stringify` serializes in place of `value`: the result of its `toJSON(key)`, if it has one. */
