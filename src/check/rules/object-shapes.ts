@@ -41,17 +41,19 @@ export const objectShapes = defineRule({
 export function shapeProblems(object: ObjectFact): RuleFinding[] {
   const m = object.manifest ?? {};
   const path = object.declarer;
-  const where = `${describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' })} declared by '${path}'`;
   const found: RuleFinding[] = [];
   const report = (message: string) => found.push({ message, paths: [path] });
+  // how the messages name the object, made only for an object that has a problem
+  let named: string | undefined;
+  const where = () => (named ??= `${describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' })} declared by '${path}'`);
 
   if (typeof m.apiVersion === 'string') {
     const problem = apiVersionProblem(m.apiVersion, typeof m.kind === 'string' ? m.kind : undefined);
-    if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${where} ${problem}`);
+    if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${where()} ${problem}`);
   }
   if (typeof m.kind === 'string' && m.kind !== '') {
     const problem = kindProblem(m.kind, typeof m.apiVersion === 'string' ? apiGroup(m.apiVersion) : undefined);
-    if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${where} ${problem}`);
+    if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${where()} ${problem}`);
   }
 
   const { group, kind } = object.identity;
@@ -67,24 +69,24 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
         // a token as a key is a boundary leak (CAP006), reported there
         const problem = TOKEN_TEXT.test(key) ? undefined : dataKeyProblem(key);
         if (problem) {
-          report(`key ${JSON.stringify(key)} of '${field}' of ${where} must be a valid data key (at most ${MAX_DATA_KEY} letters, digits, '-', '_' and '.'), but ${problem}. Rename the key${suggestDataKey(key)}.`);
+          report(`key ${JSON.stringify(key)} of '${field}' of ${where()} must be a valid data key (at most ${MAX_DATA_KEY} letters, digits, '-', '_' and '.'), but ${problem}. Rename the key${suggestDataKey(key)}.`);
         }
         const other = seen.get(key);
         if (other !== undefined && kind === 'ConfigMap') {
-          report(`key ${JSON.stringify(key)} of ${where} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
+          report(`key ${JSON.stringify(key)} of ${where()} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
         }
         seen.set(key, field);
         bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
       }
     }
     if (bytes > MAX_DATA_BYTES) {
-      report(`the data of ${where} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
+      report(`the data of ${where()} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
       return found;
     }
   }
   const size = serializedBytes(m);
   if (size > MAX_OBJECT_BYTES) {
-    report(`${where} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
+    report(`${where()} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
   }
   return found;
 }
@@ -104,12 +106,13 @@ function apiVersionProblem(apiVersion: string, kind: string | undefined): string
 
 /** Why a kind is no kind the API serves, or undefined. */
 function kindProblem(kind: string, group: string | undefined): string | undefined {
+  const wellFormed = KIND.test(kind);
+  if (wellFormed && (group === undefined || !BUILT_IN.groups.has(group) || BUILT_IN.kinds.has(`${group}/${kind}`))) return undefined;
   const known = BUILT_IN.byLowerKind.get(kind.replace(/[^A-Za-z0-9]/g, '').toLowerCase());
-  if (!KIND.test(kind)) {
+  if (!wellFormed) {
     const suggestion = known ? ` such as ${JSON.stringify(known.kind)}` : '';
     return `must be UpperCamelCase, letters and digits only, as the API names kinds${suggestion}. Fix the kind.`;
   }
-  if (group === undefined || !BUILT_IN.groups.has(group) || BUILT_IN.kinds.has(`${group}/${kind}`)) return undefined;
   const groupName = group === '' ? 'the core group (apiVersion "v1")' : `the group ${JSON.stringify(group)}`;
   if (known && known.kind === kind && known.group !== group) {
     return `is not a kind of ${groupName}; ${kind} is in ${known.group === '' ? 'the core group' : `the group ${JSON.stringify(known.group)}`}. Set apiVersion to ${JSON.stringify(known.group === '' ? 'v1' : `${known.group}/v1`)} or the version you mean.`;
