@@ -194,13 +194,12 @@ function writeContent(file: string, relative: string, content: FileContent): voi
 
 /** The pieces of a content; a throw while making one becomes the `CAP000` that names the file. */
 function* generated(relative: string, content: PiecewiseText): Generator<string> {
-  const pieces = (() => {
-    try {
-      return content.pieces()[Symbol.iterator]();
-    } catch (e) {
-      throw madeBadly(relative, e);
-    }
-  })();
+  let pieces: Iterator<string>;
+  try {
+    pieces = content.pieces()[Symbol.iterator]();
+  } catch (e) {
+    throw madeBadly(relative, e);
+  }
   for (;;) {
     let next: IteratorResult<string>;
     try {
