@@ -1,3 +1,5 @@
+import type * as JsYaml from 'js-yaml';
+import { blockYaml } from './block-yaml';
 import { jsyaml } from './js-yaml';
 
 /**
@@ -40,6 +42,14 @@ const AMBIGUOUS_STRINGS = new jsyaml.Type('tag:cdk-capability,2026:ambiguous', {
 
 const SCHEMA = jsyaml.DEFAULT_SCHEMA.extend({ implicit: [AMBIGUOUS_STRINGS] });
 
+/**
+ * Whether a string written plain would be read back as something else: js-yaml's own test, every implicit
+ * type of the schema (`compiledImplicit`, not in js-yaml's typings). A js-yaml without that list leaves every
+ * document to `jsyaml.dump`.
+ */
+const IMPLICIT = (SCHEMA as unknown as { compiledImplicit?: readonly JsYaml.Type[] }).compiledImplicit;
+const resolvesAsOther = Array.isArray(IMPLICIT) ? (text: string) => IMPLICIT.some((type) => type.resolve(text)) : undefined;
+
 /** Written as cdk8s writes an undefined map value: `null`. */
 const undefinedAsNull = (_key: unknown, value: unknown) => (value === undefined ? null : value);
 
@@ -49,8 +59,19 @@ const undefinedAsNull = (_key: unknown, value: unknown) => (value === undefined 
  * no line folding, block style, `null` for undefined. js-yaml writes it several
  * times faster; strings a YAML 1.1 reader (kubectl's) or a 1.2 reader would
  * take for something else (`"yes"`, `"on"`, `"0123"`, `"1_000"`) are quoted,
- * so every reader reads back exactly the document given.
+ * so every reader reads back exactly the document given. The common manifest
+ * is written by `blockYaml`, with js-yaml's bytes; any other by js-yaml.
  */
 export function toYaml(doc: unknown): string {
+  return commonYaml(doc) ?? dumpYaml(doc);
+}
+
+/** `toYaml` of a document `blockYaml` writes, else `undefined`. */
+export function commonYaml(doc: unknown): string | undefined {
+  return resolvesAsOther ? blockYaml(doc, resolvesAsOther) : undefined;
+}
+
+/** `toYaml` through js-yaml's `dump`, whatever the document. */
+export function dumpYaml(doc: unknown): string {
   return jsyaml.dump(doc, { schema: SCHEMA, noRefs: true, lineWidth: -1, quotingType: '"', replacer: undefinedAsNull });
 }

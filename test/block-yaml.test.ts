@@ -1,0 +1,123 @@
+import { ApiObject, App, Chart, Yaml } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import * as fc from 'fast-check';
+import { blockYaml } from '../src/private/block-yaml';
+import { commonYaml, dumpYaml, toYaml } from '../src/private/yaml';
+
+/** Characters that decide a scalar's style in YAML: indicators, spaces, digits, signs. */
+const SIGNIFICANT = [...'-?:,[]{}#&*!|=>\'"%@`~ \\.+_eE0179abxoTtNnYy<'];
+
+/** Strings a reader takes for something else, or that js-yaml quotes for YAML 1.1's sake. */
+const LOOKALIKES = ['yes', 'Off', 'y', 'N', 'true', 'NULL', '~', '0', '0123', '0o17', '0b101', '0x1F', '1e3', '1_000', '1:20', '190:20:30.5', '+12', '-0', '.5', '.inf', '.NaN', '2001-12-14', '2001-12-14 21:59:43.10 -5', '<<', '=', ''];
+
+/** Scalars of every kind a manifest holds, and some it should not. */
+const text = fc.oneof(
+  fc.constantFrom(...LOOKALIKES),
+  fc.string(),
+  fc.string({ unit: fc.constantFrom(...SIGNIFICANT) }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+  fc.string({ maxLength: 1_100, minLength: 1_020 }),
+);
+const scalar = fc.oneof(
+  text,
+  fc.integer(),
+  fc.constantFrom(-0, 0.5, 1e21, -1e21, Number.MAX_SAFE_INTEGER, 2 ** 60, NaN, Infinity, -Infinity),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+);
+
+describe('blockYaml', () => {
+  test('writes js-yaml`s bytes for any document, or leaves it to js-yaml (fast-check, against jsyaml.dump)', () => {
+    // GIVEN random documents: nested maps and lists of any scalar, empty ones, maps without a prototype, dates
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        scalar,
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+        fc.dictionary(text, tie('value'), { maxKeys: 2, noNullPrototype: false }),
+        fc.date({ noInvalidDate: true }),
+      ),
+    }));
+    let written = 0;
+
+    // WHEN / THEN every document it writes is js-yaml's text of it
+    fc.assert(
+      fc.property(fc.oneof(value, fc.dictionary(text, value, { maxKeys: 6 })), (doc) => {
+        const common = commonYaml(doc);
+        if (common === undefined) return true;
+        written++;
+        expect(common).toBe(dumpYaml(doc));
+        return true;
+      }),
+      { numRuns: 5_000 },
+    );
+    // a quarter of them at least went through it, so the property says something
+    expect(written).toBeGreaterThan(5_000 / 4);
+  });
+
+  test('writes every document of one-line ASCII strings, integers, booleans and nulls itself (fast-check)', () => {
+    // GIVEN documents of only what it takes on
+    const ascii = fc.oneof(fc.constantFrom(...LOOKALIKES), fc.string({ maxLength: 30 }), fc.string({ unit: fc.constantFrom(...SIGNIFICANT) }));
+    const plain = fc.oneof(ascii, fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, plain, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(ascii, tie('value'), { maxKeys: 4 })),
+    }));
+
+    // WHEN / THEN it writes each one, as js-yaml does
+    fc.assert(
+      fc.property(fc.dictionary(ascii, value, { maxKeys: 6 }), (doc) => commonYaml(doc) === dumpYaml(doc)),
+      { numRuns: 3_000 },
+    );
+  });
+
+  test('writes manifests cdk8s-plus renders, byte for byte as cdk8s itself does', () => {
+    // GIVEN a Deployment with a probe and resources, its Service, a ServiceAccount
+    const chart = new Chart(new App(), 'c');
+    const deployment = new kplus.Deployment(chart, 'Web', {
+      metadata: { labels: { 'app.kubernetes.io/name': 'web', 'enabled': 'yes' } },
+      containers: [{ image: 'nginx:1.27', portNumber: 8080, envVariables: { MODE: kplus.EnvValue.fromValue('on'), ZIP: kplus.EnvValue.fromValue('0123') } }],
+    });
+    const service = deployment.exposeViaService();
+    const account = new kplus.ServiceAccount(chart, 'Account');
+    const manifests = [deployment, service, account].map((c) => ApiObject.of(c).toJson());
+
+    // WHEN
+    const written = manifests.map(commonYaml);
+
+    // THEN each is written here, not left to js-yaml, and is cdk8s' text
+    expect(written.map((w, i) => w === Yaml.stringify(manifests[i]))).toEqual([true, true, true]);
+  });
+
+  test.each([
+    ['a float', { replicas: 1.5 }],
+    ['a string on two lines', { data: { script: 'a\nb' } }],
+    ['a string with a tab', { data: { v: 'a\tb' } }],
+    ['a string beyond ASCII', { data: { v: 'é' } }],
+    ['a key of 1,025 characters', { ['k'.repeat(1_025)]: 1 }],
+    ['a Date', { at: new Date(0) }],
+    ['a class instance', { spec: new (class Spec {})() }],
+    ['a function', { f: () => 1 }],
+  ])('leaves a document with %s to js-yaml', (_what, doc) => {
+    expect(commonYaml(doc)).toBeUndefined();
+  });
+
+  test('quotes what the schema reads as another type, and plain what it reads as a string', () => {
+    // GIVEN a schema that reads "x" as something else
+    const resolves = (s: string) => s === 'x';
+
+    // WHEN
+    const written = blockYaml({ a: 'x', b: 'y1', c: ['x', 'on', '1:30', 'a: b', 'a #b', 'a#b', 'k:', '"q\\"'] }, resolves);
+
+    // THEN
+    expect(written).toBe('a: "x"\nb: y1\nc:\n  - "x"\n  - "on"\n  - "1:30"\n  - "a: b"\n  - "a #b"\n  - a#b\n  - "k:"\n  - "\\"q\\\\\\""\n');
+  });
+
+  test('toYaml gives js-yaml`s text where blockYaml leaves the document', () => {
+    const doc = { data: { script: 'line 1\nline 2\n' }, replicas: 1.5 };
+    expect(toYaml(doc)).toBe('data:\n  script: |\n    line 1\n    line 2\nreplicas: 1.5\n');
+    expect(toYaml(doc)).toBe(dumpYaml(doc));
+  });
+});
