@@ -1,6 +1,8 @@
 import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
+import * as jsyamlIndex from 'js-yaml';
+import { isAmbiguous } from '../src/private/ambiguous-strings';
 import { blockYaml } from '../src/private/block-yaml';
 import { commonYaml, dumpYaml, toYaml } from '../src/private/yaml';
 
@@ -113,6 +115,36 @@ describe('blockYaml', () => {
 
     // THEN
     expect(written).toBe('a: "x"\nb: y1\nc:\n  - "x"\n  - "on"\n  - "1:30"\n  - "a: b"\n  - "a #b"\n  - a#b\n  - "k:"\n  - "\\"q\\\\\\""\n');
+  });
+
+  test('every string js-yaml`s default schema reads as another type is ambiguous (fast-check, against js-yaml`s resolvers)', () => {
+    // GIVEN js-yaml's own implicit types (null, bool, int, float, timestamp, merge), as its dumper tests a string
+    const implicit = (jsyamlIndex.DEFAULT_SCHEMA as unknown as { compiledImplicit: jsyamlIndex.Type[] }).compiledImplicit;
+    expect(implicit.map((t) => t.tag.replace('tag:yaml.org,2002:', ''))).toEqual(['null', 'bool', 'int', 'float', 'timestamp', 'merge']);
+    const resolved = (s: string) => implicit.some((t) => t.resolve(s));
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789_'), minLength: 1, maxLength: 6 });
+    const numeric = fc.oneof(
+      fc.tuple(fc.constantFrom('', '-', '+'), fc.constantFrom('', '0b', '0x', '0o', '0', '.'), digits, fc.constantFrom('', '.', 'e5', 'E-2', ':30', ':5:07.5')).map((p) => p.join('')),
+      fc.string({ unit: fc.constantFrom(...'0123456789_-+.:eExXoObBabcfABCF'), maxLength: 8 }),
+      fc.double().map(String),
+    );
+    const dated = fc.tuple(fc.date({ noInvalidDate: true, min: new Date(0) }), fc.constantFrom('T', 't', ' ', '  ')).map(([d, t]) => d.toISOString().replace('T', t));
+    const worded = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'~nNuUlLtTrReEfFaAsS.iIyYoO<'), maxLength: 6 }),
+      fc.constantFrom('true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL', '~', '<<', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', '.NAN'),
+    );
+    let found = 0;
+
+    // WHEN / THEN whatever js-yaml resolves, isAmbiguous takes in, so blockYaml quotes what js-yaml quotes
+    fc.assert(
+      fc.property(fc.oneof(numeric, dated, worded, fc.string()), (s) => {
+        if (s === '' || !resolved(s)) return true;
+        found++;
+        return isAmbiguous(s);
+      }),
+      { numRuns: 50_000 },
+    );
+    expect(found).toBeGreaterThan(10_000);
   });
 
   test('toYaml gives js-yaml`s text where blockYaml leaves the document', () => {

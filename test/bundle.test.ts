@@ -156,7 +156,7 @@ describe('a refused composition', () => {
 });
 
 describe('the runtime entry point from lib/bundle.js (require.cache of a fresh process)', () => {
-  let steps: Record<string, { awsCdkLib: number; imports: string[] }>;
+  let steps: Record<string, { awsCdkLib: number; imports: string[]; jsYaml: boolean }>;
 
   beforeAll(() => {
     // GIVEN test/fixtures/runtime-only/main.ts, importing the built package instead of src/
@@ -171,14 +171,19 @@ describe('the runtime entry point from lib/bundle.js (require.cache of a fresh p
     steps = Object.fromEntries(r.stdout.trim().split('\n').map((l) => JSON.parse(l)).map(({ step, ...rest }) => [step, rest]));
   }, HANG_GUARD_MS);
 
-  test('loads no aws-cdk-lib module and no generated CRD module when imported, nor after a synth without routes', () => {
-    expect(steps.imported).toEqual({ awsCdkLib: 0, imports: [] });
-    expect(steps['synthesized without routes']).toEqual({ awsCdkLib: 0, imports: [] });
+  test('loads no aws-cdk-lib module, no generated CRD module and no js-yaml when imported, nor after a synth without routes', () => {
+    expect(steps.imported).toEqual({ awsCdkLib: 0, imports: [], jsYaml: false });
+    expect(steps['synthesized without routes']).toEqual({ awsCdkLib: 0, imports: [], jsYaml: false });
   });
 
   test('loads the CRD module of what it uses only (a route, then Flux output), and aws-cdk-lib only with the main entry and a stack', () => {
-    expect(steps['synthesized with a route']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.js'] });
-    expect(steps['synthesized with Flux output']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.js', 'kustomization-kustomize.toolkit.fluxcd.io.js'] });
+    expect(steps['synthesized with a route']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.js'], jsYaml: false });
+    expect(steps['synthesized with Flux output']).toEqual({
+      awsCdkLib: 0,
+      imports: ['httproute-gateway.networking.k8s.io.js', 'kustomization-kustomize.toolkit.fluxcd.io.js'],
+      jsYaml: false,
+    });
+    expect(steps['synthesized with a value on several lines'].jsYaml).toBe(true);
     expect(steps['main entry, synthesized with a stack'].awsCdkLib).toBeGreaterThan(20);
     expect(steps['main entry, synthesized with a stack'].imports).toEqual(['httproute-gateway.networking.k8s.io.js', 'kustomization-kustomize.toolkit.fluxcd.io.js']);
   });

@@ -21,7 +21,7 @@ function run(args: readonly string[], cwd: string): { status: number | null; std
 }
 
 describe('a runtime-only composition pays only for what it uses (require.cache of a fresh process)', () => {
-  let steps: Record<string, { awsCdkLib: number; imports: string[] }>;
+  let steps: Record<string, { awsCdkLib: number; imports: string[]; jsYaml: boolean }>;
   let out: string;
 
   beforeAll(() => {
@@ -33,12 +33,12 @@ describe('a runtime-only composition pays only for what it uses (require.cache o
     steps = Object.fromEntries(r.stdout.trim().split('\n').map((l) => JSON.parse(l)).map(({ step, ...rest }) => [step, rest]));
   }, HANG_GUARD_MS);
 
-  test('importing the entry point loads no aws-cdk-lib module and no generated CRD module', () => {
-    expect(steps.imported).toEqual({ awsCdkLib: 0, imports: [] });
+  test('importing the entry point loads no aws-cdk-lib module, no generated CRD module and no js-yaml', () => {
+    expect(steps.imported).toEqual({ awsCdkLib: 0, imports: [], jsYaml: false });
   });
 
   test('a synth with charts, contributions, a reference and a backend loads none either, and writes its output', () => {
-    expect(steps['synthesized without routes']).toEqual({ awsCdkLib: 0, imports: [] });
+    expect(steps['synthesized without routes']).toEqual({ awsCdkLib: 0, imports: [], jsYaml: false });
     const files = fs.readdirSync(path.join(out, 'plain', 'runtime')).sort();
     expect(files).toEqual(expect.arrayContaining(['kustomization.yaml']));
     const settings = files.map((f) => fs.readFileSync(path.join(out, 'plain', 'runtime', f), 'utf-8')).find((t) => t.includes('name: settings'));
@@ -46,17 +46,27 @@ describe('a runtime-only composition pays only for what it uses (require.cache o
   });
 
   test('a tenant route loads the Gateway API module only, and Flux output the Flux module only; still no aws-cdk-lib', () => {
-    expect(steps['synthesized with a route']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.ts'] });
+    expect(steps['synthesized with a route']).toEqual({ awsCdkLib: 0, imports: ['httproute-gateway.networking.k8s.io.ts'], jsYaml: false });
     expect(steps['synthesized with Flux output']).toEqual({
       awsCdkLib: 0,
       imports: ['httproute-gateway.networking.k8s.io.ts', 'kustomization-kustomize.toolkit.fluxcd.io.ts'],
+      jsYaml: false,
     });
+  });
+
+  test('js-yaml is loaded for the first document the block writer leaves to it, a value on several lines', () => {
+    expect(steps['synthesized with a value on several lines'].jsYaml).toBe(true);
+    const written = fs.readdirSync(path.join(out, 'script', 'runtime')).filter((f) => f !== 'kustomization.yaml');
+    expect(written.map((f) => fs.readFileSync(path.join(out, 'script', 'runtime', f), 'utf-8'))).toEqual([
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: script\ndata:\n  run.sh: |\n    #!/bin/sh\n    exec server\n',
+    ]);
   });
 
   test('the main entry point with a stack loads aws-cdk-lib, and still no CRD module that nothing used', () => {
     expect(steps['main entry, synthesized with a stack']).toEqual({
       awsCdkLib: expect.any(Number),
       imports: ['httproute-gateway.networking.k8s.io.ts', 'kustomization-kustomize.toolkit.fluxcd.io.ts'],
+      jsYaml: true,
     });
     expect(steps['main entry, synthesized with a stack'].awsCdkLib).toBeGreaterThan(20);
     expect(fs.readdirSync(path.join(out, 'staged', 'deploy')).filter((f) => f.endsWith('.template.json'))).toEqual([expect.stringMatching(/^cdnBase[0-9A-F]{8}\.template\.json$/)]);

@@ -11,8 +11,8 @@
  * writes js-yaml's bytes is a property test against `jsyaml.dump` itself (test/block-yaml.test.ts).
  *
  * @param doc the document
- * @param resolvesAsOther whether a string written plain would be read back as something else (the schema's
- *   implicit types): such a string is written in double quotes
+ * @param resolvesAsOther whether a string written plain would be read back as something else (every implicit
+ *   type of the schema js-yaml would be given): such a string is written in double quotes
  * @returns the YAML text with its final newline, or `undefined` for a document this writer leaves to js-yaml
  */
 export function blockYaml(doc: unknown, resolvesAsOther: (text: string) => boolean): string | undefined {
