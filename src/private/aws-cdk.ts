@@ -47,13 +47,22 @@ export function awsCdk(): typeof AwsCdk {
  */
 export function awsCdkLoaded(): boolean {
   if (loaded) return true;
-  let main: string;
-  try {
-    main = require.resolve('aws-cdk-lib');
-  } catch {
-    return false; // not installed: a runtime-only program need not install it
+  const main = awsCdkMain();
+  return main !== undefined && require.cache[main] !== undefined;
+}
+
+let mainFile: string | null | undefined;
+
+/** The file `require('aws-cdk-lib')` loads, resolved once; undefined when it is not installed (a runtime-only program need not install it). */
+function awsCdkMain(): string | undefined {
+  if (mainFile === undefined) {
+    try {
+      mainFile = require.resolve('aws-cdk-lib');
+    } catch {
+      mainFile = null;
+    }
   }
-  return require.cache[main] !== undefined;
+  return mainFile ?? undefined;
 }
 
 /**
