@@ -66,6 +66,16 @@ test('the build leaves lib/bundle.js, its source map, the three entry files and 
   const map = JSON.parse(fs.readFileSync(path.join(pkg, 'lib', 'bundle.js.map'), 'utf-8'));
   const runtime = map.sources.findIndex((s: string) => s.endsWith('/src/runtime.ts'));
   expect(map.sourcesContent[runtime]).toEqual(fs.readFileSync(path.join(ROOT, 'src', 'runtime.ts'), 'utf-8'));
+  // every source of src/ as written, also those whose built-in imports the build compiles as `import x = require()`
+  const ours = (map.sources as string[]).map((s, i) => [s.replace(/^.*\/src\//, 'src/'), map.sourcesContent[i]]).filter(([s]) => s.startsWith('src/') && s.endsWith('.ts'));
+  expect(ours.filter(([s]) => s.endsWith('/atomic-output.ts')).length).toBe(1);
+  for (const [source, content] of ours) expect({ source, same: content === fs.readFileSync(path.join(ROOT, source), 'utf-8') }).toEqual({ source, same: true });
+});
+
+test('lib/bundle.js uses Node built-in modules themselves, not a copy of each one per importing module', () => {
+  const bundle = fs.readFileSync(path.join(pkg, 'lib', 'bundle.js'), 'utf-8');
+  expect(bundle.match(/__toESM\(require\("(fs|path|os|crypto)"\)\)/g)).toBeNull();
+  expect(bundle.match(/= require\("fs"\);/g)?.length).toBeGreaterThan(20);
 });
 
 test('the bundled example (examples/cdn) writes byte for byte what it writes from src/', () => {
