@@ -3,7 +3,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { tempDir } from './util';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, RuntimeRouting, SharedBase } from '../src';
 import { SHORT_SYNTH_CONSTRUCTS } from '../src/app/short-synth';
 import { HEARTBEAT, refreshingThread } from '../src/private/heartbeat';
 import { sleep } from '../src/private/liveness';
@@ -46,6 +46,21 @@ describe('the run folder of a stage made at construction', () => {
 
     // THEN written, the run folder gone, and still no thread
     expect(fs.readdirSync(path.join(app.outdir, 'runtime')).sort()).toEqual(['0001-shop-routing.yaml', 'kustomization.yaml']);
+    expect(runFolders(app)).toEqual([]);
+    expect(refreshingThread()).toBe(false);
+  });
+
+  test('a synth with a stack and aws-cdk\'s template validator off is short: no refreshing thread, and its run folder goes', () => {
+    // GIVEN a SharedBase stack in the capability, with the validator off (CDK_VALIDATION=false, as in every test here)
+    const { app } = fullEntryApp(1);
+    new SharedBase(Capability.of(app.node.findChild('shop')), 'Base');
+    expect(process.env.CDK_VALIDATION).toBe('false');
+
+    // WHEN
+    app.synth();
+
+    // THEN the stack's template is written, and no thread ran for the lock or the run folder
+    expect(fs.readdirSync(path.join(app.outdir, 'deploy')).filter((f) => f.endsWith('.template.json'))).toEqual([expect.stringMatching(/^shopBase[0-9A-F]{8}\.template\.json$/)]);
     expect(runFolders(app)).toEqual([]);
     expect(refreshingThread()).toBe(false);
   });

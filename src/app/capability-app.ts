@@ -8,6 +8,7 @@ import { isShortSynth } from './short-synth';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
 import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
+import { templateValidationEnabled } from '../collect/template-validation-switch';
 import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { recordDependencyCalls } from '../private/dependency-calls';
@@ -178,7 +179,7 @@ export class CapabilityApp extends App {
    */
   public synth(): void {
     // a short synth ends long before its lock could look stale: no refreshing thread unless it runs long
-    if (isShortSynth(this)) {
+    if (isShortSynth(this, templateValidationEnabled(this.builtinCloudFormationValidation))) {
       deferringThread(() => this.synthOnce());
     } else {
       refreshBeforeSynth();

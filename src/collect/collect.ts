@@ -18,6 +18,7 @@ import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
+import { templateValidationEnabled } from './template-validation-switch';
 import { CrdTopologies } from './topology/crd-topology';
 import type { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems, writeCallbackOf } from '../constructs/contribution';
@@ -192,7 +193,7 @@ function collectDeployment(
   const side = deploySide();
   const tags = side.declaredTags(constructs);
   // The app's prop `builtinCloudFormationValidation`, read structurally: collect sits below the app layer.
-  const validation = side.templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
+  const validation = templateValidationEnabled((root as { builtinCloudFormationValidation?: boolean }).builtinCloudFormationValidation);
   // Only a capability that takes stacks (an aws-cdk Stage) has an assembly; a stack under a runtime-only one has none.
   const staged = capabilities.filter((c): c is Capability => isStage(c));
   const stageOf = (c: RuntimeCapability | undefined) => (c && isStage(c) ? (c as Capability) : undefined);

@@ -89,11 +89,6 @@ function reasonFor(from: Stack, to: Stack): string {
   return sameCapability && SharedBase.isSharedBase(from) && DeploymentAggregate.isDeploymentAggregate(to) ? EdgeReason.SHARED_BASE : EdgeReason.STACK;
 }
 
-/** Whether aws-cdk's built-in validator runs, as aws-cdk decides it for an `App`: the app's prop, and `CDK_VALIDATION` not `false`. */
-export function templateValidationEnabled(appProp: boolean | undefined): boolean {
-  return appProp !== false && process.env.CDK_VALIDATION !== 'false';
-}
-
 /** A synthesized stack template to validate, with its stack and capability. */
 interface TemplateToValidate {
   readonly capability: Capability;
