@@ -75,6 +75,6 @@ export const istio = lazily(() => require('../imports/virtualservice-networking.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
 export const flux = lazily(() => require('../imports/kustomization-kustomize.toolkit.fluxcd.io') as typeof Flux);
 
-/** yaml (its reader, with line and column): only the validation plugin reads manifest files with it; synth writes with js-yaml. */
+/** yaml (its reader, with line and column): only the validation plugin reads manifest files with it; synth writes as js-yaml writes (private/yaml.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
 export const yaml = lazily(() => require('yaml') as typeof Yaml);
