@@ -175,3 +175,44 @@ describe('sets, as fieldpath/serialize_test.go has them', () => {
     );
   });
 });
+
+describe('the order and the JSON writer on any string (fast-check)', () => {
+  // Strings of every kind: ASCII, any UTF-16 (lone surrogates too), and the characters that decide each path.
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.constantFrom('a', 'z', '\ud800', '\udc00', '\ud83d\ude00', '\uffff', '\ue000', '<', '>', '&', '"', '\\', '\n', '\u0001', '\u2028', '\u2029') }),
+  );
+  const field = (name: string): PathElement => ({ kind: 'field', name });
+
+  test('field names order by code point, as Go orders their UTF-8 bytes', () => {
+    const byCodePoint = (a: string, b: string) => {
+      const x = Array.from(a, (c) => c.codePointAt(0)!);
+      const y = Array.from(b, (c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return Math.sign(x[i] - y[i]);
+      return Math.sign(x.length - y.length);
+    };
+    fc.assert(fc.property(text, text, (a, b) => comparePathElements(field(a), field(b)) === byCodePoint(a, b)), { numRuns: 5_000 });
+  });
+
+  test('a value and a key are written as json-iterator writes a string, HTML characters escaped', () => {
+    // json-iterator's writer (ConfigCompatibleWithStandardLibrary, EscapeHTML): `"` `\` by backslash, \n \r \t by
+    // letter, other control characters as \u00XX, and < > & U+2028 U+2029 as \uXXXX
+    const goJson = (s: string) => `"${Array.from(s, (ch) => {
+      const c = ch.codePointAt(0)!;
+      if (ch === '"' || ch === '\\') return `\\${ch}`;
+      if (ch === '\n') return '\\n';
+      if (ch === '\r') return '\\r';
+      if (ch === '\t') return '\\t';
+      if (c < 0x20 || ch === '<' || ch === '>' || ch === '&' || c === 0x2028 || c === 0x2029) return `\\u${c.toString(16).padStart(4, '0')}`;
+      return ch;
+    }).join('')}"`;
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(serializePathElement({ kind: 'value', value: s })).toBe(`v:${goJson(s)}`);
+        expect(serializePathElement({ kind: 'key', fields: [['name', s]] })).toBe(`k:{"name":${goJson(s)}}`);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
