@@ -60,6 +60,19 @@ describe('blockYaml', () => {
     expect(written).toBeGreaterThan(5_000 / 4);
   });
 
+  test('on anything fast-check makes (sparse arrays, boxed values, Maps, Sets, Dates, typed arrays), writes js-yaml`s bytes or leaves it', () => {
+    fc.assert(
+      fc.property(
+        fc.anything({ withSparseArrays: true, withNullPrototype: true, withObjectString: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true, withTypedArray: true }),
+        (doc) => {
+          const common = commonYaml(doc);
+          return common === undefined || common === dumpYaml(doc);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
   test('writes every document of one-line ASCII strings, integers, booleans and nulls itself (fast-check)', () => {
     // GIVEN documents of only what it takes on
     const ascii = fc.oneof(fc.constantFrom(...LOOKALIKES), fc.string({ maxLength: 30 }), fc.string({ unit: fc.constantFrom(...SIGNIFICANT) }));
