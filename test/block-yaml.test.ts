@@ -63,7 +63,16 @@ describe('blockYaml', () => {
   test('on anything fast-check makes (sparse arrays, boxed values, Maps, Sets, Dates, typed arrays), writes js-yaml`s bytes or leaves it', () => {
     fc.assert(
       fc.property(
-        fc.anything({ withSparseArrays: true, withNullPrototype: true, withObjectString: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true, withTypedArray: true }),
+        fc.anything({
+          withSparseArrays: true,
+          withNullPrototype: true,
+          withObjectString: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withTypedArray: true,
+        }),
         (doc) => {
           const common = commonYaml(doc);
           return common === undefined || common === dumpYaml(doc);
