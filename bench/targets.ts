@@ -43,6 +43,17 @@ export function ratioTarget(a: Series, b: Series | undefined, metric: Metric, ma
   return { target, measured: `${spreadText(r)}; ${metricText(a, metric)} vs ${metricText(b, metric)}`, holds: r.median <= max };
 }
 
+/**
+ * `ours/floor whole-process wall <= max`, its measurement followed by the bare tool's own bare/floor on the
+ * same runs, for scale: what the floor costs is far below what either tool pays to load and run. Bare/floor is
+ * no target; the target holds on ours/floor alone.
+ */
+export function floorTarget(ours: Series, bare: Series | undefined, floor: Series | undefined, max: number): Target {
+  const target = ratioTarget(ours, floor, 'processMs', max, ['ours', 'floor']);
+  if (!ok(bare) || !ok(floor)) return target;
+  return { ...target, measured: `${target.measured}; bare/floor ${spreadText(ratio(bare, floor, 'processMs'))}` };
+}
+
 /** `bare / ours >= min` on one metric: how many times faster ours is. */
 export function speedupTarget(ours: Series, bare: Series | undefined, metric: Metric, min: number, note = ''): Target {
   const target = `N=${ours.size.toLocaleString('en-US')}: bare/ours ${METRIC_NAMES[metric]} >= ${min}${note}`;

@@ -14,7 +14,7 @@ import { fillLedger } from '../bench/scenarios/ledger';
 import { hasBuilder, loadBuilder, scenariosOf } from '../bench/scenarios/registry';
 import { runSerializer, SerializerName, SERIALIZERS } from '../bench/scenarios/serializers';
 import { SCENARIOS } from '../bench/suite';
-import { growthTarget, ratioTarget, targetLine } from '../bench/targets';
+import { floorTarget, growthTarget, ratioTarget, targetLine } from '../bench/targets';
 import { findFieldConflicts } from '../src/check/rules/field-conflicts';
 
 // A smoke test of the benchmark's code paths at tiny sizes, in-process. It times nothing:
@@ -240,6 +240,18 @@ describe('bench targets', () => {
     expect(failed.holds).toBe(false);
   });
 
+  test('a floor target holds on ours/floor alone and prints bare/floor beside it, for scale', () => {
+    const ours = series('ours', 'x', 30, [run(100, 'ok', 300), run(100, 'ok', 330)]);
+    const bare = series('bare', 'x', 30, [run(100, 'ok', 240), run(100, 'ok', 250)]);
+    const floor = series('floor', 'x', 30, [run(10, 'ok', 100), run(10, 'ok', 110)]);
+
+    const target = floorTarget(ours, bare, floor, 1.5);
+
+    expect(targetLine('small', target)).toBe('FAIL  small: N=30: ours/floor whole-process wall <= 1.5 — 3.00 (3.00–3.00); 0.32 s vs 0.10 s; bare/floor 2.34 (2.27–2.40)');
+    expect(floorTarget(ours, bare, floor, 3).holds).toBe(true);
+    expect(floorTarget(ours, undefined, floor, 3)).toEqual(ratioTarget(ours, floor, 'processMs', 3, ['ours', 'floor']));
+  });
+
   test('growth is normalized per doubling: x2 holds, x4 does not', () => {
     const at = (size: number, ms: number) => series('ours', 'x', size, [run(ms)]);
 
@@ -306,6 +318,7 @@ describe('bench report', () => {
     expect(markdown).toContain('| 10 | bare | crash after 0.01 s |');
     expect(markdown).toContain('| 30 | ours/bare | 1.07 (1.07–1.07) |');
     expect(markdown).toContain('| 30 | ours/floor | 1.43 (1.43–1.43) |');
+    expect(markdown).toContain('| 30 | bare/floor | 1.33 (1.33–1.33) |');
     expect(markdown).toContain('| yaml stringify | 10 (10–10) ms | 3.0 (3.0–3.0) ms | 2 KiB | yes | 1 |');
     expect(markdown).toContain('CDK_VALIDATION=false');
     expect(markdown).toContain('PASS  tenants: N=30: ours/bare whole-process wall <= 1.1 — 1.07\nFAIL  ledger: `conflicts()` < 0.5 s — 1.0 ms');
