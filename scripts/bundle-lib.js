@@ -98,6 +98,8 @@ async function main() {
     logLevel: 'warning',
   });
 
+  const bundleFile = path.join(lib, 'bundle.js');
+  fs.writeFileSync(bundleFile, withoutInnerNameCalls(fs.readFileSync(bundleFile, 'utf-8')));
   sourcesAsWritten(path.join(lib, 'bundle.js.map'));
 
   const keep = new Set(['bundle.js', ...Object.keys(STUBS)]);
@@ -111,6 +113,50 @@ async function main() {
   }
 }
 
+/**
+ * The bundle without the `__name(fn, "name")` calls (esbuild's `keepNames`) that run on every call of a function:
+ * those around a function or arrow created inside another function (not in a module's one-time init) whose name
+ * JavaScript gives it anyway, as `const name = ...`, `{ name: ... }` or `function name() {}`. Each such call is an
+ * `Object.defineProperty` per closure made (lockValues made two per object). A call whose name differs from its
+ * binding (esbuild renamed it, `walk3` for `walk`) stays, as do the one-time calls that keep class and top-level
+ * names. Each call is blanked to a parenthesis and spaces of the same length, so every line and column, and so the
+ * source map, stays as it was.
+ *
+ * @param {string} text the bundle
+ * @returns {string} the same bundle without those calls
+ */
+function withoutInnerNameCalls(text) {
+  // eslint-disable-next-line import/no-extraneous-dependencies -- a build tool, not a runtime dependency
+  const ts = require('typescript');
+  const file = ts.createSourceFile('bundle.js', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const blanks = [];
+  const isModuleInit = (node) => ts.isMethodDeclaration(node) && ts.isObjectLiteralExpression(node.parent) &&
+    ts.isCallExpression(node.parent.parent) && ts.isIdentifier(node.parent.parent.expression) && node.parent.parent.expression.text === '__esm';
+  const visit = (node, insideFunction) => {
+    if (insideFunction && ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__name' && node.arguments.length === 2) {
+      const [fn, name] = node.arguments;
+      const is = (n) => n !== undefined && (ts.isIdentifier(n) || ts.isStringLiteral(n)) && n.text === name.text;
+      const holder = node.parent;
+      if ((ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isStringLiteral(name) &&
+        ((ts.isVariableDeclaration(holder) && is(holder.name)) || (ts.isPropertyAssignment(holder) && is(holder.name)) || (ts.isFunctionExpression(fn) && is(fn.name)))) {
+        blanks.push({ start: node.getStart(file), end: fn.getStart(file), text: '(', align: 'end' });
+        blanks.push({ start: fn.getEnd(), end: node.getEnd(), text: ')', align: 'start' });
+      }
+    }
+    const enters = ts.isFunctionLike(node) && !isModuleInit(node);
+    ts.forEachChild(node, (child) => visit(child, insideFunction || enters));
+  };
+  visit(file, false);
+  let out = text;
+  for (const b of blanks.sort((x, y) => y.start - x.start)) {
+    const span = out.slice(b.start, b.end);
+    if (span.includes('\n')) throw new Error(`a __name call spans lines at ${b.start}: ${span}`);
+    const pad = ' '.repeat(span.length - 1);
+    out = out.slice(0, b.start) + (b.align === 'end' ? pad + b.text : b.text + pad) + out.slice(b.end);
+  }
+  return out;
+}
+
 /** The map's embedded sources as the files in src/ read, not as `builtinNamespaces` gave them to esbuild. */
 function sourcesAsWritten(mapFile) {
   const map = JSON.parse(fs.readFileSync(mapFile, 'utf-8'));
@@ -121,7 +167,11 @@ function sourcesAsWritten(mapFile) {
   fs.writeFileSync(mapFile, JSON.stringify(map));
 }
 
-main().catch((e) => {
-  process.stderr.write(`bundle-lib: ${e.message}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`bundle-lib: ${e.message}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { withoutInnerNameCalls };

@@ -78,6 +78,69 @@ test('lib/bundle.js uses Node built-in modules themselves, not a copy of each on
   expect(bundle.match(/= require\("fs"\);/g)?.length).toBeGreaterThan(20);
 });
 
+describe('function names in lib/bundle.js (esbuild keepNames)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script, a plain CommonJS file
+  const { withoutInnerNameCalls } = require('../scripts/bundle-lib.js') as { withoutInnerNameCalls: (text: string) => string };
+
+  /** A bundle as esbuild writes it with keepNames: a module's one-time init, and a function that makes closures on every call. */
+  const FIXTURE = [
+    'var __defProp = Object.defineProperty;',
+    'var calls = 0;',
+    'var __name = (target, value) => (calls++, __defProp(target, "name", { value, configurable: true }));',
+    'var __esm = (fn, res) => function __init() {',
+    '  return fn && (res = (0, fn[Object.getOwnPropertyNames(fn)[0]])(fn = 0)), res;',
+    '};',
+    'var once;',
+    'var init_a = __esm({',
+    '  "src/a.ts"() {',
+    '    once = /* @__PURE__ */ __name(() => 1, "once");',
+    '  }',
+    '});',
+    'function outer(n) {',
+    '  const leaf = /* @__PURE__ */ __name((x) => x + n, "leaf");',
+    '  const walk3 = /* @__PURE__ */ __name((x) => {',
+    '    return leaf(x);',
+    '  }, "walk");',
+    '  const handlers = { run: /* @__PURE__ */ __name(() => n, "run") };',
+    '  const named = /* @__PURE__ */ __name(function named() {',
+    '    return n;',
+    '  }, "named");',
+    '  return [leaf, walk3, handlers.run, named];',
+    '}',
+    '__name(outer, "outer");',
+    'init_a();',
+    'return () => { const made = outer(1); return { names: [once.name, outer.name, ...made.map((f) => f.name)], values: made.map((f) => f(2)), calls }; };',
+  ].join('\n');
+
+  test('drops the name calls made on every call where JavaScript names the function anyway, keeping lines, columns and names', () => {
+    // WHEN the fixture is rewritten
+    const rewritten = withoutInnerNameCalls(FIXTURE);
+
+    // THEN every line keeps its length (the source map stays right), only the four per-call calls whose binding names the function went
+    expect(rewritten.split('\n').map((l) => l.length)).toEqual(FIXTURE.split('\n').map((l) => l.length));
+    expect(rewritten).toContain('  const leaf = /* @__PURE__ */       ((x) => x + n)        ;');
+    expect(rewritten).toContain('  const walk3 = /* @__PURE__ */ __name((x) => {');
+    expect(rewritten).toContain('    once = /* @__PURE__ */ __name(() => 1, "once");');
+    // and both run alike: the same names and values, with one name call per call of outer instead of four
+    const before = (new Function(FIXTURE) as () => () => { names: string[]; values: number[]; calls: number })();
+    const after = (new Function(rewritten) as () => () => { names: string[]; values: number[]; calls: number })();
+    expect(before()).toEqual({ names: ['once', 'outer', 'leaf', 'walk', 'run', 'named'], values: [3, 3, 1, 1], calls: 6 });
+    expect(after()).toEqual({ names: ['once', 'outer', 'leaf', 'walk', 'run', 'named'], values: [3, 3, 1, 1], calls: 3 });
+  });
+
+  test('the build drops every such call, and classes keep their names', () => {
+    const bundle = fs.readFileSync(path.join(pkg, 'lib', 'bundle.js'), 'utf-8');
+    expect(withoutInnerNameCalls(bundle) === bundle).toBe(true);
+    expect(bundle).toMatch(/\n {2}const leaf = \/\* @__PURE__ \*\/ +\(\(/);
+    const run = node(['-e', [
+      "const full = require('cdk-capability');",
+      "const classes = Object.entries(full).filter(([, v]) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v)));",
+      'console.log(classes.length > 10, JSON.stringify(classes.filter(([k, v]) => v.name !== k).map(([k]) => k)));',
+    ].join('\n')]);
+    expect(run).toEqual({ status: 0, stdout: 'true []\n', stderr: '' });
+  });
+});
+
 test('the bundled example (examples/cdn) writes byte for byte what it writes from src/', () => {
   // GIVEN examples/cdn, and a copy of it that imports the built package
   const copy = path.join(app, 'cdn');
