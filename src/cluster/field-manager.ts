@@ -1,4 +1,5 @@
 import type { Writer } from '../collect/ledger/writer';
+import { lazily } from '../private/lazy';
 import { sha256Hex } from '../private/sha256';
 
 /** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
@@ -26,10 +27,12 @@ const DIGEST_HEX = 16;
 /** Separates the parts of a shortened name; never in a construct path, whose ids are never empty. */
 const MARK = '//';
 
-/** Characters the API server accepts in a field manager's name: Go's `unicode.IsPrint`. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
-const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
-/** Printable ASCII, all of it `PRINTABLE`: the fast test. */
+/**
+ * Characters the API server accepts in a field manager's name: Go's `unicode.IsPrint`. Made on first use: a
+ * Unicode class costs a module a millisecond to load, and a name of printable ASCII never needs it.
+ */
+const printableClasses = lazily(() => ({ all: /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u, not: /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu }));
+/** Printable ASCII, all of it `printableClasses().all`: the fast test. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
@@ -58,11 +61,11 @@ function prefixedName(prefix: string, writer: string): string {
   // printable ASCII (a construct path as a rule) is one byte a character: no UTF-8 count, no Unicode classes
   const fits = PRINTABLE_ASCII.test(plain)
     ? plain.length <= FIELD_MANAGER_MAX_BYTES
-    : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && PRINTABLE.test(writer);
+    : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && printableClasses().all.test(writer);
   if (fits && !writer.includes(MARK)) return plain;
   const digest = sha256Hex(writer, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
-  const printable = [...writer.replace(NOT_PRINTABLE, '?')];
+  const printable = [...writer.replace(printableClasses().not, '?')];
   if (bytes(printable) <= room + MARK.length) return `${prefix}${printable.join('')}${MARK}${digest}`;
   const headBytes = Math.floor(room / 3);
   const head = fit(printable, headBytes);

@@ -4,6 +4,7 @@ import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 import { usernameProblem } from '../private/kubernetes-username';
+import { lazily } from '../private/lazy';
 
 /** Properties of a `RuntimeWriter`. */
 export interface RuntimeWriterProps {
@@ -44,8 +45,8 @@ export interface RuntimeWriterProps {
 const IDENTITY_FIELDS = new Set(['apiVersion', 'kind', 'metadata.name', 'metadata.namespace']);
 /** The longest field manager name the API server accepts, in bytes of UTF-8 (`FieldManagerMaxLength`). */
 const MAX_MANAGER_BYTES = 128;
-/** What the API server accepts in a field manager's name: printable characters (Go's `unicode.IsPrint`). */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]+$/u;
+/** What the API server accepts in a field manager's name: printable characters (Go's `unicode.IsPrint`); made on first use, as in field-manager.ts. */
+const printable = lazily(() => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]+$/u);
 const EXAMPLES = '"spec.domains", \'metadata.labels["app.kubernetes.io/name"]\', "spec.template.spec.containers[name=web].image" or "metadata.finalizers[=example.com/protect]"';
 
 /**
@@ -111,7 +112,7 @@ export class RuntimeWriter extends Construct {
     const identityProblem = usernameProblem((props as Partial<RuntimeWriterProps>).identity, "'identity'", 'the controller writes as', 'system:serviceaccount:netop-system:netop');
     if (identityProblem) problems.push(identityProblem);
     this.manager = props.manager;
-    if (props.manager !== undefined && !(typeof props.manager === 'string' && PRINTABLE.test(props.manager) && Buffer.byteLength(props.manager) <= MAX_MANAGER_BYTES)) {
+    if (props.manager !== undefined && !(typeof props.manager === 'string' && printable().test(props.manager) && Buffer.byteLength(props.manager) <= MAX_MANAGER_BYTES)) {
       problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller writes under, as the API server accepts it: 1 to ${MAX_MANAGER_BYTES} bytes of printable characters, such as "network-operator"`);
     }
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
