@@ -71,7 +71,6 @@ function processTargets(row: Row, maxRatio: number, maxFloorRatio?: number): Tar
   return targets;
 }
 
-
 const charts: Scenario = {
   id: 'charts',
   sizes: { full: [1000, 10_000], quick: [1000] },
