@@ -1,3 +1,4 @@
+import { appendTo } from '../private/append';
 import type { FieldChange } from '../release/release-diff';
 
 /** One line of a changed unit in the plan: `+`, `~` or `-`, a path, and what it shows. */
@@ -70,7 +71,7 @@ export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
     const [first, second] = p.segments;
     if (first && 'name' in first && first.name === 'Resources' && second && 'name' in second) {
       const key = pathOf(p.segments.slice(0, 2));
-      byResource.set(key, [...(byResource.get(key) ?? []), p]);
+      appendTo(byResource, key, p);
     }
   }
   const wholes = new Map<FieldChange, TerseLine>();

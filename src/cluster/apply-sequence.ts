@@ -2,6 +2,7 @@ import { APPLIER_FIELD_MANAGER } from './field-manager';
 import { elementOf } from './fields-v1';
 import { identityOnly, partialObject } from './partial-object';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
+import { appendAll, appendTo } from '../private/append';
 
 /** A writer of an object that `apply` applies for: its field manager and its leaves. */
 export interface AppliedWriter {
@@ -105,14 +106,14 @@ export function applySequence(objects: readonly SequencedObject[]): ManagerApply
     for (const o of objects) {
       for (const m of pick(o) ?? []) {
         if (m === APPLIER_FIELD_MANAGER) continue;
-        byManager.set(m, [...(byManager.get(m) ?? []), identityOnly(o.manifest)]);
+        appendTo(byManager, m, identityOnly(o.manifest));
       }
     }
     return byManager;
   };
 
   const handOver = new Map<string, any[]>();
-  for (const o of objects) for (const h of o.handOver ?? []) handOver.set(h.manager, [...(handOver.get(h.manager) ?? []), h.object]);
+  for (const o of objects) for (const h of o.handOver ?? []) appendTo(handOver, h.manager, h.object);
   for (const [manager, partials] of handOver) out.push({ phase: 'hand-over', manager, force: false, writers: [], objects: partials });
 
   for (const [manager, ids] of identities((o) => o.releaseFirst)) out.push({ phase: 'release-first', manager, force: false, writers: [], objects: ids });
@@ -130,7 +131,9 @@ export function applySequence(objects: readonly SequencedObject[]): ManagerApply
         byManager.set(w.manager, entry);
       }
       if (!entry.writers.includes(w.writer)) entry.writers.push(w.writer);
-      leavesOf.set(w.manager, [...(leavesOf.get(w.manager) ?? []), ...appliedLeaves(w.leaves)]);
+      const leaves = leavesOf.get(w.manager);
+      if (leaves) appendAll(leaves, appliedLeaves(w.leaves));
+      else leavesOf.set(w.manager, appliedLeaves(w.leaves));
     }
     for (const [manager, leaves] of leavesOf) byManager.get(manager)!.objects.push(partialObject(o.manifest, leaves));
   }

@@ -167,7 +167,7 @@ export function leavesOf(writer: LockedWriter): OwnedLeaf[] {
  * @param writers the plan's writers of every object
  */
 export function sequencedObjects(manifests: readonly any[], writers: readonly PlanObjectWriters[]): SequencedObject[] {
-  const byId = new Map(writers.map((w) => [w.object, w]));
+  const byId = writersById(writers);
   return manifests.map((manifest): SequencedObject => {
     const entry = byId.get(`object:${identityKey(identityOfManifest(manifest))}`);
     const applied: AppliedWriter[] = (entry?.writers ?? [])
@@ -181,6 +181,18 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
       ...(entry?.released ? { released: entry.released } : {}),
     };
   });
+}
+
+/** The plan's writers by object id, made once per plan: `apply` asks for it at every runtime step. */
+const writerIndexes = new WeakMap<readonly PlanObjectWriters[], ReadonlyMap<string, PlanObjectWriters>>();
+
+function writersById(writers: readonly PlanObjectWriters[]): ReadonlyMap<string, PlanObjectWriters> {
+  let index = writerIndexes.get(writers);
+  if (!index) {
+    index = new Map(writers.map((w) => [w.object, w]));
+    writerIndexes.set(writers, index);
+  }
+  return index;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
 import { apiGroup, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
 import { Reference } from '../constructs/reference';
-import { appendAll } from '../private/append';
+import { appendAll, appendTo } from '../private/append';
 
 /**
  * Every by-name reference of every object: those the Kubernetes API defines
@@ -26,7 +26,7 @@ export function collectReferences(
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.byName) continue;
     const source = indexOf.get(ApiObject.of(c.byName.source));
-    if (source !== undefined) declared.set(source, [...(declared.get(source) ?? []), c]);
+    if (source !== undefined) appendTo(declared, source, c);
   }
   const found: ReferenceFact[] = [];
   objects.forEach((o, i) => {

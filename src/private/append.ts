@@ -9,3 +9,14 @@ export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
   for (const item of items) target.push(item);
   return target;
 }
+
+/**
+ * Appends `item` to the list `map` holds under `key`, made when missing.
+ * Growing the list in place keeps gathering n items linear; writing
+ * `[...(map.get(key) ?? []), item]` back copies the list every time.
+ */
+export function appendTo<K, T>(map: Map<K, T[]>, key: K, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}

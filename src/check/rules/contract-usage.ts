@@ -4,7 +4,7 @@ import { semver } from '../../private/lazy';
 import { ViolationCode } from '../finding';
 import { CheckContext, defineRule, RuleFinding } from '../rule';
 import { quoted } from './text';
-import { appendAll } from '../../private/append';
+import { appendAll, appendTo } from '../../private/append';
 
 /**
  * `CAP009`: the contract used wrongly: more than one contract in a capability
@@ -37,7 +37,7 @@ export const contractUsage = defineRule({
       for (const c of contracts) {
         if (!semver().valid(c.version)) continue;
         const major = semver().major(c.version);
-        byMajor.set(major, [...(byMajor.get(major) ?? []), c.path]);
+        appendTo(byMajor, major, c.path);
       }
       for (const [major, paths] of byMajor) {
         if (paths.length < 2) continue;

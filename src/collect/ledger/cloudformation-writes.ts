@@ -10,6 +10,7 @@ import { deltaLeaves } from './render-delta';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
+import { appendTo } from '../../private/append';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
@@ -78,7 +79,7 @@ export function recordCloudFormationWrites(
   tags: DeclaredTags = new Map(),
 ): void {
   const runsOf = new Map<CfnResource, CallbackRun[]>();
-  for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) runsOf.set(run.target, [...(runsOf.get(run.target) ?? []), run]);
+  for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) appendTo(runsOf, run.target, run);
   for (const c of constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
     const calls = propertyCalls(c);
