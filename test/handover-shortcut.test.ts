@@ -88,3 +88,21 @@ test('the plan releases no field manager of an object whose writers are as the p
   expect(same).toEqual([{ object: 'o', label: 'Deployment web', writers: both.writers }]);
   expect(changed).toEqual([{ object: 'o', label: 'Deployment web', writers: teamLostLeaf.writers, releaseFirst: ['cdk-capability:app/Routing/Team'] }]);
 });
+
+test('an object new against the lock, or planned without one, has nothing to hand over or release first, and releases only the earlier one manager', () => {
+  // GIVEN an object written by the declarer, recorded with its manager
+  const unit: LockedUnit = { ...unitOf({ 0: 0 }, new Set()), writers: [{ writer: WRITERS[0], kind: 'declaration', manager: 'cdk-capability:app/Routing/Web', fields: toFieldsV1([LEAVES[0]]) }] };
+  const otherObject = { ...unit, id: 'other' };
+
+  // WHEN planned without a lock, against a lock that does not hold it, without a legacy manager, and with one its writer uses
+  const noLock = planWriters(lockOf(unit), undefined, () => 'app');
+  const newObject = planWriters(lockOf(unit), lockOf(otherObject), () => 'app');
+  const noLegacy = planWriters(lockOf(unit), undefined, () => undefined);
+  const legacyIsWriter = planWriters(lockOf(unit), undefined, () => 'cdk-capability:app/Routing/Web');
+
+  // THEN the capability's one manager of an earlier apply is released, unless there is none or it still writes
+  expect(noLock).toEqual([{ object: 'o', label: 'Deployment web', writers: unit.writers, released: ['app'] }]);
+  expect(newObject).toEqual(noLock);
+  expect(noLegacy).toEqual([{ object: 'o', label: 'Deployment web', writers: unit.writers }]);
+  expect(legacyIsWriter).toEqual(noLegacy);
+});

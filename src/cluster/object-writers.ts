@@ -120,18 +120,25 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
   const out: PlanObjectWriters[] = [];
   for (const unit of lock.units) {
     if (!unit.writers) continue;
-    const now = new Set(unit.writers.map((w) => w.manager));
     const old = before.get(unit.id);
+    if (!old) {
+      // new against the lock, or no lock: nothing to hand over or release first (the common case, made cheaply)
+      const legacy = legacyManager(unit);
+      const released = legacy !== undefined && !unit.writers.some((w) => w.manager === legacy) ? [legacy] : [];
+      out.push({ object: unit.id, label: unit.label, writers: unit.writers, ...(released.length > 0 ? { released } : {}) });
+      continue;
+    }
+    const now = new Set(unit.writers.map((w) => w.manager));
     // writers recorded as they were: every leaf any of them owned is still owned, by the same manager
-    const unchanged = old?.writers !== undefined && JSON.stringify(old.writers) === JSON.stringify(unit.writers);
+    const unchanged = old.writers !== undefined && JSON.stringify(old.writers) === JSON.stringify(unit.writers);
     // this release's leaves, parsed only when a previous release recorded other writers to compare with
-    const leaves = old?.writers && !unchanged ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
-    const releaseFirst = (unchanged ? [] : old?.writers ?? [])
+    const leaves = old.writers && !unchanged ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
+    const releaseFirst = (unchanged ? [] : old.writers ?? [])
       .filter((w) => w.manager !== undefined && w.kind !== 'runtime' && parseFieldsV1(w.fields).some((p) => !leaves.has(pathKey(p))))
       .map((w) => w.manager!);
-    const candidates = old?.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
+    const candidates = old.writers ? old.writers.filter((w) => w.kind !== 'runtime').map((w) => w.manager) : [legacyManager(unit)];
     const released = [...new Set(candidates.filter((m): m is string => m !== undefined && !now.has(m) && !releaseFirst.includes(m)))];
-    const handOver = old ? runtimeHandovers(old, unit, leavesOf) : [];
+    const handOver = runtimeHandovers(old, unit, leavesOf);
     out.push({
       object: unit.id,
       label: unit.label,
