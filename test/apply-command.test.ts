@@ -1,30 +1,13 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { capturingOutput, HANG_GUARD_MS, removeTempDirs, synthExample, tempDir } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI_TIMEOUT = HANG_GUARD_MS;
-
-/** Synthesizes an example's main.ts in this process into a fresh outdir (as `cdk8s synth` would, through CDK8S_OUTDIR). */
-function synthExample(name: string): string {
-  const outdir = path.join(tempDir(), 'dist');
-  const previous = process.env.CDK8S_OUTDIR;
-  process.env.CDK8S_OUTDIR = outdir;
-  try {
-    jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is a program: importing it runs its synth
-      require(path.join(ROOT, 'examples', name, 'main.ts'));
-    });
-  } finally {
-    if (previous === undefined) delete process.env.CDK8S_OUTDIR;
-    else process.env.CDK8S_OUTDIR = previous;
-  }
-  return outdir;
-}
 
 /**
  * Stand-in `cdk` and `kubectl` on PATH: each appends its name and arguments to
@@ -297,6 +280,74 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
       line(edited.dir, '/steps/4/files/0 ("../../etc/passwd") must be a manifest under runtime/: \'runtime/<name>.yaml\'').trimEnd(),
       expect.stringMatching(/^CAP016 plan file: .*: \/steps\/5\/objects\/3 \("apps\/Deployment edge\/--all"\) must be '<kind> <name>' or '<kind> <namespace>\/<name>' with valid Kubernetes names\. /),
     ]);
+  });
+
+  test("a writer's fields that are not a fieldsV1 set, and field managers the API server refuses", () => {
+    const edited = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      plan.writers[0].writers[0].fields = { zz: {} };
+      plan.writers[0].writers[0].manager = '';
+      plan.writers[1].released = ['a\u0007b'];
+      return JSON.stringify(plan);
+    });
+    expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+    expect(edited.stderr).toBe([
+      line(edited.dir, '/writers/0/writers/0/manager ("") must be a field manager\'s name: 1 to 128 bytes of printable characters'),
+      line(edited.dir, "/writers/0/writers/0/fields is not a fieldsV1 set as the API server records one: the path element 'zz' has no ':' after its type"),
+      line(edited.dir, '/writers/1/released/0 ("a\\u0007b") must be a field manager\'s name: 1 to 128 bytes of printable characters'),
+    ].join(''));
+  });
+
+  test('a fieldsV1 set nested deeper than the stack is refused, not a crash', () => {
+    const edited = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      plan.writers[0].writers[0].fields = 'DEEP';
+      // written as text: JSON.stringify itself overflows the stack at this depth
+      return JSON.stringify(plan).replace('"DEEP"', `${'{"f:a":'.repeat(100_000)}{}${'}'.repeat(100_000)}`);
+    });
+    expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+    expect(edited.stderr).toMatch(/^CAP016 plan file: .*: \/writers\/0\/writers\/0\/fields is not a fieldsV1 set as the API server records one: .*Nothing was run\.\n$/);
+  });
+
+  describe('runtime files that are not as synth wrote them: refused before anything runs', () => {
+    /** Applies a copy of the CDN example's output with `edit` made to its runtime files. */
+    function applyWithFiles(edit: (runtime: string) => void): { code: number; stderr: string; calls: string[]; dir: string } {
+      const dir = path.join(tempDir(), 'dist');
+      fs.cpSync(outdir, dir, { recursive: true });
+      edit(path.join(dir, 'runtime'));
+      return { ...runApply(['apply', '--outdir', dir]), dir };
+    }
+    const fileLine = (dir: string, problem: string) =>
+      `CAP016 plan file: '${dir}/plan.json' names a runtime file that is not as synth wrote it: ${problem}. Run cdk8s synth again to rewrite the plan and its files; apply carries out only what synth wrote. Nothing was run.\n`;
+
+    test('a file deleted, and one truncated mid-YAML: one line each', () => {
+      const edited = applyWithFiles((runtime) => {
+        fs.rmSync(path.join(runtime, '0001-cdn-routing-1.yaml'));
+        fs.writeFileSync(path.join(runtime, '0002-cdn-routing-2.yaml'), 'apiVersion: v1\nkind: [ConfigMap\n');
+      });
+      expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+      expect(edited.stderr.split('\n').filter((l) => l !== '')).toEqual([
+        fileLine(edited.dir, `'${edited.dir}/runtime/0001-cdn-routing-1.yaml' (step 5) does not exist`).trimEnd(),
+        expect.stringMatching(new RegExp(`^CAP016 plan file: .* '${edited.dir}/runtime/0002-cdn-routing-2\\.yaml' \\(step 6\\) is not YAML \\(.+\\)\\. Run cdk8s synth again`)),
+      ]);
+    });
+
+    test('a file holding something else than Kubernetes objects', () => {
+      const edited = applyWithFiles((runtime) => {
+        fs.writeFileSync(path.join(runtime, '0002-cdn-routing-2.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n- 1\n- 2\n');
+      });
+      expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+      expect(edited.stderr).toBe(
+        fileLine(edited.dir, `'${edited.dir}/runtime/0002-cdn-routing-2.yaml' (step 6) holds a document that is not a Kubernetes object: document 2 needs a string apiVersion, kind and metadata.name`),
+      );
+    });
+
+    test('the files of steps before --from-step are not read', () => {
+      const edited = applyWithFiles((runtime) => fs.rmSync(path.join(runtime, '0001-cdn-routing-1.yaml')));
+      const resumed = runApply(['apply', '--outdir', edited.dir, '--from-step', '6']);
+      expect(resumed.code).toBe(0);
+      expect(resumed.calls.some((c) => c.includes('0001-cdn-routing-1.yaml'))).toBe(false);
+    });
   });
 
   test('a byte-order mark in front of the plan synth wrote is accepted', () => {

@@ -13,7 +13,7 @@ function planWith(writers: Plan['writers']): Plan {
 
 describe('runtimeApplies', () => {
   test('a plan from before writers were recorded: the files under the capability\'s one manager, as before', () => {
-    expect(runtimeApplies(planWith([]), STEP, 'dist', () => FILE)).toEqual([
+    expect(runtimeApplies(planWith([]), STEP, 'dist', () => jsyaml.loadAll(FILE))).toEqual([
       { args: ['apply', '--server-side', '--field-manager=cdn', '-f', 'dist/runtime/0001-cdn-routing.yaml'] },
     ]);
   });
@@ -29,7 +29,7 @@ describe('runtimeApplies', () => {
       handOver: [{ writer: 'cdn/Routing/Zoner (RuntimeWriter)', manager: 'zoner', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { zone: 'eu' } } }],
       releaseFirst: ['cdk-capability:cdn/Routing/Old'],
       released: ['cdn'],
-    }]), STEP, 'dist', () => FILE);
+    }]), STEP, 'dist', () => jsyaml.loadAll(FILE));
     expect(applies.map((a) => [a.args.join(' '), a.optional ? `${a.optional.what}; going on (${a.optional.because})` : false])).toEqual([
       ['apply --server-side --field-manager=zoner -f -', "a hand-over to a runtime writer's field manager; going on (a conflict means its controller changed the field and owns it already)"],
       ['apply --server-side --field-manager=cdk-capability:cdn/Routing/Old -f -', 'a release before the merged apply; going on (an object not there yet has nothing to release)'],

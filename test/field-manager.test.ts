@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fc from 'fast-check';
 import { FIELD_MANAGER_MAX_BYTES, fieldManagerName, fieldManagerOf, isOurFieldManager, runtimeFieldManager } from '../src/cluster/field-manager';
 import { callWriter, contributionWriter, declarationWriter, runtimeWriter } from '../src/collect/ledger/writer';
+import { isFieldManagerName } from '../src/private/field-manager-name';
 
 /** Go's `unicode.IsPrint`, which the API server's `ValidateFieldManager` applies to every rune. */
 const IS_PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
@@ -108,5 +109,15 @@ describe('runtimeFieldManager', () => {
     expect(Buffer.byteLength(name)).toBe(FIELD_MANAGER_MAX_BYTES);
     expect(runtimeFieldManager(long)).toBe(name);
     expect(name.split('//')[1]).toBe(createHash('sha256').update(long).digest('hex').slice(0, 16));
+  });
+});
+
+describe('isFieldManagerName', () => {
+  test('accepts 1 to 128 bytes of UTF-8, every character printable, as the API server does', () => {
+    expect(['network-operator', 'opérateur-réseau', 'a'.repeat(128), 'é'.repeat(64), 'with space'].map(isFieldManagerName)).toEqual([true, true, true, true, true]);
+  });
+
+  test('refuses the empty name, one over 128 bytes, a control character, and what is not a string', () => {
+    expect(['', 'a'.repeat(129), 'é'.repeat(65), 'bad\u0007manager', 'tab\there', 'line\nbreak', 7, undefined, null].map(isFieldManagerName)).toEqual(Array(9).fill(false));
   });
 });

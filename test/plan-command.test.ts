@@ -65,6 +65,29 @@ function stepLines(output: string): Array<{ n: number; lifecycle: string; id: st
 }
 
 describe('cdk-capability plan --plan <plan.json> (in process)', () => {
+  test('a plan.json synth did not write is refused with one CAP016 line per problem, and nothing is printed', () => {
+    // GIVEN the plan.json of release 2 with its contract change cut short and its teardown replaced
+    const { file, plan } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const edited = structuredClone(plan) as any;
+    const change = edited.changes.contracts[0];
+    delete change[change.change === 'retired' ? 'before' : 'after'];
+    edited.teardown = [false];
+    fs.writeFileSync(file, JSON.stringify(edited));
+
+    // WHEN the command prints it, as the plan and as its teardown
+    const printed = runMain(['plan', '--plan', file]);
+    const teardown = runMain(['plan', '--plan', file, '--teardown']);
+
+    // THEN both refuse it without a crash, naming the JSON pointers, and print nothing
+    const refusal = (problem: string) => `CAP016 plan file: '${file}' is not a plan cdk-capability wrote: ${problem}. Run cdk8s synth again to rewrite it. Nothing was printed.`;
+    expect({ code: printed.code, stdout: printed.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(printed.stderr.trimEnd().split('\n')).toEqual([
+      refusal(`/changes/contracts/0/${change.change === 'retired' ? 'before' : 'after'} is missing`),
+      refusal('/teardown ([false]) must be an object'),
+    ]);
+    expect(teardown).toEqual(printed);
+  });
+
   test('prints the summary line of the changes against the lock first', () => {
     // GIVEN the plan.json of release 2 synthesized against the real lock of release 1
     const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));

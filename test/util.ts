@@ -176,3 +176,20 @@ export function siteOfNextLine(): string {
   if (!m) throw new Error(`no file and line in the stack frame '${frame}'`);
   return `${path.relative(process.cwd(), m[1]).split(path.sep).join('/')}:${Number(m[2]) + 1}`;
 }
+
+/** Synthesizes an example's main.ts in this process into a fresh outdir (as `cdk8s synth` would, through CDK8S_OUTDIR). */
+export function synthExample(name: string): string {
+  const outdir = path.join(tempDir(), 'dist');
+  const previous = process.env.CDK8S_OUTDIR;
+  process.env.CDK8S_OUTDIR = outdir;
+  try {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is a program: importing it runs its synth
+      require(path.join(__dirname, '..', 'examples', name, 'main.ts'));
+    });
+  } finally {
+    if (previous === undefined) delete process.env.CDK8S_OUTDIR;
+    else process.env.CDK8S_OUTDIR = previous;
+  }
+  return outdir;
+}

@@ -1,6 +1,6 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import { OptionalApply, runtimeApplies } from './field-manager-applies';
+import { readRuntimeFiles } from './runtime-files';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -30,11 +30,11 @@ export interface ApplyCommandOptions {
    */
   readonly timeout?: string;
   /**
-   * Reads a file of a runtime step (relative to the outdir), for the writers' own objects.
+   * The objects of a file of a runtime step (relative to the outdir), for the writers' own objects.
    *
-   * @default the file under the outdir
+   * @default the file under the outdir, read by `readRuntimeFiles` (throws when it is not as synth wrote it)
    */
-  readonly read?: (file: string) => string;
+  readonly documents?: (file: string) => readonly unknown[];
 }
 
 /** The kinds whose rollout a later step waits for, and the resource name kubectl takes for each. */
@@ -62,7 +62,7 @@ export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, 
  */
 export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandOptions = {}): ApplyCommand[] {
   const timeout = options.timeout ?? '5m';
-  const read = options.read ?? ((file: string) => fs.readFileSync(path.join(outdir, file), 'utf-8'));
+  const documents = options.documents ?? documentsFromDisk(plan, outdir);
   const commands: ApplyCommand[] = [];
   plan.steps.forEach((s, i) => {
     const add = (kind: ApplyCommand['kind'], program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, kind, ...extra });
@@ -71,7 +71,7 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
       return;
     }
     // one field manager per writer (issue 25): src/cluster/apply-sequence.ts
-    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, read)) add('apply', 'kubectl', args, extra);
+    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, documents)) add('apply', 'kubectl', args, extra);
     const objects = (s.objects ?? []).map(parseObject);
     for (const o of objects.filter((x) => x.type === CRD)) add('wait', 'kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
     for (const o of objects.filter((x) => x.type === EXTERNAL_SECRET)) {
@@ -83,6 +83,13 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
     }
   });
   return commands;
+}
+
+/** The objects of each runtime file, read from the outdir; a file that is not as synth wrote it throws, saying why. */
+function documentsFromDisk(plan: Plan, outdir: string): (file: string) => readonly unknown[] {
+  const files = readRuntimeFiles(plan, outdir);
+  if ('problems' in files) throw new Error(`the plan's runtime files are not as synth wrote them: ${files.problems.join('; ')}`);
+  return (file) => files.documents.get(file) ?? [];
 }
 
 /** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */

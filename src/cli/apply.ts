@@ -4,8 +4,8 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { exitCode } from './exit-codes';
-import { readPlanFile } from './plan-file';
-import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { planFileRefusal, readPlanFile } from './plan-file';
+import { readRuntimeFiles } from './runtime-files';
 
 export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]
 
@@ -55,9 +55,8 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
   }
   const read = readPlanFile(planFile);
   if ('problems' in read) {
-    const title = CODE_TITLES[ViolationCode.PLAN_FILE];
     const fix = 'Run cdk8s synth again to rewrite it; apply carries out only a plan synth wrote. Nothing was run.';
-    process.stderr.write(read.problems.map((p) => `${ViolationCode.PLAN_FILE} ${title}: '${planFile}' is not a plan cdk-capability wrote: ${p}. ${fix}\n`).join(''));
+    process.stderr.write(planFileRefusal(planFile, 'is not a plan cdk-capability wrote', read.problems, fix));
     return 1;
   }
   const { plan } = read;
@@ -65,7 +64,14 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
     process.stderr.write(`cdk-capability apply: --from-step ${parsed.fromStep} is past the last step: the plan has ${plan.steps.length}\n`);
     return 1;
   }
-  const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout }).filter((c) => c.step >= parsed.fromStep);
+  const files = readRuntimeFiles(plan, parsed.outdir, parsed.fromStep);
+  if ('problems' in files) {
+    const fix = 'Run cdk8s synth again to rewrite the plan and its files; apply carries out only what synth wrote. Nothing was run.';
+    process.stderr.write(planFileRefusal(planFile, 'names a runtime file that is not as synth wrote it', files.problems, fix));
+    return 1;
+  }
+  const documents = (file: string) => files.documents.get(file) ?? [];
+  const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout, documents }).filter((c) => c.step >= parsed.fromStep);
   if (parsed.dryRun) {
     process.stdout.write(commands.map((c) => `${shellLine(c)}\n`).join(''));
     return 0;

@@ -2,7 +2,6 @@ import * as path from 'path';
 import { applySequence } from '../cluster/apply-sequence';
 import { legacyFieldManager } from '../cluster/field-manager';
 import { sequencedObjects } from '../cluster/object-writers';
-import { jsyaml } from '../private/js-yaml';
 import { toYaml } from '../private/yaml';
 import type { PlanStep } from '../render/plan-steps';
 import type { Plan } from '../render/writers/plan-json';
@@ -46,14 +45,14 @@ export interface KubectlApply {
  * @param plan the plan, for its writers
  * @param step a runtime step
  * @param outdir the synth's output folder, as the commands name it
- * @param read reads a file of the step (relative to the outdir)
+ * @param documents the objects of a file of the step (relative to the outdir), as `readRuntimeFiles` read them
  */
-export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, read: (file: string) => string): KubectlApply[] {
+export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, documents: (file: string) => readonly unknown[]): KubectlApply[] {
   const files = step.files.flatMap((f) => ['-f', path.join(outdir, f)]);
   if (!plan.writers || plan.writers.length === 0) {
     return [{ args: ['apply', '--server-side', `--field-manager=${legacyFieldManager(step.capability)}`, ...files] }];
   }
-  const manifests = step.files.flatMap((f) => jsyaml.loadAll(read(f)).filter((d) => d !== null && d !== undefined));
+  const manifests = step.files.flatMap((f) => documents(f));
   return applySequence(sequencedObjects(manifests, plan.writers)).map((a): KubectlApply => {
     const args = ['apply', '--server-side', ...(a.force ? ['--force-conflicts'] : []), `--field-manager=${a.manager}`];
     if (a.phase === 'merged') return { args: [...args, ...files] };

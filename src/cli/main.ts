@@ -12,6 +12,7 @@ import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
 import { formatSarif, ownVersion } from './format-sarif';
 import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
+import { planFileRefusal, readPlanFile } from './plan-file';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
 import { displayPath, UPDATE_LOCK_ENV } from '../release/update-lock';
@@ -201,12 +202,13 @@ function readPlan(file: string): Plan | undefined {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
     return undefined;
   }
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf-8')) as Plan;
-  } catch (e) {
-    process.stderr.write(`cdk-capability plan: '${file}' is not JSON (${(e as Error).message})\n`);
+  // the check apply makes: a truncated or hand-edited plan is a coded refusal, never a crash while printing it
+  const read = readPlanFile(file);
+  if ('problems' in read) {
+    process.stderr.write(planFileRefusal(file, 'is not a plan cdk-capability wrote', read.problems, 'Run cdk8s synth again to rewrite it. Nothing was printed.'));
     return undefined;
   }
+  return read.plan;
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -1,6 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseObject, WAITED_KINDS } from './apply-commands';
+import { hasIdentity } from './runtime-files';
+import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { parseFieldsV1 } from '../cluster/fields-v1';
+import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName } from '../private/field-manager-name';
 import { schemaProblems, schemaValidator, shown } from '../private/json-schema';
 import { packageRoot } from '../private/package-root';
 import type { Plan } from '../render/writers/plan-json';
@@ -46,8 +50,20 @@ export function readPlanFile(planFile: string): PlanFile {
   } catch (e) {
     return { problems: [`it is not valid JSON (${(e as Error).message})`] };
   }
-  const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => commandLineProblems(parsed as Plan));
+  const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => [...commandLineProblems(parsed as Plan), ...writerProblems(parsed as Plan)]);
   return problems.length > 0 ? { problems } : { plan: parsed as Plan };
+}
+
+/**
+ * The refusal of a plan file that is not as synth wrote it: one `CAP016` line per problem.
+ *
+ * @param planFile the file, as the lines name it
+ * @param what what is wrong with it, before each problem (`is not a plan cdk-capability wrote`)
+ * @param fix what to do, and what was not done
+ */
+export function planFileRefusal(planFile: string, what: string, problems: readonly string[], fix: string): string {
+  const title = CODE_TITLES[ViolationCode.PLAN_FILE];
+  return problems.map((p) => `${ViolationCode.PLAN_FILE} ${title}: '${planFile}' ${what}: ${p}. ${fix}\n`).join('');
 }
 
 /** What the schema cannot say: the values apply puts on command lines are what synth writes there. */
@@ -72,4 +88,44 @@ function commandLineProblems(plan: Plan): string[] {
     });
   });
   return problems;
+}
+
+/**
+ * What the schema cannot say about the writers: apply puts each field manager on kubectl's command line, so
+ * each is a name the API server accepts, and it cuts each writer's leaves out of the manifests by their
+ * `fieldsV1`, so each set parses; a hand-over applies its object, so each is a manifest's identity.
+ */
+function writerProblems(plan: Plan): string[] {
+  const problems: string[] = [];
+  const manager = (at: string, name: unknown) => {
+    if (!isFieldManagerName(name)) problems.push(`${at} (${shown(name)}) must be a field manager's name: 1 to ${FIELD_MANAGER_MAX_BYTES} bytes of printable characters`);
+  };
+  (plan.writers ?? []).forEach((o, i) => {
+    const at = `/writers/${i}`;
+    o.writers.forEach((w, k) => {
+      if (w.manager !== undefined) manager(`${at}/writers/${k}/manager`, w.manager);
+      for (const key of ['fields', 'presence'] as const) {
+        const problem = w[key] === undefined ? undefined : fieldsV1Problem(w[key]);
+        if (problem) problems.push(`${at}/writers/${k}/${key} is not a fieldsV1 set as the API server records one: ${problem}`);
+      }
+    });
+    (o.handOver ?? []).forEach((h, k) => {
+      manager(`${at}/handOver/${k}/manager`, h.manager);
+      if (!hasIdentity(h.object)) problems.push(`${at}/handOver/${k}/object (${shown(h.object)}) must be a manifest with its apiVersion, kind and metadata.name`);
+    });
+    (o.releaseFirst ?? []).forEach((name, k) => manager(`${at}/releaseFirst/${k}`, name));
+    (o.released ?? []).forEach((name, k) => manager(`${at}/released/${k}`, name));
+  });
+  return problems;
+}
+
+/** Why a value is not a `fieldsV1` set, or undefined when it is one. */
+function fieldsV1Problem(value: unknown): string | undefined {
+  try {
+    parseFieldsV1(value);
+    return undefined;
+  } catch (e) {
+    // a FieldsV1Error says which element; anything else (a set nested past the stack) is refused all the same
+    return e instanceof Error ? e.message : String(e);
+  }
 }

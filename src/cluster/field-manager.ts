@@ -1,5 +1,5 @@
 import type { Writer } from '../collect/ledger/writer';
-import { lazily } from '../private/lazy';
+import { FIELD_MANAGER_MAX_BYTES, PRINTABLE_ASCII, printableClasses } from '../private/field-manager-name';
 import { sha256Hex } from '../private/sha256';
 
 /** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
@@ -18,8 +18,7 @@ export const APPLIER_FIELD_MANAGER = 'cdk-capability';
  */
 export const RUNTIME_FIELD_MANAGER_PREFIX = 'cdk-capability-runtime:';
 
-/** The API server's limit on a field manager's name, in bytes of UTF-8 (`FieldManagerMaxLength`). */
-export const FIELD_MANAGER_MAX_BYTES = 128;
+export { FIELD_MANAGER_MAX_BYTES } from '../private/field-manager-name';
 
 /** Hex digits of the digest in a shortened name: 64 bits. */
 const DIGEST_HEX = 16;
@@ -27,13 +26,6 @@ const DIGEST_HEX = 16;
 /** Separates the parts of a shortened name; never in a construct path, whose ids are never empty. */
 const MARK = '//';
 
-/**
- * Characters the API server accepts in a field manager's name: Go's `unicode.IsPrint`. Made on first use: a
- * Unicode class costs a module a millisecond to load, and a name of printable ASCII never needs it.
- */
-const printableClasses = lazily(() => ({ all: /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u, not: /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu }));
-/** Printable ASCII, all of it `printableClasses().all`: the fast test. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * The field manager of a writer of the composition: `cdk-capability:` and the writer's construct path

@@ -2,9 +2,9 @@ import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
+import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName } from '../private/field-manager-name';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 import { usernameProblem } from '../private/kubernetes-username';
-import { lazily } from '../private/lazy';
 
 /** Properties of a `RuntimeWriter`. */
 export interface RuntimeWriterProps {
@@ -43,10 +43,6 @@ export interface RuntimeWriterProps {
 
 /** The identity fields of every object, which nobody owns. */
 const IDENTITY_FIELDS = new Set(['apiVersion', 'kind', 'metadata.name', 'metadata.namespace']);
-/** The longest field manager name the API server accepts, in bytes of UTF-8 (`FieldManagerMaxLength`). */
-const MAX_MANAGER_BYTES = 128;
-/** What the API server accepts in a field manager's name: printable characters (Go's `unicode.IsPrint`); made on first use, as in field-manager.ts. */
-const printable = lazily(() => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]+$/u);
 const EXAMPLES = '"spec.domains", \'metadata.labels["app.kubernetes.io/name"]\', "spec.template.spec.containers[name=web].image" or "metadata.finalizers[=example.com/protect]"';
 
 /**
@@ -112,8 +108,8 @@ export class RuntimeWriter extends Construct {
     const identityProblem = usernameProblem((props as Partial<RuntimeWriterProps>).identity, "'identity'", 'the controller writes as', 'system:serviceaccount:netop-system:netop');
     if (identityProblem) problems.push(identityProblem);
     this.manager = props.manager;
-    if (props.manager !== undefined && !(typeof props.manager === 'string' && printable().test(props.manager) && Buffer.byteLength(props.manager) <= MAX_MANAGER_BYTES)) {
-      problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller writes under, as the API server accepts it: 1 to ${MAX_MANAGER_BYTES} bytes of printable characters, such as "network-operator"`);
+    if (props.manager !== undefined && !isFieldManagerName(props.manager)) {
+      problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller writes under, as the API server accepts it: 1 to ${FIELD_MANAGER_MAX_BYTES} bytes of printable characters, such as "network-operator"`);
     }
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
   }

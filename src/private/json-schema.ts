@@ -52,10 +52,19 @@ export function schemaValidator(file: string, options: SchemaOptions = {}): () =
  * @param extra what the schema cannot say, checked only when the value is of the schema's shape
  */
 export function schemaProblems(validate: ValidateFunction, value: unknown, format: string, max: number, extra: () => string[] = () => []): string[] {
-  const problems = validate(value) ? extra() : (validate.errors ?? []).map((e) => describe(e, format));
+  const problems = validate(value) ? extra() : (validate.errors ?? []).filter(said).map((e) => describe(e, format));
   if (problems.length <= max) return problems;
   const more = problems.length - max + 1;
   return [...problems.slice(0, max - 1), `and ${more} more problems like these`];
+}
+
+/**
+ * False for an `if`/`then` failure of a schema without a description: the error of the `then` that failed
+ * says it (`/changes/contracts/0/after is missing`), and ajv's own words (`must match "then" schema`) add
+ * nothing. With a description, it says what the value must be as a whole, and stays.
+ */
+function said(error: ErrorObject): boolean {
+  return error.keyword !== 'if' || (error.parentSchema as { description?: string } | undefined)?.description !== undefined;
 }
 
 const ARTICLE: Readonly<Record<string, string>> = {
