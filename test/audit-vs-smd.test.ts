@@ -13,8 +13,10 @@ import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
+import * as fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { applyOperations, asLiveObject, objectKey, Release, REPLAYED_KINDS, synthRelease } from './cluster-fixtures';
+import { editedJson, jsonEdit } from './json-edits';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
@@ -29,6 +31,8 @@ import { writeLock } from '../src/release/lock';
 afterAll(removeTempDirs);
 
 const OBJECT = 'example.com/ApplicationDeployment ns/shared';
+/** Cases of the property test of audit on edited live objects. */
+const AUDIT_FUZZ_RUNS = 200;
 const KEY = 'example.com/ApplicationDeployment ns/shared';
 
 let release: Release;
@@ -288,6 +292,24 @@ describe('cdk-capability audit on those objects', () => {
     const run = capturingOutput(() => main(['audit', ...args(f)]));
     expect(run.result).toBe(1);
     expect(run.stderr).toMatch(message);
+  });
+
+  test(`live objects edited at random (${AUDIT_FUZZ_RUNS} cases): a report, or exit 1 with one line saying why; never a crash`, () => {
+    const f = files('the seed incident: a controller\'s full-object Update() without timers');
+    const live = JSON.parse(fs.readFileSync(f.live, 'utf-8'));
+    fc.assert(
+      fc.property(fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), (edits) => {
+        fs.writeFileSync(f.live, JSON.stringify(editedJson(live, edits)));
+        // an exception escaping main fails the case: a crash is never an accepted refusal
+        const run = capturingOutput(() => main(['audit', f.live, '--lock', f.lock]));
+        if (run.result === 1) {
+          expect({ stdout: run.stdout, stderr: run.stderr }).toEqual({ stdout: '', stderr: expect.stringMatching(/^cdk-capability audit: [^\n]+\n$/) });
+        } else {
+          expect({ code: [0, 2].includes(run.result), stderr: run.stderr }).toEqual({ code: true, stderr: '' });
+        }
+      }),
+      { numRuns: AUDIT_FUZZ_RUNS },
+    );
   });
 
   test('a lock written before writers were recorded: exit 1, saying how to record them', () => {

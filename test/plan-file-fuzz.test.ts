@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
+import { editedJson, JsonEdit, jsonEdit } from './json-edits';
 import { capturingOutput, removeTempDirs, synthExample, tempDir } from './util';
 import { main } from '../src/cli/main';
 
@@ -18,32 +19,20 @@ const RUNS = 150;
 
 let outdir: string;
 let written: unknown;
-/** Every place in the plan synth wrote, as a path of keys and indexes (the root excluded). */
-let places: Array<Array<string | number>>;
 let runtimeFiles: string[];
 
 beforeAll(() => {
   outdir = synthExample('cdn');
   written = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
-  places = placesOf(written);
   runtimeFiles = fs.readdirSync(path.join(outdir, 'runtime')).filter((f) => f !== 'kustomization.yaml');
 });
 
-function placesOf(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
-  if (value === null || typeof value !== 'object') return [];
-  const keys: Array<string | number> = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
-  return keys.flatMap((k) => [[...at, k], ...placesOf((value as any)[k], [...at, k])]);
-}
-
-type PlanEdit = { readonly at: number; readonly value?: unknown };
 type FileEdit =
   | { readonly kind: 'text'; readonly file: number; readonly text: string }
   | { readonly kind: 'truncate'; readonly file: number; readonly keep: number }
   | { readonly kind: 'yaml'; readonly file: number; readonly value: unknown }
   | { readonly kind: 'remove'; readonly file: number };
 
-/** A place of the plan set to any JSON value, or (no value) removed. */
-const planEdit: fc.Arbitrary<PlanEdit> = fc.record({ at: fc.nat(), value: fc.option(fc.jsonValue({ maxDepth: 3 }), { nil: undefined }) });
 const fileEdit: fc.Arbitrary<FileEdit> = fc.oneof(
   fc.record({ kind: fc.constant('text' as const), file: fc.nat(), text: fc.string({ maxLength: 80 }) }),
   fc.record({ kind: fc.constant('truncate' as const), file: fc.nat(), keep: fc.double({ min: 0, max: 1, noNaN: true }) }),
@@ -51,28 +40,12 @@ const fileEdit: fc.Arbitrary<FileEdit> = fc.oneof(
   fc.record({ kind: fc.constant('remove' as const), file: fc.nat() }),
 );
 
-/** The plan synth wrote with `edits` made to it. */
-function editedPlan(edits: readonly PlanEdit[]): unknown {
-  const plan = structuredClone(written) as any;
-  for (const edit of edits) {
-    const place = places[edit.at % places.length];
-    let parent = plan;
-    for (const key of place.slice(0, -1)) parent = parent?.[key];
-    if (parent === null || typeof parent !== 'object') continue; // an earlier edit removed or replaced the way there
-    const last = place[place.length - 1];
-    if (edit.value !== undefined) parent[last] = edit.value;
-    else if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
-    else delete parent[last];
-  }
-  return plan;
-}
-
 /** A copy of the example's plan.json and runtime files, edited. */
-function editedOutput(plan: readonly PlanEdit[], files: readonly FileEdit[]): string {
+function editedOutput(plan: readonly JsonEdit[], files: readonly FileEdit[]): string {
   const dir = path.join(tempDir(), 'dist');
   fs.mkdirSync(dir);
   fs.cpSync(path.join(outdir, 'runtime'), path.join(dir, 'runtime'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(editedPlan(plan)));
+  fs.writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(editedJson(written, plan)));
   for (const edit of files) {
     const file = path.join(dir, 'runtime', runtimeFiles[edit.file % runtimeFiles.length]);
     if (!fs.existsSync(file)) continue;
@@ -122,7 +95,7 @@ describe('fuzz: plan.json and runtime files edited after synth', () => {
 
   test(`apply --dry-run (${RUNS} cases): the commands, or CAP016 lines and nothing run; never a crash`, () => {
     fc.assert(
-      fc.property(fc.array(planEdit, { maxLength: 3 }), fc.array(fileEdit, { maxLength: 2 }), (planEdits, fileEdits) => {
+      fc.property(fc.array(jsonEdit, { maxLength: 3 }), fc.array(fileEdit, { maxLength: 2 }), (planEdits, fileEdits) => {
         const dir = editedOutput(planEdits, fileEdits);
         const outcome = run(['apply', '--outdir', dir, '--dry-run']);
         expectDoneOrRefused(outcome, [0]);
@@ -134,7 +107,7 @@ describe('fuzz: plan.json and runtime files edited after synth', () => {
 
   test(`plan --plan and plan --plan --teardown (${RUNS} cases): the plan, or CAP016 lines and nothing printed; never a crash`, () => {
     fc.assert(
-      fc.property(fc.array(planEdit, { minLength: 1, maxLength: 3 }), (planEdits) => {
+      fc.property(fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), (planEdits) => {
         const file = path.join(editedOutput(planEdits, []), 'plan.json');
         for (const argv of [['plan', '--plan', file], ['plan', '--plan', file, '--teardown'], ['plan', '--plan', file, '--json']]) {
           const outcome = run(argv);
