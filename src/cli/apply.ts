@@ -44,8 +44,13 @@ interface ApplyOptions {
   readonly deployTimeoutMs: number;
 }
 
-/** Runs `cdk-capability apply`; returns the exit code. */
-export function apply(argv: string[], defaultOutdir: () => string): number {
+/**
+ * Runs `cdk-capability apply`; returns the exit code.
+ *
+ * @param defaultOutdir the output folder without `--outdir` (the `output` of ./cdk8s.yaml, else `dist`), or
+ *   what is wrong with ./cdk8s.yaml, said as a usage error when `--outdir` is not given
+ */
+export function apply(argv: string[], defaultOutdir: () => string | { readonly problem: string }): number {
   const parsed = parseApplyArgs(argv, defaultOutdir);
   if (typeof parsed === 'number') return parsed;
   const planFile = path.join(parsed.outdir, 'plan.json');
@@ -97,7 +102,7 @@ export function apply(argv: string[], defaultOutdir: () => string): number {
 }
 
 /** The options, or the exit code of a usage error (its message written). */
-function parseApplyArgs(argv: string[], defaultOutdir: () => string): ApplyOptions | number {
+function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly problem: string }): ApplyOptions | number {
   let values: { 'outdir'?: string; 'dry-run'?: boolean; 'from-step'?: string; 'timeout'?: string; 'deploy-timeout'?: string; 'help'?: boolean };
   const usage = (message: string) => {
     process.stderr.write(`cdk-capability apply: ${message}\n\n${APPLY_USAGE}\n`);
@@ -132,7 +137,12 @@ function parseApplyArgs(argv: string[], defaultOutdir: () => string): ApplyOptio
   if (deployTimeoutMs === undefined) return usage(`--deploy-timeout '${deployTimeout}' is not a duration such as 90s, 5m or 1h30m`);
   const fromStep = values['from-step'] === undefined ? 1 : Number(values['from-step']);
   if (!Number.isInteger(fromStep) || fromStep < 1) return usage(`--from-step '${values['from-step']}' is not a step number (1 is the first step)`);
-  return { outdir: values.outdir ?? defaultOutdir(), dryRun: values['dry-run'] ?? false, fromStep, timeout, timeoutMs, deployTimeoutMs };
+  const outdir = values.outdir ?? defaultOutdir();
+  if (typeof outdir !== 'string') {
+    process.stderr.write(`cdk-capability apply: ${outdir.problem}; or give --outdir\n`);
+    return exitCode({ kind: 'failed' });
+  }
+  return { outdir, dryRun: values['dry-run'] ?? false, fromStep, timeout, timeoutMs, deployTimeoutMs };
 }
 
 /**

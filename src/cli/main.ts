@@ -4,9 +4,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { Yaml } from 'cdk8s';
 import { apply, APPLY_USAGE } from './apply';
 import { audit, AUDIT_USAGE } from './audit';
+import { readCdk8sConfig } from './cdk8s-config';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
@@ -116,7 +116,9 @@ export function main(argv: string[]): number {
     if (plan === undefined) return exit({ kind: 'failed' });
     report = { formatVersion: 1, accepted: true, violations: [], warnings: [], plan };
   } else {
-    const app = values.app ?? appFromConfig();
+    const config = values.app === undefined ? readCdk8sConfig() : {};
+    if ('problem' in config) return usageError(config.problem);
+    const app = values.app ?? config.app;
     if (!app) return usageError('no --app given and no "app" in ./cdk8s.yaml');
     const ran = runApp(app);
     if (ran === undefined) return exit({ kind: 'failed' });
@@ -187,14 +189,10 @@ function runApp(app: string): SynthReport | undefined {
   }
 }
 
-function outdirFromConfig(): string {
-  const output = fs.existsSync('cdk8s.yaml') ? Yaml.load('cdk8s.yaml')[0]?.output : undefined;
-  return typeof output === 'string' && output !== '' ? output : 'dist';
-}
-
-function appFromConfig(): string | undefined {
-  if (!fs.existsSync('cdk8s.yaml')) return undefined;
-  return Yaml.load('cdk8s.yaml')[0]?.app;
+/** The output folder of ./cdk8s.yaml, `dist` when it gives none; or what is wrong with the file. */
+function outdirFromConfig(): string | { readonly problem: string } {
+  const config = readCdk8sConfig();
+  return 'problem' in config ? config : config.output ?? 'dist';
 }
 
 function readPlan(file: string): Plan | undefined {
