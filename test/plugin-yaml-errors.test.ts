@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { removeTempDirs, tempDir } from './util';
 import { CapabilityValidation } from '../src';
-import type { Cdk8sValidationContext } from '../src/plugin/validation-plugin';
+import type { CapabilityValidationProps, Cdk8sValidationContext } from '../src/plugin/validation-plugin';
 
 afterAll(removeTempDirs);
 
@@ -17,7 +17,7 @@ interface Reported {
 }
 
 /** Runs the plugin on `files` (name -> content) in a fresh folder; what it reported. */
-async function validate(files: Record<string, string>): Promise<Reported> {
+async function validate(files: Record<string, string>, props?: unknown): Promise<Reported> {
   const dir = tempDir();
   const manifests = Object.entries(files).map(([name, content]) => {
     fs.writeFileSync(path.join(dir, name), content);
@@ -41,7 +41,7 @@ async function validate(files: Record<string, string>): Promise<Reported> {
       throw new Error('the plugin reads the files itself');
     },
   };
-  await new CapabilityValidation({ lockFile: path.join(dir, 'no.lock.json') }).validate(context);
+  await new CapabilityValidation((props ?? { lockFile: path.join(dir, 'no.lock.json') }) as CapabilityValidationProps).validate(context);
   return reported;
 }
 
@@ -131,4 +131,22 @@ test('valid files give the same documents the CLI parser gives: a clean file pas
   const reported = await validate({ 'a.k8s.yaml': `${CONFIG}---\n# only a comment\n` });
 
   expect(reported).toEqual({ violations: [], status: 'success', metadata: { errors: '0', warnings: '0' } });
+});
+
+test('properties cdk8s.yaml gives the plugin that it cannot use are CAP014s, reported before any check, never a throw', async () => {
+  // GIVEN a lockFile that is a number and a misspelt property (cdk8s-cli passes properties from YAML unchecked)
+  const wrong = await validate({ 'a.k8s.yaml': CONFIG }, { lockFile: 7, lockfile: 'capability.lock.json' });
+  // and properties that are no map at all
+  const list = await validate({ 'a.k8s.yaml': CONFIG }, ['capability.lock.json']);
+
+  // THEN one CAP014 each, the report failed, and no check ran
+  expect(wrong.violations.map((v) => v.recommendation)).toEqual([
+    // sorted, as every report is
+    'CAP014 lock file: the validation plugin has no property "lockfile" in cdk8s.yaml: its one property is lockFile',
+    "CAP014 lock file: the validation plugin's property lockFile in cdk8s.yaml (7) must be the path of the lock file, such as capability.lock.json",
+  ]);
+  expect(wrong.status).toBe('failure');
+  expect(list.violations.map((v) => v.recommendation)).toEqual([
+    'CAP014 lock file: the validation plugin\'s properties in cdk8s.yaml (["capability.lock.json"]) must be a map, such as { lockFile: capability.lock.json }',
+  ]);
 });

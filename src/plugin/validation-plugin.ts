@@ -5,6 +5,7 @@ import { readManifestFile } from './manifest-files';
 import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
+import { shown } from '../private/json-schema';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 
 /**
@@ -80,11 +81,15 @@ export interface CapabilityValidationProps {
  */
 export class CapabilityValidation {
   private readonly lockFile: string;
+  /** What is wrong with the properties, reported by `validate` before any check (cdk8s-cli gives YAML as it is). */
+  private readonly propertyProblems: string[];
 
   /** @param props the `properties:` of the plugin's entry in cdk8s.yaml */
   constructor(props: CapabilityValidationProps = {}) {
+    this.propertyProblems = propertyProblems(props);
+    const lockFile: unknown = (props as { lockFile?: unknown } | null)?.lockFile;
     // The cdk8s CLI runs in the folder of cdk8s.yaml: the lock is beside it, as an app's is.
-    this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile({ entry: '' });
+    this.lockFile = typeof lockFile === 'string' && lockFile !== '' ? path.resolve(lockFile) : defaultLockFile({ entry: '' });
   }
 
   /**
@@ -112,10 +117,13 @@ export class CapabilityValidation {
         const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
         if (constructPath) paths.set(d, constructPath);
       }
-      const checked: ManifestFinding[] = lockSwitch.problem !== undefined
-        // refused before any check or write, as an app refuses it
-        ? [{ code: ViolationCode.OUTPUT_NOT_WRITTEN, severity: 'error', message: `${CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]}: ${lockSwitch.problem}`, paths: [], documents: [] }]
-        : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
+      const refusal = (code: ViolationCode, message: string): ManifestFinding => ({ code, severity: 'error', message: `${CODE_TITLES[code]}: ${message}`, paths: [], documents: [] });
+      // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
+      const checked: ManifestFinding[] = this.propertyProblems.length > 0
+        ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
+        : lockSwitch.problem !== undefined
+          ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem)]
+          : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
       findings = appendAll(unparsed, checked).sort(compareFindings);
       if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
     } catch (e) {
@@ -152,4 +160,21 @@ function location(d: ManifestDocument): string {
 function resourceName(o: any): string {
   const name = `${o?.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o?.metadata?.name ?? '(no name)'}`;
   return `${o?.kind ?? '(no kind)'} ${name}`;
+}
+
+/**
+ * What is wrong with the plugin's `properties:` as cdk8s-cli passes them from cdk8s.yaml, unchecked: a
+ * `lockFile` that is not a path, and a property the plugin does not have (a misspelt `lockfile` would
+ * otherwise leave the deletion check on the default lock without a word).
+ */
+function propertyProblems(props: unknown): string[] {
+  if (props === undefined || props === null) return [];
+  if (typeof props !== 'object' || Array.isArray(props)) return [`the validation plugin's properties in cdk8s.yaml (${shown(props)}) must be a map, such as { lockFile: capability.lock.json }`];
+  const problems: string[] = [];
+  const { lockFile, ...others } = props as Record<string, unknown>;
+  if (lockFile !== undefined && (typeof lockFile !== 'string' || lockFile === '')) {
+    problems.push(`the validation plugin's property lockFile in cdk8s.yaml (${shown(lockFile)}) must be the path of the lock file, such as capability.lock.json`);
+  }
+  for (const key of Object.keys(others)) problems.push(`the validation plugin has no property ${shown(key)} in cdk8s.yaml: its one property is lockFile`);
+  return problems;
 }
