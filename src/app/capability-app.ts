@@ -9,6 +9,7 @@ import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
 import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
 import { templateValidationEnabled } from '../collect/template-validation-switch';
+import { appendAll } from '../private/append';
 import { brand, hasBrand } from '../private/brand';
 import { creationSite, recordCreationSites, SourceLocation } from '../private/creation-site';
 import { recordDependencyCalls } from '../private/dependency-calls';
@@ -141,10 +142,11 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
-   * @throws when `enforce` is not valid, naming the prop
+   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented),
+   *   naming each
    */
   constructor(props: CapabilityAppProps = {}) {
-    super({ ...props, outdir: resolveOutdir(props.outdir) });
+    super({ ...props, outdir: resolveOutdir(checkedProps(props).outdir) });
     brand(this, 'CapabilityApp');
     for (const [key, value] of Object.entries(awsCdkContext(props.context, process.env, process.cwd()))) this.node.setContext(key, value);
     this.builtinCloudFormationValidation = props.builtinCloudFormationValidation ?? true;
@@ -156,11 +158,7 @@ export class CapabilityApp extends App {
     recordDependencyCalls(this);
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
-    if (props.enforce !== undefined) {
-      const problems = enforceOptionsProblems(props.enforce);
-      if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
-      this.enforce = props.enforce;
-    }
+    if (props.enforce !== undefined) this.enforce = props.enforce;
   }
 
   /**
@@ -319,4 +317,24 @@ function sourceLocations(root: IConstruct, findings: readonly Violation[]): Reco
     if (site) locations[c.node.path] = site;
   }
   return Object.keys(locations).length > 0 ? locations : undefined;
+}
+
+/**
+ * `props`, or a throw naming each prop that is not valid: from JavaScript, anything can be given, and an
+ * `outdir` or `lockFile` that is not a path would otherwise fail inside Node's `path` without naming it.
+ */
+function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+    throw new Error(`CapabilityApp: its props (${JSON.stringify(props) ?? String(props)}) must be an object, such as { outdir: 'dist' }`);
+  }
+  const problems: string[] = [];
+  const pathProp = (name: 'outdir' | 'lockFile', example: string) => {
+    const value: unknown = props[name];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) problems.push(`'${name}' (${JSON.stringify(value) ?? String(value)}) must be a path, such as '${example}'`);
+  };
+  pathProp('outdir', 'dist');
+  pathProp('lockFile', 'capability.lock.json');
+  if (props.enforce !== undefined) appendAll(problems, enforceOptionsProblems(props.enforce));
+  if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
+  return props;
 }

@@ -96,7 +96,21 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
   brand(capability, 'Capability');
   nameBelowCapabilities(Names);
   addressBelowCapabilities();
+  // from JavaScript, anything: a description of another type would reach plan.json, which apply then refuses
+  const problems = capabilityPropsProblems(props);
+  if (problems.length > 0) capability.node.addValidation({ validate: () => problems });
   return props.generatedNames ?? 'plain';
+}
+
+/** Why a capability's props are refused (`CAP010` at synth, each naming the prop): empty when they are fine. */
+function capabilityPropsProblems(props: RuntimeCapabilityProps): string[] {
+  const problems: string[] = [];
+  const { description, generatedNames } = props as { description?: unknown; generatedNames?: unknown };
+  if (description !== undefined && typeof description !== 'string') problems.push(`'description' (${JSON.stringify(description) ?? String(description)}) must be a string, a one-line description`);
+  if (generatedNames !== undefined && generatedNames !== 'plain' && generatedNames !== 'full-path') {
+    problems.push(`'generatedNames' (${JSON.stringify(generatedNames) ?? String(generatedNames)}) must be "plain" or "full-path"`);
+  }
+  return problems;
 }
 
 /** The nearest of `construct` and its scopes that `is` accepts. */

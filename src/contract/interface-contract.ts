@@ -196,6 +196,9 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.capability = Capability.of(this);
     this.version = props.version;
     this.fields = props.fields;
+    // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are
+    const problems = fieldsProblems(props.fields);
+    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
     const major = semver().valid(props.version) ? semver().major(props.version) : 0;
     const prefix = (props.parameterPrefix ?? '/cdk-capability').replace(/\/+$/, '');
     this.contractName = props.name ?? id;
@@ -314,4 +317,23 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       },
     };
   }
+}
+
+/** Why a contract's `fields` are refused (`CAP010` at synth): they must be a map of `Field`s, such as `{ tenantHeader: Field.string() }`. */
+function fieldsProblems(fields: unknown): string[] {
+  const example = 'such as { tenantHeader: Field.string() }';
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return [`'fields' (${shownValue(fields)}) must be a map of fields, ${example}`];
+  return Object.entries(fields)
+    .filter(([, field]) => !isField(field))
+    .map(([name, field]) => `field ${JSON.stringify(name)} (${shownValue(field)}) must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()`);
+}
+
+/** A `Field` by its shape (another copy of this package makes its own class). */
+function isField(x: unknown): boolean {
+  const f = x as { type?: unknown; required?: unknown } | null;
+  return typeof f === 'object' && f !== null && (f.type === 'string' || f.type === 'number' || f.type === 'boolean') && typeof f.required === 'boolean';
+}
+
+function shownValue(x: unknown): string {
+  return JSON.stringify(x) ?? String(x);
 }
