@@ -1,5 +1,7 @@
 import * as path from 'path';
-import { Capability, CapabilityApp, CompositionError, Field, InterfaceContract } from '../src';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, Field, InterfaceContract, Reference, RuntimeRouting } from '../src';
 import { removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -69,4 +71,65 @@ test("a contract's fields that are no map of Fields are CAP010 at synth, naming 
     'invalid object: \'cdn/Edge\' failed its own validation: \'fields\' ([{"type":"string","required":true}]) must be a map of fields, such as { tenantHeader: Field.string() }',
     'invalid object: \'cdn/Shop\' failed its own validation: field "maxTenants" ("number") must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()',
   ]);
+});
+
+describe('declarations and objects a JavaScript program gets wrong: CAP010 at synth naming each, never CAP000', () => {
+  /** The CAP010 messages of synthesizing what `build` declares in a capability's routing chart; fails on any CAP000. */
+  function refusals(build: (routing: RuntimeRouting, cdn: Capability) => void, routingProps?: unknown): string[] {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const cdn = new Capability(app, 'cdn');
+    build(new RuntimeRouting(cdn, 'Routing', routingProps as any), cdn);
+    let error: unknown;
+    try {
+      app.synth();
+    } catch (e) {
+      error = e;
+    }
+    const violations = (error as CompositionError | undefined)?.violations ?? [];
+    expect(violations.filter((v) => v.code === 'CAP000')).toEqual([]);
+    return violations.filter((v) => v.code === 'CAP010').map((v) => v.message.replace(/^invalid object: /, ''));
+  }
+
+  test('a Reference whose target, kind or options are not of their shape', () => {
+    expect(refusals((r) => {
+      Reference.external(r, 'Partial', { kind: 'Secret' } as any);
+      Reference.clusterScoped(r, 'Kind', 'Widget' as any);
+      Reference.byName(r, 'Options', { source: 5, target: { apiVersion: 'v1' } } as any);
+    })).toEqual([
+      "'cdn/Routing/Kind' failed its own validation: Reference.clusterScoped's kind (\"Widget\") must be an object such as { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' }",
+      "'cdn/Routing/Options' failed its own validation: Reference.byName's 'field' (undefined) must be the dotted path of the field holding the name, such as 'spec.ruleSetRef'",
+      "'cdn/Routing/Options' failed its own validation: Reference.byName's 'source' must be a construct: an ApiObject, or a construct whose default child is one",
+      "'cdn/Routing/Options' failed its own validation: Reference.byName's 'target'.kind (undefined) must be a string that is not empty, as in { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' }",
+      "'cdn/Routing/Partial' failed its own validation: Reference.external's target.apiVersion (undefined) must be a string that is not empty, as in { apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }",
+      "'cdn/Routing/Partial' failed its own validation: Reference.external's target.name (undefined) must be a string that is not empty, as in { apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }",
+    ]);
+  });
+
+  test('a by-name reference whose source construct has no ApiObject', () => {
+    expect(refusals((r) => {
+      Reference.byName(r, 'Rules', { source: new Construct(r, 'Empty'), field: 'spec.ruleSetRef', target: { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' } });
+    })).toEqual(["'cdn/Routing/Rules' failed its own validation: 'source' ('cdn/Routing/Empty') must be an ApiObject, or a construct whose default child is one"]);
+  });
+
+  test('an object holding a BigInt, a Symbol or a function', () => {
+    expect(refusals((r) => {
+      new ApiObject(r, 'Big', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { n: 10n } });
+      new ApiObject(r, 'Sym', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sym' }, data: { list: ['a', Symbol('s')] } });
+      new ApiObject(r, 'Fn', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn', labels: { made: (() => 'x') as any } } });
+    })).toEqual([
+      "'data.list.1' of ConfigMap sym declared by 'cdn/Routing/Sym' is a Symbol, which JSON and YAML have no form for. Give it as a string or a number.",
+      "'data.n' of ConfigMap big declared by 'cdn/Routing/Big' is a BigInt, which JSON and YAML have no form for. Give it as a string or a number.",
+      // the label rule says it too, as of any label value that is no string
+      "'metadata.labels.made' (function () => 'x') of ConfigMap fn declared by 'cdn/Routing/Fn' must be a string. Quote the value.",
+      "'metadata.labels.made' of ConfigMap fn declared by 'cdn/Routing/Fn' is a function, which JSON and YAML have no form for. Give it as a string or a number.",
+    ]);
+  });
+
+  test("a RuntimeRouting's routeStyle or gateway, a DeploymentAggregate's tenant", () => {
+    expect(refusals((_r, cdn) => new DeploymentAggregate(cdn, 'acme', { tenant: 5 } as any), { routeStyle: 'nginx', gateway: 'edge' })).toEqual([
+      "'cdn/Routing' failed its own validation: 'gateway' (\"edge\") must be { name } or { name, namespace }, such as { name: 'edge', namespace: 'gateways' }",
+      "'cdn/Routing' failed its own validation: 'routeStyle' (\"nginx\") must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO",
+      "'cdn/acme' failed its own validation: 'tenant' (5) must be the tenant's name, a string that is not empty",
+    ]);
+  });
 });

@@ -14,6 +14,7 @@ import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
+import { jsonValues } from './rules/json-values';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
 import { nestingDepth } from './rules/nesting-depth';
@@ -51,6 +52,7 @@ export const RULES: readonly Rule[] = [
   mergedContradictions,
   objectShapes,
   nestingDepth,
+  jsonValues,
   contractShapes,
   constructValidation,
   runtimeWriterFields,

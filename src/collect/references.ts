@@ -3,7 +3,7 @@ import { IConstruct } from 'constructs';
 import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
 import { apiGroup, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
-import { Reference } from '../constructs/reference';
+import { apiObjectOf, Reference } from '../constructs/reference';
 import { appendAll, appendTo } from '../private/append';
 
 /**
@@ -25,7 +25,9 @@ export function collectReferences(
   const declared = new Map<number, Reference[]>();
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.byName) continue;
-    const source = indexOf.get(ApiObject.of(c.byName.source));
+    // a source without an ApiObject is the reference's own CAP010 (its validation), not a crash here
+    const api = apiObjectOf(c.byName.source);
+    const source = api ? indexOf.get(api as ApiObject) : undefined;
     if (source !== undefined) appendTo(declared, source, c);
   }
   const found: ReferenceFact[] = [];

@@ -43,5 +43,9 @@ export class DeploymentAggregate extends CapabilityStack {
     super(scope, id, props, 'DeploymentAggregate');
     brand(this, 'DeploymentAggregate');
     this.tenant = props.tenant ?? id;
+    const tenant: unknown = props.tenant;
+    if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
+      this.node.addValidation({ validate: () => [`'tenant' (${JSON.stringify(tenant) ?? String(tenant)}) must be the tenant's name, a string that is not empty`] });
+    }
   }
 }

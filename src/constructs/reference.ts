@@ -104,8 +104,65 @@ export class Reference extends Construct {
   ) {
     super(scope, id);
     brand(this, 'Reference');
+    // from JavaScript, anything: a declaration that is not of its shape is refused (CAP010 at synth, naming
+    // what is missing) and left out, so that no check reads it as it is
+    const problems = referenceProblems(props);
+    if (problems.length > 0) {
+      this.node.addValidation({ validate: () => problems });
+      return;
+    }
     this.external = props.external;
     this.byName = props.byName;
     this.clusterScopedKind = props.clusterScopedKind;
+    if (this.byName) {
+      const source = this.byName.source;
+      // the source's ApiObject may be its default child, added after this declaration: looked up at synth
+      this.node.addValidation({ validate: () => (apiObjectOf(source) ? [] : [`'source' ('${source.node.path}') must be an ApiObject, or a construct whose default child is one`]) });
+    }
   }
+}
+
+/** The `ApiObject` a construct is or has as its default child, found by cdk8s' own mark; undefined when none. */
+export function apiObjectOf(c: IConstruct): IConstruct | undefined {
+  const isApiObject = (x: unknown) => x !== null && typeof x === 'object' && (x as Record<symbol, unknown>)[API_OBJECT_SYMBOL] === true;
+  if (isApiObject(c)) return c;
+  const child = c.node.defaultChild;
+  return child && isApiObject(child) ? child : undefined;
+}
+
+/** cdk8s' mark of an `ApiObject` (`ApiObject.isApiObject`), read without loading cdk8s here. */
+const API_OBJECT_SYMBOL = Symbol.for('cdk8s.ApiObject');
+
+/** Why a declaration is refused: each part missing or of another type, named as the call takes it. */
+function referenceProblems(props: { external?: unknown; byName?: unknown; clusterScopedKind?: unknown }): string[] {
+  const problems: string[] = [];
+  const text = (x: unknown) => typeof x === 'string' && x !== '';
+  const shown = (x: unknown) => JSON.stringify(x) ?? String(x);
+  const fields = (what: string, value: unknown, required: readonly string[], example: string) => {
+    const o = value as Record<string, unknown> | null;
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+      problems.push(`${what} (${shown(value)}) must be an object such as ${example}`);
+      return;
+    }
+    for (const key of required) if (!text(o[key])) problems.push(`${what}.${key} (${shown(o[key])}) must be a string that is not empty, as in ${example}`);
+  };
+  if ('external' in props) {
+    fields("Reference.external's target", props.external, ['apiVersion', 'kind', 'name'], "{ apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }");
+    const namespace = (props.external as { namespace?: unknown } | null)?.namespace;
+    if (namespace !== undefined && typeof namespace !== 'string') problems.push(`Reference.external's target.namespace (${shown(namespace)}) must be a string`);
+  }
+  if ('clusterScopedKind' in props) {
+    fields("Reference.clusterScoped's kind", props.clusterScopedKind, ['apiVersion', 'kind'], "{ apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' }");
+  }
+  if ('byName' in props) {
+    const o = props.byName as { source?: unknown; field?: unknown; target?: unknown } | null;
+    if (o === null || typeof o !== 'object') {
+      problems.push(`Reference.byName's options (${shown(o)}) must be an object such as { source: policy, field: 'spec.ruleSetRef', target: { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' } }`);
+    } else {
+      if (!Construct.isConstruct(o.source)) problems.push("Reference.byName's 'source' must be a construct: an ApiObject, or a construct whose default child is one");
+      if (!text(o.field)) problems.push(`Reference.byName's 'field' (${shown(o.field)}) must be the dotted path of the field holding the name, such as 'spec.ruleSetRef'`);
+      fields("Reference.byName's 'target'", o.target, ['apiVersion', 'kind'], "{ apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' }");
+    }
+  }
+  return problems;
 }

@@ -70,6 +70,9 @@ export class RuntimeRouting extends Chart {
     this.capability = RuntimeCapability.of(this);
     this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
     this.gateway = props.gateway;
+    // from JavaScript, anything: refused at synth (CAP010), each naming the prop
+    const problems = routingPropsProblems(props);
+    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
     this.node.addValidation({ validate: () => (this.tenantRoutes.length > 0 ? tenantHeaderProblems(this.capability) : []) });
   }
 
@@ -143,4 +146,22 @@ export class RuntimeRouting extends Chart {
 function tenantHeaderProblems(capability: RuntimeCapability): string[] {
   const problem = tenantHeaderOf(capability).problem;
   return problem ? [problem] : [];
+}
+
+/** Why `routeStyle` or `gateway` is refused: empty when both are fine. */
+function routingPropsProblems(props: RuntimeRoutingProps): string[] {
+  const problems: string[] = [];
+  const shown = (x: unknown) => JSON.stringify(x) ?? String(x);
+  const styles: unknown[] = Object.values(RouteStyle);
+  if (props.routeStyle !== undefined && !styles.includes(props.routeStyle)) {
+    problems.push(`'routeStyle' (${shown(props.routeStyle)}) must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO`);
+  }
+  const gateway = props.gateway as { name?: unknown; namespace?: unknown } | undefined;
+  if (gateway !== undefined) {
+    const named = gateway !== null && typeof gateway === 'object' && typeof gateway.name === 'string' && gateway.name !== '';
+    if (!named || (gateway.namespace !== undefined && typeof gateway.namespace !== 'string')) {
+      problems.push(`'gateway' (${shown(gateway)}) must be { name } or { name, namespace }, such as { name: 'edge', namespace: 'gateways' }`);
+    }
+  }
+  return problems;
 }
