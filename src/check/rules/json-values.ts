@@ -30,23 +30,44 @@ function valueProblem(object: ObjectFact): RuleFinding[] {
 /** What JSON cannot hold, as messages name it. */
 const NON_JSON: Readonly<Record<string, string>> = { bigint: 'a BigInt', symbol: 'a Symbol', function: 'a function' };
 
+/** One map or list being walked, with the way back to the root. */
+interface Frame {
+  readonly value: object;
+  readonly key: string;
+  readonly parent?: Frame;
+}
+
 /**
  * The first value (depth first, keys in order) that JSON cannot hold, with its path; undefined when there is
- * none. Walked with a stack of its own: a manifest nested too deep is the nesting-depth rule's, not a crash.
+ * none. Walked with a stack of its own (a manifest nested too deep is the nesting-depth rule's, not a crash),
+ * and the path is made only for what it finds: every manifest is walked, nearly all of them clean.
  */
 export function firstNonJson(value: unknown): { path: string[]; kind: string } | undefined {
-  const open: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
+  const top = NON_JSON[typeof value];
+  if (top) return { path: [], kind: top };
+  if (value === null || typeof value !== 'object') return undefined;
+  const open: Frame[] = [{ value, key: '' }];
   while (open.length > 0) {
-    const { value: v, path } = open.pop()!;
-    const kind = NON_JSON[typeof v];
-    if (kind) return { path, kind };
-    if (v === null || typeof v !== 'object') continue;
-    const keys = Array.isArray(v) ? v.map((_, i) => String(i)) : Object.keys(v);
-    // pushed in reverse, so the first key is walked first
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const child = (v as Record<string, unknown>)[keys[i]];
-      if (child !== null && (typeof child === 'object' || typeof child in NON_JSON)) open.push({ value: child, path: [...path, keys[i]] });
+    const frame = open.pop()!;
+    const v = frame.value as Record<string, unknown>;
+    const keys = Array.isArray(v) ? undefined : Object.keys(v);
+    const n = keys ? keys.length : (v as unknown as unknown[]).length;
+    const children: Frame[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = keys ? keys[i] : String(i);
+      const child = keys ? v[key] : (v as unknown as unknown[])[i];
+      const kind = NON_JSON[typeof child];
+      if (kind) return { path: pathOf({ value: v, key, parent: frame }), kind };
+      if (child !== null && typeof child === 'object') children.push({ value: child, key, parent: frame });
     }
+    // pushed in reverse, so the first key is walked first
+    for (let i = children.length - 1; i >= 0; i--) open.push(children[i]);
   }
   return undefined;
+}
+
+function pathOf(frame: Frame): string[] {
+  const path: string[] = [];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) path.push(f.key);
+  return path.reverse();
 }
