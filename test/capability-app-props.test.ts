@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, Field, InterfaceContract, Reference, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, Field, InterfaceContract, Reference, RouteStyle, RuntimeRouting } from '../src';
 import { removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -131,5 +131,36 @@ describe('declarations and objects a JavaScript program gets wrong: CAP010 at sy
       "'cdn/Routing' failed its own validation: 'routeStyle' (\"nginx\") must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO",
       "'cdn/acme' failed its own validation: 'tenant' (5) must be the tenant's name, a string that is not empty",
     ]);
+  });
+});
+
+describe("the routing helpers' options a JavaScript program gets wrong: the call throws, naming the option", () => {
+  const routing = () => new RuntimeRouting(new Capability(new CapabilityApp({ outdir: path.join(tempDir(), 'dist') }), 'cdn'), 'Routing', { routeStyle: RouteStyle.ISTIO });
+
+  test('addBackend: an image that is no string, replicas that are no whole number, options that are no object', () => {
+    const r = routing();
+    expect(() => r.addBackend('web', { image: 5, port: 80 } as any)).toThrow(new Error("addBackend 'cdn/Routing/web': 'image' (5) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
+    expect(() => r.addBackend('web', { image: 'nginx', port: 80, replicas: 1.5 })).toThrow(new Error("addBackend 'cdn/Routing/web': 'replicas' (1.5) must be a whole number, 0 or more"));
+    expect(() => r.addBackend('web', null as any)).toThrow(new Error("addBackend 'cdn/Routing/web': its options (null) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }"));
+    expect(() => r.addBackend('web', { image: 'nginx', port: '80' } as any)).toThrow(new Error('addBackend \'cdn/Routing/web\': \'port\' ("80") must be an integer from 1 to 65535'));
+  });
+
+  test('addVersionedBackend: versions given as a list, a version without its image', () => {
+    const r = routing();
+    expect(() => r.addVersionedBackend('web', { port: 80, versions: [{ image: 'a' }] as any })).toThrow(new Error(
+      'addVersionedBackend \'cdn/Routing/web\': \'versions\' ([{"image":"a"}]) must be a map of version names to versions, such as { blue: { image: \'ghcr.io/example/web:1.4.2\' } }',
+    ));
+    expect(() => r.addVersionedBackend('api', { port: 80, versions: { blue: {} as any } })).toThrow(new Error("addBackend 'cdn/Routing/apiBlue': 'image' (undefined) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
+  });
+
+  test('addTenantRoute: a tenant that is a number, a backend that is none, hostnames and path prefix of another type', () => {
+    const r = routing();
+    const web = r.addBackend('web', { image: 'nginx', port: 80 });
+    expect(() => r.addTenantRoute(5 as any, web)).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-5': 'tenant' (5) must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters) such as \"acme\""));
+    expect(() => r.addTenantRoute('acme', null as any)).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-acme': 'backend' (null) must be what addBackend or addVersionedBackend returned"));
+    expect(() => r.addTenantRoute('acme', web, { hostnames: 'acme.example.com' as any })).toThrow(new Error(
+      'addTenantRoute \'cdn/Routing/tenant-acme\': \'hostnames\' ("acme.example.com") must be a list of host names, such as ["acme.example.com"]',
+    ));
+    expect(() => r.addTenantRoute('acme', web, { pathPrefix: 5 as any })).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-acme': 'pathPrefix' (5) must start with \"/\", such as \"/api\""));
   });
 });

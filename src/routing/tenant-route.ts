@@ -111,11 +111,19 @@ export function addTenantRoute(
   context: TenantRouteContext,
 ): ApiObject {
   const where = `addTenantRoute '${scope.node.path}/${id}'`;
-  if (!DNS1123_LABEL.test(tenant)) {
+  // from JavaScript, anything: a regular expression would take the number 5 for "5"
+  if (typeof tenant !== 'string' || !DNS1123_LABEL.test(tenant)) {
     throw new Error(`${where}: 'tenant' (${JSON.stringify(tenant)}) must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters) such as "acme"`);
   }
+  if (backend === null || typeof backend !== 'object' || !('deployment' in backend || 'versions' in backend)) {
+    throw new Error(`${where}: 'backend' (${JSON.stringify(backend) ?? String(backend)}) must be what addBackend or addVersionedBackend returned`);
+  }
+  const hostnames: unknown = options.hostnames;
+  if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
+    throw new Error(`${where}: 'hostnames' (${JSON.stringify(hostnames) ?? String(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
+  }
   const pathPrefix = options.pathPrefix ?? '/';
-  if (!pathPrefix.startsWith('/')) {
+  if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) {
     throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) must start with "/", such as "/api"`);
   }
   const name = options.name ?? `tenant-${tenant}`;
