@@ -8,6 +8,9 @@ export type { RuntimeCapabilityProps as CapabilityProps } from './constructs/run
 export type { GeneratedNames } from './private/names';
 export { Contribution } from './constructs/contribution';
 export type { ContributionProps } from './constructs/contribution';
+export { RuntimeWriter } from './constructs/runtime-writer';
+export type { RuntimeWriterProps } from './constructs/runtime-writer';
+export type { EnforceOptions, ValidationAction } from './render/enforcement/enforce-options';
 export { Reference } from './constructs/reference';
 export type { KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
 export { RuntimeRouting } from './routing/runtime-routing';
