@@ -6,6 +6,17 @@ import { removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
+/** The violations of synthesizing `app`: none when it is accepted. */
+function violationsOf(app: CapabilityApp): CompositionError['violations'] {
+  try {
+    app.synth();
+    return [];
+  } catch (e) {
+    expect(e).toBeInstanceOf(CompositionError);
+    return (e as CompositionError).violations;
+  }
+}
+
 // Props as a JavaScript program can give them: any value. Each prop that is not valid is named, with what it
 // must be, instead of a TypeError from inside Node's path module or a plan.json that apply then refuses.
 
@@ -40,14 +51,7 @@ test("a Capability's description or generatedNames of another type is CAP010 at 
   new Capability(app, 'shop', { generatedNames: 'hashed' } as any);
 
   // WHEN synthesized, THEN refused with one CAP010 each
-  let error: unknown;
-  try {
-    app.synth();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(CompositionError);
-  expect((error as CompositionError).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+  expect(violationsOf(app).map((v) => `${v.code} ${v.message}`)).toEqual([
     "CAP010 invalid object: 'cdn' failed its own validation: 'description' (5) must be a string, a one-line description",
     "CAP010 invalid object: 'shop' failed its own validation: 'generatedNames' (\"hashed\") must be \"plain\" or \"full-path\"",
   ]);
@@ -61,13 +65,7 @@ test("a contract's fields that are no map of Fields are CAP010 at synth, naming 
   new InterfaceContract(cdn, 'Shop', { version: '1.0.0', fields: { tenantHeader: Field.string(), maxTenants: 'number' } as any });
 
   // WHEN synthesized, THEN its fields problems are refused (besides the contracts being unused)
-  let error: unknown;
-  try {
-    app.synth();
-  } catch (e) {
-    error = e;
-  }
-  expect((error as CompositionError).violations.filter((v) => v.code === 'CAP010').map((v) => v.message)).toEqual([
+  expect(violationsOf(app).filter((v) => v.code === 'CAP010').map((v) => v.message)).toEqual([
     'invalid object: \'cdn/Edge\' failed its own validation: \'fields\' ([{"type":"string","required":true}]) must be a map of fields, such as { tenantHeader: Field.string() }',
     'invalid object: \'cdn/Shop\' failed its own validation: field "maxTenants" ("number") must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()',
   ]);
@@ -79,13 +77,7 @@ describe('declarations and objects a JavaScript program gets wrong: CAP010 at sy
     const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
     const cdn = new Capability(app, 'cdn');
     build(new RuntimeRouting(cdn, 'Routing', routingProps as any), cdn);
-    let error: unknown;
-    try {
-      app.synth();
-    } catch (e) {
-      error = e;
-    }
-    const violations = (error as CompositionError | undefined)?.violations ?? [];
+    const violations = violationsOf(app);
     expect(violations.filter((v) => v.code === 'CAP000')).toEqual([]);
     return violations.filter((v) => v.code === 'CAP010').map((v) => v.message.replace(/^invalid object: /, ''));
   }
