@@ -330,7 +330,8 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   const problems: string[] = [];
   const pathProp = (name: 'outdir' | 'lockFile', example: string) => {
     const value: unknown = props[name];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) problems.push(`'${name}' (${JSON.stringify(value) ?? String(value)}) must be a path, such as '${example}'`);
+    // an empty string is a path (the working directory), which synth refuses with CAP011 as it refuses '.'
+    if (value !== undefined && typeof value !== 'string') problems.push(`'${name}' (${JSON.stringify(value) ?? String(value)}) must be a path, such as '${example}'`);
   };
   pathProp('outdir', 'dist');
   pathProp('lockFile', 'capability.lock.json');
