@@ -1,14 +1,10 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity } from '../../collect/object-identity';
+import { MAX_NESTING_DEPTH, walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
-/**
- * How deep a manifest may nest maps and lists. The YAML writer and cdk8s
- * recurse once per level (cdk8s overflows the stack near 4,000 levels, the
- * YAML writer near 2,500); real manifests nest a few dozen.
- */
-export const MAX_NESTING_DEPTH = 1000;
+export { MAX_NESTING_DEPTH } from '../../private/manifest-walk';
 
 /**
  * `CAP010`: an object whose manifest nests maps and lists more than
@@ -33,36 +29,11 @@ function depthProblem(object: ObjectFact): RuleFinding[] {
   }];
 }
 
-/** One map or list being walked, with the way back to the root. */
-interface Frame {
-  readonly value: unknown;
-  readonly depth: number;
-  readonly key: string;
-  readonly parent?: Frame;
-}
-
 /**
  * The path to the first map or list found below `limit` levels of nesting, or
- * undefined when `value` nests no deeper. Walked with a stack of its own, so
- * any depth is measured without recursion.
+ * undefined when `value` nests no deeper. Measured without recursion, so any
+ * depth is measured (`walkManifest`).
  */
 export function tooDeep(value: unknown, limit: number): string[] | undefined {
-  const open: Frame[] = [{ value, depth: 0, key: '' }];
-  while (open.length > 0) {
-    const frame = open.pop()!;
-    const v = frame.value;
-    if (v === null || typeof v !== 'object') continue;
-    if (frame.depth === limit) return pathOf(frame);
-    const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
-    for (const [key, child] of entries) {
-      if (child !== null && typeof child === 'object') open.push({ value: child, depth: frame.depth + 1, key, parent: frame });
-    }
-  }
-  return undefined;
-}
-
-function pathOf(frame: Frame): string[] {
-  const path: string[] = [];
-  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) path.push(f.key);
-  return path.reverse();
+  return walkManifest(value, limit).tooDeep;
 }
