@@ -16,6 +16,7 @@ import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
+import { valueText } from '../private/value-text';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
@@ -325,13 +326,13 @@ function sourceLocations(root: IConstruct, findings: readonly Violation[]): Reco
  */
 function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   if (props === null || typeof props !== 'object' || Array.isArray(props)) {
-    throw new Error(`CapabilityApp: its props (${JSON.stringify(props) ?? String(props)}) must be an object, such as { outdir: 'dist' }`);
+    throw new Error(`CapabilityApp: its props (${valueText(props)}) must be an object, such as { outdir: 'dist' }`);
   }
   const problems: string[] = [];
   const pathProp = (name: 'outdir' | 'lockFile', example: string) => {
     const value: unknown = props[name];
     // an empty string is a path (the working directory), which synth refuses with CAP011 as it refuses '.'
-    if (value !== undefined && typeof value !== 'string') problems.push(`'${name}' (${JSON.stringify(value) ?? String(value)}) must be a path, such as '${example}'`);
+    if (value !== undefined && typeof value !== 'string') problems.push(`'${name}' (${valueText(value)}) must be a path, such as '${example}'`);
   };
   pathProp('outdir', 'dist');
   pathProp('lockFile', 'capability.lock.json');

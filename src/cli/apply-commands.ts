@@ -1,6 +1,5 @@
 import * as path from 'path';
 import { OptionalApply, runtimeApplies } from './field-manager-applies';
-import { readRuntimeFiles } from './runtime-files';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -29,12 +28,8 @@ export interface ApplyCommandOptions {
    * @default '5m'
    */
   readonly timeout?: string;
-  /**
-   * The objects of a file of a runtime step (relative to the outdir), for the writers' own objects.
-   *
-   * @default the file under the outdir, read by `readRuntimeFiles` (throws when it is not as synth wrote it)
-   */
-  readonly documents?: (file: string) => readonly unknown[];
+  /** The objects of a file of a runtime step (relative to the outdir), as `readRuntimeFiles` read them, for the writers' own objects. */
+  readonly documents: (file: string) => readonly unknown[];
 }
 
 /** The kinds whose rollout a later step waits for, and the resource name kubectl takes for each. */
@@ -60,9 +55,9 @@ export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, 
  *
  * @param outdir the synth's output folder, as the commands should name it
  */
-export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandOptions = {}): ApplyCommand[] {
+export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandOptions): ApplyCommand[] {
   const timeout = options.timeout ?? '5m';
-  const documents = options.documents ?? documentsFromDisk(plan, outdir);
+  const documents = options.documents;
   const commands: ApplyCommand[] = [];
   plan.steps.forEach((s, i) => {
     const add = (kind: ApplyCommand['kind'], program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, kind, ...extra });
@@ -83,13 +78,6 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
     }
   });
   return commands;
-}
-
-/** The objects of each runtime file, read from the outdir; a file that is not as synth wrote it throws, saying why. */
-function documentsFromDisk(plan: Plan, outdir: string): (file: string) => readonly unknown[] {
-  const files = readRuntimeFiles(plan, outdir);
-  if ('problems' in files) throw new Error(`the plan's runtime files are not as synth wrote them: ${files.problems.join('; ')}`);
-  return (file) => files.documents.get(file) ?? [];
 }
 
 /** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */

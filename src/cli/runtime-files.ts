@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { atMost } from '../private/at-most';
 import { jsyaml } from '../private/js-yaml';
 import type { Plan } from '../render/writers/plan-json';
 
@@ -30,8 +31,7 @@ export function readRuntimeFiles(plan: Plan, outdir: string, fromStep = 1, max =
       else documents.set(file, read);
     }
   });
-  if (problems.length === 0) return { documents };
-  return { problems: problems.length <= max ? problems : [...problems.slice(0, max - 1), `and ${problems.length - max + 1} more files like these`] };
+  return problems.length === 0 ? { documents } : { problems: atMost(problems, max, 'files') };
 }
 
 /** The objects of one file, or why it is not a file of Kubernetes objects. */

@@ -3,7 +3,8 @@ import { IConstruct } from 'constructs';
 import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
 import { apiGroup, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
-import { apiObjectOf, Reference } from '../constructs/reference';
+import { apiObjectOf } from '../constructs/api-object-of';
+import { Reference } from '../constructs/reference';
 import { appendAll, appendTo } from '../private/append';
 
 /**
@@ -27,7 +28,7 @@ export function collectReferences(
     if (!Reference.isReference(c) || !c.byName) continue;
     // a source without an ApiObject is the reference's own CAP010 (its validation), not a crash here
     const api = apiObjectOf(c.byName.source);
-    const source = api ? indexOf.get(api as ApiObject) : undefined;
+    const source = api ? indexOf.get(api) : undefined;
     if (source !== undefined) appendTo(declared, source, c);
   }
   const found: ReferenceFact[] = [];

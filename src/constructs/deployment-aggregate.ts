@@ -2,6 +2,7 @@ import { StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { CapabilityStack } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
+import { valueText } from '../private/value-text';
 
 /** Properties of a `DeploymentAggregate`. */
 export interface DeploymentAggregateProps extends StackProps {
@@ -45,7 +46,7 @@ export class DeploymentAggregate extends CapabilityStack {
     this.tenant = props.tenant ?? id;
     const tenant: unknown = props.tenant;
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
-      this.node.addValidation({ validate: () => [`'tenant' (${JSON.stringify(tenant) ?? String(tenant)}) must be the tenant's name, a string that is not empty`] });
+      this.node.addValidation({ validate: () => [`'tenant' (${valueText(tenant)}) must be the tenant's name, a string that is not empty`] });
     }
   }
 }

@@ -1,5 +1,7 @@
 import { Construct, IConstruct } from 'constructs';
+import { apiObjectOf } from './api-object-of';
 import { brand, hasBrand } from '../private/brand';
+import { valueText } from '../private/value-text';
 
 /** An object by API version, kind, name and (for namespaced kinds) namespace. */
 export interface ObjectReference {
@@ -122,34 +124,22 @@ export class Reference extends Construct {
   }
 }
 
-/** The `ApiObject` a construct is or has as its default child, found by cdk8s' own mark; undefined when none. */
-export function apiObjectOf(c: IConstruct): IConstruct | undefined {
-  const isApiObject = (x: unknown) => x !== null && typeof x === 'object' && (x as Record<symbol, unknown>)[API_OBJECT_SYMBOL] === true;
-  if (isApiObject(c)) return c;
-  const child = c.node.defaultChild;
-  return child && isApiObject(child) ? child : undefined;
-}
-
-/** cdk8s' mark of an `ApiObject` (`ApiObject.isApiObject`), read without loading cdk8s here. */
-const API_OBJECT_SYMBOL = Symbol.for('cdk8s.ApiObject');
-
 /** Why a declaration is refused: each part missing or of another type, named as the call takes it. */
 function referenceProblems(props: { external?: unknown; byName?: unknown; clusterScopedKind?: unknown }): string[] {
   const problems: string[] = [];
   const text = (x: unknown) => typeof x === 'string' && x !== '';
-  const shown = (x: unknown) => JSON.stringify(x) ?? String(x);
   const fields = (what: string, value: unknown, required: readonly string[], example: string) => {
     const o = value as Record<string, unknown> | null;
     if (o === null || typeof o !== 'object' || Array.isArray(o)) {
-      problems.push(`${what} (${shown(value)}) must be an object such as ${example}`);
+      problems.push(`${what} (${valueText(value)}) must be an object such as ${example}`);
       return;
     }
-    for (const key of required) if (!text(o[key])) problems.push(`${what}.${key} (${shown(o[key])}) must be a string that is not empty, as in ${example}`);
+    for (const key of required) if (!text(o[key])) problems.push(`${what}.${key} (${valueText(o[key])}) must be a string that is not empty, as in ${example}`);
   };
   if ('external' in props) {
     fields("Reference.external's target", props.external, ['apiVersion', 'kind', 'name'], "{ apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }");
     const namespace = (props.external as { namespace?: unknown } | null)?.namespace;
-    if (namespace !== undefined && typeof namespace !== 'string') problems.push(`Reference.external's target.namespace (${shown(namespace)}) must be a string`);
+    if (namespace !== undefined && typeof namespace !== 'string') problems.push(`Reference.external's target.namespace (${valueText(namespace)}) must be a string`);
   }
   if ('clusterScopedKind' in props) {
     fields("Reference.clusterScoped's kind", props.clusterScopedKind, ['apiVersion', 'kind'], "{ apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' }");
@@ -157,10 +147,10 @@ function referenceProblems(props: { external?: unknown; byName?: unknown; cluste
   if ('byName' in props) {
     const o = props.byName as { source?: unknown; field?: unknown; target?: unknown } | null;
     if (o === null || typeof o !== 'object') {
-      problems.push(`Reference.byName's options (${shown(o)}) must be an object such as { source: policy, field: 'spec.ruleSetRef', target: { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' } }`);
+      problems.push(`Reference.byName's options (${valueText(o)}) must be an object such as { source: policy, field: 'spec.ruleSetRef', target: { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' } }`);
     } else {
       if (!Construct.isConstruct(o.source)) problems.push("Reference.byName's 'source' must be a construct: an ApiObject, or a construct whose default child is one");
-      if (!text(o.field)) problems.push(`Reference.byName's 'field' (${shown(o.field)}) must be the dotted path of the field holding the name, such as 'spec.ruleSetRef'`);
+      if (!text(o.field)) problems.push(`Reference.byName's 'field' (${valueText(o.field)}) must be the dotted path of the field holding the name, such as 'spec.ruleSetRef'`);
       fields("Reference.byName's 'target'", o.target, ['apiVersion', 'kind'], "{ apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' }");
     }
   }

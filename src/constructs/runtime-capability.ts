@@ -2,6 +2,7 @@ import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
+import { valueText } from '../private/value-text';
 
 /** Properties of a runtime-only capability (`Capability` of `cdk-capability/runtime`). */
 export interface RuntimeCapabilityProps {
@@ -106,9 +107,9 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
 function capabilityPropsProblems(props: RuntimeCapabilityProps): string[] {
   const problems: string[] = [];
   const { description, generatedNames } = props as { description?: unknown; generatedNames?: unknown };
-  if (description !== undefined && typeof description !== 'string') problems.push(`'description' (${JSON.stringify(description) ?? String(description)}) must be a string, a one-line description`);
+  if (description !== undefined && typeof description !== 'string') problems.push(`'description' (${valueText(description)}) must be a string, a one-line description`);
   if (generatedNames !== undefined && generatedNames !== 'plain' && generatedNames !== 'full-path') {
-    problems.push(`'generatedNames' (${JSON.stringify(generatedNames) ?? String(generatedNames)}) must be "plain" or "full-path"`);
+    problems.push(`'generatedNames' (${valueText(generatedNames)}) must be "plain" or "full-path"`);
   }
   return problems;
 }

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { apiObjectOf } from './api-object-of';
 import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
 import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName } from '../private/field-manager-name';
@@ -98,7 +99,7 @@ export class RuntimeWriter extends Construct {
     if (isKindReference(target)) {
       this.kind = { apiVersion: target.apiVersion, kind: target.kind };
     } else {
-      this.apiObject = resolveApiObject(target);
+      this.apiObject = apiObjectOf(target);
       if (!this.apiObject) problems.push(`'target' (${describeTarget(target)}) must be an ApiObject, a construct with one as its default child, or { apiVersion, kind } for every object of a kind`);
     }
     const fields: unknown = (props as Partial<RuntimeWriterProps>).fields;
@@ -119,14 +120,6 @@ function isKindReference(x: unknown): x is KindReference {
   if (x === null || typeof x !== 'object' || Construct.isConstruct(x)) return false;
   const k = x as Partial<KindReference>;
   return typeof k.apiVersion === 'string' && k.apiVersion !== '' && typeof k.kind === 'string' && k.kind !== '';
-}
-
-function resolveApiObject(target: unknown): ApiObject | undefined {
-  if (!Construct.isConstruct(target)) return undefined;
-  for (let c: IConstruct | undefined = target; c; c = c.node.defaultChild) {
-    if (ApiObject.isApiObject(c)) return c;
-  }
-  return undefined;
 }
 
 function describeTarget(target: unknown): string {

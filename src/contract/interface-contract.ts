@@ -9,6 +9,7 @@ import { brand, hasBrand } from '../private/brand';
 import { cdk8sPlus, externalSecrets, semver } from '../private/lazy';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
+import { valueText } from '../private/value-text';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
@@ -322,18 +323,14 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
 /** Why a contract's `fields` are refused (`CAP010` at synth): they must be a map of `Field`s, such as `{ tenantHeader: Field.string() }`. */
 function fieldsProblems(fields: unknown): string[] {
   const example = 'such as { tenantHeader: Field.string() }';
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return [`'fields' (${shownValue(fields)}) must be a map of fields, ${example}`];
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return [`'fields' (${valueText(fields)}) must be a map of fields, ${example}`];
   return Object.entries(fields)
     .filter(([, field]) => !isField(field))
-    .map(([name, field]) => `field ${JSON.stringify(name)} (${shownValue(field)}) must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()`);
+    .map(([name, field]) => `field ${JSON.stringify(name)} (${valueText(field)}) must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()`);
 }
 
 /** A `Field` by its shape (another copy of this package makes its own class). */
 function isField(x: unknown): boolean {
   const f = x as { type?: unknown; required?: unknown } | null;
   return typeof f === 'object' && f !== null && (f.type === 'string' || f.type === 'number' || f.type === 'boolean') && typeof f.required === 'boolean';
-}
-
-function shownValue(x: unknown): string {
-  return JSON.stringify(x) ?? String(x);
 }

@@ -1,5 +1,7 @@
 import * as fs from 'fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { atMost } from './at-most';
+import { valueText } from './value-text';
 
 /** Options of `schemaValidator`. */
 export interface SchemaOptions {
@@ -53,9 +55,7 @@ export function schemaValidator(file: string, options: SchemaOptions = {}): () =
  */
 export function schemaProblems(validate: ValidateFunction, value: unknown, format: string, max: number, extra: () => string[] = () => []): string[] {
   const problems = validate(value) ? extra() : (validate.errors ?? []).filter(said).map((e) => describe(e, format));
-  if (problems.length <= max) return problems;
-  const more = problems.length - max + 1;
-  return [...problems.slice(0, max - 1), `and ${more} more problems like these`];
+  return atMost(problems, max);
 }
 
 /**
@@ -101,6 +101,6 @@ function pointerToken(key: string): string {
 
 /** A value as a problem quotes it: JSON, cut at 60 characters. */
 export function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = valueText(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

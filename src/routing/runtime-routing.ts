@@ -7,6 +7,7 @@ import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapability } from '../private/misplaced';
+import { valueText } from '../private/value-text';
 
 /** Properties of a `RuntimeRouting`. */
 export interface RuntimeRoutingProps extends ChartProps {
@@ -151,16 +152,15 @@ function tenantHeaderProblems(capability: RuntimeCapability): string[] {
 /** Why `routeStyle` or `gateway` is refused: empty when both are fine. */
 function routingPropsProblems(props: RuntimeRoutingProps): string[] {
   const problems: string[] = [];
-  const shown = (x: unknown) => JSON.stringify(x) ?? String(x);
   const styles: unknown[] = Object.values(RouteStyle);
   if (props.routeStyle !== undefined && !styles.includes(props.routeStyle)) {
-    problems.push(`'routeStyle' (${shown(props.routeStyle)}) must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO`);
+    problems.push(`'routeStyle' (${valueText(props.routeStyle)}) must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO`);
   }
   const gateway = props.gateway as { name?: unknown; namespace?: unknown } | undefined;
   if (gateway !== undefined) {
     const named = gateway !== null && typeof gateway === 'object' && typeof gateway.name === 'string' && gateway.name !== '';
     if (!named || (gateway.namespace !== undefined && typeof gateway.namespace !== 'string')) {
-      problems.push(`'gateway' (${shown(gateway)}) must be { name } or { name, namespace }, such as { name: 'edge', namespace: 'gateways' }`);
+      problems.push(`'gateway' (${valueText(gateway)}) must be { name } or { name, namespace }, such as { name: 'edge', namespace: 'gateways' }`);
     }
   }
   return problems;

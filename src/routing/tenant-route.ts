@@ -4,6 +4,7 @@ import { Backend, isVersioned, VersionedBackend } from './backend';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { gatewayApi, istio } from '../private/lazy';
+import { valueText } from '../private/value-text';
 
 /** How tenant routes are rendered. */
 export enum RouteStyle {
@@ -116,11 +117,11 @@ export function addTenantRoute(
     throw new Error(`${where}: 'tenant' (${JSON.stringify(tenant)}) must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters) such as "acme"`);
   }
   if (backend === null || typeof backend !== 'object' || !('deployment' in backend || 'versions' in backend)) {
-    throw new Error(`${where}: 'backend' (${JSON.stringify(backend) ?? String(backend)}) must be what addBackend or addVersionedBackend returned`);
+    throw new Error(`${where}: 'backend' (${valueText(backend)}) must be what addBackend or addVersionedBackend returned`);
   }
   const hostnames: unknown = options.hostnames;
   if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
-    throw new Error(`${where}: 'hostnames' (${JSON.stringify(hostnames) ?? String(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
+    throw new Error(`${where}: 'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
   }
   const pathPrefix = options.pathPrefix ?? '/';
   if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) {
