@@ -342,6 +342,17 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
       );
     });
 
+    test("blank lines, comments and empty documents around the objects are still the file's objects", () => {
+      // ported from Helm (helm/helm pkg/releaseutil/manifest_test.go, TestSplitManifest): a manifest that starts
+      // with blank lines and a '---' is one object; here also a comment-only document and a trailing '---'
+      const edited = applyWithFiles((runtime) => {
+        const file = path.join(runtime, '0002-cdn-routing-2.yaml');
+        fs.writeFileSync(file, `\n\n---\n# edited by hand\n---\n${fs.readFileSync(file, 'utf-8')}---\n`);
+      });
+      expect({ code: edited.code, stderr: edited.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(edited.calls).toHaveLength(20); // as unedited: 4 deploys, 13 applies, 3 waits
+    });
+
     test('the files of steps before --from-step are not read', () => {
       const edited = applyWithFiles((runtime) => fs.rmSync(path.join(runtime, '0001-cdn-routing-1.yaml')));
       const resumed = runApply(['apply', '--outdir', edited.dir, '--from-step', '6']);
