@@ -3,7 +3,7 @@ import * as path from 'path';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject, Duration } from 'cdk8s';
 import { parse, parseAllDocuments } from 'yaml';
-import { Capability, CapabilityApp, GitOps, PlanStep, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, Contribution, GitOps, PlanStep, RuntimeRouting, SharedBase } from '../src';
 import { schemaProblems } from './k8s-schemas';
 import { configMap, removeTempDirs, tempDir } from './util';
 import type { SynthesisResult } from '../src/app/synthesize';
@@ -192,6 +192,57 @@ describe('Flux options', () => {
     });
   });
 
+  test('durations are written in the largest whole unit, milliseconds included, as Flux reads them', () => {
+    // GIVEN
+    const interval = (d: Duration) => {
+      const files = accepted(threeStepApp(GitOps.flux({ sourceRef: { name: 'platform' }, interval: d, timeout: d })).synthesize());
+      return parse(files.get('gitops/flux/cluster/0001-cdn-routing-1.yaml')!).spec;
+    };
+
+    // THEN
+    const durations = [Duration.millis(500), Duration.seconds(1.5), Duration.minutes(90), Duration.days(1)];
+    expect(durations.map((d) => [interval(d).interval, interval(d).timeout])).toEqual([
+      ['500ms', '500ms'],
+      ['1500ms', '1500ms'],
+      ['90m', '90m'],
+      ['24h', '24h'],
+    ]);
+  });
+
+  test.each([
+    [undefined, "GitOps.flux: its options (undefined) must be an object, such as { sourceRef: { name: 'platform' } }"],
+    [{ path: './clusters/prod' }, "GitOps.flux: 'sourceRef' is missing: the Flux source that holds the output, such as { name: 'platform' } (a GitRepository)"],
+    [{ sourceRef: 'platform' }, 'GitOps.flux: \'sourceRef\' ("platform") must name the Flux source that holds the output, such as { name: \'platform\' } or { kind: \'OCIRepository\', name: \'platform\' }'],
+    [
+      { sourceRef: { name: 'platform', kind: 'HelmRepository' }, prune: 'false', wait: 0, namespace: 'Flux_System', intervall: Duration.minutes(1) },
+      "GitOps.flux: 'intervall' is not an option; the options are 'sourceRef', 'path', 'interval', 'timeout', 'prune', 'wait', 'namespace'; " +
+        "'sourceRef.kind' (\"HelmRepository\") must be one of 'GitRepository', 'OCIRepository', 'Bucket', 'ExternalArtifact'; " +
+        "'prune' (\"false\") must be true or false; 'wait' (0) must be true or false; " +
+        "'namespace' (\"Flux_System\") must be a namespace: a DNS-1123 label (lowercase letters, digits and '-', at most 63), such as 'flux-system'",
+    ],
+    [
+      { sourceRef: { name: '', namespace: 'Bad NS', ref: 'main' }, path: 42 },
+      "GitOps.flux: 'sourceRef.ref' is not an option; the options are 'sourceRef.kind', 'sourceRef.name', 'sourceRef.namespace'; " +
+        "'sourceRef.name' (\"\") must be the source's name: a DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), such as 'platform'; " +
+        "'sourceRef.namespace' (\"Bad NS\") must be a namespace: a DNS-1123 label (lowercase letters, digits and '-', at most 63); " +
+        "'path' (42) must be the outdir's path in the source, such as './clusters/prod/dist'",
+    ],
+    [
+      { sourceRef: { name: 'platform' }, interval: '5m', timeout: Duration.seconds(0) },
+      "GitOps.flux: 'interval' (\"5m\") must be a cdk8s Duration, such as Duration.minutes(10); 'timeout' (0 seconds) must be a whole number of milliseconds, more than zero",
+    ],
+    [{ sourceRef: { name: 'platform' }, interval: Duration.millis(0.5) }, "GitOps.flux: 'interval' (0.5 millis) must be a whole number of milliseconds, more than zero"],
+  ])('GitOps.flux(%j) throws naming each bad option', (options, message) => {
+    expect(() => GitOps.flux(options as any)).toThrow(message);
+  });
+
+  test('a gitops prop not made by GitOps is refused when the app is made, naming the prop', () => {
+    expect(() => new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: 'flux' as any })).toThrow(
+      "CapabilityApp: 'gitops' (\"flux\") must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()",
+    );
+    expect(() => new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.flux as any })).toThrow("CapabilityApp: 'gitops' (the function flux) must be made by");
+  });
+
   test('without the gitops prop no gitops/ folder is written', () => {
     expect(gitopsPaths(accepted(threeStepApp().synthesize()))).toEqual([]);
   });
@@ -222,9 +273,33 @@ describe('fluxFiles (pure)', () => {
     ]);
   });
 
-  test('two step ids with the same slug get distinct names', () => {
+  test('two step ids with the same slug each add a digest of their id, whatever their order', () => {
+    // GIVEN the steps a/b-c and a-b/c, which both slug to a-b-c, declared in either order
+    const namesOf = (ids: string[]) => {
+      const files = fluxFiles({ sourceRef: { name: 's' } }, ids.map((id) => step(id, [])), ids.map(runtimeFile));
+      return ids.map((id, i) => [id, parse(files.get([...files.keys()].find((f) => f.startsWith(`gitops/flux/cluster/000${i + 1}-`))!)!).metadata.name]);
+    };
+
+    // THEN each keeps its name in both orders; a step whose slug is its own keeps the plain slug
+    expect(namesOf(['a/b-c', 'a-b/c'])).toEqual([['a/b-c', 'a-b-c-b88f83c840'], ['a-b/c', 'a-b-c-4e84717d75']]);
+    expect(namesOf(['a-b/c', 'a/b-c'])).toEqual([['a-b/c', 'a-b-c-4e84717d75'], ['a/b-c', 'a-b-c-b88f83c840']]);
+    expect(namesOf(['a/b-c'])).toEqual([['a/b-c', 'a-b-c']]);
+  });
+
+  test('a dependency on a step whose name carries a digest names it so', () => {
     const files = fluxFiles({ sourceRef: { name: 's' } }, [step('a/b', []), step('a-b', ['a/b'])], [runtimeFile('a/b'), runtimeFile('a-b')]);
-    expect(parse(files.get('gitops/flux/cluster/0002-a-b-2.yaml')!).spec.dependsOn).toEqual([{ name: 'a-b' }]);
+    expect(parse(files.get('gitops/flux/cluster/0002-a-b-d44362d67d.yaml')!).spec.dependsOn).toEqual([{ name: 'a-b-c14cddc033' }]);
+  });
+
+  test('without runtime steps the cluster folder still has its kustomization.yaml, with no resources', () => {
+    const files = fluxFiles({ sourceRef: { name: 's' } }, [step('base', [], 'deploy')], []);
+    expect([...files.keys()]).toEqual(['gitops/flux/cluster/kustomization.yaml']);
+    expect(parse(files.get('gitops/flux/cluster/kustomization.yaml')!)).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      sortOptions: { order: 'fifo' },
+      resources: [],
+    });
   });
 });
 
@@ -264,6 +339,22 @@ describe('Argo CD', () => {
     // THEN
     expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
       'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("-1"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
+    ]);
+  });
+
+  test('a Contribution that sets the sync-wave annotation is refused with CAP002, naming the Contribution', () => {
+    // GIVEN
+    const app = threeStepApp(GitOps.argoCd());
+    const routing = app.node.findChild('cdn').node.findChild('Routing');
+    const target = routing.node.findChild('Settings') as ApiObject;
+    new Contribution(routing, 'Team', { target, fields: { metadata: { annotations: { 'argocd.argoproj.io/sync-wave': '3' } } } });
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations.map((v) => `${v.code} ${v.message} [${v.paths?.join(', ')}]`)).toEqual([
+      'CAP002 field conflict: ConfigMap edge/settings declared by \'cdn/Routing/Settings\': \'cdn/Routing/Team\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("3"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency. [cdn/Routing/Team]',
     ]);
   });
 });

@@ -143,7 +143,7 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
-   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented),
+   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`),
    *   naming each
    */
   constructor(props: CapabilityAppProps = {}) {
@@ -336,6 +336,9 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   };
   pathProp('outdir', 'dist');
   pathProp('lockFile', 'capability.lock.json');
+  if (props.gitops !== undefined && !hasBrand(props.gitops, 'GitOps')) {
+    problems.push(`'gitops' (${valueText(props.gitops)}) must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()`);
+  }
   if (props.enforce !== undefined) appendAll(problems, enforceOptionsProblems(props.enforce));
   if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
   return props;

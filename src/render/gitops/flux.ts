@@ -3,10 +3,12 @@ import { Duration } from 'cdk8s';
 import type { KustomizationSpecSourceRefKind } from '../../imports/kustomization-kustomize.toolkit.fluxcd.io';
 import { flux } from '../../private/lazy';
 import { slug } from '../../private/names';
+import { sha256Hex } from '../../private/sha256';
 import { toYaml } from '../../private/yaml';
 import { kustomization } from '../kustomization';
 import type { OutputWriter } from '../output-writer';
 import type { PlanStep, RuntimeFile } from '../plan-steps';
+import { goDuration } from './flux-options';
 import { renderObjects, runtimeSteps } from './runtime-steps';
 
 /** The Flux source that holds the synthesized output (a Git repository, usually). */
@@ -125,26 +127,21 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
     files.set(`gitops/flux/cluster/${file}`, `${header}\n${toYaml(manifest)}`);
     clusterFiles.push(file);
   });
-  if (clusterFiles.length > 0) files.set('gitops/flux/cluster/kustomization.yaml', kustomization(clusterFiles));
+  // written when there is no runtime step too: the Kustomization pointed at cluster/ then finds its path, and prunes
+  // the step Kustomizations of a release that removed its last runtime step
+  files.set('gitops/flux/cluster/kustomization.yaml', kustomization(clusterFiles));
   return files;
 }
 
-/** Stable Kustomization names from step ids: a DNS-1123 label each, unique. */
+/**
+ * Stable Kustomization names from step ids: a DNS-1123 label each, unique.
+ * A step is named by the slug of its id; steps whose ids give the same slug
+ * (`a/b-c` and `a-b/c`) each add a digest of their own id, so a name never
+ * depends on the order the steps were declared in.
+ */
 function uniqueNames(ids: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return ids.map((id) => {
-    const base = slug(id).slice(0, 60).replace(/-+$/, '');
-    let name = base;
-    for (let n = 2; seen.has(name); n++) name = `${base}-${n}`;
-    seen.add(name);
-    return name;
-  });
-}
-
-/** A Go duration as Flux writes it: `10m`, `1h`, `90s`. */
-function goDuration(d: Duration): string {
-  const seconds = d.toSeconds();
-  if (seconds > 0 && seconds % 3600 === 0) return `${seconds / 3600}h`;
-  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60}m`;
-  return `${seconds}s`;
+  const bases = ids.map((id) => slug(id).slice(0, 60).replace(/-+$/, ''));
+  const count = new Map<string, number>();
+  for (const base of bases) count.set(base, (count.get(base) ?? 0) + 1);
+  return bases.map((base, i) => (count.get(base) === 1 ? base : `${base.slice(0, 52).replace(/-+$/, '')}-${sha256Hex(ids[i], 10)}`));
 }

@@ -1,6 +1,8 @@
 import { argoCdWriter } from './argo-cd';
 import type { FluxOptions } from './flux';
 import { fluxWriter } from './flux';
+import { fluxOptionsProblems } from './flux-options';
+import { brand, hasBrand } from '../../private/brand';
 import type { OutputWriter } from '../output-writer';
 
 /**
@@ -18,8 +20,14 @@ export class GitOps {
    * step, chained by `dependsOn` as the plan chains the steps, each applying
    * its own folder with `wait`. Written to `gitops/flux/`: point one Flux
    * Kustomization at `gitops/flux/cluster`.
+   *
+   * @throws when an option is not valid (a missing `sourceRef`, a source
+   * kind Flux does not know, a duration that is not a whole, positive number of
+   * milliseconds, an option it does not take), naming each
    */
   public static flux(options: FluxOptions): GitOps {
+    const problems = fluxOptionsProblems(options);
+    if (problems.length > 0) throw new Error(`GitOps.flux: ${problems.join('; ')}`);
     return new GitOps('flux', fluxWriter(options));
   }
 
@@ -33,6 +41,14 @@ export class GitOps {
     return new GitOps('argocd', argoCdWriter);
   }
 
+  /**
+   * Whether `x` was made by `GitOps.flux` or `GitOps.argoCd` (of any copy of
+   * this package).
+   */
+  public static isGitOps(x: unknown): x is GitOps {
+    return hasBrand(x, 'GitOps');
+  }
+
   private constructor(
     /** The engine the output is for, for example `flux`. */
     public readonly engine: string,
@@ -42,5 +58,7 @@ export class GitOps {
      * @internal
      */
     public readonly writer: OutputWriter,
-  ) {}
+  ) {
+    brand(this, 'GitOps');
+  }
 }
