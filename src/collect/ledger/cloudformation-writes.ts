@@ -9,7 +9,7 @@ import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
-import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
+import { callWriter, contributionWriter, declarationWriter, Writer, writerName } from './writer';
 import { appendTo } from '../../private/append';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
@@ -82,7 +82,9 @@ export function recordCloudFormationWrites(
   for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) appendTo(runsOf, run.target, run);
   for (const c of constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
-    const calls = propertyCalls(c);
+    const all = overrideCalls(c);
+    recordAttributeWrites(c, all.filter(isAttributeCall), ledger);
+    const calls = all.filter(isPropertyCall);
     const runs = runsOf.get(c) ?? [];
     const tagProperty = tagPropertyOf(c);
     const declared = tags.get(c);
@@ -124,12 +126,15 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = overrideWriters(c.node.path, declarer);
   const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...fact });
+  const replaced = new ReplacedOverrides();
   for (const call of w.calls) {
     const writer = writerOf(call);
     const plain = writer.kind === 'override';
     const deletes = call.value === undefined;
     const at = call.path.slice(1);
-    for (const path of callLeaves(call)) {
+    const leaves = callLeaves(call);
+    if (!deletes) for (const path of replaced.by(writer, at, leaves)) writes.push([writer, { path }]);
+    for (const path of leaves) {
       if (plain && deletes) {
         for (const earlier of hatches.removeUnder(writer, path)) {
           override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
@@ -169,11 +174,70 @@ function overrideWriters(resourcePath: string, declarer: Writer): (call: Overrid
   };
 }
 
-/** The property override calls of a resource, as recorded, or read off its raw overrides when none were recorded. */
-function propertyCalls(c: CfnResource): OverrideCall[] {
-  const recorded = overrideCallsOf(c);
-  const calls = recorded ?? existingOverrides(rawOverridesOf(c)).map((o) => ({ ...o, call: UNRECORDED }));
-  return calls.filter((call) => call.path[0] === 'Properties' && call.path.length > 1);
+/** The override calls of a resource, as recorded, or read off its raw overrides when none were recorded. */
+function overrideCalls(c: CfnResource): readonly OverrideCall[] {
+  return overrideCallsOf(c) ?? existingOverrides(rawOverridesOf(c)).map((o) => ({ ...o, call: UNRECORDED }));
+}
+
+/** An override of the resource's properties: below `Properties`, or `Properties` given whole (its deletion writes no leaf). */
+function isPropertyCall(call: OverrideCall): boolean {
+  return call.path[0] === 'Properties' && (call.path.length > 1 || call.value !== undefined);
+}
+
+/** An override of a resource attribute (`DeletionPolicy`, `Metadata.*`, `Condition`, `DependsOn`, ...) by the program, not by the declarer's L2. */
+function isAttributeCall(call: OverrideCall): boolean {
+  return call.path[0] !== 'Properties' && !call.call.byLibrary;
+}
+
+/**
+ * Records the overrides of a resource's attributes outside `Properties`
+ * (`addOverride('DeletionPolicy', ...)`, `addOverride('Metadata.Owner', ...)`)
+ * when more than one call makes them, as writes to the resource's attributes,
+ * an object of their own in the ledger (an attribute and a property may share
+ * a name: `Condition`). Each call is a writer as for properties; what the
+ * declarer's L2 sets (its removal policy) is the declarer's, not recorded, so
+ * a plain override of it stays an escape hatch. Two calls of one leaf, or a
+ * call that replaces what another call wrote below it, are then `CAP002`.
+ */
+function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], ledger: LedgerBuilder): void {
+  if (calls.length < 2) return;
+  const object: LedgerObject = { key: `cfn-attributes|${c.node.path}`, label: `${labelOf(c)} (resource attributes)`, kind: 'cfn' };
+  const writerOf = overrideWriters(c.node.path, declarationWriter(declarerOf(c).node.path));
+  const replaced = new ReplacedOverrides();
+  for (const call of calls) {
+    const writer = writerOf(call);
+    const leaves = call.value === undefined ? [call.path] : leavesOf(call.value, CFN_PROPERTIES, call.path, opaque);
+    if (call.value !== undefined) for (const path of replaced.by(writer, call.path, leaves)) ledger.record({ object, writer, path });
+    for (const path of leaves) ledger.record({ object, writer, path });
+  }
+}
+
+/**
+ * The leaves earlier override calls wrote, to find what a later call
+ * replaces: aws-cdk's `addOverride(path, value)` sets the raw override at
+ * `path`, dropping every override below it (`addOverride('Properties', {...})`
+ * after a Contribution's `VersioningConfiguration`), which its merge onto the
+ * rendered resource does not bring back.
+ */
+class ReplacedOverrides {
+  private readonly written: Array<{ readonly writer: Writer; readonly path: FieldPath }> = [];
+
+  /**
+   * The leaves other writers' earlier calls wrote at or below `at` that this
+   * call, writing `leaves`, drops: its writer writes them too (one of them
+   * loses its value). Notes this call's leaves for the calls after it.
+   */
+  public by(writer: Writer, at: FieldPath, leaves: readonly FieldPath[]): FieldPath[] {
+    const own = new Set(leaves.map((l) => l.join('\u0000')));
+    const name = writerName(writer);
+    const dropped = this.written.filter((e) => writerName(e.writer) !== name && isAtOrBelow(e.path, at) && !own.has(e.path.join('\u0000'))).map((e) => e.path);
+    for (const path of leaves) this.written.push({ writer, path });
+    return dropped;
+  }
+}
+
+function isAtOrBelow(path: FieldPath, at: FieldPath): boolean {
+  return path.length >= at.length && at.every((segment, i) => path[i] === segment);
 }
 
 const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };
