@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
-import { removeTempDirs, tempDir } from './util';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
+import { removeTempDirs, siteOfNextLine, tempDir } from './util';
 import { renderErrorText } from '../src/collect/render-error';
 
 afterAll(removeTempDirs);
@@ -18,6 +18,7 @@ describe('an object that cannot be rendered', () => {
     // GIVEN a Secret whose test patch fails: fast-json-patch puts the whole object, and the patch's value, in its message
     const { app, chart } = routing();
     const secret = new ApiObject(chart, 'Db', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, stringData: { password: 'hunter2-s3cr3t' } });
+    const at = siteOfNextLine();
     secret.addJsonPatch(JsonPatch.add('/metadata/labels', { tier: 'db' }), JsonPatch.test('/metadata/name', 'database-hunter2'));
 
     // WHEN
@@ -25,18 +26,30 @@ describe('an object that cannot be rendered', () => {
 
     // THEN
     expect(found).toEqual([
-      "CAP010 invalid object: 'shop/Routing/Db' could not be rendered: TEST_OPERATION_FAILED: Test operation failed (JSON patch 2: test /metadata/name). Fix the object's props.",
+      `CAP010 invalid object: 'shop/Routing/Db' could not be rendered: JSON patch 2 (test /metadata/name, addJsonPatch at ${at}) failed: Test operation failed. Fix the patch.`,
     ]);
     expect(found.join('\n')).not.toContain('hunter2');
   });
 
-  test('an error without a patch keeps its first line, without cdk8s\' prefix', () => {
+  test('a patch under a map the object lacks names the patch, its call and the missing map, also when a Contribution writes that map', () => {
+    // GIVEN (a user trial: the Contribution makes metadata.labels, but only after the object's own patches ran)
     const { app, chart } = routing();
     const map = new ApiObject(chart, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' } });
+    new Contribution(chart, 'Team', { target: map, fields: { metadata: { labels: { x: '2' } } } });
+    const at = siteOfNextLine();
     map.addJsonPatch(JsonPatch.add('/metadata/labels/x', '3'));
+
+    // THEN
     expect(violations(app)).toEqual([
-      "CAP010 invalid object: 'shop/Routing/Cfg' could not be rendered: TypeError: Cannot set properties of undefined (setting 'x'). Fix the object's props.",
+      `CAP010 invalid object: 'shop/Routing/Cfg' could not be rendered: JSON patch 1 (add /metadata/labels/x, addJsonPatch at ${at}) failed: ` +
+        "Cannot set properties of undefined (setting 'x'): the object has no /metadata/labels, which its own patches would need (a Contribution's fields are merged after them). Fix the patch.",
     ]);
+  });
+
+  test('an error that is no patch\'s keeps its first line, without cdk8s\' prefix', () => {
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { get broken(): string { throw new Error('no value\nsecret: hunter2'); } } });
+    expect(violations(app)).toEqual(["CAP010 invalid object: 'shop/Routing/Cfg' could not be rendered: Error: no value. Fix the object's props."]);
   });
 });
 

@@ -17,7 +17,7 @@ import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
-import { renderErrorText } from './render-error';
+import { renderFailure } from './render-error';
 import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
 import { templateValidationEnabled } from './template-validation-switch';
 import { CrdTopologies } from './topology/crd-topology';
@@ -232,7 +232,7 @@ function renderObjects(
     try {
       rendered.push({ apiObject, manifest: apiObject.toJson() });
     } catch (e) {
-      renderErrors.push({ path: apiObject.node.path, error: renderErrorText(e) });
+      renderErrors.push({ path: apiObject.node.path, error: renderFailure(apiObject, e) });
     }
   }
   const clusterScoped = new Set([...clusterScopedCustomKinds(rendered.map((r) => r.manifest)), ...declared]);

@@ -12,7 +12,8 @@ export const constructValidation = defineRule({
   run({ facts }) {
     const found: RuleFinding[] = facts.problems.validationErrors.map(({ path, error }) => ({ message: `'${path}' failed its own validation: ${error}`, paths: [path] }));
     for (const { path, error } of facts.problems.renderErrors) {
-      found.push({ message: `'${path}' could not be rendered: ${error}. Fix the object's props.`, paths: [path] });
+      const fix = error.startsWith('JSON patch ') ? 'Fix the patch' : "Fix the object's props";
+      found.push({ message: `'${path}' could not be rendered: ${error}. ${fix}.`, paths: [path] });
     }
     return found;
   },
