@@ -154,3 +154,31 @@ describe('absent, null and empty', () => {
     ]);
   });
 });
+
+describe('spec.replicas of an autoscaler: CREATE', () => {
+  /** The Deployment as the deployer's CREATE reaches admission: the API server has defaulted `spec.replicas: 1`. */
+  function created(username: string): Request {
+    const object = structuredClone(WEB) as any;
+    object.spec.replicas = 1;
+    object.spec.template.spec.containers[0].ports[0].protocol = 'TCP';
+    return { operation: 'CREATE', username, group: 'apps', resource: 'deployments', kind: 'Deployment', namespace: 'shop', name: 'web', object };
+  }
+
+  const autoscalerOwns = (username: string) =>
+    `spec.replicas of apps/Deployment shop/web belong to the runtime writer 'shop/Routing/Autoscaler' (${AUTOSCALER}): only that identity may change them, not ${username}`;
+
+  test('the deployer may CREATE the Deployment with the replicas the API server defaulted', () => {
+    expect(admit(policies, created(DEPLOYER))).toEqual({ allowed: true, warnings: [], audited: [], failures: [] });
+  });
+
+  test("another identity's CREATE is still denied, for the deployer's fields and the autoscaler's", () => {
+    const { failures: found } = admit(policies, created(STRANGER));
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(new RegExp(`^metadata\\.finalizers\\[=example\\.com/protect\\], metadata\\.labels\\.app, .* of apps/Deployment shop/web belong to the deployer \\(${DEPLOYER}\\): only that identity may change them, not ${STRANGER}$`));
+    expect(found[1]).toBe(autoscalerOwns(STRANGER));
+  });
+
+  test("the deployer's UPDATE of the autoscaler's replicas is still denied", () => {
+    expect(failures(DEPLOYER, (o) => (o.spec.replicas = 1))).toEqual([autoscalerOwns(DEPLOYER)]);
+  });
+});

@@ -43,7 +43,11 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
  * CREATE, and the object after it is the one before on DELETE (deletion
  * changes no leaf): a runtime writer's DELETE of an object it writes fields of
  * is refused by a rule of its own; the deployer, the garbage collector and
- * anyone else RBAC allows may delete it.
+ * anyone else RBAC allows may delete it. The deployer's CREATE passes the
+ * runtime writers' validations: its manifests never give their leaves (that is
+ * a field conflict at synth), so what they hold on CREATE is what the API
+ * server defaulted before admission (`spec.replicas: 1` of a Deployment whose
+ * replicas an autoscaler owns).
  *
  * @param map the ownership map
  * @param options the validation actions and the name prefix
@@ -110,12 +114,14 @@ function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLea
   for (const { owner, leaves: owned } of owners) {
     const base = `unchanged_${identifierOf(owner === deployer ? 'deployer' : owner.name, taken)}`;
     const description = describeOwner(owner, deployer);
+    // the deployer creates what the runtime writers' leaves hold on CREATE: the API server's defaults
+    const deployerCreates = owner === deployer ? '' : ` || (request.operation == 'CREATE' && request.userInfo.username == ${celString(deployer.identity)})`;
     chunks(entriesOf(owned)).forEach((entries, c) => {
       const variable = c === 0 ? base : `${base}_${c + 1}`;
       variables.push({ name: variable, expression: `{${entries.join(', ')}}` });
       const ref = `variables.${variable}`;
       validations.push({
-        expression: `request.userInfo.username == ${celString(owner.identity)} || ${ref}.all(f, ${ref}[f])`,
+        expression: `request.userInfo.username == ${celString(owner.identity)}${deployerCreates} || ${ref}.all(f, ${ref}[f])`,
         message: `fields of ${kindLabel} that belong to ${description} may be changed only by that identity`,
         messageExpression: `${ref}.filter(f, !${ref}[f]).join(', ') + ${celString(` of ${kindLabel} `)} + ${objectName} + ${celString(` belong to ${description}: only that identity may change them, not `)} + request.userInfo.username`,
         reason: 'Forbidden',
