@@ -1,6 +1,7 @@
 import type { ValidationAction } from './enforce-options';
 import { celString, leafUnchanged } from './leaf-cel';
 import type { KindOwnership, LeafOwner, ObjectOwnership, OwnershipMap, ProtectedLeaf } from './ownership-map';
+import { SCALED_LEAF } from './scale-subresource';
 import { compareText } from '../../private/compare';
 import { sha256Hex } from '../../private/sha256';
 
@@ -47,7 +48,10 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
  * runtime writers' validations: its manifests never give their leaves (that is
  * a field conflict at synth), so what they hold on CREATE is what the API
  * server defaulted before admission (`spec.replicas: 1` of a Deployment whose
- * replicas an autoscaler owns).
+ * replicas an autoscaler owns). A policy that protects `spec.replicas` of a
+ * kind with a `scale` subresource matches that subresource too (`kubectl
+ * scale`, an autoscaler): its requests carry autoscaling/v1 `Scale` objects,
+ * whose `spec.replicas` is the same leaf and which hold no other owned leaf.
  *
  * @param map the ownership map
  * @param options the validation actions and the name prefix
@@ -144,19 +148,20 @@ function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLea
     metadata: { name },
     spec: {
       failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [resourceRule(kind, runtime.length > 0)] },
+      matchConstraints: { resourceRules: [resourceRule(kind, runtime.length > 0, kind.scale && leaves.some((l) => l.text === SCALED_LEAF))] },
       variables,
       validations,
     },
   };
 }
 
-function resourceRule(kind: KindOwnership, withDelete: boolean): any {
+/** The rule of a policy: the kind's resource, and its `scale` subresource when the policy protects what it changes. */
+function resourceRule(kind: KindOwnership, withDelete: boolean, withScale: boolean): any {
   return {
     apiGroups: [kind.group],
     apiVersions: ['*'],
     operations: withDelete ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE'],
-    resources: [kind.resource],
+    resources: withScale ? [kind.resource, `${kind.resource}/scale`] : [kind.resource],
   };
 }
 
