@@ -104,7 +104,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
   if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
   const expected = expectedObjects(lock);
-  if (expected.length === 0) {
+  if (expected.every((e) => e.whole)) {
     return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded, or the release has no runtime objects. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
   }
 
