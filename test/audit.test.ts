@@ -1,6 +1,18 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject } from 'cdk8s';
+import * as jsyaml from 'js-yaml';
+import { capturingOutput, removeTempDirs, tempDir } from './util';
+import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
+import { main } from '../src/cli/main';
 import { AuditFinding, auditCluster, ExpectedObject } from '../src/cluster/audit';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
 import { LiveObject, readLiveObjects } from '../src/cluster/live-objects';
+import { expectedObjects } from '../src/cluster/object-writers';
+import { Lock, writeLock } from '../src/release/lock';
+import { textOf } from '../src/render/file-content';
+
+afterAll(removeTempDirs);
 
 const WEB = 'cdk-capability:cdn/Routing/Web';
 const TEAM = 'cdk-capability:cdn/Routing/Team';
@@ -139,5 +151,83 @@ describe('auditCluster', () => {
         "ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager cdk-capability:cdn/Routing/Team) is gone and owned by nobody: a full-object update that did not carry it dropped it; the latest update is by 'netop' (Update at 2026-12-03T10:00:00Z), the field manager of the runtime writer 'cdn/Routing/NetOp (RuntimeWriter)', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore it.",
       );
     });
+  });
+});
+
+describe('the field-ownership policies of a release with enforce', () => {
+  const DEPLOYER = 'system:serviceaccount:flux-system:kustomize-controller';
+
+  /** A release with enforce: `ConfigMap shop/settings`, whose label `zone` a controller writes; its lock as written to a file. */
+  function enforcedRelease(): { lock: Lock; lockFile: string; policies: any[]; settings: any } {
+    const dir = tempDir('audit-policies-');
+    const app = new CapabilityApp({ outdir: path.join(dir, 'dist'), lockFile: path.join(dir, 'none.json'), enforce: { deployer: DEPLOYER } });
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const settings = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { mode: 'fast' } });
+    new RuntimeWriter(routing, 'Zoner', { target: settings, fields: ['metadata.labels.zone'], identity: 'system:serviceaccount:zones:zoner', manager: 'zoner' });
+    const result = app.synthesize();
+    expect(result.violations).toEqual([]);
+    const lockFile = path.join(dir, 'capability.lock.json');
+    writeLock(lockFile, result.lock!);
+    const manifests = jsyaml.loadAll(textOf(result.output!.files.get('runtime/0000-field-ownership.yaml')!)) as any[];
+    // as the cluster prints them after `cdk-capability apply`: the applier owns each policy whole
+    const policies = manifests.map((m) => ({ ...m, metadata: { ...m.metadata, managedFields: [{ manager: 'cdk-capability', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] } }));
+    const object = configMap('settings', [['cdk-capability', 'Apply', [['data', 'mode']]], ['cdk-capability:shop/Routing/Settings', 'Apply', [['data', 'mode']]]]);
+    delete object.metadata.labels;
+    return { lock: JSON.parse(fs.readFileSync(lockFile, 'utf-8')), lockFile, policies, settings: object };
+  }
+
+  const release = enforcedRelease();
+  const LIVE_POLICY = (name: string, kind = 'ValidatingAdmissionPolicy') => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name, managedFields: [{ manager: 'cdk-capability', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] },
+    spec: {},
+  });
+
+  test('the lock records each policy and binding by kind and name', () => {
+    expect(release.lock.fieldOwnershipPolicies).toEqual([
+      { kind: 'ValidatingAdmissionPolicy', name: 'shop.field-owners.configmaps' },
+      { kind: 'ValidatingAdmissionPolicyBinding', name: 'shop.field-owners.configmaps' },
+    ]);
+  });
+
+  test('a cluster that matches the release, its policies included, has no finding: exit 0', () => {
+    // GIVEN
+    const input = path.join(path.dirname(release.lockFile), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [release.settings, ...release.policies] }));
+
+    // WHEN
+    const run = capturingOutput(() => main(['audit', input, '--lock', release.lockFile]));
+
+    // THEN
+    expect({ result: run.result, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      result: 0,
+      stdout: `cdk-capability audit: the cluster matches ${release.lockFile} (3 objects compared).\n`,
+      stderr: '',
+    });
+  });
+
+  test('a policy of a removed release is still an unknown object, and a policy of the release not in the cluster is missing', () => {
+    // GIVEN the release's binding gone, and a policy a removed release left behind
+    const input = live(release.settings, release.policies[0], LIVE_POLICY('shop.field-owners-2.configmaps'));
+
+    // WHEN
+    const findings = auditCluster(expectedObjects(release.lock), input);
+
+    // THEN
+    expect(kinds(findings)).toEqual([
+      ['unknown-object', 'admissionregistration.k8s.io/ValidatingAdmissionPolicy shop.field-owners-2.configmaps', 'cdk-capability', undefined, []],
+      ['missing-object', 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding shop.field-owners.configmaps', undefined, undefined, []],
+    ]);
+  });
+
+  test('a lock that records only policies still records no writers: exit 1', () => {
+    const input = path.join(path.dirname(release.lockFile), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: release.policies }));
+    const bare = path.join(path.dirname(release.lockFile), 'bare.lock.json');
+    writeLock(bare, { ...release.lock, units: release.lock.units.map(({ writers: _writers, ...u }) => u) });
+    const run = capturingOutput(() => main(['audit', input, '--lock', bare]));
+    expect(run.result).toBe(1);
+    expect(run.stderr).toMatch(/records no writers of runtime objects/);
   });
 });

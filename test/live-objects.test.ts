@@ -31,6 +31,12 @@ const DEPLOYMENT = {
   spec: { replicas: 2 },
 };
 
+/** The Deployment whose one entry's `fieldsV1` is `{"f:a": {"f:a": ...}}`, `depth` levels, as JSON text (no recursion writes it). */
+function nestedSet(depth: number): string {
+  const deployment = JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Apply', fieldsV1: 'SET' }] } });
+  return deployment.replace('"SET"', `${'{"f:a":'.repeat(depth)}{}${'}'.repeat(depth)}`);
+}
+
 describe('readLiveObjects', () => {
   test('a List, as kubectl prints several objects, is flattened; each entry\'s set is read', () => {
     const [web, cm] = readLiveObjects(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [DEPLOYMENT, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'shop' } }] }), 'live.json');
@@ -85,10 +91,21 @@ items:
     ['a bad set', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Apply', fieldsV1: { 'f:spec': [] } }] } }),
       /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): fieldsV1\["f:spec"\] is a list, expected an object$/],
     ['neither JSON nor YAML', '{ a: [', /^live\.json is neither JSON nor YAML: /],
+    ['an empty manager', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: '', operation: 'Update', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }] } }),
+      /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] has an empty manager \(""\): audit names the owner of every field by its manager, and cannot name this one\. Read the objects as the cluster prints them; a client that writes with neither a field manager nor a user agent is recorded so: give it one \(--field-manager\)$/],
+    ['a "." that holds a string, as an element that holds one is', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Apply', fieldsV1: { 'f:spec': { '.': 'x', 'f:replicas': {} } } }] } }),
+      /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): fieldsV1\["f:spec"\]\["\."\] is "x", expected an object$/],
+    ['a set nested 20,000 levels deep', nestedSet(20_000),
+      /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): fieldsV1\["f:a"\]\["f:a"\]\["f:a"\]\["f:a"\]\.\.\.\["f:a"\]\["f:a"\] nests more than 1000 levels deep, deeper than any object of a release \(synth writes objects at most 1000 levels deep\)$/],
   ])('%s is an error saying where', (_what, text, message) => {
     expect(() => readLiveObjects(text, 'live.json')).toThrow(LiveObjectsError);
     expect(() => readLiveObjects(text, 'live.json')).toThrow(message);
   });
+});
+
+test('a set 1,000 levels deep is read', () => {
+  const [web] = readLiveObjects(nestedSet(1000), 'live.json');
+  expect(web.managedFields[0].members.map((m) => m.length)).toEqual([1000]);
 });
 
 describe('ledgerLeaves', () => {

@@ -57,7 +57,7 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
 
 describe('fields the schema has are accepted', () => {
   test.each([
-    ['app1', ['spec.domains', 'spec.routeTables', 'spec.entityConfigurations[name=audit].region', 'metadata.labels.team', 'metadata.finalizers[=netop.example.com/cleanup]', 'status.phase']],
+    ['app1', ['spec.domains', 'spec.routeTables', 'spec.entityConfigurations[name=audit].region', 'metadata.labels.team', 'metadata.finalizers[=netop.example.com/cleanup]']],
     ['web', ['spec.replicas', 'spec.template.spec.containers[name=sidecar].image', 'spec.template.spec.containers[name=web].ports[containerPort=8080].name', 'metadata.annotations["example.com/x"]']],
   ] as const)('on %s', (target, fields) => {
     expect(violationsOf(target, [...fields])).toEqual([]);

@@ -33,8 +33,9 @@ per YAML or JSON document) from <file>, or from stdin when it is - or absent:
   --exit-zero       exit 0 also on differences (a step that only reports)
 
 Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
-(printed); 1 an error (unreadable input or lock, a lock that records no
-writers), also with --exit-zero.`;
+(printed); 1 an error (unreadable input or lock, an object of the input
+without metadata.managedFields, a lock that records no writers), also with
+--exit-zero.`;
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -83,6 +84,8 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   if (positionals.length > 1) return usageError(`one input at most, got ${positionals.length} (${positionals.join(' ')})`);
   const format = (values.json ? 'json' : values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}' (one of ${FORMATS.join(', ')})`);
+  if (values['applied-by'] === '') return usageError("--applied-by '' must name the field manager that applied the release, such as kustomize-controller");
+  if (values['ignore-manager']?.includes('')) return usageError("--ignore-manager '' must name a field manager to leave out, such as kube-controller-manager");
   const labels: Record<string, string> = {};
   for (const l of values.label ?? []) {
     const eq = l.indexOf('=');
@@ -101,7 +104,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
   if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
   const expected = expectedObjects(lock);
-  if (expected.length === 0) {
+  if (expected.every((e) => e.whole)) {
     return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded, or the release has no runtime objects. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
   }
 
@@ -118,8 +121,13 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   } catch (e) {
     return failure((e as Error).message);
   }
-  if (live.length > 0 && live.every((o) => o.managedFields.length === 0)) {
+  const bare = live.filter((o) => o.managedFields.length === 0);
+  if (bare.length > 0 && bare.length === live.length) {
     return failure('no object of the input has metadata.managedFields: run kubectl get with --show-managed-fields');
+  }
+  if (bare.length > 0) {
+    const named = bare.slice(0, 3).map((o) => o.label).join(', ') + (bare.length > 3 ? ` and ${bare.length - 3} more` : '');
+    return failure(`${bare.length} of the ${live.length} objects of the input ${bare.length === 1 ? 'has' : 'have'} no metadata.managedFields (${named}): audit cannot tell who owns their fields. Read every object with kubectl get --show-managed-fields`);
   }
 
   const findings = auditCluster(expected, live, {

@@ -38,6 +38,11 @@ export interface ExpectedObject {
   readonly unitId?: string;
   /** Its writers. */
   readonly writers: readonly WriterLeaves[];
+  /**
+   * True for an object the release applies whole and records no writers of (a field-ownership policy or
+   * binding): the audit finds it there or missing, and does not compare its fields.
+   */
+  readonly whole?: boolean;
 }
 
 /** What `auditCluster` can find; each is a difference between the cluster and the lock. */
@@ -144,7 +149,7 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
       });
       continue;
     }
-    appendAll(findings, auditObject(e, object, ignored, options.appliedBy));
+    if (!e.whole) appendAll(findings, auditObject(e, object, ignored, options.appliedBy));
   }
   for (const o of live) {
     if (known.has(o.key)) continue;

@@ -170,11 +170,22 @@ interface SetNode {
 const newNode = (): SetNode => ({ member: false, children: new Map() });
 
 /**
+ * The deepest `fieldsV1` read, in levels of elements: as deep as the deepest object synth writes (`CAP010`
+ * refuses a manifest nested more than 1,000 levels). A set deeper than that describes no object of a
+ * release, and reading it whole would only exhaust the stack.
+ */
+export const MAX_FIELDS_V1_DEPTH = 1000;
+
+/**
  * Every member of a `fieldsV1` set, as ledger paths, in structured-merge-diff's order (a node before the
  * nodes below it). Reads as `Set.FromJSON` does: `{}` and `{".": {}, ...}` are members, a node whose every
- * child is an unknown element type counts as a member, unknown element types are dropped.
+ * child is an unknown element type counts as a member, unknown element types are dropped. Stricter than
+ * structured-merge-diff in two ways: `"."` must hold an object as every element does (the API server
+ * writes `{}`; structured-merge-diff skips whatever it holds), and a set nested more than
+ * `MAX_FIELDS_V1_DEPTH` levels is refused.
  *
- * @throws FieldsV1Error when the document is not an object of objects, or an element is malformed
+ * @throws FieldsV1Error when the document is not an object of objects, an element is malformed, or it
+ *   nests more than `MAX_FIELDS_V1_DEPTH` levels
  */
 export function parseFieldsV1(fieldsV1: unknown): FieldPath[] {
   const root = readNode(fieldsV1, []);
@@ -190,14 +201,26 @@ export function parseFieldsV1(fieldsV1: unknown): FieldPath[] {
   return out;
 }
 
+/** Where in a `fieldsV1` document a node is, as messages print it: `fieldsV1["f:spec"]["f:replicas"]`, the middle of a long path elided. */
+function located(at: readonly string[]): string {
+  const step = (s: string) => `[${JSON.stringify(s)}]`;
+  const shown = at.length <= 8 ? at.map(step).join('') : `${at.slice(0, 4).map(step).join('')}...${at.slice(-2).map(step).join('')}`;
+  return `fieldsV1${shown}`;
+}
+
 function readNode(json: unknown, at: readonly string[]): SetNode {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new FieldsV1Error(`fieldsV1${at.map((s) => `[${JSON.stringify(s)}]`).join('')} is ${Array.isArray(json) ? 'a list' : JSON.stringify(json) ?? 'undefined'}, expected an object`);
+    throw new FieldsV1Error(`${located(at)} is ${Array.isArray(json) ? 'a list' : JSON.stringify(json) ?? 'undefined'}, expected an object`);
+  }
+  if (at.length > MAX_FIELDS_V1_DEPTH) {
+    throw new FieldsV1Error(`${located(at)} nests more than ${MAX_FIELDS_V1_DEPTH} levels deep, deeper than any object of a release (synth writes objects at most ${MAX_FIELDS_V1_DEPTH} levels deep)`);
   }
   const node = newNode();
   let known = 0;
   for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
     if (key === '.') {
+      // the node itself: `{}` as the API server writes it, and an object at least, as every element holds
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) readNode(value, [...at, key]);
       node.member = true;
       continue;
     }

@@ -48,7 +48,8 @@ export class LiveObjectsError extends Error {
  * @param text the input
  * @param source how messages name it (a file, `stdin`)
  * @throws LiveObjectsError when a document is not an object with `apiVersion`, `kind` and `metadata.name`, or
- *   a `managedFields` entry cannot be read
+ *   a `managedFields` entry cannot be read (no manager or an empty one, an unknown operation, a `fieldsV1`
+ *   that `parseFieldsV1` refuses)
  */
 export function readLiveObjects(text: string, source: string): LiveObject[] {
   let documents: unknown[];
@@ -100,6 +101,9 @@ function readManagedFields(entries: unknown, where: string): ManagedFieldsEntry[
   return entries.map((e: any, i: number): ManagedFieldsEntry => {
     const at = `${where}: metadata.managedFields[${i}]`;
     if (e === null || typeof e !== 'object' || typeof e.manager !== 'string') throw new LiveObjectsError(`${at} has no manager`);
+    if (e.manager === '') {
+      throw new LiveObjectsError(`${at} has an empty manager (""): audit names the owner of every field by its manager, and cannot name this one. Read the objects as the cluster prints them; a client that writes with neither a field manager nor a user agent is recorded so: give it one (--field-manager)`);
+    }
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new LiveObjectsError(`${at} (${e.manager}): operation ${JSON.stringify(e.operation)} is neither Apply nor Update`);
     if (e.fieldsType !== undefined && e.fieldsType !== 'FieldsV1') throw new LiveObjectsError(`${at} (${e.manager}): fieldsType ${JSON.stringify(e.fieldsType)} is not FieldsV1`);
     let members: FieldPath[];

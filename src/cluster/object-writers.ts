@@ -9,7 +9,7 @@ import type { FieldPath } from '../collect/ledger/field-path';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
-import { identityKey } from '../collect/object-identity';
+import { describeIdentity, identityKey } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
@@ -204,7 +204,8 @@ function writersById(writers: readonly PlanObjectWriters[]): ReadonlyMap<string,
 
 /**
  * The objects of a lock with their writers, for `auditCluster`; objects recorded without writers (a lock
- * from before they were) are left out.
+ * from before they were) are left out. The field-ownership policies and bindings come last, each an object
+ * the release applies whole (`ExpectedObject.whole`).
  */
 export function expectedObjects(lock: Lock): ExpectedObject[] {
   const out: ExpectedObject[] = [];
@@ -223,8 +224,15 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
       })),
     });
   }
+  for (const { kind, name } of lock.fieldOwnershipPolicies ?? []) {
+    const identity = { group: ADMISSION_GROUP, kind, namespace: '', name };
+    out.push({ identity, label: describeIdentity(identity), writers: [], whole: true });
+  }
   return out;
 }
+
+/** The API group of the field-ownership policies and their bindings. */
+const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 
 /** The identity of a manifest as the lock keys it (namespace as written, `''` when none). */
 function identityOfManifest(manifest: any) {

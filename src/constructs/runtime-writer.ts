@@ -20,6 +20,9 @@ export interface RuntimeWriterProps {
    * The leaves the controller writes, in the ledger's own path syntax (the
    * one its messages print): `spec.domains`, `metadata.labels["app.kubernetes.io/name"]`,
    * `spec.template.spec.containers[name=web].image`, `metadata.finalizers[=example.com/protect]`.
+   * Not the identity fields, not what the API server sets (`metadata.resourceVersion`, `metadata.uid`,
+   * `metadata.managedFields`, `metadata.generation`, `metadata.creationTimestamp`, `metadata.selfLink`),
+   * and nothing in `status` (written through the status subresource, which enforcement does not constrain).
    */
   readonly fields: readonly string[];
 
@@ -44,6 +47,11 @@ export interface RuntimeWriterProps {
 
 /** The identity fields of every object, which nobody owns. */
 const IDENTITY_FIELDS = new Set(['apiVersion', 'kind', 'metadata.name', 'metadata.namespace']);
+/**
+ * The fields of `metadata` the API server sets and server-side apply strips from every request (k8s.io/apiserver
+ * `fieldmanager` `stripSet`), so no field manager ever owns them.
+ */
+const SERVER_SET_METADATA = new Set(['creationTimestamp', 'generation', 'managedFields', 'resourceVersion', 'selfLink', 'uid']);
 const EXAMPLES = '"spec.domains", \'metadata.labels["app.kubernetes.io/name"]\', "spec.template.spec.containers[name=web].image" or "metadata.finalizers[=example.com/protect]"';
 
 /**
@@ -141,9 +149,14 @@ function checkFields(fields: unknown, problems: string[]): void {
       return;
     }
     try {
-      parseFieldPath(text);
+      const steps = parseFieldPath(text);
+      const [first, second] = steps.map((s) => ('field' in s ? s.field : undefined));
       if (IDENTITY_FIELDS.has(text)) {
         problems.push(`${where} is an identity field (apiVersion, kind, metadata.name, metadata.namespace), which nobody owns: leave it out`);
+      } else if (first === 'metadata' && second !== undefined && SERVER_SET_METADATA.has(second)) {
+        problems.push(`${where} is set by the API server (metadata.${second}), which strips it from every apply and update: no field manager owns it, so no controller can be its writer. Leave it out`);
+      } else if (first === 'status') {
+        problems.push(`${where} is in status, which controllers write through the status subresource: the admission policy does not constrain it, and the lock, plan.json and audit leave it out. Leave it out, and declare only the controller's fields outside status`);
       } else if (seen.has(text)) {
         problems.push(`${where} is listed twice: list each leaf once`);
       } else {

@@ -96,6 +96,17 @@ export interface LockedWriter {
 }
 
 /**
+ * An object of the field-ownership step, as the lock records it: a cluster-scoped admissionregistration.k8s.io
+ * object that the release applies whole, with no writer of the composition.
+ */
+export interface LockedPolicy {
+  /** `ValidatingAdmissionPolicy` or `ValidatingAdmissionPolicyBinding`. */
+  readonly kind: 'ValidatingAdmissionPolicy' | 'ValidatingAdmissionPolicyBinding';
+  /** Its name. */
+  readonly name: string;
+}
+
+/**
  * The previous release, as the user commits it (`capability.lock.json`): the
  * interface artifact and the inventory of stacks and objects with the
  * dependency graph between them, and each one's field values with secrets
@@ -118,6 +129,12 @@ export interface Lock {
    * written before they were recorded.
    */
   readonly runtimeWriters?: RuntimeWriterRecord[];
+  /**
+   * The objects of the field-ownership step (`CapabilityApp` prop `enforce`, `runtime/0000-field-ownership.yaml`):
+   * the admission policies and bindings that enforce the ownership map, by kind and name, so that
+   * `cdk-capability audit` knows them. Absent without `enforce`, and in locks written before they were recorded.
+   */
+  readonly fieldOwnershipPolicies?: LockedPolicy[];
   /** Stacks and objects. */
   readonly units: LockedUnit[];
   /** Barrier nodes of the graph (construct-level dependencies), by label. */

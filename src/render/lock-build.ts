@@ -8,7 +8,7 @@ import { describeIdentity, groupKind } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
-import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
+import { Lock, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { templateSecretAt } from '../release/sensitive-properties';
 
@@ -23,8 +23,15 @@ import { templateSecretAt } from '../release/sensitive-properties';
  *
  * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
  * @param key the key of the digests of sensitive values; without one the lock keeps none
+ * @param policies the objects of the field-ownership step (`enforce`), by kind and name, in the order applied
  */
-export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: ReadonlyMap<ObjectFact, string>, key?: LockKey): Lock {
+export function buildLock(
+  facts: Facts,
+  artifact: InterfaceArtifact,
+  rendered: ReadonlyMap<ObjectFact, string>,
+  key?: LockKey,
+  policies: readonly LockedPolicy[] = [],
+): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
@@ -94,6 +101,7 @@ export function buildLock(facts: Facts, artifact: InterfaceArtifact, rendered: R
     ...(key ? { sensitiveKeyId: key.id } : {}),
     interfaces: artifact.interfaces,
     ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
+    ...(policies.length > 0 ? { fieldOwnershipPolicies: [...policies] } : {}),
     units,
     barriers,
     edges,

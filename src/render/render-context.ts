@@ -1,5 +1,5 @@
 import type { EnforceOptions } from './enforcement/enforce-options';
-import { withEnforcement } from './enforcement/enforcement-step';
+import { ENFORCEMENT_STEP, withEnforcement } from './enforcement/enforcement-step';
 import { buildLock } from './lock-build';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
 import { teardownOf, Teardown } from './teardown';
@@ -8,7 +8,7 @@ import { leafWritersOf } from '../cluster/object-writers';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
-import type { Lock } from '../release/lock';
+import type { Lock, LockedPolicy } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
 import { runtimeWriterRecords } from '../release/runtime-writer-record';
@@ -57,7 +57,12 @@ export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey, 
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const runtimeWriters = runtimeWriterRecords(facts.runtimeWriters, facts.objects, (w) => runtimeFieldManager(w.path, w.manager));
   const artifact = interfaceArtifact(facts.contracts, runtimeWriters);
-  const lock = buildLock(facts, artifact, yaml, lockKey);
+  const lock = buildLock(facts, artifact, yaml, lockKey, policiesOf(runtimeFiles));
   const changes = diffReleases(previous, lock, leafWritersOf);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
+}
+
+/** The objects of the field-ownership step, by kind and name, for the lock. */
+function policiesOf(files: readonly RuntimeFile[]): LockedPolicy[] {
+  return files.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP).map((o) => ({ kind: o.identity.kind as LockedPolicy['kind'], name: o.identity.name })));
 }

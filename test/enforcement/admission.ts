@@ -11,6 +11,8 @@ export interface Request {
   readonly username: string;
   readonly group: string;
   readonly resource: string;
+  /** The subresource (`scale`), if the request is to one; `kind` is then the subresource's kind (`Scale`). */
+  readonly subresource?: string;
   readonly kind: string;
   readonly version?: string;
   readonly namespace?: string;
@@ -111,7 +113,8 @@ function matches(rules: any, request: Request): boolean {
     return (
       has(r.apiGroups, request.group) &&
       has(r.apiVersions, request.version ?? 'v1') &&
-      has(r.resources, request.resource) &&
+      // a rule names a subresource as `<resource>/<subresource>`, and `<resource>` alone matches no subresource
+      has(r.resources, request.subresource ? `${request.resource}/${request.subresource}` : request.resource) &&
       has(r.operations, request.operation) &&
       (!r.resourceNames || r.resourceNames.length === 0 || r.resourceNames.includes(request.name))
     );
@@ -143,6 +146,7 @@ function activation(request: Request): Record<string, unknown> {
       namespace: request.namespace ?? '',
       kind: { group: request.group, version: request.version ?? 'v1', kind: request.kind },
       resource: { group: request.group, version: request.version ?? 'v1', resource: request.resource },
+      subResource: request.subresource ?? '',
     }),
   };
 }

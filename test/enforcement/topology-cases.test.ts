@@ -154,3 +154,83 @@ describe('absent, null and empty', () => {
     ]);
   });
 });
+
+describe('spec.replicas of an autoscaler: CREATE and the scale subresource', () => {
+  /** The Deployment as the deployer's CREATE reaches admission: the API server has defaulted `spec.replicas: 1`. */
+  function created(username: string): Request {
+    const object = structuredClone(WEB) as any;
+    object.spec.replicas = 1;
+    object.spec.template.spec.containers[0].ports[0].protocol = 'TCP';
+    return { operation: 'CREATE', username, group: 'apps', resource: 'deployments', kind: 'Deployment', namespace: 'shop', name: 'web', object };
+  }
+
+  /** An UPDATE of the Deployment's scale subresource (`kubectl scale`, the autoscaler): autoscaling/v1 Scale objects. */
+  function scaled(username: string, replicas: number, name = 'web'): Request {
+    const scale = (n: number) => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name, namespace: 'shop', uid: '5d3c6a4e-0000-4000-8000-000000000001', resourceVersion: '4711', creationTimestamp: '2026-12-05T10:00:00Z' },
+      spec: { replicas: n },
+      status: { replicas: 3, selector: 'app=web' },
+    });
+    return { operation: 'UPDATE', username, group: 'apps', resource: 'deployments', subresource: 'scale', kind: 'Scale', namespace: 'shop', name, object: scale(replicas), oldObject: scale(3) };
+  }
+
+  const autoscalerOwns = (username: string) =>
+    `spec.replicas of apps/Deployment shop/web belong to the runtime writer 'shop/Routing/Autoscaler' (${AUTOSCALER}): only that identity may change them, not ${username}`;
+
+  test('the deployer may CREATE the Deployment with the replicas the API server defaulted', () => {
+    expect(admit(policies, created(DEPLOYER))).toEqual({ allowed: true, warnings: [], audited: [], failures: [] });
+  });
+
+  test("another identity's CREATE is still denied, for the deployer's fields and the autoscaler's", () => {
+    const { failures: found } = admit(policies, created(STRANGER));
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(new RegExp(`^metadata\\.finalizers\\[=example\\.com/protect\\], metadata\\.labels\\.app, .* of apps/Deployment shop/web belong to the deployer \\(${DEPLOYER}\\): only that identity may change them, not ${STRANGER}$`));
+    expect(found[1]).toBe(autoscalerOwns(STRANGER));
+  });
+
+  test("the deployer's UPDATE of the autoscaler's replicas is still denied", () => {
+    expect(failures(DEPLOYER, (o) => (o.spec.replicas = 1))).toEqual([autoscalerOwns(DEPLOYER)]);
+  });
+
+  test('the policy matches the scale subresource of the Deployments it protects', () => {
+    const policy = policies.find((p) => p.kind === 'ValidatingAdmissionPolicy' && p.metadata.name === 'shop.field-owners.deployments.apps');
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      { apiGroups: ['apps'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['deployments', 'deployments/scale'] },
+    ]);
+  });
+
+  test('the autoscaler may scale through the scale subresource; kubectl scale by anyone else is denied', () => {
+    expect(admit(policies, scaled(AUTOSCALER, 5)).failures).toEqual([]);
+    expect(admit(policies, scaled(STRANGER, 5)).failures).toEqual([autoscalerOwns(STRANGER)]);
+    expect(admit(policies, scaled(DEPLOYER, 5)).failures).toEqual([autoscalerOwns(DEPLOYER)]);
+  });
+
+  test('a Scale that leaves replicas as they are changes nothing, and another Deployment is not evaluated', () => {
+    expect(admit(policies, scaled(STRANGER, 3)).failures).toEqual([]);
+    expect(admit(policies, scaled(STRANGER, 5, 'other')).failures).toEqual([]);
+  });
+
+  test('replicas the deployer declares may not be scaled by anyone else', () => {
+    // GIVEN a Deployment that declares its replicas, and no autoscaler
+    const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
+    new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Web', { ...WEB, spec: { ...WEB.spec, replicas: 3 } });
+    const declared = policiesOf(app);
+
+    // THEN
+    expect(admit(declared, scaled(STRANGER, 5)).failures).toEqual([
+      `spec.replicas of apps/Deployment shop/web belong to the deployer (${DEPLOYER}): only that identity may change them, not ${STRANGER}`,
+    ]);
+    expect(admit(declared, scaled(DEPLOYER, 5)).failures).toEqual([]);
+  });
+
+  test('a policy that does not protect replicas does not match the scale subresource', () => {
+    // GIVEN a Deployment without replicas, and no autoscaler
+    const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
+    new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Web', WEB);
+
+    // THEN
+    expect(policiesOf(app).filter((p) => p.kind === 'ValidatingAdmissionPolicy').map((p) => p.spec.matchConstraints.resourceRules[0].resources)).toEqual([['deployments']]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ValidationAction } from './enforce-options';
 import { celString, leafUnchanged } from './leaf-cel';
 import type { KindOwnership, LeafOwner, ObjectOwnership, OwnershipMap, ProtectedLeaf } from './ownership-map';
+import { SCALED_LEAF } from './scale-subresource';
 import { compareText } from '../../private/compare';
 import { sha256Hex } from '../../private/sha256';
 
@@ -43,7 +44,14 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
  * CREATE, and the object after it is the one before on DELETE (deletion
  * changes no leaf): a runtime writer's DELETE of an object it writes fields of
  * is refused by a rule of its own; the deployer, the garbage collector and
- * anyone else RBAC allows may delete it.
+ * anyone else RBAC allows may delete it. The deployer's CREATE passes the
+ * runtime writers' validations: its manifests never give their leaves (that is
+ * a field conflict at synth), so what they hold on CREATE is what the API
+ * server defaulted before admission (`spec.replicas: 1` of a Deployment whose
+ * replicas an autoscaler owns). A policy that protects `spec.replicas` of a
+ * kind with a `scale` subresource matches that subresource too (`kubectl
+ * scale`, an autoscaler): its requests carry autoscaling/v1 `Scale` objects,
+ * whose `spec.replicas` is the same leaf and which hold no other owned leaf.
  *
  * @param map the ownership map
  * @param options the validation actions and the name prefix
@@ -110,12 +118,14 @@ function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLea
   for (const { owner, leaves: owned } of owners) {
     const base = `unchanged_${identifierOf(owner === deployer ? 'deployer' : owner.name, taken)}`;
     const description = describeOwner(owner, deployer);
+    // the deployer creates what the runtime writers' leaves hold on CREATE: the API server's defaults
+    const deployerCreates = owner === deployer ? '' : ` || (request.operation == 'CREATE' && request.userInfo.username == ${celString(deployer.identity)})`;
     chunks(entriesOf(owned)).forEach((entries, c) => {
       const variable = c === 0 ? base : `${base}_${c + 1}`;
       variables.push({ name: variable, expression: `{${entries.join(', ')}}` });
       const ref = `variables.${variable}`;
       validations.push({
-        expression: `request.userInfo.username == ${celString(owner.identity)} || ${ref}.all(f, ${ref}[f])`,
+        expression: `request.userInfo.username == ${celString(owner.identity)}${deployerCreates} || ${ref}.all(f, ${ref}[f])`,
         message: `fields of ${kindLabel} that belong to ${description} may be changed only by that identity`,
         messageExpression: `${ref}.filter(f, !${ref}[f]).join(', ') + ${celString(` of ${kindLabel} `)} + ${objectName} + ${celString(` belong to ${description}: only that identity may change them, not `)} + request.userInfo.username`,
         reason: 'Forbidden',
@@ -138,19 +148,20 @@ function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLea
     metadata: { name },
     spec: {
       failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [resourceRule(kind, runtime.length > 0)] },
+      matchConstraints: { resourceRules: [resourceRule(kind, runtime.length > 0, kind.scale && leaves.some((l) => l.text === SCALED_LEAF))] },
       variables,
       validations,
     },
   };
 }
 
-function resourceRule(kind: KindOwnership, withDelete: boolean): any {
+/** The rule of a policy: the kind's resource, and its `scale` subresource when the policy protects what it changes. */
+function resourceRule(kind: KindOwnership, withDelete: boolean, withScale: boolean): any {
   return {
     apiGroups: [kind.group],
     apiVersions: ['*'],
     operations: withDelete ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE'],
-    resources: [kind.resource],
+    resources: withScale ? [kind.resource, `${kind.resource}/scale`] : [kind.resource],
   };
 }
 

@@ -1,3 +1,4 @@
+import { scaledKinds } from './scale-subresource';
 import type { Facts, RuntimeWriterFact } from '../../collect/facts';
 import { FieldPath, formatPath, isElementKey, isSetValue } from '../../collect/ledger/field-path';
 import { ownedLeaves } from '../../collect/ledger/leaves';
@@ -58,6 +59,11 @@ export interface KindOwnership {
   readonly kind: string;
   /** The kind's resource, as admission rules name it (`applicationdeployments`). */
   readonly resource: string;
+  /**
+   * True when the kind has a `scale` subresource that changes its `spec.replicas` (`scaledKinds`): a
+   * policy that protects `spec.replicas` matches `<resource>/scale` too.
+   */
+  readonly scale: boolean;
   /** The objects, sorted by namespace and name. */
   readonly objects: readonly ObjectOwnership[];
 }
@@ -87,6 +93,7 @@ export function ownershipMapOf(facts: Facts, deployer: string): OwnershipMap {
   const deployerOwner: LeafOwner = { identity: deployer, name: 'the deployer' };
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const plurals = crdPlurals(facts.objects.map((o) => o.manifest));
+  const scaled = scaledKinds(facts.objects.map((o) => o.manifest));
   const byObject = new Map<number, RuntimeWriterFact[]>();
   const byKind = new Map<string, RuntimeWriterFact[]>();
   for (const w of facts.runtimeWriters) {
@@ -129,6 +136,7 @@ export function ownershipMapOf(facts: Facts, deployer: string): OwnershipMap {
         group: k.group,
         kind: k.kind,
         resource: plurals.get(key) ?? guessResource(k.kind),
+        scale: scaled.has(key),
         objects: k.objects.sort((a, b) => compareText(a.namespace ?? '', b.namespace ?? '') || compareText(a.name, b.name)),
       })),
   };
