@@ -220,7 +220,7 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], l
  * rendered resource does not bring back.
  */
 class ReplacedOverrides {
-  private readonly written: Array<{ readonly writer: Writer; readonly path: FieldPath }> = [];
+  private readonly written: Array<{ readonly writer: string; readonly path: FieldPath }> = [];
 
   /**
    * The leaves other writers' earlier calls wrote at or below `at` that this
@@ -228,10 +228,11 @@ class ReplacedOverrides {
    * loses its value). Notes this call's leaves for the calls after it.
    */
   public by(writer: Writer, at: FieldPath, leaves: readonly FieldPath[]): FieldPath[] {
-    const own = new Set(leaves.map((l) => l.join('\u0000')));
     const name = writerName(writer);
-    const dropped = this.written.filter((e) => writerName(e.writer) !== name && isAtOrBelow(e.path, at) && !own.has(e.path.join('\u0000'))).map((e) => e.path);
-    for (const path of leaves) this.written.push({ writer, path });
+    const below = this.written.filter((e) => e.writer !== name && isAtOrBelow(e.path, at));
+    const own = below.length > 0 ? new Set(leaves.map((l) => l.join('\u0000'))) : undefined;
+    const dropped = below.filter((e) => !own!.has(e.path.join('\u0000'))).map((e) => e.path);
+    for (const path of leaves) this.written.push({ writer: name, path });
     return dropped;
   }
 }
