@@ -51,7 +51,7 @@ function leaves(v: unknown, at: string[] = []): Array<[string, unknown]> {
   return at.length === 0 ? [] : [[at.join('.'), v]];
 }
 
-function at(doc: any, path: string): unknown {
+function valueAt(doc: any, path: string): unknown {
   return path.split('.').reduce((node, k) => (node !== null && typeof node === 'object' ? node[k] : undefined), doc);
 }
 
@@ -79,7 +79,7 @@ test('an accepted composition loses no writer\'s override; a refused one is refu
       const rendered = Object.values<any>(result.templates['shop/Base'].Resources).find((r) => r.Type === 'Custom::Thing');
       const writers = [...calls.filter((c) => c.writer < 2).map((c) => [c]), ...[2, 3].map((w) => calls.filter((c) => c.writer === w))];
       for (const own of writers) {
-        for (const [path, v] of leaves(writtenBy(own))) expect([path, at(rendered, path)]).toEqual([path, v]);
+        for (const [path, v] of leaves(writtenBy(own))) expect([path, valueAt(rendered, path)]).toEqual([path, v]);
       }
     }),
     { numRuns: RUNS },
