@@ -37,6 +37,14 @@ describe('CapabilityApp props that are not valid: the constructor throws, naming
     expect(make(null)).toThrow(new Error("CapabilityApp: its props (null) must be an object, such as { outdir: 'dist' }"));
   });
 
+  test('builtinCloudFormationValidation that is no boolean, context that is no map', () => {
+    const outdir = path.join(tempDir(), 'dist');
+    expect(make({ outdir, builtinCloudFormationValidation: 'no', context: ['a'] })).toThrow(new Error(
+      "CapabilityApp: 'builtinCloudFormationValidation' (\"no\") must be true or false; " +
+        "'context' ([\"a\"]) must be a map of context keys to values, such as { '@aws-cdk/core:newStyleStackSynthesis': true }",
+    ));
+  });
+
   test('valid props construct', () => {
     const outdir = path.join(tempDir(), 'dist');
     expect(new CapabilityApp({ outdir, lockFile: path.join(outdir, '..', 'capability.lock.json') }).outdir).toBe(outdir);

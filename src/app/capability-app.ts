@@ -143,7 +143,8 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
-   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`),
+   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`,
+   *   `builtinCloudFormationValidation` not a boolean, `context` not a map),
    *   naming each
    */
   constructor(props: CapabilityAppProps = {}) {
@@ -336,6 +337,11 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   };
   pathProp('outdir', 'dist');
   pathProp('lockFile', 'capability.lock.json');
+  const { builtinCloudFormationValidation: validation, context } = props as { builtinCloudFormationValidation?: unknown; context?: unknown };
+  if (validation !== undefined && typeof validation !== 'boolean') problems.push(`'builtinCloudFormationValidation' (${valueText(validation)}) must be true or false`);
+  if (context !== undefined && (context === null || typeof context !== 'object' || Array.isArray(context))) {
+    problems.push(`'context' (${valueText(context)}) must be a map of context keys to values, such as { '@aws-cdk/core:newStyleStackSynthesis': true }`);
+  }
   if (props.gitops !== undefined && !hasBrand(props.gitops, 'GitOps')) {
     problems.push(`'gitops' (${valueText(props.gitops)}) must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()`);
   }
