@@ -298,6 +298,23 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
     ].join(''));
   });
 
+  test("a schema refusal is one sentence: the format version, and a writer's field manager too long", () => {
+    // GIVEN a plan of another format version, and a field manager of 129 bytes (the schema's limit is 128)
+    const edited = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      plan.version = 999;
+      plan.writers[0].writers[0].manager = 'x'.repeat(129);
+      return JSON.stringify(plan);
+    });
+
+    // THEN each problem reads "must be <what>", once, without the schema's documentation in it
+    expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+    expect(edited.stderr).toBe([
+      line(edited.dir, '/version (999) must be 1'),
+      line(edited.dir, `/writers/0/writers/0/manager ("${'x'.repeat(56)}...) must be a field manager's name: 1 to 128 bytes of printable characters`),
+    ].join(''));
+  });
+
   test('a fieldsV1 set nested deeper than the stack is refused, not a crash', () => {
     const edited = applyEdited((p) => {
       const plan = JSON.parse(p);
