@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, synthExample, tempDir } from './util';
+import { CapabilityApp } from '../src';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
@@ -382,6 +383,32 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
     const { code, calls } = applyEdited((p) => `\uFEFF${p}`);
     expect(code).toBe(0);
     expect(calls).toHaveLength(20); // the CDN example's: 4 deploys, 13 applies (one field manager per writer), 3 waits
+  });
+});
+
+describe('cdk-capability apply on an empty composition', () => {
+  test('a plan with no steps is nothing to apply: said on stdout, nothing run, exit 0, also with --dry-run', () => {
+    // GIVEN the output of a CapabilityApp with nothing in it (plan.json has "steps": [])
+    const outdir = path.join(tempDir(), 'dist');
+    new CapabilityApp({ outdir }).synth();
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps).toEqual([]);
+
+    // WHEN apply runs, and runs dry
+    for (const argv of [['apply', '--outdir', outdir], ['apply', '--outdir', outdir, '--dry-run']]) {
+      // THEN it says there is nothing to apply, and no flag the user did not give
+      expect(runApply(argv)).toEqual({
+        code: 0,
+        stdout: `cdk-capability apply: the plan at '${outdir}/plan.json' has no steps (the composition declares no stack and no Kubernetes object): nothing to apply.\n`,
+        stderr: '',
+        calls: [],
+      });
+    }
+  });
+
+  test('--from-step past the end of an empty plan is still refused, naming the flag the user gave', () => {
+    const outdir = path.join(tempDir(), 'dist');
+    new CapabilityApp({ outdir }).synth();
+    expect(runApply(['apply', '--outdir', outdir, '--from-step', '2'])).toEqual({ code: 1, stdout: '', stderr: 'cdk-capability apply: --from-step 2 is past the last step: the plan has 0\n', calls: [] });
   });
 });
 

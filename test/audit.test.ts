@@ -1,6 +1,14 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { appOf, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
+import { capturingOutput, removeTempDirs, tempDir } from './util';
+import { main } from '../src/cli/main';
 import { AuditFinding, auditCluster, ExpectedObject } from '../src/cluster/audit';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
 import { LiveObject, readLiveObjects } from '../src/cluster/live-objects';
+
+afterAll(removeReleaseDirs);
+afterAll(removeTempDirs);
 
 const WEB = 'cdk-capability:cdn/Routing/Web';
 const TEAM = 'cdk-capability:cdn/Routing/Team';
@@ -139,5 +147,37 @@ describe('auditCluster', () => {
         "ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager cdk-capability:cdn/Routing/Team) is gone and owned by nobody: a full-object update that did not carry it dropped it; the latest update is by 'netop' (Update at 2026-12-03T10:00:00Z), the field manager of the runtime writer 'cdn/Routing/NetOp (RuntimeWriter)', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore it.",
       );
     });
+  });
+});
+
+describe('cdk-capability audit of an empty composition', () => {
+  test('a lock with no object expects nothing: an empty cluster matches it (exit 0)', () => {
+    // GIVEN the lock of a CapabilityApp with nothing in it, and kubectl's empty List
+    const series = newSeries();
+    withUpdateLock('1', () => appOf(series).synth());
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+
+    // WHEN audit compares them
+    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile]));
+
+    // THEN the cluster matches: there is nothing to compare, which is no error
+    expect({ code: run.result, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 0,
+      stdout: `cdk-capability audit: the cluster matches ${series.lockFile} (0 objects compared).\n`,
+      stderr: '',
+    });
+  });
+
+  test('an object a manager of ours wrote is still unknown to it (exit 2)', () => {
+    const series = newSeries();
+    withUpdateLock('1', () => appOf(series).synth());
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [configMap('left', APPLIED)] }));
+
+    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile, '--json']));
+
+    expect(run.result).toBe(2);
+    expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['unknown-object', 'ConfigMap shop/left']]);
   });
 });

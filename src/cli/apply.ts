@@ -65,6 +65,11 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
     return 1;
   }
   const { plan } = read;
+  if (plan.steps.length === 0 && parsed.fromStep === 1) {
+    // an empty composition: a plan with no step is one synth wrote, and applying it does nothing
+    process.stdout.write(`cdk-capability apply: the plan at '${planFile}' has no steps (the composition declares no stack and no Kubernetes object): nothing to apply.\n`);
+    return 0;
+  }
   if (parsed.fromStep > plan.steps.length) {
     process.stderr.write(`cdk-capability apply: --from-step ${parsed.fromStep} is past the last step: the plan has ${plan.steps.length}\n`);
     return 1;
