@@ -1,7 +1,9 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { ApiObject } from 'cdk8s';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, synthExample, tempDir } from './util';
+import { Capability, CapabilityApp, RuntimeRouting } from '../src';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
@@ -279,6 +281,8 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
     expect(edited.stderr.trimEnd().split('\n')).toEqual([
       line(edited.dir, '/steps/4/files/0 ("../../etc/passwd") must be a manifest under runtime/: \'runtime/<name>.yaml\'').trimEnd(),
       expect.stringMatching(/^CAP016 plan file: .*: \/steps\/5\/objects\/3 \("apps\/Deployment edge\/--all"\) must be '<kind> <name>' or '<kind> <namespace>\/<name>' with valid Kubernetes names\. /),
+      // the object that label named is no step's object any more, so its writers' applies would not run
+      line(edited.dir, '/writers/2/object ("object:apps|Deployment|edge|web") must be an object of a runtime step, but no step lists apps/Deployment edge/web').trimEnd(),
     ]);
   });
 
@@ -295,6 +299,23 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
       line(edited.dir, '/writers/0/writers/0/manager ("") must be a field manager\'s name: 1 to 128 bytes of printable characters'),
       line(edited.dir, "/writers/0/writers/0/fields is not a fieldsV1 set as the API server records one: the path element 'zz' has no ':' after its type"),
       line(edited.dir, '/writers/1/released/0 ("a\\u0007b") must be a field manager\'s name: 1 to 128 bytes of printable characters'),
+    ].join(''));
+  });
+
+  test("a schema refusal is one sentence: the format version, and a writer's field manager too long", () => {
+    // GIVEN a plan of another format version, and a field manager of 129 bytes (the schema's limit is 128)
+    const edited = applyEdited((p) => {
+      const plan = JSON.parse(p);
+      plan.version = 999;
+      plan.writers[0].writers[0].manager = 'x'.repeat(129);
+      return JSON.stringify(plan);
+    });
+
+    // THEN each problem reads "must be <what>", once, without the schema's documentation in it
+    expect({ code: edited.code, calls: edited.calls }).toEqual({ code: 1, calls: [] });
+    expect(edited.stderr).toBe([
+      line(edited.dir, '/version (999) must be 1'),
+      line(edited.dir, `/writers/0/writers/0/manager ("${'x'.repeat(56)}...) must be a field manager's name: 1 to 128 bytes of printable characters`),
     ].join(''));
   });
 
@@ -365,6 +386,124 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
     const { code, calls } = applyEdited((p) => `\uFEFF${p}`);
     expect(code).toBe(0);
     expect(calls).toHaveLength(20); // the CDN example's: 4 deploys, 13 applies (one field manager per writer), 3 waits
+  });
+});
+
+describe('cdk-capability apply refuses a plan.json that does not describe its runtime files (CAP016), running nothing', () => {
+  /** The output of an app with capability shop whose chart Routing holds what `declare` adds. */
+  function synthShop(declare: (routing: RuntimeRouting) => void): string {
+    const outdir = path.join(tempDir(), 'dist');
+    const app = new CapabilityApp({ outdir });
+    declare(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'));
+    app.synth();
+    return outdir;
+  }
+  const configMapNamed = (name: string) => (routing: RuntimeRouting) => {
+    new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' }, data: { a: '1' } });
+  };
+  const disagree = (dir: string, problem: string) =>
+    `CAP016 plan file: '${dir}/plan.json' and its runtime files do not agree: ${problem}. Run cdk8s synth again to rewrite the plan and its files; apply carries out only what synth wrote. Nothing was run.\n`;
+
+  test('a plan.json copied from another outdir: one line for the object the plan lists, one for the object the file holds', () => {
+    // GIVEN app A synthesized into distA (ConfigMap shop/alpha), app B into distB (shop/beta), and B's plan copied over A's
+    const distA = synthShop(configMapNamed('alpha'));
+    const distB = synthShop(configMapNamed('beta'));
+    fs.copyFileSync(path.join(distB, 'plan.json'), path.join(distA, 'plan.json'));
+
+    // WHEN apply runs, and runs dry
+    for (const argv of [['apply', '--outdir', distA], ['apply', '--outdir', distA, '--dry-run']]) {
+      // THEN nothing runs and each disagreement is named, instead of alpha's writer apply dropped without a word
+      expect(runApply(argv)).toEqual({
+        code: 1,
+        stdout: '',
+        calls: [],
+        stderr: [
+          disagree(distA, `/steps/0/objects/0 ("ConfigMap shop/beta") is not in the files of step 1: '${distA}/runtime/0001-shop-routing.yaml'`),
+          disagree(distA, `'${distA}/runtime/0001-shop-routing.yaml' (step 1) holds ConfigMap shop/alpha, which /steps/0/objects does not list`),
+        ].join(''),
+      });
+    }
+  });
+
+  test("a writers[].object no step lists is refused: its writers' applies would never run", () => {
+    const outdir = synthExample('cdn');
+    const plan = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
+    plan.writers[1].object = 'object:|ConfigMap|shop|gamma';
+    fs.writeFileSync(path.join(outdir, 'plan.json'), JSON.stringify(plan));
+
+    expect(runApply(['apply', '--outdir', outdir, '--dry-run'])).toEqual({
+      code: 1,
+      stdout: '',
+      calls: [],
+      stderr:
+        `CAP016 plan file: '${outdir}/plan.json' is not a plan cdk-capability wrote: /writers/1/object ("object:|ConfigMap|shop|gamma") must be an object of a runtime step, but no step lists ConfigMap shop/gamma. ` +
+        'Run cdk8s synth again to rewrite it; apply carries out only a plan synth wrote. Nothing was run.\n',
+    });
+  });
+
+  test('a runtime file holding objects its step does not list: one line each, at most 20, the last counting the rest', () => {
+    // GIVEN the CDN example with its second runtime file replaced by 25 ConfigMaps the plan does not know
+    const outdir = synthExample('cdn');
+    const file = path.join(outdir, 'runtime', '0002-cdn-routing-2.yaml');
+    const listed: string[] = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps[5].objects;
+    fs.writeFileSync(file, Array.from({ length: 25 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-${i}\n  namespace: edge\n`).join('---\n'));
+
+    // WHEN apply runs
+    const { code, calls, stderr } = runApply(['apply', '--outdir', outdir]);
+
+    // THEN the objects listed and missing come first, then those held and not listed, 20 lines in all
+    const lines = stderr.split('\n').filter((l) => l !== '');
+    const missing = listed.map((label, k) => disagree(outdir, `/steps/5/objects/${k} (${JSON.stringify(label)}) is not in the files of step 6: '${file}'`).trimEnd());
+    const held = Array.from({ length: 25 }, (_, i) => disagree(outdir, `'${file}' (step 6) holds ConfigMap edge/extra-${i}, which /steps/5/objects does not list`).trimEnd());
+    expect({ code, calls }).toEqual({ code: 1, calls: [] });
+    expect(lines).toEqual([
+      ...[...missing, ...held].slice(0, 19),
+      disagree(outdir, `and ${missing.length + held.length - 19} more problems like these`).trimEnd(),
+    ]);
+  });
+
+  test("a cluster-scoped object whose manifest carries a namespace is its step's object, and its writer's apply runs", () => {
+    // GIVEN a ClusterRole declared with a namespace (synth keeps the manifest as declared; the plan names it without)
+    const outdir = synthShop((routing) => {
+      new ApiObject(routing, 'Reader', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader', namespace: 'shop' }, rules: [] });
+    });
+
+    // WHEN apply runs
+    const { code, calls, stderr } = runApply(['apply', '--outdir', outdir]);
+
+    // THEN it is not refused, and the ClusterRole's declarer applies its own fields under its own manager
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(calls).toEqual([
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-shop-routing.yaml`,
+      'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Reader -f -',
+      'kubectl apply --server-side --field-manager=shop -f -',
+    ]);
+  });
+});
+
+describe('cdk-capability apply on an empty composition', () => {
+  test('a plan with no steps is nothing to apply: said on stdout, nothing run, exit 0, also with --dry-run', () => {
+    // GIVEN the output of a CapabilityApp with nothing in it (plan.json has "steps": [])
+    const outdir = path.join(tempDir(), 'dist');
+    new CapabilityApp({ outdir }).synth();
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps).toEqual([]);
+
+    // WHEN apply runs, and runs dry
+    for (const argv of [['apply', '--outdir', outdir], ['apply', '--outdir', outdir, '--dry-run']]) {
+      // THEN it says there is nothing to apply, and no flag the user did not give
+      expect(runApply(argv)).toEqual({
+        code: 0,
+        stdout: `cdk-capability apply: the plan at '${outdir}/plan.json' has no steps (the composition declares no stack and no Kubernetes object): nothing to apply.\n`,
+        stderr: '',
+        calls: [],
+      });
+    }
+  });
+
+  test('--from-step past the end of an empty plan is still refused, naming the flag the user gave', () => {
+    const outdir = path.join(tempDir(), 'dist');
+    new CapabilityApp({ outdir }).synth();
+    expect(runApply(['apply', '--outdir', outdir, '--from-step', '2'])).toEqual({ code: 1, stdout: '', stderr: 'cdk-capability apply: --from-step 2 is past the last step: the plan has 0\n', calls: [] });
   });
 });
 

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import * as jsyaml from 'js-yaml';
+import { appOf, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
 import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
 import { main } from '../src/cli/main';
@@ -13,6 +14,7 @@ import { Lock, writeLock } from '../src/release/lock';
 import { textOf } from '../src/render/file-content';
 
 afterAll(removeTempDirs);
+afterAll(removeReleaseDirs);
 
 const WEB = 'cdk-capability:cdn/Routing/Web';
 const TEAM = 'cdk-capability:cdn/Routing/Team';
@@ -229,5 +231,37 @@ describe('the field-ownership policies of a release with enforce', () => {
     const run = capturingOutput(() => main(['audit', input, '--lock', bare]));
     expect(run.result).toBe(1);
     expect(run.stderr).toMatch(/records no writers of runtime objects/);
+  });
+});
+
+describe('cdk-capability audit of an empty composition', () => {
+  test('a lock with no object expects nothing: an empty cluster matches it (exit 0)', () => {
+    // GIVEN the lock of a CapabilityApp with nothing in it, and kubectl's empty List
+    const series = newSeries();
+    withUpdateLock('1', () => appOf(series).synth());
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+
+    // WHEN audit compares them
+    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile]));
+
+    // THEN the cluster matches: there is nothing to compare, which is no error
+    expect({ code: run.result, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 0,
+      stdout: `cdk-capability audit: the cluster matches ${series.lockFile} (0 objects compared).\n`,
+      stderr: '',
+    });
+  });
+
+  test('an object a manager of ours wrote is still unknown to it (exit 2)', () => {
+    const series = newSeries();
+    withUpdateLock('1', () => appOf(series).synth());
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [configMap('left', APPLIED)] }));
+
+    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile, '--json']));
+
+    expect(run.result).toBe(2);
+    expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['unknown-object', 'ConfigMap shop/left']]);
   });
 });

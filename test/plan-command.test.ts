@@ -171,6 +171,32 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stdout).not.toContain('Changes against the lock:');
   });
 
+  test('an empty composition: no steps, said so, and nothing changes (exit 0), as text and as JSON', () => {
+    // GIVEN the plan.json of a CapabilityApp with nothing in it, and no lock
+    const app = appOf(newSeries());
+    withUpdateLock(undefined, () => app.synth());
+    const file = path.join(app.outdir, 'plan.json');
+
+    // WHEN the command prints it
+    const text = runMain(['plan', '--plan', file]);
+    const json = runMain(['plan', '--plan', file, '--json']);
+
+    // THEN there is nothing to apply, and the exit code says nothing changes
+    expect(text).toEqual({
+      code: 0,
+      stdout: [
+        'Plan: 0 to add, 0 to change, 0 to remove (first release: no lock file).',
+        '',
+        'Steps, in apply order:',
+        '  (none: the composition declares no stack and no Kubernetes object, so there is nothing to apply)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).summary).toEqual({ add: 0, change: 0, remove: 0, changes: false });
+  });
+
   test('--json prints the summary and the plan, valid against docs/plan-output.schema.json', () => {
     // GIVEN the plan.json of release 2 against the lock of release 1, and the shipped schema
     const { file, plan } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));

@@ -5,6 +5,7 @@ import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { exitCode } from './exit-codes';
 import { planFileRefusal, readPlanFile } from './plan-file';
+import { planObjectProblems } from './plan-objects';
 import { readRuntimeFiles } from './runtime-files';
 
 export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]
@@ -65,6 +66,11 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
     return 1;
   }
   const { plan } = read;
+  if (plan.steps.length === 0 && parsed.fromStep === 1) {
+    // an empty composition: a plan with no step is one synth wrote, and applying it does nothing
+    process.stdout.write(`cdk-capability apply: the plan at '${planFile}' has no steps (the composition declares no stack and no Kubernetes object): nothing to apply.\n`);
+    return 0;
+  }
   if (parsed.fromStep > plan.steps.length) {
     process.stderr.write(`cdk-capability apply: --from-step ${parsed.fromStep} is past the last step: the plan has ${plan.steps.length}\n`);
     return 1;
@@ -76,6 +82,13 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
     return 1;
   }
   const documents = (file: string) => files.documents.get(file) ?? [];
+  const mismatches = planObjectProblems(plan, parsed.outdir, documents, parsed.fromStep);
+  if (mismatches.length > 0) {
+    // a plan.json of another outdir, or edited: the writers of the objects the files hold would not be applied
+    const fix = 'Run cdk8s synth again to rewrite the plan and its files; apply carries out only what synth wrote. Nothing was run.';
+    process.stderr.write(planFileRefusal(planFile, 'and its runtime files do not agree', mismatches, fix));
+    return 1;
+  }
   const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout, documents }).filter((c) => c.step >= parsed.fromStep);
   if (parsed.dryRun) {
     process.stdout.write(commands.map((c) => `${shellLine(c)}\n`).join(''));

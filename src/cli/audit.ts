@@ -18,7 +18,7 @@ or gone (stripped), an object of the lock missing, an object of ours the lock
 does not know. Reads the objects as kubectl prints them (a List, or one object
 per YAML or JSON document) from <file>, or from stdin when it is - or absent:
 
-  kubectl get -f dist/runtime/ -R --ignore-not-found -o json --show-managed-fields \\
+  kubectl get -k dist/runtime --ignore-not-found -o json --show-managed-fields \\
     | npx cdk-capability audit
 
   --lock            the lock of the release applied (default: ${DEFAULT_LOCK_FILE})
@@ -104,8 +104,9 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
   if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
   const expected = expectedObjects(lock);
-  if (expected.every((e) => e.whole)) {
-    return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded, or the release has no runtime objects. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
+  // a release with no runtime object (an empty composition) expects nothing; a lock whose objects have no writers is older
+  if (expected.every((e) => e.whole) && lock.units.some((u) => u.id.startsWith('object:'))) {
+    return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
   }
 
   const input = positionals[0] ?? '-';

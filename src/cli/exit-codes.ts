@@ -9,7 +9,7 @@ export const ExitCode = {
   NO_CHANGES: 0,
   /** Refused (coded violations), a usage error, or a failure. */
   ERROR: 1,
-  /** Accepted, with changes to apply (a first release always has some), or something to delete. */
+  /** Accepted, with changes to apply (a first release has some, unless the composition is empty), or something to delete. */
   CHANGES: 2,
 } as const;
 
@@ -51,6 +51,6 @@ export function exitCode(outcome: Outcome, options: ExitOptions = {}): ExitCode 
 /** The lines the usage of every command ends with. */
 export const EXIT_CODES_USAGE = `Exit codes, as terraform plan -detailed-exitcode:
   0  accepted, nothing to change (or delete)
-  2  accepted, with changes (a first release always has some), or something to delete
+  2  accepted, with changes (a first release has some, unless the composition is empty), or something to delete
   1  refused (the coded violations are printed), or a usage or other error
   --exit-zero  exit 0 also for changes and refusals (a usage or other error is still 1)`;

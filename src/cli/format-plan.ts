@@ -21,12 +21,14 @@ export function planCounts(plan: Plan): { add: number; change: number; remove: n
 
 /**
  * True when the plan changes anything: a stack or object, a field's owner, a contract version, an interface
- * field, or a runtime writer.
+ * field, or a runtime writer. A first release changes something unless the composition is empty (no step):
+ * then there is nothing to apply, as `apply` says.
  */
 export function hasChanges(plan: Plan): boolean {
   const c = plan.changes;
   const units = c.added.length + c.changed.length + c.removed.length;
-  return c.firstRelease || units + (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length + (c.runtimeWriters?.length ?? 0) > 0;
+  const others = (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length + (c.runtimeWriters?.length ?? 0);
+  return (c.firstRelease && plan.steps.length > 0) || units + others > 0;
 }
 
 /**
@@ -47,6 +49,7 @@ export function formatPlan(plan: Plan): string {
   const summary = `${n.add} to add, ${n.change} to change, ${n.remove} to remove`;
   lines.push(`Plan: ${summary}${c.firstRelease ? ' (first release: no lock file)' : ''}.`, '');
   lines.push('Steps, in apply order:');
+  if (plan.steps.length === 0) lines.push('  (none: the composition declares no stack and no Kubernetes object, so there is nothing to apply)');
   const width = String(plan.steps.length).length;
   plan.steps.forEach((step, i) => {
     const what = step.lifecycle === 'deploy' ? `stack ${step.stackName}` : `${step.objects?.length ?? 0} object${step.objects?.length === 1 ? '' : 's'}`;

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseObject, WAITED_KINDS } from './apply-commands';
+import { writerObjectProblems } from './plan-objects';
 import { hasIdentity } from './runtime-files';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
 import { parseFieldsV1 } from '../cluster/fields-v1';
@@ -39,7 +40,8 @@ export type PlanFile = { readonly plan: Plan } | { readonly problems: string[] }
  * Reads `<outdir>/plan.json` for `apply`: JSON, valid against the plan's JSON
  * Schema, and holding nothing a command line could take for something else:
  * deploy steps name stacks by a plain path (and CloudFormation stack name),
- * runtime steps name files under `runtime/` and objects by valid names.
+ * runtime steps name files under `runtime/` and objects by valid names; and
+ * each object with writers is one a runtime step lists.
  *
  * @returns the plan, or one problem per violation, each naming its JSON pointer
  */
@@ -50,7 +52,11 @@ export function readPlanFile(planFile: string): PlanFile {
   } catch (e) {
     return { problems: [`it is not valid JSON (${(e as Error).message})`] };
   }
-  const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => [...commandLineProblems(parsed as Plan), ...writerProblems(parsed as Plan)]);
+  const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => [
+    ...commandLineProblems(parsed as Plan),
+    ...writerProblems(parsed as Plan),
+    ...writerObjectProblems(parsed as Plan),
+  ]);
   return problems.length > 0 ? { problems } : { plan: parsed as Plan };
 }
 

@@ -9,7 +9,7 @@ import type { FieldPath } from '../collect/ledger/field-path';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
-import { describeIdentity, identityKey } from '../collect/object-identity';
+import { describeIdentity, identityKey, isClusterScoped, ObjectIdentity } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
@@ -176,7 +176,7 @@ export function leavesOf(writer: LockedWriter): OwnedLeaf[] {
 export function sequencedObjects(manifests: readonly any[], writers: readonly PlanObjectWriters[]): SequencedObject[] {
   const byId = writersById(writers);
   return manifests.map((manifest): SequencedObject => {
-    const entry = byId.get(`object:${identityKey(identityOfManifest(manifest))}`);
+    const entry = planIdentitiesOf(manifest).map((id) => byId.get(`object:${identityKey(id)}`)).find((e) => e !== undefined);
     const applied: AppliedWriter[] = (entry?.writers ?? [])
       .filter((w): w is LockedWriter & { manager: string } => w.kind !== 'runtime' && w.manager !== undefined)
       .map((w) => ({ writer: w.writer, manager: w.manager, leaves: leavesOf(w) }));
@@ -234,8 +234,22 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
 /** The API group of the field-ownership policies and their bindings. */
 const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 
+/**
+ * The identities a manifest of a runtime file may have in the plan and the lock, the likelier first. Synth
+ * names a cluster-scoped object without the namespace its manifest may still carry (the manifest stays as
+ * declared), and a runtime file does not say which kinds are cluster-scoped beyond the built-in ones: a CRD
+ * of the composition in another step, or a kind `Reference.clusterScoped` declares. So a manifest of a
+ * built-in cluster-scoped kind has the identity without a namespace; any other with a namespace has it with
+ * that namespace, else without one.
+ */
+export function planIdentitiesOf(manifest: unknown): ObjectIdentity[] {
+  const id = identityOfManifest(manifest);
+  if (isClusterScoped(id.group, id.kind)) return [{ ...id, namespace: '' }];
+  return id.namespace === '' ? [id] : [id, { ...id, namespace: '' }];
+}
+
 /** The identity of a manifest as the lock keys it (namespace as written, `''` when none). */
-function identityOfManifest(manifest: any) {
+function identityOfManifest(manifest: any): ObjectIdentity & { namespace: string } {
   const apiVersion = String(manifest?.apiVersion ?? '');
   const slash = apiVersion.indexOf('/');
   return {
