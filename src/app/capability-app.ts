@@ -16,6 +16,7 @@ import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
+import { runFolderFailure } from '../private/scratch';
 import { valueText } from '../private/value-text';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
@@ -208,23 +209,36 @@ export class CapabilityApp extends App {
    * this synth reads the lock file of the release the outdir holds. An outdir
    * synth may not write is not held: the write refuses it.
    *
-   * @returns 'refused' when another synth holds it and the refusal was reported as `cdk8s synth` expects
+   * @returns 'refused' when another synth holds it, or its run folder could not be created while the tree
+   *   was built, and the refusal was reported as `cdk8s synth` expects
    */
   private holdOutdir(): HeldOutdir | undefined | 'refused' {
+    // the run folder beside the outdir could not be created while the tree was built (a read-only project)
+    const early = runFolderFailure(this);
+    if (early) return this.refuseUnwritten(writeFailure(this.outdir, early.error).violations);
     if (outdirProblem(this.outdir, this.protectedPaths())) return undefined;
     try {
       return holdOutdir(this.outdir);
     } catch (e) {
-      const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
-      const file = process.env[REPORT_ENV];
-      const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
-      if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
-        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
-        return 'refused';
-      }
-      throw new CompositionError(violations);
+      return this.refuseUnwritten((CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations);
     }
+  }
+
+  /**
+   * Refuses a synth before anything is read or written, as every refusal reaches the user: in the report
+   * file, then one coded line each on stderr under `cdk8s synth`, else a thrown `CompositionError`.
+   *
+   * @returns 'refused' under `cdk8s synth`
+   */
+  private refuseUnwritten(violations: readonly Violation[]): 'refused' {
+    const file = process.env[REPORT_ENV];
+    const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+    if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
+    if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
+      process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+      return 'refused';
+    }
+    throw new CompositionError(violations);
   }
 
   private synthAndWrite(held: HeldOutdir | undefined): void {
