@@ -21,7 +21,7 @@ import { valueText } from '../private/value-text';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
-import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
@@ -246,9 +246,10 @@ export class CapabilityApp extends App {
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
     const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-    if (lockSwitch.problem !== undefined) {
+    const early = lockSwitch.problem ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
+    if (early !== undefined) {
       // Refused before anything else runs or is written; under cdk8s synth one coded line, no stack trace.
-      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem, []));
+      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, early, []));
       if (reportFile) writeReport(reportFile, { formatVersion: 1, accepted: false, violations: [violation], warnings: [], lock });
       if (cli && leaveOutdirAbsent(this.outdir)) {
         process.stderr.write(`${formatFindings([violation])}\n`);
