@@ -3,9 +3,11 @@ import { aws_iam as iam, aws_secretsmanager as secretsmanager, CfnParameter, Fn,
 import { Construct } from 'constructs';
 import { Capability, CompositionError, DeploymentAggregate, Field, FieldMap, InterfaceContract, SharedBase } from '../src';
 import { edgeComposition, summary } from './contract-fixtures';
-import { newApp, removeTempDirs } from './util';
+import { lockedSeries, nextRelease, ReleaseBuilder, removeReleaseDirs } from './release-fixtures';
+import { capturingOutput, newApp, removeTempDirs } from './util';
 
 afterAll(removeTempDirs);
+afterAll(removeReleaseDirs);
 
 const EDGE = 'cdn/Edge';
 const BASE = 'cdn/Base';
@@ -70,6 +72,51 @@ describe('CAP009: the version', () => {
         `CAP009 contract misuse: 'version' ("1.2") of '${EDGE}' must be a semver version such as "1.2.0".`,
     );
     expect(fs.existsSync(app.outdir)).toBe(false);
+  });
+});
+
+describe('CAP009: the version is a semver 2.0 version exactly as written, as the lock schema reads it', () => {
+  // semver's valid() reads the first three as 1.0.0; the lock schema does not, so a lock holding them was refused (CAP014)
+  test.each(['v1.0.0', ' 1.0.0', '1.0.0 ', '1.0', '01.0.0', '=1.0.0'])('version %j is refused, quoting it', (version) => {
+    // GIVEN the contract at that version, otherwise used correctly
+    const { app, edge, base, distribution } = edgeComposition({ version });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN exactly one CAP009 names the version as given
+    expect(summary(violations)).toEqual([
+      { code: 'CAP009', message: `contract misuse: 'version' (${JSON.stringify(version)}) of '${EDGE}' must be a semver version such as "1.2.0".`, paths: [EDGE] },
+    ]);
+  });
+
+  test.each(['1.0.0', '0.0.1', '1.0.0-rc.1', '1.0.0+build.5', '10.20.30-alpha.beta-1+exp.sha.5114f85'])('version %j is accepted', (version) => {
+    // GIVEN the contract at that version, used correctly
+    const { app, edge, base, distribution } = edgeComposition({ version });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN nothing is refused
+    expect(summary(violations)).toEqual([]);
+  });
+
+  test('the lock an accepted version is written to is one the next synth reads', () => {
+    // GIVEN a release of the contract at a version with a prerelease and build metadata, its lock written
+    const build: ReleaseBuilder<undefined> = (app) => {
+      const { edge, base, distribution } = edgeComposition({ version: '1.0.0-rc.1+build.5', app });
+      edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
+    };
+    const series = capturingOutput(() => lockedSeries(build, undefined)).result;
+
+    // WHEN the same release is checked against that lock
+    const { violations } = nextRelease(series, build, undefined);
+
+    // THEN the lock holds the version as written, and is accepted
+    expect(JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')).interfaces[0].version).toBe('1.0.0-rc.1+build.5');
+    expect(summary(violations)).toEqual([]);
   });
 });
 

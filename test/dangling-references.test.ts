@@ -364,6 +364,19 @@ describe('CAP005: dangling references', () => {
       expect(violations.map((v) => v.code)).toEqual(['CAP005']);
       expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'other'");
     });
+
+    test("a Service without a namespace is named as in namespace 'default', where the API server puts it", () => {
+      // GIVEN Service web selecting app=web in a chart without a namespace, and no workload
+      const app = appOf(newSeries());
+      service(new RuntimeRouting(new Capability(app, 'cdn'), 'Routing'), 'web', 'web');
+
+      // WHEN synthesized
+      const { violations } = app.synthesize();
+
+      // THEN the CAP005 says namespace 'default', not ''
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'default'");
+    });
   });
 
   describe('Ingress and HTTPRoute backends', () => {
@@ -539,6 +552,42 @@ describe('CAP005: dangling references', () => {
       expect(violations[0].message).toMatch(
         /^dangling reference: apps\/Deployment web\/\S+ declared by 'cdn\/Web\/Web' refers to Secret web\/(\S+) at .*, but that Secret is created only in namespace 'shop' \(the ExternalSecret of 'cdn\/Routing\/[^']+'\), and a pod reads Secrets of its own namespace only\. Consume the contract in this namespace too: contract\.consume\(routing, \{ namespace: 'web' \}\)\.$/,
       );
+    });
+
+    test("a contract consumed without a namespace is named as consumed in namespace 'default', where the API server puts its Secret", () => {
+      // GIVEN the contract consumed in a chart without a namespace, and a Deployment in namespace web reading it
+      const app = appOf(newSeries());
+      const cdn = new Capability(app, 'cdn');
+      const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+      edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+      const values = edge.consume(new RuntimeRouting(cdn, 'Routing'));
+      const web = new RuntimeRouting(cdn, 'Web', { namespace: 'web' });
+      new kplus.Deployment(web, 'Web', { containers: [{ name: 'web', image: 'nginx:1.27', envVariables: { TENANT_HEADER: values.tenantHeader.envValue() } }] });
+
+      // WHEN synthesized
+      const { violations } = app.synthesize();
+
+      // THEN the CAP005 says namespace 'default', not ''
+      expect(coded(violations)).toEqual([expect.objectContaining({ code: 'CAP005', paths: ['cdn/Web/Web'] })]);
+      expect(violations[0].message).toMatch(/, but that Secret is created only in namespace 'default' \(the ExternalSecret of 'cdn\/Routing\/[^']+'\), /);
+    });
+
+    test("a pod without a namespace is told to consume the contract in namespace 'default'", () => {
+      // GIVEN the contract consumed in namespace shop, and a Deployment in a chart without a namespace reading it
+      const app = appOf(newSeries());
+      const cdn = new Capability(app, 'cdn');
+      const edge = new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+      edge.publish(new SharedBase(cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+      const values = edge.consume(new RuntimeRouting(cdn, 'Routing', { namespace: 'shop' }));
+      const web = new RuntimeRouting(cdn, 'Web');
+      new kplus.Deployment(web, 'Web', { containers: [{ name: 'web', image: 'nginx:1.27', envVariables: { TENANT_HEADER: values.tenantHeader.envValue() } }] });
+
+      // WHEN synthesized
+      const { violations } = app.synthesize();
+
+      // THEN the fix names namespace 'default'
+      expect(coded(violations)).toEqual([expect.objectContaining({ code: 'CAP005', paths: ['cdn/Web/Web'] })]);
+      expect(violations[0].message).toMatch(/Consume the contract in this namespace too: contract\.consume\(routing, \{ namespace: 'default' \}\)\.$/);
     });
   });
 

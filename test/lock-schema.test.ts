@@ -79,7 +79,7 @@ function synthAgainst(text: string): Array<{ code: string; message: string; path
 
 const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label === label);
 
-/** The 38 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
+/** The 40 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
 const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> = [
   ['formatVersion 2', () => edited((l) => (l.formatVersion = 2)), ['/formatVersion']],
   ['formatVersion "1"', () => edited((l) => (l.formatVersion = '1')), ['/formatVersion']],
@@ -107,6 +107,8 @@ const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> 
   ['readBy a string', () => edited((l) => (l.interfaces[0].fields.originHost.readBy = 'shop/Routing/web')), ['/interfaces/0/fields/originHost/readBy']],
   ['a schema property null', () => edited((l) => (l.interfaces[0].schema.properties.originHost = null)), ['/interfaces/0/schema/properties/originHost']],
   ['two units with one id', () => edited((l) => (l.units[1].id = l.units[0].id)), ['/units/1/id']],
+  ['one contract major twice (a bad merge)', () => edited((l) => l.interfaces.push(l.interfaces[0])), ['/interfaces/1']],
+  ['two majors of one contract side by side', () => edited((l) => l.interfaces.push({ ...l.interfaces[0], version: '2.0.0', parameter: { ...l.interfaces[0].parameter, name: '/cdk-capability/shop/edge/v2' } })), []],
   ['a UTF-8 byte-order mark before the lock', () => `\uFEFF${cases.text}`, []],
   ['CRLF line endings', () => cases.text.replace(/\n/g, '\r\n'), []],
   ['a prerelease contract version "1.2.0-rc.1" (lower: a backwards version, CAP007, not CAP014)', () => edited((l) => (l.interfaces[0].version = '1.2.0-rc.1')), []],
@@ -129,7 +131,7 @@ const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> 
   ['a runtime writer\'s target of both forms', () => edited((l) => (l.runtimeWriters[0].target.groupKind = '/ConfigMap')), ['/runtimeWriters/0/target', '/runtimeWriters/0/target']],
 ];
 
-describe('a hand-edited lock: each of 38 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
+describe('a hand-edited lock: each of 40 shapes is a coded refusal naming its JSON pointer, or accepted', () => {
   test('the real lock uses every part of the format and is accepted as it is', () => {
     // GIVEN the real lock
     const units = cases.lock.units;
@@ -174,6 +176,16 @@ describe('a hand-edited lock: each of 38 shapes is a coded refusal naming its JS
       '/interfaces/0/schema (null) must be an object',
       '/runtimeWriters/0/identity ("") must be the Kubernetes username it writes as, such as system:serviceaccount:netop-system:netop',
       '/runtimeWriters/1/target ({"groupKind":"apps/Deployment","label":"x"}) must be the kind of every object it writes alone, { "groupKind": "<group>/<Kind>" }',
+    ]);
+  });
+
+  test('one contract major recorded twice is refused naming both records, not read as a major this release removes (CAP008)', () => {
+    // WHEN the lock holds major 1 of shop/Edge twice, as a bad merge leaves it, at another minor
+    const violations = synthAgainst(edited((l) => l.interfaces.push({ ...l.interfaces[0], version: '1.1.0' })));
+
+    // THEN one CAP014 names the second record, its major and the first record
+    expect(violations.map((v) => `${v.code} ${PREFIX.exec(v.message)?.[1]}`)).toEqual([
+      'CAP014 /interfaces/1 (major 1 of "shop/Edge", "1.1.0") must be the only record of its major, but /interfaces/0 ("1.2.0") records it too',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { appOf, coded, lockedSeries, newSeries, nextRelease, release, removeReleaseDirs, withUpdateLock } from './release-fixtures';
@@ -151,6 +152,57 @@ describe('the lock file', () => {
     );
     expect(fs.existsSync(app.outdir)).toBe(false);
     expect(fs.existsSync(series.lockFile)).toBe(false);
+  });
+
+  test('a lockFile whose folder does not exist is refused with CAP011 saying so, before anything is written', () => {
+    // GIVEN lockFile 'locks/capability.lock.json', and no folder 'locks'
+    const series = newSeries();
+    const lockFile = path.join(series.dir, 'locks', 'capability.lock.json');
+    const app = new CapabilityApp({ outdir: path.join(series.dir, 'dist'), lockFile });
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const run = () => withUpdateLock('1', () => app.synth());
+
+    // THEN CAP011 says that the folder does not exist and to create it (no retry can help); nothing is written
+    expect(run).toThrow(CompositionError);
+    expect(run).toThrow(
+      `CAP011 output not written: the folder '${path.join(series.dir, 'locks')}' of the lock file '${lockFile}' does not exist, so the lock of this release cannot be written (CDK_CAPABILITY_UPDATE_LOCK=1). ` +
+        `Nothing was changed. Create the folder (mkdir -p ${path.join(series.dir, 'locks')}), or correct the path of the lock file, and synth again.`,
+    );
+    expect(fs.readdirSync(series.dir)).toEqual([]);
+  });
+
+  test('a lockFile whose folder is a file is refused with CAP011 saying so, before anything is written', () => {
+    // GIVEN lockFile 'locks/capability.lock.json', where 'locks' is a file
+    const series = newSeries();
+    fs.writeFileSync(path.join(series.dir, 'locks'), 'not a folder');
+    const lockFile = path.join(series.dir, 'locks', 'capability.lock.json');
+    const app = new CapabilityApp({ outdir: path.join(series.dir, 'dist'), lockFile });
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized with CDK_CAPABILITY_UPDATE_LOCK=1
+    const run = () => withUpdateLock('1', () => app.synth());
+
+    // THEN CAP011 names the file in the way; nothing is written
+    expect(run).toThrow(
+      `CAP011 output not written: the folder '${path.join(series.dir, 'locks')}' of the lock file '${lockFile}' is a file, not a folder, so the lock of this release cannot be written (CDK_CAPABILITY_UPDATE_LOCK=1). ` +
+        'Nothing was changed. Correct the path of the lock file, or move that file away, and synth again.',
+    );
+    expect(fs.readdirSync(series.dir)).toEqual(['locks']);
+  });
+
+  test('a lockFile whose folder does not exist is a first release when the lock is not rewritten', () => {
+    // GIVEN lockFile 'locks/capability.lock.json', and no folder 'locks'
+    const series = newSeries();
+    const app = new CapabilityApp({ outdir: path.join(series.dir, 'dist'), lockFile: path.join(series.dir, 'locks', 'capability.lock.json') });
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized without CDK_CAPABILITY_UPDATE_LOCK
+    withUpdateLock(undefined, () => app.synth());
+
+    // THEN the output is written, and no folder is created
+    expect(fs.readdirSync(series.dir)).toEqual(['dist']);
   });
 
   test('an accepted synth with CDK_CAPABILITY_UPDATE_LOCK=1 writes the lock of the release', () => {

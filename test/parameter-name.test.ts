@@ -1,5 +1,6 @@
 import { edgeComposition, summary } from './contract-fixtures';
-import { removeTempDirs } from './util';
+import { newApp, removeTempDirs } from './util';
+import { Capability, Field, InterfaceContract } from '../src';
 import { parameterNameProblem } from '../src/private/parameter-name';
 
 afterAll(removeTempDirs);
@@ -125,6 +126,18 @@ describe('CAP010: the contract parameter name, end to end', () => {
 
     // THEN CAP010 quotes the name with the space
     expect(summary(violations)).toEqual(refused('/cdk-capability/cdn/edge contract/v1', 'may only contain letters, digits and . - _ /', 'cdn/Edge Contract'));
+  });
+
+  test('a contract never published is refused too: a parameterPrefix without its leading "/" would reach the lock, which refuses it', () => {
+    // GIVEN a contract of optional fields under the prefix "platform", never published
+    const app = newApp();
+    new InterfaceContract(new Capability(app, 'cdn'), 'Edge', { version: '1.0.0', parameterPrefix: 'platform', fields: { region: Field.string().optional() } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN CAP010 names the parameter name, and no lock holding it can be written
+    expect(summary(violations)).toEqual(refused('platform/cdn/edge/v1', 'must start with "/"'));
   });
 
   test('an invalid name creates no SSM parameter', () => {

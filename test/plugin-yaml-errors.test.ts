@@ -150,3 +150,26 @@ test('properties cdk8s.yaml gives the plugin that it cannot use are CAP014s, rep
     'CAP014 lock file: the validation plugin\'s properties in cdk8s.yaml (["capability.lock.json"]) must be a map, such as { lockFile: capability.lock.json }',
   ]);
 });
+
+test('a lockFile whose folder does not exist is one CAP011 saying so when the lock is to be rewritten, before any check', async () => {
+  // GIVEN lockFile locks/capability.lock.json, whose folder does not exist, and CDK_CAPABILITY_UPDATE_LOCK=1
+  const before = process.env.CDK_CAPABILITY_UPDATE_LOCK;
+  process.env.CDK_CAPABILITY_UPDATE_LOCK = '1';
+  const lockFile = path.join(tempDir(), 'locks', 'capability.lock.json');
+  let reported: Reported;
+  try {
+    // WHEN the plugin validates a clean file
+    reported = await validate({ 'a.k8s.yaml': CONFIG }, { lockFile });
+  } finally {
+    if (before === undefined) delete process.env.CDK_CAPABILITY_UPDATE_LOCK;
+    else process.env.CDK_CAPABILITY_UPDATE_LOCK = before;
+  }
+
+  // THEN one CAP011 says that the folder does not exist, not a crash (CAP000) of the write
+  expect(reported.violations.map((v) => v.recommendation)).toEqual([
+    `CAP011 output not written: the folder '${path.dirname(lockFile)}' of the lock file '${lockFile}' does not exist, so the lock of this release cannot be written (CDK_CAPABILITY_UPDATE_LOCK=1). ` +
+      `Nothing was changed. Create the folder (mkdir -p ${path.dirname(lockFile)}), or correct the path of the lock file, and synth again.`,
+  ]);
+  expect(reported.status).toBe('failure');
+  expect(fs.existsSync(path.dirname(lockFile))).toBe(false);
+});

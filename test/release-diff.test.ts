@@ -4,6 +4,8 @@ import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, Contribution, DeploymentAggregate, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, nextRelease, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import { formatPlan, hasChanges } from '../src/cli/format-plan';
+import type { LockedUnit } from '../src/release/lock';
+import { unitChanges } from '../src/release/release-diff';
 
 afterAll(removeReleaseDirs);
 
@@ -205,5 +207,38 @@ describe('plan.json changes against the lock', () => {
     const written = JSON.parse(fs.readFileSync(path.join(app.outdir, 'plan.json'), 'utf-8'));
     expect(written.changes).toEqual(nextRelease(series, platform, RELEASE_2).plan?.changes);
     expect(written.changes.removed).toEqual(['ConfigMap c', 'stack dns/old']);
+  });
+});
+
+describe('a changed unit whose recorded values show no difference', () => {
+  /** A ConfigMap as the lock records it, with `values` and `digest`. */
+  const configMapUnit = (values: Record<string, unknown>, digest: string): LockedUnit => ({ id: 'object:|ConfigMap|default|a', label: 'ConfigMap a', path: 'cdn/Routing/a', digest, values });
+
+  test('with a masked value, says that only masked values changed', () => {
+    // GIVEN a value known after deploy in both versions, and digests that differ
+    const old = configMapUnit({ 'data.v': '(known after deploy)' }, 'aaa');
+    const now = configMapUnit({ 'data.v': '(known after deploy)' }, 'bbb');
+
+    // THEN the note says so
+    expect(unitChanges(old, now)).toEqual({ unit: 'ConfigMap a', fields: [], note: 'only masked values changed' });
+  });
+
+  test('without a masked value, says that only the digest differs and to write the lock again (a hand-edited digest)', () => {
+    // GIVEN the real lock of release 1, its digest of ConfigMap a edited by hand
+    const series = lockedSeries(platform, RELEASE_1);
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    lock.units.find((u: any) => u.label === 'ConfigMap a').digest = '0'.repeat(64);
+    fs.writeFileSync(series.lockFile, JSON.stringify(lock, undefined, 2));
+
+    // WHEN the same release is planned against it
+    const { plan } = nextRelease(series, platform, RELEASE_1);
+
+    // THEN the plan does not claim that masked values changed: it says what it knows, and the fix
+    expect(plan?.changes.changed).toEqual(['ConfigMap a']);
+    expect(formatPlan(plan!).split('\n').filter((l) => l.startsWith('  ~ ') || l.startsWith('      ('))).toEqual([
+      '  ~ ConfigMap a',
+      "      (its digest differs from the lock's, but none of the values the lock records does: the order of its keys changed, " +
+        'or the lock was edited by hand or written by another version. Write the lock again with CDK_CAPABILITY_UPDATE_LOCK=1)',
+    ]);
   });
 });

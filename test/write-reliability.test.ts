@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Construct } from 'constructs';
-import { Capability } from '../src';
-import { entriesBeside, readTree, removeTempDirs, tempDir } from './util';
+import { Capability, CapabilityApp, CompositionError, RuntimeRouting, SharedBase } from '../src';
+import { configMap, entriesBeside, readTree, removeTempDirs, tempDir } from './util';
 import { writeAtomically } from '../src/render/atomic-output';
 import type { OutputTree } from '../src/render/output-tree';
 
@@ -105,5 +105,74 @@ describe('scratch space', () => {
       expect((fs.statSync(dir).mode % 0o1000).toString(8)).toBe('700');
     }
     expect(fs.existsSync(path.join(os.tmpdir(), 'cdk-capability-scratch', String(process.pid)))).toBe(false);
+  });
+});
+
+describe('the run folder beside the outdir cannot be created while the tree is built (a read-only project)', () => {
+  /** A composition of a capability with a stack and an object: the capability's constructor creates the run folder. */
+  function compose(app: CapabilityApp): void {
+    const shop = new Capability(app, 'shop');
+    new SharedBase(shop, 'Base');
+    configMap(new RuntimeRouting(shop, 'Routing'), 'Settings', 'settings');
+  }
+
+  /** What `app.synth()` throws. */
+  function synthError(app: CapabilityApp): unknown {
+    try {
+      app.synth();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  }
+
+  test('a read-only file system: the constructor does not throw, and synth refuses with CAP011, its cause and fix', () => {
+    // GIVEN a file system that refuses to create the run folder (EROFS), as a read-only bind mount does
+    const parent = tempDir();
+    const outdir = path.join(parent, 'dist');
+    const nodeFs: typeof fs = jest.requireActual('fs');
+    const mkdir = nodeFs.mkdirSync;
+    jest.spyOn(nodeFs, 'mkdirSync').mockImplementation((dir, ...rest) => {
+      if (path.basename(String(dir)).startsWith('.dist.run-')) {
+        throw Object.assign(new Error(`EROFS: read-only file system, mkdir '${String(dir)}'`), { code: 'EROFS', syscall: 'mkdir', path: String(dir) });
+      }
+      return (mkdir as any)(dir, ...rest);
+    });
+    let app: CapabilityApp;
+    try {
+      // WHEN the composition is built
+      app = new CapabilityApp({ outdir, lockFile: path.join(parent, 'capability.lock.json') });
+      expect(() => compose(app)).not.toThrow();
+    } finally {
+      jest.restoreAllMocks();
+    }
+
+    // THEN synth refuses with one coded line: the cause in plain words, the call and path, the fix; nothing written
+    const error = synthError(app);
+    expect(CompositionError.isCompositionError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^The composition was refused with 1 violation:\\nCAP011 output not written: could not write the output '${outdir}': the file system is read-only \\(EROFS, mkdir '${parent}/\\.dist\\.run-${process.pid}-[0-9a-f]{12}'\\)\\. The previous output is unchanged\\. Fix: point the outdir \\(the outdir prop, or CDK8S_OUTDIR\\) at a writable folder\\.$`),
+    );
+    expect((error as Error).stack).toBe(`CompositionError: ${(error as Error).message}`);
+    expect(entriesBeside(parent)).toEqual([]);
+  });
+
+  test('a file where the outdir\'s folder must go: synth refuses with CAP011 naming it, and the fix', () => {
+    // GIVEN an outdir under "blocker/out", where "blocker" is a file
+    const parent = tempDir();
+    fs.writeFileSync(path.join(parent, 'blocker'), 'not a folder');
+    const outdir = path.join(parent, 'blocker', 'out', 'dist');
+    const app = new CapabilityApp({ outdir, lockFile: path.join(parent, 'capability.lock.json') });
+
+    // WHEN the composition is built
+    expect(() => compose(app)).not.toThrow();
+
+    // THEN synth refuses with CAP011: a part of the path is a file
+    expect((synthError(app) as Error).message).toBe(
+      'The composition was refused with 1 violation:\n' +
+        `CAP011 output not written: could not write the output '${outdir}': a part of the path is a file, not a folder (ENOTDIR, mkdir '${path.join(parent, 'blocker', 'out')}'). ` +
+        'The previous output is unchanged. Fix: remove or rename that file, or point the outdir elsewhere.',
+    );
+    expect(entriesBeside(parent)).toEqual(['blocker']);
   });
 });

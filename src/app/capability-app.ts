@@ -16,11 +16,12 @@ import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
+import { runFolderFailure } from '../private/scratch';
 import { valueText } from '../private/value-text';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
-import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
@@ -209,23 +210,36 @@ export class CapabilityApp extends App {
    * this synth reads the lock file of the release the outdir holds. An outdir
    * synth may not write is not held: the write refuses it.
    *
-   * @returns 'refused' when another synth holds it and the refusal was reported as `cdk8s synth` expects
+   * @returns 'refused' when another synth holds it, or its run folder could not be created while the tree
+   *   was built, and the refusal was reported as `cdk8s synth` expects
    */
   private holdOutdir(): HeldOutdir | undefined | 'refused' {
+    // the run folder beside the outdir could not be created while the tree was built (a read-only project)
+    const early = runFolderFailure(this);
+    if (early) return this.refuseUnwritten(writeFailure(this.outdir, early.error).violations);
     if (outdirProblem(this.outdir, this.protectedPaths())) return undefined;
     try {
       return holdOutdir(this.outdir);
     } catch (e) {
-      const violations = (CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations;
-      const file = process.env[REPORT_ENV];
-      const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-      if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
-      if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
-        process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
-        return 'refused';
-      }
-      throw new CompositionError(violations);
+      return this.refuseUnwritten((CompositionError.isCompositionError(e) ? e : writeFailure(this.outdir, e)).violations);
     }
+  }
+
+  /**
+   * Refuses a synth before anything is read or written, as every refusal reaches the user: in the report
+   * file, then one coded line each on stderr under `cdk8s synth`, else a thrown `CompositionError`.
+   *
+   * @returns 'refused' under `cdk8s synth`
+   */
+  private refuseUnwritten(violations: readonly Violation[]): 'refused' {
+    const file = process.env[REPORT_ENV];
+    const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
+    if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
+    if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
+      process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
+      return 'refused';
+    }
+    throw new CompositionError(violations);
   }
 
   private synthAndWrite(held: HeldOutdir | undefined): void {
@@ -233,9 +247,10 @@ export class CapabilityApp extends App {
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
     const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-    if (lockSwitch.problem !== undefined) {
+    const early = lockSwitch.problem ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
+    if (early !== undefined) {
       // Refused before anything else runs or is written; under cdk8s synth one coded line, no stack trace.
-      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem, []));
+      const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, early, []));
       if (reportFile) writeReport(reportFile, { formatVersion: 1, accepted: false, violations: [violation], warnings: [], lock });
       if (cli && leaveOutdirAbsent(this.outdir)) {
         process.stderr.write(`${formatFindings([violation])}\n`);

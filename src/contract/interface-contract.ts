@@ -6,14 +6,18 @@ import { FieldMap, FieldValue, PublishedValues } from './field';
 import { publishedSize, TIER_LIMITS } from './parameter-size';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
-import { cdk8sPlus, externalSecrets, semver } from '../private/lazy';
+import { cdk8sPlus, externalSecrets } from '../private/lazy';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
+import { majorOfVersion } from '../private/semver-version';
 import { valueText } from '../private/value-text';
 
 /** Properties of an `InterfaceContract`. */
 export interface InterfaceContractProps<F extends FieldMap> {
-  /** The contract's semver version, such as `1.2.0`. The parameter path carries its major. */
+  /**
+   * The contract's semver 2.0 version, such as `1.2.0`, exactly as written: no leading `v` or `=`, no
+   * spaces (the lock records it as given). The parameter path carries its major.
+   */
   readonly version: string;
   /** The typed fields, by name. */
   readonly fields: F;
@@ -200,7 +204,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are
     const problems = fieldsProblems(props.fields);
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
-    const major = semver().valid(props.version) ? semver().major(props.version) : 0;
+    const major = majorOfVersion(props.version) ?? 0;
     const prefix = (props.parameterPrefix ?? '/cdk-capability').replace(/\/+$/, '');
     this.contractName = props.name ?? id;
     this.parameterName = `${prefix}/${this.capability.node.id}/${this.contractName.toLowerCase()}/v${major}`;

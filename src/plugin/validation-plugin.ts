@@ -6,7 +6,7 @@ import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { shown } from '../private/json-schema';
-import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 
 /**
  * The part of cdk8s-cli's `ValidationContext` the plugin uses (cdk8s-cli
@@ -111,6 +111,7 @@ export class CapabilityValidation {
         appendAll(unparsed, file.findings);
       }
       const lockSwitch = parseUpdateLock();
+      const switchProblem = lockSwitch.problem ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
       const paths = new Map<ManifestDocument, string>();
       for (const d of documents) {
         const name = (d.object as any)?.metadata?.name;
@@ -121,9 +122,9 @@ export class CapabilityValidation {
       // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
       const checked: ManifestFinding[] = this.propertyProblems.length > 0
         ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
-        : lockSwitch.problem !== undefined
-          ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem)]
-          : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
+        : switchProblem !== undefined
+          ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, switchProblem)]
+          : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update === true, constructPaths: paths });
       findings = appendAll(unparsed, checked).sort(compareFindings);
       if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
     } catch (e) {

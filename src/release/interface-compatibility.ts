@@ -2,6 +2,7 @@ import type { InterfaceRecord } from './interface-record';
 import { appendAll } from '../private/append';
 import { compareText } from '../private/compare';
 import { semver } from '../private/lazy';
+import { isSemverVersion, majorOfVersion } from '../private/semver-version';
 
 /** How big a version bump a change needs. */
 export type Bump = 'major' | 'minor' | 'patch';
@@ -71,7 +72,7 @@ export interface InterfaceMatch {
 
 /** The major of a record's version, or -1 when it is not semver. */
 export function majorOf(record: { readonly version: string }): number {
-  return semver().valid(record.version) ? semver().major(record.version) : -1;
+  return majorOfVersion(record.version) ?? -1;
 }
 
 /**
@@ -139,7 +140,7 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
 
 function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): IncompatibleVersion | undefined {
   const sv = semver();
-  if (!sv.valid(from) || !sv.valid(to)) return undefined;
+  if (!isSemverVersion(from) || !isSemverVersion(to)) return undefined;
   if (sv.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };
   const needs = changes.reduce<Bump>((m, c) => (RANK[c.needs] > RANK[m] ? c.needs : m), 'patch');
   if (changes.length === 0) return undefined;

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { schemaProblems, shown } from '../private/json-schema';
 import { lazily } from '../private/lazy';
+import { majorOfVersion } from '../private/semver-version';
 
 /** The most problems reported for one lock file; the rest are counted in the last one. */
 export const MAX_LOCK_PROBLEMS = 20;
@@ -18,7 +19,7 @@ const validate = lazily(() => (require('./lock-validator.generated') as { valida
  * What is wrong with a parsed lock, one problem per violation of the lock's
  * JSON Schema (each naming its JSON pointer, the value found and what was
  * expected), then what the schema cannot say: an edge naming a node the graph
- * does not have, two units with one id. At most `MAX_LOCK_PROBLEMS`, the last
+ * does not have, two units with one id, one contract major recorded twice. At most `MAX_LOCK_PROBLEMS`, the last
  * one counting the rest.
  *
  * @returns the problems; empty when the lock is one this version can read
@@ -28,12 +29,17 @@ export function lockSchemaProblems(lock: unknown): string[] {
 }
 
 interface LockShape {
+  readonly interfaces: ReadonlyArray<{ readonly capability: string; readonly name: string; readonly version: string }>;
   readonly units: ReadonlyArray<{ readonly id: string }>;
   readonly barriers: readonly string[];
   readonly edges: ReadonlyArray<readonly [number, number, string]>;
 }
 
-/** What the schema cannot say about a lock of the right shape: its edges name nodes it has, its unit ids are unique. */
+/**
+ * What the schema cannot say about a lock of the right shape: its edges name nodes it has, its unit ids
+ * are unique, and so is each contract major (a capability, a contract name and a major), which every
+ * release check finds by that key.
+ */
 function graphProblems(lock: LockShape): string[] {
   const problems: string[] = [];
   const nodes = lock.units.length + lock.barriers.length;
@@ -47,6 +53,17 @@ function graphProblems(lock: LockShape): string[] {
     const seen = first.get(u.id);
     if (seen === undefined) first.set(u.id, i);
     else problems.push(`/units/${i}/id (${shown(u.id)}) must be unique, but /units/${seen}/id is the same`);
+  });
+  const firstMajor = new Map<string, number>();
+  lock.interfaces.forEach((record, i) => {
+    const major = majorOfVersion(record.version);
+    if (major === undefined) return;
+    const key = JSON.stringify([record.capability, record.name, major]);
+    const seen = firstMajor.get(key);
+    if (seen === undefined) {firstMajor.set(key, i);} else {
+      const contract = `${record.capability}/${record.name}`;
+      problems.push(`/interfaces/${i} (major ${major} of ${shown(contract)}, ${shown(record.version)}) must be the only record of its major, but /interfaces/${seen} (${shown(lock.interfaces[seen].version)}) records it too`);
+    }
   });
   return problems;
 }

@@ -1,6 +1,6 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
-import { Lock, LockedUnit, SENSITIVE } from './lock';
+import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
@@ -36,7 +36,8 @@ export interface UnitChanges {
   readonly unit: string;
   /**
    * The changed leaves, in the order of this release's manifest (removed
-   * leaves last); empty when only masked values changed, or the lock holds no values.
+   * leaves last); empty when only masked values changed, when the lock holds no values,
+   * or when only the digest differs (`note` says which).
    */
   readonly fields: FieldChange[];
   /** Why `fields` cannot show everything, when it cannot. */
@@ -160,6 +161,9 @@ export interface ReleaseDiff {
 }
 
 const ONLY_MASKED = 'only masked values changed';
+const NO_RECORDED_DIFFERENCE =
+  "its digest differs from the lock's, but none of the values the lock records does: the order of its keys changed, " +
+  'or the lock was edited by hand or written by another version. Write the lock again with CDK_CAPABILITY_UPDATE_LOCK=1';
 const NO_VALUES = 'the lock holds no field values (written by an earlier version); the next lock will';
 
 /**
@@ -244,7 +248,13 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false):
     else if (secretsChanged.has(path)) fields.push({ path, before: SENSITIVE, after: SENSITIVE_CHANGED });
   }
   for (const [path, value] of Object.entries(old.values)) if (!(path in now.values)) fields.push({ path, before: value });
-  return fields.length > 0 ? { unit: now.label, fields } : { unit: now.label, fields, note: ONLY_MASKED };
+  if (fields.length > 0) return { unit: now.label, fields };
+  return { unit: now.label, fields, note: holdsMasked(old) || holdsMasked(now) ? ONLY_MASKED : NO_RECORDED_DIFFERENCE };
+}
+
+/** True when a unit holds a value the lock masks (`(sensitive)`, `(known after deploy)`), which its digest is taken over. */
+function holdsMasked(u: LockedUnit): boolean {
+  return Object.values(u.values ?? {}).some((v) => v === SENSITIVE || v === KNOWN_AFTER_DEPLOY);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

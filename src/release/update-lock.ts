@@ -25,6 +25,30 @@ export function parseUpdateLock(value: string | undefined = process.env[UPDATE_L
   };
 }
 
+/**
+ * Why the lock of this release cannot be written to `lockFile`: its folder does not exist, or is a file.
+ * Refused (`CAP011`) before anything is written rather than created: a folder that is not there is more
+ * often a mistyped path than one to make.
+ *
+ * @returns the problem, or undefined when the folder is there
+ */
+export function lockFolderProblem(lockFile: string, value: string | undefined = process.env[UPDATE_LOCK_ENV]): string | undefined {
+  const folder = path.dirname(path.resolve(lockFile));
+  const names = `the folder '${displayPath(folder)}' of the lock file '${displayPath(lockFile)}'`;
+  const cannot = `so the lock of this release cannot be written (${UPDATE_LOCK_ENV}=${value}). Nothing was changed.`;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(folder);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // ENOTDIR: a file where a folder above it must be; anything else is left to the write, which names it (CAP011)
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+    return `${names} does not exist, ${cannot} Create the folder (mkdir -p ${displayPath(folder)}), or correct the path of the lock file, and synth again.`;
+  }
+  if (stat.isDirectory()) return undefined;
+  return `${names} is a file, not a folder, ${cannot} Correct the path of the lock file, or move that file away, and synth again.`;
+}
+
 /** The one line every writer of the lock prints after writing it. */
 export function lockWrittenLine(lockFile: string, value: string | undefined = process.env[UPDATE_LOCK_ENV]): string {
   return `cdk-capability: wrote the lock of this release to ${displayPath(lockFile)} (${UPDATE_LOCK_ENV}=${value}); commit it.`;

@@ -2,8 +2,8 @@ import { IConstruct } from 'constructs';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
 import { isUnresolvedToken } from '../private/aws-cdk';
-import { semver } from '../private/lazy';
 import { membersOf } from '../private/scope-members';
+import { majorOfVersion } from '../private/semver-version';
 
 /** The header the edge sets to the tenant id when no contract publishes one. */
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
@@ -38,7 +38,7 @@ export interface TenantHeader {
 export function tenantHeaderOf(capability: IConstruct): TenantHeader {
   const contracts = membersOf<InterfaceContract<FieldMap>>(capability, 'InterfaceContract');
   // With majors side by side, the newest major is what the edge emits.
-  const major = (c: InterfaceContract<FieldMap>) => (semver().valid(c.version) ? semver().major(c.version) : -1);
+  const major = (c: InterfaceContract<FieldMap>) => majorOfVersion(c.version) ?? -1;
   for (const contract of [...contracts].sort((a, b) => major(b) - major(a))) {
     const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
     if (published === undefined) continue;

@@ -1,6 +1,6 @@
 import type { ContractFact } from '../../collect/facts';
 import { fieldValueProblem } from '../../private/field-value';
-import { semver } from '../../private/lazy';
+import { isSemverVersion, majorOfVersion } from '../../private/semver-version';
 import { ViolationCode } from '../finding';
 import { CheckContext, defineRule, RuleFinding } from '../rule';
 import { quoted } from './text';
@@ -35,9 +35,8 @@ export const contractUsage = defineRule({
       // Majors side by side: one contract name, each major once.
       const byMajor = new Map<number, string[]>();
       for (const c of contracts) {
-        if (!semver().valid(c.version)) continue;
-        const major = semver().major(c.version);
-        appendTo(byMajor, major, c.path);
+        const major = majorOfVersion(c.version);
+        if (major !== undefined) appendTo(byMajor, major, c.path);
       }
       for (const [major, paths] of byMajor) {
         if (paths.length < 2) continue;
@@ -70,7 +69,7 @@ function contractProblems(contract: ContractFact, { facts }: CheckContext): Rule
   for (const read of contract.undeclaredReads) {
     found.push({ message: `'${read.chart}' reads '${read.field}', which '${path}' does not declare (declared: ${declared}). Declare the field or read a declared one.`, paths: [path, read.chart] });
   }
-  if (!semver().valid(contract.version)) {
+  if (!isSemverVersion(contract.version)) {
     found.push({ message: `'version' (${JSON.stringify(contract.version)}) of '${path}' must be a semver version such as "1.2.0".`, paths: [path] });
   }
   if (!publication) {

@@ -1,5 +1,5 @@
 import type { ObjectFact } from '../../collect/facts';
-import { appliedKey, describeIdentity, effectiveNamespace, ObjectIdentity } from '../../collect/object-identity';
+import { appliedKey, DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace, ObjectIdentity } from '../../collect/object-identity';
 import { podLabelsOf } from '../../collect/pod-spec';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -48,11 +48,12 @@ export const danglingReferences = defineRule({
       const elsewhere = ref.target.kind === 'Secret' && (ref.target.group ?? '') === '' ? providedSecrets.get(ref.target.name) : undefined;
       if (elsewhere && elsewhere.length > 0) {
         // the contract's Secret exists, in another namespace: a Secret is read only in its own namespace
-        const there = elsewhere.map((e) => `namespace '${e.namespace ?? 'default'}' (the ExternalSecret of '${e.declarer}')`).join(' and ');
+        // an object without a namespace is in 'default', as the API server stores it
+        const there = elsewhere.map((e) => `namespace '${e.namespace || DEFAULT_NAMESPACE}' (the ExternalSecret of '${e.declarer}')`).join(' and ');
         found.push({
           message: `${describeIdentity(facts.objects[ref.from].identity)} declared by '${facts.objects[ref.from].declarer}' refers to ${describeIdentity(ref.target)} at ${ref.field}, `
             + `but that Secret is created only in ${there}, and a pod reads Secrets of its own namespace only. `
-            + `Consume the contract in this namespace too: contract.consume(routing, { namespace: '${ref.target.namespace ?? 'default'}' }).`,
+            + `Consume the contract in this namespace too: contract.consume(routing, { namespace: '${ref.target.namespace || DEFAULT_NAMESPACE}' }).`,
           paths: [facts.objects[ref.from].declarer],
         });
         continue;
@@ -64,7 +65,7 @@ export const danglingReferences = defineRule({
       if (!selector || o.duplicateOf !== undefined) continue;
       if (workloads.some((w) => w.namespace === (effectiveNamespace(o.identity) ?? '') && matches(selector, w.labels))) continue;
       const text = Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
-      found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${o.identity.namespace ?? ''}'`));
+      found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${effectiveNamespace(o.identity) ?? DEFAULT_NAMESPACE}'`));
     }
     return found;
   },

@@ -2,14 +2,18 @@ import { parameterNameProblem } from '../../private/parameter-name';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
-/** `CAP010`: a contract whose SSM parameter name AWS would refuse (checked only when it is published). */
+/**
+ * `CAP010`: a contract whose SSM parameter name AWS would refuse. Checked also when it is not published:
+ * its consumers' `ExternalSecret`s read that name, and `interface.json` and the lock record it (a lock
+ * refuses a name without its leading `/`, `CAP014`).
+ */
 export const parameterNames = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'parameter names',
   explanation: 'SSM parameter names have rules beyond what aws-cdk checks (no aws or ssm prefix, at most 15 levels); a name that breaks them fails at deploy time.',
   run: ({ facts }) =>
     facts.contracts.flatMap((c) => {
-      const problem = c.publications.length > 0 ? parameterNameProblem(c.parameterName) : undefined;
+      const problem = parameterNameProblem(c.parameterName);
       if (!problem) return [];
       return [
         {
