@@ -6,7 +6,8 @@ import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { shown } from '../private/json-schema';
-import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, displayPath, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { outputFolderOf } from '../render/outdir-safety';
 
 /**
  * The part of cdk8s-cli's `ValidationContext` the plugin uses (cdk8s-cli
@@ -78,6 +79,10 @@ export interface CapabilityValidationProps {
  * objects (`CAP010`), possible secrets (`CAP012`, a warning that does not
  * fail) and custom resources before their CRD (`CAP013`); it exits with code
  * 2 when any but a warning is found.
+ *
+ * On the output of a `CapabilityApp` (its outdir holds the marker its synth
+ * writes) it checks nothing and leaves the lock to the app, which ran these
+ * checks and wrote its lock itself; one line on stderr says so.
  */
 export class CapabilityValidation {
   private readonly lockFile: string;
@@ -103,6 +108,13 @@ export class CapabilityValidation {
   public async validate(context: Cdk8sValidationContext): Promise<void> {
     let findings: ManifestFinding[];
     try {
+      const output = this.propertyProblems.length === 0 ? capabilityOutput(context.manifests) : undefined;
+      if (output !== undefined) {
+        // a CapabilityApp's synth ran the full checks (and wrote the lock) already; its files are no plain app's manifests
+        process.stderr.write(`cdk-capability: the validation plugin skipped '${displayPath(output)}', the output of a CapabilityApp: its synth ran these checks, and the lock is its own.\n`);
+        context.report.submit('success', { errors: '0', warnings: '0' });
+        return;
+      }
       const documents: ManifestDocument[] = [];
       const unparsed: ManifestFinding[] = [];
       for (const manifestPath of context.manifests) {
@@ -119,13 +131,18 @@ export class CapabilityValidation {
       }
       const refusal = (code: ViolationCode, message: string): ManifestFinding => ({ code, severity: 'error', message: `${CODE_TITLES[code]}: ${message}`, paths: [], documents: [] });
       // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
+      // no manifests: nothing to record (a CapabilityApp of stacks alone writes no YAML, and has written its lock)
+      const updateLock = lockSwitch.update === true && context.manifests.length > 0;
       const checked: ManifestFinding[] = this.propertyProblems.length > 0
         ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
         : lockSwitch.problem !== undefined
           ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem)]
-          : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update, constructPaths: paths });
+          : checkManifests(documents, { lockFile: this.lockFile, updateLock, constructPaths: paths });
       findings = appendAll(unparsed, checked).sort(compareFindings);
-      if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+      if (lockSwitch.update && findings.every((f) => f.severity !== 'error')) {
+        if (context.manifests.length === 0) process.stderr.write(`cdk-capability: no manifests were synthesized; the validation plugin left the lock ${displayPath(this.lockFile)} as it is.\n`);
+        else if (fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+      }
     } catch (e) {
       const message =
         `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. ` +
@@ -149,6 +166,24 @@ export class CapabilityValidation {
     const errors = findings.filter((f) => f.severity === 'error').length;
     context.report.submit(errors > 0 ? 'failure' : 'success', { errors: String(errors), warnings: String(findings.length - errors) });
   }
+}
+
+/**
+ * The output folder of a `CapabilityApp` the manifests lie in (found by the
+ * marker its synth writes there), or undefined for a plain cdk8s app's. The
+ * cdk8s CLI lists every `.yaml` under the outdir, so for a `CapabilityApp` they
+ * are its runtime files, its `kustomization.yaml` and its GitOps copies.
+ */
+function capabilityOutput(manifests: readonly string[]): string | undefined {
+  const folders = new Set<string>();
+  for (const manifest of manifests) {
+    // one look per folder: a plain app writes every chart's file into one
+    if (folders.has(path.dirname(manifest))) continue;
+    folders.add(path.dirname(manifest));
+    const output = outputFolderOf(manifest);
+    if (output !== undefined) return output;
+  }
+  return undefined;
 }
 
 /** Where a document is, as the report names it: `document 2`, and for a YAML error `document 2, line 7, column 3`. */
