@@ -148,8 +148,11 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('Validation failed. See above reports for details\n');
     expect(violations(bad.report)).toEqual([
-      // cdk8s keys its construct metadata by object name: the two objects named settings get one path (the one cdk8s wrote last)
-      { rule: 'CAP001 duplicate object', resources: ['app.k8s.yaml#document 3 (ConfigMap shop/settings) settings at app/o2', 'base.k8s.yaml#document 2 (ConfigMap shop/settings) settings at app/o2'] },
+      // cdk8s keys its construct metadata by object name (the one it wrote last): the two objects named settings are given no path, not one path twice
+      {
+        rule: 'CAP001 duplicate object',
+        resources: ['app.k8s.yaml#document 3 (ConfigMap shop/settings) ConfigMap shop/settings at N/A', 'base.k8s.yaml#document 2 (ConfigMap shop/settings) ConfigMap shop/settings at N/A'],
+      },
       { rule: 'CAP005 dangling reference', resources: ['app.k8s.yaml#document 4 (RoleBinding shop/read) read at app/o3'] },
       { rule: 'CAP006 boundary leak', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
       { rule: 'CAP010 invalid object', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
@@ -164,6 +167,14 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
     const dangling = ours.violations.find((v: any) => v.ruleName.startsWith('CAP005'));
     expect(dangling.recommendation).toMatch(/^CAP005 dangling reference: rbac\.authorization\.k8s\.io\/RoleBinding shop\/read declared by 'app\/o3' refers to /);
+  });
+
+  test("two objects of one name, which cdk8s' metadata cannot tell apart, are named by their manifest file and document", () => {
+    const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+    const duplicate = ours.violations.find((v: any) => v.ruleName.startsWith('CAP001')).recommendation;
+    expect(duplicate).toMatch(/^CAP001 duplicate object: ConfigMap shop\/settings is declared by document \d of 'dist\/\w+\.k8s\.yaml' and document \d of 'dist\/\w+\.k8s\.yaml'\. /);
+    expect(duplicate).toContain("document 3 of 'dist/app.k8s.yaml'");
+    expect(duplicate).toContain("document 2 of 'dist/base.k8s.yaml'");
   });
 
   test('the advice fits a plain cdk8s app: no Contribution, InterfaceContract or Reference.external as the fix', () => {

@@ -135,3 +135,61 @@ test('no manifests at all (a CapabilityApp of stacks alone writes no YAML): the 
   expect(reported).toEqual({ violations: [], status: 'success', stderr: 'cdk-capability: no manifests were synthesized; the validation plugin left the lock capability.lock.json as it is.\n' });
   expect(fs.readFileSync(path.join(dir, 'capability.lock.json'), 'utf-8')).toBe(LOCK);
 });
+
+describe("the app's construct paths, from cdk8s' construct metadata keyed by object name alone", () => {
+  const binding = (name: string) =>
+    'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n' +
+    `metadata:\n  name: ${name}\n  namespace: shop\n` +
+    'roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: missing\n' +
+    'subjects:\n  - kind: ServiceAccount\n    name: default\n    namespace: shop\n';
+  const configMap = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: shop\ndata:\n  k: "${data}"\n`;
+
+  test('an object whose name another object shares is named by its file and document, not by the construct the metadata holds for the name', async () => {
+    // GIVEN a RoleBinding and a ConfigMap both named reader (cdk8s recorded the ConfigMap's construct for the name), and a RoleBinding writer
+    const dir = tempDir();
+    write(dir, { 'web.k8s.yaml': [binding('reader'), configMap('reader', 'a'), binding('writer')].join('---\n') });
+    const metadata = { reader: { path: 'web/SettingsConfigMap' }, writer: { path: 'web/WriterBinding' } };
+
+    // WHEN
+    const reported = await validate(dir, { manifests: ['web.k8s.yaml'], metadata });
+
+    // THEN the RoleBinding reader is not said to be declared by web/SettingsConfigMap, in the message or in the CLI's report; writer keeps its construct
+    expect(reported.violations.map((v) => v.recommendation.replace(/ refers to .*/, ''))).toEqual([
+      "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/reader declared by document 1 of 'web.k8s.yaml'",
+      "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/writer declared by 'web/WriterBinding'",
+    ]);
+    expect(reported.violations.map((v) => v.resources)).toEqual([
+      ['web.k8s.yaml#document 1 (RoleBinding shop/reader) RoleBinding shop/reader'],
+      ['web.k8s.yaml#document 3 (RoleBinding shop/writer) writer at web/WriterBinding'],
+    ]);
+  });
+
+  test('two declarations of one object (an Include and an ApiObject) are named by their documents, not twice by one construct', async () => {
+    // GIVEN an included ConfigMap dup and an ApiObject of the same name, which cdk8s records as one name with the last one's path
+    const dir = tempDir();
+    write(dir, { 'web.k8s.yaml': [configMap('dup', 'included'), configMap('dup', 'declared')].join('---\n') });
+
+    const reported = await validate(dir, { manifests: ['web.k8s.yaml'], metadata: { dup: { path: 'web/Dup' } } });
+
+    expect(reported.violations).toEqual([
+      {
+        rule: 'CAP001 duplicate object',
+        recommendation: expect.stringMatching(/^CAP001 duplicate object: ConfigMap shop\/dup is declared by document 1 of 'web\.k8s\.yaml' and document 2 of 'web\.k8s\.yaml'\. Emit it once: /),
+        resources: ['web.k8s.yaml#document 1 (ConfigMap shop/dup) ConfigMap shop/dup', 'web.k8s.yaml#document 2 (ConfigMap shop/dup) ConfigMap shop/dup'],
+      },
+    ]);
+  });
+
+  test('metadata that gives two objects one construct names neither by it', async () => {
+    // GIVEN two differently named RoleBindings whose metadata entries name the same construct (cdk8s never writes it: a guard)
+    const dir = tempDir();
+    write(dir, { 'web.k8s.yaml': [binding('a'), binding('b')].join('---\n') });
+
+    const reported = await validate(dir, { manifests: ['web.k8s.yaml'], metadata: { a: { path: 'web/Binding' }, b: { path: 'web/Binding' } } });
+
+    expect(reported.violations.map((v) => v.recommendation.replace(/ refers to .*/, ''))).toEqual([
+      "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/a declared by document 1 of 'web.k8s.yaml'",
+      "CAP005 dangling reference: rbac.authorization.k8s.io/RoleBinding shop/b declared by document 2 of 'web.k8s.yaml'",
+    ]);
+  });
+});

@@ -35,7 +35,9 @@ export interface Cdk8sValidationContext {
   };
   /**
    * The construct path of each object by its name, which cdk8s writes when the
-   * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
+   * CLI asks it to (`construct-metadata.json`, whenever validations are
+   * configured). Keyed by name alone: of objects sharing a name, it holds the
+   * path of the last one cdk8s wrote.
    */
   readonly metadata?: { readonly [name: string]: Cdk8sConstructMetadata | undefined };
   /** Parses a manifest file into its documents (not used: the plugin reads the files itself, to report YAML errors). */
@@ -107,6 +109,7 @@ export class CapabilityValidation {
    */
   public async validate(context: Cdk8sValidationContext): Promise<void> {
     let findings: ManifestFinding[];
+    let declarers: ReadonlyMap<ManifestDocument, string> = new Map();
     try {
       const output = this.propertyProblems.length === 0 ? capabilityOutput(context.manifests) : undefined;
       if (output !== undefined) {
@@ -123,12 +126,7 @@ export class CapabilityValidation {
         appendAll(unparsed, file.findings);
       }
       const lockSwitch = parseUpdateLock();
-      const paths = new Map<ManifestDocument, string>();
-      for (const d of documents) {
-        const name = (d.object as any)?.metadata?.name;
-        const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
-        if (constructPath) paths.set(d, constructPath);
-      }
+      declarers = declaringConstructs(documents, context.metadata ?? {});
       const refusal = (code: ViolationCode, message: string): ManifestFinding => ({ code, severity: 'error', message: `${CODE_TITLES[code]}: ${message}`, paths: [], documents: [] });
       // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
       // no manifests: nothing to record (a CapabilityApp of stacks alone writes no YAML, and has written its lock)
@@ -137,7 +135,7 @@ export class CapabilityValidation {
         ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
         : lockSwitch.problem !== undefined
           ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, lockSwitch.problem)]
-          : checkManifests(documents, { lockFile: this.lockFile, updateLock, constructPaths: paths });
+          : checkManifests(documents, { lockFile: this.lockFile, updateLock, constructPaths: declarers });
       findings = appendAll(unparsed, checked).sort(compareFindings);
       if (lockSwitch.update && findings.every((f) => f.severity !== 'error')) {
         if (context.manifests.length === 0) process.stderr.write(`cdk-capability: no manifests were synthesized; the validation plugin left the lock ${displayPath(this.lockFile)} as it is.\n`);
@@ -155,9 +153,11 @@ export class CapabilityValidation {
         ruleName: `${f.code} ${title}${f.severity === 'warning' ? ' (warning)' : ''}`,
         recommendation: `${f.code} ${[title, ...rest].join(': ')}`,
         fix: `See docs/errors.md of cdk-capability, section "${f.code} ${title}".`,
-        // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata
+        // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata;
+        // where that path is not the object's (a name the metadata holds for another object), the object's kind and name,
+        // which no metadata key is (no object name has a space), so the CLI names no construct
         violatingResources: f.documents.map((d) => ({
-          resourceName: (d.object as any)?.metadata?.name ?? '(no name)',
+          resourceName: declarers.has(d) || !hasKey(context.metadata, (d.object as any)?.metadata?.name) ? (d.object as any)?.metadata?.name ?? '(no name)' : resourceName(d.object),
           locations: [`${location(d)} (${resourceName(d.object)})`],
           manifestPath: d.manifestPath,
         })),
@@ -184,6 +184,38 @@ function capabilityOutput(manifests: readonly string[]): string | undefined {
     if (output !== undefined) return output;
   }
   return undefined;
+}
+
+/**
+ * The construct that declared each document, where cdk8s' construct metadata
+ * tells it. cdk8s (`App.writeConstructMetadata`) keys that metadata by object
+ * name alone (`resources[apiObject.name]`), the last object of a name
+ * overwriting the others, so a name that two documents share names the
+ * construct of one of them for both. A document is given a construct only when
+ * its name is its own among the manifests, and a construct only one document:
+ * the others are named by their file and document.
+ *
+ * @param documents every document of the manifests that parsed
+ * @param metadata the construct metadata, by object name
+ */
+function declaringConstructs(documents: readonly ManifestDocument[], metadata: NonNullable<Cdk8sValidationContext['metadata']>): Map<ManifestDocument, string> {
+  const nameOf = (d: ManifestDocument): unknown => (d.object as any)?.metadata?.name;
+  const named = new Map<unknown, number>();
+  for (const d of documents) named.set(nameOf(d), (named.get(nameOf(d)) ?? 0) + 1);
+  const candidates = new Map<ManifestDocument, string>();
+  for (const d of documents) {
+    const name = nameOf(d);
+    const constructPath = typeof name === 'string' && named.get(name) === 1 && hasKey(metadata, name) ? metadata[name]?.path : undefined;
+    if (typeof constructPath === 'string' && constructPath !== '') candidates.set(d, constructPath);
+  }
+  const claims = new Map<string, number>();
+  for (const p of candidates.values()) claims.set(p, (claims.get(p) ?? 0) + 1);
+  return new Map([...candidates].filter(([, p]) => claims.get(p) === 1));
+}
+
+/** True when `key` is an own key of the construct metadata (never one of Object.prototype's). */
+function hasKey(metadata: Cdk8sValidationContext['metadata'], key: unknown): boolean {
+  return metadata !== undefined && typeof key === 'string' && Object.prototype.hasOwnProperty.call(metadata, key);
 }
 
 /** Where a document is, as the report names it: `document 2`, and for a YAML error `document 2, line 7, column 3`. */
