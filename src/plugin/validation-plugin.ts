@@ -128,9 +128,9 @@ export class CapabilityValidation {
       const lockSwitch = parseUpdateLock();
       declarers = declaringConstructs(documents, context.metadata ?? {});
       const refusal = (code: ViolationCode, message: string): ManifestFinding => ({ code, severity: 'error', message: `${CODE_TITLES[code]}: ${message}`, paths: [], documents: [] });
-      // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
       // no manifests: nothing to record (a CapabilityApp of stacks alone writes no YAML, and has written its lock)
       const updateLock = lockSwitch.update === true && context.manifests.length > 0;
+      // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
       const checked: ManifestFinding[] = this.propertyProblems.length > 0
         ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
         : lockSwitch.problem !== undefined
