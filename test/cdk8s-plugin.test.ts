@@ -45,6 +45,39 @@ function plainProject(charts: Record<string, object[]>): string {
   return dir;
 }
 
+/**
+ * A `CapabilityApp` project with the validation plugin configured, as the user trial had it: a
+ * `SharedBase` holding an SSM parameter and a `RuntimeRouting` holding a ConfigMap. The app and the
+ * plugin load this repository's source, as in {@link plainProject}.
+ */
+function capabilityProject(): string {
+  const dir = tempDir('cdk-capability-plugin-app-');
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const register = "require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', target: 'es2022' } });";
+  const source = JSON.stringify(path.join(ROOT, 'src', 'index.ts'));
+  fs.writeFileSync(path.join(dir, 'plugin.js'), `${register}\nmodule.exports = require(${source});\n`);
+  fs.writeFileSync(
+    path.join(dir, 'cdk8s.yaml'),
+    ['language: javascript', 'app: node main.js', 'validations:', '  - package: ./plugin.js', '    class: CapabilityValidation', '    version: 0.0.0', ''].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'main.js'),
+    [
+      register,
+      "const { aws_ssm: ssm } = require('aws-cdk-lib');",
+      "const { ApiObject } = require('cdk8s');",
+      `const { Capability, CapabilityApp, RuntimeRouting, SharedBase } = require(${source});`,
+      'const app = new CapabilityApp();',
+      "const cdn = new Capability(app, 'cdn');",
+      "new ssm.StringParameter(new SharedBase(cdn, 'Base'), 'Origin', { stringValue: 'origin.example.com' });",
+      "new ApiObject(new RuntimeRouting(cdn, 'Routing'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+      'app.synth();',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
 interface Synth {
   readonly status: number | null;
   readonly stdout: string;
@@ -115,8 +148,11 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('Validation failed. See above reports for details\n');
     expect(violations(bad.report)).toEqual([
-      // cdk8s keys its construct metadata by object name: the two objects named settings get one path (the one cdk8s wrote last)
-      { rule: 'CAP001 duplicate object', resources: ['app.k8s.yaml#document 3 (ConfigMap shop/settings) settings at app/o2', 'base.k8s.yaml#document 2 (ConfigMap shop/settings) settings at app/o2'] },
+      // cdk8s keys its construct metadata by object name (the one it wrote last): the two objects named settings are given no path, not one path twice
+      {
+        rule: 'CAP001 duplicate object',
+        resources: ['app.k8s.yaml#document 3 (ConfigMap shop/settings) ConfigMap shop/settings at N/A', 'base.k8s.yaml#document 2 (ConfigMap shop/settings) ConfigMap shop/settings at N/A'],
+      },
       { rule: 'CAP005 dangling reference', resources: ['app.k8s.yaml#document 4 (RoleBinding shop/read) read at app/o3'] },
       { rule: 'CAP006 boundary leak', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
       { rule: 'CAP010 invalid object', resources: ['app.k8s.yaml#document 5 (ConfigMap shop/Bad_Name) Bad_Name at app/o4'] },
@@ -131,6 +167,14 @@ describe('the cdk8s validation plugin under the real cdk8s CLI, on a plain cdk8s
     const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
     const dangling = ours.violations.find((v: any) => v.ruleName.startsWith('CAP005'));
     expect(dangling.recommendation).toMatch(/^CAP005 dangling reference: rbac\.authorization\.k8s\.io\/RoleBinding shop\/read declared by 'app\/o3' refers to /);
+  });
+
+  test("two objects of one name, which cdk8s' metadata cannot tell apart, are named by their manifest file and document", () => {
+    const ours = bad.report.reports.find((r: any) => r.summary.plugin.endsWith('plugin.js'));
+    const duplicate = ours.violations.find((v: any) => v.ruleName.startsWith('CAP001')).recommendation;
+    expect(duplicate).toMatch(/^CAP001 duplicate object: ConfigMap shop\/settings is declared by document \d of 'dist\/\w+\.k8s\.yaml' and document \d of 'dist\/\w+\.k8s\.yaml'\. /);
+    expect(duplicate).toContain("document 3 of 'dist/app.k8s.yaml'");
+    expect(duplicate).toContain("document 2 of 'dist/base.k8s.yaml'");
   });
 
   test('the advice fits a plain cdk8s app: no Contribution, InterfaceContract or Reference.external as the fix', () => {
@@ -180,4 +224,32 @@ describe('deletion safety against a lock, under the real cdk8s CLI', () => {
     expect(second.status).toBe(2);
     expect(violations(second.report).map((v) => v.rule)).toEqual(['CAP008 unsafe deletion']);
   }, 2 * CLI_TIMEOUT);
+});
+
+describe('the validation plugin under the real cdk8s CLI, on the output of a CapabilityApp', () => {
+  let dir: string;
+  let run: Synth;
+
+  beforeAll(() => {
+    // GIVEN a CapabilityApp with the plugin configured, synthesized with the lock switch on (as a release job runs it)
+    dir = capabilityProject();
+    run = synth(dir, { CDK_CAPABILITY_UPDATE_LOCK: '1' });
+  }, CLI_TIMEOUT);
+
+  test('exits 0; the lock is written once, by the app, and the plugin says in one line that it skipped the output', () => {
+    expect(`exit ${run.status}\n${run.stderr}`).toBe(
+      'exit 0\n' +
+        'cdk-capability: wrote the lock of this release to capability.lock.json (CDK_CAPABILITY_UPDATE_LOCK=1); commit it.\n' +
+        "cdk-capability: the validation plugin skipped 'dist', the output of a CapabilityApp: its synth ran these checks, and the lock is its own.\n",
+    );
+    expect(violations(run.report)).toEqual([]);
+  });
+
+  test("the lock is the app's: its stack and its object by construct path, no kustomization.yaml as an object", () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, 'capability.lock.json'), 'utf-8'));
+    expect(lock.units.map((u: { id: string; path: string }) => `${u.id} at ${u.path}`)).toEqual([
+      'stack:cdn/Base at cdn/Base',
+      'object:|ConfigMap||settings at cdn/Routing/Settings',
+    ]);
+  });
 });

@@ -59,7 +59,7 @@ test('a document that is not valid YAML is one CAP010 with its file, line and co
   expect(reported.violations).toEqual([
     {
       rule: 'CAP010 invalid object',
-      recommendation: expect.stringMatching(/^CAP010 invalid object: 'metadata\.name' \("Bad_Name"\) of ConfigMap shop\/Bad_Name declared by '.*' must be a DNS-1123 subdomain/),
+      recommendation: expect.stringMatching(/^CAP010 invalid object: 'metadata\.name' \("Bad_Name"\) of ConfigMap shop\/Bad_Name declared by document 3 of 'app\.k8s\.yaml' must be a DNS-1123 subdomain/),
       resources: ['app.k8s.yaml#document 3 (ConfigMap shop/Bad_Name) Bad_Name'],
     },
     {

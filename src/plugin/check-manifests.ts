@@ -50,7 +50,8 @@ export interface ManifestCheckOptions {
   /**
    * The construct path of the plain app's construct that emitted each document
    * (from cdk8s' construct metadata): findings name these instead of the paths
-   * of the composition the documents are judged as.
+   * of the composition the documents are judged as, and a document without one
+   * by its file and position (`document 2 of 'dist/app.k8s.yaml'`).
    */
   readonly constructPaths?: ReadonlyMap<ManifestDocument, string>;
 }
@@ -102,16 +103,21 @@ export function checkManifests(documents: readonly ManifestDocument[], options: 
     });
     appendAll(findings, crdOrder(documents));
     const result = app.synthesize();
-    // the app's own construct paths, where cdk8s recorded them, in place of the composition's
-    const real = (p: string) => {
+    // the app's own construct paths where cdk8s recorded them, else the manifest file and document, in place of the composition's
+    const real = (p: string): string | undefined => {
       const d = byPath.get(p);
-      return (d && options.constructPaths?.get(d)) ?? p;
+      return d ? options.constructPaths?.get(d) : p;
     };
-    const renamed = (message: string, paths: readonly string[]) => paths.reduce((m, p) => m.split(`'${p}'`).join(`'${real(p)}'`), message);
+    const named = (p: string): string => {
+      const d = byPath.get(p);
+      const constructPath = real(p);
+      return constructPath !== undefined || d === undefined ? `'${constructPath ?? p}'` : `document ${d.index + 1} of '${d.manifestPath}'`;
+    };
+    const renamed = (message: string, paths: readonly string[]) => paths.reduce((m, p) => m.split(`'${p}'`).join(named(p)), message);
     const located = (v: Violation, severity: Severity): ManifestFinding => ({
       code: v.code,
       message: plainAppMessage(v.code, renamed(v.message, v.paths)),
-      paths: v.paths.map(real).sort(),
+      paths: v.paths.map(real).filter((p): p is string => p !== undefined).sort(),
       severity,
       documents: v.paths.map((p) => byPath.get(p)).filter((d): d is ManifestDocument => d !== undefined),
     });

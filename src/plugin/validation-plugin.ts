@@ -6,7 +6,8 @@ import { CODE_TITLES, compareFindings, ViolationCode } from '../check/finding';
 import { appendAll } from '../private/append';
 import { errorMessage } from '../private/errors';
 import { shown } from '../private/json-schema';
-import { defaultLockFile, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, displayPath, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { outputFolderOf } from '../render/outdir-safety';
 
 /**
  * The part of cdk8s-cli's `ValidationContext` the plugin uses (cdk8s-cli
@@ -34,7 +35,9 @@ export interface Cdk8sValidationContext {
   };
   /**
    * The construct path of each object by its name, which cdk8s writes when the
-   * CLI asks it to (`construct-metadata.json`, whenever validations are configured).
+   * CLI asks it to (`construct-metadata.json`, whenever validations are
+   * configured). Keyed by name alone: of objects sharing a name, it holds the
+   * path of the last one cdk8s wrote.
    */
   readonly metadata?: { readonly [name: string]: Cdk8sConstructMetadata | undefined };
   /** Parses a manifest file into its documents (not used: the plugin reads the files itself, to report YAML errors). */
@@ -78,6 +81,10 @@ export interface CapabilityValidationProps {
  * objects (`CAP010`), possible secrets (`CAP012`, a warning that does not
  * fail) and custom resources before their CRD (`CAP013`); it exits with code
  * 2 when any but a warning is found.
+ *
+ * On the output of a `CapabilityApp` (its outdir holds the marker its synth
+ * writes) it checks nothing and leaves the lock to the app, which ran these
+ * checks and wrote its lock itself; one line on stderr says so.
  */
 export class CapabilityValidation {
   private readonly lockFile: string;
@@ -102,7 +109,15 @@ export class CapabilityValidation {
    */
   public async validate(context: Cdk8sValidationContext): Promise<void> {
     let findings: ManifestFinding[];
+    let declarers: ReadonlyMap<ManifestDocument, string> = new Map();
     try {
+      const output = this.propertyProblems.length === 0 ? capabilityOutput(context.manifests) : undefined;
+      if (output !== undefined) {
+        // a CapabilityApp's synth ran the full checks (and wrote the lock) already; its files are no plain app's manifests
+        process.stderr.write(`cdk-capability: the validation plugin skipped '${displayPath(output)}', the output of a CapabilityApp: its synth ran these checks, and the lock is its own.\n`);
+        context.report.submit('success', { errors: '0', warnings: '0' });
+        return;
+      }
       const documents: ManifestDocument[] = [];
       const unparsed: ManifestFinding[] = [];
       for (const manifestPath of context.manifests) {
@@ -111,22 +126,22 @@ export class CapabilityValidation {
         appendAll(unparsed, file.findings);
       }
       const lockSwitch = parseUpdateLock();
-      const switchProblem = lockSwitch.problem ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
-      const paths = new Map<ManifestDocument, string>();
-      for (const d of documents) {
-        const name = (d.object as any)?.metadata?.name;
-        const constructPath = typeof name === 'string' ? context.metadata?.[name]?.path : undefined;
-        if (constructPath) paths.set(d, constructPath);
-      }
+      declarers = declaringConstructs(documents, context.metadata ?? {});
       const refusal = (code: ViolationCode, message: string): ManifestFinding => ({ code, severity: 'error', message: `${CODE_TITLES[code]}: ${message}`, paths: [], documents: [] });
+      // no manifests: nothing to record (a CapabilityApp of stacks alone writes no YAML, and has written its lock)
+      const updateLock = lockSwitch.update === true && context.manifests.length > 0;
+      const switchProblem = lockSwitch.problem ?? (updateLock ? lockFolderProblem(this.lockFile) : undefined);
       // refused before any check or write: a lock the properties do not name, or a switch an app refuses too
       const checked: ManifestFinding[] = this.propertyProblems.length > 0
         ? this.propertyProblems.map((p) => refusal(ViolationCode.LOCK_FILE, p))
         : switchProblem !== undefined
           ? [refusal(ViolationCode.OUTPUT_NOT_WRITTEN, switchProblem)]
-          : checkManifests(documents, { lockFile: this.lockFile, updateLock: lockSwitch.update === true, constructPaths: paths });
+          : checkManifests(documents, { lockFile: this.lockFile, updateLock, constructPaths: declarers });
       findings = appendAll(unparsed, checked).sort(compareFindings);
-      if (lockSwitch.update && findings.every((f) => f.severity !== 'error') && fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+      if (lockSwitch.update && findings.every((f) => f.severity !== 'error')) {
+        if (context.manifests.length === 0) process.stderr.write(`cdk-capability: no manifests were synthesized; the validation plugin left the lock ${displayPath(this.lockFile)} as it is.\n`);
+        else if (fs.existsSync(this.lockFile)) process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+      }
     } catch (e) {
       const message =
         `${CODE_TITLES[ViolationCode.INTERNAL_ERROR]}: the validation plugin crashed: ${errorMessage(e)}. ` +
@@ -139,9 +154,11 @@ export class CapabilityValidation {
         ruleName: `${f.code} ${title}${f.severity === 'warning' ? ' (warning)' : ''}`,
         recommendation: `${f.code} ${[title, ...rest].join(': ')}`,
         fix: `See docs/errors.md of cdk-capability, section "${f.code} ${title}".`,
-        // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata
+        // resourceName is the object's name, by which the cdk8s CLI finds its construct path in the construct metadata;
+        // where that path is not the object's (a name the metadata holds for another object), the object's kind and name,
+        // which no metadata key is (no object name has a space), so the CLI names no construct
         violatingResources: f.documents.map((d) => ({
-          resourceName: (d.object as any)?.metadata?.name ?? '(no name)',
+          resourceName: declarers.has(d) || !hasKey(context.metadata, (d.object as any)?.metadata?.name) ? (d.object as any)?.metadata?.name ?? '(no name)' : resourceName(d.object),
           locations: [`${location(d)} (${resourceName(d.object)})`],
           manifestPath: d.manifestPath,
         })),
@@ -150,6 +167,56 @@ export class CapabilityValidation {
     const errors = findings.filter((f) => f.severity === 'error').length;
     context.report.submit(errors > 0 ? 'failure' : 'success', { errors: String(errors), warnings: String(findings.length - errors) });
   }
+}
+
+/**
+ * The output folder of a `CapabilityApp` the manifests lie in (found by the
+ * marker its synth writes there), or undefined for a plain cdk8s app's. The
+ * cdk8s CLI lists every `.yaml` under the outdir, so for a `CapabilityApp` they
+ * are its runtime files, its `kustomization.yaml` and its GitOps copies.
+ */
+function capabilityOutput(manifests: readonly string[]): string | undefined {
+  const folders = new Set<string>();
+  for (const manifest of manifests) {
+    // one look per folder: a plain app writes every chart's file into one
+    if (folders.has(path.dirname(manifest))) continue;
+    folders.add(path.dirname(manifest));
+    const output = outputFolderOf(manifest);
+    if (output !== undefined) return output;
+  }
+  return undefined;
+}
+
+/**
+ * The construct that declared each document, where cdk8s' construct metadata
+ * tells it. cdk8s (`App.writeConstructMetadata`) keys that metadata by object
+ * name alone (`resources[apiObject.name]`), the last object of a name
+ * overwriting the others, so a name that two documents share names the
+ * construct of one of them for both. A document is given a construct only when
+ * its name is its own among the manifests, and a construct only one document:
+ * the others are named by their file and document.
+ *
+ * @param documents every document of the manifests that parsed
+ * @param metadata the construct metadata, by object name
+ */
+function declaringConstructs(documents: readonly ManifestDocument[], metadata: NonNullable<Cdk8sValidationContext['metadata']>): Map<ManifestDocument, string> {
+  const nameOf = (d: ManifestDocument): unknown => (d.object as any)?.metadata?.name;
+  const named = new Map<unknown, number>();
+  for (const d of documents) named.set(nameOf(d), (named.get(nameOf(d)) ?? 0) + 1);
+  const candidates = new Map<ManifestDocument, string>();
+  for (const d of documents) {
+    const name = nameOf(d);
+    const constructPath = typeof name === 'string' && named.get(name) === 1 && hasKey(metadata, name) ? metadata[name]?.path : undefined;
+    if (typeof constructPath === 'string' && constructPath !== '') candidates.set(d, constructPath);
+  }
+  const claims = new Map<string, number>();
+  for (const p of candidates.values()) claims.set(p, (claims.get(p) ?? 0) + 1);
+  return new Map([...candidates].filter(([, p]) => claims.get(p) === 1));
+}
+
+/** True when `key` is an own key of the construct metadata (never one of Object.prototype's). */
+function hasKey(metadata: Cdk8sValidationContext['metadata'], key: unknown): boolean {
+  return metadata !== undefined && typeof key === 'string' && Object.prototype.hasOwnProperty.call(metadata, key);
 }
 
 /** Where a document is, as the report names it: `document 2`, and for a YAML error `document 2, line 7, column 3`. */

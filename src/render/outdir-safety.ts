@@ -77,6 +77,34 @@ const OUR_ENTRIES: Readonly<Record<string, 'file' | RegExp>> = {
 };
 
 /**
+ * The output folder of a synth that `file` lies in, or undefined: the nearest
+ * folder above `file` that holds `OUTPUT_MARKER` with this library's content,
+ * where `file` is at its top (`manifests.yaml` under `cdk8s synth --stdout`)
+ * or inside a folder a synth writes (`runtime/`, `gitops/`, `deploy/`). So a
+ * folder of someone else's inside an output folder is not taken for it.
+ *
+ * @param file a file, such as a manifest the cdk8s CLI lists
+ */
+export function outputFolderOf(file: string): string | undefined {
+  const absolute = path.resolve(file);
+  for (let dir = path.dirname(absolute); ; dir = path.dirname(dir)) {
+    const [top, ...below] = path.relative(dir, absolute).split(path.sep);
+    const ours = below.length === 0 || (Object.prototype.hasOwnProperty.call(OUR_ENTRIES, top) && OUR_ENTRIES[top] !== 'file');
+    if (ours && holdsMarker(dir)) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** True when `dir` holds the marker a synth writes, with this library's content. */
+function holdsMarker(dir: string): boolean {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf-8'))?.generator === 'cdk-capability';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * True when `entry` of `dir` is a file or folder a synth writes there, of the
  * right type, and (for `runtime/` and `gitops/`) holding only the files a synth
  * writes in it.
