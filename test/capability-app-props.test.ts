@@ -51,15 +51,17 @@ describe('CapabilityApp props that are not valid: the constructor throws, naming
   });
 });
 
-test("a Capability's description or generatedNames of another type is CAP010 at synth, naming the prop", () => {
+test("a Capability's description, generatedNames or prefixStackNames of another type is CAP010 at synth, naming the prop", () => {
   // GIVEN capabilities whose props a JavaScript program got wrong
   const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
   new Capability(app, 'cdn', { description: 5 } as any);
   new Capability(app, 'shop', { generatedNames: 'hashed' } as any);
+  new Capability(app, 'edge', { prefixStackNames: 'no' } as any);
 
   // WHEN synthesized, THEN refused with one CAP010 each
   expect(violationsOf(app).map((v) => `${v.code} ${v.message}`)).toEqual([
     "CAP010 invalid object: 'cdn' failed its own validation: 'description' (5) must be a string, a one-line description",
+    "CAP010 invalid object: 'edge' failed its own validation: 'prefixStackNames' (\"no\") must be true or false",
     "CAP010 invalid object: 'shop' failed its own validation: 'generatedNames' (\"hashed\") must be \"plain\" or \"full-path\"",
   ]);
 });

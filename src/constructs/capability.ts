@@ -5,6 +5,7 @@ import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import type { GeneratedNames } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
+import { valueText } from '../private/value-text';
 import { recordAwsCdkWriteCalls } from '../private/write-calls';
 
 /** Properties of a `Capability`. */
@@ -81,6 +82,11 @@ export class Capability extends Stage {
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
     super(scope, id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
     this.generatedNames = setUpCapability(this, props);
+    const prefix: unknown = props.prefixStackNames;
+    // from JavaScript, anything: 'no' would prefix the stack names as true does
+    if (prefix !== undefined && typeof prefix !== 'boolean') {
+      this.node.addValidation({ validate: () => [`'prefixStackNames' (${valueText(prefix)}) must be true or false`] });
+    }
     // Each escape hatch and Tag of its stacks is a writer of its own, named by its call site.
     recordAwsCdkWriteCalls();
     // Construct stack traces in the assembly's metadata hold absolute paths of this
