@@ -10,6 +10,7 @@
 // The generated CRD classes (src/imports/) stay separate files, loaded on first use as before. tsc's declarations
 // stay as they are; its other .js files in libdir are removed, so nothing can load a second copy of a module.
 'use strict';
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 // eslint-disable-next-line import/no-extraneous-dependencies -- a build tool, not a runtime dependency
@@ -109,8 +110,32 @@ async function main() {
   }
   for (const [file, text] of Object.entries(STUBS)) {
     fs.mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });
-    fs.writeFileSync(path.join(lib, file), text, { mode: 0o755 });
+    fs.writeFileSync(path.join(lib, file), text + exportNames(bundleFile, ENTRY_POINTS[file]), { mode: 0o755 });
   }
+}
+
+/** The public entry points among the stubs, by file: the bundle's function that loads each. */
+const ENTRY_POINTS = { 'index.js': 'full', 'runtime.js': 'runtime' };
+
+/**
+ * A line that names an entry point's exports for Node's ES module loader, which reads a CommonJS module's export
+ * names from its text without running it (cjs-module-lexer) and cannot see through `require('./bundle.js').full()`:
+ * without it `import { CapabilityApp } from 'cdk-capability'` fails in an ES module. The line never runs (`0 &&`),
+ * as esbuild writes it for the same reason. The names are read from the built bundle in a process of their own.
+ *
+ * @param {string} bundleFile the built bundle
+ * @param {string | undefined} entry the bundle's function of the entry point; none for the command line's stub
+ * @returns {string} the line, or nothing
+ */
+function exportNames(bundleFile, entry) {
+  if (!entry) return '';
+  const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(bundleFile)}).${entry}())))`;
+  // the peers resolve from beside the bundle, else from this repository's (a libdir outside it, as the tests build)
+  const env = { ...process.env, CDK_VALIDATION: 'false', NODE_PATH: path.join(ROOT, 'node_modules') };
+  const names = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf-8', env }));
+  const identifiers = names.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n)).sort();
+  if (identifiers.length === 0) throw new Error(`the bundle's ${entry}() exports nothing`);
+  return `// the export names, for \`import { ... } from\` in an ES module (never run)\n0 && (module.exports = { ${identifiers.join(', ')} });\n`;
 }
 
 /**

@@ -313,6 +313,35 @@ test('both entry points share one copy of every module: a Capability of one take
   expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps.map((s: { id: string }) => s.id)).toEqual(['web/Routing']);
 });
 
+test('an ES module imports each entry point\'s exports by name, every one of them, the same objects as require gives', () => {
+  // GIVEN an ES module program, as `import { CapabilityApp } from 'cdk-capability'` in a .mjs file or a "type": "module" app
+  const program = [
+    "import { createRequire } from 'module';",
+    "import { ApiObject } from 'cdk8s';",
+    "import { CapabilityApp, Capability, SharedBase } from 'cdk-capability';",
+    "import { RuntimeRouting } from 'cdk-capability/runtime';",
+    "import * as full from 'cdk-capability';",
+    "import * as runtime from 'cdk-capability/runtime';",
+    'const require = createRequire(import.meta.url);',
+    'const named = (ns, cjs) => Object.keys(cjs).filter((k) => ns[k] !== cjs[k]);',
+    "const app = new CapabilityApp({ outdir: process.argv[2], lockFile: process.argv[2] + '.lock.json' });",
+    "const shop = new Capability(app, 'shop');",
+    "new ApiObject(new RuntimeRouting(shop, 'Routing'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'app.synth();',
+    "process.stdout.write(JSON.stringify({ missing: [...named(full, require('cdk-capability')), ...named(runtime, require('cdk-capability/runtime'))], SharedBase: typeof SharedBase }));",
+  ].join('\n');
+  const outdir = path.join(tempDir(), 'dist');
+  fs.writeFileSync(path.join(app, 'esm.mjs'), program);
+
+  // WHEN
+  const r = node(['esm.mjs', outdir]);
+
+  // THEN every export of either entry point is a named export, and the synth wrote its output
+  expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+  expect(JSON.parse(r.stdout)).toEqual({ missing: [], SharedBase: 'function' });
+  expect(JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps.map((s: { id: string }) => s.id)).toEqual(['shop/Routing']);
+});
+
 test('the command line (package.json `bin`) prints the package\'s version', () => {
   const r = node([path.join(pkg, PKG.bin['cdk-capability']), '--version']);
   expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: `${PKG.version}\n`, stderr: '' });
