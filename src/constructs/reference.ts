@@ -76,7 +76,8 @@ export class Reference extends Construct {
    * cluster-scoped (its CRD says `scope: Cluster`), as the API server sees it:
    * its objects have no namespace, so two of one name are one object (`CAP001`)
    * whatever `metadata.namespace` their manifests give. Built-in kinds and
-   * CRDs in the composition need no declaration.
+   * CRDs in the composition need no declaration; one of a kind they make
+   * namespaced contradicts them, and is refused (`CAP010`) and left out.
    *
    * @example
    * Reference.clusterScoped(routing, 'ClusterIssuers', { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' });
