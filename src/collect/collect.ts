@@ -115,7 +115,8 @@ export function collect(root: IConstruct): Facts {
     manifest: d.manifest,
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
-  const references = collectReferences(objects, constructs, indexOf, clusterScoped);
+  const { references, problems: referenceProblems } = collectReferences(objects, constructs, indexOf, clusterScoped);
+  appendAll(validationErrors, referenceProblems);
   const contractFacts = contracts.length > 0
     ? contractSide().collectContracts(contracts, objects, references, contractSide().routingsOf(charts), indexOf, constructs)
     : [];

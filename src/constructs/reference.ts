@@ -33,7 +33,9 @@ export interface NameReferenceOptions {
   readonly source: IConstruct;
   /**
    * The dotted path of the field holding the name, for example `spec.ruleSetRef`.
-   * The field holds the name itself, or an object with `name` (and optionally `namespace`).
+   * The field holds the name itself, an object with `name` (and optionally `namespace`),
+   * or a list of either, each element a reference. A field of another shape, or a path
+   * the source's manifest does not have, is refused at synth (`CAP010`).
    */
   readonly field: string;
   /** The kind the name refers to. */
