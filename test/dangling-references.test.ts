@@ -661,6 +661,77 @@ describe('CAP005: dangling references', () => {
       expect(violations[0].message).toContain('refers to fms.example.com/NetworkRuleSet shop/baseline at spec.ruleSetRef');
     });
 
+    test('a field holding a list of { name } objects is checked element by element', () => {
+      // GIVEN spec.ruleSetRef [{ name: baseline }, { name: ghost }] and NetworkRuleSet shop/baseline only
+      const violations = violationsOf((routing) => {
+        policy(routing, [{ name: 'baseline' }, { name: 'ghost' }]);
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+      });
+
+      // THEN the missing ghost dangles, and only it
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: refersTo('fms.example.com/FMSPolicy shop/edge', 'cdn/Routing/Policy', 'fms.example.com/NetworkRuleSet shop/ghost', 'spec.ruleSetRef'),
+          paths: ['cdn/Routing/Policy'],
+        },
+      ]);
+    });
+
+    test('a field holding a list of names is checked element by element', () => {
+      // GIVEN spec.ruleSetRef ['ghost', 'baseline'] and NetworkRuleSet shop/baseline only
+      const violations = violationsOf((routing) => {
+        policy(routing, ['ghost', 'baseline']);
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+      });
+
+      // THEN the missing ghost dangles, and only it
+      expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+        `CAP005 ${refersTo('fms.example.com/FMSPolicy shop/edge', 'cdn/Routing/Policy', 'fms.example.com/NetworkRuleSet shop/ghost', 'spec.ruleSetRef')}`,
+      ]);
+    });
+
+    test('a field holding a number is CAP010 naming the Reference, the field and the value', () => {
+      // GIVEN spec.ruleSetRef 42
+      const violations = violationsOf((routing) => policy(routing, 42));
+
+      // THEN the declaration is refused, not skipped
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP010',
+          message: "invalid object: 'cdn/Routing/PolicyRules' failed its own validation: Reference.byName's 'field' ('spec.ruleSetRef') of fms.example.com/FMSPolicy shop/edge ('cdn/Routing/Policy') holds 42, "
+            + "but a field it checks holds a name, an object with name (and optionally namespace), or a list of either. Point 'field' at the field that holds the name.",
+          paths: ['cdn/Routing/PolicyRules'],
+        },
+      ]);
+    });
+
+    test('a list holding an element that is no name is CAP010 showing the list', () => {
+      // GIVEN spec.ruleSetRef ['baseline', { ref: 'ghost' }]
+      const violations = violationsOf((routing) => policy(routing, ['baseline', { ref: 'ghost' }]));
+
+      // THEN the declaration is refused
+      expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+        "CAP010 invalid object: 'cdn/Routing/PolicyRules' failed its own validation: Reference.byName's 'field' ('spec.ruleSetRef') of fms.example.com/FMSPolicy shop/edge ('cdn/Routing/Policy') "
+          + 'holds ["baseline",{"ref":"ghost"}], but a field it checks holds a name, an object with name (and optionally namespace), or a list of either. Point \'field\' at the field that holds the name.',
+      ]);
+    });
+
+    test('a field the source does not have (a typo) is CAP010 naming the fields that are there', () => {
+      // GIVEN the policy, and a second declaration whose field is spec.rulesetRef
+      const violations = violationsOf((routing) => {
+        const fms = policy(routing);
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+        Reference.byName(routing, 'Typo', { source: fms, field: 'spec.rulesetRef', target: { apiVersion: FMS, kind: 'NetworkRuleSet' } });
+      });
+
+      // THEN the declaration is refused, naming where the path leaves the manifest
+      expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+        "CAP010 invalid object: 'cdn/Routing/Typo' failed its own validation: Reference.byName's 'field' ('spec.rulesetRef') is not in the manifest of fms.example.com/FMSPolicy shop/edge ('cdn/Routing/Policy') "
+          + "(spec has ruleSetRef). Point 'field' at the field that holds the name.",
+      ]);
+    });
+
     test('a ruleSetRef object with name and namespace is looked up in that namespace', () => {
       // GIVEN spec.ruleSetRef { name: baseline, namespace: security } and NetworkRuleSet security/baseline
       const violations = violationsOf((routing) => {

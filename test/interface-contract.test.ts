@@ -418,6 +418,51 @@ describe('consume: the runtime side', () => {
     expect(violations).toEqual([]);
   });
 
+  test('one chart consuming in two namespaces binds the Secret in each, and each handle reads its own', () => {
+    // GIVEN the routing chart consumes in team-a and team-b, a Deployment in each reading the origin
+    const { app, edge, routing } = published();
+    for (const namespace of ['team-a', 'team-b']) {
+      const values = edge.consume(routing, { namespace });
+      new kplus.Deployment(routing, `Web-${namespace}`, {
+        metadata: { name: 'web', namespace },
+        containers: [{ image: 'web', envVariables: { ORIGIN: values.originDnsName.envValue() } }],
+      });
+    }
+
+    // WHEN synthesized
+    const result = app.synthesize();
+
+    // THEN it is accepted, with one ExternalSecret in each namespace, the second told apart by its namespace
+    expect(result.violations).toEqual([]);
+    expect(manifestsOfKind(result, 'ExternalSecret').map((m) => [m.metadata.namespace, m.metadata.name, m.spec.target.name])).toEqual([
+      ['team-a', 'cdn-edge-interface', 'cdn-edge-interface'],
+      ['team-b', 'cdn-edge-interface', 'cdn-edge-interface'],
+    ]);
+    expect(edge.consumptions.map((c) => [c.namespace, c.externalSecret.node.path])).toEqual([
+      ['team-a', 'cdn/Routing/EdgeInterface'],
+      ['team-b', 'cdn/Routing/EdgeInterface[team-b]'],
+    ]);
+    // THEN each Deployment reads the Secret of its own namespace
+    expect(manifestsOfKind(result, 'Deployment').map((d) => [d.metadata.namespace, d.spec.template.spec.containers[0].env])).toEqual(['team-a', 'team-b'].map((namespace) => [
+      namespace, [{ name: 'ORIGIN', valueFrom: { secretKeyRef: { name: 'cdn-edge-interface', key: 'originDnsName' } } }],
+    ]));
+  });
+
+  test('consuming again in a namespace the chart already consumes in returns handles of that binding', () => {
+    // GIVEN the routing chart consumes in team-a, team-b, then team-a again
+    const { app, edge, routing } = published();
+    edge.consume(routing, { namespace: 'team-a' });
+    edge.consume(routing, { namespace: 'team-b' });
+    edge.consume(routing, { namespace: 'team-a' }).originDnsName.envVar();
+
+    // WHEN synthesized
+    const result = app.synthesize();
+
+    // THEN there are two bindings, not three
+    expect(result.violations).toEqual([]);
+    expect(manifestsOfKind(result, 'ExternalSecret').map((m) => m.metadata.namespace)).toEqual(['team-a', 'team-b']);
+  });
+
   test('the written runtime output holds no unresolved aws-cdk token text', () => {
     // GIVEN a deploy-time value published and read by a Deployment through the contract
     const { app, edge, routing } = published();

@@ -127,6 +127,47 @@ describe('identity as the API server stores it', () => {
     ]);
   });
 
+  test('Reference.clusterScoped of a built-in namespaced kind is CAP010 naming it, and left out: no false CAP001', () => {
+    // GIVEN ConfigMap settings in namespaces team-a and team-b, and ConfigMap declared cluster-scoped
+    const { app, routing } = fixture();
+    Reference.clusterScoped(routing, 'Oops', { apiVersion: 'v1', kind: 'ConfigMap' });
+    new ApiObject(routing, 'A', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'team-a' } });
+    new ApiObject(routing, 'B', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'team-b' } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN the declaration is refused, and the two ConfigMaps stay two objects
+    expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP010 invalid object: \'shop/Routing/Oops\' failed its own validation: Reference.clusterScoped declares "ConfigMap" of "v1" cluster-scoped, '
+      + 'but the Kubernetes API makes ConfigMap namespaced, so it is left out: objects of one name in two namespaces stay two objects. Remove the declaration; built-in kinds need none.',
+    ]);
+  });
+
+  test('Reference.clusterScoped of a kind whose CRD in the composition is Namespaced is CAP010 naming the CRD, and left out', () => {
+    // GIVEN the Namespaced CRD of example.com Widget, Widgets w1 in namespaces a and b, and Widget declared cluster-scoped
+    const { app, routing } = fixture();
+    new ApiObject(routing, 'Crd', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+    });
+    Reference.clusterScoped(routing, 'Widgets', { apiVersion: 'example.com/v1', kind: 'Widget' });
+    new ApiObject(routing, 'A', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'a' } });
+    new ApiObject(routing, 'B', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'b' } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN the declaration is refused, and the two Widgets stay two objects
+    expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP010 invalid object: \'shop/Routing/Widgets\' failed its own validation: Reference.clusterScoped declares "Widget" of "example.com/v1" cluster-scoped, '
+      + 'but its CustomResourceDefinition "widgets.example.com" in the composition gives spec.scope Namespaced, so it is left out: objects of one name in two namespaces stay two objects. '
+      + 'Remove the declaration; a CRD in the composition needs none.',
+    ]);
+  });
+
   test('without the declaration, a custom kind the composition cannot know is namespaced: two namespaces are two objects', () => {
     // GIVEN the same two ClusterIssuers, the kind not declared
     const { app, routing } = fixture();

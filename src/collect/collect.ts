@@ -1,6 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { clusterScopedKinds } from './cluster-scoped-kinds';
 import type * as Contracts from './contracts';
 import { declarerOf } from './declarer';
 import { DeploySynthesis, noDeployment } from './deploy-result';
@@ -15,7 +16,7 @@ import type * as PhysicalNames from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
-import { apiGroup, appliedKey, describeIdentity, groupKind, identityKey, identityOf, ObjectIdentity } from './object-identity';
+import { appliedKey, describeIdentity, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternals, collectReferences } from './references';
 import { renderFailure } from './render-error';
 import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
@@ -23,7 +24,6 @@ import { templateValidationEnabled } from './template-validation-switch';
 import { CrdTopologies } from './topology/crd-topology';
 import type { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems, writeCallbackOf } from '../constructs/contribution';
-import { Reference } from '../constructs/reference';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
@@ -80,7 +80,8 @@ export function collect(root: IConstruct): Facts {
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
   }
 
-  const { drafts, renderErrors, clusterScoped } = renderObjects(apiObjects, declaredClusterScoped(constructs));
+  const { drafts, renderErrors, clusterScoped, scopeProblems } = renderObjects(apiObjects, constructs);
+  appendAll(validationErrors, scopeProblems);
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
@@ -114,7 +115,8 @@ export function collect(root: IConstruct): Facts {
     manifest: d.manifest,
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
-  const references = collectReferences(objects, constructs, indexOf, clusterScoped);
+  const { references, problems: referenceProblems } = collectReferences(objects, constructs, indexOf, clusterScoped);
+  appendAll(validationErrors, referenceProblems);
   const contractFacts = contracts.length > 0
     ? contractSide().collectContracts(contracts, objects, references, contractSide().routingsOf(charts), indexOf, constructs)
     : [];
@@ -216,17 +218,20 @@ function validationErrorsOf(c: IConstruct): string[] {
 /** An object being collected, with its identity. */
 type Draft = ObjectDraft & { readonly identity: ObjectIdentity };
 
+/** What went wrong, by construct path. */
+type PathErrors = Array<{ path: string; error: string }>;
+
 /**
  * Renders every object; the first declaration of each identity, as the API
  * server stores it (`appliedKey`), owns it, a later one is marked its duplicate.
  *
- * @param declared group/kind keys declared cluster-scoped with `Reference.clusterScoped`
+ * @param constructs every construct, for the kinds declared cluster-scoped with `Reference.clusterScoped`
  */
 function renderObjects(
   apiObjects: readonly ApiObject[],
-  declared: ReadonlySet<string>,
-): { drafts: Draft[]; renderErrors: Array<{ path: string; error: string }>; clusterScoped: ReadonlySet<string> } {
-  const renderErrors: Array<{ path: string; error: string }> = [];
+  constructs: readonly IConstruct[],
+): { drafts: Draft[]; renderErrors: PathErrors; clusterScoped: ReadonlySet<string>; scopeProblems: Readonly<PathErrors> } {
+  const renderErrors: PathErrors = [];
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
   for (const apiObject of apiObjects) {
     try {
@@ -235,7 +240,7 @@ function renderObjects(
       renderErrors.push({ path: apiObject.node.path, error: renderFailure(apiObject, e) });
     }
   }
-  const clusterScoped = new Set([...clusterScopedCustomKinds(rendered.map((r) => r.manifest)), ...declared]);
+  const { keys: clusterScoped, problems: scopeProblems } = clusterScopedKinds(rendered.map((r) => r.manifest), constructs);
   const first = new Map<string, number>();
   const drafts = rendered.map(({ apiObject, manifest }, i): Draft => {
     const identity = identityOf(manifest, clusterScoped);
@@ -245,16 +250,7 @@ function renderObjects(
     if (duplicateOf === undefined) first.set(applied, i);
     return { apiObject, declarer: declarerOf(apiObject).node.path, key, label: describeIdentity(identity), identity, manifest, duplicateOf };
   });
-  return { drafts, renderErrors, clusterScoped };
-}
-
-/** `group/Kind` keys of the kinds declared cluster-scoped with `Reference.clusterScoped`. */
-function declaredClusterScoped(constructs: readonly IConstruct[]): Set<string> {
-  const keys = new Set<string>();
-  for (const c of constructs) {
-    if (Reference.isReference(c) && c.clusterScopedKind) keys.add(groupKind(apiGroup(c.clusterScopedKind.apiVersion), c.clusterScopedKind.kind));
-  }
-  return keys;
+  return { drafts, renderErrors, clusterScoped, scopeProblems };
 }
 
 /** The contributions to Kubernetes objects, in creation order. */
@@ -288,17 +284,6 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K | undefined): Ma
     else groups.set(k, [item]);
   }
   return groups;
-}
-
-/** `group/Kind` keys of the cluster-scoped kinds that CRDs in the composition define. */
-function clusterScopedCustomKinds(manifests: readonly any[]): Set<string> {
-  const keys = new Set<string>();
-  for (const m of manifests) {
-    if (m?.kind === 'CustomResourceDefinition' && apiGroup(String(m.apiVersion)) === 'apiextensions.k8s.io' && m.spec?.scope === 'Cluster') {
-      keys.add(groupKind(String(m.spec.group ?? ''), String(m.spec.names?.kind ?? '')));
-    }
-  }
-  return keys;
 }
 
 function roleOf(stack: Stack): StackRole {

@@ -1,11 +1,12 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
-import { apiGroup, isClusterScoped, ObjectIdentity } from './object-identity';
+import { apiGroup, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
 import { apiObjectOf } from '../constructs/api-object-of';
 import { Reference } from '../constructs/reference';
 import { appendAll, appendTo } from '../private/append';
+import { valueText } from '../private/value-text';
 
 /**
  * Every by-name reference of every object: those the Kubernetes API defines
@@ -16,13 +17,14 @@ import { appendAll, appendTo } from '../private/append';
  * @param objects the collected objects (second declarations of an identity are skipped)
  * @param constructs every construct, for the `Reference`s
  * @param indexOf the index of an `ApiObject` in `objects`
+ * @returns the references, and each `Reference.byName` whose field does not hold a name (a `CAP010`)
  */
 export function collectReferences(
   objects: readonly ObjectFact[],
   constructs: readonly IConstruct[],
   indexOf: ReadonlyMap<ApiObject, number>,
   clusterScoped: ReadonlySet<string> = new Set(),
-): ReferenceFact[] {
+): DeclaredReferences {
   const declared = new Map<number, Reference[]>();
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.byName) continue;
@@ -32,12 +34,27 @@ export function collectReferences(
     if (source !== undefined) appendTo(declared, source, c);
   }
   const found: ReferenceFact[] = [];
+  const problems: ReferenceProblem[] = [];
   objects.forEach((o, i) => {
     if (o.duplicateOf !== undefined) return;
     appendAll(found, apiReferences(o, i, clusterScoped));
-    appendAll(found, declaredReferences(o, i, declared.get(i) ?? [], clusterScoped));
+    const own = declaredReferences(o, i, declared.get(i) ?? [], clusterScoped);
+    appendAll(found, own.references);
+    appendAll(problems, own.problems);
   });
-  return found;
+  return { references: found, problems };
+}
+
+/** A `Reference.byName` whose field does not hold a name: its path and what is wrong (`CAP010`). */
+export interface ReferenceProblem {
+  readonly path: string;
+  readonly error: string;
+}
+
+/** The by-name references found, and the declarations refused. */
+export interface DeclaredReferences {
+  readonly references: ReferenceFact[];
+  readonly problems: ReferenceProblem[];
 }
 
 /** The objects declared external with `Reference.external`. */
@@ -109,20 +126,64 @@ function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<s
   return refs;
 }
 
-/** The by-name references declared with `Reference.byName` on this object. */
-function declaredReferences(o: ObjectFact, from: number, declared: readonly Reference[], clusterScoped: ReadonlySet<string>): ReferenceFact[] {
-  const refs: ReferenceFact[] = [];
+/** The by-name references declared with `Reference.byName` on this object, and each declaration whose field does not hold a name. */
+function declaredReferences(o: ObjectFact, from: number, declared: readonly Reference[], clusterScoped: ReadonlySet<string>): DeclaredReferences {
+  const references: ReferenceFact[] = [];
+  const problems: ReferenceProblem[] = [];
   for (const r of declared) {
     const options = r.byName!;
-    let value: any = o.manifest;
-    for (const key of options.field.split('.')) value = value?.[key];
-    const name = typeof value === 'string' ? value : value?.name;
-    if (typeof name !== 'string') continue;
-    const namespace = typeof value === 'object' && typeof value?.namespace === 'string' ? value.namespace : o.identity.namespace ?? '';
+    const found = fieldValue(o.manifest, options.field);
+    const of = `${describeIdentity(o.identity)} ('${o.path}')`;
+    if (!found.present) {
+      problems.push({ path: r.node.path, error: `Reference.byName's 'field' ('${options.field}') is not in the manifest of ${of}${found.hint}. Point 'field' at the field that holds the name.` });
+      continue;
+    }
+    const targets = namesIn(found.value);
+    if (!targets) {
+      problems.push({
+        path: r.node.path,
+        error: `Reference.byName's 'field' ('${options.field}') of ${of} holds ${valueText(found.value)}, but a field it checks holds a name, an object with name (and optionally namespace), or a list of either. Point 'field' at the field that holds the name.`,
+      });
+      continue;
+    }
     const group = apiGroup(options.target.apiVersion);
     const kind = options.target.kind;
-    const target: ObjectIdentity = { group, kind, name, namespace: isClusterScoped(group, kind, clusterScoped) ? undefined : namespace };
-    refs.push({ from, target, field: options.field });
+    const cluster = isClusterScoped(group, kind, clusterScoped);
+    for (const { name, namespace } of targets) {
+      const target: ObjectIdentity = { group, kind, name, namespace: cluster ? undefined : namespace ?? o.identity.namespace ?? '' };
+      references.push({ from, target, field: options.field });
+    }
   }
-  return refs;
+  return { references, problems };
+}
+
+/** The names a field holds: a name, an object with `name` (and optionally `namespace`), or a list of either; undefined for any other shape. */
+function namesIn(value: unknown): Array<{ name: string; namespace?: string }> | undefined {
+  const one = (v: any): { name: string; namespace?: string } | undefined => {
+    if (typeof v === 'string') return v !== '' ? { name: v } : undefined;
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.name !== 'string' || v.name === '') return undefined;
+    if (v.namespace !== undefined && typeof v.namespace !== 'string') return undefined;
+    return typeof v.namespace === 'string' && v.namespace !== '' ? { name: v.name, namespace: v.namespace } : { name: v.name };
+  };
+  if (!Array.isArray(value)) {
+    const single = one(value);
+    return single ? [single] : undefined;
+  }
+  const all = value.map(one);
+  return all.every((x) => x !== undefined) ? (all as Array<{ name: string; namespace?: string }>) : undefined;
+}
+
+/** The value at a dotted path of a manifest, or where the path leaves it: the keys of the last map it reached. */
+function fieldValue(manifest: any, field: string): { present: true; value: unknown } | { present: false; hint: string } {
+  let value: any = manifest;
+  const keys = field.split('.');
+  for (let i = 0; i < keys.length; i++) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, keys[i])) {
+      const at = i === 0 ? 'the manifest' : keys.slice(0, i).join('.');
+      const has = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+      return { present: false, hint: has.length > 0 ? ` (${at} has ${has.join(', ')})` : i === 0 ? '' : ` (${at} holds ${valueText(value)})` };
+    }
+    value = value[keys[i]];
+  }
+  return { present: true, value };
 }

@@ -33,7 +33,9 @@ export interface NameReferenceOptions {
   readonly source: IConstruct;
   /**
    * The dotted path of the field holding the name, for example `spec.ruleSetRef`.
-   * The field holds the name itself, or an object with `name` (and optionally `namespace`).
+   * The field holds the name itself, an object with `name` (and optionally `namespace`),
+   * or a list of either, each element a reference. A field of another shape, or a path
+   * the source's manifest does not have, is refused at synth (`CAP010`).
    */
   readonly field: string;
   /** The kind the name refers to. */
@@ -76,7 +78,8 @@ export class Reference extends Construct {
    * cluster-scoped (its CRD says `scope: Cluster`), as the API server sees it:
    * its objects have no namespace, so two of one name are one object (`CAP001`)
    * whatever `metadata.namespace` their manifests give. Built-in kinds and
-   * CRDs in the composition need no declaration.
+   * CRDs in the composition need no declaration; one of a kind they make
+   * namespaced contradicts them, and is refused (`CAP010`) and left out.
    *
    * @example
    * Reference.clusterScoped(routing, 'ClusterIssuers', { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' });

@@ -215,7 +215,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     return [...this.published];
   }
 
-  /** The runtime consumers, one per consuming chart. */
+  /** The runtime consumers, one per consuming chart and namespace. */
   public get consumptions(): readonly Consumption[] {
     return [...this.consumed];
   }
@@ -258,13 +258,17 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   /**
    * Consumes the contract on the runtime side: an `ExternalSecret` in `chart`
    * extracts the parameter into a Secret, and the typed handles read from it.
-   * Consuming twice in one chart returns the same handles.
+   * Consuming twice in one chart and namespace returns the same handles; in
+   * another namespace of the chart, another `ExternalSecret` binds the Secret
+   * there, and the handles read that one (a pod reads Secrets of its own
+   * namespace only).
    *
    * @param chart the `RuntimeRouting` (or any cdk8s chart) that reads the values
    */
   public consume(chart: Construct, options: ConsumeOptions = {}): ContractHandles<F> {
-    const existing = this.consumed.find((c) => c.chart === chart);
-    const consumption = existing ?? this.bind(chart, options);
+    const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
+    const existing = this.consumed.find((c) => c.chart === chart && c.namespace === namespace);
+    const consumption = existing ?? this.bind(chart, namespace, options);
     const handles: Record<string, FieldHandle<unknown>> = {};
     for (const name of Object.keys(this.fields)) handles[name] = this.handle(name, consumption);
     return new Proxy(handles, {
@@ -277,9 +281,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     }) as unknown as ContractHandles<F>;
   }
 
-  private bind(chart: Construct, options: ConsumeOptions): Consumption {
+  private bind(chart: Construct, namespace: string | undefined, options: ConsumeOptions): Consumption {
     const secretName = `${this.capability.node.id}-${this.node.id}-interface`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
-    const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
     // One binding per namespace: a second chart there reads the same Secret, after it exists.
     const shared = this.consumed.find((c) => c.namespace === namespace);
     if (shared) {
@@ -289,7 +292,10 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       return consumption;
     }
     const es = externalSecrets();
-    const externalSecret = new es.ExternalSecret(chart, `${this.node.id}Interface`, {
+    // the chart's first binding keeps its id; one in another namespace of the chart is told apart by it
+    const base = `${this.node.id}Interface`;
+    const id = chart.node.tryFindChild(base) ? `${base}[${namespace ?? ''}]` : base;
+    const externalSecret = new es.ExternalSecret(chart, id, {
       metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
       spec: {
         refreshInterval: options.refreshInterval ?? '1h',
