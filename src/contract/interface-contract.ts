@@ -292,9 +292,9 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       return consumption;
     }
     const es = externalSecrets();
-    // the chart's first binding keeps its id; one in another namespace of the chart is told apart by it
+    // the chart's first binding keeps its id; one in another namespace of the chart is told apart by it (the chart's own: none given)
     const base = `${this.node.id}Interface`;
-    const id = chart.node.tryFindChild(base) ? `${base}[${namespace ?? ''}]` : base;
+    const id = chart.node.tryFindChild(base) ? `${base}[${namespace ?? 'chart namespace'}]` : base;
     const externalSecret = new es.ExternalSecret(chart, id, {
       metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
       spec: {
