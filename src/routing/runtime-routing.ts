@@ -126,6 +126,10 @@ export class RuntimeRouting extends Chart {
    */
   public addTenantRoute(tenant: string, backend: Backend<IConstruct, IConstruct> | VersionedBackend, options: TenantRouteOptions = {}): ApiObject {
     const id = options.name ?? `tenant-${tenant}`;
+    const existing = this.node.tryFindChild(id);
+    if (existing) {
+      throw new Error(`addTenantRoute '${this.node.path}/${id}': tenant '${tenant}' needs a route named '${id}', but '${existing.node.path}' already has that name. Give this route a distinct 'name', such as { name: '${id}-2' }`);
+    }
     const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader };
     const route = addTenantRoute(this, id, tenant, backend, options, context);
     this.tenantRoutes.push(route);

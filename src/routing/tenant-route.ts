@@ -1,6 +1,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
+import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { gatewayApi, istio } from '../private/lazy';
@@ -43,17 +44,30 @@ export interface TenantRouteOptions {
   /**
    * The namespace of the route object.
    *
+   * A Gateway API route in another namespace than the backend's refers to the
+   * backend's Services with `backendRefs[].namespace`, and comes with the
+   * `ReferenceGrant` (`gateway.networking.k8s.io/v1beta1`) that allows it: in
+   * the backend's namespace, named `<route name>-from-<route namespace>`, from
+   * `HTTPRoute`s in the route's namespace to those Services, applied before the
+   * route. An Istio route names the backend by its fully qualified host and
+   * needs no grant.
+   *
    * @default - the backend's namespace (a Gateway API route then needs no ReferenceGrant)
    */
   readonly namespace?: string;
   /**
-   * Host names the route also matches on.
+   * Host names the route also matches on: each lowercase, at most 253
+   * characters, with no port or trailing dot, and a leading `*.` only as a
+   * wildcard label (the Gateway API hostname pattern; Istio also takes `*`).
    *
    * @default - Gateway API: every host name of the listener; Istio: `*` behind a gateway, the backend's Service host in the mesh
    */
   readonly hostnames?: string[];
   /**
-   * The path prefix the route matches.
+   * The path prefix the route matches: an absolute path of RFC 3986
+   * characters or %-escapes, at most 1024 characters, without `//`, `/./`,
+   * `/../`, `%2f`, `#` or `?`, and not ending in `/.` or `/..` (the Gateway
+   * API path rules).
    *
    * @default '/'
    */
@@ -72,7 +86,8 @@ export interface TenantRouteOptions {
    * The header to match the tenant id on, when it must differ from the
    * published one (synth refuses a header that the capability's contract does
    * not publish as `tenantHeader`: the edge would set one header and the
-   * routes match another).
+   * routes match another). A lowercase HTTP header name (an RFC 9110 token),
+   * as for the published one.
    *
    * @default - the published `tenantHeader`, else `x-tenant-id`
    */
@@ -90,6 +105,28 @@ export interface TenantRouteContext {
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** A Gateway API `Hostname` (`HTTPRoute` `spec.hostnames[]`): lowercase DNS labels, optionally behind one `*.`. */
+const GATEWAY_HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const MAX_HOSTNAME = 253;
+
+/** The characters a Gateway API path match takes (RFC 3986 path characters and %-escapes). */
+const PATH_CHARACTERS = /^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$/;
+const MAX_PATH = 1024;
+
+/** Why `pathPrefix` is no path a Gateway API route matches (its CRD's validation rules), if it is not. */
+function pathPrefixProblem(pathPrefix: string): string | undefined {
+  if (!pathPrefix.startsWith('/')) return 'must start with "/"';
+  if (pathPrefix.length > MAX_PATH) return `must be at most ${MAX_PATH} characters`;
+  for (const part of ['//', '/./', '/../', '%2f', '%2F', '#']) {
+    if (pathPrefix.includes(part)) return `must not contain ${JSON.stringify(part)}`;
+  }
+  for (const end of ['/.', '/..']) {
+    if (pathPrefix.endsWith(end)) return `must not end with ${JSON.stringify(end)}`;
+  }
+  if (!PATH_CHARACTERS.test(pathPrefix)) return 'must hold only RFC 3986 path characters (letters, digits, -._~!$&\'()*+,;=:@/) and %-escapes';
+  return undefined;
+}
 
 /**
  * Declares the route that sends requests whose tenant header equals `tenant`
@@ -123,9 +160,25 @@ export function addTenantRoute(
   if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
     throw new Error(`${where}: 'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
   }
+  for (const host of (hostnames as string[] | undefined) ?? []) {
+    const istioAny = context.style === RouteStyle.ISTIO && host === '*';
+    if (!istioAny && (host.length > MAX_HOSTNAME || !GATEWAY_HOSTNAME.test(host))) {
+      throw new Error(`${where}: 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most ${MAX_HOSTNAME} characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`);
+    }
+  }
   const pathPrefix = options.pathPrefix ?? '/';
-  if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) {
-    throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) must start with "/", such as "/api"`);
+  const pathProblem = typeof pathPrefix === 'string' ? pathPrefixProblem(pathPrefix) : 'must be a string';
+  if (pathProblem) {
+    throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${pathProblem}, such as "/api"`);
+  }
+  if (options.header !== undefined && !isTenantHeaderName(options.header)) {
+    throw new Error(`${where}: 'header' (${valueText(options.header)}) must be a lowercase HTTP header name such as "x-tenant-id"`);
+  }
+  if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !DNS1123_LABEL.test(options.namespace))) {
+    throw new Error(`${where}: 'namespace' (${valueText(options.namespace)}) must be a DNS-1123 label such as "tenants"`);
+  }
+  if (options.namespace !== undefined && backend.namespace === undefined) {
+    throw new Error(`${where}: 'namespace' (${JSON.stringify(options.namespace)}) is given, but backend '${backend.name}' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'`);
   }
   const name = options.name ?? `tenant-${tenant}`;
   const namespace = options.namespace ?? backend.namespace;
@@ -139,6 +192,8 @@ export function addTenantRoute(
     object = virtualService(scope, id, metadata, route, context.gateway);
   } else {
     object = httpRoute(scope, id, metadata, route, context.gateway);
+    const grant = referenceGrant(scope, id, metadata, route.targets);
+    if (grant) object.addDependency(grant);
   }
   // refused at synth as one coded line (CAP010, naming the route), never a stack trace at the call
   const noGateway = context.style !== RouteStyle.ISTIO && !context.gateway
@@ -228,11 +283,30 @@ function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Rout
           matches,
           backendRefs: route.targets.map((t) => ({
             name: t.backend.name,
+            ...(t.backend.namespace !== metadata.namespace ? { namespace: t.backend.namespace } : {}),
             port: t.backend.port,
             ...(t.weight !== undefined ? { weight: t.weight } : {}),
           })),
         },
       ],
+    },
+  });
+}
+
+/**
+ * The `ReferenceGrant` that lets a Gateway API route refer to Services in the
+ * backend's namespace when it lives in another, if it does.
+ */
+function referenceGrant(scope: Construct, id: string, metadata: Metadata, targets: readonly Target[]): ApiObject | undefined {
+  const backendNamespace = targets[0].backend.namespace;
+  if (!metadata.namespace || !backendNamespace || backendNamespace === metadata.namespace) return undefined;
+  return new ApiObject(scope, `${id}-reference-grant`, {
+    apiVersion: 'gateway.networking.k8s.io/v1beta1',
+    kind: 'ReferenceGrant',
+    metadata: { name: `${metadata.name}-from-${metadata.namespace}`, namespace: backendNamespace },
+    spec: {
+      from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: metadata.namespace }],
+      to: targets.map((t) => ({ group: '', kind: 'Service', name: t.backend.name })),
     },
   });
 }
