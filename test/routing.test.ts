@@ -321,6 +321,87 @@ describe('Istio tenant routes', () => {
   });
 });
 
+describe('Istio mesh routes (no gateway)', () => {
+  /** A mesh routing chart with a web backend in shop. */
+  function meshApp() {
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { routeStyle: RouteStyle.ISTIO });
+    const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'shop' });
+    return { app, routing, web };
+  }
+
+  test('the tenants of one backend host share one VirtualService, one http route each in declaration order', () => {
+    // GIVEN
+    const { app, routing, web } = meshApp();
+
+    // WHEN
+    const acme = routing.addTenantRoute('acme', web);
+    const globex = routing.addTenantRoute('globex', web, { pathPrefix: '/api' });
+
+    // THEN
+    expect(globex).toBe(acme);
+    const all = manifests(app.synthesize());
+    expect(all.filter((m) => m.kind === 'VirtualService')).toEqual([{
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'tenant-acme', namespace: 'shop' },
+      spec: {
+        hosts: ['web.shop.svc.cluster.local'],
+        http: [
+          {
+            name: 'tenant-acme',
+            match: [{ headers: { 'x-tenant-id': { exact: 'acme' } }, uri: { prefix: '/' } }],
+            route: [{ destination: { host: 'web.shop.svc.cluster.local', port: { number: 8080 } } }],
+          },
+          {
+            name: 'tenant-globex',
+            match: [{ headers: { 'x-tenant-id': { exact: 'globex' } }, uri: { prefix: '/api' } }],
+            route: [{ destination: { host: 'web.shop.svc.cluster.local', port: { number: 8080 } } }],
+          },
+        ],
+      },
+    }]);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test('tenants of different backend hosts get a VirtualService each', () => {
+    const { app, routing, web } = meshApp();
+    const api = routing.addBackend('Api', { image: 'ghcr.io/example/api:1.0.0', port: 8080, namespace: 'shop' });
+    routing.addTenantRoute('acme', web);
+    routing.addTenantRoute('globex', api);
+    const all = manifests(app.synthesize());
+    expect(all.filter((m) => m.kind === 'VirtualService').map((m) => [m.metadata.name, m.spec.hosts, m.spec.http.map((h: any) => h.name)])).toEqual([
+      ['tenant-acme', ['web.shop.svc.cluster.local'], ['tenant-acme']],
+      ['tenant-globex', ['api.shop.svc.cluster.local'], ['tenant-globex']],
+    ]);
+  });
+
+  test('a mesh route that shares a host with another but not its namespace is refused with CAP010 naming both', () => {
+    // GIVEN
+    const { app, routing, web } = meshApp();
+    const acme = routing.addTenantRoute('acme', web);
+
+    // WHEN
+    const globex = routing.addTenantRoute('globex', web, { namespace: 'tenants' });
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([expect.objectContaining({ code: 'CAP010', paths: [globex.node.path] })]);
+    expect(violations[0].message).toContain(
+      `the mesh VirtualService routes hosts web.shop.svc.cluster.local in namespace 'tenants', and '${acme.node.path}' routes web.shop.svc.cluster.local in namespace 'shop': Istio applies one mesh VirtualService per host (istioctl IST0109). Give both routes the same 'hostnames' and 'namespace', so that they share one VirtualService, or route behind a gateway`,
+    );
+  });
+
+  test('the same tenant and name twice in one mesh VirtualService is refused, naming the VirtualService', () => {
+    const { routing, web } = meshApp();
+    routing.addTenantRoute('acme', web);
+    routing.addTenantRoute('globex', web);
+    expect(() => routing.addTenantRoute('globex', web, { pathPrefix: '/b' })).toThrow(
+      "addTenantRoute 'cdn/Routing/tenant-globex': tenant 'globex' needs a route named 'tenant-globex', but the mesh VirtualService 'cdn/Routing/tenant-acme' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: 'tenant-globex-2' }",
+    );
+  });
+});
+
 describe('CRDs the user supplies', () => {
   test('included CRDs form the first step, without the chart\'s namespace, before their custom resources', () => {
     // GIVEN the custom resource declared before the CRDs are included

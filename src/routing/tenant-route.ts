@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
 import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
-import type { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
+import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { gatewayApi, istio } from '../private/lazy';
 import { valueText } from '../private/value-text';
 
@@ -36,7 +36,8 @@ export interface GatewayReference {
 /** Options of `RuntimeRouting.addTenantRoute`. */
 export interface TenantRouteOptions {
   /**
-   * The name of the route object.
+   * The name of the route object; in a mesh VirtualService that tenants share
+   * (Istio without a gateway), the name of the tenant's `http` route.
    *
    * @default `tenant-<tenant>`
    */
@@ -102,6 +103,16 @@ export interface TenantRouteContext {
   readonly gateway?: GatewayReference;
   /** The tenant header, read when the route renders (so a contract published later still counts). */
   readonly header: () => string;
+  /** The chart's mesh VirtualServices (Istio without a gateway) so far, in declaration order: one per set of hosts. */
+  readonly meshServices: MeshVirtualService[];
+}
+
+/** A mesh VirtualService and the tenant routes it holds, one `http` entry each, in declaration order. */
+export interface MeshVirtualService {
+  readonly object: VirtualService;
+  readonly hosts: readonly string[];
+  readonly namespace?: string;
+  readonly routes: Route[];
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -131,7 +142,8 @@ function pathPrefixProblem(pathPrefix: string): string | undefined {
 /**
  * Declares the route that sends requests whose tenant header equals `tenant`
  * to `backend`: a Gateway API `HTTPRoute` or an Istio `VirtualService`, one
- * object per tenant, so each tenant's route has one owner.
+ * object per tenant, so each tenant's route has one owner (in the mesh, one
+ * VirtualService per host, one `http` route per tenant).
  *
  * @param scope the chart (or a construct in it)
  * @param id the construct id
@@ -185,11 +197,13 @@ export function addTenantRoute(
   const metadata = { name, ...(namespace ? { namespace } : {}) };
   const header = options.header !== undefined ? () => options.header! : context.header;
   const targets = targetsOf(backend, options.weights);
-  const route = { tenant, targets, pathPrefix, hostnames: options.hostnames, header };
+  const route = { name, tenant, targets, pathPrefix, hostnames: options.hostnames, header };
 
   let object: ApiObject;
-  if (context.style === RouteStyle.ISTIO) {
-    object = virtualService(scope, id, metadata, route, context.gateway);
+  if (context.style === RouteStyle.ISTIO && !context.gateway) {
+    object = meshVirtualService(scope, id, where, metadata, route, context.meshServices);
+  } else if (context.style === RouteStyle.ISTIO) {
+    object = virtualService(scope, id, metadata, [route], context.gateway);
   } else {
     object = httpRoute(scope, id, metadata, route, context.gateway);
     const grant = referenceGrant(scope, id, metadata, route.targets);
@@ -248,6 +262,8 @@ interface Metadata {
 }
 
 interface Route {
+  /** The route's name: the object's, or its `http` entry's in a shared mesh VirtualService. */
+  readonly name: string;
   readonly tenant: string;
   readonly targets: readonly Target[];
   readonly pathPrefix: string;
@@ -315,29 +331,60 @@ function serviceHost(backend: Backend<IConstruct, IConstruct>): string {
   return backend.namespace ? `${backend.name}.${backend.namespace}.svc.cluster.local` : backend.name;
 }
 
-function virtualService(scope: Construct, id: string, metadata: Metadata, route: Route, gateway?: GatewayReference): VirtualService {
+/**
+ * The mesh VirtualService (Istio without a gateway) that routes `route`:
+ * Istio applies one mesh VirtualService per host (several conflict, istioctl
+ * IST0109), so the tenants of the same hosts in the same namespace share the
+ * first one's, one `http` entry each; a route that shares only some hosts, or
+ * lives in another namespace, is refused at synth (CAP010).
+ */
+function meshVirtualService(
+  scope: Construct, id: string, where: string, metadata: Metadata, route: Route, services: MeshVirtualService[],
+): VirtualService {
+  const hosts = route.hostnames ?? [serviceHost(route.targets[0].backend)];
+  const same = services.find((m) => sameHosts(m.hosts, hosts) && m.namespace === metadata.namespace);
+  if (same) {
+    const taken = same.routes.find((r) => r.name === route.name);
+    if (taken) {
+      throw new Error(`${where}: tenant '${route.tenant}' needs a route named '${route.name}', but the mesh VirtualService '${same.object.node.path}' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: '${route.name}-2' }`);
+    }
+    same.routes.push(route);
+    return same.object;
+  }
+  const routes = [route];
+  const object = virtualService(scope, id, metadata, routes);
+  const conflicts = services.filter((m) => m.hosts.some((h) => hosts.includes(h)));
+  object.node.addValidation({
+    validate: () => conflicts.map((m) => `the mesh VirtualService routes hosts ${hosts.join(', ')}${metadata.namespace ? ` in namespace '${metadata.namespace}'` : ''}, and '${m.object.node.path}' routes ${m.hosts.join(', ')}${m.namespace ? ` in namespace '${m.namespace}'` : ''}: Istio applies one mesh VirtualService per host (istioctl IST0109). Give both routes the same 'hostnames' and 'namespace', so that they share one VirtualService, or route behind a gateway`),
+  });
+  services.push({ object, hosts, namespace: metadata.namespace, routes });
+  return object;
+}
+
+function sameHosts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().every((h, i) => h === [...b].sort()[i]);
+}
+
+/** A VirtualService with one `http` entry per route, rendered when it synthesizes (routes may still be added). */
+function virtualService(scope: Construct, id: string, metadata: Metadata, routes: Route[], gateway?: GatewayReference): VirtualService {
   const { VirtualService } = istio();
-  const service = serviceHost(route.targets[0].backend);
-  const match = Lazy.any({
-    produce: (): VirtualServiceSpecHttpMatch[] => [
-      { headers: { [route.header()]: { exact: route.tenant } }, uri: { prefix: route.pathPrefix } },
-    ],
+  const first = routes[0];
+  const http = Lazy.any({
+    produce: (): VirtualServiceSpecHttp[] => routes.map((route) => ({
+      name: route.name,
+      match: [{ headers: { [route.header()]: { exact: route.tenant } }, uri: { prefix: route.pathPrefix } }] as VirtualServiceSpecHttpMatch[],
+      route: route.targets.map((t) => ({
+        destination: { host: serviceHost(t.backend), port: { number: t.backend.port } },
+        ...(t.weight !== undefined ? { weight: t.weight } : {}),
+      })),
+    })),
   });
   return new VirtualService(scope, id, {
     metadata,
     spec: {
-      hosts: route.hostnames ?? (gateway ? ['*'] : [service]),
+      hosts: first.hostnames ?? (gateway ? ['*'] : [serviceHost(first.targets[0].backend)]),
       ...(gateway ? { gateways: [gateway.namespace ? `${gateway.namespace}/${gateway.name}` : gateway.name] } : {}),
-      http: [
-        {
-          name: metadata.name,
-          match,
-          route: route.targets.map((t) => ({
-            destination: { host: serviceHost(t.backend), port: { number: t.backend.port } },
-            ...(t.weight !== undefined ? { weight: t.weight } : {}),
-          })),
-        },
-      ],
+      http,
     },
   });
 }
