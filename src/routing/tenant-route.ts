@@ -87,8 +87,8 @@ export interface TenantRouteOptions {
    * The header to match the tenant id on, when it must differ from the
    * published one (synth refuses a header that the capability's contract does
    * not publish as `tenantHeader`: the edge would set one header and the
-   * routes match another). A lowercase HTTP header name (an RFC 9110 token),
-   * as for the published one.
+   * routes match another). An HTTP header name (an RFC 9110 token); in
+   * lowercase for Istio, which matches header keys in lowercase only.
    *
    * @default - the published `tenantHeader`, else `x-tenant-id`
    */
@@ -179,12 +179,18 @@ export function addTenantRoute(
     }
   }
   const pathPrefix = options.pathPrefix ?? '/';
-  const pathProblem = typeof pathPrefix === 'string' ? pathPrefixProblem(pathPrefix) : 'must be a string';
+  const pathProblem = typeof pathPrefix === 'string' ? pathPrefixProblem(pathPrefix) : 'must start with "/"';
   if (pathProblem) {
     throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${pathProblem}, such as "/api"`);
   }
-  if (options.header !== undefined && !isTenantHeaderName(options.header)) {
-    throw new Error(`${where}: 'header' (${valueText(options.header)}) must be a lowercase HTTP header name such as "x-tenant-id"`);
+  if (options.header !== undefined) {
+    // the lowercase check of the published tenantHeader; Gateway API matches header names in any case, Istio in lowercase only
+    const lowercaseOnly = context.style === RouteStyle.ISTIO;
+    const header: unknown = options.header;
+    if (typeof header !== 'string' || !isTenantHeaderName(lowercaseOnly ? header : header.toLowerCase())) {
+      const expected = lowercaseOnly ? 'a lowercase HTTP header name (Istio matches header keys in lowercase only)' : 'an HTTP header name (an RFC 9110 token)';
+      throw new Error(`${where}: 'header' (${valueText(header)}) must be ${expected}, such as "x-tenant-id"`);
+    }
   }
   if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !DNS1123_LABEL.test(options.namespace))) {
     throw new Error(`${where}: 'namespace' (${valueText(options.namespace)}) must be a DNS-1123 label such as "tenants"`);
