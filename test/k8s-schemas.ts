@@ -3,6 +3,7 @@
 import { ClusterSecretStore, ExternalSecret } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1';
 import { Kustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1';
 import { Gateway, HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
+import { ReferenceGrant } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1';
 import { VirtualService } from '@kubernetes-models/istio/networking.istio.io/v1beta1';
 import { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1';
 import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
@@ -24,6 +25,7 @@ const MODELS: Record<string, Model> = {
   'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding': ValidatingAdmissionPolicyBinding,
   'gateway.networking.k8s.io/v1 HTTPRoute': HTTPRoute,
   'gateway.networking.k8s.io/v1 Gateway': Gateway,
+  'gateway.networking.k8s.io/v1beta1 ReferenceGrant': ReferenceGrant,
   'kustomize.toolkit.fluxcd.io/v1 Kustomization': Kustomization,
 };
 

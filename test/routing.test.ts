@@ -150,6 +150,124 @@ describe('Gateway API tenant routes', () => {
     const { routing, web } = tenantApp();
     expect(() => routing.addTenantRoute('Acme Corp', web)).toThrow(/'tenant' \("Acme Corp"\) must be a DNS-1123 label/);
   });
+
+  test('a route in another namespace refers to the backend\'s namespace and comes with the ReferenceGrant that allows it', () => {
+    // GIVEN the backend in edge, the route in tenants
+    const { app, routing, web } = tenantApp();
+    routing.addTenantRoute('globex', web, { namespace: 'tenants' });
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN no false CAP005: the route refers to edge/web, which the grant allows
+    const all = manifests(result);
+    expect(find(all, 'HTTPRoute', 'tenant-globex').spec.rules[0].backendRefs).toEqual([{ name: 'web', namespace: 'edge', port: 8080 }]);
+    const grant = find(all, 'ReferenceGrant', 'tenant-globex-from-tenants');
+    expect(grant).toEqual({
+      apiVersion: 'gateway.networking.k8s.io/v1beta1',
+      kind: 'ReferenceGrant',
+      metadata: { name: 'tenant-globex-from-tenants', namespace: 'edge' },
+      spec: {
+        from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'tenants' }],
+        to: [{ group: '', kind: 'Service', name: 'web' }],
+      },
+    });
+    const order = all.map((m) => `${m.kind} ${m.metadata.name}`);
+    expect(order.indexOf('ReferenceGrant tenant-globex-from-tenants')).toBeLessThan(order.indexOf('HTTPRoute tenant-globex'));
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test('a route in the backend\'s namespace names no namespace and needs no ReferenceGrant', () => {
+    const { app } = tenantApp();
+    const all = manifests(app.synthesize());
+    expect(find(all, 'HTTPRoute', 'tenant-acme').spec.rules[0].backendRefs).toEqual([{ name: 'web', port: 8080 }]);
+    expect(all.filter((m) => m.kind === 'ReferenceGrant')).toEqual([]);
+  });
+
+  test('a route namespace for a backend without one is refused, naming the backend', () => {
+    const routing = new RuntimeRouting(new Capability(newApp(), 'cdn'), 'Routing', { gateway: { name: 'edge' } });
+    const web = routing.addBackend('Web', { image: 'web', port: 80 });
+    expect(() => routing.addTenantRoute('acme', web, { namespace: 'tenants' })).toThrow(
+      "addTenantRoute 'cdn/Routing/tenant-acme': 'namespace' (\"tenants\") is given, but backend 'web' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'",
+    );
+  });
+
+  test.each([
+    ['uppercase', 'Acme.Example.com'],
+    ['unicode', 'bücher.example.com'],
+    ['a port', 'acme.example.com:8443'],
+    ['a trailing dot', 'acme.example.com.'],
+    ['a bare *', '*'],
+    ['255 characters', `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`],
+  ])('a host name the Gateway API refuses (%s) is refused at the call, naming \'hostnames\'', (_, host) => {
+    const { routing, web } = tenantApp();
+    expect(() => routing.addTenantRoute('globex', web, { hostnames: ['ok.example.com', host] })).toThrow(
+      `addTenantRoute 'cdn/Routing/tenant-globex': 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most 253 characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`,
+    );
+  });
+
+  test('wildcard and plain lowercase host names are accepted and validate', () => {
+    const { app, routing, web } = tenantApp();
+    routing.addTenantRoute('globex', web, { hostnames: ['*.example.com', 'globex.example.com'] });
+    const all = manifests(app.synthesize());
+    expect(find(all, 'HTTPRoute', 'tenant-globex').spec.hostnames).toEqual(['*.example.com', 'globex.example.com']);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test.each([
+    ['api', 'must start with "/"'],
+    ['/api//v1', 'must not contain "//"'],
+    ['/api/../x', 'must not contain "/../"'],
+    ['/api/./x', 'must not contain "/./"'],
+    ['/api%2Fx', 'must not contain "%2F"'],
+    ['/api#frag', 'must not contain "#"'],
+    ['/api/..', 'must not end with "/.."'],
+    ['/api/.', 'must not end with "/."'],
+    ['/api?x=1', 'must hold only RFC 3986 path characters (letters, digits, -._~!$&\'()*+,;=:@/) and %-escapes'],
+    ['/my api', 'must hold only RFC 3986 path characters (letters, digits, -._~!$&\'()*+,;=:@/) and %-escapes'],
+    ['/bücher', 'must hold only RFC 3986 path characters (letters, digits, -._~!$&\'()*+,;=:@/) and %-escapes'],
+    [`/${'a'.repeat(1024)}`, 'must be at most 1024 characters'],
+  ])('a path prefix the Gateway API refuses (%#) is refused at the call, naming \'pathPrefix\'', (pathPrefix, expected) => {
+    const { routing, web } = tenantApp();
+    expect(() => routing.addTenantRoute('globex', web, { pathPrefix })).toThrow(
+      `addTenantRoute 'cdn/Routing/tenant-globex': 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${expected}, such as "/api"`,
+    );
+  });
+
+  test('a path prefix with %-escapes and sub-delimiters is accepted and validates', () => {
+    const { app, routing, web } = tenantApp();
+    routing.addTenantRoute('globex', web, { pathPrefix: '/api/v1;x=1/caf%C3%A9' });
+    const all = manifests(app.synthesize());
+    expect(find(all, 'HTTPRoute', 'tenant-globex').spec.rules[0].matches[0].path.value).toBe('/api/v1;x=1/caf%C3%A9');
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test.each([[''], ['x tenant'], ['x:tenant'], ['x-tenänt'], [5]])('a header that is no HTTP header name (%p) is refused at the call, naming \'header\'', (header) => {
+    const { routing, web } = tenantApp();
+    expect(() => routing.addTenantRoute('globex', web, { header: header as string })).toThrow(
+      `addTenantRoute 'cdn/Routing/tenant-globex': 'header' (${JSON.stringify(header)}) must be an HTTP header name (an RFC 9110 token), such as "x-tenant-id"`,
+    );
+  });
+
+  test('the same tenant routed twice under one name is refused, naming the tenant, the existing route and the fix', () => {
+    // GIVEN acme routed to web in edge
+    const { routing } = tenantApp();
+    const other = routing.addBackend('Other', { image: 'other', port: 80, namespace: 'team-b' });
+
+    // WHEN / THEN
+    expect(() => routing.addTenantRoute('acme', other)).toThrow(
+      "addTenantRoute 'cdn/Routing/tenant-acme': tenant 'acme' needs a route named 'tenant-acme', but 'cdn/Routing/tenant-acme' already has that name. Give this route a distinct 'name', such as { name: 'tenant-acme-2' }",
+    );
+  });
+
+  test('the same tenant routed twice with distinct names gets two routes', () => {
+    const { app, routing } = tenantApp();
+    const other = routing.addBackend('Other', { image: 'other', port: 80, namespace: 'team-b' });
+    routing.addTenantRoute('acme', other, { name: 'tenant-acme-b', pathPrefix: '/b' });
+    const all = manifests(app.synthesize());
+    expect(find(all, 'HTTPRoute', 'tenant-acme-b').metadata.namespace).toBe('team-b');
+    expect(find(all, 'HTTPRoute', 'tenant-acme').metadata.namespace).toBe('edge');
+  });
 });
 
 describe('Istio tenant routes', () => {
@@ -175,10 +293,112 @@ describe('Istio tenant routes', () => {
     });
   });
 
+  test('an Istio route takes * as a host name, and refuses an uppercase header', () => {
+    const { app, routing, web } = tenantApp({ routeStyle: RouteStyle.ISTIO });
+    expect(() => routing.addTenantRoute('initech', web, { header: 'X-Tenant-Id' })).toThrow(
+      'addTenantRoute \'cdn/Routing/tenant-initech\': \'header\' ("X-Tenant-Id") must be a lowercase HTTP header name (Istio matches header keys in lowercase only), such as "x-tenant-id"',
+    );
+    routing.addTenantRoute('globex', web, { hostnames: ['*'] });
+    const all = manifests(app.synthesize());
+    expect(find(all, 'VirtualService', 'tenant-globex').spec.hosts).toEqual(['*']);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test('an Istio route in another namespace routes to the backend\'s fully qualified host, with no ReferenceGrant', () => {
+    const { app, routing, web } = tenantApp({ routeStyle: RouteStyle.ISTIO });
+    routing.addTenantRoute('globex', web, { namespace: 'tenants' });
+    const all = manifests(app.synthesize());
+    const vs = find(all, 'VirtualService', 'tenant-globex');
+    expect([vs.metadata.namespace, vs.spec.http[0].route[0].destination.host]).toEqual(['tenants', 'web.edge.svc.cluster.local']);
+    expect(all.filter((m) => m.kind === 'ReferenceGrant')).toEqual([]);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
   test('without a gateway the VirtualService applies to the mesh, for the backend host', () => {
     const { app } = tenantApp({ routeStyle: RouteStyle.ISTIO, gateway: undefined });
     const vs = find(manifests(app.synthesize()), 'VirtualService', 'tenant-acme');
     expect({ hosts: vs.spec.hosts, gateways: vs.spec.gateways }).toEqual({ hosts: ['web.edge.svc.cluster.local'], gateways: undefined });
+  });
+});
+
+describe('Istio mesh routes (no gateway)', () => {
+  /** A mesh routing chart with a web backend in shop. */
+  function meshApp() {
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { routeStyle: RouteStyle.ISTIO });
+    const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'shop' });
+    return { app, routing, web };
+  }
+
+  test('the tenants of one backend host share one VirtualService, one http route each in declaration order', () => {
+    // GIVEN
+    const { app, routing, web } = meshApp();
+
+    // WHEN
+    const acme = routing.addTenantRoute('acme', web);
+    const globex = routing.addTenantRoute('globex', web, { pathPrefix: '/api' });
+
+    // THEN
+    expect(globex).toBe(acme);
+    const all = manifests(app.synthesize());
+    expect(all.filter((m) => m.kind === 'VirtualService')).toEqual([{
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'tenant-acme', namespace: 'shop' },
+      spec: {
+        hosts: ['web.shop.svc.cluster.local'],
+        http: [
+          {
+            name: 'tenant-acme',
+            match: [{ headers: { 'x-tenant-id': { exact: 'acme' } }, uri: { prefix: '/' } }],
+            route: [{ destination: { host: 'web.shop.svc.cluster.local', port: { number: 8080 } } }],
+          },
+          {
+            name: 'tenant-globex',
+            match: [{ headers: { 'x-tenant-id': { exact: 'globex' } }, uri: { prefix: '/api' } }],
+            route: [{ destination: { host: 'web.shop.svc.cluster.local', port: { number: 8080 } } }],
+          },
+        ],
+      },
+    }]);
+    expect(schemaProblems(all)).toEqual([]);
+  });
+
+  test('tenants of different backend hosts get a VirtualService each', () => {
+    const { app, routing, web } = meshApp();
+    const api = routing.addBackend('Api', { image: 'ghcr.io/example/api:1.0.0', port: 8080, namespace: 'shop' });
+    routing.addTenantRoute('acme', web);
+    routing.addTenantRoute('globex', api);
+    const all = manifests(app.synthesize());
+    expect(all.filter((m) => m.kind === 'VirtualService').map((m) => [m.metadata.name, m.spec.hosts, m.spec.http.map((h: any) => h.name)])).toEqual([
+      ['tenant-acme', ['web.shop.svc.cluster.local'], ['tenant-acme']],
+      ['tenant-globex', ['api.shop.svc.cluster.local'], ['tenant-globex']],
+    ]);
+  });
+
+  test('a mesh route that shares a host with another but not its namespace is refused with CAP010 naming both', () => {
+    // GIVEN
+    const { app, routing, web } = meshApp();
+    const acme = routing.addTenantRoute('acme', web);
+
+    // WHEN
+    const globex = routing.addTenantRoute('globex', web, { namespace: 'tenants' });
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([expect.objectContaining({ code: 'CAP010', paths: [globex.node.path] })]);
+    expect(violations[0].message).toContain(
+      `the mesh VirtualService routes hosts web.shop.svc.cluster.local in namespace 'tenants', and '${acme.node.path}' routes web.shop.svc.cluster.local in namespace 'shop': Istio applies one mesh VirtualService per host (istioctl IST0109). Give both routes the same 'hostnames' and 'namespace', so that they share one VirtualService, or route behind a gateway`,
+    );
+  });
+
+  test('the same tenant and name twice in one mesh VirtualService is refused, naming the VirtualService', () => {
+    const { routing, web } = meshApp();
+    routing.addTenantRoute('acme', web);
+    routing.addTenantRoute('globex', web);
+    expect(() => routing.addTenantRoute('globex', web, { pathPrefix: '/b' })).toThrow(
+      "addTenantRoute 'cdn/Routing/tenant-globex': tenant 'globex' needs a route named 'tenant-globex', but the mesh VirtualService 'cdn/Routing/tenant-acme' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: 'tenant-globex-2' }",
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { addBackend, addVersionedBackend, Backend, BackendOptions, VersionedBackend, VersionedBackendOptions } from './backend';
 import { includeCrds } from './crds';
 import { tenantHeaderOf } from './tenant-header';
-import { addTenantRoute, GatewayReference, RouteStyle, TenantRouteOptions } from './tenant-route';
+import { addTenantRoute, GatewayReference, MeshVirtualService, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapability } from '../private/misplaced';
@@ -20,6 +20,13 @@ export interface RuntimeRoutingProps extends ChartProps {
   /**
    * The gateway tenant routes attach to: the `parentRefs` of an `HTTPRoute`, the
    * `gateways` of a `VirtualService`.
+   *
+   * Without one, Istio routes apply to the mesh, where Istio applies one
+   * VirtualService per host (several conflict, istioctl IST0109): the tenant
+   * routes of the same hosts and namespace share one VirtualService, named by
+   * the first of them, with one `http` route per tenant in declaration order.
+   * A mesh route that shares only some hosts with another, or lives in another
+   * namespace, is refused at synth (CAP010).
    *
    * @default - none: Gateway API routes are refused, Istio routes apply to the mesh
    */
@@ -59,6 +66,8 @@ export class RuntimeRouting extends Chart {
    * @internal
    */
   public readonly tenantRoutes: ApiObject[] = [];
+  /** The mesh VirtualServices the tenant routes share, one per set of hosts. */
+  private readonly meshServices: MeshVirtualService[] = [];
 
   /**
    * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
@@ -118,17 +127,24 @@ export class RuntimeRouting extends Chart {
    * with `routeStyle: RouteStyle.ISTIO`. For a versioned backend, `weights`
    * split the traffic between its versions.
    *
+   * In the mesh (Istio without a `gateway`), the tenants of one backend host
+   * share one VirtualService, one `http` route each (see `RuntimeRoutingProps.gateway`).
+   *
    * @param tenant the tenant id the edge writes into the header
-   * @returns the route object, named `tenant-<tenant>` unless `name` is given
+   * @returns the route object, named `tenant-<tenant>` unless `name` is given; in the mesh, the VirtualService the tenant's `http` route joined
    * @example
    * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });
    * routing.addTenantRoute('acme', web);
    */
   public addTenantRoute(tenant: string, backend: Backend<IConstruct, IConstruct> | VersionedBackend, options: TenantRouteOptions = {}): ApiObject {
     const id = options.name ?? `tenant-${tenant}`;
-    const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader };
+    const existing = this.node.tryFindChild(id);
+    if (existing) {
+      throw new Error(`addTenantRoute '${this.node.path}/${id}': tenant '${tenant}' needs a route named '${id}', but '${existing.node.path}' already has that name. Give this route a distinct 'name', such as { name: '${id}-2' }`);
+    }
+    const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader, meshServices: this.meshServices };
     const route = addTenantRoute(this, id, tenant, backend, options, context);
-    this.tenantRoutes.push(route);
+    if (!this.tenantRoutes.includes(route)) this.tenantRoutes.push(route);
     return route;
   }
 

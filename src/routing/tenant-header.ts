@@ -18,6 +18,11 @@ export const TENANT_HEADER_FIELD = 'tenantHeader';
  */
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
+/** True when `name` is a lowercase HTTP header name (an RFC 9110 token), as every hop of the path accepts it. */
+export function isTenantHeaderName(name: unknown): name is string {
+  return typeof name === 'string' && HEADER_NAME.test(name);
+}
+
 /** The tenant header a capability routes on, and where it comes from. */
 export interface TenantHeader {
   /** The header name. */
@@ -46,7 +51,7 @@ export function tenantHeaderOf(capability: IConstruct): TenantHeader {
       const problem = `'${TENANT_HEADER_FIELD}' of '${contract.node.path}' is a deployment-time value, but tenant routes match on it at synth. Publish it as a literal string such as "${DEFAULT_TENANT_HEADER}"`;
       return { name: DEFAULT_TENANT_HEADER, contract, problem };
     }
-    if (!HEADER_NAME.test(published)) {
+    if (!isTenantHeaderName(published)) {
       const problem = `'${TENANT_HEADER_FIELD}' (${JSON.stringify(published)}) of '${contract.node.path}' must be a lowercase HTTP header name such as "${DEFAULT_TENANT_HEADER}"`;
       return { name: published, contract, problem };
     }

@@ -1,8 +1,9 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
+import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
-import type { VirtualService, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
+import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { gatewayApi, istio } from '../private/lazy';
 import { valueText } from '../private/value-text';
 
@@ -35,7 +36,8 @@ export interface GatewayReference {
 /** Options of `RuntimeRouting.addTenantRoute`. */
 export interface TenantRouteOptions {
   /**
-   * The name of the route object.
+   * The name of the route object; in a mesh VirtualService that tenants share
+   * (Istio without a gateway), the name of the tenant's `http` route.
    *
    * @default `tenant-<tenant>`
    */
@@ -43,17 +45,30 @@ export interface TenantRouteOptions {
   /**
    * The namespace of the route object.
    *
+   * A Gateway API route in another namespace than the backend's refers to the
+   * backend's Services with `backendRefs[].namespace`, and comes with the
+   * `ReferenceGrant` (`gateway.networking.k8s.io/v1beta1`) that allows it: in
+   * the backend's namespace, named `<route name>-from-<route namespace>`, from
+   * `HTTPRoute`s in the route's namespace to those Services, applied before the
+   * route. An Istio route names the backend by its fully qualified host and
+   * needs no grant.
+   *
    * @default - the backend's namespace (a Gateway API route then needs no ReferenceGrant)
    */
   readonly namespace?: string;
   /**
-   * Host names the route also matches on.
+   * Host names the route also matches on: each lowercase, at most 253
+   * characters, with no port or trailing dot, and a leading `*.` only as a
+   * wildcard label (the Gateway API hostname pattern; Istio also takes `*`).
    *
    * @default - Gateway API: every host name of the listener; Istio: `*` behind a gateway, the backend's Service host in the mesh
    */
   readonly hostnames?: string[];
   /**
-   * The path prefix the route matches.
+   * The path prefix the route matches: an absolute path of RFC 3986
+   * characters or %-escapes, at most 1024 characters, without `//`, `/./`,
+   * `/../`, `%2f`, `#` or `?`, and not ending in `/.` or `/..` (the Gateway
+   * API path rules).
    *
    * @default '/'
    */
@@ -72,7 +87,8 @@ export interface TenantRouteOptions {
    * The header to match the tenant id on, when it must differ from the
    * published one (synth refuses a header that the capability's contract does
    * not publish as `tenantHeader`: the edge would set one header and the
-   * routes match another).
+   * routes match another). An HTTP header name (an RFC 9110 token); in
+   * lowercase for Istio, which matches header keys in lowercase only.
    *
    * @default - the published `tenantHeader`, else `x-tenant-id`
    */
@@ -87,14 +103,47 @@ export interface TenantRouteContext {
   readonly gateway?: GatewayReference;
   /** The tenant header, read when the route renders (so a contract published later still counts). */
   readonly header: () => string;
+  /** The chart's mesh VirtualServices (Istio without a gateway) so far, in declaration order: one per set of hosts. */
+  readonly meshServices: MeshVirtualService[];
+}
+
+/** A mesh VirtualService and the tenant routes it holds, one `http` entry each, in declaration order. */
+export interface MeshVirtualService {
+  readonly object: VirtualService;
+  readonly hosts: readonly string[];
+  readonly namespace?: string;
+  readonly routes: Route[];
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+/** A Gateway API `Hostname` (`HTTPRoute` `spec.hostnames[]`): lowercase DNS labels, optionally behind one `*.`. */
+const GATEWAY_HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const MAX_HOSTNAME = 253;
+
+/** The characters a Gateway API path match takes (RFC 3986 path characters and %-escapes). */
+const PATH_CHARACTERS = /^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$/;
+const MAX_PATH = 1024;
+
+/** Why `pathPrefix` is no path a Gateway API route matches (its CRD's validation rules), if it is not. */
+function pathPrefixProblem(pathPrefix: string): string | undefined {
+  if (!pathPrefix.startsWith('/')) return 'must start with "/"';
+  if (pathPrefix.length > MAX_PATH) return `must be at most ${MAX_PATH} characters`;
+  for (const part of ['//', '/./', '/../', '%2f', '%2F', '#']) {
+    if (pathPrefix.includes(part)) return `must not contain ${JSON.stringify(part)}`;
+  }
+  for (const end of ['/.', '/..']) {
+    if (pathPrefix.endsWith(end)) return `must not end with ${JSON.stringify(end)}`;
+  }
+  if (!PATH_CHARACTERS.test(pathPrefix)) return 'must hold only RFC 3986 path characters (letters, digits, -._~!$&\'()*+,;=:@/) and %-escapes';
+  return undefined;
+}
+
 /**
  * Declares the route that sends requests whose tenant header equals `tenant`
  * to `backend`: a Gateway API `HTTPRoute` or an Istio `VirtualService`, one
- * object per tenant, so each tenant's route has one owner.
+ * object per tenant, so each tenant's route has one owner (in the mesh, one
+ * VirtualService per host, one `http` route per tenant).
  *
  * @param scope the chart (or a construct in it)
  * @param id the construct id
@@ -123,22 +172,48 @@ export function addTenantRoute(
   if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
     throw new Error(`${where}: 'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
   }
+  for (const host of (hostnames as string[] | undefined) ?? []) {
+    const istioAny = context.style === RouteStyle.ISTIO && host === '*';
+    if (!istioAny && (host.length > MAX_HOSTNAME || !GATEWAY_HOSTNAME.test(host))) {
+      throw new Error(`${where}: 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most ${MAX_HOSTNAME} characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`);
+    }
+  }
   const pathPrefix = options.pathPrefix ?? '/';
-  if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) {
-    throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) must start with "/", such as "/api"`);
+  const pathProblem = typeof pathPrefix === 'string' ? pathPrefixProblem(pathPrefix) : 'must start with "/"';
+  if (pathProblem) {
+    throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${pathProblem}, such as "/api"`);
+  }
+  if (options.header !== undefined) {
+    // the lowercase check of the published tenantHeader; Gateway API matches header names in any case, Istio in lowercase only
+    const lowercaseOnly = context.style === RouteStyle.ISTIO;
+    const header: unknown = options.header;
+    if (typeof header !== 'string' || !isTenantHeaderName(lowercaseOnly ? header : header.toLowerCase())) {
+      const expected = lowercaseOnly ? 'a lowercase HTTP header name (Istio matches header keys in lowercase only)' : 'an HTTP header name (an RFC 9110 token)';
+      throw new Error(`${where}: 'header' (${valueText(header)}) must be ${expected}, such as "x-tenant-id"`);
+    }
+  }
+  if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !DNS1123_LABEL.test(options.namespace))) {
+    throw new Error(`${where}: 'namespace' (${valueText(options.namespace)}) must be a DNS-1123 label such as "tenants"`);
+  }
+  if (options.namespace !== undefined && backend.namespace === undefined) {
+    throw new Error(`${where}: 'namespace' (${JSON.stringify(options.namespace)}) is given, but backend '${backend.name}' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'`);
   }
   const name = options.name ?? `tenant-${tenant}`;
   const namespace = options.namespace ?? backend.namespace;
   const metadata = { name, ...(namespace ? { namespace } : {}) };
   const header = options.header !== undefined ? () => options.header! : context.header;
   const targets = targetsOf(backend, options.weights);
-  const route = { tenant, targets, pathPrefix, hostnames: options.hostnames, header };
+  const route = { name, tenant, targets, pathPrefix, hostnames: options.hostnames, header };
 
   let object: ApiObject;
-  if (context.style === RouteStyle.ISTIO) {
-    object = virtualService(scope, id, metadata, route, context.gateway);
+  if (context.style === RouteStyle.ISTIO && !context.gateway) {
+    object = meshVirtualService(scope, id, where, metadata, route, context.meshServices);
+  } else if (context.style === RouteStyle.ISTIO) {
+    object = virtualService(scope, id, metadata, [route], context.gateway);
   } else {
     object = httpRoute(scope, id, metadata, route, context.gateway);
+    const grant = referenceGrant(scope, id, metadata, route.targets);
+    if (grant) object.addDependency(grant);
   }
   // refused at synth as one coded line (CAP010, naming the route), never a stack trace at the call
   const noGateway = context.style !== RouteStyle.ISTIO && !context.gateway
@@ -193,6 +268,8 @@ interface Metadata {
 }
 
 interface Route {
+  /** The route's name: the object's, or its `http` entry's in a shared mesh VirtualService. */
+  readonly name: string;
   readonly tenant: string;
   readonly targets: readonly Target[];
   readonly pathPrefix: string;
@@ -228,6 +305,7 @@ function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Rout
           matches,
           backendRefs: route.targets.map((t) => ({
             name: t.backend.name,
+            ...(t.backend.namespace !== metadata.namespace ? { namespace: t.backend.namespace } : {}),
             port: t.backend.port,
             ...(t.weight !== undefined ? { weight: t.weight } : {}),
           })),
@@ -237,33 +315,82 @@ function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Rout
   });
 }
 
+/**
+ * The `ReferenceGrant` that lets a Gateway API route refer to Services in the
+ * backend's namespace when it lives in another, if it does.
+ */
+function referenceGrant(scope: Construct, id: string, metadata: Metadata, targets: readonly Target[]): ApiObject | undefined {
+  const backendNamespace = targets[0].backend.namespace;
+  if (!metadata.namespace || !backendNamespace || backendNamespace === metadata.namespace) return undefined;
+  return new ApiObject(scope, `${id}-reference-grant`, {
+    apiVersion: 'gateway.networking.k8s.io/v1beta1',
+    kind: 'ReferenceGrant',
+    metadata: { name: `${metadata.name}-from-${metadata.namespace}`, namespace: backendNamespace },
+    spec: {
+      from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: metadata.namespace }],
+      to: targets.map((t) => ({ group: '', kind: 'Service', name: t.backend.name })),
+    },
+  });
+}
+
 function serviceHost(backend: Backend<IConstruct, IConstruct>): string {
   return backend.namespace ? `${backend.name}.${backend.namespace}.svc.cluster.local` : backend.name;
 }
 
-function virtualService(scope: Construct, id: string, metadata: Metadata, route: Route, gateway?: GatewayReference): VirtualService {
+/**
+ * The mesh VirtualService (Istio without a gateway) that routes `route`:
+ * Istio applies one mesh VirtualService per host (several conflict, istioctl
+ * IST0109), so the tenants of the same hosts in the same namespace share the
+ * first one's, one `http` entry each; a route that shares only some hosts, or
+ * lives in another namespace, is refused at synth (CAP010).
+ */
+function meshVirtualService(
+  scope: Construct, id: string, where: string, metadata: Metadata, route: Route, services: MeshVirtualService[],
+): VirtualService {
+  const hosts = route.hostnames ?? [serviceHost(route.targets[0].backend)];
+  const same = services.find((m) => sameHosts(m.hosts, hosts) && m.namespace === metadata.namespace);
+  if (same) {
+    const taken = same.routes.find((r) => r.name === route.name);
+    if (taken) {
+      throw new Error(`${where}: tenant '${route.tenant}' needs a route named '${route.name}', but the mesh VirtualService '${same.object.node.path}' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: '${route.name}-2' }`);
+    }
+    same.routes.push(route);
+    return same.object;
+  }
+  const routes = [route];
+  const object = virtualService(scope, id, metadata, routes);
+  const conflicts = services.filter((m) => m.hosts.some((h) => hosts.includes(h)));
+  object.node.addValidation({
+    validate: () => conflicts.map((m) => `the mesh VirtualService routes hosts ${hosts.join(', ')}${metadata.namespace ? ` in namespace '${metadata.namespace}'` : ''}, and '${m.object.node.path}' routes ${m.hosts.join(', ')}${m.namespace ? ` in namespace '${m.namespace}'` : ''}: Istio applies one mesh VirtualService per host (istioctl IST0109). Give both routes the same 'hostnames' and 'namespace', so that they share one VirtualService, or route behind a gateway`),
+  });
+  services.push({ object, hosts, namespace: metadata.namespace, routes });
+  return object;
+}
+
+function sameHosts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().every((h, i) => h === [...b].sort()[i]);
+}
+
+/** A VirtualService with one `http` entry per route, rendered when it synthesizes (routes may still be added). */
+function virtualService(scope: Construct, id: string, metadata: Metadata, routes: Route[], gateway?: GatewayReference): VirtualService {
   const { VirtualService } = istio();
-  const service = serviceHost(route.targets[0].backend);
-  const match = Lazy.any({
-    produce: (): VirtualServiceSpecHttpMatch[] => [
-      { headers: { [route.header()]: { exact: route.tenant } }, uri: { prefix: route.pathPrefix } },
-    ],
+  const first = routes[0];
+  const http = Lazy.any({
+    produce: (): VirtualServiceSpecHttp[] => routes.map((route) => ({
+      name: route.name,
+      match: [{ headers: { [route.header()]: { exact: route.tenant } }, uri: { prefix: route.pathPrefix } }] as VirtualServiceSpecHttpMatch[],
+      route: route.targets.map((t) => ({
+        destination: { host: serviceHost(t.backend), port: { number: t.backend.port } },
+        ...(t.weight !== undefined ? { weight: t.weight } : {}),
+      })),
+    })),
   });
   return new VirtualService(scope, id, {
     metadata,
     spec: {
-      hosts: route.hostnames ?? (gateway ? ['*'] : [service]),
+      hosts: first.hostnames ?? (gateway ? ['*'] : [serviceHost(first.targets[0].backend)]),
       ...(gateway ? { gateways: [gateway.namespace ? `${gateway.namespace}/${gateway.name}` : gateway.name] } : {}),
-      http: [
-        {
-          name: metadata.name,
-          match,
-          route: route.targets.map((t) => ({
-            destination: { host: serviceHost(t.backend), port: { number: t.backend.port } },
-            ...(t.weight !== undefined ? { weight: t.weight } : {}),
-          })),
-        },
-      ],
+      http,
     },
   });
 }
