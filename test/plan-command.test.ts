@@ -237,6 +237,26 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(runMain(['plan', '--plan', file, '--teardown', '--exit-zero']).code).toBe(0);
   });
 
+  test('an app that synthesizes, then fails (an exit code, an error thrown after synth), prints no plan: exit 1 with its error', () => {
+    // GIVEN an accepted report, written by apps that then end badly
+    const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const report = path.join(path.dirname(file), 'report.json');
+    fs.writeFileSync(report, JSON.stringify({ formatVersion: 1, accepted: true, violations: [], warnings: [], plan: JSON.parse(fs.readFileSync(file, 'utf-8')) }));
+    const exits = `cp '${report}' "$CDK_CAPABILITY_REPORT"; echo 'Error: boom after synth' >&2; exit 5`;
+
+    // WHEN
+    const run = runMain(['plan', '--app', exits, '--exit-zero']);
+
+    // THEN
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: boom after synth\ncdk-capability plan: the app '${exits}' synthesized, then ended with exit code 5: no plan is printed for an app that fails.\n`,
+    });
+    // and the same app ending well prints its plan
+    expect(runMain(['plan', '--app', `cp '${report}' "$CDK_CAPABILITY_REPORT"`]).code).toBe(2);
+  });
+
   test('every format exits 2 for a changed release, 0 with --exit-zero; a teardown that deletes nothing exits 0', () => {
     // GIVEN release 2 against the lock of release 1, and release 1 against its own lock
     const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));

@@ -178,8 +178,13 @@ function runApp(app: string): SynthReport | undefined {
     delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
     const report = readReport(reportFile);
-    if (report) return report;
+    // a refused synth throws, so the app ends with an error; an accepted one that does not end well failed after it
+    if (report && (!report.accepted || run.status === 0)) return report;
     process.stderr.write(run.stderr || run.stdout || '');
+    if (report) {
+      process.stderr.write(`cdk-capability plan: the app '${app}' synthesized, then ended with ${run.status === null ? `signal ${run.signal}` : `exit code ${run.status}`}: no plan is printed for an app that fails.\n`);
+      return undefined;
+    }
     process.stderr.write(
       `cdk-capability plan: the app '${app}' ended (exit code ${run.status ?? run.signal}) without a report: it failed before synth, or its root is not a CapabilityApp.\n`,
     );
