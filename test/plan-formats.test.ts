@@ -121,6 +121,24 @@ describe('cdk-capability plan --format github', () => {
     expect(stderr).toBe('cdk-capability plan: the composition was refused with 1 violation; nothing to apply.\n');
   });
 
+  test('text prints the warning too, before the violation, as synth prints both (a user trial found it dropped)', () => {
+    // GIVEN the same refused report, with its CAP012 warning
+    const { file } = refusedReport();
+
+    // WHEN printed as text
+    const { code, stdout, stderr } = planOfReport(file, 'text');
+
+    // THEN the warning, then the violations, then the refusal line, all on stderr
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr.split('\n').map((l) => l.slice(0, 30))).toEqual([
+      'CAP012 warning: possible secre',
+      'The composition was refused wi',
+      'CAP005 dangling reference: rba',
+      'cdk-capability plan: the compo',
+      '',
+    ]);
+  });
+
   test('escapes %, CR and LF in messages, and also : and , in properties (as @actions/core does)', () => {
     // The escaping of actions/toolkit packages/core/src/command.ts (escapeData, escapeProperty), which the runner undoes.
     expect(escapeData('a%b\rc\nd:e,f')).toBe('a%25b%0Dc%0Ad:e,f');

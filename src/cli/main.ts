@@ -136,10 +136,11 @@ export function main(argv: string[]): number {
   if (format === 'json') process.stdout.write(formatPlanJson(report, findings));
   else if (format === 'sarif') process.stdout.write(formatSarif(findings, root));
   else if (format === 'github') process.stdout.write(formatGithub(findings));
-  if (!report.accepted || !report.plan) return refused(report, exit, format === 'text');
+  // warnings go to stderr in text, refused or not, as synth prints them (the other formats hold them)
   if (format === 'text') {
     for (const w of findings.filter((f) => f.severity === 'warning')) process.stderr.write(`${w.code} warning: ${w.message}\n`);
   }
+  if (!report.accepted || !report.plan) return refused(report, exit, format === 'text');
   if (format === 'text' || format === 'github') process.stdout.write(`${lockLine(report)}${formatPlan(report.plan)}`);
   return exit({ kind: 'accepted', changes: hasChanges(report.plan) });
 }
