@@ -55,6 +55,33 @@ describe('CDK_CAPABILITY_REPORT', () => {
     expect(written.violations.map((v: any) => v.code)).toEqual(['CAP010']);
   });
 
+  test('a report that cannot be written is one coded line on stderr, and the refusal it would have carried is still thrown', () => {
+    // GIVEN a report file under a path whose folder is a file (a user trial: the I/O error replaced the violations)
+    const { synth, report } = appReportingTo('Bad_Name');
+    fs.mkdirSync(path.dirname(path.dirname(report)), { recursive: true });
+    fs.writeFileSync(path.dirname(report), 'a file where the folder would be');
+    const stderr: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+
+    // WHEN
+    let error: unknown;
+    try {
+      synth();
+    } catch (e) {
+      error = e;
+    } finally {
+      spy.mockRestore();
+    }
+
+    // THEN the refusal, as without the variable, and the report's problem said with its code
+    expect(error).toBeInstanceOf(CompositionError);
+    expect((error as CompositionError).violations.map((v) => v.code)).toEqual(['CAP010']);
+    expect(stderr.join('').replace(/could not be written \(.*?\): /, 'could not be written (<cause>): ')).toBe(
+      `CAP011 output not written: the report CDK_CAPABILITY_REPORT names, '${report}', could not be written (<cause>): ` +
+        'point CDK_CAPABILITY_REPORT at a file in a folder this program can write. The synth itself goes on.\n',
+    );
+  });
+
   test('without the variable, nothing but the output is written', () => {
     // GIVEN an app and no CDK_CAPABILITY_REPORT
     const parent = tempDir();

@@ -26,7 +26,7 @@ import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output
 import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
 import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
-import { REPORT_ENV, withRule, writeReport } from '../render/report-file';
+import { REPORT_ENV, SynthReport, withRule, writeReport } from '../render/report-file';
 import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
 
@@ -234,7 +234,7 @@ export class CapabilityApp extends App {
   private refuseUnwritten(violations: readonly Violation[]): 'refused' {
     const file = process.env[REPORT_ENV];
     const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-    if (file) writeReport(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
+    if (file) reportTo(file, { formatVersion: 1, accepted: false, violations: violations.map(withRule), warnings: [], lock });
     if (cdk8sCliMode(this.outdir) && leaveOutdirAbsent(this.outdir)) {
       process.stderr.write(`${formatFindings([...violations].sort(compareFindings))}\n`);
       return 'refused';
@@ -251,7 +251,7 @@ export class CapabilityApp extends App {
     if (early !== undefined) {
       // Refused before anything else runs or is written; under cdk8s synth one coded line, no stack trace.
       const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, early, []));
-      if (reportFile) writeReport(reportFile, { formatVersion: 1, accepted: false, violations: [violation], warnings: [], lock });
+      if (reportFile) reportTo(reportFile, { formatVersion: 1, accepted: false, violations: [violation], warnings: [], lock });
       if (cli && leaveOutdirAbsent(this.outdir)) {
         process.stderr.write(`${formatFindings([violation])}\n`);
         return;
@@ -265,7 +265,7 @@ export class CapabilityApp extends App {
       const locations = sourceLocations(this, [...violations, ...result.warnings]);
       const plan = accepted ? result.plan : undefined;
       const warnings = result.warnings.map(withRule);
-      writeReport(reportFile, { formatVersion: 1, accepted, violations: violations.map(withRule), warnings, plan, locations, lock });
+      reportTo(reportFile, { formatVersion: 1, accepted, violations: violations.map(withRule), warnings, plan, locations, lock });
     };
     const refuse = (violations: readonly Violation[]): void => {
       report(violations);
@@ -363,4 +363,19 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   if (props.enforce !== undefined) appendAll(problems, enforceOptionsProblems(props.enforce));
   if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
   return props;
+}
+
+/**
+ * Writes the report `CDK_CAPABILITY_REPORT` asks for. A report that cannot be written (its folder is a file, a
+ * read-only disk) is said on stderr as a coded line, and the synth goes on: its violations are never hidden
+ * behind the report's error, and `cdk-capability plan` then says the app left no report.
+ */
+function reportTo(file: string, report: SynthReport): void {
+  try {
+    writeReport(file, report);
+  } catch (e) {
+    const detail = `the report ${REPORT_ENV} names, '${file}', could not be written (${errorMessage(e)}): point ${REPORT_ENV} at a file in a folder this program can write. The synth itself goes on.`;
+    const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []));
+    process.stderr.write(`${violation.code} ${violation.message}\n`);
+  }
 }
