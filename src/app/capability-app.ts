@@ -176,7 +176,8 @@ export class CapabilityApp extends App {
    * order, in one `manifests.yaml` (the only `.yaml` file the CLI then prints).
    * Warnings (`possible secret`) are printed to stderr, code first, and do not refuse.
    * With `CDK_CAPABILITY_REPORT=<file>` in the environment, the findings (and the
-   * plan, when accepted) are also written to that file as JSON, refused or not.
+   * plan, when accepted) are also written to that file as JSON, refused or not; a
+   * file that cannot be written is one `CAP011` line on stderr, and the synth goes on.
    */
   public synth(): void {
     // a short synth ends long before its lock could look stale: no refreshing thread unless it runs long
