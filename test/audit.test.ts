@@ -55,6 +55,15 @@ const APPLIED: Array<[string, 'Apply' | 'Update', string[][]]> = [
   [TEAM, 'Apply', [['metadata', 'labels', 'team']]],
 ];
 
+
+/** Runs `cdk-capability audit` on live objects given as kubectl prints a List, against a lock file, with more options. */
+function auditList(items: readonly unknown[], lockFile: string, ...options: string[]): { code: number; stdout: string; stderr: string } {
+  const input = path.join(tempDir(), 'live.json');
+  fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  const run = capturingOutput(() => main(['audit', input, '--lock', lockFile, ...options]));
+  return { code: run.result, stdout: run.stdout, stderr: run.stderr };
+}
+
 describe('auditCluster', () => {
   test('an object as apply leaves it matches; a controller writing through the status subresource is not reported', () => {
     const object = configMap('settings', [...APPLIED, ['kube-controller-manager', 'Update', [['metadata', 'annotations', 'revision']], undefined]]);
@@ -194,16 +203,12 @@ describe('the field-ownership policies of a release with enforce', () => {
   });
 
   test('a cluster that matches the release, its policies included, has no finding: exit 0', () => {
-    // GIVEN
-    const input = path.join(path.dirname(release.lockFile), 'live.json');
-    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [release.settings, ...release.policies] }));
-
-    // WHEN
-    const run = capturingOutput(() => main(['audit', input, '--lock', release.lockFile]));
+    // WHEN the release's objects, its policies included, are audited
+    const run = auditList([release.settings, ...release.policies], release.lockFile);
 
     // THEN
-    expect({ result: run.result, stdout: run.stdout, stderr: run.stderr }).toEqual({
-      result: 0,
+    expect(run).toEqual({
+      code: 0,
       stdout: `cdk-capability audit: the cluster matches ${release.lockFile} (3 objects compared).\n`,
       stderr: '',
     });
@@ -224,12 +229,10 @@ describe('the field-ownership policies of a release with enforce', () => {
   });
 
   test('a lock that records only policies still records no writers: exit 1', () => {
-    const input = path.join(path.dirname(release.lockFile), 'live.json');
-    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: release.policies }));
     const bare = path.join(path.dirname(release.lockFile), 'bare.lock.json');
     writeLock(bare, { ...release.lock, units: release.lock.units.map(({ writers: _writers, ...u }) => u) });
-    const run = capturingOutput(() => main(['audit', input, '--lock', bare]));
-    expect(run.result).toBe(1);
+    const run = auditList(release.policies, bare);
+    expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/records no writers of runtime objects/);
   });
 });
@@ -239,14 +242,12 @@ describe('cdk-capability audit of an empty composition', () => {
     // GIVEN the lock of a CapabilityApp with nothing in it, and kubectl's empty List
     const series = newSeries();
     withUpdateLock('1', () => appOf(series).synth());
-    const input = path.join(tempDir(), 'live.json');
-    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
 
     // WHEN audit compares them
-    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile]));
+    const run = auditList([], series.lockFile);
 
     // THEN the cluster matches: there is nothing to compare, which is no error
-    expect({ code: run.result, stdout: run.stdout, stderr: run.stderr }).toEqual({
+    expect(run).toEqual({
       code: 0,
       stdout: `cdk-capability audit: the cluster matches ${series.lockFile} (0 objects compared).\n`,
       stderr: '',
@@ -256,12 +257,10 @@ describe('cdk-capability audit of an empty composition', () => {
   test('an object a manager of ours wrote is still unknown to it (exit 2)', () => {
     const series = newSeries();
     withUpdateLock('1', () => appOf(series).synth());
-    const input = path.join(tempDir(), 'live.json');
-    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [configMap('left', APPLIED)] }));
 
-    const run = capturingOutput(() => main(['audit', input, '--lock', series.lockFile, '--json']));
+    const run = auditList([configMap('left', APPLIED)], series.lockFile, '--json');
 
-    expect(run.result).toBe(2);
+    expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['unknown-object', 'ConfigMap shop/left']]);
   });
 });
