@@ -1,5 +1,5 @@
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from './dns-names';
+
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 /**

@@ -4,6 +4,7 @@ import { Backend, isVersioned, VersionedBackend } from './backend';
 import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
+import { DNS1123_LABEL } from '../private/dns-names';
 import { gatewayApi, istio } from '../private/lazy';
 import { valueText } from '../private/value-text';
 
@@ -115,7 +116,6 @@ export interface MeshVirtualService {
   readonly routes: Route[];
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** A Gateway API `Hostname` (`HTTPRoute` `spec.hostnames[]`): lowercase DNS labels, optionally behind one `*.`. */
 const GATEWAY_HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -1,5 +1,6 @@
 import type { Duration } from 'cdk8s';
 import type { FluxOptions, FluxSourceReference } from './flux';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../private/dns-names';
 import { valueText } from '../../private/value-text';
 
 /** The options `GitOps.flux` takes, for the message that names an unknown one (the type keeps it to every key of `FluxOptions`). */
@@ -10,9 +11,6 @@ const SOURCE_KEY_SET: Record<keyof FluxSourceReference, 0> = { kind: 0, name: 0,
 const SOURCE_KEYS = Object.keys(SOURCE_KEY_SET);
 /** The source kinds a `kustomize.toolkit.fluxcd.io/v1` Kustomization refers to (its CRD's enum). */
 const SOURCE_KINDS = ['GitRepository', 'OCIRepository', 'Bucket', 'ExternalArtifact'] as const;
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * Why `GitOps.flux` refuses its options, one line per problem; empty when
@@ -67,7 +65,7 @@ function sourceProblems(source: unknown): string[] {
   if (s.kind !== undefined && !(SOURCE_KINDS as readonly unknown[]).includes(s.kind)) {
     problems.push(`'sourceRef.kind' (${valueText(s.kind)}) must be one of ${SOURCE_KINDS.map((k) => `'${k}'`).join(', ')}`);
   }
-  if (typeof s.name !== 'string' || s.name.length > 253 || !DNS_SUBDOMAIN.test(s.name)) {
+  if (typeof s.name !== 'string' || !DNS1123_SUBDOMAIN.test(s.name)) {
     problems.push(`'sourceRef.name' (${valueText(s.name)}) must be the source's name: a DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), such as 'platform'`);
   }
   if (s.namespace !== undefined && !isDnsLabel(s.namespace)) {
@@ -97,5 +95,5 @@ function unknownKeys(given: Record<string, unknown>, known: readonly string[], p
 }
 
 function isDnsLabel(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= 63 && DNS_LABEL.test(value);
+  return typeof value === 'string' && DNS1123_LABEL.test(value);
 }
