@@ -80,6 +80,20 @@ test("a contract's fields that are no map of Fields are CAP010 at synth, naming 
   ]);
 });
 
+test("a contract's name or parameterPrefix that is not a string is CAP010 at synth, not a TypeError", () => {
+  // GIVEN contracts whose name and parameter prefix a JavaScript program got wrong
+  const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+  const cdn = new Capability(app, 'cdn');
+  new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() }, name: 42 as any });
+  new InterfaceContract(cdn, 'Shop', { version: '1.0.0', fields: { tenantHeader: Field.string() }, parameterPrefix: ['/x'] as any });
+
+  // WHEN synthesized, THEN each is refused naming the prop (the contracts keep their ids as names meanwhile)
+  expect(violationsOf(app).filter((v) => v.code === 'CAP010').map((v) => v.message)).toEqual([
+    "invalid object: 'cdn/Edge' failed its own validation: 'name' (42) must be a string",
+    'invalid object: \'cdn/Shop\' failed its own validation: \'parameterPrefix\' (["/x"]) must be a string',
+  ]);
+});
+
 describe('declarations and objects a JavaScript program gets wrong: CAP010 at synth naming each, never CAP000', () => {
   /** The CAP010 messages of synthesizing what `build` declares in a capability's routing chart; fails on any CAP000. */
   function refusals(build: (routing: RuntimeRouting, cdn: Capability) => void, routingProps?: unknown): string[] {

@@ -5,7 +5,7 @@ import { parameterNameProblem } from '../src/private/parameter-name';
 
 afterAll(removeTempDirs);
 
-const FIX = 'Choose a contract id and parameterPrefix of letters, digits, . - _ that do not begin with "aws" or "ssm".';
+const FIX = "Choose a contract name (its 'name', else its id) and parameterPrefix of letters, digits, . - _ that do not begin with \"aws\" or \"ssm\".";
 
 /** A name of `n` levels: /l1/l2/.../ln. */
 function levels(n: number): string {

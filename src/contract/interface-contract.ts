@@ -202,11 +202,11 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.version = props.version;
     this.fields = props.fields;
     // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are
-    const problems = fieldsProblems(props.fields);
+    const problems = [...fieldsProblems(props.fields), ...textPropProblems(props)];
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
     const major = majorOfVersion(props.version) ?? 0;
-    const prefix = (props.parameterPrefix ?? '/cdk-capability').replace(/\/+$/, '');
-    this.contractName = props.name ?? id;
+    const prefix = (typeof props.parameterPrefix === 'string' ? props.parameterPrefix : '/cdk-capability').replace(/\/+$/, '');
+    this.contractName = typeof props.name === 'string' ? props.name : id;
     this.parameterName = `${prefix}/${this.capability.node.id}/${this.contractName.toLowerCase()}/v${major}`;
   }
 
@@ -337,6 +337,14 @@ function fieldsProblems(fields: unknown): string[] {
   return Object.entries(fields)
     .filter(([, field]) => !isField(field))
     .map(([name, field]) => `field ${JSON.stringify(name)} (${valueText(field)}) must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()`);
+}
+
+/** Why a contract's `name` or `parameterPrefix` is refused (`CAP010` at synth): given, each must be a string. */
+function textPropProblems(props: InterfaceContractProps<FieldMap>): string[] {
+  const given = { name: props.name, parameterPrefix: props.parameterPrefix } as Record<string, unknown>;
+  return Object.entries(given)
+    .filter(([, value]) => value !== undefined && value !== null && typeof value !== 'string')
+    .map(([prop, value]) => `'${prop}' (${valueText(value)}) must be a string`);
 }
 
 /** A `Field` by its shape (another copy of this package makes its own class). */

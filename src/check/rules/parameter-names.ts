@@ -17,7 +17,7 @@ export const parameterNames = defineRule({
       if (!problem) return [];
       return [
         {
-          message: `the parameter name of '${c.path}' is invalid: ${problem}. Choose a contract id and parameterPrefix of letters, digits, . - _ that do not begin with "aws" or "ssm".`,
+          message: `the parameter name of '${c.path}' is invalid: ${problem}. Choose a contract name (its 'name', else its id) and parameterPrefix of letters, digits, . - _ that do not begin with "aws" or "ssm".`,
           paths: [c.path],
         },
       ];
