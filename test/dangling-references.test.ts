@@ -2,6 +2,8 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Capability, Field, InterfaceContract, Reference, RuntimeRouting, SharedBase, Violation } from '../src';
 import { appOf, coded, newSeries, removeReleaseDirs } from './release-fixtures';
+import { ViolationCode } from '../src/check/finding';
+import { plainAppMessage } from '../src/plugin/plain-app-advice';
 
 afterAll(removeReleaseDirs);
 
@@ -624,6 +626,39 @@ describe('CAP005: dangling references', () => {
 
       // THEN nothing dangles
       expect(violations).toEqual([]);
+    });
+
+    test("a reference whose kind differs from the declared object's only in case names that object", () => {
+      // GIVEN the rule set declared as NetworkRuleSet shop/baseline, and the reference declared to kind 'networkruleset'
+      const violations = violationsOf((routing) => {
+        const fms = new ApiObject(routing, 'Policy', { apiVersion: FMS, kind: 'FMSPolicy', metadata: { name: 'edge' }, spec: { ruleSetRef: 'baseline' } });
+        Reference.byName(routing, 'PolicyRules', { source: fms, field: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'networkruleset' } });
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+      });
+
+      // THEN the CAP005 says which object the composition has, and that a kind's case counts
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: dangling('fms.example.com/FMSPolicy shop/edge', 'cdn/Routing/Policy', 'refers to fms.example.com/networkruleset shop/baseline at spec.ruleSetRef, which is not in the composition; '
+            + "the composition has fms.example.com/NetworkRuleSet shop/baseline, and a kind is written in its exact case ('NetworkRuleSet')"),
+          paths: ['cdn/Routing/Policy'],
+        },
+      ]);
+    });
+
+    test('the same finding from the cdk8s plugin speaks of the app\'s manifests, not a composition', () => {
+      // GIVEN the finding of a kind that differs only in case, as the rule writes it
+      const message = violationsOf((routing) => {
+        const fms = new ApiObject(routing, 'Policy', { apiVersion: FMS, kind: 'FMSPolicy', metadata: { name: 'edge' }, spec: { ruleSetRef: 'baseline' } });
+        Reference.byName(routing, 'PolicyRules', { source: fms, field: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'networkruleset' } });
+        new ApiObject(routing, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline' }, spec: { rules: [] } });
+      })[0].message.replace(/^dangling reference: /, '');
+
+      // WHEN worded for a plain cdk8s app, THEN it names the object the app has, without the word composition
+      const plain = plainAppMessage(ViolationCode.DANGLING_REFERENCE, message);
+      expect(plain).toContain(", which is not in the app's manifests; they have fms.example.com/NetworkRuleSet shop/baseline, and a kind is written in its exact case ('NetworkRuleSet'). Emit the target in the app");
+      expect(plain).not.toContain('composition');
     });
 
     test('the same policy is accepted when the NetworkRuleSet is declared external', () => {

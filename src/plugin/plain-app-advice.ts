@@ -31,6 +31,8 @@ const PLAIN_APP_FIXES: ReadonlyMap<ViolationCode, readonly (readonly [capability
     ViolationCode.DANGLING_REFERENCE,
     [
       [', which is not in the composition.', ", which is not in the app's manifests."],
+      // a kind that differs only in case: the rule names the object the composition has
+      [', which is not in the composition; the composition has ', ", which is not in the app's manifests; they have "],
       [
         DANGLING_REFERENCE_FIX,
         'Emit the target in the app, or fix the name. If another release provides it, the reference is expected to dangle here: ' +

@@ -27,8 +27,11 @@ export const danglingReferences = defineRule({
     // Secrets an ExternalSecret provides (the interface contract's, for one), by name: namespace and declarer
     const providedSecrets = new Map<string, Array<{ namespace?: string; declarer: string }>>();
     const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];
+    // by identity with the kind in lower case: a reference whose kind differs only in case is named so
+    const byLowerKind = new Map<string, ObjectIdentity>();
     for (const o of facts.objects) {
       present.add(appliedKey(o.identity));
+      byLowerKind.set(lowerKindKey(o.identity), o.identity);
       // An ExternalSecret provides the Secret it creates.
       const provided = o.identity.kind === 'ExternalSecret' ? o.manifest.spec?.target?.name ?? o.identity.name : undefined;
       if (provided) {
@@ -58,7 +61,9 @@ export const danglingReferences = defineRule({
         });
         continue;
       }
-      found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition`));
+      const sameButCase = byLowerKind.get(lowerKindKey(ref.target));
+      const hint = sameButCase ? `; the composition has ${describeIdentity(sameButCase)}, and a kind is written in its exact case ('${sameButCase.kind}')` : '';
+      found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition${hint}`));
     }
     for (const o of facts.objects) {
       const selector = serviceSelector(o);
@@ -79,6 +84,11 @@ function dangling(o: ObjectFact, what: string): RuleFinding {
     message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. ${DANGLING_REFERENCE_FIX}`,
     paths: [o.declarer],
   };
+}
+
+/** An object's applied identity with its kind in lower case. */
+function lowerKindKey(id: ObjectIdentity): string {
+  return appliedKey({ ...id, kind: id.kind.toLowerCase() });
 }
 
 /** Objects every cluster (or namespace) has. */
