@@ -45,6 +45,16 @@ describe('CapabilityApp props that are not valid: the constructor throws, naming
     ));
   });
 
+  test('a prop that misspells one it takes is named with the one meant; other unknown props pass', () => {
+    // GIVEN a JavaScript program's props with typos: the outdir would silently have been dist/, the lock file none
+    const outdir = path.join(tempDir(), 'dist');
+    expect(make({ outdri: outdir, lockfile: 'capability.lock.json', contxt: {} })).toThrow(new Error(
+      "CapabilityApp: 'outdri' is not a prop; did you mean 'outdir'?; 'lockfile' is not a prop; did you mean 'lockFile'?; 'contxt' is not a prop; did you mean 'context'?",
+    ));
+    // AND a prop close to none (a cdk8s prop of a later version, say) constructs, as do cdk8s' own props
+    expect(new CapabilityApp({ outdir, region: 'eu-west-1', recordConstructMetadata: true, yamlOutputType: 0 } as any).outdir).toBe(outdir);
+  });
+
   test('valid props construct', () => {
     const outdir = path.join(tempDir(), 'dist');
     expect(new CapabilityApp({ outdir, lockFile: path.join(outdir, '..', 'capability.lock.json') }).outdir).toBe(outdir);

@@ -15,6 +15,7 @@ import { creationSite, recordCreationSites, SourceLocation } from '../private/cr
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
+import { nearMiss } from '../private/near-miss';
 import { RunFolder } from '../private/run-folder';
 import { runFolderFailure } from '../private/scratch';
 import { valueText } from '../private/value-text';
@@ -145,8 +146,8 @@ export class CapabilityApp extends App {
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
    * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`,
-   *   `builtinCloudFormationValidation` not a boolean, `context` not a map),
-   *   naming each
+   *   `builtinCloudFormationValidation` not a boolean, `context` not a map, a prop that misspells one it takes:
+   *   `outdri`, `lockfile`), naming each; other props it does not know pass, as cdk8s adds props across versions
    */
   constructor(props: CapabilityAppProps = {}) {
     super({ ...props, outdir: resolveOutdir(checkedProps(props).outdir) });
@@ -337,6 +338,12 @@ function sourceLocations(root: IConstruct, findings: readonly Violation[]): Reco
   return Object.keys(locations).length > 0 ? locations : undefined;
 }
 
+/** The props `CapabilityApp` takes: its own, and cdk8s' `AppProps` (of cdk8s 2.x). */
+const KNOWN_PROPS: readonly string[] = [
+  'outdir', 'lockFile', 'gitops', 'enforce', 'context', 'builtinCloudFormationValidation',
+  'outputFileExtension', 'yamlOutputType', 'recordConstructMetadata', 'resolvers',
+];
+
 /**
  * `props`, or a throw naming each prop that is not valid: from JavaScript, anything can be given, and an
  * `outdir` or `lockFile` that is not a path would otherwise fail inside Node's `path` without naming it.
@@ -362,6 +369,11 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
     problems.push(`'gitops' (${valueText(props.gitops)}) must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()`);
   }
   if (props.enforce !== undefined) appendAll(problems, enforceOptionsProblems(props.enforce));
+  // a prop it does not know passes (cdk8s adds props of its own across versions), unless it misspells one it knows
+  for (const key of Object.keys(props)) {
+    const meant = KNOWN_PROPS.includes(key) ? undefined : nearMiss(key, KNOWN_PROPS);
+    if (meant !== undefined) problems.push(`'${key}' is not a prop; did you mean '${meant}'?`);
+  }
   if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
   return props;
 }
