@@ -215,7 +215,7 @@ describe('Flux options', () => {
     [{ sourceRef: 'platform' }, 'GitOps.flux: \'sourceRef\' ("platform") must name the Flux source that holds the output, such as { name: \'platform\' } or { kind: \'OCIRepository\', name: \'platform\' }'],
     [
       { sourceRef: { name: 'platform', kind: 'HelmRepository' }, prune: 'false', wait: 0, namespace: 'Flux_System', intervall: Duration.minutes(1) },
-      "GitOps.flux: 'intervall' is not an option; the options are 'sourceRef', 'path', 'interval', 'timeout', 'prune', 'wait', 'namespace'; " +
+      "GitOps.flux: 'intervall' is not an option (did you mean 'interval'?); the options are 'sourceRef', 'path', 'interval', 'timeout', 'prune', 'wait', 'namespace'; " +
         "'sourceRef.kind' (\"HelmRepository\") must be one of 'GitRepository', 'OCIRepository', 'Bucket', 'ExternalArtifact'; " +
         "'prune' (\"false\") must be true or false; 'wait' (0) must be true or false; " +
         "'namespace' (\"Flux_System\") must be a namespace: a DNS-1123 label (lowercase letters, digits and '-', at most 63), such as 'flux-system'",

@@ -1,6 +1,7 @@
 import type { Duration } from 'cdk8s';
 import type { FluxOptions, FluxSourceReference } from './flux';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../private/dns-names';
+import { nearMiss } from '../../private/near-miss';
 import { valueText } from '../../private/value-text';
 
 /** The options `GitOps.flux` takes, for the message that names an unknown one (the type keeps it to every key of `FluxOptions`). */
@@ -91,7 +92,10 @@ function describe(value: unknown): string {
 function unknownKeys(given: Record<string, unknown>, known: readonly string[], prefix: string): string[] {
   return Object.keys(given)
     .filter((k) => !known.includes(k))
-    .map((k) => `'${prefix}${k}' is not an option; the options are ${known.map((n) => `'${prefix}${n}'`).join(', ')}`);
+    .map((k) => {
+      const meant = nearMiss(k, known);
+      return `'${prefix}${k}' is not an option${meant ? ` (did you mean '${prefix}${meant}'?)` : ''}; the options are ${known.map((n) => `'${prefix}${n}'`).join(', ')}`;
+    });
 }
 
 function isDnsLabel(value: unknown): boolean {
