@@ -275,7 +275,17 @@ function isLibraryFile(file: string): boolean {
   return /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(file) && !isOwnFile(file);
 }
 
-/** Splits an aws-cdk override path on dots not escaped with a backslash, as aws-cdk does. */
+/**
+ * Splits an aws-cdk override path as aws-cdk's `addOverride` does: on dots,
+ * where a backslash escapes the character after it (`a\.b` is one key `a.b`,
+ * `a\\.b` the keys `a\` and `b`, `a\b` the key `ab`) and a last backslash is kept.
+ */
 function splitOverridePath(p: string): string[] {
-  return p.split(/(?<!\\)\./).map((s) => s.replace(/\\\./g, '.'));
+  const parts = [''];
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\' && i + 1 < p.length) parts[parts.length - 1] += p[++i];
+    else if (p[i] === '.') parts.push('');
+    else parts[parts.length - 1] += p[i];
+  }
+  return parts;
 }
