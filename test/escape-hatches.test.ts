@@ -84,6 +84,49 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     expect(JSON.stringify(result.plan)).not.toMatch(/hunter2|correct-horse/);
   });
 
+  test('plain calls of one line that write one leaf (a loop) are CAP002, naming the line once with how many calls', () => {
+    // GIVEN the seed's custom resource, and a bucket
+    const { app, routing, base } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+    const cfn = new s3.Bucket(base, 'Logs').node.defaultChild as s3.CfnBucket;
+
+    // WHEN a loop patches timers on every turn, and another sets the bucket's ObjectLockEnabled on every turn
+    const patches = siteOfNextLine();
+    for (const rollout of ['5m', '10m', '15m']) ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout }));
+    const overrides = siteOfNextLine();
+    for (const enabled of [true, false]) cfn.addPropertyOverride('ObjectLockEnabled', enabled);
+
+    // THEN each is refused, the line named once: only the last turn's value would reach the output
+    const loop = 'Give each field one owner: write each field in one call (a loop that writes one field on every turn keeps only its last value), and write what another team needs with a Contribution.';
+    expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
+      [
+        `field conflict: 'cdn/Base/Logs/Resource' (addPropertyOverride at ${overrides}) is called twice, and each call writes ObjectLockEnabled of AWS::S3::Bucket cdn/Base/Logs/Resource: only the last call's value reaches the output. ${loop}`,
+        ['cdn/Base/Logs/Resource'],
+      ],
+      [
+        `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${patches}) is called 3 times, and each call writes spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1: only the last call's value reaches the output. ${loop}`,
+        ['cdn/Routing/App1'],
+      ],
+    ]);
+  });
+
+  test('a loop and another line writing one leaf: each line named once, the loop with how many calls', () => {
+    // GIVEN the seed's custom resource
+    const { app, routing } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+
+    // WHEN a loop patches timers twice, and a later line once more
+    const loop = siteOfNextLine();
+    for (const rollout of ['5m', '10m']) ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout }));
+    const after = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '1h' }));
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${loop}), called twice and 'cdn/Routing/App1' (addJsonPatch at ${after}) all write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${KEEP_ONE('cdn/Routing/App1')}`,
+    ]);
+  });
+
   test('two plain patches of one leaf are still CAP002, naming both call sites', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();

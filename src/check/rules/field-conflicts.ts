@@ -36,10 +36,32 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: c.defaults ? overDefaults(c, c.defaults) : `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`,
-      paths: c.writers.map((w) => w.path),
+      message: c.defaults ? overDefaults(c, c.defaults) : conflictMessage(c),
+      paths: [...new Set(c.writers.map((w) => w.path))],
     })),
 });
+
+/**
+ * The message of a conflict. Plain calls are writers one by one, so the calls of one line (a loop) may be the
+ * writers: each line is named once, with how many of its calls write the field.
+ */
+function conflictMessage(c: FieldConflict): string {
+  const calls = new Map<string, number>();
+  for (const w of c.writers) {
+    const writer = describeWriter(w);
+    calls.set(writer, (calls.get(writer) ?? 0) + 1);
+  }
+  const fields = listSome(c.fields);
+  if (calls.size === 1) {
+    const [[writer, times]] = calls;
+    return `${writer} is called ${timesText(times)}, and each call writes ${fields} of ${c.object}: only the last call's value reaches the output. `
+      + 'Give each field one owner: write each field in one call (a loop that writes one field on every turn keeps only its last value), and write what another team needs with a Contribution.';
+  }
+  const named = [...calls].map(([writer, times]) => (times === 1 ? writer : `${writer}, called ${timesText(times)}`));
+  return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`;
+}
+
+const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
 
 /**
  * How to give each field one owner: drop it from all writers but one; plain
