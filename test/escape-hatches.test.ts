@@ -110,6 +110,26 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     ]);
   });
 
+  test('a loop whose every turn overrides one map whole is CAP002: each turn drops the keys the turn before set', () => {
+    // GIVEN a resource
+    const { app, base } = fixture();
+    const cfn = new s3.Bucket(base, 'Site').node.defaultChild as s3.CfnBucket;
+
+    // WHEN a loop overrides WebsiteConfiguration with a map of other keys on each turn (aws-cdk keeps only the last)
+    const loop = siteOfNextLine();
+    for (const website of [{ IndexDocument: 'index.html' }, { ErrorDocument: 'error.html' }]) cfn.addPropertyOverride('WebsiteConfiguration', website);
+
+    // THEN the first turn's key is named as written by both calls, not dropped without a word
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Base/Site/Resource' (addPropertyOverride at ${loop}) is called twice, and each call writes WebsiteConfiguration.IndexDocument of AWS::S3::Bucket cdn/Base/Site/Resource: only the last call's value reaches the output. `
+        + 'Give each field one owner: write each field in one call (a loop that writes one field on every turn keeps only its last value), and write what another team needs with a Contribution.',
+    ]);
+    // AND aws-cdk's render indeed keeps only the last turn's map
+    expect(Template.fromStack(base).findResources('AWS::S3::Bucket')).toMatchObject({ [base.getLogicalId(cfn)]: { Properties: { WebsiteConfiguration: { ErrorDocument: 'error.html' } } } });
+    expect(JSON.stringify(Template.fromStack(base).toJSON())).not.toContain('index.html');
+  });
+
   test('a loop and another line writing one leaf: each line named once, the loop with how many calls', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();

@@ -9,7 +9,7 @@ import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
-import { callWriter, contributionWriter, declarationWriter, Writer, writerName } from './writer';
+import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { appendTo } from '../../private/append';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
@@ -220,6 +220,7 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], l
  * rendered resource does not bring back.
  */
 class ReplacedOverrides {
+  /** Each leaf an earlier call wrote, with its writer's id. */
   private readonly written: Array<{ readonly writer: string; readonly path: FieldPath }> = [];
 
   /**
@@ -228,11 +229,11 @@ class ReplacedOverrides {
    * loses its value). Notes this call's leaves for the calls after it.
    */
   public by(writer: Writer, at: FieldPath, leaves: readonly FieldPath[]): FieldPath[] {
-    const name = writerName(writer);
-    const below = this.written.filter((e) => e.writer !== name && isAtOrBelow(e.path, at));
+    // by id: the plain calls of one line (a loop) share a name, yet each is a writer of its own
+    const below = this.written.filter((e) => e.writer !== writer.id && isAtOrBelow(e.path, at));
     const own = below.length > 0 ? new Set(leaves.map((l) => l.join('\u0000'))) : undefined;
     const dropped = below.filter((e) => !own!.has(e.path.join('\u0000'))).map((e) => e.path);
-    for (const path of leaves) this.written.push({ writer: name, path });
+    for (const path of leaves) this.written.push({ writer: writer.id, path });
     return dropped;
   }
 }
