@@ -130,6 +130,40 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     expect(JSON.stringify(Template.fromStack(base).toJSON())).not.toContain('index.html');
   });
 
+  test('a plain patch that sets a map over keys an earlier patch set is CAP002, as a map override is: those keys would be lost', () => {
+    // GIVEN the seed's custom resource
+    const { app, routing } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+
+    // WHEN one line sets spec.timers with rollout, and a later line sets spec.timers again with drain only
+    const first = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { rollout: '5m' }));
+    const second = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.replace('/spec/timers', { drain: '1m' }));
+
+    // THEN refused, naming both (cdk8s' render keeps drain alone: rollout would vanish without a word)
+    expect(ApiObject.of(target).toJson().spec.timers).toEqual({ drain: '1m' });
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${first}) and 'cdn/Routing/App1' (addJsonPatch at ${second}) both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${KEEP_ONE('cdn/Routing/App1')}`,
+    ]);
+  });
+
+  test('a plain patch that sets a map over what a Contribution\'s patch set in it is CAP002 naming both', () => {
+    // GIVEN the seed's custom resource, whose timers a Contribution patches
+    const { app, routing } = fixture();
+    const target = new ApiObject(routing, 'App1', { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment', metadata: { name: 'app1', namespace: 'apps' }, spec: {} });
+    new Contribution(routing, 'Rollouts', { target, patches: [JsonPatch.add('/spec/timers', { rollout: '5m' })] });
+
+    // WHEN a later plain patch sets the whole map
+    const at = siteOfNextLine();
+    ApiObject.of(target).addJsonPatch(JsonPatch.add('/spec/timers', { drain: '1m' }));
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) and 'cdn/Routing/Rollouts' both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${FIX}`,
+    ]);
+  });
+
   test('a loop and another line writing one leaf: each line named once, the loop with how many calls', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();

@@ -7,6 +7,7 @@ import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath } from './field-path';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
+import { ReplacedWrites } from './replaced-writes';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
@@ -126,14 +127,14 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = overrideWriters(c.node.path, declarer);
   const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...fact });
-  const replaced = new ReplacedOverrides();
+  const replaced = new ReplacedWrites();
   for (const call of w.calls) {
     const writer = writerOf(call);
     const plain = writer.kind === 'override';
     const deletes = call.value === undefined;
     const at = call.path.slice(1);
     const leaves = callLeaves(call);
-    if (!deletes) for (const path of replaced.by(writer, at, leaves)) writes.push([writer, { path }]);
+    if (!deletes) for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
     for (const path of leaves) {
       if (plain && deletes) {
         for (const earlier of hatches.removeUnder(writer, path)) {
@@ -202,44 +203,16 @@ function isAttributeCall(call: OverrideCall): boolean {
 function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], ledger: LedgerBuilder): void {
   if (calls.length < 2) return;
   const object: LedgerObject = { key: `cfn-attributes|${c.node.path}`, label: `${labelOf(c)} (resource attributes)`, kind: 'cfn' };
-  const writerOf = overrideWriters(c.node.path, declarationWriter(declarerOf(c).node.path));
-  const replaced = new ReplacedOverrides();
+  const declarer = declarationWriter(declarerOf(c).node.path);
+  const writerOf = overrideWriters(c.node.path, declarer);
+  const replaced = new ReplacedWrites();
   for (const call of calls) {
     const writer = writerOf(call);
     const leaves = call.value === undefined ? [call.path] : leavesOf(call.value, CFN_PROPERTIES, call.path, opaque);
-    if (call.value !== undefined) for (const path of replaced.by(writer, call.path, leaves)) ledger.record({ object, writer, path });
+    const mayReplace = writer.kind === 'override' ? declarer : undefined;
+    if (call.value !== undefined) for (const path of replaced.by(writer, call.path, leaves, mayReplace)) ledger.record({ object, writer, path });
     for (const path of leaves) ledger.record({ object, writer, path });
   }
-}
-
-/**
- * The leaves earlier override calls wrote, to find what a later call
- * replaces: aws-cdk's `addOverride(path, value)` sets the raw override at
- * `path`, dropping every override below it (`addOverride('Properties', {...})`
- * after a Contribution's `VersioningConfiguration`), which its merge onto the
- * rendered resource does not bring back.
- */
-class ReplacedOverrides {
-  /** Each leaf an earlier call wrote, with its writer's id. */
-  private readonly written: Array<{ readonly writer: string; readonly path: FieldPath }> = [];
-
-  /**
-   * The leaves other writers' earlier calls wrote at or below `at` that this
-   * call, writing `leaves`, drops: its writer writes them too (one of them
-   * loses its value). Notes this call's leaves for the calls after it.
-   */
-  public by(writer: Writer, at: FieldPath, leaves: readonly FieldPath[]): FieldPath[] {
-    // by id: the plain calls of one line (a loop) share a name, yet each is a writer of its own
-    const below = this.written.filter((e) => e.writer !== writer.id && isAtOrBelow(e.path, at));
-    const own = below.length > 0 ? new Set(leaves.map((l) => l.join('\u0000'))) : undefined;
-    const dropped = below.filter((e) => !own!.has(e.path.join('\u0000'))).map((e) => e.path);
-    for (const path of leaves) this.written.push({ writer: writer.id, path });
-    return dropped;
-  }
-}
-
-function isAtOrBelow(path: FieldPath, at: FieldPath): boolean {
-  return path.length >= at.length && at.every((segment, i) => path[i] === segment);
 }
 
 const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };

@@ -7,6 +7,7 @@ import { OwnedLeaf, ownedLeaves } from './leaves';
 import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
 import { deltaLeaves } from './render-delta';
+import { ReplacedWrites } from './replaced-writes';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, runtimeWriter, Writer } from './writer';
 import { appendAll } from '../../private/append';
@@ -104,13 +105,20 @@ export function recordRuntimeWrites(
   const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
   const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => ledger.override({ object: draft.label, kind: 'k8s', declarer, ...fact });
+  const replaced = new ReplacedWrites();
   patches.forEach((patch, i) => {
     const writer = writerOf(patch);
     const op = patchOperation(patch);
     const plain = writer.kind === 'json-patch';
     const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
     const patchedSoFar = once(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i + 1)));
-    for (const path of patchLeaves(op, declared, topology)) {
+    const leaves = patchLeaves(op, declared, topology);
+    if ((op.op === 'add' || op.op === 'replace') && !inserts) {
+      // a value set over a map drops what earlier patches set in it: this patch writes those leaves too
+      const at = pointerToPath(op.path, declared, topology, op.value).path;
+      for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
+    }
+    for (const path of leaves) {
       if (plain && op.op === 'remove') {
         for (const earlier of hatches.removeUnder(writer, path)) {
           override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });

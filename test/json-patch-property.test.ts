@@ -1,0 +1,92 @@
+import { ApiObject, JsonPatch } from 'cdk8s';
+import * as fc from 'fast-check';
+import { Capability, CapabilityApp, CapabilityTesting, Contribution, RuntimeRouting } from '../src';
+import { removeTempDirs, tempDir } from './util';
+
+/**
+ * Every JSON patch of a Kubernetes object is a write the ledger records, whoever adds it and wherever it points
+ * (a leaf, or a map over leaves another patch set). The oracle is cdk8s' own render of the patches, which this
+ * library did not write: when synth accepts a composition, no writer's value is lost, so each writer's patches
+ * (applied as JSON patch applies them, in order, the last one at a path replacing what was there) are all in the
+ * object as written. When it refuses, every violation is a CAP002 (two writers of one field) or a CAP010 naming a
+ * patch that cannot apply (a path whose parent a patch replaced with a string). An exception is a failed case.
+ */
+
+afterAll(removeTempDirs);
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
+
+/** Where a patch points: paths that share prefixes, so patches replace each other's maps. */
+const PATHS = ['/spec/a', '/spec/a/b', '/spec/a/z', '/spec/c', '/spec/d'];
+
+interface Patch {
+  /** 0 and 1: a Contribution of its own (its `patches`); 2 and 3: a plain addJsonPatch made on line 2 or 3. */
+  readonly writer: number;
+  readonly op: 'add' | 'replace';
+  readonly path: string;
+  readonly value: unknown;
+}
+
+const value = fc.oneof(fc.constantFrom('x', 'y'), fc.dictionary(fc.constantFrom('b', 'k', 'z'), fc.constantFrom('v', 'w'), { minKeys: 1, maxKeys: 2 }));
+const patch: fc.Arbitrary<Patch> = fc.record({ writer: fc.nat({ max: 3 }), op: fc.constantFrom('add' as const, 'replace' as const), path: fc.constantFrom(...PATHS), value });
+
+/** A writer's own view of what it wrote: its patches applied in order, each replacing the value at its path. */
+function writtenBy(patches: readonly Patch[]): Record<string, unknown> {
+  const raw: Record<string, any> = {};
+  for (const p of patches) {
+    const keys = p.path.split('/').slice(1);
+    let node = raw;
+    for (const k of keys.slice(0, -1)) {
+      if (node[k] === null || typeof node[k] !== 'object' || Array.isArray(node[k])) node[k] = {};
+      node = node[k];
+    }
+    node[keys[keys.length - 1]] = p.value;
+  }
+  return raw;
+}
+
+/** The leaves of a value, as slash paths. */
+function leaves(v: unknown, at: string[] = []): Array<[string, unknown]> {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) {
+    return Object.entries(v).flatMap(([k, x]) => leaves(x, [...at, k]));
+  }
+  return at.length === 0 ? [] : [[`/${at.join('/')}`, v]];
+}
+
+function valueAt(doc: any, path: string): unknown {
+  return path.split('/').slice(1).reduce((node, k) => (node !== null && typeof node === 'object' ? node[k] : undefined), doc);
+}
+
+test("an accepted composition loses no writer's patch; a refused one is refused with CAP002, or CAP010 for a patch that cannot apply", () => {
+  fc.assert(
+    fc.property(fc.array(patch, { minLength: 1, maxLength: 6 }), (patches) => {
+      // GIVEN a custom resource whose spec holds every map the patches point into, written by two Contributions
+      // and two lines of plain patches in this order
+      const app = new CapabilityApp({ outdir: tempDir() });
+      const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+      const thing = new ApiObject(routing, 'Thing', { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'thing' }, spec: { a: {}, c: 'init', d: 'init' } });
+      patches.forEach((p, i) => {
+        const op = p.op === 'add' ? JsonPatch.add(p.path, p.value) : JsonPatch.replace(p.path, p.value);
+        if (p.writer < 2) new Contribution(routing, `Team${p.writer}Patch${i}`, { target: thing, patches: [op] });
+        else if (p.writer === 2) thing.addJsonPatch(op);
+        else thing.addJsonPatch(op);
+      });
+
+      // WHEN
+      const result = CapabilityTesting.synth(app);
+
+      // THEN
+      if (result.violations.length > 0) {
+        const expected = (v: { code: string; message: string }) => v.code === 'CAP002' || (v.code === 'CAP010' && /JSON patch \d+ \(/.test(v.message));
+        expect(result.violations.filter((v) => !expected(v))).toEqual([]);
+        return;
+      }
+      const written = result.runtimeObjects.find((o: any) => o.kind === 'Thing');
+      const writers = [...patches.filter((p) => p.writer < 2).map((p) => [p]), ...[2, 3].map((w) => patches.filter((p) => p.writer === w))];
+      for (const own of writers) {
+        for (const [path, v] of leaves(writtenBy(own))) expect([path, valueAt(written, path)]).toEqual([path, v]);
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});
