@@ -98,8 +98,9 @@ describe('types that fit existing code', () => {
       thrown = e;
     }
 
-    // THEN one coded refusal, as a CompositionError carries it
+    // THEN one coded refusal, as a CompositionError carries it (instanceof, as the docs catch it, included)
     expect(CompositionError.isCompositionError(thrown)).toBe(true);
+    expect(thrown instanceof CompositionError).toBe(true);
     expect((thrown as CompositionError).violations).toEqual([
       { code: 'CAP015', message: expect.stringMatching(new RegExp(`^misplaced construct: ${what} 'R' is created outside any Capability`)), paths: ['R'] },
     ]);

@@ -14,6 +14,14 @@ export class CompositionError extends Error {
     return hasBrand(x, 'CompositionError');
   }
 
+  /**
+   * `x instanceof CompositionError`, as `isCompositionError`: also for the refusal a construct throws when it is
+   * created (`CAP015`, thrown by a layer below this class's), and for one of a duplicate install.
+   */
+  public static [Symbol.hasInstance](x: unknown): boolean {
+    return hasBrand(x, 'CompositionError');
+  }
+
   /** Every violation found, sorted by code then message. */
   public readonly violations: readonly Violation[];
 
