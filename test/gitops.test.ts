@@ -338,7 +338,7 @@ describe('Argo CD', () => {
 
     // THEN
     expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("-1"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
+      'CAP002 field conflict: ConfigMap early declared by \'cdn/Routing/Early\' writes metadata.annotations["argocd.argoproj.io/sync-wave"] ("-1"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
     ]);
   });
 
@@ -354,7 +354,7 @@ describe('Argo CD', () => {
 
     // THEN
     expect(result.violations.map((v) => `${v.code} ${v.message} [${v.paths?.join(', ')}]`)).toEqual([
-      'CAP002 field conflict: ConfigMap edge/settings declared by \'cdn/Routing/Settings\': \'cdn/Routing/Team\' writes metadata.annotations.argocd.argoproj.io/sync-wave ("3"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency. [cdn/Routing/Team]',
+      'CAP002 field conflict: ConfigMap edge/settings declared by \'cdn/Routing/Settings\': \'cdn/Routing/Team\' writes metadata.annotations["argocd.argoproj.io/sync-wave"] ("3"), which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency. [cdn/Routing/Team]',
     ]);
   });
 });

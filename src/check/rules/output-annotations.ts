@@ -1,4 +1,5 @@
 import type { Facts, ObjectFact } from '../../collect/facts';
+import { formatPath } from '../../collect/ledger/field-path';
 import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
@@ -25,7 +26,7 @@ export const outputAnnotations = defineRule({
         const who = writers.length === 0 ? `${object} writes` : `${object}: ${writers.map(describeWriter).join(' and ')} ${writers.length > 1 ? 'write' : 'writes'}`;
         return [
           {
-            message: `${who} metadata.annotations.${claim.annotation} (${JSON.stringify(existing)}), which ${claim.writer} writes from the plan. Remove the annotation and order the object with addDependency.`,
+            message: `${who} ${formatPath(['metadata', 'annotations', claim.annotation])} (${JSON.stringify(existing)}), which ${claim.writer} writes from the plan. Remove the annotation and order the object with addDependency.`,
             paths: writers.length > 0 ? [...new Set(writers.map((w) => w.path))] : [o.declarer],
           },
         ];
