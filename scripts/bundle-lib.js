@@ -110,7 +110,9 @@ async function main() {
   }
   for (const [file, text] of Object.entries(STUBS)) {
     fs.mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });
-    fs.writeFileSync(path.join(lib, file), text + exportNames(bundleFile, ENTRY_POINTS[file]), { mode: 0o755 });
+    fs.writeFileSync(path.join(lib, file), text + exportNames(bundleFile, ENTRY_POINTS[file]));
+    // executable, as package.json's `bin` runs it: the mode of writeFileSync applies only to a file it creates
+    fs.chmodSync(path.join(lib, file), 0o755);
   }
 }
 
