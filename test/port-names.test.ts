@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App as AwsApp, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { App, Chart, Names } from 'cdk8s';
+import { ApiObject, App, Chart, Names } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
-import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, CompositionError, Contribution, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
 import { newApp, removeTempDirs, tempDir } from './util';
 import { formatPlan } from '../src/cli/format-plan';
@@ -105,6 +105,31 @@ describe('types that fit existing code', () => {
       { code: 'CAP015', message: expect.stringMatching(new RegExp(`^misplaced construct: ${what} 'R' is created outside any Capability`)), paths: ['R'] },
     ]);
   });
+});
+
+test('a Contribution under a plain cdk8s App is refused at construction with CAP015: no synth there would merge its fields', () => {
+  // GIVEN a plain cdk8s app whose chart holds a Deployment
+  const app = new App();
+  const chart = new Chart(app, 'web', { namespace: 'shop' });
+  const web = new ApiObject(chart, 'Api', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api' }, spec: {} });
+
+  // WHEN a Contribution writes an annotation of it
+  let thrown: unknown;
+  try {
+    new Contribution(chart, 'Obs', { target: web, fields: { metadata: { annotations: { 'prometheus.io/scrape': 'true' } } } });
+  } catch (e) {
+    thrown = e;
+  }
+
+  // THEN refused, saying what would be lost and the fix
+  expect(thrown instanceof CompositionError).toBe(true);
+  expect((thrown as CompositionError).violations).toEqual([{
+    code: 'CAP015',
+    message: "misplaced construct: Contribution 'web/Obs' is created outside a CapabilityApp, whose synth alone merges its fields and runs its write callback: "
+      + "a plain cdk8s or aws-cdk app would drop them without a word. Create the app with new CapabilityApp() (cdk8s' App, with the same props).",
+    paths: ['web/Obs'],
+  }]);
+  expect(chart.node.tryFindChild('Obs')).toBeUndefined();
 });
 
 describe('aws-cdk settings: cdk.json context and CDK_CONTEXT_JSON reach every capability', () => {

@@ -3,6 +3,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
+import { requireCapabilityApp } from '../private/misplaced';
 import { isJsonPatch } from '../private/upstream-state';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
 
@@ -130,12 +131,13 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
   public readonly force: boolean;
 
   /**
-   * @param scope the writer: the contribution's path names it in the ledger
+   * @param scope the writer: the contribution's path names it in the ledger; inside a `CapabilityApp`
+   * @throws CompositionError `CAP015` when created outside a `CapabilityApp`, whose synth alone merges its writes
    * @param id the construct id
    * @param props the target and what to write
    */
   constructor(scope: Construct, id: string, props: ContributionProps<T>) {
-    super(scope, id);
+    super(requireCapabilityApp(scope, id, 'Contribution'), id);
     brand(this, 'Contribution');
     recordWriteCalls();
     const given = (props ?? {}) as Partial<ContributionProps<T>>;

@@ -23,6 +23,27 @@ export function requireCapability<T extends IConstruct>(scope: T, id: string, wh
     : `misplaced construct: ${what} '${path}' is created outside any Capability, but it belongs to one. `
       + `Create it with a Capability, or a construct inside one, as scope (new ${what}(capability, '${id}')); `
       + 'a chart or stack class that extends it keeps its own constructor.';
+  return refused(message, path);
+}
+
+/**
+ * Returns `scope` when a `CapabilityApp` is `scope` or one of its ancestors; throws the `CAP015` refusal
+ * otherwise: only its synth merges what `what` writes, which a plain cdk8s or aws-cdk app would drop unseen.
+ *
+ * @param what the class being created, as the message names it (`Contribution`)
+ */
+export function requireCapabilityApp<T extends IConstruct>(scope: T, id: string, what: string): T {
+  if ([...scope.node.scopes].some((s) => hasBrand(s, 'CapabilityApp'))) return scope;
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  return refused(
+    `misplaced construct: ${what} '${path}' is created outside a CapabilityApp, whose synth alone merges its fields and runs its write callback: `
+      + "a plain cdk8s or aws-cdk app would drop them without a word. Create the app with new CapabilityApp() (cdk8s' App, with the same props).",
+    path,
+  );
+}
+
+/** Throws the `CAP015` refusal of the construct at `path`, as a `CompositionError` carries it. */
+function refused(message: string, path: string): never {
   const violation = { code: MISPLACED_CONSTRUCT, message, paths: [path] };
   const error = new Error(`The composition was refused with 1 violation:\n${MISPLACED_CONSTRUCT} ${message}`);
   error.name = 'CompositionError';
