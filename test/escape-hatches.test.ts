@@ -164,6 +164,52 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     ]);
   });
 
+  test('a patch that adds a container at an index inserts it (RFC 6902): accepted, the container there keeps its fields', () => {
+    // GIVEN a Deployment with container api
+    const { app, routing } = fixture();
+    const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'shop' }, containers: [{ name: 'api', image: 'nginx:1.27' }] });
+
+    // WHEN a plain patch adds a proxy container at index 0, and an env variable at the head of api's env
+    ApiObject.of(web).addJsonPatch(JsonPatch.add('/spec/template/spec/containers/0', { name: 'proxy', image: 'envoy:1.30' }));
+
+    // THEN accepted, both containers written, api unchanged
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    const containers = result.runtimeObjects.find((o) => o.kind === 'Deployment').spec.template.spec.containers;
+    expect(containers.map((c: any) => [c.name, c.image])).toEqual([['proxy', 'envoy:1.30'], ['api', 'nginx:1.27']]);
+  });
+
+  test('a patch that creates an empty map, then one that adds a key to it: accepted, as the same map in a declaration blocks nobody', () => {
+    // GIVEN a ConfigMap without annotations
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { a: '1' } });
+
+    // WHEN the usual JSON patch pair adds an annotation (the parent map first: JSON patch needs it)
+    cm.addJsonPatch(JsonPatch.add('/metadata/annotations', {}));
+    cm.addJsonPatch(JsonPatch.add('/metadata/annotations/example.com~1owner', 'team-a'));
+
+    // THEN accepted, and the annotation written
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects.find((o) => o.kind === 'ConfigMap').metadata.annotations).toEqual({ 'example.com/owner': 'team-a' });
+  });
+
+  test('an empty map a patch sets over a map another writer filled still contests it: it empties that map', () => {
+    // GIVEN a ConfigMap whose annotation a Contribution writes
+    const { app, routing } = fixture();
+    const cm = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { a: '1' } });
+    new Contribution(routing, 'Owner', { target: cm, patches: [JsonPatch.add('/metadata/annotations', { 'example.com/owner': 'team-a' })] });
+
+    // WHEN a later plain patch sets the annotations to an empty map
+    const at = siteOfNextLine();
+    cm.addJsonPatch(JsonPatch.add('/metadata/annotations', {}));
+
+    // THEN refused, naming both
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Routing/Owner' and 'cdn/Routing/Settings' (addJsonPatch at ${at}) both write metadata.annotations, metadata.annotations["example.com/owner"] of ConfigMap shop/settings. ${FIX}`,
+    ]);
+  });
+
   test('a loop and another line writing one leaf: each line named once, the loop with how many calls', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();

@@ -112,13 +112,19 @@ export function recordRuntimeWrites(
     const plain = writer.kind === 'json-patch';
     const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
     const patchedSoFar = once(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i + 1)));
-    const leaves = patchLeaves(op, declared, topology);
+    const owned = patchOwnedLeaves(op, declared, topology);
+    const leaves = owned.map((l) => l.path);
+    // an empty map (or a key-only element, a set value) a patch creates only makes it exist, as it does in a
+    // declaration; over a value already there it replaces that value, so it stays a write that contests
+    const before = once(() => attempt(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i))));
+    const creates = (leaf: OwnedLeaf) => leaf.presence === true && op.op !== 'copy' && before() !== undefined && valueAt(before(), leaf.path, topology) === undefined;
     if ((op.op === 'add' || op.op === 'replace') && !inserts) {
       // a value set over a map drops what earlier patches set in it: this patch writes those leaves too
       const at = pointerToPath(op.path, declared, topology, op.value).path;
       for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
     }
-    for (const path of leaves) {
+    for (const leaf of owned) {
+      const path = leaf.path;
       if (plain && op.op === 'remove') {
         for (const earlier of hatches.removeUnder(writer, path)) {
           override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
@@ -126,7 +132,7 @@ export function recordRuntimeWrites(
       }
       const hatch: EscapeHatchWrite | undefined = plain && op.op !== 'remove' ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) } : undefined;
       if (hatch) hatches.note(hatch);
-      writes.push([writer, { path }, hatch]);
+      writes.push([writer, creates(leaf) ? { path, presence: true } : { path }, hatch]);
       if (!plain || inserts || !hatches.overDeclared(path, op.op === 'remove')) continue;
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
@@ -197,16 +203,30 @@ function isInsertion(op: JsonPatchOperation, doc: unknown): boolean {
  * element keys by looking them up in the declared document.
  */
 export function patchLeaves(op: JsonPatchOperation, doc: unknown, topology: FieldTopology): FieldPath[] {
-  const target = pointerToPath(op.path, doc, topology, op.value);
-  const leaves: FieldPath[] = [];
+  return patchOwnedLeaves(op, doc, topology).map((l) => l.path);
+}
+
+/** `patchLeaves` with each leaf's presence, as `ownedLeaves` gives it for the value an `add` or `replace` sets. */
+function patchOwnedLeaves(op: JsonPatchOperation, doc: unknown, topology: FieldTopology): OwnedLeaf[] {
+  const target = pointerToPath(op.path, doc, topology, op.value, op.op === 'add');
+  const leaves: OwnedLeaf[] = [];
   if (op.op === 'add' || op.op === 'replace' || op.op === 'copy') {
-    if (target.atomic || op.op === 'copy') leaves.push(target.path);
-    else appendAll(leaves, ownedLeaves(op.value, topology, target.path).map((l) => l.path));
+    if (target.atomic || op.op === 'copy') leaves.push({ path: target.path });
+    else appendAll(leaves, ownedLeaves(op.value, topology, target.path));
   } else if (op.op === 'remove' || op.op === 'move') {
-    leaves.push(target.path);
+    leaves.push({ path: target.path });
   }
-  if (op.op === 'move' && op.from) leaves.push(pointerToPath(op.from, doc, topology, undefined).path);
+  if (op.op === 'move' && op.from) leaves.push({ path: pointerToPath(op.from, doc, topology, undefined).path });
   return leaves;
+}
+
+/** What `run` returns, or undefined when it throws (a patch that cannot apply is the render's CAP010, not this). */
+function attempt<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -214,7 +234,7 @@ export function patchLeaves(op: JsonPatchOperation, doc: unknown, topology: Fiel
  * element keys (looked up in `doc`, or read off the value an `add` appends),
  * indexes of sets their values; a pointer into an atomic node stops at it.
  */
-function pointerToPath(pointer: string, doc: unknown, topology: FieldTopology, value: unknown): { path: FieldPath; atomic: boolean } {
+function pointerToPath(pointer: string, doc: unknown, topology: FieldTopology, value: unknown, adds = false): { path: FieldPath; atomic: boolean } {
   const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const path: string[] = [];
   let node = topology;
@@ -225,7 +245,9 @@ function pointerToPath(pointer: string, doc: unknown, topology: FieldTopology, v
     if (Array.isArray(current) || (node.type === 'list' && current === undefined)) {
       const listType = listTypeOf(node);
       if (listType === 'atomic') return { path, atomic: true };
-      const element = segment === '-' || !Array.isArray(current) ? undefined : current[Number(segment)];
+      // an add at a list index inserts there (RFC 6902), beside the element it finds: the new element is the value
+      const inserted = adds && i === segments.length - 1;
+      const element = inserted || segment === '-' || !Array.isArray(current) ? undefined : current[Number(segment)];
       const keyed = element ?? (i === segments.length - 1 ? value : undefined);
       path.push(listType === 'set' ? setValueKey(keyed) : elementKeyOf(keyed, node));
       node = node.element();
