@@ -9,7 +9,9 @@ import { DEDUCED, FieldTopology, topologyOf } from '../src/collect/topology/fiel
  * before the side-by-side walk): list every leaf of both renders with the value
  * it holds (`walk`, which `ownedLeaves` uses), and keep each leaf of `after`
  * that `before` lacks or holds with another value, and each leaf of `before`
- * that `after` lacks, as a plain write of its path.
+ * that `after` lacks, as a plain write of its path, but for a presence leaf
+ * (an empty map, a key-only element) that `after` has leaves below: filled, it
+ * is still there.
  */
 function reference(before: unknown, after: unknown, topology: FieldTopology): OwnedLeaf[] {
   const valuesOf = (doc: unknown) => {
@@ -21,7 +23,8 @@ function reference(before: unknown, after: unknown, topology: FieldTopology): Ow
   const now = valuesOf(after);
   const changed: OwnedLeaf[] = [];
   for (const [k, { leaf, value }] of now) if (old.get(k)?.value !== value) changed.push(leaf);
-  for (const [k, { leaf }] of old) if (!now.has(k)) changed.push({ path: leaf.path });
+  const below = new Set([...now.values()].flatMap(({ leaf }) => leaf.path.slice(0, -1).map((_, i) => leaf.path.slice(0, i + 1).join('\u0000'))));
+  for (const [k, { leaf }] of old) if (!now.has(k) && !(leaf.presence && below.has(k))) changed.push({ path: leaf.path });
   return changed;
 }
 
@@ -119,7 +122,7 @@ describe('changedLeaves, the leaves a write callback changed', () => {
     expect(renderDelta(before, after)).toEqual([{ path: ['metadata', 'labels', 'k1000'], before: undefined, after: 'v' }]);
   });
 
-  test('names exactly the leaves one env variable added to a container changes, and the map that stopped being empty', () => {
+  test('names exactly the leaves one env variable added to a container changes, and not the empty map a label filled (it blocks nobody)', () => {
     // GIVEN a render before and after a callback added an env variable and a label
     const topology = topologyOf('apps/v1', 'Deployment');
     const before = { metadata: { name: 'web', labels: {} }, spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx', env: [{ name: 'A', value: '1' }] }] } } } };
@@ -127,7 +130,6 @@ describe('changedLeaves, the leaves a write callback changed', () => {
 
     // WHEN / THEN
     expect(key(changedLeaves(before, after, topology))).toEqual([
-      'metadata.labels',
       'metadata.labels.team',
       'spec.template.spec.containers.k:{"name":"app"}.env.k:{"name":"B"}.value',
     ]);

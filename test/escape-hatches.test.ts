@@ -210,6 +210,20 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     ]);
   });
 
+  test('a write callback that fills the empty map its target renders (a cdk8s-plus Secret\'s stringData) is accepted', () => {
+    // GIVEN a Secret with no data: cdk8s-plus renders stringData: {}
+    const { app, routing } = fixture();
+    const creds = new kplus.Secret(routing, 'Creds', { metadata: { name: 'creds', namespace: 'shop' } });
+
+    // WHEN a Contribution adds a key through the typed API
+    new Contribution(routing, 'Db', { target: creds, write: (s) => s.addStringData('token', 'abc') });
+
+    // THEN accepted, as the same key written with fields is: an empty map blocks nobody
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects.find((o) => o.kind === 'Secret').stringData).toEqual({ token: 'abc' });
+  });
+
   test('a loop and another line writing one leaf: each line named once, the loop with how many calls', () => {
     // GIVEN the seed's custom resource
     const { app, routing } = fixture();

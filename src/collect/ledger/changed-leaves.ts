@@ -68,11 +68,9 @@ function diffMaps(before: JsonMap, after: JsonMap, node: FieldTopology, path: st
     path.pop();
   }
   if (path.length === 0) return;
-  // an empty map is a presence leaf of its own (walk's `defined === 0`)
-  const wasEmpty = !hasDefined(before);
-  const isEmpty = !hasDefined(after);
-  if (isEmpty && !wasEmpty) out.push({ path: [...path], presence: true });
-  else if (wasEmpty && !isEmpty) out.push({ path: [...path] });
+  // an empty map is a presence leaf of its own (walk's `defined === 0`); filled, it is still there: its new keys
+  // are the writes, not the map
+  if (!hasDefined(after) && hasDefined(before)) out.push({ path: [...path], presence: true });
 }
 
 function hasDefined(map: Record<string, unknown>): boolean {
@@ -144,5 +142,18 @@ function compare(before: unknown, after: unknown, list: (doc: unknown, emit: Emi
   const old = valuesOf(before);
   const now = valuesOf(after);
   for (const [key, { leaf, value }] of now) if (old.get(key)?.value !== value) out.push(leaf);
-  for (const [key, { leaf }] of old) if (!now.has(key)) out.push({ path: leaf.path });
+  let filled: Set<string> | undefined;
+  for (const [key, { leaf }] of old) {
+    if (now.has(key)) continue;
+    // a presence leaf (an empty map, a key-only element) with leaves below it now is still there, filled
+    if (leaf.presence && (filled ??= prefixesOf(now.values())).has(key)) continue;
+    out.push({ path: leaf.path });
+  }
+}
+
+/** Every strict prefix of the leaves' paths, joined as `compare` keys them. */
+function prefixesOf(leaves: Iterable<{ leaf: OwnedLeaf }>): Set<string> {
+  const prefixes = new Set<string>();
+  for (const { leaf } of leaves) for (let i = 1; i < leaf.path.length; i++) prefixes.add(leaf.path.slice(0, i).join('\u0000'));
+  return prefixes;
 }
