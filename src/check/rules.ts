@@ -1,4 +1,5 @@
 import { Rule } from './rule';
+import { autoscaledReplicas } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
@@ -39,6 +40,7 @@ export const RULES: readonly Rule[] = [
   identityRewrites,
   physicalNames,
   outputAnnotations,
+  autoscaledReplicas,
   statusWrites, // CAP003
   dependencyCycles, // CAP004
   danglingReferences, // CAP005
