@@ -1,7 +1,7 @@
 import { ApiObject, ApiObjectProps, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
-import { Capability, Contribution, RuntimeRouting, Violation } from '../src';
+import { Capability, CapabilityTesting, Contribution, RuntimeRouting, Violation } from '../src';
 import type { SmdResult } from './smd/smd';
 import { smdVerdicts } from './smd/verdicts';
 import { crdWithSpec, newApp, removeTempDirs, siteOfNextLine } from './util';
@@ -121,10 +121,10 @@ describe('CAP010: merged contradictions, naming each writer', () => {
     // GIVEN a Service declaring port 443
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
-    const svc = new ApiObject(routing, 'Svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' }, spec: { ports: [{ port: 443 }] } });
+    const svc = new ApiObject(routing, 'Svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' }, spec: { ports: [{ port: 443, name: 'https' }] } });
 
-    // WHEN a team adds port 80 twice, once with protocol left out
-    new Contribution(new Construct(routing, 'TeamA'), 'Http', { target: svc, fields: { spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] } } });
+    // WHEN a team adds port 80 twice, once with protocol left out (each named, as a Service of several ports must)
+    new Contribution(new Construct(routing, 'TeamA'), 'Http', { target: svc, fields: { spec: { ports: [{ port: 80, targetPort: 8080, name: 'http' }, { port: 80, protocol: 'TCP', targetPort: 9090, name: 'alt' }] } } });
 
     // THEN
     expect(lines(app.synthesize().violations)).toEqual([
@@ -167,7 +167,7 @@ describe('CAP010 in one declaration: the API server refuses it as it refuses a m
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'web', namespace: 'shop' },
-      spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 80, protocol: 'TCP', targetPort: 9090 }] },
+      spec: { ports: [{ port: 80, targetPort: 8080, name: 'http' }, { port: 80, protocol: 'TCP', targetPort: 9090, name: 'alt' }] },
     });
 
     expect(lines(app.synthesize().violations)).toEqual([
@@ -326,8 +326,39 @@ describe('the contradictions of one declaration are what structured-merge-diff r
     const crds = CrdTopologies.fromManifests([ENDPOINTS_CRD]);
     const found = contradictionsOf(c.manifest, topologyOf(String(c.manifest.apiVersion), String(c.manifest.kind), crds));
 
-    expect(found.map((x) => x.kind)).toEqual(c.kinds);
+    // a Service's unnamed ports are the API server's validation, beyond structured-merge-diff's (the cases' ports are unnamed)
+    expect(found.map((x) => x.kind).filter((k) => k !== 'unnamed-ports')).toEqual(c.kinds);
     if (c.smd) expect(results[i].error).toMatch(c.smd);
     else expect(results[i].error).toBeUndefined();
+  });
+});
+
+describe('a Service of several ports, not all named (CAP010)', () => {
+  test("a Contribution's named port beside the declaration's unnamed one: refused, naming the port and its writer", () => {
+    // GIVEN a Deployment exposed through a Service of one unnamed port, and a Contribution adding a named https port
+    const app = CapabilityTesting.app();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'shop' }, containers: [{ image: 'nginx:1.27', portNumber: 8080 }] });
+    const svc = web.exposeViaService({ name: 'web', ports: [{ port: 80, targetPort: 8080 }] });
+    new Contribution(routing, 'Tls', { target: svc, fields: { spec: { ports: [{ port: 443, targetPort: 8443, name: 'https' }] } } });
+
+    // THEN refused: the API server requires spec.ports[0].name once there are two ports
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: spec.ports of Service shop/web has 2 ports, and [port=80,protocol=TCP] (by 'shop/Routing/Web/webService') has no name. "
+        + 'The API server requires a name for every port of a Service with more than one: give each port a name.',
+    ]);
+  });
+
+  test('accepted when every port is named, and for one unnamed port alone', () => {
+    // GIVEN the same, the declared port named http; and another Service of one unnamed port
+    const app = CapabilityTesting.app();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'shop' }, containers: [{ image: 'nginx:1.27', portNumber: 8080 }] });
+    const svc = web.exposeViaService({ name: 'web', ports: [{ port: 80, targetPort: 8080, name: 'http' }] });
+    new Contribution(routing, 'Tls', { target: svc, fields: { spec: { ports: [{ port: 443, targetPort: 8443, name: 'https' }] } } });
+    web.exposeViaService({ name: 'web-plain', ports: [{ port: 80, targetPort: 8080 }] });
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { joinAnd } from './text';
  * without a key field that has no default, a value held twice by a set
  * (`finalizers: [a, a]`), and more than one member of a one-of struct (`value`
  * beside `valueFrom` in one env entry, two volume sources, two probe
- * handlers). Each writer involved is named.
+ * handlers), a Service of several ports not all named. Each writer involved is named.
  */
 export const mergedContradictions = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -49,6 +49,15 @@ function describe(c: ContradictionFact): RuleFinding {
         message:
           `${formatPath(c.path)} of ${c.object} holds the value ${value.slice(2, -1)} ${c.count} times, written by ${names(c.writers[0])}. ` +
           'Server-side apply refuses a set with a repeated value: write each value once.',
+        paths,
+      };
+    }
+    case 'unnamed-ports': {
+      const ports = c.keys.map((key, i) => `${formatPath([key]).slice(0)} (by ${names(c.writers[i])})`);
+      return {
+        message:
+          `${formatPath(c.path)} of ${c.object} has ${c.count} ports, and ${joinAnd(ports)} ${c.keys.length === 1 ? 'has' : 'have'} no name. ` +
+          'The API server requires a name for every port of a Service with more than one: give each port a name.',
         paths,
       };
     }

@@ -39,6 +39,16 @@ export type Contradiction =
     readonly count: number;
   }
   | {
+    /** A Service with more than one port, some without a name: the API server requires each to have one. */
+    readonly kind: 'unnamed-ports';
+    /** The ports list, `spec.ports`. */
+    readonly path: FieldPath;
+    /** The element key segments of the ports without a name, `k:{"port":443,"protocol":"TCP"}`. */
+    readonly keys: readonly string[];
+    /** How many ports the Service has. */
+    readonly count: number;
+  }
+  | {
     /** Fields of one struct of which the API server allows at most one (`value` beside `valueFrom`). */
     readonly kind: 'exclusive-fields';
     /** The struct. */

@@ -56,7 +56,24 @@ function exclusive(): Map<FieldTopology, ExclusiveRule> {
 export function contradictionsOf(manifest: unknown, topology: FieldTopology): Contradiction[] {
   const found: Contradiction[] = [];
   walk(manifest, topology, [], found, exclusive());
+  const unnamed = unnamedServicePorts(manifest, topology);
+  if (unnamed) found.push(unnamed);
   return found;
+}
+
+/**
+ * A Service's ports without a name when it has more than one: the API server refuses it (`validateServicePort`:
+ * "spec.ports[0].name: Required value"), though a declaration of one unnamed port and a contribution of a named
+ * one are each valid alone.
+ */
+function unnamedServicePorts(manifest: any, topology: FieldTopology): Contradiction | undefined {
+  if (manifest?.apiVersion !== 'v1' || manifest?.kind !== 'Service') return undefined;
+  const ports: unknown = manifest.spec?.ports;
+  if (!Array.isArray(ports) || ports.length < 2) return undefined;
+  const node = topology.field('spec').field('ports');
+  const unnamed = ports.filter((p) => p === null || typeof p !== 'object' || typeof p.name !== 'string' || p.name === '');
+  if (unnamed.length === 0) return undefined;
+  return { kind: 'unnamed-ports', path: ['spec', 'ports'], keys: unnamed.map((p) => elementKeyOf(p, node)), count: ports.length };
 }
 
 /**
@@ -91,6 +108,8 @@ function partsOf(c: Contradiction): FieldPath[] {
       return [[...c.path, c.key]];
     case 'duplicate-value':
       return [[...c.path, c.value]];
+    case 'unnamed-ports':
+      return c.keys.map((key) => [...c.path, key]);
     case 'exclusive-fields':
       return c.fields.map((f) => [...c.path, f]);
   }
