@@ -1,12 +1,12 @@
 import { CfnResource, Tokenization } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
-import { cloudFormationDocOf } from './cloudformation-doc';
+import { attributeName, cloudFormationDocOf, ResourceAttributes, resourceAttributesOf } from './cloudformation-doc';
 import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
 import { RenderChange, renderDelta } from './render-delta';
 import { Contribution, writeCallbackOf } from '../../constructs/contribution';
 import { errorMessage } from '../../private/errors';
-import { renderWithoutPatches } from '../../private/upstream-state';
+import { renderWithoutPatches, watchCfnOptions } from '../../private/upstream-state';
 import { attributeTo } from '../../private/write-calls';
 
 /**
@@ -26,6 +26,18 @@ export interface CallbackRun {
   readonly before?: unknown;
   /** The render after the callback, kept on the last run of each target only. */
   readonly after?: unknown;
+  /** For a CloudFormation resource: what the callback did to its attributes outside its properties. */
+  readonly attributes?: AttributesRun;
+}
+
+/** A write callback's run over a CloudFormation resource's attributes (`cfnOptions`: removal policy, metadata, condition, ...). */
+export interface AttributesRun {
+  /** The attributes just before the callback. */
+  readonly before: ResourceAttributes;
+  /** The attributes just after it. */
+  readonly after: Record<string, unknown>;
+  /** The attributes whose option it set or deleted (`applyRemovalPolicy`, `cfnOptions.deletionPolicy = ...`), even to the value it held. */
+  readonly written: readonly string[];
 }
 
 /** A write callback that could not be run or failed, for the rules (`CAP010`). */
@@ -194,11 +206,14 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
   const before = open.before;
   open.before = undefined;
   let changes: RenderChange[] | undefined;
+  const watch = ApiObject.isApiObject(target) ? undefined : watchAttributes(target);
   try {
     if (open.recorder) changes = open.recorder.record(write);
     else write();
   } catch (e) {
     return { path: writer, error: `its write callback threw: ${errorMessage(e)}. Fix the callback; it writes nothing until it runs through.` };
+  } finally {
+    watch?.stop();
   }
   if (changes) return { writer, target, changes, ...(before !== undefined ? { before } : {}) };
   let after: unknown;
@@ -211,7 +226,19 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
   changes = renderDelta(open.recorder ? open.recorder.ordered() : open.rendered, after, optionsFor(target));
   if (open.recorder && !open.recorder.resync(after)) open.recorder = undefined;
   open.rendered = after;
-  return { writer, target, changes, ...(before !== undefined ? { before } : {}), after };
+  const attributes = watch ? { attributes: watch.run() } : {};
+  return { writer, target, changes, ...(before !== undefined ? { before } : {}), after, ...attributes };
+}
+
+/**
+ * Follows a callback's writes into a resource's attributes: its attributes
+ * now, and the options it sets until `stop`; `run` reads them after.
+ */
+function watchAttributes(target: CfnResource): { stop: () => void; run: () => AttributesRun } {
+  const before = resourceAttributesOf(target);
+  const written = new Set<string>();
+  const stop = watchCfnOptions(target, (option) => written.add(attributeName(option)));
+  return { stop, run: () => ({ before, after: resourceAttributesOf(target).doc, written: [...written] }) };
 }
 
 /** How a target renders: a Kubernetes object's manifest without its JSON patches, a CloudFormation resource's properties with its tags as a map. */
