@@ -251,6 +251,22 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     ]);
   });
 
+  test('a Contribution\'s Tag of a key a plain Tag set on the same scope is CAP002 naming both, not a nearer-scope handover', () => {
+    // GIVEN (a user trial: recorded as a handover "nearer-scope", team=billing silently won)
+    const { app, base, storage } = fixture();
+    const bucket = new s3.Bucket(storage, 'Bucket');
+    const at = siteOfNextLine();
+    Tags.of(bucket).add('team', 'storage');
+
+    // WHEN
+    new Contribution(base, 'Billing', { target: bucket, write: (b) => Tags.of(b).add('team', 'billing') });
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      conflict('\'cdn/Base/Billing\'', `'cdn/Base/Storage/Bucket' (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
+    ]);
+  });
+
   test('a nearer scope\'s tag over an outer scope\'s is aws-cdk\'s layering: accepted, recorded as a handover', () => {
     // GIVEN a bucket tagged env=prod by its capability and env=dev by its stack
     const { app, cdn, base, storage } = fixture();
