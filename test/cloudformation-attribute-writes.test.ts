@@ -1,8 +1,9 @@
 import * as path from 'path';
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Aspects, CfnCondition, CfnDeletionPolicy, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { removeTempDirs, siteOfNextLine, tempDir } from './util';
-import { Capability, CapabilityApp, Contribution, SharedBase } from '../src';
+import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
 
 afterAll(removeTempDirs);
 
@@ -91,5 +92,120 @@ describe('an override that replaces what another writer overrode below it', () =
       `CAP002 field conflict: 'shop/Base/Bucket/Resource' (addPropertyOverride at ${first}) and 'shop/Base/Bucket/Resource' (addPropertyOverride at ${second}) both write ` +
         `AccelerateConfiguration, AccelerateConfiguration.AccelerationStatus of AWS::S3::Bucket shop/Base/Bucket/Resource. ${KEEP_ONE}`,
     ]);
+  });
+});
+
+describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy, cfnOptions) are writes', () => {
+  /** A shared base of capability `shop` in a test app. */
+  function shop() {
+    const app = CapabilityTesting.app();
+    return { app, base: new SharedBase(new Capability(app, 'shop'), 'Base') };
+  }
+  const conflict = (writers: string, fields: string, resource: string) =>
+    `CAP002 field conflict: ${writers} both write ${fields} of AWS::S3::Bucket ${resource} (resource attributes). ${DROP_ONE}`;
+  const violationsOf = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`);
+
+  test('a Contribution\'s applyRemovalPolicy over the removal policy its declarer set is CAP002, not a lost RETAIN', () => {
+    // GIVEN (a user trial: the declarer's RETAIN was silently replaced by DESTROY)
+    const { app, base } = shop();
+    const logs = new s3.Bucket(base, 'Logs', { removalPolicy: RemovalPolicy.RETAIN });
+
+    // WHEN
+    new Contribution(base, 'Cleanup', { target: logs, write: (b) => b.applyRemovalPolicy(RemovalPolicy.DESTROY) });
+
+    // THEN
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Cleanup' and 'shop/Base/Logs'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Logs/Resource'),
+    ]);
+  });
+
+  test('two Contributions\' applyRemovalPolicy on a bucket with aws-cdk\'s default policy are CAP002 naming both', () => {
+    const { app, base } = shop();
+    const data = new s3.Bucket(base, 'Data');
+    new Contribution(base, 'Backup', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    new Contribution(base, 'Scrub', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.DESTROY) });
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Backup' and 'shop/Base/Scrub'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('two Contributions that set cfnOptions.deletionPolicy are CAP002, even when one sets the value it had', () => {
+    const { app, base } = shop();
+    const tmp = new s3.Bucket(base, 'Tmp').node.defaultChild as s3.CfnBucket;
+    new Contribution(base, 'KeepTmp', { target: tmp, write: (r) => { r.cfnOptions.deletionPolicy = CfnDeletionPolicy.RETAIN; } });
+    new Contribution(base, 'DropTmp', { target: tmp, write: (r) => { r.cfnOptions.deletionPolicy = CfnDeletionPolicy.DELETE; } });
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/DropTmp' and 'shop/Base/KeepTmp'", 'DeletionPolicy', 'shop/Base/Tmp/Resource'),
+    ]);
+  });
+
+  test('a Contribution\'s applyRemovalPolicy against the declarer\'s own later plain applyRemovalPolicy is CAP002', () => {
+    const { app, base } = shop();
+    const data = new s3.Bucket(base, 'Data');
+    new Contribution(base, 'Backup', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    data.applyRemovalPolicy(RemovalPolicy.DESTROY);
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('a Contribution\'s addOverride of DeletionPolicy against a plain applyRemovalPolicy is CAP002', () => {
+    const { app, base } = shop();
+    const data = new s3.Bucket(base, 'Data');
+    data.applyRemovalPolicy(RemovalPolicy.DESTROY);
+    new Contribution(base, 'Backup', { target: data, write: (b) => (b.node.defaultChild as s3.CfnBucket).addOverride('DeletionPolicy', 'Retain') });
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('an Aspect\'s applyRemovalPolicy against a Contribution\'s is CAP002 (an aspect writes as the declarer)', () => {
+    const { app, base } = shop();
+    const data = new s3.Bucket(base, 'Data');
+    new Contribution(base, 'Backup', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    Aspects.of(base).add({ visit: (c) => { if (c instanceof s3.CfnBucket) c.applyRemovalPolicy(RemovalPolicy.DESTROY); } });
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('a Contribution\'s cfnOptions.metadata against a plain addOverride of a key in it is CAP002', () => {
+    const { app, base } = shop();
+    const cfn = new s3.Bucket(base, 'Data').node.defaultChild as s3.CfnBucket;
+    new Contribution(base, 'Docs', { target: cfn, write: (r) => { r.cfnOptions.metadata = { a: 1 }; } });
+    const at = siteOfNextLine();
+    cfn.addOverride('Metadata.a', 2);
+
+    expect(violationsOf(app)).toEqual([
+      conflict(`'shop/Base/Data/Resource' (addOverride at ${at}) and 'shop/Base/Docs'`, 'Metadata.a', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('a Contribution\'s cfnOptions.condition against the condition set outside it is CAP002', () => {
+    const { app, base } = shop();
+    const stack = Stack.of(base);
+    const cfn = new s3.Bucket(base, 'Data').node.defaultChild as s3.CfnBucket;
+    cfn.cfnOptions.condition = new CfnCondition(stack, 'Prod', { expression: Fn.conditionEquals('a', 'a') });
+    const staging = new CfnCondition(stack, 'Staging', { expression: Fn.conditionEquals('a', 'b') });
+    new Contribution(base, 'Env', { target: cfn, write: (r) => { r.cfnOptions.condition = staging; } });
+
+    expect(violationsOf(app)).toEqual([
+      conflict("'shop/Base/Data' and 'shop/Base/Env'", 'Condition', 'shop/Base/Data/Resource'),
+    ]);
+  });
+
+  test('a Contribution that sets an attribute no one else writes is accepted and rendered', () => {
+    const { app, base } = shop();
+    const data = new s3.Bucket(base, 'Data');
+    new Contribution(base, 'Docs', { target: data, write: (b) => (b.node.defaultChild as s3.CfnBucket).addMetadata('runbook', 'https://runbooks.example.com') });
+
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['shop/Base']).hasResource('AWS::S3::Bucket', { Metadata: { runbook: 'https://runbooks.example.com' } });
   });
 });

@@ -155,7 +155,7 @@ describe('the aws-cdk example resource-overrides, plain and in a capability', ()
   });
 
   test.each([['placed', 'index.ts'], ['ported', 'ported/index.ts']] as const)(
-    '%s: accepted, each override of the bucket\'s own values in the plan, the deletion of CorsConfiguration.Bar over the addOverride that set it among them',
+    '%s: accepted, each override of the bucket\'s own values in the plan, the deletion of CorsConfiguration.Bar over the addOverride that set it and of the Metadata its cfnOptions set among them',
     (form, file) => {
       const at = (line: number) => `test/fixtures/corpus/aws-cdk/resource-overrides/${file}:${line + (form === 'ported' ? 3 : 0)}`;
       const object = 'AWS::S3::Bucket shop/resource-overrides/MyBucket/Resource';
@@ -166,6 +166,7 @@ describe('the aws-cdk example resource-overrides, plain and in a capability', ()
         { object, field: 'BucketEncryption.ServerSideEncryptionConfiguration["0"].ServerSideEncryptionByDefault', by: by('addPropertyDeletionOverride', 28), rendered: { SSEAlgorithm: 'aws:kms' } },
         { object, field: 'CorsConfiguration.Bar', by: by('addPropertyDeletionOverride', 97), over: by('addOverride', 56), rendered: ['A', 'B'] },
         { object, field: 'VersioningConfiguration.Status', by: by('addPropertyOverride', 62), rendered: 'Enabled', patched: 'NewStatus' },
+        { object: `${object} (resource attributes)`, field: 'Metadata', by: by('addDeletionOverride', 96), rendered: { MetadataKey: 'MetadataValue' } },
       ]);
     },
   );

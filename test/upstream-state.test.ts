@@ -5,11 +5,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
-import { declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError } from '../src/private/upstream-state';
+import { declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
 
@@ -161,5 +161,30 @@ describe('aws-cdk', () => {
     // WHEN / THEN
     expect(() => rawOverridesOf(r)).toThrow(/upstream seam 'rawOverridesOf'/);
     expect(() => declaredPropertiesOf(r)).toThrow(/upstream seam 'declaredPropertiesOf'/);
+  });
+
+  test('watchCfnOptions: every option applyRemovalPolicy and a setter write, even to the value it held, until put back', () => {
+    // GIVEN a bucket whose L2 set DeletionPolicy Retain
+    const r = bucket();
+    const options = r.cfnOptions;
+    const written: string[] = [];
+
+    // WHEN
+    const stop = watchCfnOptions(r, (option) => written.push(option));
+    r.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    r.cfnOptions.metadata = { a: 1 };
+    stop();
+    r.cfnOptions.description = 'after';
+
+    // THEN
+    expect(written).toEqual(['deletionPolicy', 'updateReplacePolicy', 'metadata']);
+    expect(r.cfnOptions).toBe(options);
+    expect(options).toMatchObject({ deletionPolicy: 'Retain', metadata: { a: 1 }, description: 'after' });
+  });
+
+  test('watchCfnOptions names itself when cfnOptions is no longer an own object property', () => {
+    const r = bucket();
+    Object.defineProperty(r, 'cfnOptions', { get: () => ({}) });
+    expect(() => watchCfnOptions(r, () => undefined)).toThrow(/upstream seam 'watchCfnOptions'/);
   });
 });

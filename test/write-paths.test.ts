@@ -5,13 +5,14 @@
  */
 import { Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
 import { conflict, fixture } from './write-fixtures';
-import { Capability, CapabilityTesting, Contribution, RuntimeWriter, SharedBase } from '../src';
+import { Capability, CapabilityTesting, Contribution, DeploymentAggregate, RuntimeWriter, SharedBase } from '../src';
 
 const APP = 'apps.example.com/ApplicationDeployment apps/app1';
 
@@ -250,6 +251,22 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     ]);
   });
 
+  test('a Contribution\'s Tag of a key a plain Tag set on the same scope is CAP002 naming both, not a nearer-scope handover', () => {
+    // GIVEN (a user trial: recorded as a handover "nearer-scope", team=billing silently won)
+    const { app, base, storage } = fixture();
+    const bucket = new s3.Bucket(storage, 'Bucket');
+    const at = siteOfNextLine();
+    Tags.of(bucket).add('team', 'storage');
+
+    // WHEN
+    new Contribution(base, 'Billing', { target: bucket, write: (b) => Tags.of(b).add('team', 'billing') });
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      conflict('\'cdn/Base/Billing\'', `'cdn/Base/Storage/Bucket' (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
+    ]);
+  });
+
   test('a nearer scope\'s tag over an outer scope\'s is aws-cdk\'s layering: accepted, recorded as a handover', () => {
     // GIVEN a bucket tagged env=prod by its capability and env=dev by its stack
     const { app, cdn, base, storage } = fixture();
@@ -337,6 +354,53 @@ describe('disjoint writes through every path merge into one object', () => {
       ObjectLockEnabled: true,
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       Tags: [{ Key: 'team', Value: 'storage' }],
+    });
+  });
+});
+
+describe('a write callback that writes a resource other than its target', () => {
+  /** A bucket in the shared base of `shop`, and a function in its aggregate `acme` with LOG_LEVEL warn. */
+  function shopWithFunction() {
+    const app = CapabilityTesting.app();
+    const shop = new Capability(app, 'shop');
+    const data = new s3.Bucket(new SharedBase(shop, 'Base'), 'Data');
+    const acme = new DeploymentAggregate(shop, 'acme');
+    const fn = new lambda.Function(acme, 'Fn', {
+      runtime: lambda.Runtime.NODEJS_20_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('exports.handler=async()=>1'),
+      environment: { LOG_LEVEL: 'warn' },
+    });
+    return { app, data, acme, fn };
+  }
+
+  test('is CAP010 naming the resource it changed, not a silent replacement of its declarer\'s value', () => {
+    // GIVEN (a user trial: the declarer's LOG_LEVEL warn became trace, accepted)
+    const { app, data, acme, fn } = shopWithFunction();
+
+    // WHEN
+    new Contribution(acme, 'DataAccess', { target: data, write: (b) => { b.grantRead(fn); fn.addEnvironment('LOG_LEVEL', 'trace'); } });
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: Contribution 'shop/acme/DataAccess': its write callback changed the resource 'shop/acme/Fn/Resource', which is not its target, " +
+        "so what it wrote there would be taken for its declarer's and could replace a value the declarer set without a conflict. " +
+        'Write another resource with a Contribution whose target is that resource (a grant that creates a new policy is fine: a resource a callback creates is its own).',
+    ]);
+  });
+
+  test('a grant that creates the grantee\'s policy in the callback is accepted: the policy is the callback\'s own', () => {
+    // GIVEN
+    const { app, data, acme, fn } = shopWithFunction();
+
+    // WHEN
+    new Contribution(acme, 'DataAccess', { target: data, write: (b) => { b.grantRead(fn); } });
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['shop/acme']).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: [{ Action: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], Effect: 'Allow' }] },
     });
   });
 });

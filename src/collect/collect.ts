@@ -62,7 +62,7 @@ const writeCallbacks = lazily(() => require('./ledger/write-callbacks') as typeo
 export function collect(root: IConstruct): Facts {
   const all = root.node.findAll();
   const withCallbacks = all.filter((c): c is Contribution => Contribution.isContribution(c) && writeCallbackOf(c) !== undefined);
-  const callbacks = withCallbacks.length > 0 ? writeCallbacks().runWriteCallbacks(withCallbacks) : { ranNow: false, runs: [], problems: [] };
+  const callbacks = withCallbacks.length > 0 ? writeCallbacks().runWriteCallbacks(withCallbacks, all) : { ranNow: false, runs: [], problems: [] };
   const constructs = callbacks.ranNow ? root.node.findAll() : all; // a callback may have made constructs
   const capabilities: RuntimeCapability[] = [];
   const stacks: Array<{ stack: Stack; capability?: RuntimeCapability }> = [];

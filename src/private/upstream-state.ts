@@ -180,6 +180,38 @@ export function declaredPropertiesOf(resource: IConstruct): Record<string, unkno
   return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
 }
 
+/**
+ * Follows the writes into a CloudFormation resource's `cfnOptions` (its
+ * resource attributes: `applyRemovalPolicy` and `addMetadata` write there, as
+ * does a program that sets `cfnOptions.deletionPolicy`) until the returned
+ * function is called: the object is swapped for a proxy of itself that tells
+ * `onWrite` the name of each option set or deleted, even to the value it held.
+ *
+ * @returns the function that puts the options object back
+ */
+export function watchCfnOptions(resource: IConstruct, onWrite: (option: string) => void): () => void {
+  const r = resource as unknown as { cfnOptions?: unknown };
+  const options = r.cfnOptions;
+  const own = Object.getOwnPropertyDescriptor(resource, 'cfnOptions');
+  if (options === null || typeof options !== 'object' || !own?.writable) {
+    throw new UpstreamShapeError('watchCfnOptions', 'aws-cdk CfnResource.cfnOptions to be an own, writable object property');
+  }
+  const proxy = new Proxy(options, {
+    set: (target, key, value) => {
+      if (typeof key === 'string') onWrite(key);
+      return Reflect.set(target, key, value);
+    },
+    deleteProperty: (target, key) => {
+      if (typeof key === 'string') onWrite(key);
+      return Reflect.deleteProperty(target, key);
+    },
+  });
+  r.cfnOptions = proxy;
+  return () => {
+    if (r.cfnOptions === proxy) r.cfnOptions = options;
+  };
+}
+
 /** A tag a resource's tag manager holds: its value and the priority it was set with. */
 export interface HeldTag {
   /** The value. */

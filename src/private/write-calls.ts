@@ -58,6 +58,14 @@ export interface TagEvent {
   readonly priority: number;
 }
 
+/** The removal policy aws-cdk applied to a resource by default: `applyRemovalPolicy` called without a policy (an L2 given no `removalPolicy`). */
+export interface RemovalDefault {
+  /** The `cfnOptions.deletionPolicy` it set. */
+  readonly deletionPolicy?: string;
+  /** The `cfnOptions.updateReplacePolicy` it set. */
+  readonly updateReplacePolicy?: string;
+}
+
 /** Frames kept per call: enough to climb out of aws-cdk's L2 methods into the program. */
 const FRAMES = 20;
 
@@ -67,6 +75,7 @@ const overrideCalls = new WeakMap<CfnResource, OverrideCall[]>();
 const tagCalls = new WeakMap<IAspect, TagCall>();
 const tagEvents = new WeakMap<TagManager, TagEvent[]>();
 const tagScopes = new WeakMap<Tags, IConstruct>();
+const removalDefaults = new WeakMap<CfnResource, RemovalDefault>();
 let installed = false;
 let awsCdkInstalled = false;
 let tagCallCount = 0;
@@ -105,7 +114,17 @@ export function recordAwsCdkWriteCalls(): void {
   if (awsCdkInstalled) return;
   awsCdkInstalled = true;
   wrapOverrides();
+  wrapRemovalPolicy();
   wrapTags();
+}
+
+/**
+ * The removal policy aws-cdk's default gave a resource, when its last
+ * `applyRemovalPolicy` call named no policy; undefined when a call named one
+ * (the program's, or an L2's from its `removalPolicy` prop) or none was recorded.
+ */
+export function removalDefaultOf(resource: CfnResource): RemovalDefault | undefined {
+  return removalDefaults.get(resource);
 }
 
 /** The call that added a JSON patch, when it was recorded. */
@@ -167,6 +186,23 @@ function wrapOverrides(): void {
     };
     proto[api] = wrapper;
   }
+}
+
+/** Notes, per resource, whether its last `applyRemovalPolicy` call fell back to aws-cdk's default policy (a WeakMap write a call). */
+function wrapRemovalPolicy(): void {
+  const { CfnResource } = awsCdk();
+  const proto = CfnResource.prototype as unknown as Record<string, unknown>;
+  const original = proto.applyRemovalPolicy as (this: CfnResource, ...args: unknown[]) => void;
+  proto.applyRemovalPolicy = function applyRemovalPolicy(this: CfnResource, ...args: unknown[]) {
+    const result = original.apply(this, args);
+    if (args[0]) {
+      removalDefaults.delete(this);
+    } else {
+      const { deletionPolicy, updateReplacePolicy } = this.cfnOptions;
+      removalDefaults.set(this, { deletionPolicy, updateReplacePolicy });
+    }
+    return result;
+  };
 }
 
 /**

@@ -5,8 +5,9 @@ import { defineRule } from '../rule';
  * `CAP010`: a Contribution that cannot write: props it cannot use (nothing to
  * write, `fields` not an object, `patches` not JSON patches, a target that is
  * no object), a write callback that throws, a target that cannot be
- * rendered before its callback runs, or callbacks into a plain cdk8s object
- * that wrote it outside its API (what they wrote cannot be attributed).
+ * rendered before its callback runs, callbacks into a plain cdk8s object
+ * that wrote it outside its API, or callbacks that changed a CloudFormation
+ * resource other than their targets (what they wrote cannot be attributed).
  * It writes nothing.
  */
 export const contributionProps = defineRule({

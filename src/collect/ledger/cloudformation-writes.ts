@@ -1,15 +1,15 @@
 import { CfnResource, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { changedLeaves } from './changed-leaves';
-import { cloudFormationDocOf, tagPropertyOf } from './cloudformation-doc';
+import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
-import { FieldPath } from './field-path';
+import { FieldSet } from './field-set';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
 import { ReplacedWrites } from './replaced-writes';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
-import type { CallbackRun } from './write-callbacks';
+import type { AttributesRun, CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { appendTo } from '../../private/append';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
@@ -84,7 +84,7 @@ export function recordCloudFormationWrites(
   for (const c of constructs) {
     if (!CfnResource.isCfnResource(c)) continue;
     const all = overrideCalls(c);
-    recordAttributeWrites(c, all.filter(isAttributeCall), ledger);
+    recordAttributeWrites(c, all.filter(isAttributeCall), runsOf.get(c) ?? [], ledger);
     const calls = all.filter(isPropertyCall);
     const runs = runsOf.get(c) ?? [];
     const tagProperty = tagPropertyOf(c);
@@ -125,15 +125,45 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
 
   const hatches = new EscapeHatchWrites(declaredLeaves);
-  const writerOf = overrideWriters(c.node.path, declarer);
-  const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...fact });
+  recordOverrideCalls(w.calls, { ledger: w.ledger, object, resourcePath: c.node.path, declarer, doc, hatches, writes, under: 1 });
+  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+}
+
+/** Where the override calls of one ledger object go, and what they are weighed against. */
+interface OverrideRecording {
+  readonly ledger: LedgerBuilder;
+  readonly object: LedgerObject;
+  readonly resourcePath: string;
+  readonly declarer: Writer;
+  /** The object as its declaration renders it (for the values an escape hatch replaces). */
+  readonly doc: unknown;
+  /** The declared leaves, against which a plain call is the declarer's escape hatch. */
+  readonly hatches: EscapeHatchWrites;
+  /** The writes to record, added to in call order. */
+  readonly writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]>;
+  /** How many segments of an override path lead to the object (1: `Properties`; 0: the resource attributes). */
+  readonly under: number;
+}
+
+/**
+ * The writes of a resource's override calls: each call is its writer's
+ * (`overrideWriters`); a call that sets a value drops what other writers'
+ * calls wrote below it (`ReplacedWrites`), so writes that too; a plain call
+ * over a declared leaf is the declarer's escape hatch, recorded as an
+ * override for the plan; a plain deletion removes what earlier plain calls set.
+ */
+function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecording): void {
+  const { hatches, writes, declarer, doc } = r;
+  const writerOf = overrideWriters(r.resourcePath, declarer);
+  const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => r.ledger.override({ object: r.object.label, kind: 'cfn', declarer, ...fact });
   const replaced = new ReplacedWrites();
-  for (const call of w.calls) {
+  for (const call of calls) {
     const writer = writerOf(call);
     const plain = writer.kind === 'override';
     const deletes = call.value === undefined;
-    const at = call.path.slice(1);
-    const leaves = callLeaves(call);
+    const at = call.path.slice(r.under);
+    const leaves = deletes ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
     if (!deletes) for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
     for (const path of leaves) {
       if (plain && deletes) {
@@ -151,8 +181,6 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
       override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
     }
   }
-  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
 }
 
 /**
@@ -191,28 +219,66 @@ function isAttributeCall(call: OverrideCall): boolean {
 }
 
 /**
- * Records the overrides of a resource's attributes outside `Properties`
- * (`addOverride('DeletionPolicy', ...)`, `addOverride('Metadata.Owner', ...)`)
- * when more than one call makes them, as writes to the resource's attributes,
+ * Records the writes to a resource's attributes outside `Properties`
+ * (`DeletionPolicy`, `UpdateReplacePolicy`, `Metadata.*`, `Condition`, ...),
  * an object of their own in the ledger (an attribute and a property may share
- * a name: `Condition`). Each call is a writer as for properties; what the
- * declarer's L2 sets (its removal policy) is the declarer's, not recorded, so
- * a plain override of it stays an escape hatch. Two calls of one leaf, or a
- * call that replaces what another call wrote below it, are then `CAP002`.
+ * a name: `Condition`), when more than the declarer may write them: a write
+ * callback wrote them, a Contribution overrode one, or two override calls
+ * were made. Free otherwise.
+ *
+ * - the declarer writes what `cfnOptions` rendered before the first write
+ *   callback (its L2's removal policy, its own setters and plain
+ *   `applyRemovalPolicy` calls) and what changed after the last one (aspects),
+ *   except a removal policy aws-cdk applied by default, which no one chose;
+ * - each write callback writes the attributes it changed and those whose
+ *   option it set, even to the value they held (`applyRemovalPolicy`,
+ *   `cfnOptions.deletionPolicy = ...`, `addMetadata`);
+ * - each override call is its own writer as for properties, a plain one over
+ *   a declared attribute the declarer's escape hatch.
  */
-function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], ledger: LedgerBuilder): void {
-  if (calls.length < 2) return;
+function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], runs: readonly CallbackRun[], ledger: LedgerBuilder): void {
+  const written = runs.map((run) => (run.attributes ? attributeLeaves(run.attributes) : []));
+  if (written.every((leaves) => leaves.length === 0) && calls.length < 2 && !calls.some((call) => call.call.attribution)) return;
   const object: LedgerObject = { key: `cfn-attributes|${c.node.path}`, label: `${labelOf(c)} (resource attributes)`, kind: 'cfn' };
   const declarer = declarationWriter(declarerOf(c).node.path);
-  const writerOf = overrideWriters(c.node.path, declarer);
-  const replaced = new ReplacedWrites();
-  for (const call of calls) {
-    const writer = writerOf(call);
-    const leaves = call.value === undefined ? [call.path] : leavesOf(call.value, CFN_PROPERTIES, call.path, opaque);
-    const mayReplace = writer.kind === 'override' ? declarer : undefined;
-    if (call.value !== undefined) for (const path of replaced.by(writer, call.path, leaves, mayReplace)) ledger.record({ object, writer, path });
-    for (const path of leaves) ledger.record({ object, writer, path });
+  const now = resourceAttributesOf(c);
+  const first = runs[0]?.attributes;
+  const last = runs[runs.length - 1]?.attributes;
+  const declaredLeaves = first && last
+    ? [...chosenLeaves(first.before), ...changedLeaves(last.after, now.doc, CFN_PROPERTIES, opaque)]
+    : chosenLeaves(now);
+  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
+  runs.forEach((run, i) => {
+    const writer = contributionWriter(run.writer, 'contribution-write');
+    for (const leaf of written[i]) writes.push([writer, leaf]);
+  });
+  const hatches = new EscapeHatchWrites(declaredLeaves);
+  recordOverrideCalls(calls, { ledger, object, resourcePath: c.node.path, declarer, doc: now.doc, hatches, writes, under: 0 });
+  const record = (writer: Writer, leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
+  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+}
+
+/** The leaves of a resource's attributes that someone chose: all but aws-cdk's default removal policy. */
+function chosenLeaves(attributes: ResourceAttributes): OwnedLeaf[] {
+  const doc = { ...attributes.doc };
+  for (const name of attributes.defaults) delete doc[name];
+  return ownedLeaves(doc, CFN_PROPERTIES, [], opaque);
+}
+
+/** The attribute leaves a write callback wrote: those it changed, and all of each attribute whose option it set. */
+function attributeLeaves(run: AttributesRun): OwnedLeaf[] {
+  const leaves = changedLeaves(run.before.doc, run.after, CFN_PROPERTIES, opaque);
+  const seen = FieldSet.of(leaves.map((l) => l.path));
+  for (const name of run.written) {
+    const value = run.after[name];
+    for (const path of value === undefined ? [[name]] : leavesOf(value, CFN_PROPERTIES, [name], opaque)) {
+      if (seen.has(path)) continue;
+      seen.insert(path);
+      leaves.push({ path });
+    }
   }
+  return leaves;
 }
 
 const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };
@@ -249,12 +315,6 @@ function isPlainMap(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === null || proto === Object.prototype;
-}
-
-/** The property leaves one override writes; a deletion writes its path. */
-function callLeaves(call: { path: string[]; value: unknown }): FieldPath[] {
-  const at = call.path.slice(1);
-  return call.value === undefined ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
 }
 
 function tagHandover(c: CfnResource, tagProperty: string, h: TagHandover): HandoverFact {

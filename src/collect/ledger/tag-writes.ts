@@ -38,8 +38,8 @@ const writers = new WeakMap<IAspect, Writer>();
  * tags: the declared tags first (its props, `setTag` by its own code), then
  * each Tag or RemoveTag aspect in the order aws-cdk applied it, each accepted
  * when its priority is at least the key's current one. Each accepted
- * replacement is judged: a Tag over a declared tag, or over a Tag of the same
- * scope, is a second writer of the key (`contested`); a Tag over another
+ * replacement is judged: a Tag over a declared tag, or over a Tag added to the
+ * same scope (by a plain call or in a Contribution), is a second writer of the key (`contested`); a Tag over another
  * scope's Tag (a nearer scope, a higher priority) is aws-cdk's own layering,
  * a handover. The last writer of a key writes it.
  *
@@ -52,15 +52,17 @@ export function resolveTags(resource: CfnResource, declared: ReadonlyMap<string,
   let contested = false;
   if (events.length === 0) return { writes, handovers, contested };
   const declarer = declarationWriter(declarerOf(resource).node.path);
-  const state = new Map<string, { writer: Writer; priority: number }>();
+  const state = new Map<string, { writer: Writer; priority: number; scope?: string }>();
   for (const [key, held] of declared) state.set(key, { writer: declarer, priority: held.priority });
   for (const e of events) {
     const current = state.get(e.key);
     if (current && e.priority < current.priority) continue; // the tag manager keeps the current value
     const writer = writerOf(e.aspect, resource);
-    state.set(e.key, { writer, priority: e.priority });
+    const scope = scopeOf(e.aspect, writer);
+    state.set(e.key, { writer, priority: e.priority, scope });
     if (!current || current.writer.id === writer.id) continue;
-    const sameScope = current.writer.kind === 'tag' && writer.kind === 'tag' && current.writer.path === writer.path;
+    // by the scope the Tag was added to, whoever added it: a Contribution's Tags.of(target) and a plain one share the target
+    const sameScope = current.scope !== undefined && current.scope === scope;
     if (current.writer.kind === 'declaration' || sameScope) {
       contested = true;
       if (sameScope) writes.push({ key: e.key, writer: current.writer });
@@ -93,6 +95,11 @@ function writerOf(aspect: IAspect, resource: CfnResource): Writer {
   }
   writers.set(aspect, writer);
   return writer;
+}
+
+/** The path of the scope a Tag aspect was added to: its call's, else the plain Tag writer's path. */
+function scopeOf(aspect: IAspect, writer: Writer): string | undefined {
+  return tagCallOf(aspect)?.scope.node.path ?? (writer.kind === 'tag' ? writer.path : undefined);
 }
 
 function isTagAspect(a: IAspect): boolean {

@@ -1,12 +1,13 @@
 import { CfnResource, Tokenization } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
-import { cloudFormationDocOf } from './cloudformation-doc';
+import type { IConstruct } from 'constructs';
+import { attributeName, cloudFormationDocOf, ResourceAttributes, resourceAttributesOf } from './cloudformation-doc';
 import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
 import { RenderChange, renderDelta } from './render-delta';
 import { Contribution, writeCallbackOf } from '../../constructs/contribution';
 import { errorMessage } from '../../private/errors';
-import { renderWithoutPatches } from '../../private/upstream-state';
+import { renderWithoutPatches, watchCfnOptions } from '../../private/upstream-state';
 import { attributeTo } from '../../private/write-calls';
 
 /**
@@ -26,6 +27,18 @@ export interface CallbackRun {
   readonly before?: unknown;
   /** The render after the callback, kept on the last run of each target only. */
   readonly after?: unknown;
+  /** For a CloudFormation resource: what the callback did to its attributes outside its properties. */
+  readonly attributes?: AttributesRun;
+}
+
+/** A write callback's run over a CloudFormation resource's attributes (`cfnOptions`: removal policy, metadata, condition, ...). */
+export interface AttributesRun {
+  /** The attributes just before the callback. */
+  readonly before: ResourceAttributes;
+  /** The attributes just after it. */
+  readonly after: Record<string, unknown>;
+  /** The attributes whose option it set or deleted (`applyRemovalPolicy`, `cfnOptions.deletionPolicy = ...`), even to the value it held. */
+  readonly written: readonly string[];
 }
 
 /** A write callback that could not be run or failed, for the rules (`CAP010`). */
@@ -57,7 +70,11 @@ const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
  *
  * @returns the runs, the problems, and whether any callback ran now (it may have created constructs)
  */
-export function runWriteCallbacks(contributions: readonly Contribution[]): { runs: CallbackRun[]; problems: CallbackProblem[]; ranNow: boolean } {
+export function runWriteCallbacks(
+  contributions: readonly Contribution[],
+  constructs: readonly IConstruct[] = [],
+): { runs: CallbackRun[]; problems: CallbackProblem[]; ranNow: boolean } {
+  const outside = OutsideWrites.watch(constructs, contributions);
   const runs: CallbackRun[] = [];
   const problems: CallbackProblem[] = [];
   const ran: Contribution[] = []; // the contribution of each run, by index
@@ -103,6 +120,7 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
         open.writers.push(writer);
         outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)));
       }
+      outside?.ran(c);
       ranNow = true;
     } else {
       close(true);
@@ -129,7 +147,79 @@ export function runWriteCallbacks(contributions: readonly Contribution[]): { run
     runs.push(outcome);
   }
   close(true);
+  const problem = outside?.problem();
+  if (problem) {
+    problems.push(problem.problem);
+    done.set(problem.first, problem.problem); // a second synth reuses the runs: it is refused again, once
+  }
   return { runs, problems, ranNow };
+}
+
+/**
+ * The CloudFormation resources that write callbacks must leave alone: every
+ * resource that exists before they run and is no callback's target, rendered
+ * once before the callbacks and once after them (not around each, which would
+ * cost the resources times the callbacks). A resource a callback creates is
+ * its own, not watched.
+ */
+class OutsideWrites {
+  /** Watches the resources among `constructs`; undefined, and free, when no callback is left to run or there is no such resource. */
+  public static watch(constructs: readonly IConstruct[], contributions: readonly Contribution[]): OutsideWrites | undefined {
+    const pending = contributions.filter((c) => !done.has(c));
+    if (pending.length === 0) return undefined;
+    const targets = new Set<unknown>(contributions.map((c) => c.apiObject ?? c.cfnResource));
+    const before = new Map<CfnResource, string>();
+    for (const c of constructs) {
+      if (!CfnResource.isCfnResource(c) || targets.has(c)) continue;
+      const text = resourceText(c);
+      if (text !== undefined) before.set(c, text);
+    }
+    return before.size > 0 ? new OutsideWrites(before) : undefined;
+  }
+
+  private readonly ranNow: Contribution[] = [];
+
+  private constructor(private readonly before: ReadonlyMap<CfnResource, string>) {}
+
+  /** Notes a callback that ran now. */
+  public ran(c: Contribution): void {
+    this.ranNow.push(c);
+  }
+
+  /**
+   * The problem of the callbacks that ran, when a resource that is none of
+   * their targets renders otherwise after them: what was written there cannot
+   * be attributed (the declarer would be taken to have written it). Named by
+   * the callback when one ran, else by all that ran.
+   */
+  public problem(): { problem: CallbackProblem; first: Contribution } | undefined {
+    const changed: string[] = [];
+    for (const [resource, text] of this.before) if (resourceText(resource) !== text) changed.push(resource.node.path);
+    if (changed.length === 0 || this.ranNow.length === 0) return undefined;
+    const [first, ...others] = this.ranNow.map((c) => c.node.path);
+    const which = others.length === 0 ? 'its write callback' : `one of the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
+    const resources = changed.map((p) => `'${p}'`).join(', ');
+    return {
+      first: this.ranNow[0],
+      problem: {
+        path: first,
+        ...(others.length > 0 ? { others } : {}),
+        error:
+          `${which} changed ${changed.length === 1 ? 'the resource' : 'the resources'} ${resources}, which ${changed.length === 1 ? 'is' : 'are'} not its target, ` +
+          'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' +
+          'Write another resource with a Contribution whose target is that resource (a grant that creates a new policy is fine: a resource a callback creates is its own)',
+      },
+    };
+  }
+}
+
+/** A resource's properties and attributes as one text, to tell whether it changed; undefined when it cannot be rendered yet. */
+function resourceText(resource: CfnResource): string | undefined {
+  try {
+    return JSON.stringify([cloudFormationDocOf(resource), resourceAttributesOf(resource).doc]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Consecutive callbacks on one target: its render now, or the recorder that follows it. */
@@ -194,11 +284,14 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
   const before = open.before;
   open.before = undefined;
   let changes: RenderChange[] | undefined;
+  const watch = ApiObject.isApiObject(target) ? undefined : watchAttributes(target);
   try {
     if (open.recorder) changes = open.recorder.record(write);
     else write();
   } catch (e) {
     return { path: writer, error: `its write callback threw: ${errorMessage(e)}. Fix the callback; it writes nothing until it runs through.` };
+  } finally {
+    watch?.stop();
   }
   if (changes) return { writer, target, changes, ...(before !== undefined ? { before } : {}) };
   let after: unknown;
@@ -211,7 +304,19 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
   changes = renderDelta(open.recorder ? open.recorder.ordered() : open.rendered, after, optionsFor(target));
   if (open.recorder && !open.recorder.resync(after)) open.recorder = undefined;
   open.rendered = after;
-  return { writer, target, changes, ...(before !== undefined ? { before } : {}), after };
+  const attributes = watch ? { attributes: watch.run() } : {};
+  return { writer, target, changes, ...(before !== undefined ? { before } : {}), after, ...attributes };
+}
+
+/**
+ * Follows a callback's writes into a resource's attributes: its attributes
+ * now, and the options it sets until `stop`; `run` reads them after.
+ */
+function watchAttributes(target: CfnResource): { stop: () => void; run: () => AttributesRun } {
+  const before = resourceAttributesOf(target);
+  const written = new Set<string>();
+  const stop = watchCfnOptions(target, (option) => written.add(attributeName(option)));
+  return { stop, run: () => ({ before, after: resourceAttributesOf(target).doc, written: [...written] }) };
 }
 
 /** How a target renders: a Kubernetes object's manifest without its JSON patches, a CloudFormation resource's properties with its tags as a map. */
