@@ -80,6 +80,20 @@ describe('CAP006: deployment-time values reaching runtime outside the contract',
     ]);
   });
 
+  test('a Lazy string in a ConfigMap is refused as the unresolved aws-cdk token it is at synth, not as a deployment-time value', () => {
+    // GIVEN a ConfigMap whose data.mode is a Lazy that produces plain text (cdk8s would write its token text)
+    const { app, routing } = publishedEdge();
+    new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { mode: Lazy.string({ produce: () => 'plain' }) } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN one CAP006 at data.mode, naming it as a token unresolved at synth
+    expect(summary(violations)).toEqual([
+      { code: 'CAP006', message: `boundary leak: ConfigMap cfg declared by 'cdn/Routing/Cfg' holds an unresolved aws-cdk token at data.mode, ${RENDERS} ${FIX}`, paths: ['cdn/Routing/Cfg'] },
+    ]);
+  });
+
   test('a lazy number in a manifest is refused, without a producer', () => {
     // GIVEN a Deployment whose replicas is Lazy.number
     const { app, routing } = publishedEdge();
@@ -92,7 +106,7 @@ describe('CAP006: deployment-time values reaching runtime outside the contract',
     expect(summary(violations)).toEqual([
       {
         code: 'CAP006',
-        message: `boundary leak: apps/Deployment web declared by 'cdn/Routing/Web' holds a deployment-time value at spec.replicas, ${RENDERS_NUMBER} ${FIX}`,
+        message: `boundary leak: apps/Deployment web declared by 'cdn/Routing/Web' holds an unresolved aws-cdk token at spec.replicas, ${RENDERS_NUMBER} ${FIX}`,
         paths: ['cdn/Routing/Web'],
       },
     ]);
@@ -162,7 +176,7 @@ describe('CAP006: deployment-time values reaching runtime outside the contract',
     expect(summary(violations)).toEqual([
       {
         code: 'CAP006',
-        message: `boundary leak: example.com/DnsConfig dns declared by 'cdn/Routing/Dns' holds a deployment-time value at spec.servers[0]${producer}, ${RENDERS_LIST} ${FIX}`,
+        message: `boundary leak: example.com/DnsConfig dns declared by 'cdn/Routing/Dns' holds ${producer ? 'a deployment-time value' : 'an unresolved aws-cdk token'} at spec.servers[0]${producer}, ${RENDERS_LIST} ${FIX}`,
         paths: ['cdn/Base/Dist', 'cdn/Base/Zone', 'cdn/Routing/Dns'].filter((p) => p === 'cdn/Routing/Dns' || producer.includes(p)),
       },
     ]);

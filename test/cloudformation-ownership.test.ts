@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Tags } from 'aws-cdk-lib';
+import { CfnOutput, Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
@@ -320,6 +321,57 @@ describe('physical names', () => {
 
     // THEN
     expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Www1', 'cdn/Base/Www2']]]);
+  });
+
+  test("two tenants' Outputs exporting one name conflict, as the second deploy would fail", () => {
+    // GIVEN a capability with two tenants
+    const { app, cdn } = fixture();
+    const globex = new DeploymentAggregate(cdn, 'globex');
+
+    // WHEN each exports its queue's URL under one name
+    for (const tenant of [cdn.node.findChild('acme') as DeploymentAggregate, globex]) {
+      const queue = new sqs.Queue(tenant, 'Jobs');
+      new CfnOutput(tenant, 'JobsUrl', { value: queue.queueUrl, exportName: 'shop-jobs-url' });
+    }
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([
+      {
+        code: 'CAP002',
+        message: claim('cdn/acme/JobsUrl', 'cdn/globex/JobsUrl', 'Output Export.Name "shop-jobs-url"'),
+        paths: ['cdn/acme/JobsUrl', 'cdn/globex/JobsUrl'],
+      },
+    ]);
+  });
+
+  test('Outputs exporting one name in stacks of two regions, or two names in one, are accepted', () => {
+    // GIVEN two capabilities in two regions, and a third stack in the first
+    const app = CapabilityTesting.app();
+    const east = new SharedBase(new Capability(app, 'east', { env: { account: '111111111111', region: 'us-east-1' } }), 'Base');
+    const west = new SharedBase(new Capability(app, 'west', { env: { account: '111111111111', region: 'us-west-2' } }), 'Base');
+
+    // WHEN
+    new CfnOutput(east, 'Url', { value: 'a', exportName: 'jobs-url' });
+    new CfnOutput(west, 'Url', { value: 'b', exportName: 'jobs-url' });
+    new CfnOutput(east, 'Other', { value: 'c', exportName: 'other-url' });
+
+    // THEN
+    expect(app.synthesize().violations).toEqual([]);
+  });
+
+  test('Outputs exporting one name in stacks of one account and region in two capabilities conflict', () => {
+    // GIVEN two capabilities in one region
+    const app = CapabilityTesting.app();
+    const env = { account: '111111111111', region: 'us-east-1' };
+    const shop = new SharedBase(new Capability(app, 'shop', { env }), 'Base');
+    const dns = new SharedBase(new Capability(app, 'dns', { env }), 'Base');
+
+    // WHEN
+    new CfnOutput(shop, 'Url', { value: 'a', exportName: 'jobs-url' });
+    new CfnOutput(dns, 'Url', { value: 'b', exportName: 'jobs-url' });
+
+    // THEN
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['dns/Base/Url', 'shop/Base/Url']]]);
   });
 
   test('API Gateway stages of one name in two different REST APIs are accepted', () => {

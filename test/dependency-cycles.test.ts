@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
-import { Capability, CapabilityApp, CompositionError, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs } from './util';
 
 afterAll(removeTempDirs);
@@ -134,6 +134,25 @@ describe('CAP004 dependency cycles', () => {
     expect(result.violations.map((v) => ({ code: v.code, message: v.message, paths: v.paths }))).toEqual([
       { code: 'CAP004', message: expect.stringMatching(/^dependency cycle: 'cdn\/Base' depends on itself\. /), paths: ['cdn/Base'] },
     ]);
+  });
+
+  test('a shared base that depends on its own tenant aggregate is refused in sentences that each end once', () => {
+    // GIVEN a capability with a shared base and a tenant
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+
+    // WHEN the base is made to depend on the tenant
+    base.addDependency(acme);
+
+    // THEN
+    expect(refusal(app).violations).toEqual([{
+      code: 'CAP004',
+      message: "dependency cycle: 'cdn/acme' must deploy after its shared base 'cdn/Base', but 'cdn/Base' depends on 'cdn/acme' (<cdn/Base>.addStackDependency(<cdn/acme>)). " +
+        'Adding this dependency (shared base before tenant aggregate) would create a cyclic reference. Remove the dependency of the shared base on the tenant aggregate.',
+      paths: ['cdn/Base', 'cdn/acme'],
+    }]);
   });
 
   test('an object that depends on its own chart is a cycle through the chart', () => {

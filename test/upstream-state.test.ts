@@ -5,11 +5,13 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, Aspects, IAspect, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
-import { declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions } from '../src/private/upstream-state';
+import {
+  aspectApplicationList, declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
+} from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
 
@@ -150,6 +152,31 @@ describe('aws-cdk', () => {
 
     // THEN
     expect(declaredPropertiesOf(r)).toEqual({ BucketName: 'assets', VersioningConfiguration: { Status: 'Enabled' } });
+  });
+
+  test('aspectApplicationList: the list Aspects.add appends to and applied reads, changed in place', () => {
+    // GIVEN a stack with an aspect
+    const stack = new Stack(new App(), 'Stack');
+    const first: IAspect = { visit: () => {} };
+    const second: IAspect = { visit: () => {} };
+    Aspects.of(stack).add(first, { priority: 100 });
+
+    // WHEN another application is put first in the list
+    const list = aspectApplicationList(stack);
+    list.unshift({ aspect: second, priority: 300 });
+
+    // THEN the list held both, and aws-cdk reads the change
+    expect(list.map((a) => [a.aspect, a.priority])).toEqual([[second, 300], [first, 100]]);
+    expect(Aspects.of(stack).applied.map((a) => a.aspect)).toEqual([second, first]);
+  });
+
+  test('aspectApplicationList names itself when the private shape is gone', () => {
+    // GIVEN
+    const stack = new Stack(new App(), 'Stack');
+    Object.defineProperty(Aspects.of(stack), '_appliedAspects', { value: undefined });
+
+    // WHEN / THEN
+    expect(() => aspectApplicationList(stack)).toThrow(/upstream seam 'aspectApplicationList'/);
   });
 
   test('rawOverridesOf and declaredPropertiesOf name themselves when the private shape is gone', () => {

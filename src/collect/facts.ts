@@ -259,11 +259,11 @@ export interface ContributionFact {
   readonly fields: Readonly<Record<string, unknown>>;
 }
 
-/** A CloudFormation resource's claim on a physical name. */
+/** A CloudFormation resource's claim on a physical name, or an Output's on its export name. */
 export interface PhysicalNameFact {
   /** Equal for two claims of one name (type, name, and where it must be unique). */
   readonly key: string;
-  /** How messages name the claim, for example `AWS::SSM::Parameter Name "/cdn/origin"`. */
+  /** How messages name the claim, for example `AWS::SSM::Parameter Name "/cdn/origin"` or `Output Export.Name "shop-jobs-url"`. */
   readonly claim: string;
   /** The claiming construct's path. */
   readonly claimant: string;

@@ -1,8 +1,10 @@
-import { Environment, Stage } from 'aws-cdk-lib';
+import { Environment, Stage, StageSynthesisOptions } from 'aws-cdk-lib';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { Construct, IConstruct } from 'constructs';
 import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
 import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
+import { withInheritedAspects } from '../private/inherited-aspects';
 import type { GeneratedNames } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
 import { valueText } from '../private/value-text';
@@ -94,5 +96,19 @@ export class Capability extends Stage {
     this.node.setContext('aws:cdk:disable-stack-trace', true);
     this.node.setContext('aws:cdk:disable-creation-stack-traces', true);
     this.description = props.description;
+  }
+
+  /**
+   * Synthesizes the capability's stacks into its cloud assembly, with the
+   * aspects of the constructs above it applied as aws-cdk applies an `App`'s
+   * aspects to its stacks (`Tags.of(app)`, `PermissionsBoundary.of(app)`,
+   * `Aspects.of(app)`, with their priorities), though aws-cdk carries no
+   * aspect into a `Stage` by itself. `CapabilityApp.synth()` calls it.
+   *
+   * @param options aws-cdk's stage synthesis options
+   * @returns the cloud assembly
+   */
+  public override synth(options: StageSynthesisOptions = {}): CloudAssembly {
+    return withInheritedAspects(this, () => super.synth(options));
   }
 }

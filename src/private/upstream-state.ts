@@ -231,6 +231,25 @@ export function heldTagsOf(manager: object): Map<string, HeldTag> {
   return held;
 }
 
+/** One application of an aspect to a scope, as aws-cdk's `AspectApplication` holds it. */
+export interface HeldAspectApplication {
+  /** The aspect. */
+  readonly aspect: object;
+  /** Its priority: a lower one runs first. */
+  readonly priority: number;
+}
+
+/**
+ * The list of aspect applications aws-cdk keeps for `scope` (the private
+ * `_appliedAspects` of `Aspects.of(scope)`, which `add` appends to and
+ * synthesis reads through `applied`): the list itself, to change in place.
+ */
+export function aspectApplicationList(scope: IConstruct): HeldAspectApplication[] {
+  const list = (awsCdk().Aspects.of(scope) as unknown as { _appliedAspects?: unknown })._appliedAspects;
+  if (!Array.isArray(list)) throw new UpstreamShapeError('aspectApplicationList', 'aws-cdk Aspects._appliedAspects to be an array');
+  return list as HeldAspectApplication[];
+}
+
 function isOperation(x: unknown): x is JsonPatchOperation {
   return x !== null && typeof x === 'object' && typeof (x as JsonPatchOperation).op === 'string' && typeof (x as JsonPatchOperation).path === 'string';
 }

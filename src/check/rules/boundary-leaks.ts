@@ -15,6 +15,16 @@ const RENDERS: Readonly<Record<DeployTimeForm, string>> = {
 };
 
 /**
+ * How a message names the token: a deployment-time value when it is one (a
+ * reference to a resource, a dynamic reference); otherwise only what is known
+ * of it at synth, that aws-cdk has not resolved it (a `Lazy`, a pseudo
+ * parameter such as `Aws.REGION`), which cdk8s writes as its token text all the same.
+ */
+function tokenKind(v: { readonly form: DeployTimeForm; readonly producer?: string }): string {
+  return v.producer || v.form === 'dynamic-reference' ? 'a deployment-time value' : 'an unresolved aws-cdk token';
+}
+
+/**
  * `CAP006`: an aws-cdk token (a deployment-time value) in a runtime manifest,
  * in any of its forms (string, list, number, dynamic reference, base64 in a
  * Secret's `data`), or in text synth writes to `plan.json` or `interface.json`.
@@ -25,12 +35,12 @@ const RENDERS: Readonly<Record<DeployTimeForm, string>> = {
 export const boundaryLeaks = defineRule({
   code: ViolationCode.BOUNDARY_LEAK,
   title: 'boundary leaks',
-  explanation: 'A deployment-time value (an aws-cdk token) in a runtime manifest is written as literal text such as ${Token[TOKEN.16]}: only the interface contract carries such values across, resolved at deploy time.',
+  explanation: 'An aws-cdk token (a deployment-time value, or a Lazy value aws-cdk resolves only in a stack) in a runtime manifest is written as literal text such as ${Token[TOKEN.16]}: only the interface contract carries such values across, resolved at deploy time.',
   run: ({ facts }) => {
     const found: RuleFinding[] = facts.deployTimeValues.map((v) => {
       const object = facts.objects[v.object];
       const where = v.isKey ? `as a key at ${formatAt(v.path)}` : `at ${formatAt(v.path)}`;
-      const value = v.encoding === 'base64' ? 'a deployment-time value, base64-encoded,' : 'a deployment-time value';
+      const value = v.encoding === 'base64' ? `${tokenKind(v)}, base64-encoded,` : tokenKind(v);
       const writer = v.writer ? ` written by '${v.writer}'` : '';
       return {
         message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds ${value} ${where}${writer}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${BOUNDARY_LEAK_FIX}`,
@@ -39,7 +49,7 @@ export const boundaryLeaks = defineRule({
     });
     for (const v of facts.artifactDeployTimeValues) {
       found.push({
-        message: `'${v.owner}' puts a deployment-time value into ${v.file} as ${v.what}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${v.file} is written at synth, before anything is deployed: use text known at synth.`,
+        message: `'${v.owner}' puts ${tokenKind(v)} into ${v.file} as ${v.what}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${v.file} is written at synth, before anything is deployed: use text known at synth.`,
         paths: [v.owner, ...(v.producer ? [v.producer] : [])],
       });
     }

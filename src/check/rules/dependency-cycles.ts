@@ -2,6 +2,7 @@ import { EdgeReason } from '../../collect/graph/composition-graph';
 import type { GraphEdge } from '../../collect/graph/dependency-graph';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { withoutFinalPeriod } from './text';
 
 /** aws-cdk's synthesis errors that are cycles between stacks. */
 export const CYCLE_ERROR = /cycl/i;
@@ -32,7 +33,7 @@ export const dependencyCycles = defineRule({
     }
     for (const w of problems.wiringErrors) {
       found.push({
-        message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${w.error}. Remove the dependency of the shared base on the tenant aggregate.`,
+        message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${withoutFinalPeriod(w.error)}. Remove the dependency of the shared base on the tenant aggregate.`,
         paths: [w.tenant, w.base],
       });
     }

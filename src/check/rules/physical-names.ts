@@ -2,11 +2,11 @@ import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 import { quoted } from './text';
 
-/** `CAP002`: two CloudFormation resources claim one physical name (an SSM parameter name, a Route53 record). */
+/** `CAP002`: two CloudFormation resources claim one physical name (an SSM parameter name, a Route53 record), or two Outputs one export name. */
 export const physicalNames = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
   title: 'physical names',
-  explanation: 'Two resources claiming one physical name (an SSM parameter, a DNS record name and type) collide at deploy time; each physical name has one owner.',
+  explanation: 'Two resources claiming one physical name (an SSM parameter, a DNS record name and type), or two Outputs one export name in an account and region, collide at deploy time; each physical name has one owner.',
   run({ facts }) {
     const claims = new Map<string, { claim: string; claimants: string[] }>();
     for (const c of facts.physicalNames) {

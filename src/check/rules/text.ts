@@ -13,3 +13,8 @@ export function listSome(items: readonly string[]): string {
 export function joinAnd(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
+
+/** A sentence, such as an upstream error message, to go before another: without its final period (`a cyclic reference.` is `a cyclic reference`). */
+export function withoutFinalPeriod(sentence: string): string {
+  return sentence.trimEnd().replace(/\.+$/, '');
+}

@@ -1,4 +1,4 @@
-import { CfnResource, Stack } from 'aws-cdk-lib';
+import { CfnElement, CfnResource, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { declarerOf } from '../declarer';
 import type { PhysicalNameFact } from '../facts';
@@ -36,7 +36,8 @@ export const PHYSICAL_NAMES: Record<string, { readonly property: string; readonl
 /**
  * Every resource's claim on a physical name: an SSM parameter name, a Route53
  * record (zone, name, type, set identifier), or the explicit name of a type in
- * `PHYSICAL_NAMES`. Only names known at synth are claims; a zone given by
+ * `PHYSICAL_NAMES`; and every Output's claim on its export name, unique in an
+ * account and region. Only names known at synth are claims; a zone given by
  * reference is compared within its stack.
  *
  * @param templates each stack's synthesized template
@@ -44,6 +45,11 @@ export const PHYSICAL_NAMES: Record<string, { readonly property: string; readonl
 export function collectPhysicalNames(constructs: readonly IConstruct[], templates: ReadonlyMap<Stack, any>): PhysicalNameFact[] {
   const claims: PhysicalNameFact[] = [];
   for (const c of constructs) {
+    if (CfnElement.isCfnElement(c) && !CfnResource.isCfnResource(c)) {
+      const exported = exportClaim(c, templates);
+      if (exported) claims.push(exported);
+      continue;
+    }
     if (!CfnResource.isCfnResource(c)) continue;
     const stack = Stack.of(c);
     const props = templates.get(stack)?.Resources?.[stack.resolve(c.logicalId)]?.Properties;
@@ -52,6 +58,14 @@ export function collectPhysicalNames(constructs: readonly IConstruct[], template
     claims.push({ key: `${c.cfnResourceType}|${name.key}`, claim: `${c.cfnResourceType} ${name.describe}`, claimant: declarerOf(c).node.path });
   }
   return claims;
+}
+
+/** An Output's claim on its export name (`Export.Name` in its stack's template), when the name is known at synth. */
+function exportClaim(output: CfnElement, templates: ReadonlyMap<Stack, any>): PhysicalNameFact | undefined {
+  const stack = output.stack;
+  const name = templates.get(stack)?.Outputs?.[stack.resolve(output.logicalId)]?.Export?.Name;
+  if (typeof name !== 'string') return undefined;
+  return { key: `Output|${stack.environment}|${name}`, claim: `Output Export.Name "${name}"`, claimant: declarerOf(output).node.path };
 }
 
 function physicalName(type: string, props: Record<string, unknown>, stack: Stack): { key: string; describe: string } | undefined {
