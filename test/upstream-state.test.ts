@@ -10,7 +10,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import {
-  aspectApplicationList, declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
+  aspectApplicationList, declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf,
+  recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
 } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
