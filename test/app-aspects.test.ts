@@ -154,7 +154,7 @@ describe("the app's Tags are writers of the ledger, named by their call", () => 
     expect(result.violations).toEqual([]);
     expect(resourceOf(result.templates['shop/Base'], 'AWS::S3::Bucket').Properties.Tags).toEqual([{ Key: 'env', Value: 'dev' }]);
     expect(result.plan!.ownership!.handovers).toEqual([
-      { object: 'AWS::S3::Bucket shop/Base/Bucket/Resource', field: 'Tags.env', from: ` (Tags.of().add at ${outer})`, to: `shop (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
+      { object: 'AWS::S3::Bucket shop/Base/Bucket/Resource', field: 'Tags.env', from: `the app (Tags.of().add at ${outer})`, to: `shop (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
     ]);
   });
 
@@ -186,7 +186,7 @@ describe("the app's Tags are writers of the ledger, named by their call", () => 
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict(`'' (Tags.of().add at ${at})`, "'shop/Base/Bucket'", 'Tags.team', 'AWS::S3::Bucket shop/Base/Bucket'),
+      conflict("'shop/Base/Bucket'", `the app (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket shop/Base/Bucket'),
     ]);
   });
 });

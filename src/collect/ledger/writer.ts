@@ -113,16 +113,22 @@ export function callWriter(kind: 'json-patch' | 'override' | 'tag', path: string
  */
 export function writerName(writer: Writer): string {
   const method = writer.method ?? METHODS[writer.kind];
-  if (!method) return writer.path;
+  const who = writer.path === '' ? THE_APP : writer.path;
+  if (!method) return who;
   const where = writer.site !== undefined ? ` at ${writer.site}` : writer.call !== undefined ? ` #${writer.call}` : '';
-  return `${writer.path} (${method}${where})`;
+  return `${who} (${method}${where})`;
 }
+
+/** How a writer at the root of the construct tree (a `Tags.of(app)` call), whose path is empty, is named. */
+const THE_APP = 'the app';
 
 /**
  * How messages name a writer: its construct path quoted, and for a plain call
- * what the call is and where (`'cdn/Routing/Web/Resource' (addJsonPatch at main.ts:12)`).
+ * what the call is and where (`'cdn/Routing/Web/Resource' (addJsonPatch at main.ts:12)`); the root of the tree,
+ * whose path is empty, as `the app`.
  */
 export function describeWriter(writer: Writer): string {
   const name = writerName(writer);
+  if (writer.path === '') return name;
   return name === writer.path ? `'${writer.path}'` : `'${writer.path}'${name.slice(writer.path.length)}`;
 }
