@@ -471,10 +471,10 @@ describe('server-side apply leaves, through contributions', () => {
   test('Service ports of different numbers merge, and the same port and protocol conflict', () => {
     // GIVEN a Service declaring port 80
     const { app, routing, teamA, teamB } = fixture();
-    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { ports: [{ port: 80, targetPort: 8080 }] } });
+    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { ports: [{ port: 80, targetPort: 8080, name: 'http' }] } });
 
-    // WHEN one team adds port 443 and the other retargets port 80/TCP
-    new Contribution(teamA, 'Fields', { target: svc, fields: { spec: { ports: [{ port: 443, targetPort: 8443 }] } } });
+    // WHEN one team adds port 443 (named, as a Service of several ports needs) and the other retargets port 80/TCP
+    new Contribution(teamA, 'Fields', { target: svc, fields: { spec: { ports: [{ port: 443, targetPort: 8443, name: 'https' }] } } });
     new Contribution(teamB, 'Fields', { target: svc, fields: { spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 9090 }] } } });
 
     // THEN only the second is refused
