@@ -122,7 +122,7 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
     expect(findings.map(shape)).toEqual([
       { kind: 'undeclared-manager', object: OBJECT, fields: [['spec', 'routeTables', 'east']], manager: 'helm', operation: 'Apply', writer: undefined, writerManager: undefined },
     ]);
-    expect(findings[0].message).toMatch(/^example\.com\/ApplicationDeployment ns\/shared: 'helm' \(Apply at [0-9T:-]+Z\) owns spec\.routeTables\.east, and no writer of the composition declares that manager: drift, or a controller the composition does not declare\./);
+    expect(findings[0].message).toMatch(/^example\.com\/ApplicationDeployment ns\/shared: 'helm' \(Apply at [0-9T:-]+Z\) owns spec\.routeTables\.east, and no writer of the composition declares that manager: drift, or a controller the composition does not declare\. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes\.$/);
   });
 
   test('an undeclared manager\'s forced apply over a leaf of ours: taken over, naming the writer displaced', () => {

@@ -396,7 +396,7 @@ function messageOf(
         ? `${object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
         : `${object}: ${by} still owns ${what}, which the lock gives to ${writer ? `'${writer.writer}'` : 'no writer'}: a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
     case 'undeclared-manager':
-      return `${object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, or remove its writes.`;
+      return `${object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.`;
     default:
       return `${object}: ${kind}`;
   }
