@@ -2,6 +2,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, RuntimeRouting } from '../src';
 import { removeTempDirs, tempDir } from './util';
+import { leaves, valueAt, writtenBy } from './writer-views';
 
 /**
  * Every JSON patch of a Kubernetes object is a write the ledger records, whoever adds it and wherever it points
@@ -30,33 +31,6 @@ interface Patch {
 const value = fc.oneof(fc.constantFrom('x', 'y'), fc.dictionary(fc.constantFrom('b', 'k', 'z'), fc.constantFrom('v', 'w'), { minKeys: 1, maxKeys: 2 }));
 const patch: fc.Arbitrary<Patch> = fc.record({ writer: fc.nat({ max: 3 }), op: fc.constantFrom('add' as const, 'replace' as const), path: fc.constantFrom(...PATHS), value });
 
-/** A writer's own view of what it wrote: its patches applied in order, each replacing the value at its path. */
-function writtenBy(patches: readonly Patch[]): Record<string, unknown> {
-  const raw: Record<string, any> = {};
-  for (const p of patches) {
-    const keys = p.path.split('/').slice(1);
-    let node = raw;
-    for (const k of keys.slice(0, -1)) {
-      if (node[k] === null || typeof node[k] !== 'object' || Array.isArray(node[k])) node[k] = {};
-      node = node[k];
-    }
-    node[keys[keys.length - 1]] = p.value;
-  }
-  return raw;
-}
-
-/** The leaves of a value, as slash paths. */
-function leaves(v: unknown, at: string[] = []): Array<[string, unknown]> {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) {
-    return Object.entries(v).flatMap(([k, x]) => leaves(x, [...at, k]));
-  }
-  return at.length === 0 ? [] : [[`/${at.join('/')}`, v]];
-}
-
-function valueAt(doc: any, path: string): unknown {
-  return path.split('/').slice(1).reduce((node, k) => (node !== null && typeof node === 'object' ? node[k] : undefined), doc);
-}
-
 test("an accepted composition loses no writer's patch; a refused one is refused with CAP002, or CAP010 for a patch that cannot apply", () => {
   fc.assert(
     fc.property(fc.array(patch, { minLength: 1, maxLength: 6 }), (patches) => {
@@ -84,7 +58,9 @@ test("an accepted composition loses no writer's patch; a refused one is refused 
       const written = result.runtimeObjects.find((o: any) => o.kind === 'Thing');
       const writers = [...patches.filter((p) => p.writer < 2).map((p) => [p]), ...[2, 3].map((w) => patches.filter((p) => p.writer === w))];
       for (const own of writers) {
-        for (const [path, v] of leaves(writtenBy(own))) expect([path, valueAt(written, path)]).toEqual([path, v]);
+        for (const [keys, v] of leaves(writtenBy(own.map((p) => ({ keys: p.path.split('/').slice(1), value: p.value }))))) {
+          expect([`/${keys.join('/')}`, valueAt(written, keys)]).toEqual([`/${keys.join('/')}`, v]);
+        }
       }
     }),
     { numRuns: RUNS },
