@@ -44,6 +44,20 @@ function rawDeployment(routing: RuntimeRouting, podSpec: Record<string, unknown>
   });
 }
 
+/** An argoproj.io/v1alpha1 Rollout `web` (a custom workload kind) whose pod template carries `labels`. */
+function rollout(routing: RuntimeRouting, labels: Record<string, string>, namespace?: string): ApiObject {
+  return new ApiObject(routing, `Rollout-${namespace ?? ''}`, {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name: 'web', ...(namespace ? { namespace } : {}) },
+    spec: {
+      selector: { matchLabels: labels },
+      strategy: { canary: { steps: [{ setWeight: 20 }] } },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    },
+  });
+}
+
 /** A Service `name` in front of pods labelled app=`app`. */
 function service(routing: RuntimeRouting, name: string, app: string, namespace?: string): ApiObject {
   return new ApiObject(routing, `Service-${name}-${namespace ?? ''}`, {
@@ -378,6 +392,34 @@ describe('CAP005: dangling references', () => {
       // THEN the CAP005 says namespace 'default', not ''
       expect(violations.map((v) => v.code)).toEqual(['CAP005']);
       expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'default'");
+    });
+
+    test("a Service whose selector matches a custom workload's pod template (an Argo Rollout) is accepted", () => {
+      // GIVEN an argoproj.io Rollout whose pod template is labelled app=web, and Service web selecting app=web
+      const violations = violationsOf((routing) => {
+        rollout(routing, { app: 'web' });
+        service(routing, 'web', 'web');
+      });
+
+      // THEN nothing dangles: any object with a pod template runs pods with its labels
+      expect(violations).toEqual([]);
+    });
+
+    test("a custom object's template without containers is not a pod template", () => {
+      // GIVEN an ApplicationSet whose template (of Applications, not pods) is labelled app=web, and Service web selecting app=web
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Apps', {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'ApplicationSet',
+          metadata: { name: 'web' },
+          spec: { generators: [], template: { metadata: { name: 'web', labels: { app: 'web' } }, spec: { project: 'default', destination: { namespace: 'shop' } } } },
+        });
+        service(routing, 'web', 'web');
+      });
+
+      // THEN the Service dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'shop'");
     });
   });
 
