@@ -14,6 +14,13 @@ function dangling(object: string, path: string, what: string): string {
   return `dangling reference: ${object} declared by '${path}' ${what}. ${FIX}`;
 }
 
+/** The CAP005 message for Service `object` declared by `path` whose selector `selects` matches no pods in `namespace`; `labels` as the fix writes them. */
+function selectsNothing(object: string, path: string, selects: string, namespace: string, labels: string): string {
+  return `dangling reference: ${object} declared by '${path}' selects ${selects}, which matches no workload's pod labels in namespace '${namespace}'. `
+    + 'Declare the workload in the composition, fix the selector, or declare the pods that something outside the composition makes (an operator, another release): '
+    + `Reference.externalPods(scope, id, { namespace: '${namespace}', labels: ${labels} }).`;
+}
+
 /** The CAP005 message for a reference to `target` at `field`. */
 function refersTo(object: string, path: string, target: string, field: string): string {
   return dangling(object, path, `refers to ${target} at ${field}, which is not in the composition`);
@@ -352,7 +359,7 @@ describe('CAP005: dangling references', () => {
       expect(coded(violations)).toEqual([
         {
           code: 'CAP005',
-          message: dangling('Service shop/web', 'cdn/Routing/Service-web-', "selects app=web, which matches no workload's pod labels in namespace 'shop'"),
+          message: selectsNothing('Service shop/web', 'cdn/Routing/Service-web-', 'app=web', 'shop', "{ app: 'web' }"),
           paths: ['cdn/Routing/Service-web-'],
         },
       ]);
@@ -403,6 +410,77 @@ describe('CAP005: dangling references', () => {
 
       // THEN nothing dangles: any object with a pod template runs pods with its labels
       expect(violations).toEqual([]);
+    });
+
+    test("pods made outside the composition are declared with Reference.externalPods in the Service's namespace", () => {
+      // GIVEN Service web selecting app=web, whose pods an operator makes: Reference.externalPods in shop labelled app=web, tier=edge
+      const violations = violationsOf((routing) => {
+        service(routing, 'web', 'web');
+        Reference.externalPods(routing, 'WebPods', { namespace: 'shop', labels: { app: 'web', tier: 'edge' } });
+      });
+
+      // THEN nothing dangles: the declared pods carry every label the selector asks for
+      expect(violations).toEqual([]);
+    });
+
+    test('pods declared in another namespace, or without a label the selector asks for, do not satisfy it', () => {
+      // GIVEN Service web selecting app=web, pods app=web declared in namespace other, and pods app=api declared in shop
+      const violations = violationsOf((routing) => {
+        service(routing, 'web', 'web');
+        Reference.externalPods(routing, 'Elsewhere', { namespace: 'other', labels: { app: 'web' } });
+        Reference.externalPods(routing, 'OtherApp', { namespace: 'shop', labels: { app: 'api' } });
+      });
+
+      // THEN the Service dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+    });
+
+    test("pods declared in namespace 'default' satisfy a Service without a namespace", () => {
+      // GIVEN Service web (no namespace, in a chart without one) selecting app=web, and pods app=web declared in default
+      const app = appOf(newSeries());
+      const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+      service(routing, 'web', 'web');
+      Reference.externalPods(routing, 'WebPods', { namespace: 'default', labels: { app: 'web' } });
+
+      // WHEN synthesized, THEN nothing dangles
+      expect(app.synthesize().violations).toEqual([]);
+    });
+
+    test('Reference.external of a workload does not satisfy a selector: the fix names the externalPods declaration that does', () => {
+      // GIVEN Service api selecting app.kubernetes.io/name=api, and the Rollout that makes its pods declared external by name only
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Api', {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'api' },
+          spec: { selector: { 'app.kubernetes.io/name': 'api' }, ports: [{ port: 80 }] },
+        });
+        Reference.external(routing, 'Rollout', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'api', namespace: 'shop' });
+      });
+
+      // THEN one CAP005 whose fix is Reference.externalPods with the Service's namespace and selector, keys quoted where they must be
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: selectsNothing('Service shop/api', 'cdn/Routing/Api', 'app.kubernetes.io/name=api', 'shop', "{ 'app.kubernetes.io/name': 'api' }"),
+          paths: ['cdn/Routing/Api'],
+        },
+      ]);
+    });
+
+    test('the same finding from the cdk8s plugin speaks of the app, and names externalPods as the CapabilityApp way', () => {
+      // GIVEN the finding of a Service selecting nothing, as the rule writes it
+      const message = violationsOf((routing) => service(routing, 'web', 'web'))[0].message.replace(/^dangling reference: /, '');
+
+      // WHEN worded for a plain cdk8s app
+      const plain = plainAppMessage(ViolationCode.DANGLING_REFERENCE, message);
+
+      // THEN the fix is the app's, and the declaration is named as CapabilityApp's
+      expect(plain).toBe(
+        "Service shop/web declared by 'cdn/Routing/Service-web-' selects app=web, which matches no workload's pod labels in namespace 'shop'. "
+          + 'Emit the workload in the app, or fix the selector. If something outside the app makes the pods (an operator, another release), the selector is expected to match nothing here: '
+          + "with CapabilityApp, Reference.externalPods(scope, id, { namespace: 'shop', labels: { app: 'web' } }).",
+      );
     });
 
     test("a custom object's template without containers is not a pod template", () => {

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
-import { apiGroup, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
+import type { ExternalFact, ExternalPodsFact, ObjectFact, ReferenceFact } from './facts';
+import { apiGroup, DEFAULT_NAMESPACE, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
 import { apiObjectOf } from '../constructs/api-object-of';
 import { Reference } from '../constructs/reference';
@@ -67,6 +67,17 @@ export function collectExternals(constructs: readonly IConstruct[], clusterScope
     const cluster = isClusterScoped(group, kind, clusterScoped);
     const identity = { group, kind, name, namespace: cluster ? undefined : namespace };
     found.push({ path: c.node.path, identity, anyNamespace: !cluster && namespace === undefined });
+  }
+  return found;
+}
+
+/** The pods declared to be made outside the composition with `Reference.externalPods`. */
+export function collectExternalPods(constructs: readonly IConstruct[]): ExternalPodsFact[] {
+  const found: ExternalPodsFact[] = [];
+  for (const c of constructs) {
+    if (!Reference.isReference(c) || !c.externalPods) continue;
+    const { namespace, labels } = c.externalPods;
+    found.push({ path: c.node.path, namespace: namespace || DEFAULT_NAMESPACE, labels: { ...labels } });
   }
   return found;
 }
