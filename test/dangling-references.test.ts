@@ -339,6 +339,74 @@ describe('CAP005: dangling references', () => {
       expect(violations.map((v) => v.code)).toEqual(['CAP005', 'CAP005', 'CAP005']);
     });
 
+    test("a projected volume's Secret and ConfigMap sources that are not in the composition are refused", () => {
+      // GIVEN a cdk8s-plus KubePod whose volume v projects Secret no-such-secret and ConfigMap no-such-cm
+      const violations = violationsOf((routing) => {
+        new kplus.k8s.KubePod(routing, 'Pod', {
+          metadata: { name: 'p', namespace: 'shop' },
+          spec: {
+            containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'v', mountPath: '/etc/app' }] }],
+            volumes: [{ name: 'v', projected: { sources: [{ secret: { name: 'no-such-secret' } }, { configMap: { name: 'no-such-cm' } }] } }],
+          },
+        });
+      });
+
+      // THEN one CAP005 per source, at the volume's projected sources
+      expect(coded(violations)).toEqual(
+        [
+          refersTo('Pod shop/p', 'cdn/Routing/Pod', 'ConfigMap shop/no-such-cm', 'spec.volumes[name=v].projected.sources'),
+          refersTo('Pod shop/p', 'cdn/Routing/Pod', 'Secret shop/no-such-secret', 'spec.volumes[name=v].projected.sources'),
+        ].map((message) => ({ code: 'CAP005', message, paths: ['cdn/Routing/Pod'] })),
+      );
+    });
+
+    test('projected sources marked optional: true, or declared, are accepted', () => {
+      // GIVEN a raw Deployment projecting optional Secret tls, optional ConfigMap conf, and declared ConfigMap ca
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [{
+            name: 'all',
+            projected: { sources: [{ secret: { name: 'tls', optional: true } }, { configMap: { name: 'conf', optional: true } }, { configMap: { name: 'ca' } }, { serviceAccountToken: { path: 'token' } }] },
+          }],
+        });
+        new ApiObject(routing, 'Ca', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ca' }, data: { 'ca.crt': 'x' } });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('the Secrets of CSI, CephFS, RBD, iSCSI, Azure File and FlexVolume volumes that are not in the composition are refused', () => {
+      // GIVEN a raw Deployment whose volumes name a Secret each
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [
+            { name: 'csi', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, nodePublishSecretRef: { name: 'csi-creds' } } },
+            { name: 'ceph', cephfs: { monitors: ['10.0.0.1:6789'], secretRef: { name: 'ceph-creds' } } },
+            { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'disk', secretRef: { name: 'rbd-creds' } } },
+            { name: 'iscsi', iscsi: { targetPortal: '10.0.0.2:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, secretRef: { name: 'iscsi-creds' } } },
+            { name: 'azure', azureFile: { secretName: 'azure-creds', shareName: 'share' } },
+            { name: 'flex', flexVolume: { driver: 'example.com/nfs', secretRef: { name: 'flex-creds' } } },
+          ],
+        });
+      });
+
+      // THEN one CAP005 per Secret, at the field that names it
+      const web = 'apps/Deployment shop/web';
+      const path = 'cdn/Routing/Deployment-web';
+      const at = 'spec.template.spec.volumes';
+      expect(coded(violations)).toEqual(
+        [
+          refersTo(web, path, 'Secret shop/azure-creds', `${at}[name=azure].azureFile.secretName`),
+          refersTo(web, path, 'Secret shop/ceph-creds', `${at}[name=ceph].cephfs.secretRef`),
+          refersTo(web, path, 'Secret shop/csi-creds', `${at}[name=csi].csi.nodePublishSecretRef`),
+          refersTo(web, path, 'Secret shop/flex-creds', `${at}[name=flex].flexVolume.secretRef`),
+          refersTo(web, path, 'Secret shop/iscsi-creds', `${at}[name=iscsi].iscsi.secretRef`),
+          refersTo(web, path, 'Secret shop/rbd-creds', `${at}[name=rbd].rbd.secretRef`),
+        ].map((message) => ({ code: 'CAP005', message, paths: [path] })),
+      );
+    });
+
     test('the default ServiceAccount and kube-root-ca.crt exist in every namespace', () => {
       // GIVEN a raw Deployment running as ServiceAccount default and mounting kube-root-ca.crt
       const violations = violationsOf((routing) => {
