@@ -16,7 +16,7 @@ export type { ContributionProps } from './constructs/contribution';
 export { Reference } from './constructs/reference';
 export { RuntimeWriter } from './constructs/runtime-writer';
 export type { RuntimeWriterProps } from './constructs/runtime-writer';
-export type { KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
+export type { ExternalPodsOptions, KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
 export { RuntimeRouting } from './routing/runtime-routing';
 export type { RuntimeRoutingProps } from './routing/runtime-routing';
 export { RouteStyle } from './routing/tenant-route';

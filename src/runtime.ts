@@ -12,7 +12,7 @@ export { RuntimeWriter } from './constructs/runtime-writer';
 export type { RuntimeWriterProps } from './constructs/runtime-writer';
 export type { EnforceOptions, ValidationAction } from './render/enforcement/enforce-options';
 export { Reference } from './constructs/reference';
-export type { KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
+export type { ExternalPodsOptions, KindReference, NameReferenceOptions, ObjectReference } from './constructs/reference';
 export { RuntimeRouting } from './routing/runtime-routing';
 export type { RuntimeRoutingProps } from './routing/runtime-routing';
 export { RouteStyle } from './routing/tenant-route';

@@ -120,13 +120,19 @@ describe('declarations and objects a JavaScript program gets wrong: CAP010 at sy
       Reference.external(r, 'Partial', { kind: 'Secret' } as any);
       Reference.clusterScoped(r, 'Kind', 'Widget' as any);
       Reference.byName(r, 'Options', { source: 5, target: { apiVersion: 'v1' } } as any);
+      Reference.externalPods(r, 'Pods', { namespace: 7, labels: { app: 1 } } as any);
+      Reference.externalPods(r, 'NoLabels', { namespace: 'shop', labels: {} });
     })).toEqual([
+
       "'cdn/Routing/Kind' failed its own validation: Reference.clusterScoped's kind (\"Widget\") must be an object such as { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' }",
+      "'cdn/Routing/NoLabels' failed its own validation: Reference.externalPods's labels ({}) must be a map of at least one label to its value, as in { namespace: 'shop', labels: { app: 'api' } }",
       "'cdn/Routing/Options' failed its own validation: Reference.byName's 'field' (undefined) must be the dotted path of the field holding the name, such as 'spec.ruleSetRef'",
       "'cdn/Routing/Options' failed its own validation: Reference.byName's 'source' must be a construct: an ApiObject, or a construct whose default child is one",
       "'cdn/Routing/Options' failed its own validation: Reference.byName's 'target'.kind (undefined) must be a string that is not empty, as in { apiVersion: 'fms.example.com/v1', kind: 'NetworkRuleSet' }",
       "'cdn/Routing/Partial' failed its own validation: Reference.external's target.apiVersion (undefined) must be a string that is not empty, as in { apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }",
       "'cdn/Routing/Partial' failed its own validation: Reference.external's target.name (undefined) must be a string that is not empty, as in { apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }",
+      "'cdn/Routing/Pods' failed its own validation: Reference.externalPods's labels ({\"app\":1}) must be a map of at least one label to its value, as in { namespace: 'shop', labels: { app: 'api' } }",
+      "'cdn/Routing/Pods' failed its own validation: Reference.externalPods's namespace (7) must be a string that is not empty, as in { namespace: 'shop', labels: { app: 'api' } }",
     ]);
   });
 

@@ -14,6 +14,13 @@ function dangling(object: string, path: string, what: string): string {
   return `dangling reference: ${object} declared by '${path}' ${what}. ${FIX}`;
 }
 
+/** The CAP005 message for Service `object` declared by `path` whose selector `selects` matches no pods in `namespace`; `labels` as the fix writes them. */
+function selectsNothing(object: string, path: string, selects: string, namespace: string, labels: string): string {
+  return `dangling reference: ${object} declared by '${path}' selects ${selects}, which matches no workload's pod labels in namespace '${namespace}'. `
+    + 'Declare the workload in the composition, fix the selector, or declare the pods that something outside the composition makes (an operator, another release): '
+    + `Reference.externalPods(scope, id, { namespace: '${namespace}', labels: ${labels} }).`;
+}
+
 /** The CAP005 message for a reference to `target` at `field`. */
 function refersTo(object: string, path: string, target: string, field: string): string {
   return dangling(object, path, `refers to ${target} at ${field}, which is not in the composition`);
@@ -40,6 +47,20 @@ function rawDeployment(routing: RuntimeRouting, podSpec: Record<string, unknown>
     spec: {
       selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], ...podSpec } },
+    },
+  });
+}
+
+/** An argoproj.io/v1alpha1 Rollout `web` (a custom workload kind) whose pod template carries `labels`. */
+function rollout(routing: RuntimeRouting, labels: Record<string, string>, namespace?: string): ApiObject {
+  return new ApiObject(routing, `Rollout-${namespace ?? ''}`, {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name: 'web', ...(namespace ? { namespace } : {}) },
+    spec: {
+      selector: { matchLabels: labels },
+      strategy: { canary: { steps: [{ setWeight: 20 }] } },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
     },
   });
 }
@@ -318,6 +339,74 @@ describe('CAP005: dangling references', () => {
       expect(violations.map((v) => v.code)).toEqual(['CAP005', 'CAP005', 'CAP005']);
     });
 
+    test("a projected volume's Secret and ConfigMap sources that are not in the composition are refused", () => {
+      // GIVEN a cdk8s-plus KubePod whose volume v projects Secret no-such-secret and ConfigMap no-such-cm
+      const violations = violationsOf((routing) => {
+        new kplus.k8s.KubePod(routing, 'Pod', {
+          metadata: { name: 'p', namespace: 'shop' },
+          spec: {
+            containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'v', mountPath: '/etc/app' }] }],
+            volumes: [{ name: 'v', projected: { sources: [{ secret: { name: 'no-such-secret' } }, { configMap: { name: 'no-such-cm' } }] } }],
+          },
+        });
+      });
+
+      // THEN one CAP005 per source, at the volume's projected sources
+      expect(coded(violations)).toEqual(
+        [
+          refersTo('Pod shop/p', 'cdn/Routing/Pod', 'ConfigMap shop/no-such-cm', 'spec.volumes[name=v].projected.sources'),
+          refersTo('Pod shop/p', 'cdn/Routing/Pod', 'Secret shop/no-such-secret', 'spec.volumes[name=v].projected.sources'),
+        ].map((message) => ({ code: 'CAP005', message, paths: ['cdn/Routing/Pod'] })),
+      );
+    });
+
+    test('projected sources marked optional: true, or declared, are accepted', () => {
+      // GIVEN a raw Deployment projecting optional Secret tls, optional ConfigMap conf, and declared ConfigMap ca
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [{
+            name: 'all',
+            projected: { sources: [{ secret: { name: 'tls', optional: true } }, { configMap: { name: 'conf', optional: true } }, { configMap: { name: 'ca' } }, { serviceAccountToken: { path: 'token' } }] },
+          }],
+        });
+        new ApiObject(routing, 'Ca', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ca' }, data: { 'ca.crt': 'x' } });
+      });
+
+      // THEN nothing dangles
+      expect(violations).toEqual([]);
+    });
+
+    test('the Secrets of CSI, CephFS, RBD, iSCSI, Azure File and FlexVolume volumes that are not in the composition are refused', () => {
+      // GIVEN a raw Deployment whose volumes name a Secret each
+      const violations = violationsOf((routing) => {
+        rawDeployment(routing, {
+          volumes: [
+            { name: 'csi', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, nodePublishSecretRef: { name: 'csi-creds' } } },
+            { name: 'ceph', cephfs: { monitors: ['10.0.0.1:6789'], secretRef: { name: 'ceph-creds' } } },
+            { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'disk', secretRef: { name: 'rbd-creds' } } },
+            { name: 'iscsi', iscsi: { targetPortal: '10.0.0.2:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, secretRef: { name: 'iscsi-creds' } } },
+            { name: 'azure', azureFile: { secretName: 'azure-creds', shareName: 'share' } },
+            { name: 'flex', flexVolume: { driver: 'example.com/nfs', secretRef: { name: 'flex-creds' } } },
+          ],
+        });
+      });
+
+      // THEN one CAP005 per Secret, at the field that names it
+      const web = 'apps/Deployment shop/web';
+      const path = 'cdn/Routing/Deployment-web';
+      const at = 'spec.template.spec.volumes';
+      expect(coded(violations)).toEqual(
+        [
+          refersTo(web, path, 'Secret shop/azure-creds', `${at}[name=azure].azureFile.secretName`),
+          refersTo(web, path, 'Secret shop/ceph-creds', `${at}[name=ceph].cephfs.secretRef`),
+          refersTo(web, path, 'Secret shop/csi-creds', `${at}[name=csi].csi.nodePublishSecretRef`),
+          refersTo(web, path, 'Secret shop/flex-creds', `${at}[name=flex].flexVolume.secretRef`),
+          refersTo(web, path, 'Secret shop/iscsi-creds', `${at}[name=iscsi].iscsi.secretRef`),
+          refersTo(web, path, 'Secret shop/rbd-creds', `${at}[name=rbd].rbd.secretRef`),
+        ].map((message) => ({ code: 'CAP005', message, paths: [path] })),
+      );
+    });
+
     test('the default ServiceAccount and kube-root-ca.crt exist in every namespace', () => {
       // GIVEN a raw Deployment running as ServiceAccount default and mounting kube-root-ca.crt
       const violations = violationsOf((routing) => {
@@ -338,7 +427,7 @@ describe('CAP005: dangling references', () => {
       expect(coded(violations)).toEqual([
         {
           code: 'CAP005',
-          message: dangling('Service shop/web', 'cdn/Routing/Service-web-', "selects app=web, which matches no workload's pod labels in namespace 'shop'"),
+          message: selectsNothing('Service shop/web', 'cdn/Routing/Service-web-', 'app=web', 'shop', "{ app: 'web' }"),
           paths: ['cdn/Routing/Service-web-'],
         },
       ]);
@@ -378,6 +467,105 @@ describe('CAP005: dangling references', () => {
       // THEN the CAP005 says namespace 'default', not ''
       expect(violations.map((v) => v.code)).toEqual(['CAP005']);
       expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'default'");
+    });
+
+    test("a Service whose selector matches a custom workload's pod template (an Argo Rollout) is accepted", () => {
+      // GIVEN an argoproj.io Rollout whose pod template is labelled app=web, and Service web selecting app=web
+      const violations = violationsOf((routing) => {
+        rollout(routing, { app: 'web' });
+        service(routing, 'web', 'web');
+      });
+
+      // THEN nothing dangles: any object with a pod template runs pods with its labels
+      expect(violations).toEqual([]);
+    });
+
+    test("pods made outside the composition are declared with Reference.externalPods in the Service's namespace", () => {
+      // GIVEN Service web selecting app=web, whose pods an operator makes: Reference.externalPods in shop labelled app=web, tier=edge
+      const violations = violationsOf((routing) => {
+        service(routing, 'web', 'web');
+        Reference.externalPods(routing, 'WebPods', { namespace: 'shop', labels: { app: 'web', tier: 'edge' } });
+      });
+
+      // THEN nothing dangles: the declared pods carry every label the selector asks for
+      expect(violations).toEqual([]);
+    });
+
+    test('pods declared in another namespace, or without a label the selector asks for, do not satisfy it', () => {
+      // GIVEN Service web selecting app=web, pods app=web declared in namespace other, and pods app=api declared in shop
+      const violations = violationsOf((routing) => {
+        service(routing, 'web', 'web');
+        Reference.externalPods(routing, 'Elsewhere', { namespace: 'other', labels: { app: 'web' } });
+        Reference.externalPods(routing, 'OtherApp', { namespace: 'shop', labels: { app: 'api' } });
+      });
+
+      // THEN the Service dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+    });
+
+    test("pods declared in namespace 'default' satisfy a Service without a namespace", () => {
+      // GIVEN Service web (no namespace, in a chart without one) selecting app=web, and pods app=web declared in default
+      const app = appOf(newSeries());
+      const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+      service(routing, 'web', 'web');
+      Reference.externalPods(routing, 'WebPods', { namespace: 'default', labels: { app: 'web' } });
+
+      // WHEN synthesized, THEN nothing dangles
+      expect(app.synthesize().violations).toEqual([]);
+    });
+
+    test('Reference.external of a workload does not satisfy a selector: the fix names the externalPods declaration that does', () => {
+      // GIVEN Service api selecting app.kubernetes.io/name=api, and the Rollout that makes its pods declared external by name only
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Api', {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'api' },
+          spec: { selector: { 'app.kubernetes.io/name': 'api' }, ports: [{ port: 80 }] },
+        });
+        Reference.external(routing, 'Rollout', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'api', namespace: 'shop' });
+      });
+
+      // THEN one CAP005 whose fix is Reference.externalPods with the Service's namespace and selector, keys quoted where they must be
+      expect(coded(violations)).toEqual([
+        {
+          code: 'CAP005',
+          message: selectsNothing('Service shop/api', 'cdn/Routing/Api', 'app.kubernetes.io/name=api', 'shop', "{ 'app.kubernetes.io/name': 'api' }"),
+          paths: ['cdn/Routing/Api'],
+        },
+      ]);
+    });
+
+    test('the same finding from the cdk8s plugin speaks of the app, and names externalPods as the CapabilityApp way', () => {
+      // GIVEN the finding of a Service selecting nothing, as the rule writes it
+      const message = violationsOf((routing) => service(routing, 'web', 'web'))[0].message.replace(/^dangling reference: /, '');
+
+      // WHEN worded for a plain cdk8s app
+      const plain = plainAppMessage(ViolationCode.DANGLING_REFERENCE, message);
+
+      // THEN the fix is the app's, and the declaration is named as CapabilityApp's
+      expect(plain).toBe(
+        "Service shop/web declared by 'cdn/Routing/Service-web-' selects app=web, which matches no workload's pod labels in namespace 'shop'. "
+          + 'Emit the workload in the app, or fix the selector. If something outside the app makes the pods (an operator, another release), the selector is expected to match nothing here: '
+          + "with CapabilityApp, Reference.externalPods(scope, id, { namespace: 'shop', labels: { app: 'web' } }).",
+      );
+    });
+
+    test("a custom object's template without containers is not a pod template", () => {
+      // GIVEN an ApplicationSet whose template (of Applications, not pods) is labelled app=web, and Service web selecting app=web
+      const violations = violationsOf((routing) => {
+        new ApiObject(routing, 'Apps', {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'ApplicationSet',
+          metadata: { name: 'web' },
+          spec: { generators: [], template: { metadata: { name: 'web', labels: { app: 'web' } }, spec: { project: 'default', destination: { namespace: 'shop' } } } },
+        });
+        service(routing, 'web', 'web');
+      });
+
+      // THEN the Service dangles
+      expect(violations.map((v) => v.code)).toEqual(['CAP005']);
+      expect(violations[0].message).toContain("selects app=web, which matches no workload's pod labels in namespace 'shop'");
     });
   });
 

@@ -278,6 +278,37 @@ describe('the Flux deadlock of issue 14', () => {
     ]);
   });
 
+  test("a projected volume's Secret and ConfigMap and a CSI volume's Secret take a later step across charts", () => {
+    // GIVEN chart c/apps with a Deployment projecting Secret tls and ConfigMap settings and mounting a CSI volume with
+    // Secret csi-creds, all three in chart c/config, created later
+    const app = newApp();
+    const cap = new Capability(app, 'c');
+    deployment(new Chart(cap, 'apps'), 'Web', 'web', 'web', {
+      volumes: [
+        { name: 'p', projected: { sources: [{ secret: { name: 'tls' } }, { configMap: { name: 'settings' } }] } },
+        { name: 's', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: 'csi-creds' } } },
+      ],
+    });
+    const config = new Chart(cap, 'config');
+    configMap(config, 'Settings', 'settings', 'web');
+    object(config, 'Tls', 'v1', 'Secret', 'tls', 'web');
+    object(config, 'Creds', 'v1', 'Secret', 'csi-creds', 'web');
+
+    // WHEN synthesized
+    const plan = planOf(app);
+
+    // THEN the Deployment's step waits for the config step, for each reference
+    const at = 'spec.template.spec.volumes';
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/config', objects: ['Secret web/tls', 'Secret web/csi-creds', 'ConfigMap web/settings'], dependsOn: [] },
+      {
+        id: 'c/apps',
+        objects: ['apps/Deployment web/web'],
+        dependsOn: [{ step: 'c/config', reasons: [ref(`${at}[name=p].projected.sources`), ref(`${at}[name=s].csi.nodePublishSecretRef`)] }],
+      },
+    ]);
+  });
+
   test('the same across charts: only the reference edge (the kind order is per chart) puts the reader after it', () => {
     // GIVEN Deployment web/web in chart c/apps reading ConfigMap web/web-config of chart c/config,
     // where the ConfigMap waits (explicitly) for Secret web/seed

@@ -17,7 +17,7 @@ import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
 import { appliedKey, describeIdentity, identityKey, identityOf, ObjectIdentity } from './object-identity';
-import { collectExternals, collectReferences } from './references';
+import { collectExternalPods, collectExternals, collectReferences } from './references';
 import { renderFailure } from './render-error';
 import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
 import { templateValidationEnabled } from './template-validation-switch';
@@ -162,6 +162,7 @@ export function collect(root: IConstruct): Facts {
     physicalNames,
     references,
     externals: collectExternals(constructs, clusterScoped),
+    externalPods: collectExternalPods(constructs),
     // No aws-cdk-lib loaded and no aws-cdk construct: no aws-cdk token can exist.
     deployTimeValues: withAwsCdk ? deploySide().collectDeployTimeValues(root, objects, contributionFacts) : [],
     artifactDeployTimeValues: withAwsCdk ? deploySide().collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts) : [],

@@ -36,6 +36,8 @@ export interface Facts {
   readonly references: readonly ReferenceFact[];
   /** Objects declared to exist outside the composition (`Reference.external`). */
   readonly externals: readonly ExternalFact[];
+  /** Pods declared to be made outside the composition (`Reference.externalPods`), for Services' selectors. */
+  readonly externalPods: readonly ExternalPodsFact[];
   /** Every aws-cdk token found in a runtime manifest. */
   readonly deployTimeValues: readonly DeployTimeValueFact[];
   /** Every aws-cdk token found in text synth writes to `plan.json` or `interface.json`. */
@@ -289,6 +291,16 @@ export interface ExternalFact {
   readonly identity: ObjectIdentity;
   /** True when a namespaced kind was declared without a namespace: the name in every namespace. */
   readonly anyNamespace: boolean;
+}
+
+/** Pods declared to be made outside the composition. */
+export interface ExternalPodsFact {
+  /** The declaring `Reference`'s path. */
+  readonly path: string;
+  /** Their namespace as the API server stores it (`default` for none). */
+  readonly namespace: string;
+  /** Their labels. */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
 /** An aws-cdk token in a runtime manifest. */

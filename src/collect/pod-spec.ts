@@ -23,9 +23,17 @@ export function podSpecOf(group: string, kind: string, manifest: any): { spec: a
   }
 }
 
-/** The labels of the pods a workload runs (a Pod's own labels); undefined for kinds that run no pods. */
+/**
+ * The labels of the pods a workload runs (a Pod's own labels); undefined for
+ * objects that run no pods. A workload is an object of a built-in kind that
+ * runs pods, or any other object with a pod template at `spec.template` (a
+ * template whose spec has `containers`): an Argo Rollout, a Knative Service, a
+ * CRD's workload. A template without containers (an ApplicationSet's, of
+ * Applications) is not one.
+ */
 export function podLabelsOf(group: string, kind: string, manifest: any): Record<string, string> | undefined {
   if (group === '' && kind === 'Pod') return manifest?.metadata?.labels ?? {};
   if (group === 'batch' && kind === 'CronJob') return manifest?.spec?.jobTemplate?.spec?.template?.metadata?.labels ?? {};
-  return podSpecOf(group, kind, manifest) ? manifest?.spec?.template?.metadata?.labels ?? {} : undefined;
+  const template = manifest?.spec?.template;
+  return podSpecOf(group, kind, manifest) || Array.isArray(template?.spec?.containers) ? template?.metadata?.labels ?? {} : undefined;
 }

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type { ExternalFact, ObjectFact, ReferenceFact } from './facts';
-import { apiGroup, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
+import type { ExternalFact, ExternalPodsFact, ObjectFact, ReferenceFact } from './facts';
+import { apiGroup, DEFAULT_NAMESPACE, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
 import { apiObjectOf } from '../constructs/api-object-of';
 import { Reference } from '../constructs/reference';
@@ -11,8 +11,9 @@ import { valueText } from '../private/value-text';
 /**
  * Every by-name reference of every object: those the Kubernetes API defines
  * (bindings to roles; pods to service accounts, config maps, secrets and
- * claims; Ingress and HTTPRoute backends to Services) and those declared with
- * `Reference.byName`.
+ * claims, projected volumes' sources and the Secrets of CSI, CephFS, RBD,
+ * iSCSI, FlexVolume and Azure File volumes; Ingress and HTTPRoute backends to
+ * Services) and those declared with `Reference.byName`.
  *
  * @param objects the collected objects (second declarations of an identity are skipped)
  * @param constructs every construct, for the `Reference`s
@@ -71,6 +72,17 @@ export function collectExternals(constructs: readonly IConstruct[], clusterScope
   return found;
 }
 
+/** The pods declared to be made outside the composition with `Reference.externalPods`. */
+export function collectExternalPods(constructs: readonly IConstruct[]): ExternalPodsFact[] {
+  const found: ExternalPodsFact[] = [];
+  for (const c of constructs) {
+    if (!Reference.isReference(c) || !c.externalPods) continue;
+    const { namespace, labels } = c.externalPods;
+    found.push({ path: c.node.path, namespace: namespace || DEFAULT_NAMESPACE, labels: { ...labels } });
+  }
+  return found;
+}
+
 /** The references the Kubernetes API defines, for the kinds we know. */
 function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<string>): ReferenceFact[] {
   const ns = o.identity.namespace ?? '';
@@ -94,9 +106,18 @@ function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<s
     if (s.serviceAccountName) to('ServiceAccount', s.serviceAccountName, `${at}.serviceAccountName`);
     (s.imagePullSecrets ?? []).forEach((p: any) => to('Secret', p?.name, `${at}.imagePullSecrets`));
     for (const v of s.volumes ?? []) {
-      if (v?.configMap && !v.configMap.optional) to('ConfigMap', v.configMap.name, `${at}.volumes[name=${v.name}].configMap`);
-      if (v?.secret && !v.secret.optional) to('Secret', v.secret.secretName, `${at}.volumes[name=${v.name}].secret`);
-      if (v?.persistentVolumeClaim) to('PersistentVolumeClaim', v.persistentVolumeClaim.claimName, `${at}.volumes[name=${v.name}].persistentVolumeClaim`);
+      const volume = `${at}.volumes[name=${v?.name}]`;
+      if (v?.configMap && !v.configMap.optional) to('ConfigMap', v.configMap.name, `${volume}.configMap`);
+      if (v?.secret && !v.secret.optional) to('Secret', v.secret.secretName, `${volume}.secret`);
+      if (v?.persistentVolumeClaim) to('PersistentVolumeClaim', v.persistentVolumeClaim.claimName, `${volume}.persistentVolumeClaim`);
+      for (const p of asList(v?.projected?.sources)) {
+        if (p?.configMap && !p.configMap.optional) to('ConfigMap', p.configMap.name, `${volume}.projected.sources`);
+        if (p?.secret && !p.secret.optional) to('Secret', p.secret.name, `${volume}.projected.sources`);
+      }
+      // the Secrets of volume sources that read credentials, each in the pod's namespace (a LocalObjectReference)
+      to('Secret', v?.csi?.nodePublishSecretRef?.name, `${volume}.csi.nodePublishSecretRef`);
+      for (const source of ['cephfs', 'rbd', 'iscsi', 'flexVolume']) to('Secret', v?.[source]?.secretRef?.name, `${volume}.${source}.secretRef`);
+      to('Secret', v?.azureFile?.secretName, `${volume}.azureFile.secretName`);
     }
     for (const c of [...(s.initContainers ?? []), ...(s.containers ?? [])]) {
       const where = `${at}.containers[name=${c?.name}]`;
@@ -186,4 +207,8 @@ function fieldValue(manifest: any, field: string): { present: true; value: unkno
     value = value[keys[i]];
   }
   return { present: true, value };
+}
+
+function asList(x: unknown): any[] {
+  return Array.isArray(x) ? x : [];
 }

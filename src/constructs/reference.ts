@@ -27,6 +27,17 @@ export interface KindReference {
   readonly kind: string;
 }
 
+/** Pods that something outside the composition makes, by namespace and labels (`Reference.externalPods`). */
+export interface ExternalPodsOptions {
+  /** The namespace the pods run in (`default` for a Service without a namespace). */
+  readonly namespace: string;
+  /**
+   * The pods' labels: a Service in `namespace` whose selector asks for a
+   * subset of them selects these pods.
+   */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
 /** Options of `Reference.byName`. */
 export interface NameReferenceOptions {
   /** The object that refers: an `ApiObject` or a construct whose default child is one. */
@@ -49,7 +60,8 @@ export interface NameReferenceOptions {
 
 /**
  * Declares what the reference check (`CAP005`) cannot infer: an object that
- * exists outside the composition, or a by-name reference between custom
+ * exists outside the composition, pods that something outside it makes (for a
+ * Service's selector), or a by-name reference between custom
  * resources (a policy naming its rule set by a plain string); and what the
  * identity check (`CAP001`) cannot: a custom kind that is cluster-scoped.
  *
@@ -71,6 +83,20 @@ export class Reference extends Construct {
    */
   public static external(scope: Construct, id: string, target: ObjectReference): Reference {
     return new Reference(scope, id, { external: target });
+  }
+
+  /**
+   * Declares pods that something outside the composition makes (an operator,
+   * another release's workload), so that a Service of the composition in
+   * front of them is not dangling (`CAP005`): a Service in `namespace` whose
+   * selector each of `labels` satisfies selects them.
+   *
+   * @example
+   * // the Rollout of another release makes the pods Service shop/api selects
+   * Reference.externalPods(routing, 'ApiPods', { namespace: 'shop', labels: { app: 'api' } });
+   */
+  public static externalPods(scope: Construct, id: string, options: ExternalPodsOptions): Reference {
+    return new Reference(scope, id, { externalPods: options });
   }
 
   /**
@@ -96,6 +122,9 @@ export class Reference extends Construct {
   /** The external object, for `Reference.external`. */
   public readonly external?: ObjectReference;
 
+  /** The pods made outside the composition, for `Reference.externalPods`. */
+  public readonly externalPods?: ExternalPodsOptions;
+
   /** The declared by-name reference, for `Reference.byName`. */
   public readonly byName?: NameReferenceOptions;
 
@@ -105,7 +134,7 @@ export class Reference extends Construct {
   private constructor(
     scope: Construct,
     id: string,
-    props: { external?: ObjectReference; byName?: NameReferenceOptions; clusterScopedKind?: KindReference },
+    props: { external?: ObjectReference; externalPods?: ExternalPodsOptions; byName?: NameReferenceOptions; clusterScopedKind?: KindReference },
   ) {
     super(scope, id);
     brand(this, 'Reference');
@@ -117,6 +146,7 @@ export class Reference extends Construct {
       return;
     }
     this.external = props.external;
+    this.externalPods = props.externalPods;
     this.byName = props.byName;
     this.clusterScopedKind = props.clusterScopedKind;
     if (this.byName) {
@@ -128,7 +158,7 @@ export class Reference extends Construct {
 }
 
 /** Why a declaration is refused: each part missing or of another type, named as the call takes it. */
-function referenceProblems(props: { external?: unknown; byName?: unknown; clusterScopedKind?: unknown }): string[] {
+function referenceProblems(props: { external?: unknown; externalPods?: unknown; byName?: unknown; clusterScopedKind?: unknown }): string[] {
   const problems: string[] = [];
   const text = (x: unknown) => typeof x === 'string' && x !== '';
   const fields = (what: string, value: unknown, required: readonly string[], example: string) => {
@@ -143,6 +173,20 @@ function referenceProblems(props: { external?: unknown; byName?: unknown; cluste
     fields("Reference.external's target", props.external, ['apiVersion', 'kind', 'name'], "{ apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }");
     const namespace = (props.external as { namespace?: unknown } | null)?.namespace;
     if (namespace !== undefined && typeof namespace !== 'string') problems.push(`Reference.external's target.namespace (${valueText(namespace)}) must be a string`);
+  }
+  if ('externalPods' in props) {
+    const example = "{ namespace: 'shop', labels: { app: 'api' } }";
+    const o = props.externalPods as { namespace?: unknown; labels?: unknown } | null;
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+      problems.push(`Reference.externalPods's options (${valueText(o)}) must be an object such as ${example}`);
+    } else {
+      if (!text(o.namespace)) problems.push(`Reference.externalPods's namespace (${valueText(o.namespace)}) must be a string that is not empty, as in ${example}`);
+      const labels = o.labels as Record<string, unknown> | null;
+      const isMap = labels !== null && typeof labels === 'object' && !Array.isArray(labels);
+      if (!isMap || Object.keys(labels).length === 0 || !Object.values(labels).every((v) => typeof v === 'string')) {
+        problems.push(`Reference.externalPods's labels (${valueText(labels)}) must be a map of at least one label to its value, as in ${example}`);
+      }
+    }
   }
   if ('clusterScopedKind' in props) {
     fields("Reference.clusterScoped's kind", props.clusterScopedKind, ['apiVersion', 'kind'], "{ apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer' }");

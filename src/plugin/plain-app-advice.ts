@@ -1,6 +1,6 @@
 import { ViolationCode } from '../check/finding';
 import { BOUNDARY_LEAK_FIX } from '../check/rules/boundary-leaks';
-import { DANGLING_REFERENCE_FIX } from '../check/rules/dangling-references';
+import { DANGLING_REFERENCE_FIX, SELECTOR_FIX } from '../check/rules/dangling-references';
 import { DUPLICATE_OBJECT_FIX } from '../check/rules/duplicate-objects';
 
 /**
@@ -37,6 +37,12 @@ const PLAIN_APP_FIXES: ReadonlyMap<ViolationCode, readonly (readonly [capability
         DANGLING_REFERENCE_FIX,
         'Emit the target in the app, or fix the name. If another release provides it, the reference is expected to dangle here: ' +
           'with CapabilityApp, Reference.external(scope, id, { apiVersion, kind, name, namespace }) says so.',
+      ],
+      // a Service selecting no pods: the rule's text goes on with the Reference.externalPods declaration
+      [
+        SELECTOR_FIX,
+        'Emit the workload in the app, or fix the selector. If something outside the app makes the pods (an operator, another release), ' +
+          'the selector is expected to match nothing here: with CapabilityApp, ',
       ],
     ],
   ],

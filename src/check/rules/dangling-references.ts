@@ -15,7 +15,8 @@ const BUILT_IN_CLUSTER_ROLES = /^(cluster-admin|admin|edit|view|system:.*)$/;
  * and is not declared external (bindings to roles, pod specs to service
  * accounts, config maps, secrets and claims, Ingress and HTTPRoute backends to
  * Services, `Reference.byName`), and a Service whose selector matches no
- * workload's pod labels in its namespace. Namespaces are compared as the API
+ * workload's pod labels in its namespace (a workload: any object with a pod
+ * template, or pods declared with `Reference.externalPods`). Namespaces are compared as the API
  * server stores them: an object without one is in `default`.
  */
 export const danglingReferences = defineRule({
@@ -43,6 +44,7 @@ export const danglingReferences = defineRule({
       if (labels) workloads.push({ namespace: effectiveNamespace(o.identity) ?? '', labels });
     }
     for (const e of facts.externals) present.add(appliedKey(e.anyNamespace ? { ...e.identity, namespace: ANY_NAMESPACE } : e.identity));
+    for (const p of facts.externalPods) workloads.push({ namespace: p.namespace, labels: { ...p.labels } });
 
     const found: RuleFinding[] = [];
     for (const ref of facts.references) {
@@ -70,7 +72,9 @@ export const danglingReferences = defineRule({
       if (!selector || o.duplicateOf !== undefined) continue;
       if (workloads.some((w) => w.namespace === (effectiveNamespace(o.identity) ?? '') && matches(selector, w.labels))) continue;
       const text = Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
-      found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${effectiveNamespace(o.identity) ?? DEFAULT_NAMESPACE}'`));
+      const namespace = effectiveNamespace(o.identity) ?? DEFAULT_NAMESPACE;
+      const declaration = `Reference.externalPods(scope, id, { namespace: ${quoted(namespace)}, labels: ${labelsLiteral(selector)} }).`;
+      found.push(dangling(o, `selects ${text}, which matches no workload's pod labels in namespace '${namespace}'`, `${SELECTOR_FIX}${declaration}`));
     }
     return found;
   },
@@ -79,9 +83,16 @@ export const danglingReferences = defineRule({
 /** The fix of a dangling reference, as a capability app makes it. */
 export const DANGLING_REFERENCE_FIX = 'Declare the target in the composition, fix the name, or mark it external with Reference.external(scope, id, { apiVersion, kind, name, namespace }).';
 
-function dangling(o: ObjectFact, what: string): RuleFinding {
+/**
+ * The fix of a Service whose selector matches no pods, as a capability app
+ * makes it; the message goes on with the `Reference.externalPods` declaration
+ * of the Service's namespace and selector.
+ */
+export const SELECTOR_FIX = 'Declare the workload in the composition, fix the selector, or declare the pods that something outside the composition makes (an operator, another release): ';
+
+function dangling(o: ObjectFact, what: string, fix: string = DANGLING_REFERENCE_FIX): RuleFinding {
   return {
-    message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. ${DANGLING_REFERENCE_FIX}`,
+    message: `${describeIdentity(o.identity)} declared by '${o.declarer}' ${what}. ${fix}`,
     paths: [o.declarer],
   };
 }
@@ -102,6 +113,17 @@ function serviceSelector(o: ObjectFact): Record<string, string> | undefined {
   if (o.identity.group !== '' || o.identity.kind !== 'Service' || o.manifest.spec?.type === 'ExternalName') return undefined;
   const selector = o.manifest.spec?.selector;
   return selector && Object.keys(selector).length > 0 ? selector : undefined;
+}
+
+/** A string as a single-quoted TypeScript literal. */
+function quoted(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** Labels as a TypeScript object literal, `{ app: 'api', 'app.kubernetes.io/part-of': 'shop' }`. */
+function labelsLiteral(labels: Record<string, string>): string {
+  const entries = Object.entries(labels).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : quoted(k)}: ${quoted(String(v))}`);
+  return `{ ${entries.join(', ')} }`;
 }
 
 function matches(selector: Record<string, string>, labels: Record<string, string>): boolean {
