@@ -61,6 +61,20 @@ describe('an exception escaping a stage of synth', () => {
     expect(violations).toEqual([{ code: 'CAP000', message: `internal error: the 'collect' stage crashed on 'cdn/Routing/Settings': boom. ${REPORT}`, paths: ['cdn/Routing/Settings'] }]);
   });
 
+  test('an error message that already ends a sentence gets no second period', () => {
+    // GIVEN collect crashing with an error whose message ends with a period, as a DataCloneError's does
+    const app = goodApp();
+    jest.spyOn(runtimeWrites, 'recordRuntimeWrites').mockImplementation(() => {
+      throw new Error("() => hosts.join(',') could not be cloned.");
+    });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN the message's own period ends it
+    expect(violations[0].message).toBe(`internal error: the 'collect' stage crashed on 'cdn/Routing/Settings': () => hosts.join(',') could not be cloned. ${REPORT}`);
+  });
+
   test('names the construct an aws-cdk error carries (its constructPath)', () => {
     // GIVEN collect crashing with a real aws-cdk error, which carries the path of its construct
     const app = goodApp();

@@ -11,9 +11,12 @@ import { printable } from '../private/guard';
  */
 export function internalError(what: string, e: unknown, path?: string): Finding {
   const on = path === undefined ? '' : ` on '${path}'`;
+  // an error's message that already ends a sentence ('... could not be cloned.') keeps its own stop
+  const error = printable(e).trimEnd();
+  const stop = /[.!?]$/.test(error) ? '' : '.';
   return finding(
     ViolationCode.INTERNAL_ERROR,
-    `${what} crashed${on}: ${printable(e)}. This is a bug in cdk-capability, not in your composition: please report it with the composition that triggers it.`,
+    `${what} crashed${on}: ${error}${stop} This is a bug in cdk-capability, not in your composition: please report it with the composition that triggers it.`,
     path === undefined ? [] : [path],
   );
 }
