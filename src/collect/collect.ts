@@ -19,6 +19,7 @@ import { contributionWriter } from './ledger/writer';
 import { appliedKey, describeIdentity, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternalPods, collectExternals, collectReferences } from './references';
 import { renderFailure } from './render-error';
+import { withLaziesResolved } from './resolved-lazies';
 import { collectRuntimeWriters, runtimeWritesByObject } from './runtime-writers';
 import { templateValidationEnabled } from './template-validation-switch';
 import { CrdTopologies } from './topology/crd-topology';
@@ -260,7 +261,8 @@ function collectContributions(constructs: readonly IConstruct[], indexOf: Readon
   for (const c of constructs) {
     if (!Contribution.isContribution(c) || !c.apiObject || contributionProblems(c).length > 0) continue;
     const target = indexOf.get(c.apiObject);
-    if (target !== undefined) found.push({ writer: c.node.path, target, fields: c.fields });
+    // a cdk8s Lazy in the fields is produced at synth, as in a declaration's own props
+    if (target !== undefined) found.push({ writer: c.node.path, target, fields: withLaziesResolved(c.fields) });
   }
   return found;
 }
