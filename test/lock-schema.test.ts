@@ -262,8 +262,9 @@ function resolve(doc: unknown, pointer: string): { found: boolean; value?: unkno
 /**
  * Whether a problem's JSON pointer names a value of `doc` (for a missing or
  * unknown key, its parent): the pointer is what comes before ` is missing`,
- * ` is not part of the lock format`, or one of the ` (` that quote the value
- * (a key may hold spaces and parentheses, so each is tried).
+ * ` is not part of the lock format`, ` has the key` (a key the map may not
+ * hold), or one of the ` (` that quote the value (a key may hold spaces and
+ * parentheses, so each is tried).
  */
 function namesWhatIsThere(doc: unknown, problem: string): boolean {
   const key = / is (missing|not part of the lock format)$/.exec(problem);
@@ -272,6 +273,9 @@ function namesWhatIsThere(doc: unknown, problem: string): boolean {
     return resolve(doc, pointer.slice(0, pointer.lastIndexOf('/'))).found;
   }
   if (problem.startsWith('(the whole file)')) return true;
+  // a key a map may not hold (the schema's propertyNames): the pointer names the map
+  const named = / has the key /.exec(problem);
+  if (named && resolve(doc, problem.slice(0, named.index)).found) return true;
   for (let i = problem.indexOf(' ('); i !== -1; i = problem.indexOf(' (', i + 1)) if (resolve(doc, problem.slice(0, i)).found) return true;
   return false;
 }
