@@ -155,6 +155,7 @@ describe("the app's Tags are writers of the ledger, named by their call", () => 
     expect(resourceOf(result.templates['shop/Base'], 'AWS::S3::Bucket').Properties.Tags).toEqual([{ Key: 'env', Value: 'dev' }]);
     expect(result.plan!.ownership!.handovers).toEqual([
       { object: 'AWS::S3::Bucket shop/Base/Bucket/Resource', field: 'Tags.env', from: `the app (Tags.of().add at ${outer})`, to: `shop (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
+      { object: 'stack shop/Base', field: 'Tags.env', from: `the app (Tags.of().add at ${outer})`, to: `shop (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
     ]);
   });
 

@@ -234,7 +234,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     ]);
   });
 
-  test('two Tags of one key from one scope are CAP002 naming both calls', () => {
+  test('two Tags of one key from one scope are CAP002 naming both calls, on each object both reach (the stack too)', () => {
     // GIVEN a bucket
     const { app, base, storage } = fixture();
     new s3.Bucket(storage, 'Bucket');
@@ -248,6 +248,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
       conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
+      conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'stack cdn/Base'),
     ]);
   });
 
@@ -285,6 +286,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(bucket.Properties.Tags).toEqual([{ Key: 'env', Value: 'dev' }]);
     expect(result.plan!.ownership!.handovers).toEqual([
       { object: 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', field: 'Tags.env', from: `cdn (Tags.of().add at ${outer})`, to: `cdn/Base (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
+      { object: 'stack cdn/Base', field: 'Tags.env', from: `cdn (Tags.of().add at ${outer})`, to: `cdn/Base (Tags.of().add at ${nearer})`, reason: 'nearer-scope' },
     ]);
   });
 
@@ -306,7 +308,65 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(result.violations).toEqual([]);
     const tags = (stack: string) => Object.values<any>(result.templates[stack].Resources).find((r) => r.Type === 'AWS::S3::Bucket').Properties.Tags;
     expect([tags('cdn/Base'), tags('dns/Base')]).toEqual([[{ Key: 'env', Value: 'dev' }], [{ Key: 'env', Value: 'prod' }]]);
-    expect(result.plan!.ownership!.handovers.map((h) => [h.object, h.field, h.reason])).toEqual([['AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', 'Tags.env', 'tag-priority']]);
+    expect(result.plan!.ownership!.handovers.map((h) => [h.object, h.field, h.reason])).toEqual([
+      ['AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', 'Tags.env', 'tag-priority'],
+      ['stack cdn/Base', 'Tags.env', 'tag-priority'],
+    ]);
+  });
+
+  test('Tags.of over a tag a stack declares (its `tags` prop) is CAP002 naming the stack and the Tag, as for a resource', () => {
+    // GIVEN a stack declared with team=payments (aws-cdk gives props tags priority 50, a Tag 100: team=obs silently won)
+    const { app } = fixture();
+    const dns = new Capability(app, 'dns');
+    const base = new SharedBase(dns, 'Base', { tags: { team: 'payments', cost: 'dns' } });
+
+    // WHEN the whole capability is tagged team=obs
+    const at = siteOfNextLine();
+    Tags.of(dns).add('team', 'obs');
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations).toEqual([
+      {
+        code: 'CAP002',
+        message: conflict(`'dns' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.team', 'stack dns/Base'),
+        paths: ['dns', 'dns/Base'],
+      },
+    ]);
+    expect(base.tags.tagValues()).toEqual({ cost: 'dns', team: 'obs' });
+  });
+
+  test('a Tag of a key the stack does not declare, or an addStackTag the Tag does not reach, is accepted and lands in the stack\'s tags', () => {
+    // GIVEN a stack declared with cost=dns, and a stack tag added by its own code
+    const { app } = fixture();
+    const dns = new Capability(app, 'dns');
+    const base = new SharedBase(dns, 'Base', { tags: { cost: 'dns' } });
+    base.addStackTag('owner', 'netops');
+
+    // WHEN the capability is tagged env=prod
+    Tags.of(dns).add('env', 'prod');
+
+    // THEN accepted, every tag in the stack's tags, nothing handed over
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(base.tags.tagValues()).toEqual({ cost: 'dns', env: 'prod', owner: 'netops' });
+    expect(result.plan!.ownership?.handovers ?? []).toEqual([]);
+  });
+
+  test('Tags.of over a stack tag added with addStackTag is CAP002 too', () => {
+    // GIVEN
+    const { app } = fixture();
+    const dns = new Capability(app, 'dns');
+    const base = new SharedBase(dns, 'Base');
+    base.addStackTag('owner', 'netops');
+
+    // WHEN
+    const at = siteOfNextLine();
+    Tags.of(base).add('owner', 'obs');
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
+      conflict(`'dns/Base' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.owner', 'stack dns/Base'),
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CfnResource, TagManager, Tokenization } from 'aws-cdk-lib';
+import { CfnResource, Stack, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
@@ -8,6 +8,7 @@ import { FieldSet } from './field-set';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
 import { ReplacedWrites } from './replaced-writes';
+import { recordStackTagWrites } from './stack-tags';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { AttributesRun, CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
@@ -24,21 +25,25 @@ const CFN_PROPERTIES = DEDUCED;
 
 const opaque = { isOpaque: (v: unknown) => Tokenization.isResolvable(v) };
 
-/** The tags each taggable resource's declarer set (its props, `setTag` by its own code), before any Tag aspect ran. */
-export type DeclaredTags = ReadonlyMap<CfnResource, ReadonlyMap<string, HeldTag>>;
+/**
+ * The tags each taggable resource's declarer set (its props, `setTag` by its
+ * own code), and each stack's own tags (its `tags` prop, `addStackTag`),
+ * before any Tag aspect ran.
+ */
+export type DeclaredTags = ReadonlyMap<CfnResource | Stack, ReadonlyMap<string, HeldTag>>;
 
-const snapshots = new WeakMap<CfnResource, ReadonlyMap<string, HeldTag>>();
+const snapshots = new WeakMap<CfnResource | Stack, ReadonlyMap<string, HeldTag>>();
 
 /**
- * The tags of every taggable resource as its declarer set them. Call it
+ * The tags of every taggable resource and of every stack as its declarer set them. Call it
  * before the stacks are synthesized, when no Tag aspect has run; a later
  * synth reuses the first one's. Empty, and free, when no `Tags.of` call was made.
  */
 export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
-  const tags = new Map<CfnResource, ReadonlyMap<string, HeldTag>>();
+  const tags = new Map<CfnResource | Stack, ReadonlyMap<string, HeldTag>>();
   if (!anyTagCalls()) return tags;
   for (const c of constructs) {
-    if (!CfnResource.isCfnResource(c)) continue;
+    if (!CfnResource.isCfnResource(c) && !Stack.isStack(c)) continue;
     const manager = TagManager.of(c);
     if (!manager) continue;
     let held = snapshots.get(c);
@@ -65,7 +70,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  * - each write callback writes the leaves its run changed;
  * - each tag key is written by the Tag that set it (`resolveTags`): a Tag
  *   over a declared tag, or two Tags of one key from one scope, both write
- *   it; aws-cdk's own layering is a handover.
+ *   it; aws-cdk's own layering is a handover. A stack's own tags likewise
+ *   (`recordStackTagWrites`).
  *
  * Lists are atomic, as CloudFormation replaces them whole. Run it after the
  * stacks are synthesized, so aspects have run.
@@ -82,6 +88,11 @@ export function recordCloudFormationWrites(
   const runsOf = new Map<CfnResource, CallbackRun[]>();
   for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) appendTo(runsOf, run.target, run);
   for (const c of constructs) {
+    if (Stack.isStack(c)) {
+      const declared = tags.get(c);
+      if (declared) recordStackTagWrites(c, declared, ledger);
+      continue;
+    }
     if (!CfnResource.isCfnResource(c)) continue;
     const all = overrideCalls(c);
     recordAttributeWrites(c, all.filter(isAttributeCall), runsOf.get(c) ?? [], ledger);

@@ -1,4 +1,5 @@
-import { Aspects, CfnResource, IAspect } from 'aws-cdk-lib';
+import { Aspects, IAspect } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { declarerOf } from '../declarer';
 import type { HandoverReason } from '../facts';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
@@ -35,7 +36,7 @@ const writers = new WeakMap<IAspect, Writer>();
 
 /**
  * Replays, per tag key, what aws-cdk's tag manager did with a resource's
- * tags: the declared tags first (its props, `setTag` by its own code), then
+ * (or a stack's) tags: the declared tags first (its props, `setTag` by its own code), then
  * each Tag or RemoveTag aspect in the order aws-cdk applied it, each accepted
  * when its priority is at least the key's current one. Each accepted
  * replacement is judged: a Tag over a declared tag, or over a Tag added to the
@@ -46,7 +47,7 @@ const writers = new WeakMap<IAspect, Writer>();
  * @param declared the declared tags, from before any aspect ran
  * @param events the tags the aspects applied, in order
  */
-export function resolveTags(resource: CfnResource, declared: ReadonlyMap<string, HeldTag>, events: readonly TagEvent[]): ResolvedTags {
+export function resolveTags(resource: IConstruct, declared: ReadonlyMap<string, HeldTag>, events: readonly TagEvent[]): ResolvedTags {
   const writes: TagWrite[] = [];
   const handovers: TagHandover[] = [];
   let contested = false;
@@ -82,7 +83,7 @@ export function resolveTags(resource: CfnResource, declared: ReadonlyMap<string,
  * scope it was added to, numbered among that scope's Tags (`Tags.of(scope)`
  * calls in order), with the call's site.
  */
-function writerOf(aspect: IAspect, resource: CfnResource): Writer {
+function writerOf(aspect: IAspect, resource: IConstruct): Writer {
   let writer = writers.get(aspect);
   if (writer) return writer;
   const tagCall = tagCallOf(aspect);
