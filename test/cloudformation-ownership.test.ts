@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CfnOutput, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -78,6 +78,26 @@ describe('property overrides are writes', () => {
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
     expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([['VersioningConfiguration.Status', 'Enabled', 'Suspended']]);
+  });
+
+  test('an override that replaces a declared value with an intrinsic is one override of that value, shown whole in the plan', () => {
+    // GIVEN a queue declared with a retention period and a visibility timeout (numbers)
+    const { app, base } = fixture();
+    const queue = new sqs.Queue(base, 'Jobs', { retentionPeriod: Duration.days(4), visibilityTimeout: Duration.seconds(30) });
+    const cfn = queue.node.defaultChild as sqs.CfnQueue;
+
+    // WHEN one number is replaced with a { Ref } given whole, the other with a { Ref } written by its path
+    cfn.addPropertyOverride('MessageRetentionPeriod', { Ref: 'Retention' });
+    cfn.addPropertyOverride('VisibilityTimeout.Ref', 'Timeout');
+
+    // THEN each override names the declared field, from its value to the new one (was: MessageRetentionPeriod.Ref, from nothing)
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: { Ref: 'Retention' }, VisibilityTimeout: { Ref: 'Timeout' } });
+    expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([
+      ['MessageRetentionPeriod', 345600, { Ref: 'Retention' }],
+      ['VisibilityTimeout', 30, { Ref: 'Timeout' }],
+    ]);
   });
 
   test('an override of a property nobody sets is accepted and lands in the template', () => {

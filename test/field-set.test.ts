@@ -31,6 +31,15 @@ describe('FieldSet', () => {
     expect([['spec', 'timers'], ['spec'], [], ['spec', 'timers', 'drain'], ['metadata']].map((p) => set.hasAtOrBelow(p))).toEqual([true, true, true, false, false]);
   });
 
+  test('ancestorOf is the nearest member strictly above a path, none for a member itself or a path above one', () => {
+    // GIVEN
+    const set = FieldSet.of([['spec'], ['spec', 'timers', 'rollout'], ['metadata', 'name']]);
+
+    // WHEN / THEN
+    expect([['spec', 'timers', 'rollout', 'x'], ['spec', 'replicas'], ['metadata', 'name'], ['metadata'], ['status', 'x']].map((p) => set.ancestorOf(p)))
+      .toEqual([['spec', 'timers', 'rollout'], ['spec'], undefined, undefined, undefined]);
+  });
+
   test('the root path as a member intersects everything', () => {
     // GIVEN / WHEN
     const set = new FieldSet().insert([]);

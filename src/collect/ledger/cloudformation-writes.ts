@@ -4,6 +4,7 @@ import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
+import type { FieldPath } from './field-path';
 import { FieldSet } from './field-set';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
@@ -186,12 +187,27 @@ function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecordin
       const hatch: EscapeHatchWrite | undefined = plain && !deletes ? { writer, path, value } : undefined;
       if (hatch) hatches.note(hatch);
       writes.push([writer, { path }, hatch]);
-      if (!plain || !hatches.overDeclared(path, deletes)) continue;
-      const rendered = valueAt(doc, path, CFN_PROPERTIES);
-      const patched = deletes ? undefined : value();
-      override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
+      if (!plain) continue;
+      // a value written below a declared scalar replaces it: the plan shows the scalar, from its value to the new one
+      // (below a declared list, aws-cdk merges into the list's elements: the leaf written is the override)
+      const above = deletes ? undefined : hatches.declaredAbove(path);
+      const field = above && isScalar(valueAt(doc, above, CFN_PROPERTIES)) ? above : undefined;
+      if (!hatches.overDeclared(field ?? path, deletes)) continue;
+      const rendered = valueAt(doc, field ?? path, CFN_PROPERTIES);
+      const patched = deletes ? undefined : field ? valueOver(field, at, call.value) : value();
+      override({ path: field ?? path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
     }
   }
+}
+
+function isScalar(v: unknown): boolean {
+  return v === null || typeof v !== 'object';
+}
+
+/** The value a call of `value` at `at` leaves at `field`, a path above or below `at`. */
+function valueOver(field: FieldPath, at: FieldPath, value: unknown): unknown {
+  if (field.length >= at.length) return valueAt(value, field.slice(at.length), CFN_PROPERTIES);
+  return at.slice(field.length).reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 }
 
 /**

@@ -64,6 +64,15 @@ export class EscapeHatchWrites {
     return true;
   }
 
+  /**
+   * The value the declaration rendered that a write of `path` lies below (a
+   * plain call that replaces a declared `Timeout: 30` with `{ Ref: ... }`
+   * writes `Timeout.Ref`, and overrides `Timeout`), if any.
+   */
+  public declaredAbove(path: FieldPath): FieldPath | undefined {
+    return this.values.ancestorOf(path);
+  }
+
   /** True when a plain call overrode `path` (or a leaf above or below it): the declarer no longer writes it. */
   public givesWay(path: FieldPath): boolean {
     return this.overridden.intersects(path);

@@ -170,6 +170,15 @@ export class FieldSet implements Iterable<FieldPath> {
     return found || this.index.hasBelow(path);
   }
 
+  /** The nearest member that is a strict ancestor of `path` (a leaf that owns `path` whole), if any. */
+  public ancestorOf(path: FieldPath): FieldPath | undefined {
+    let depth = -1;
+    this.index.forEachPrefix(path, (_, d) => {
+      if (d < path.length) depth = d;
+    });
+    return depth < 0 ? undefined : path.slice(0, depth);
+  }
+
   /** True when `path` is a member or a member lies below it: what removing `path` would remove. */
   public hasAtOrBelow(path: FieldPath): boolean {
     return this.index.has(path) || this.index.hasBelow(path);
