@@ -1,4 +1,5 @@
 import { Lazy } from 'cdk8s';
+import { isPlainMap } from '../private/maps';
 
 /**
  * A Contribution's fields with every cdk8s `Lazy` in them produced, as cdk8s resolves a `Lazy` in a declaration's
@@ -22,8 +23,3 @@ function holdsLazy(value: unknown): boolean {
   return isPlainMap(value) && Object.values(value).some(holdsLazy);
 }
 
-function isPlainMap(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}

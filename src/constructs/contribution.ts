@@ -3,6 +3,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
+import { isMap } from '../private/maps';
 import { requireCapabilityApp } from '../private/misplaced';
 import { isJsonPatch } from '../private/upstream-state';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
@@ -142,7 +143,7 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
     recordWriteCalls();
     const given = (props ?? {}) as Partial<ContributionProps<T>>;
     const problems = problemsOf(given);
-    const fields = isPlainObject(given.fields) ? given.fields : {};
+    const fields = isMap(given.fields) ? given.fields : {};
     this.fields = fields;
     this.force = given.force === true;
     const target = given.target && typeof given.target === 'object' && 'node' in given.target ? resolveTarget(given.target) : undefined;
@@ -186,7 +187,7 @@ function problemsOf(props: Partial<ContributionProps<any>>): string[] {
   if (fields === undefined && patches === undefined && write === undefined) {
     problems.push("it has nothing to write: give it 'fields', 'patches' or 'write'");
   }
-  if (fields !== undefined && !isPlainObject(fields)) problems.push(`'fields' (${describe(fields)}) must be an object, such as { spec: { replicas: 3 } }`);
+  if (fields !== undefined && !isMap(fields)) problems.push(`'fields' (${describe(fields)}) must be an object, such as { spec: { replicas: 3 } }`);
   if (patches !== undefined) {
     if (!Array.isArray(patches)) {problems.push(`'patches' (${describe(patches)}) must be a list of JsonPatch, such as [JsonPatch.add('/spec/replicas', 3)]`);} else {
       patches.forEach((p, i) => {
@@ -206,10 +207,6 @@ function describe(value: unknown): string {
   if (typeof value !== 'object') return `${typeof value} ${String(value)}`;
   const name = value.constructor?.name;
   return !name || name === 'Object' ? 'an object' : `a ${name}`;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 function resolveTarget(target: IConstruct): ApiObject | CfnResource | undefined {

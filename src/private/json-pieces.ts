@@ -1,3 +1,5 @@
+import { isPlainMap } from './maps';
+
 /**
  * The text of `JSON.stringify(value, undefined, 2)`, byte for byte, in pieces:
  * the members of the outer object and array levels one by one (down to
@@ -36,7 +38,7 @@ function* piecesOf(value: unknown, indent: string, depth: number): Generator<str
     yield `${indent}]`;
     return true;
   }
-  if (depth > 0 && isPlainObject(value)) {
+  if (depth > 0 && isPlainMap(value)) {
     const inner = `${indent}  `;
     let first = true;
     for (const key of Object.keys(value)) {
@@ -124,9 +126,3 @@ function isLeftOut(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** An object `JSON.stringify` writes member by member (not an array, a boxed primitive or a class with its own rules). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}

@@ -1,5 +1,6 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
+import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -232,10 +233,6 @@ function suggest(value: string, format: Format, max: number): string | undefined
   s = s.slice(0, Math.min(max, 253)).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
   if (format === FORMATS.dns1035) s = s.replace(/^[^a-z]+/, '');
   return s && s !== value && format.test(s) ? s : undefined;
-}
-
-function isMap(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 /** `Kind namespace/name` of the object, its name shortened when long. */

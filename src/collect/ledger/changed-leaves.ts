@@ -1,5 +1,6 @@
 import { FieldPath } from './field-path';
-import { Emit, isIdentityKey, isPlainObject, LeafOptions, OwnedLeaf, walk, withoutKeys } from './leaves';
+import { Emit, isIdentityKey, LeafOptions, OwnedLeaf, walk, withoutKeys } from './leaves';
+import { isMap } from '../../private/maps';
 import type { FieldTopology } from '../topology/field-topology';
 import { elementKeyOf, listTypeOf } from '../topology/list-topology';
 
@@ -49,7 +50,7 @@ function diff(before: unknown, after: unknown, node: FieldTopology, path: string
 
 /** A map `walk` walks key by key at this node. */
 function isGranularMap(value: unknown, node: FieldTopology, path: FieldPath, isOpaque: Opaque): value is Record<string, unknown> {
-  return isPlainObject(value) && !isOpaque(value) && !(path.length > 0 && node.atomic) && node.type !== 'scalar' && node.type !== 'list';
+  return isMap(value) && !isOpaque(value) && !(path.length > 0 && node.atomic) && node.type !== 'scalar' && node.type !== 'list';
 }
 
 type JsonMap = Record<string, unknown>;
@@ -94,14 +95,14 @@ function diffKeyedLists(before: unknown[], after: unknown[], node: FieldTopology
   const elementNode = node.element();
   const element = (key: string, b: unknown, a: unknown) => {
     path.push(key);
-    const innerB = isPlainObject(b) ? withoutKeys(b, node.keys!) : undefined;
-    const innerA = isPlainObject(a) ? withoutKeys(a, node.keys!) : undefined;
+    const innerB = isMap(b) ? withoutKeys(b, node.keys!) : undefined;
+    const innerA = isMap(a) ? withoutKeys(a, node.keys!) : undefined;
     if (innerB && innerA && Object.keys(innerB).length > 0 && Object.keys(innerA).length > 0) {
       diff(innerB, innerA, elementNode, path, out, isOpaque);
     } else {
       const list = (e: unknown, emit: Emit) => {
         if (e === undefined) return;
-        const inner = isPlainObject(e) ? withoutKeys(e, node.keys!) : undefined;
+        const inner = isMap(e) ? withoutKeys(e, node.keys!) : undefined;
         if (inner === undefined || Object.keys(inner).length === 0) emit({ path: [...path], ...(inner ? { presence: true as const } : {}) }, e);
         else walk(inner, elementNode, path, emit, isOpaque);
       };

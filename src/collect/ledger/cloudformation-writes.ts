@@ -14,6 +14,7 @@ import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { AttributesRun, CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { appendTo } from '../../private/append';
+import { isPlainMap } from '../../private/maps';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
@@ -335,13 +336,6 @@ export function existingOverrides(raw: Record<string, unknown>): Array<{ path: s
     }
   }
   return calls;
-}
-
-/** A map as aws-cdk builds overrides: a plain or null-prototype object (not a token, not a list). */
-function isPlainMap(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype;
 }
 
 function tagHandover(c: CfnResource, tagProperty: string, h: TagHandover): HandoverFact {

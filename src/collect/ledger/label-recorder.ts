@@ -1,6 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import type { RenderChange } from './render-delta';
 import { compareText } from '../../private/compare';
+import { isMap } from '../../private/maps';
 import { labelMapsOf, RecordableRender, recordableRenderOf, setLabelMaps } from '../../private/upstream-state';
 
 /**
@@ -232,10 +233,6 @@ function sortedMap(map: Record<string, string>): Record<string, string> {
   const sorted: Record<string, string> = {};
   for (const k of Object.keys(map).sort(compareText)) sorted[k] = map[k];
   return sorted;
-}
-
-function isMap(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 /** Where two JSON values first differ, key order aside; undefined when they are equal. */

@@ -1,4 +1,5 @@
 import { FieldPath, setValueKey } from './field-path';
+import { isMap } from '../../private/maps';
 import type { FieldTopology } from '../topology/field-topology';
 import { elementKeyOf, listTypeOf, topologyAt } from '../topology/list-topology';
 
@@ -80,7 +81,7 @@ export function walk(value: unknown, node: FieldTopology, path: string[], emit: 
       for (const element of value) {
         const key = elementKeyOf(element, node);
         path.push(key);
-        const inner = isPlainObject(element) ? withoutKeys(element, node.keys!) : undefined;
+        const inner = isMap(element) ? withoutKeys(element, node.keys!) : undefined;
         if (inner === undefined || Object.keys(inner).length === 0) emit({ path: [...path], ...(inner ? { presence: true as const } : {}) }, element);
         else walk(inner, elementNode, path, emit, isOpaque);
         path.pop();
@@ -122,6 +123,3 @@ export function withoutKeys(element: Record<string, unknown>, keys: readonly str
   return inner;
 }
 
-export function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}

@@ -1,3 +1,4 @@
+import { isMap } from '../../private/maps';
 import type { FieldTopology } from '../topology/field-topology';
 import { elementKeyOf, listTypeOf } from '../topology/list-topology';
 
@@ -28,7 +29,7 @@ export function mergeFields(target: unknown, fields: unknown, topology: FieldTop
     if (listType === 'set') return mergeSet(target, fields);
     return clone(fields);
   }
-  if (isPlainObject(fields) && isPlainObject(target) && !topology.atomic && topology.type !== 'scalar' && topology.type !== 'list') {
+  if (isMap(fields) && isMap(target) && !topology.atomic && topology.type !== 'scalar' && topology.type !== 'list') {
     for (const k of Object.keys(fields)) {
       const v = fields[k];
       if (v === undefined) continue;
@@ -90,10 +91,6 @@ function mergeSet(target: unknown[], fields: unknown[]): unknown[] {
   // indexed after the loop, so a value twice in `fields` is pushed twice: the repeat stays in the result
   for (const key of added) index.add(key);
   return target;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 function clone<T>(x: T): T {

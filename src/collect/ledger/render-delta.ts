@@ -1,6 +1,7 @@
 import { changedLeavesAt } from './changed-leaves';
 import type { FieldPath } from './field-path';
-import { isIdentityKey, isPlainObject, LeafOptions, OwnedLeaf } from './leaves';
+import { isIdentityKey, LeafOptions, OwnedLeaf } from './leaves';
+import { isMap } from '../../private/maps';
 import type { FieldTopology } from '../topology/field-topology';
 
 /** One place where two renders of an object differ: the values at `path`, a path of map keys only. */
@@ -28,7 +29,7 @@ export function renderDelta(before: unknown, after: unknown, options: LeafOption
   const path: string[] = [];
   const visit = (b: unknown, a: unknown) => {
     if (b === a) return;
-    if (isMap(b, isOpaque) && isMap(a, isOpaque)) {
+    if (isOpenMap(b, isOpaque) && isOpenMap(a, isOpaque)) {
       const from = changes.length;
       let definedAfter = false;
       let definedBefore = false;
@@ -94,6 +95,6 @@ export function deltaLeaves(delta: readonly RenderChange[], topology: FieldTopol
   return out;
 }
 
-function isMap(x: unknown, isOpaque: (v: unknown) => boolean): x is Record<string, unknown> {
-  return isPlainObject(x) && !isOpaque(x);
+function isOpenMap(x: unknown, isOpaque: (v: unknown) => boolean): x is Record<string, unknown> {
+  return isMap(x) && !isOpaque(x);
 }

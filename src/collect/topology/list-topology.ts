@@ -1,4 +1,5 @@
 import type { FieldTopology } from './field-topology';
+import { isMap } from '../../private/maps';
 import { elementKey, FieldPath, isElementKey, isSetValue, setValueKey } from '../ledger/field-path';
 
 /** How the elements of a list are owned: the list as one leaf, per scalar value, or per element key. */
@@ -27,7 +28,7 @@ export function elementKeyOf(element: unknown, list: FieldTopology): string {
 
 /** The key fields of an element of `list` and their values, key defaults filled in; a missing key without a default is `null`. */
 export function keyValuesOf(element: unknown, list: FieldTopology): Record<string, unknown> {
-  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
+  const e = (isMap(element) ? element : {}) as Record<string, unknown>;
   const defaults = list.keyDefaults ?? {};
   const values: Record<string, unknown> = {};
   for (const k of list.keys ?? []) values[k] = e[k] ?? defaults[k] ?? null;
@@ -36,7 +37,7 @@ export function keyValuesOf(element: unknown, list: FieldTopology): Record<strin
 
 /** The key fields of `list` that `element` lacks and that have no default: the API server refuses such an element. */
 export function missingKeysOf(element: unknown, list: FieldTopology): string[] {
-  const e = (isPlainObject(element) ? element : {}) as Record<string, unknown>;
+  const e = (isMap(element) ? element : {}) as Record<string, unknown>;
   const defaults = list.keyDefaults ?? {};
   return (list.keys ?? []).filter((k) => (e[k] === undefined || e[k] === null) && defaults[k] === undefined);
 }
@@ -46,10 +47,6 @@ export function topologyAt(root: FieldTopology, path: FieldPath): FieldTopology 
   let node = root;
   for (const segment of path) node = isElementKey(segment) || isSetValue(segment) ? node.element() : node.field(segment);
   return node;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 /**
