@@ -51,20 +51,85 @@ function transpile(snippet: string): string {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
 const loadModule = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
 
+/** The file a snippet runs as, in the working directory, so that messages name its lines as a program's (`main.ts:12`). */
+const SNIPPET_FILE = 'main.ts';
+
 /**
- * Runs a snippet in this process, `cdk-capability` resolving to src/, with the
- * outdir in a fresh temporary folder; returns the violation lines of the
- * error it throws, else the warning lines it prints ('' when neither).
+ * The snippet as a CommonJS function of `require`, `exports` and `module` whose
+ * stack frames name `main.ts` and the snippet's own lines: each line of the
+ * transpiled code is put on the line of the snippet it came from (TypeScript's
+ * source map says which), and `//# sourceURL` names the file.
+ */
+function compileAsFile(snippet: string): (require: (name: string) => unknown, exports: object, module: object) => void {
+  const out = ts.transpileModule(snippet, {
+    fileName: SNIPPET_FILE,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: true, removeComments: true },
+  });
+  const sources = sourceLines(JSON.parse(out.sourceMapText!).mappings);
+  const lines: string[] = [''];
+  const append = (js: string) => (lines[lines.length - 1] = lines[lines.length - 1] === '' ? js : `${lines[lines.length - 1]} ${js}`);
+  let started = false;
+  out.outputText.split('\n').forEach((js, i) => {
+    const at = sources[i];
+    if (at === undefined && !started) {
+      append(js); // the prologue and helpers: on line 1, before its code
+    } else if (at === undefined) {
+      lines.push(js); // no mapping of its own (a template literal's next line): the next line
+    } else {
+      started = true;
+      while (lines.length < at) lines.push('');
+      append(js); // on its line, or on the current one when it maps behind it
+    }
+  });
+  const file = path.join(process.cwd(), SNIPPET_FILE);
+  // an indirect eval: in this realm, with no wrapper lines before the code (new Function adds two)
+  return (0, eval)(`(function (require, exports, module) {${lines.join('\n')}\n})\n//# sourceURL=${file}`);
+}
+
+/** Per line of generated code, the 1-based line of the source its first mapping points at (a source map's `mappings`, base64 VLQ). */
+function sourceLines(mappings: string): Array<number | undefined> {
+  const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  let source = 0; // the source line is a running sum over the whole map
+  return mappings.split(';').map((line) => {
+    let first: number | undefined;
+    for (const segment of line.split(',').filter((s) => s !== '')) {
+      const values: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const c of segment) {
+        const digit = digits.indexOf(c); // 5 bits of value, and a sixth: more digits follow
+        value += (digit % 32) * 2 ** shift;
+        shift += 5;
+        if (digit < 32) {
+          values.push(value % 2 === 1 ? -Math.floor(value / 2) : value / 2); // the lowest bit is the sign
+          value = 0;
+          shift = 0;
+        }
+      }
+      if (values.length >= 4) {
+        source += values[2];
+        first ??= source + 1;
+      }
+    }
+    return first;
+  });
+}
+
+/**
+ * Runs a snippet in this process as the program `main.ts` in the working
+ * directory (messages name its lines), `cdk-capability` resolving to src/,
+ * with the outdir in a fresh temporary folder; returns the violation lines of
+ * the error it throws, else the warning lines it prints ('' when neither).
  */
 export function runSnippet(snippet: string): string {
-  const js = transpile(snippet);
+  const main = compileAsFile(snippet);
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-doc-'));
   const saved = process.env.CDK8S_OUTDIR;
   process.env.CDK8S_OUTDIR = path.join(outdir, 'dist');
   const warnings: string[] = [];
   const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => warnings.push(String(chunk)) > 0);
   try {
-    new Function('require', 'exports', 'module', js)(loadModule, {}, { exports: {} });
+    main(loadModule, {}, { exports: {} });
     return warnings.join('').trimEnd();
   } catch (e) {
     return (e as Error).message.split('\n').slice(1).join('\n');
