@@ -41,6 +41,8 @@ const project = new typescript.TypeScriptProject({
     // the admission policies' expressions in tests; @bufbuild/protobuf is its peer dependency.
     '@bufbuild/cel@^0.6.1',
     '@bufbuild/protobuf@^2.6.2',
+    // Decodes TypeScript's source map when a docs snippet runs as main.ts (its lines as written), in test/doc-snippets.ts.
+    '@jridgewell/sourcemap-codec@^1.5.0',
     // Property-based tests for the graph and the ledger.
     'fast-check@^4.3.0',
     // The SARIF 2.1.0 JSON Schema (vendor/sarif) is draft-04, which ajv 8 reads only with this plugin (ajv's own

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { decode } from '@jridgewell/sourcemap-codec';
 import * as ts from 'typescript';
 
 /** One section of docs/errors.md: its code, its failing snippet and the message it documents. */
@@ -86,32 +87,11 @@ function compileAsFile(snippet: string): (require: (name: string) => unknown, ex
   return (0, eval)(`(function (require, exports, module) {${lines.join('\n')}\n})\n//# sourceURL=${file}`);
 }
 
-/** Per line of generated code, the 1-based line of the source its first mapping points at (a source map's `mappings`, base64 VLQ). */
+/** Per line of generated code, the 1-based line of the source its first mapping points at. */
 function sourceLines(mappings: string): Array<number | undefined> {
-  const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  let source = 0; // the source line is a running sum over the whole map
-  return mappings.split(';').map((line) => {
-    let first: number | undefined;
-    for (const segment of line.split(',').filter((s) => s !== '')) {
-      const values: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const c of segment) {
-        const digit = digits.indexOf(c); // 5 bits of value, and a sixth: more digits follow
-        value += (digit % 32) * 2 ** shift;
-        shift += 5;
-        if (digit < 32) {
-          values.push(value % 2 === 1 ? -Math.floor(value / 2) : value / 2); // the lowest bit is the sign
-          value = 0;
-          shift = 0;
-        }
-      }
-      if (values.length >= 4) {
-        source += values[2];
-        first ??= source + 1;
-      }
-    }
-    return first;
+  return decode(mappings).map((segments) => {
+    const first = segments.find((s) => s.length >= 4);
+    return first === undefined ? undefined : first[2]! + 1;
   });
 }
 
