@@ -144,7 +144,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     // THEN refused, naming both (cdk8s' render keeps drain alone: rollout would vanish without a word)
     expect(ApiObject.of(target).toJson().spec.timers).toEqual({ drain: '1m' });
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${first}) and 'cdn/Routing/App1' (addJsonPatch at ${second}) both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${KEEP_ONE('cdn/Routing/App1')}`,
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${second}) replaces the map spec.timers of apps.example.com/ApplicationDeployment apps/app1, which drops spec.timers.rollout, written by 'cdn/Routing/App1' (addJsonPatch at ${first}). Give each field one owner: write the keys of spec.timers one by one instead of the whole map, or leave the map to one writer.`,
     ]);
   });
 
@@ -160,7 +160,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) and 'cdn/Routing/Rollouts' both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ${FIX}`,
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) replaces the map spec.timers of apps.example.com/ApplicationDeployment apps/app1, which drops spec.timers.rollout, written by 'cdn/Routing/Rollouts'. Give each field one owner: write the keys of spec.timers one by one instead of the whole map, or leave the map to one writer.`,
     ]);
   });
 

@@ -220,6 +220,13 @@ export interface FieldWrite {
    * ancestor (a scalar or atomic value, a JSON patch's remove).
    */
   readonly presence?: true;
+  /**
+   * Set when the writer writes this leaf only by setting the value of an
+   * ancestor, the path given (a JSON patch `add` or `replace`, an
+   * `addOverride` of a whole map), which drops the value another writer set
+   * here.
+   */
+  readonly replacing?: FieldPath;
 }
 
 /**

@@ -23,6 +23,19 @@ export interface FieldConflict {
    * @default - not a conflict over defaults
    */
   readonly defaults?: readonly LibraryDefault[];
+  /**
+   * When one of two writers reaches every contested leaf only by setting the
+   * value of one ancestor map (a patch or override of the whole map, which
+   * drops what the other set in it): that writer and the map.
+   * @default - no such writer
+   */
+  readonly replacing?: {
+    readonly writer: Writer;
+    /** The map it set (`[]`: the whole object, or a CloudFormation resource's whole `Properties`). */
+    readonly map: FieldPath;
+    /** True for a CloudFormation resource. */
+    readonly cfn: boolean;
+  };
 }
 
 /**
@@ -52,6 +65,7 @@ function conflictMessage(c: FieldConflict): string {
     calls.set(writer, (calls.get(writer) ?? 0) + 1);
   }
   const fields = listSome(c.fields);
+  if (c.replacing && calls.size === 2) return replacingMessage(c, c.replacing, fields);
   if (calls.size === 1) {
     const [[writer, times]] = calls;
     return `${writer} is called ${timesText(times)}, and each call writes ${fields} of ${c.object}: only the last call's value reaches the output. `
@@ -59,6 +73,18 @@ function conflictMessage(c: FieldConflict): string {
   }
   const named = [...calls].map(([writer, times]) => (times === 1 ? writer : `${writer}, called ${timesText(times)}`));
   return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`;
+}
+
+/** The message of a conflict where one writer set a whole map (or the whole object) over what the other wrote in it. */
+function replacingMessage(c: FieldConflict, replacing: NonNullable<FieldConflict['replacing']>, fields: string): string {
+  const { writer, map, cfn } = replacing;
+  const other = c.writers.find((w) => w !== writer)!;
+  const [what, fix] = map.length > 0
+    ? [`the map ${formatPath(map)}`, `write the keys of ${formatPath(map)} one by one instead of the whole map, or leave the map to one writer`]
+    : cfn
+      ? ['the whole Properties', 'override each property by its own path (addPropertyOverride) instead of the whole Properties, or leave them to one writer']
+      : ['the whole object', 'write each field by its own path instead of the whole object'];
+  return `${describeWriter(writer)} replaces ${what} of ${c.object}, which drops ${fields}, written by ${describeWriter(other)}. Give each field one owner: ${fix}.`;
 }
 
 const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
@@ -132,10 +158,27 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
       const fields = group.fields.sort((a, b) => compareText(a[0], b[0]));
       const leaves = fields.map((f) => f[1]);
       const defaults = defaultsContested(object, group.writers, leaves);
-      found.push({ object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves, ...(defaults ? { defaults } : {}) });
+      const replacing = replacingWriter(object, group.writers, leaves);
+      const conflict: FieldConflict = { object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves };
+      found.push({ ...conflict, ...(defaults ? { defaults } : {}), ...(replacing ? { replacing } : {}) });
     }
   }
   return found;
+}
+
+/** Of two writers, the one that writes every one of `leaves` only by replacing one map above them, with the map. */
+function replacingWriter(object: ObjectWrites, writers: readonly Writer[], leaves: readonly FieldPath[]): FieldConflict['replacing'] {
+  if (writers.length !== 2 || !object.writes.some((w) => w.replacing)) return undefined;
+  const found = writers.map((writer) => {
+    const maps = leaves.map((leaf) => object.writes.find((w) => w.writer.id === writer.id && w.replacing && samePath(w.path, leaf))?.replacing);
+    const map = maps[0];
+    return map && maps.every((m) => m && samePath(m, map)) ? { writer, map, cfn: object.kind === 'cfn' } : undefined;
+  }).filter((r) => r !== undefined);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+function samePath(a: FieldPath, b: FieldPath): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
 /** The library defaults at `leaves` when two writers, one the declarer, contest only such leaves; else undefined. */

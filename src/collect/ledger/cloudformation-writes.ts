@@ -122,7 +122,7 @@ interface ResourceWrites {
 
 function recordResource(c: CfnResource, w: ResourceWrites): void {
   const object: LedgerObject = { key: `cfn|${c.node.path}`, label: labelOf(c), kind: 'cfn' };
-  const record = (writer: Writer, leaf: OwnedLeaf) => w.ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => w.ledger.record({ object, writer, path, presence, replacing });
   const declarer = declarationWriter(declarerOf(c).node.path);
   const declaredTagValues = w.declared ? Object.fromEntries([...w.declared].map(([k, t]) => [k, t.value])) : undefined;
   const doc = cloudFormationDocOf(c, declaredTagValues);
@@ -177,7 +177,7 @@ function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecordin
     const deletes = call.value === undefined;
     const at = call.path.slice(r.under);
     const leaves = deletes ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
-    if (!deletes) for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
+    if (!deletes) for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path, replacing: at }]);
     for (const path of leaves) {
       if (plain && deletes) {
         for (const earlier of hatches.removeUnder(writer, path)) {
@@ -282,7 +282,7 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], r
   });
   const hatches = new EscapeHatchWrites(declaredLeaves);
   recordOverrideCalls(calls, { ledger, object, resourcePath: c.node.path, declarer, doc: now.doc, hatches, writes, under: 0 });
-  const record = (writer: Writer, leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => ledger.record({ object, writer, path, presence, replacing });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
 }

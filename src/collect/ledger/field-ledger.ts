@@ -24,6 +24,8 @@ export interface LedgerWrite {
   readonly path: FieldPath;
   /** True when the write only makes the node exist (see `FieldWrite.presence`). */
   readonly presence?: boolean;
+  /** The ancestor whose value the writer set, dropping this leaf another writer set (see `FieldWrite.replacing`). */
+  readonly replacing?: FieldPath;
 }
 
 interface Entry {
@@ -50,13 +52,13 @@ export class LedgerBuilder {
 
   /** Records one write. */
   public record(write: LedgerWrite): void {
-    const { object, writer, path, presence } = write;
+    const { object, writer, path, presence, replacing } = write;
     let entry = this.objects.get(object.key);
     if (!entry) {
       entry = { label: object.label, kind: object.kind, writes: [] };
       this.objects.set(object.key, entry);
     }
-    entry.writes.push(presence ? { writer, path, presence: true } : { writer, path });
+    entry.writes.push(presence ? { writer, path, presence: true } : replacing ? { writer, path, replacing } : { writer, path });
     entry.index = undefined;
   }
 

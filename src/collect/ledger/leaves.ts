@@ -19,6 +19,12 @@ export interface OwnedLeaf {
    * the node (a scalar, an atomic value, a JSON patch's remove) contests it.
    */
   readonly presence?: true;
+  /**
+   * Set when the write reaches this leaf only by setting the value of an
+   * ancestor, the path given (a patch or override of a whole map drops the
+   * keys another writer set in it): for messages, which name the map.
+   */
+  readonly replacing?: FieldPath;
 }
 
 /** Options of `leavesOf`. */

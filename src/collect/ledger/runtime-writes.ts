@@ -86,7 +86,7 @@ export function recordRuntimeWrites(
   const patches = jsonPatchesOf(draft.apiObject);
   const declared = patches.length > 0 ? renderWithoutPatches(draft.apiObject) : draft.manifest;
   const object: LedgerObject = { key: draft.key, label: draft.label, kind: 'k8s' };
-  const record = (writer: Writer, leaf: OwnedLeaf) => ledger.record({ object, writer, path: leaf.path, presence: leaf.presence });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => ledger.record({ object, writer, path, presence, replacing });
   const declarer = declarationWriter(draft.declarer);
 
   if (patches.length === 0 && contributions.length === 0 && callbacks.length === 0 && runtime.length === 0) {
@@ -121,7 +121,7 @@ export function recordRuntimeWrites(
     if ((op.op === 'add' || op.op === 'replace') && !inserts) {
       // a value set over a map drops what earlier patches set in it: this patch writes those leaves too
       const at = pointerToPath(op.path, declared, topology, op.value).path;
-      for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path }]);
+      for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path, replacing: at }]);
     }
     for (const leaf of owned) {
       const path = leaf.path;
