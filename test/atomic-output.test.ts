@@ -108,7 +108,7 @@ describe('writeAtomically', () => {
     writeAtomically(outdir, tree({ 'plan.json': 'new' }));
 
     // THEN only the new files (and the marker that says the folder is ours) are there, and no staging or set-aside folder is left
-    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":1}\n', 'plan.json': 'new' });
+    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":2,"files":["plan.json"]}\n', 'plan.json': 'new' });
     expect(entriesBeside(parent)).toEqual(['out']);
   });
 

@@ -24,7 +24,9 @@ const COMMITTED = ['alongside-moved', 'done'];
 
 /** The output of one version, as `readTree` gives it. */
 function outputOf(version: string): Record<string, string> {
-  const tree: Record<string, string> = { '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":1}\n', 'plan.json': JSON.stringify({ version }) + '\n', 'runtime/': '<dir>' };
+  const files = ['plan.json', 'runtime/0001.yaml', 'runtime/0002.yaml', 'runtime/0003.yaml', 'runtime/0004.yaml', 'runtime/0005.yaml'];
+  const marker = JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files }) + '\n';
+  const tree: Record<string, string> = { '.cdk-capability-output': marker, 'plan.json': JSON.stringify({ version }) + '\n', 'runtime/': '<dir>' };
   for (let i = 1; i <= 5; i++) tree[`runtime/000${i}.yaml`] = `version: ${version}\nfile: ${i}\n`;
   return tree;
 }
@@ -92,7 +94,7 @@ describe('a synth killed at any step of its write', () => {
 
       // ...and a synth after it writes version 3
       writeAtomically(outdir, { files: new Map([['plan.json', '{"version":"3"}\n']]), copies: new Map() });
-      expect({ label, output: readTree(outdir) }).toEqual({ label, output: { '.cdk-capability-output': outputOf('3')['.cdk-capability-output'], 'plan.json': '{"version":"3"}\n' } });
+      expect({ label, output: readTree(outdir) }).toEqual({ label, output: { '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":2,"files":["plan.json"]}\n', 'plan.json': '{"version":"3"}\n' } });
     }
   });
 

@@ -183,8 +183,58 @@ describe('the outdir', () => {
     appWith(outdir).synth();
 
     // THEN it holds our output and the marker
-    expect(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).toBe('{"generator":"cdk-capability","formatVersion":1}\n');
+    expect(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).toBe(JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files: ['interface.json', 'plan.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml'] }) + '\n');
     expect(fs.existsSync(path.join(outdir, 'plan.json'))).toBe(true);
+  });
+
+  test.each([
+    ['notes beside the output', 'NOTES.md', "'NOTES.md'"],
+    ['a manifest of the user\'s in a folder of its own under runtime/', 'runtime/mine/keep.yaml', "'runtime/mine/keep.yaml'"],
+    ['a .git folder (the outdir made a repository of its own)', '.git/HEAD', "'.git/HEAD'"],
+  ])('a file added to an output of ours after its synth (%s) is refused, naming it, and nothing changes', (_, file, named) => {
+    // GIVEN (a user trial: the next synth deleted it without a word, .git included) an output of ours, then a file of the user's
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.mkdirSync(path.dirname(path.join(outdir, file)), { recursive: true });
+    fs.writeFileSync(path.join(outdir, file), 'mine\n');
+    const before = readTree(outdir);
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([{
+      code: 'CAP011',
+      message: `output not written: the outdir '${outdir}' holds files this library did not write (${named}), and synth replaces the outdir as a whole: move them out of it. Nothing was changed. `
+        + 'Point the outdir (the outdir prop, or CDK8S_OUTDIR) at a new or empty folder, or at one a previous synth wrote.',
+    }]);
+    expect(readTree(outdir)).toEqual(before);
+  });
+
+  test('a file in the cloud assembly folder deploy/ (the aws-cdk CLI\'s read lock, an asset) is the assembly\'s: replaced with the output', () => {
+    // GIVEN an output of ours with a read lock the aws-cdk CLI left in its assembly
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.mkdirSync(path.join(outdir, 'deploy'));
+    fs.writeFileSync(path.join(outdir, 'deploy', 'read.1234.1.lock'), '');
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([]);
+    expect(fs.existsSync(path.join(outdir, 'deploy'))).toBe(false);
+  });
+
+  test('a marker of the first format (no file list) is taken for an earlier release\'s: its output is replaced, a file of anyone else\'s beside it refused', () => {
+    // GIVEN an output with the marker an earlier release wrote, and another folder with that marker copied beside a thesis
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    fs.writeFileSync(path.join(outdir, MARKER), '{"generator":"cdk-capability","formatVersion":1}\n');
+    const forged = path.join(tempDir(), 'mine');
+    fs.mkdirSync(forged);
+    fs.writeFileSync(path.join(forged, MARKER), '{"generator":"cdk-capability","formatVersion":1}\n');
+    fs.writeFileSync(path.join(forged, 'thesis.tex'), '\\documentclass{article}\n');
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).formatVersion).toBe(2);
+    expect(refusal(appWith(forged))).toEqual([{ code: 'CAP011', message: expect.stringContaining("holds files this library did not write ('thesis.tex')") }]);
+    expect(fs.readFileSync(path.join(forged, 'thesis.tex'), 'utf-8')).toBe('\\documentclass{article}\n');
   });
 
   test('an output written before the marker existed (plan.json and interface.json of ours) is still replaced', () => {
@@ -209,7 +259,7 @@ describe('the outdir', () => {
     // WHEN / THEN refused, naming the user's file, and every byte stays
     expect(refusal(appWith(outdir))).toEqual([{
       code: 'CAP011',
-      message: expect.stringContaining(`the outdir '${outdir}' holds files this library did not write ('thesis.tex'), and synth replaces the outdir as a whole. Nothing was changed.`),
+      message: expect.stringContaining(`the outdir '${outdir}' holds files this library did not write ('thesis.tex'), and synth replaces the outdir as a whole: move them out of it. Nothing was changed.`),
     }]);
     expect(readTree(outdir)).toEqual(before);
   });

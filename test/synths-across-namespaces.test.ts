@@ -30,7 +30,9 @@ beforeAll(() => {
 
 /** The output of one version, as `readTree` gives it. */
 function outputOf(version: string): Record<string, string> {
-  const tree: Record<string, string> = { '.cdk-capability-output': '{"generator":"cdk-capability","formatVersion":1}\n', 'plan.json': JSON.stringify({ version }) + '\n', 'runtime/': '<dir>' };
+  const files = ['plan.json', 'runtime/0001.yaml', 'runtime/0002.yaml', 'runtime/0003.yaml', 'runtime/0004.yaml', 'runtime/0005.yaml'];
+  const marker = JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files }) + '\n';
+  const tree: Record<string, string> = { '.cdk-capability-output': marker, 'plan.json': JSON.stringify({ version }) + '\n', 'runtime/': '<dir>' };
   for (let i = 1; i <= 5; i++) tree[`runtime/000${i}.yaml`] = `version: ${version}\nfile: ${i}\n`;
   return tree;
 }

@@ -9,7 +9,7 @@ import type { OutputTree } from '../src/render/output-tree';
 
 afterAll(removeTempDirs);
 
-const MARKER = '{"generator":"cdk-capability","formatVersion":1}\n';
+const MARKER = '{"generator":"cdk-capability","formatVersion":2,"files":["plan.json"]}\n';
 
 function tree(plan: string): OutputTree {
   return { files: new Map([['plan.json', plan]]), copies: new Map() };

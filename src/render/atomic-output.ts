@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FileContent, PiecewiseText } from './file-content';
 import { OutdirLock } from './outdir-lock';
-import { OUTPUT_MARKER, OUTPUT_MARKER_CONTENT, outdirProblem, ProtectedPaths } from './outdir-safety';
+import { filesUnder, OUTPUT_MARKER, outdirProblem, outputMarkerContent, ProtectedPaths } from './outdir-safety';
 import type { OutputTree } from './output-tree';
 import { recoverDeadRuns, removeJournal, writeJournal } from './swap-journal';
 import { writeFailure } from './write-failure';
@@ -142,7 +142,6 @@ function refuseUnsafeOutdir(outdir: string, protectedPaths: ProtectedPaths): voi
 function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options: WriteOptions): void {
   const { run } = held;
   const staging = run.freshFolder('output');
-  fs.writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_CONTENT);
   for (const [relative, content] of [...tree.files].sort(([a], [b]) => compareText(a, b))) {
     options.beforeWrite?.(relative);
     const file = confined(staging, relative);
@@ -155,6 +154,8 @@ function writeStaged(target: string, held: HeldOutdir, tree: OutputTree, options
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     placeCopy(source, dest);
   }
+  // last: the marker lists what the output holds, so the next synth knows any other file for someone's
+  fs.writeFileSync(path.join(staging, OUTPUT_MARKER), outputMarkerContent(filesUnder(staging)));
   writeSteps.observe?.('staged');
   pulse();
   const alongside = options.alongside && stageAlongside(run, options.alongside);

@@ -1,11 +1,31 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { compareText } from '../private/compare';
 
 /** The file every output folder of this library holds, so a later synth knows the folder is ours to replace. */
 export const OUTPUT_MARKER = '.cdk-capability-output';
 
-/** The content of the marker: deterministic, so two synths of one program give byte-identical folders. */
+/**
+ * The content of the marker of the first format, which named no files: an
+ * outdir a release before the file list wrote holds it (and tests write it as
+ * such an outdir's).
+ */
 export const OUTPUT_MARKER_CONTENT = JSON.stringify({ generator: 'cdk-capability', formatVersion: 1 }) + '\n';
+
+/** The folder of the cloud assembly, whose files (assets of any name, the aws-cdk CLI's read locks) the marker does not list. */
+const ASSEMBLY_FOLDER = 'deploy';
+
+/**
+ * The content of the marker of an outdir holding `files`: the files a synth
+ * wrote there (relative, `/`-separated), but for the cloud assembly's, so the
+ * next synth can tell a file someone added (notes, a `.git` folder, a manifest
+ * of their own under `runtime/`) from its own output. Deterministic: two synths
+ * of one program give byte-identical folders.
+ */
+export function outputMarkerContent(files: readonly string[]): string {
+  const listed = files.filter((f) => f !== OUTPUT_MARKER && !isUnder(ASSEMBLY_FOLDER, f)).sort(compareText);
+  return JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files: listed }) + '\n';
+}
 
 /** Paths a synth must never replace, however the outdir is set. */
 export interface ProtectedPaths {
@@ -31,8 +51,9 @@ export function resolveOutdir(prop: string | undefined, env: NodeJS.ProcessEnv =
  * Why synth must not replace `outdir`, or undefined when it may.
  *
  * Synth replaces its outdir as a whole, so the outdir must be a folder this
- * library wrote (it holds `OUTPUT_MARKER`), an empty folder, or absent; and it
- * must not be or contain the working directory, the lock file or the program.
+ * library wrote (it holds `OUTPUT_MARKER`) holding nothing else than what the
+ * marker lists, an empty folder, or absent; and it must not be or contain the
+ * working directory, the lock file or the program.
  *
  * @param outdir the absolute outdir
  */
@@ -58,12 +79,54 @@ export function outdirProblem(outdir: string, protectedPaths: ProtectedPaths): s
   if (stat.isSymbolicLink()) return `the outdir '${outdir}' is a symbolic link; synth replaces only a real folder it wrote`;
   if (!stat.isDirectory()) return `the outdir '${outdir}' is a file, not a folder`;
   const entries = fs.readdirSync(target);
-  if (entries.length === 0 || entries.includes(OUTPUT_MARKER)) return undefined;
-  const foreign = entries.filter((e) => !isOurEntry(target, e)).sort();
-  if (foreign.length === 0 && isEarlierOutput(target)) return undefined;
-  const listed = foreign.length > 0 ? foreign : entries.sort();
+  if (entries.length === 0) return undefined;
+  const written = entries.includes(OUTPUT_MARKER) ? markedFiles(target) : undefined;
+  let foreign: string[];
+  if (Array.isArray(written)) {
+    const ours = new Set(written);
+    foreign = filesUnder(target).filter((f) => f !== OUTPUT_MARKER && !isUnder(ASSEMBLY_FOLDER, f) && !ours.has(f));
+  } else {
+    foreign = entries.filter((e) => e !== OUTPUT_MARKER && !isOurEntry(target, e));
+    if (foreign.length === 0 && (written === 'unlisted' || isEarlierOutput(target))) return undefined;
+    // a lookalike of our output without our marker or our plan: whose it is, nothing says
+    if (foreign.length === 0) foreign = entries;
+  }
+  if (foreign.length === 0) return undefined;
+  const listed = foreign.sort(compareText);
   const shown = listed.slice(0, 3).map((e) => `'${e}'`).join(', ');
-  return `the outdir '${outdir}' holds files this library did not write (${shown}${listed.length > 3 ? ', ...' : ''}), and synth replaces the outdir as a whole`;
+  return `the outdir '${outdir}' holds files this library did not write (${shown}${listed.length > 3 ? `, and ${listed.length - 3} more` : ''}), `
+    + 'and synth replaces the outdir as a whole: move them out of it';
+}
+
+/**
+ * The files the marker in `dir` lists; `'unlisted'` for a marker of the first
+ * format (this library's, naming no files); undefined when the marker is not
+ * this library's.
+ */
+function markedFiles(dir: string): readonly string[] | 'unlisted' | undefined {
+  let marker: { generator?: unknown; files?: unknown } | null;
+  try {
+    marker = JSON.parse(fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf-8'));
+  } catch {
+    return undefined;
+  }
+  if (marker?.generator !== 'cdk-capability') return undefined;
+  const files = marker.files;
+  if (Array.isArray(files) && files.every((f) => typeof f === 'string')) return files as string[];
+  return 'unlisted';
+}
+
+/** Every file (anything not a folder: symbolic links too) below `dir`, relative and `/`-separated. */
+export function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    // `parentPath` from Node 20.12, `path` before it
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'));
+}
+
+/** True when the relative path `file` lies in the folder `folder` at the top. */
+function isUnder(folder: string, file: string): boolean {
+  return file.startsWith(`${folder}/`);
 }
 
 /** What a synth writes at the top of its outdir: a file, or a folder and what the folder may hold. */
