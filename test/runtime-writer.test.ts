@@ -79,6 +79,12 @@ describe('bad props are CAP010 at synth, naming the prop, the value and what is 
       /'manager' \("net\\top"\) must be the field manager the controller writes under, as the API server accepts it: 1 to 128 bytes of printable characters/],
     ['an empty field manager', (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: NETOP, manager: '' }),
       /'manager' \(""\) must be the field manager the controller writes under, as the API server accepts it: 1 to 128 bytes of printable characters/],
+    ["the applier's own field manager (a user trial: accepted, and each release removed the controller's field)", (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: NETOP, manager: 'cdk-capability' }),
+      /'manager' \("cdk-capability"\) is a field manager of cdk-capability's own \(cdk-capability apply writes under "cdk-capability" and "cdk-capability:<writer>"; a RuntimeWriter without a manager is "cdk-capability-runtime:<its path>"\): a release would take the controller's fields away\. Give the manager the controller itself writes under, such as "network-operator", or leave it out$/],
+    ["a writer's field manager", (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: NETOP, manager: 'cdk-capability:platform/Routing/App1' }),
+      /'manager' \("cdk-capability:platform\/Routing\/App1"\) is a field manager of cdk-capability's own/],
+    ["another runtime writer's derived field manager", (r) => ({ target: appDeployment(r), fields: ['spec.domains'], identity: NETOP, manager: 'cdk-capability-runtime:cdn/Routing/Other' }),
+      /'manager' \("cdk-capability-runtime:cdn\/Routing\/Other"\) is a field manager of cdk-capability's own/],
     ['a target that is no object', (r) => ({ target: r, fields: ['spec.domains'], identity: NETOP }),
       /'target' \('cdn\/Routing'\) must be an ApiObject, a construct with one as its default child, or \{ apiVersion, kind \} for every object of a kind/],
   ];

@@ -1,24 +1,8 @@
 import type { Writer } from '../collect/ledger/writer';
-import { FIELD_MANAGER_MAX_BYTES, PRINTABLE_ASCII, printableClasses } from '../private/field-manager-name';
+import { APPLIER_FIELD_MANAGER, FIELD_MANAGER_MAX_BYTES, FIELD_MANAGER_PREFIX, PRINTABLE_ASCII, printableClasses, RUNTIME_FIELD_MANAGER_PREFIX } from '../private/field-manager-name';
 import { sha256Hex } from '../private/sha256';
 
-/** What every field manager of a writer of the composition starts with, so `managedFields` tells ours apart. */
-export const FIELD_MANAGER_PREFIX = 'cdk-capability:';
-
-/**
- * The field manager `apply` gives the whole merged object for a moment (the first apply of each step), and
- * that releases it again at the end of the step: between releases it owns nothing.
- */
-export const APPLIER_FIELD_MANAGER = 'cdk-capability';
-
-/**
- * What the field manager of a `RuntimeWriter` declared without `manager` starts with. Not
- * `FIELD_MANAGER_PREFIX`: `apply` never applies under it, and what its controller writes outside the
- * composition (every object of a kind) is not ours.
- */
-export const RUNTIME_FIELD_MANAGER_PREFIX = 'cdk-capability-runtime:';
-
-export { FIELD_MANAGER_MAX_BYTES } from '../private/field-manager-name';
+export { APPLIER_FIELD_MANAGER, FIELD_MANAGER_MAX_BYTES, FIELD_MANAGER_PREFIX, RUNTIME_FIELD_MANAGER_PREFIX } from '../private/field-manager-name';
 
 /** Hex digits of the digest in a shortened name: 64 bits. */
 const DIGEST_HEX = 16;

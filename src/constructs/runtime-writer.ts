@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { apiObjectOf } from './api-object-of';
 import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
-import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName } from '../private/field-manager-name';
+import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName, isReservedFieldManager } from '../private/field-manager-name';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 import { usernameProblem } from '../private/kubernetes-username';
 
@@ -119,6 +119,9 @@ export class RuntimeWriter extends Construct {
     this.manager = props.manager;
     if (props.manager !== undefined && !isFieldManagerName(props.manager)) {
       problems.push(`'manager' (${JSON.stringify(props.manager)}) must be the field manager the controller writes under, as the API server accepts it: 1 to ${FIELD_MANAGER_MAX_BYTES} bytes of printable characters, such as "network-operator"`);
+    } else if (props.manager !== undefined && isReservedFieldManager(props.manager)) {
+      problems.push(`'manager' (${JSON.stringify(props.manager)}) is a field manager of cdk-capability's own (cdk-capability apply writes under "cdk-capability" and "cdk-capability:<writer>"; a RuntimeWriter without a manager is "cdk-capability-runtime:<its path>"): `
+        + 'a release would take the controller\'s fields away. Give the manager the controller itself writes under, such as "network-operator", or leave it out');
     }
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
   }
