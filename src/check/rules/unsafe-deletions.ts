@@ -113,7 +113,10 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
       } else if (present.has(lock.units[w].id) && !handled.has(`${source[v]}:${w}`)) {
         const gone = lock.units[source[v]];
         const stays = lock.units[w];
-        report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path] });
+        // nothing of this release can depend on what it removes: the dependent's version in the cluster still does
+        const fix = `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} `
+          + `in the cluster needs it until this release is applied) and remove it in the next.`;
+        report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path], fix });
       }
     }
   }
