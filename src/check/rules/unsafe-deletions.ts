@@ -115,7 +115,7 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
         const stays = lock.units[w];
         // nothing of this release can depend on what it removes: the dependent's version in the cluster still does
         const fix = `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} `
-          + `in the cluster needs it until this release is applied) and remove it in the next.`;
+          + 'in the cluster needs it until this release is applied) and remove it in the next.';
         report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path], fix });
       }
     }
