@@ -104,6 +104,24 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
     ]);
   });
 
+  test('a stack without resources (F0001) is told to declare one or drop the stack, not to fix a property', () => {
+    // GIVEN (a user trial: the README's tenant stacks were empty) a shared base with a parameter, a tenant stack with nothing
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const cdn = new Capability(app, 'cdn');
+    new ssm.StringParameter(new SharedBase(cdn, 'Base'), 'P', { stringValue: 'x' });
+    new DeploymentAggregate(cdn, 'acme');
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN one warning, for the empty stack
+    expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
+      "CAP010 invalid object: the template of stack 'cdn/acme': F0001 Resources section must exist and be non-empty. aws-cdk reports this as a warning; "
+        + 'set the feature flag "@aws-cdk/core:validateAgainstDefaultRules" to true to make it an error; declare a resource in stack \'cdn/acme\' or drop the stack, '
+        + 'or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.',
+    ]);
+  });
+
   test('the same template gives the same finding in a plain aws-cdk App (the oracle)', () => {
     // GIVEN the template the CapabilityApp wrote
     const app = badApp();

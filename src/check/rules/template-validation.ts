@@ -26,14 +26,19 @@ export const templateValidationWarnings = defineRule({
   run: ({ facts }) => (facts.problems.templateFindings ?? []).filter((f) => f.severity === 'warning').map((f) => templateFinding(f, 'warning')),
 });
 
+/** The validator's rule for a template whose Resources section is missing or empty. */
+const EMPTY_TEMPLATE = 'F0001';
+
 function templateFinding(f: TemplateFinding, severity: 'error' | 'warning'): RuleFinding {
   const resources = f.resources.map((r) => (r.path ? `${r.logicalId} ('${r.path}')` : r.logicalId)).join(', ');
   const how = severity === 'warning'
     ? `aws-cdk reports this as a warning; set the feature flag "${FLAG}" to true to make it an error`
     : `aws-cdk's template validator refuses it ("${FLAG}" is true)`;
+  // F0001: a template without resources, which CloudFormation refuses to deploy: there is no property to fix
+  const fix = f.rule === EMPTY_TEMPLATE ? `declare a resource in stack '${f.stack}' or drop the stack` : 'fix the property';
   return {
     message: `the template of stack '${f.stack}'${resources ? `, resource ${resources}` : ''}: ${f.rule} ${f.description}. ${how}; `
-      + 'fix the property, or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.',
+      + `${fix}, or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.`,
     paths: [f.stack, ...f.resources.flatMap((r) => (r.path ? [r.path] : []))],
   };
 }
