@@ -117,3 +117,43 @@ test('docs/errors.md quotes the malformed-field message exactly', () => {
   const documented = fs.readFileSync(path.join(__dirname, '..', 'docs', 'errors.md'), 'utf-8').split('\n').filter((l) => l.startsWith("> CAP010 invalid object: 'cdn/Routing/NetOp'"));
   expect(documented).toEqual([`> ${violation.code} ${violation.message}`]);
 });
+
+describe('a RuntimeWriter of every object of a kind nothing in reach knows', () => {
+  test('is a CAP010 warning naming the closest kind of the composition: a typo protects nothing', () => {
+    // GIVEN (a user trial: kind 'ApplicationDeploymnt' was accepted without a word) the composition's ApplicationDeployment
+    const { app, routing: r } = routing();
+    appDeployment(r);
+
+    // WHEN
+    new RuntimeWriter(r, 'NetOp', { target: { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeploymnt' }, fields: ['spec.domains'], identity: NETOP });
+    const result = CapabilityTesting.synth(app);
+
+    // THEN accepted, with a warning
+    expect(result.violations).toEqual([]);
+    expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
+      "CAP010 invalid object: 'cdn/Routing/NetOp' writes every apps.example.com/ApplicationDeploymnt, a kind no object or CRD of the composition has and no built-in kind of Kubernetes: "
+        + "it protects nothing here (did you mean 'ApplicationDeployment'?). Check the target's apiVersion and kind; a kind defined outside the composition needs nothing.",
+    ]);
+  });
+
+  test('a built-in kind, a kind of the composition, or a kind its CRD defines gives no warning', () => {
+    // GIVEN a CRD of Widgets, and no object of any of the three kinds but the ApplicationDeployment
+    const { app, routing: r } = routing();
+    appDeployment(r);
+    new ApiObject(r, 'WidgetCrd', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    });
+
+    // WHEN
+    new RuntimeWriter(r, 'Hpa', { target: { apiVersion: 'apps/v1', kind: 'Deployment' }, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' });
+    new RuntimeWriter(r, 'NetOp', { target: { apiVersion: 'apps.example.com/v1', kind: 'ApplicationDeployment' }, fields: ['spec.domains'], identity: NETOP });
+    new RuntimeWriter(r, 'Widgets', { target: { apiVersion: 'example.com/v1', kind: 'Widget' }, fields: ['spec.size'], identity: NETOP });
+
+    // THEN
+    const result = CapabilityTesting.synth(app);
+    expect([result.violations, result.warnings]).toEqual([[], []]);
+  });
+});

@@ -26,6 +26,7 @@ import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
+import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
@@ -58,6 +59,7 @@ export const RULES: readonly Rule[] = [
   contractShapes,
   constructValidation,
   runtimeWriterFields,
+  runtimeWriterKinds,
   contributionProps,
   deploySynthesis,
   templateValidationErrors,
