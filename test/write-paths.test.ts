@@ -5,6 +5,7 @@
  */
 import { Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, JsonPatch } from 'cdk8s';
@@ -462,5 +463,37 @@ describe('a write callback that writes a resource other than its target', () => 
     Template.fromJSON(result.templates['shop/acme']).hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: [{ Action: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], Effect: 'Allow' }] },
     });
+  });
+
+  test('a grant into a policy the grantee has already is CAP010 whose fix works: a policy of the callback\'s own', () => {
+    // GIVEN a function whose role has its DefaultPolicy already (a grant outside any Contribution)
+    const { app, data, acme, fn } = shopWithFunction();
+    new s3.Bucket(acme, 'Logs').grantWrite(fn);
+
+    // WHEN another team grants read in a callback
+    new Contribution(acme, 'DataAccess', { target: data, write: (b) => { b.grantRead(fn); } });
+
+    // THEN refused, and the fix is not a Contribution to the policy (which would contest its statements, CAP002)
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: Contribution 'shop/acme/DataAccess': its write callback changed the resource 'shop/acme/Fn/ServiceRole/DefaultPolicy/Resource', which is not its target, " +
+        "so what it wrote there would be taken for its declarer's and could replace a value the declarer set without a conflict. " +
+        "Grant through a policy of the callback's own, which it creates and so writes (new iam.Policy(scope, id, { roles: [role], statements }), or a grant to a role without a policy yet), " +
+        'or make the grant where the grantee is declared.',
+    ]);
+  });
+
+  test('the fix of the refusal above: a policy the callback creates, with its statements, is accepted', () => {
+    // GIVEN
+    const { app, data, acme, fn } = shopWithFunction();
+    new s3.Bucket(acme, 'Logs').grantWrite(fn);
+
+    // WHEN
+    new Contribution(acme, 'DataAccess', {
+      target: data,
+      write: (b) => { new iam.Policy(acme, 'DataRead', { roles: [fn.role!], statements: [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [b.arnForObjects('*')] })] }); },
+    });
+
+    // THEN
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
   });
 });

@@ -194,8 +194,18 @@ class OutsideWrites {
    */
   public problem(): { problem: CallbackProblem; first: Contribution } | undefined {
     const changed: string[] = [];
-    for (const [resource, text] of this.before) if (resourceText(resource) !== text) changed.push(resource.node.path);
+    let policies = true;
+    for (const [resource, text] of this.before) {
+      if (resourceText(resource) === text) continue;
+      changed.push(resource.node.path);
+      policies &&= resource.cfnResourceType === 'AWS::IAM::Policy';
+    }
     if (changed.length === 0 || this.ranNow.length === 0) return undefined;
+    // a grant into a policy that exists already (aws-cdk's DefaultPolicy of a role): a Contribution to that policy would contest its statements
+    const fix = policies
+      ? 'Grant through a policy of the callback\'s own, which it creates and so writes (new iam.Policy(scope, id, { roles: [role], statements }), or a grant to a role without a policy yet), '
+        + 'or make the grant where the grantee is declared'
+      : 'Write another resource with a Contribution whose target is that resource (a grant that creates a new policy is fine: a resource a callback creates is its own)';
     const [first, ...others] = this.ranNow.map((c) => c.node.path);
     const which = others.length === 0 ? 'its write callback' : `one of the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
     const resources = changed.map((p) => `'${p}'`).join(', ');
@@ -206,8 +216,7 @@ class OutsideWrites {
         ...(others.length > 0 ? { others } : {}),
         error:
           `${which} changed ${changed.length === 1 ? 'the resource' : 'the resources'} ${resources}, which ${changed.length === 1 ? 'is' : 'are'} not its target, ` +
-          'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' +
-          'Write another resource with a Contribution whose target is that resource (a grant that creates a new policy is fine: a resource a callback creates is its own)',
+          'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' + fix,
       },
     };
   }
