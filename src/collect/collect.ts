@@ -25,6 +25,7 @@ import { templateValidationEnabled } from './template-validation-switch';
 import { CrdTopologies } from './topology/crd-topology';
 import type { Capability } from '../constructs/capability';
 import { Contribution, contributionProblems, writeCallbackOf } from '../constructs/contribution';
+import { Reference } from '../constructs/reference';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
@@ -70,6 +71,8 @@ export function collect(root: IConstruct): Facts {
   const charts: Chart[] = [];
   const apiObjects: ApiObject[] = [];
   const contracts: InterfaceContract<FieldMap>[] = [];
+  // the Reference constructs, for the three collectors of what they declare: one pass over the tree, not three
+  const declaredReferences: Reference[] = [];
   const validationErrors: Array<{ path: string; error: string }> = [];
 
   for (const c of constructs) {
@@ -78,6 +81,7 @@ export function collect(root: IConstruct): Facts {
     else if (Chart.isChart(c)) charts.push(c);
     else if (ApiObject.isApiObject(c)) apiObjects.push(c);
     else if (hasBrand(c, 'InterfaceContract')) contracts.push(c as InterfaceContract<FieldMap>);
+    else if (Reference.isReference(c)) declaredReferences.push(c);
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
   }
 
@@ -116,7 +120,7 @@ export function collect(root: IConstruct): Facts {
     manifest: d.manifest,
     ...(d.duplicateOf !== undefined ? { duplicateOf: d.duplicateOf } : {}),
   }));
-  const { references, problems: referenceProblems } = collectReferences(objects, constructs, indexOf, clusterScoped);
+  const { references, problems: referenceProblems } = collectReferences(objects, declaredReferences, indexOf, clusterScoped);
   appendAll(validationErrors, referenceProblems);
   const contractFacts = contracts.length > 0
     ? contractSide().collectContracts(contracts, objects, references, contractSide().routingsOf(charts), indexOf, constructs)
@@ -162,8 +166,8 @@ export function collect(root: IConstruct): Facts {
     contradictions,
     physicalNames,
     references,
-    externals: collectExternals(constructs, clusterScoped),
-    externalPods: collectExternalPods(constructs),
+    externals: collectExternals(declaredReferences, clusterScoped),
+    externalPods: collectExternalPods(declaredReferences),
     // No aws-cdk-lib loaded and no aws-cdk construct: no aws-cdk token can exist.
     deployTimeValues: withAwsCdk ? deploySide().collectDeployTimeValues(root, objects, contributionFacts) : [],
     artifactDeployTimeValues: withAwsCdk ? deploySide().collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts) : [],

@@ -16,7 +16,7 @@ import { valueText } from '../private/value-text';
  * Services) and those declared with `Reference.byName`.
  *
  * @param objects the collected objects (second declarations of an identity are skipped)
- * @param constructs every construct, for the `Reference`s
+ * @param constructs the constructs to find the `Reference`s among (every construct, or the `Reference`s alone)
  * @param indexOf the index of an `ApiObject` in `objects`
  * @returns the references, and each `Reference.byName` whose field does not hold a name (a `CAP010`)
  */

@@ -28,11 +28,15 @@ export const danglingReferences = defineRule({
     // Secrets an ExternalSecret provides (the interface contract's, for one), by name: namespace and declarer
     const providedSecrets = new Map<string, Array<{ namespace?: string; declarer: string }>>();
     const workloads: Array<{ namespace: string; labels: Record<string, string> }> = [];
-    // by identity with the kind in lower case: a reference whose kind differs only in case is named so
-    const byLowerKind = new Map<string, ObjectIdentity>();
+    // by identity with the kind in lower case: a reference whose kind differs only in case is named so. Made at
+    // the first dangling reference: a composition without one (almost every synth) pays no second key per object
+    let byLowerKind: Map<string, ObjectIdentity> | undefined;
+    const sameButCaseOf = (target: ObjectIdentity): ObjectIdentity | undefined => {
+      byLowerKind ??= new Map(facts.objects.map((o) => [lowerKindKey(o.identity), o.identity]));
+      return byLowerKind.get(lowerKindKey(target));
+    };
     for (const o of facts.objects) {
       present.add(appliedKey(o.identity));
-      byLowerKind.set(lowerKindKey(o.identity), o.identity);
       // An ExternalSecret provides the Secret it creates.
       const provided = o.identity.kind === 'ExternalSecret' ? o.manifest.spec?.target?.name ?? o.identity.name : undefined;
       if (provided) {
@@ -63,7 +67,7 @@ export const danglingReferences = defineRule({
         });
         continue;
       }
-      const sameButCase = byLowerKind.get(lowerKindKey(ref.target));
+      const sameButCase = sameButCaseOf(ref.target);
       const hint = sameButCase ? `; the composition has ${describeIdentity(sameButCase)}, and a kind is written in its exact case ('${sameButCase.kind}')` : '';
       found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition${hint}`));
     }
