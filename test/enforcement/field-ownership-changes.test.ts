@@ -2,6 +2,7 @@
 // ones in `cdk-capability plan` (+, ~, -, exit 2), the lock and the teardown, as for any object.
 import * as fs from 'fs';
 import * as path from 'path';
+import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, EnforceOptions, RuntimeRouting } from '../../src';
 import { main } from '../../src/cli/main';
@@ -46,6 +47,18 @@ function plan(series: ReleaseSeries, v: Variant, ...flags: string[]): { code: nu
   const run = capturingOutput(() => main(['plan', '--plan', path.join(app.outdir, 'plan.json'), ...flags]));
   if (run.stderr !== '') throw new Error(run.stderr);
   return { code: run.result, stdout: run.stdout };
+}
+
+/** The series' lock as an earlier version wrote it: `fieldOwnershipPolicies`, and no unit of a policy. */
+function legacy(series: ReleaseSeries): void {
+  const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')) as Lock;
+  const policies = lock.units.filter((u) => u.path === 'field-ownership').length;
+  expect(policies).toBe(4);
+  writeLock(series.lockFile, {
+    ...lock,
+    units: lock.units.slice(policies),
+    edges: lock.edges.map(([from, to, reason]): [number, number, string] => [from - policies, to - policies, reason]),
+  });
 }
 
 const POLICY = 'admissionregistration.k8s.io/ValidatingAdmissionPolicy';
@@ -240,18 +253,6 @@ test('(d) enforce turned on against a lock without it: every policy and binding 
 });
 
 describe('a lock that records the policies by kind and name only (written before they were units)', () => {
-  /** The series' lock as an earlier version wrote it: `fieldOwnershipPolicies`, and no unit of a policy. */
-  function legacy(series: ReleaseSeries): void {
-    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')) as Lock;
-    const policies = lock.units.filter((u) => u.path === 'field-ownership').length;
-    expect(policies).toBe(4);
-    writeLock(series.lockFile, {
-      ...lock,
-      units: lock.units.slice(policies),
-      edges: lock.edges.map(([from, to, reason]): [number, number, string] => [from - policies, to - policies, reason]),
-    });
-  }
-
   test('the same release shows each policy changed, saying the lock holds no values of it, exit 2', () => {
     // GIVEN
     const series = lockedWith(ENFORCED);
@@ -298,6 +299,111 @@ describe('a lock that records the policies by kind and name only (written before
       `  - ${BINDING} shop.field-owners.configmaps`,
       `  - ${POLICY} shop.field-owners.serviceaccounts`,
       `  - ${BINDING} shop.field-owners.serviceaccounts`,
+    ]);
+  });
+});
+
+describe('cdk-capability plan --teardown against a lock written with enforce', () => {
+  const locked = lockedWith(ENFORCED);
+  const BEFORE_APPLY = [
+    '',
+    'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
+    'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
+    'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
+    'identity but the owner they name (docs/enforcement.md).',
+  ];
+  const RUN_IN_ORDER = [
+    '',
+    'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
+    'committing this release prunes the runtime objects, each Kustomization on its own and not in',
+    'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
+    'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
+  ];
+  const deleteCommand = (...objects: Array<[kind: string, name: string]>) =>
+    `       $ kubectl delete --wait=true --ignore-not-found ${objects.map(([kind, name]) => `${kind.toLowerCase()}.admissionregistration.k8s.io/${name}`).join(' ')}`;
+
+  test('(a) enforce removed: the bindings, then the policies, in one step, exit 2', () => {
+    // WHEN
+    const run = plan(locked, {}, '--teardown');
+
+    // THEN
+    expect(run).toEqual({
+      code: 2,
+      stdout: text(
+        'Teardown: 4 to delete, in 1 step, in this order:',
+        '',
+        `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
+        deleteCommand(
+          ['ValidatingAdmissionPolicyBinding', 'shop.field-owners.configmaps'],
+          ['ValidatingAdmissionPolicyBinding', 'shop.field-owners.serviceaccounts'],
+          ['ValidatingAdmissionPolicy', 'shop.field-owners.configmaps'],
+          ['ValidatingAdmissionPolicy', 'shop.field-owners.serviceaccounts'],
+        ),
+        '',
+        'Kept: no stack; 2 objects.',
+        ...BEFORE_APPLY,
+        ...RUN_IN_ORDER,
+      ),
+    });
+  });
+
+  test('(e) the only ServiceAccount removed: its binding and policy first, then the ServiceAccount, exit 2', () => {
+    // WHEN
+    const run = plan(locked, { ...ENFORCED, serviceAccount: false }, '--teardown');
+
+    // THEN
+    expect(run).toEqual({
+      code: 2,
+      stdout: text(
+        'Teardown: 3 to delete, in 2 steps, in this order:',
+        '',
+        `  1. runtime ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.serviceaccounts`,
+        deleteCommand(['ValidatingAdmissionPolicyBinding', 'shop.field-owners.serviceaccounts'], ['ValidatingAdmissionPolicy', 'shop.field-owners.serviceaccounts']),
+        '  2. runtime ServiceAccount default/sa',
+        '       $ kubectl delete --wait=true --ignore-not-found --namespace default serviceaccount/sa',
+        '',
+        'Kept: no stack; 3 objects.',
+        ...BEFORE_APPLY,
+        ...RUN_IN_ORDER,
+      ),
+    });
+  });
+
+  test('--json marks the step of the policies, valid against docs/teardown-output.schema.json', () => {
+    // WHEN
+    const run = plan(locked, { ...ENFORCED, serviceAccount: false }, '--teardown', '--json');
+
+    // THEN
+    const output = JSON.parse(run.stdout);
+    const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'teardown-output.schema.json'), 'utf-8'));
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(output) ? [] : validate.errors).toEqual([]);
+    expect(run.code).toBe(2);
+    expect(output.teardown.steps.map((s: any) => [s.units.length, s.fieldOwnership])).toEqual([[2, true], [1, undefined]]);
+  });
+
+  test('changed policies and bindings delete nothing: exit 0', () => {
+    // WHEN the deployer and the validation actions change
+    const run = plan(locked, { enforce: { deployer: 'system:serviceaccount:ci:other', validationActions: ['Warn', 'Audit'] } }, '--teardown');
+
+    // THEN
+    expect(run).toEqual({ code: 0, stdout: 'Teardown: nothing to delete (this release removes nothing from the lock).\n' });
+  });
+
+  test('a lock that records them by kind and name only: enforce removed deletes each one it records', () => {
+    // GIVEN the lock as an earlier version wrote it
+    const series = lockedWith(ENFORCED);
+    legacy(series);
+
+    // WHEN
+    const run = plan(series, {}, '--teardown');
+
+    // THEN
+    expect(run.code).toBe(2);
+    expect(run.stdout.split('\n').slice(0, 3)).toEqual([
+      'Teardown: 4 to delete, in 1 step, in this order:',
+      '',
+      `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
     ]);
   });
 });
