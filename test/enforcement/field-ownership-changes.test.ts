@@ -407,3 +407,26 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     ]);
   });
 });
+
+describe('docs/enforcement.md, "Changing enforcement, and turning it off"', () => {
+  const page = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'enforcement.md'), 'utf-8');
+  const shown = (marker: string) => {
+    const match = new RegExp(`<!-- ${marker} -->\\n\`\`\`text\\n([\\s\\S]*?)\`\`\``).exec(page);
+    if (!match) throw new Error(`docs/enforcement.md has no block ${marker}`);
+    return match[1];
+  };
+  const locked = lockedWith(ENFORCED);
+
+  test('the switch to Warn and Audit is what plan prints', () => {
+    const run = plan(locked, { enforce: { deployer: DEPLOYER, validationActions: ['Warn', 'Audit'] } });
+    expect(run.stdout).toContain(`\n${shown('enforce-warn-plan')}`);
+  });
+
+  test('enforce removed is what plan prints', () => {
+    expect(plan(locked, {}).stdout).toBe(shown('enforce-removed-plan'));
+  });
+
+  test('its teardown is what plan --teardown prints, up to the closing lines', () => {
+    expect(plan(locked, {}, '--teardown').stdout.startsWith(shown('enforce-removed-teardown'))).toBe(true);
+  });
+});
