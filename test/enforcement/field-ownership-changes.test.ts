@@ -64,6 +64,10 @@ function legacy(series: ReleaseSeries): void {
 const POLICY = 'admissionregistration.k8s.io/ValidatingAdmissionPolicy';
 const BINDING = 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding';
 
+/** What the plan says under removed policies: the teardown's first step deletes them, before the release is applied. */
+const STILL_REFUSING = '  (the field-ownership policies and bindings removed go on refusing writes until they are deleted: '
+  + 'run step 1 of cdk-capability plan --teardown before the release is applied)';
+
 /** The plan's step lines with enforce and both objects. */
 const STEPS_ENFORCED = [
   'Steps, in apply order:',
@@ -97,7 +101,7 @@ describe('cdk-capability plan against a lock written with enforce', () => {
     expect(run).toEqual({ code: 0, stdout: text('Plan: 0 to add, 0 to change, 0 to remove.', '', ...STEPS_ENFORCED, '', 'Changes against the lock:', '  (none)') });
   });
 
-  test('(a) enforce removed: every policy and binding is removed, exit 2', () => {
+  test('(a) enforce removed: every policy and binding is removed, with what deletes them, exit 2', () => {
     // WHEN the release leaves enforce out
     const run = plan(locked, {});
 
@@ -115,6 +119,7 @@ describe('cdk-capability plan against a lock written with enforce', () => {
         `  - ${BINDING} shop.field-owners.configmaps`,
         `  - ${POLICY} shop.field-owners.serviceaccounts`,
         `  - ${BINDING} shop.field-owners.serviceaccounts`,
+        STILL_REFUSING,
       ),
     });
   });
@@ -194,6 +199,7 @@ describe('cdk-capability plan against a lock written with enforce', () => {
         `  - ${POLICY} shop.field-owners.serviceaccounts`,
         `  - ${BINDING} shop.field-owners.serviceaccounts`,
         '  - ServiceAccount default/sa',
+        STILL_REFUSING,
       ),
     });
   });
@@ -223,6 +229,7 @@ describe('cdk-capability plan against a lock written with enforce', () => {
         `  - ${POLICY} shop.field-owners.configmaps`,
         `  - ${BINDING} shop.field-owners.configmaps`,
         '  - ConfigMap default/cm',
+        STILL_REFUSING,
       ),
     });
   });
