@@ -228,6 +228,54 @@ describe('the field-ownership policies of a release with enforce', () => {
     ]);
   });
 
+  test('each policy and binding carries cdk-capability.io/field-ownership with the capabilities\' ids, to read them by', () => {
+    expect(release.policies.map((p) => [p.kind, p.metadata.name, p.metadata.labels])).toEqual([
+      ['ValidatingAdmissionPolicy', 'shop.field-owners.configmaps', { 'cdk-capability.io/field-ownership': 'shop' }],
+      ['ValidatingAdmissionPolicyBinding', 'shop.field-owners.configmaps', { 'cdk-capability.io/field-ownership': 'shop' }],
+    ]);
+  });
+
+  test('a policy of the release missing from the cluster is found on its unit in the lock', () => {
+    // WHEN the binding is not in the cluster
+    const run = auditList([release.settings, release.policies[0]], release.lockFile, '--json');
+
+    // THEN the finding names the binding's unit, so SARIF and annotations point at its line of the lock
+    const binding = 'object:admissionregistration.k8s.io|ValidatingAdmissionPolicyBinding||shop.field-owners.configmaps';
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).findings.map((f: any) => [f.kind, f.unitId])).toEqual([['missing-object', binding]]);
+    const github = auditList([release.settings, release.policies[0]], release.lockFile, '--format', 'github');
+    const line = fs.readFileSync(release.lockFile, 'utf-8').split('\n').findIndex((l) => l.includes(`"id": ${JSON.stringify(binding)}`)) + 1;
+    expect(line).toBeGreaterThan(1);
+    expect(github.stdout).toMatch(new RegExp(`^::error file=[^,]+,line=${line},title=cdk-capability audit%3A object missing::missing-object: `));
+  });
+
+  test('after a release without enforce, the policies a GitOps engine left, read by their label, are unknown objects', () => {
+    // GIVEN the lock of the next release, enforce removed, and the cluster as Flux left it
+    const dir = path.dirname(release.lockFile);
+    const app = new CapabilityApp({ outdir: path.join(dir, 'dist-2'), lockFile: path.join(dir, 'none.json') });
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { mode: 'fast' } });
+    const next = path.join(dir, 'next.lock.json');
+    writeLock(next, app.synthesize().lock!);
+    const flux = [{ manager: 'kustomize-controller', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }];
+    const settings = configMap('settings', [['kustomize-controller', 'Apply', [['data', 'mode']]]]);
+    delete settings.metadata.labels;
+    const left = release.policies.map((p) => ({ ...p, metadata: { ...p.metadata, managedFields: flux } }));
+
+    // WHEN `kubectl get validatingadmissionpolicies,validatingadmissionpolicybindings -l cdk-capability.io/field-ownership=shop` is audited too
+    const run = auditList([settings, ...left], next, '--applied-by', 'kustomize-controller', '--label', 'cdk-capability.io/field-ownership=shop');
+
+    // THEN
+    const unknown = (kind: string) =>
+      `unknown-object: admissionregistration.k8s.io/${kind} shop.field-owners.configmaps looks like ours (it carries cdk-capability.io/field-ownership=shop) but the lock does not know it: `
+      + 'a release removed it and nothing deleted it (cdk-capability plan --teardown prints how), or it was applied from another composition.';
+    expect(run).toEqual({
+      code: 2,
+      stdout: [unknown('ValidatingAdmissionPolicy'), '', unknown('ValidatingAdmissionPolicyBinding'), '', `cdk-capability audit: 2 differences between the cluster and ${next} (1 object compared).`, ''].join('\n'),
+      stderr: '',
+    });
+  });
+
   test('a lock that records only policies still records no writers: exit 1', () => {
     const bare = path.join(path.dirname(release.lockFile), 'bare.lock.json');
     writeLock(bare, { ...release.lock, units: release.lock.units.map(({ writers: _writers, ...u }) => u) });

@@ -13,6 +13,10 @@ const MOVES: Readonly<Record<OwnershipMove, string>> = {
   'runtime-to-deploy-time': 'runtime -> deploy time: the release applies it',
 };
 
+/** What the plan says under removed field-ownership policies: nothing applying the release deletes them, and they go on refusing. */
+const POLICIES_REMOVED =
+  'the field-ownership policies and bindings removed go on refusing writes until they are deleted: run step 1 of cdk-capability plan --teardown before the release is applied';
+
 /** The counts of the summary line: stacks and objects to add, change and remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
   const c = plan.changes;
@@ -35,7 +39,8 @@ export function hasChanges(plan: Plan): boolean {
  * Renders a plan readably, as `terraform plan` does: a summary line with the
  * `+ ~ -` counts, the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
- * changed fields (old -> new, secrets and tokens masked), the objects renamed with their fix, the
+ * changed fields (old -> new, secrets and tokens masked), under removed field-ownership policies that the
+ * teardown's first step deletes them, the objects renamed with their fix, the
  * inferred edges left out of the order with the cycle each would close, traffic shifts
  * between backend versions, handovers of field ownership (and whether each moves between deploy time and
  * runtime), runtime writers added, changed or removed, contract versions and parameter paths, and
@@ -68,6 +73,7 @@ export function formatPlan(plan: Plan): string {
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
+    if (plan.teardown?.steps[0]?.fieldOwnership) lines.push(`  (${POLICIES_REMOVED})`);
     const secrets = c.sensitiveNotCompared;
     if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
   }

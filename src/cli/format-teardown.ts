@@ -24,6 +24,15 @@ export function formatTeardown(plan: Plan): string {
   });
   const kept = teardown.kept;
   lines.push('', `Kept: ${kept.stacks.length > 0 ? kept.stacks.join(', ') : 'no stack'}; ${kept.objects} object${kept.objects === 1 ? '' : 's'}.`);
+  if (teardown.steps[0].fieldOwnership) {
+    lines.push(
+      '',
+      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
+      'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
+      'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
+      'identity but the owner they name (docs/enforcement.md).',
+    );
+  }
   lines.push(
     '',
     'Run the steps in order, each after the one before has finished. With Flux (prune: true),',

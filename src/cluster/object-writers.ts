@@ -13,6 +13,7 @@ import { describeIdentity, identityKey, isClusterScoped, ObjectIdentity } from '
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
 import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
+import { policyIdentity, policyUnitId } from '../release/locked-policies';
 import type { LeafWriter } from '../release/release-diff';
 
 /**
@@ -224,15 +225,14 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
       })),
     });
   }
-  for (const { kind, name } of lock.fieldOwnershipPolicies ?? []) {
-    const identity = { group: ADMISSION_GROUP, kind, namespace: '', name };
-    out.push({ identity, label: describeIdentity(identity), writers: [], whole: true });
+  const units = new Set(lock.units.map((u) => u.id));
+  for (const policy of lock.fieldOwnershipPolicies ?? []) {
+    const identity = { ...policyIdentity(policy), namespace: '' };
+    const unitId = policyUnitId(policy);
+    out.push({ identity, label: describeIdentity(identity), ...(units.has(unitId) ? { unitId } : {}), writers: [], whole: true });
   }
   return out;
 }
-
-/** The API group of the field-ownership policies and their bindings. */
-const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 
 /**
  * The identities a manifest of a runtime file may have in the plan and the lock, the likelier first. Synth

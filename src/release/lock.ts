@@ -18,7 +18,7 @@ export interface LockedUnit {
   readonly id: string;
   /** How messages name it. */
   readonly label: string;
-  /** The declaring construct path. */
+  /** The declaring construct path; for an object of the field-ownership step (`enforce`), which no construct declares, `field-ownership`. */
   readonly path: string;
   /**
    * A digest of its template or manifest, to tell changed from unchanged; of
@@ -132,7 +132,9 @@ export interface Lock {
   /**
    * The objects of the field-ownership step (`CapabilityApp` prop `enforce`, `runtime/0000-field-ownership.yaml`):
    * the admission policies and bindings that enforce the ownership map, by kind and name, so that
-   * `cdk-capability audit` knows them. Absent without `enforce`, and in locks written before they were recorded.
+   * `cdk-capability audit` knows them. Each is also a unit (first, as applied, with its digest and leaves and no
+   * writers), so the plan and the teardown treat it as any object of the release. Absent without `enforce`, and
+   * in locks written before they were recorded; a lock written before they were units records them here only.
    */
   readonly fieldOwnershipPolicies?: LockedPolicy[];
   /** Stacks and objects. */

@@ -21,16 +21,22 @@ import { templateSecretAt } from '../release/sensitive-properties';
  * `(sensitive, changed)`; a unit that holds a masked value is digested from its
  * masked leaves, so its digest says nothing about the value either.
  *
+ * The objects of the field-ownership step (`enforce`: the admission policies and their bindings) are units
+ * too, first, as they are applied: with their digest and leaves, so the plan shows each one added, changed
+ * or removed and the teardown deletes a removed one; no construct declares them, so their `path` is the
+ * step's id and they record no writers (the release applies them whole). `fieldOwnershipPolicies` lists
+ * them by kind and name.
+ *
  * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
  * @param key the key of the digests of sensitive values; without one the lock keeps none
- * @param policies the objects of the field-ownership step (`enforce`), by kind and name, in the order applied
+ * @param policies the objects of the field-ownership step (`enforce`), in the order applied
  */
 export function buildLock(
   facts: Facts,
   artifact: InterfaceArtifact,
   rendered: ReadonlyMap<ObjectFact, string>,
   key?: LockKey,
-  policies: readonly LockedPolicy[] = [],
+  policies: readonly ObjectFact[] = [],
 ): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
@@ -40,7 +46,7 @@ export function buildLock(
   const paths = new LeafPaths();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
-  const units: LockedUnit[] = [];
+  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths));
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
   const barrierNodes: number[] = [];
@@ -101,10 +107,23 @@ export function buildLock(
     ...(key ? { sensitiveKeyId: key.id } : {}),
     interfaces: artifact.interfaces,
     ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
-    ...(policies.length > 0 ? { fieldOwnershipPolicies: [...policies] } : {}),
+    ...(policies.length > 0 ? { fieldOwnershipPolicies: policies.map((o) => ({ kind: o.identity.kind as LockedPolicy['kind'], name: o.identity.name })) } : {}),
     units,
     barriers,
     edges,
+  };
+}
+
+/** The unit of an object of the field-ownership step: its identity, digest and leaves, and no writers. */
+function policyUnit(o: ObjectFact, rendered: ReadonlyMap<ObjectFact, string>, key: LockKey | undefined, paths: LeafPaths): LockedUnit {
+  const id = objectUnitId(o.key);
+  const leaves = lockValues(o.manifest, () => false, paths);
+  return {
+    id,
+    label: describeIdentity(o.identity),
+    path: o.declarer,
+    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key),
+    groupKind: groupKind(o.identity.group, o.identity.kind),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Lock, LockedUnit } from '../release/lock';
+import { fieldOwnershipUnitIds } from '../release/locked-policies';
 
 /** An object the release removes and one it adds that look like one object renamed. */
 export interface Rename {
@@ -18,15 +19,18 @@ export interface Rename {
  * same path, or the same path once the first, a capability's, id is left off
  * either one), as when a chart moves into a capability or its generated names
  * change. Applying such a release creates the new object beside the old one,
- * and fails where a field cannot change (a Deployment's `spec.selector`).
+ * and fails where a field cannot change (a Deployment's `spec.selector`). The field-ownership policies
+ * are no construct's: one that replaces another is the policy of other objects, not a rename.
  */
 export function renamesAgainst(previous: Lock | undefined, lock: Lock): Rename[] {
   if (!previous) return [];
   const kept = new Set(lock.units.map((u) => u.id));
   const before = new Set(previous.units.map((u) => u.id));
-  const removed = previous.units.filter((u) => u.groupKind !== undefined && !kept.has(u.id));
+  const policies = new Set([...fieldOwnershipUnitIds(previous), ...fieldOwnershipUnitIds(lock)]);
+  const declared = (u: LockedUnit) => u.groupKind !== undefined && !policies.has(u.id);
+  const removed = previous.units.filter((u) => declared(u) && !kept.has(u.id));
   const renames: Rename[] = [];
-  for (const added of lock.units.filter((u) => u.groupKind !== undefined && !before.has(u.id))) {
+  for (const added of lock.units.filter((u) => declared(u) && !before.has(u.id))) {
     const old = removed.find((r) => r.groupKind === added.groupKind && samePathBelowCapability(r.path, added.path));
     if (!old) continue;
     renames.push({

@@ -8,8 +8,9 @@ import { leafWritersOf } from '../cluster/object-writers';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
-import type { Lock, LockedPolicy } from '../release/lock';
+import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
+import { withPolicyUnits } from '../release/locked-policies';
 import { diffReleases, ReleaseDiff } from '../release/release-diff';
 import { runtimeWriterRecords } from '../release/runtime-writer-record';
 
@@ -21,7 +22,10 @@ import { runtimeWriterRecords } from '../release/runtime-writer-record';
 export interface RenderContext {
   /** What collect found. */
   readonly facts: Facts;
-  /** The previous release, if any. */
+  /**
+   * The previous release, if any; with a unit for each field-ownership policy a lock written before they
+   * were units records by kind and name only (`withPolicyUnits`).
+   */
   readonly previous?: Lock;
   /** Every step of both lifecycles, in apply order. */
   readonly steps: readonly PlanStep[];
@@ -50,19 +54,16 @@ export function deployFile(facts: Facts, stack: number): string {
  * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
  * @param enforce with it, the admission policies that enforce the ownership map, as a runtime step of their own
  */
-export function renderContext(facts: Facts, previous?: Lock, lockKey?: LockKey, enforce?: EnforceOptions): RenderContext {
+export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, enforce?: EnforceOptions): RenderContext {
+  const previous = locked && withPolicyUnits(locked);
   const plan = planSteps(facts, (stack) => deployFile(facts, stack));
   const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const runtimeWriters = runtimeWriterRecords(facts.runtimeWriters, facts.objects, (w) => runtimeFieldManager(w.path, w.manager));
   const artifact = interfaceArtifact(facts.contracts, runtimeWriters);
-  const lock = buildLock(facts, artifact, yaml, lockKey, policiesOf(runtimeFiles));
+  const policies = runtimeFiles.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP));
+  const lock = buildLock(facts, artifact, yaml, lockKey, policies);
   const changes = diffReleases(previous, lock, leafWritersOf);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
-}
-
-/** The objects of the field-ownership step, by kind and name, for the lock. */
-function policiesOf(files: readonly RuntimeFile[]): LockedPolicy[] {
-  return files.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP).map((o) => ({ kind: o.identity.kind as LockedPolicy['kind'], name: o.identity.name })));
 }

@@ -1,6 +1,7 @@
 import { DependencyGraph } from '../collect/graph/dependency-graph';
 import { kindRank } from '../collect/graph/kind-order';
 import type { Lock, LockedUnit } from '../release/lock';
+import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-policies';
 
 /** One step of the teardown: stacks or objects to delete together, and the commands that do it. */
 export interface TeardownStep {
@@ -10,6 +11,12 @@ export interface TeardownStep {
   readonly units: string[];
   /** The commands that carry the step out, one after the other. */
   readonly commands: string[];
+  /**
+   * True for the step that deletes the field-ownership policies and bindings the release no longer has
+   * (`enforce`), the first: run it before the release is applied, since until they are gone they still refuse
+   * writes to what they protected. Absent for every other step.
+   */
+  readonly fieldOwnership?: true;
 }
 
 /** What deleting the removed part of a release takes, in `plan.json` as `teardown`. */
@@ -35,6 +42,11 @@ export interface Teardown {
  * stacks before their shared base. Objects deleted in one step share a level
  * of that order; every stack is a step of its own.
  *
+ * The field-ownership policies and bindings the release no longer has come first, in a step of their own
+ * (the bindings, then the policies): a policy judges writes, and nothing needs it to exist, so it goes
+ * before anything it protected is deleted or changes hands, and none of those writes meets a policy the
+ * release no longer has.
+ *
  * @param previous the locked release, if any (none: nothing to tear down)
  * @param next the lock of this release
  */
@@ -42,16 +54,22 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
   if (!previous) return { steps: [], kept: { stacks: [], objects: 0 } };
   const keep = new Set(next.units.map((u) => u.id));
   const units = previous.units;
+  const policies = fieldOwnershipUnitIds(previous);
   const graph = new DependencyGraph<LockedUnit | undefined>();
   units.forEach((u) => graph.addNode(u, u.label));
   previous.barriers.forEach((b) => graph.addNode(undefined, b, true));
   for (const [from, to, reason] of previous.edges) graph.addEdge(from, to, reason);
-  const objects = units.map((_, i) => i).filter((i) => units[i].id.startsWith('object:'));
+  const objects = units.map((_, i) => i).filter((i) => units[i].id.startsWith('object:') && !policies.has(units[i].id));
   graph.addSoftOrder(objects, objects.map((i) => kindRankOf(units[i])));
   const sorted = graph.sort();
   const applyOrder = sorted.cycles.length === 0 ? sorted.order.filter((n) => n < units.length) : units.map((_, i) => i);
 
   const steps: TeardownStep[] = [];
+  const removedPolicies = units.filter((u) => policies.has(u.id) && !keep.has(u.id));
+  if (removedPolicies.length > 0) {
+    const bindingsFirst = [...removedPolicies.filter(isBinding), ...removedPolicies.filter((u) => !isBinding(u))];
+    steps.push({ ...runtimeStep(bindingsFirst), fieldOwnership: true });
+  }
   let open: { level: number; nodes: number[] } | undefined;
   const close = () => {
     if (open) steps.push(runtimeStep(open.nodes.map((n) => units[n])));
@@ -59,7 +77,7 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
   };
   for (const n of [...applyOrder].reverse()) {
     const unit = units[n];
-    if (keep.has(unit.id)) continue;
+    if (keep.has(unit.id) || policies.has(unit.id)) continue;
     if (unit.id.startsWith('stack:')) {
       close();
       steps.push(stackStep(unit));
@@ -75,6 +93,10 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
     steps,
     kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
   };
+}
+
+function isBinding(u: LockedUnit): boolean {
+  return u.groupKind === `${ADMISSION_GROUP}/ValidatingAdmissionPolicyBinding`;
 }
 
 function kindRankOf(u: LockedUnit): number {

@@ -9,7 +9,10 @@ import { sha256Hex } from '../../private/sha256';
 export interface PolicyOptions {
   /** What the API server does with a refused request. */
   readonly validationActions: readonly ValidationAction[];
-  /** The first label of every policy's name (a DNS-1123 label, such as the capability's id): policies of two apps in one cluster never share a name. */
+  /**
+   * The first label of every policy's name (a DNS-1123 label, such as the capability's id): policies of two apps in one cluster
+   * never share a name. Also the value of their `FIELD_OWNERSHIP_LABEL`.
+   */
   readonly namePrefix: string;
 }
 
@@ -23,6 +26,14 @@ export const MAX_EXPRESSION_LENGTH = 40_000;
 
 /** The most object names in one binding, so that no binding comes near etcd's object size limit. */
 export const MAX_NAMES_PER_BINDING = 5000;
+
+/**
+ * The label every policy and binding carries, with the name prefix (the capabilities' ids) as its value:
+ * `kubectl get validatingadmissionpolicies,validatingadmissionpolicybindings -l cdk-capability.io/field-ownership=<prefix>`
+ * reads those of an app, a release removed included, which `kubectl get -k` of the release's own output no
+ * longer names.
+ */
+export const FIELD_OWNERSHIP_LABEL = 'cdk-capability.io/field-ownership';
 
 const ADMISSION_V1 = 'admissionregistration.k8s.io/v1';
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -51,7 +62,8 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
  * replicas an autoscaler owns). A policy that protects `spec.replicas` of a
  * kind with a `scale` subresource matches that subresource too (`kubectl
  * scale`, an autoscaler): its requests carry autoscaling/v1 `Scale` objects,
- * whose `spec.replicas` is the same leaf and which hold no other owned leaf.
+ * whose `spec.replicas` is the same leaf and which hold no other owned leaf. Every policy and binding
+ * carries `FIELD_OWNERSHIP_LABEL` with the name prefix, so those of an app can be read by label.
  *
  * @param map the ownership map
  * @param options the validation actions and the name prefix
@@ -62,10 +74,14 @@ export function admissionPolicies(map: OwnershipMap, options: PolicyOptions): an
   for (const kind of map.kinds) {
     shapesOf(kind.objects).forEach((objects, n) => {
       const name = policyName(options.namePrefix, kind, n);
-      const made = policy(name, kind, objects[0].leaves, map.deployer);
+      const labels = { [FIELD_OWNERSHIP_LABEL]: options.namePrefix };
+      const made = policy({ name, labels }, kind, objects[0].leaves, map.deployer);
       manifests.push(made);
       const rule = made.spec.matchConstraints.resourceRules[0];
-      bindingScopes(objects).forEach((scope, b) => manifests.push(binding(b === 0 ? name : boundedName(`${name}.${b + 1}`), name, { ...rule, resourceNames: scope.names }, scope, options.validationActions)));
+      bindingScopes(objects).forEach((scope, b) => {
+        const metadata = { name: b === 0 ? name : boundedName(`${name}.${b + 1}`), labels };
+        manifests.push(binding(metadata, name, { ...rule, resourceNames: scope.names }, scope, options.validationActions));
+      });
     });
   }
   return manifests;
@@ -104,8 +120,14 @@ function describeOwner(owner: LeafOwner, deployer: LeafOwner): string {
   return owner === deployer || owner.name === deployer.name ? `the deployer (${owner.identity})` : `the runtime writer '${owner.name}' (${owner.identity})`;
 }
 
+/** The name and labels of a policy or binding. */
+interface PolicyMetadata {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
 /** One policy: the variables that compare each owner's leaves, and one validation per owner (and per chunk of its leaves). */
-function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLeaf[], deployer: LeafOwner): any {
+function policy(metadata: PolicyMetadata, kind: KindOwnership, leaves: readonly ProtectedLeaf[], deployer: LeafOwner): any {
   const owners = ownersOf(leaves, deployer);
   const variables: Array<{ name: string; expression: string }> = [
     { name: 'old', expression: "request.operation == 'CREATE' ? {} : oldObject" },
@@ -145,7 +167,7 @@ function policy(name: string, kind: KindOwnership, leaves: readonly ProtectedLea
   return {
     apiVersion: ADMISSION_V1,
     kind: 'ValidatingAdmissionPolicy',
-    metadata: { name },
+    metadata: { name: metadata.name, labels: { ...metadata.labels } },
     spec: {
       failurePolicy: 'Fail',
       matchConstraints: { resourceRules: [resourceRule(kind, runtime.length > 0, kind.scale && leaves.some((l) => l.text === SCALED_LEAF))] },
@@ -257,11 +279,11 @@ function bindingScopes(objects: readonly ObjectOwnership[]): BindingScope[] {
   return scopes;
 }
 
-function binding(name: string, policyToBind: string, rule: any, scope: BindingScope, actions: readonly ValidationAction[]): any {
+function binding(metadata: PolicyMetadata, policyToBind: string, rule: any, scope: BindingScope, actions: readonly ValidationAction[]): any {
   return {
     apiVersion: ADMISSION_V1,
     kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name },
+    metadata: { name: metadata.name, labels: { ...metadata.labels } },
     spec: {
       policyName: policyToBind,
       validationActions: [...actions],

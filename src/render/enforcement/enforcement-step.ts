@@ -4,10 +4,11 @@ import { ownershipMapOf } from './ownership-map';
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { describeIdentity, groupKind, identityKey, ObjectIdentity } from '../../collect/object-identity';
 import { slug } from '../../private/names';
+import { FIELD_OWNERSHIP_STEP } from '../../release/locked-policies';
 import type { PlanStep, RuntimeFile, StepPlan } from '../plan-steps';
 
-/** The id of the runtime step that holds the field-ownership policies. */
-export const ENFORCEMENT_STEP = 'field-ownership';
+/** The id of the runtime step that holds the field-ownership policies, and the declarer of its objects. */
+export const ENFORCEMENT_STEP = FIELD_OWNERSHIP_STEP;
 
 /** Why a runtime step waits for the policies. */
 export const ENFORCEMENT_REASON = 'field-ownership policy before the objects it protects';
