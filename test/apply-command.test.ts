@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, synthExample, tempDir } from './util';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
 import { main } from '../src/cli/main';
 
 afterAll(removeTempDirs);
@@ -460,6 +460,65 @@ describe('cdk-capability apply refuses a plan.json that does not describe its ru
       ...[...missing, ...held].slice(0, 19),
       disagree(outdir, `and ${missing.length + held.length - 19} more problems like these`).trimEnd(),
     ]);
+  });
+
+  test('a field of a writer edited out of its runtime file is refused before anything runs, naming the file, the field and the writer', () => {
+    // GIVEN a ConfigMap whose declarer writes data.a and data.b, and data.b deleted from the runtime file by hand
+    const outdir = synthShop((routing) => {
+      new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { a: '1', b: '2' } });
+    });
+    const file = path.join(outdir, 'runtime', '0001-shop-routing.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf-8').replace(/^ {2}b: "2"\n/m, ''));
+
+    // WHEN apply runs, and runs dry
+    for (const argv of [['apply', '--outdir', outdir], ['apply', '--outdir', outdir, '--dry-run']]) {
+      // THEN one CAP016, not a stack trace from cutting the writer's fields out of the object
+      expect(runApply(argv)).toEqual({
+        code: 1,
+        stdout: '',
+        calls: [],
+        stderr: disagree(outdir, `'${file}' (step 1) holds ConfigMap shop/cfg without data.b, where its writer 'shop/Routing/Cfg' (/writers/0/writers/0) writes`),
+      });
+    }
+  });
+
+  test('a value where a writer writes below it, in a runtime file edited by hand, is refused the same way', () => {
+    const outdir = synthShop((routing) => {
+      new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { a: '1' } });
+    });
+    const file = path.join(outdir, 'runtime', '0001-shop-routing.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf-8').replace(/^data:\n {2}a: "1"\n/m, 'data: none\n'));
+
+    expect(runApply(['apply', '--outdir', outdir, '--dry-run'])).toEqual({
+      code: 1,
+      stdout: '',
+      calls: [],
+      stderr: disagree(outdir, `'${file}' (step 1) holds ConfigMap shop/cfg with a value at data, below which its writer 'shop/Routing/Cfg' (/writers/0/writers/0) writes`),
+    });
+  });
+
+  test("a runtime writer's record edited to another kind in plan.json is refused: apply would apply its fields under its controller's manager", () => {
+    // GIVEN a runtime writer of the ConfigMap's data.zone, its kind in plan.json edited from runtime to declaration
+    const outdir = synthShop((routing) => {
+      const cfg = new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { a: '1' } });
+      new RuntimeWriter(routing, 'Zoner', { target: cfg, fields: ['data.zone'], identity: 'system:serviceaccount:zones:zoner', manager: 'zoner' });
+    });
+    const planFile = path.join(outdir, 'plan.json');
+    const plan = JSON.parse(fs.readFileSync(planFile, 'utf-8'));
+    expect(plan.writers[0].writers[1]).toEqual(expect.objectContaining({ writer: 'shop/Routing/Zoner (RuntimeWriter)', kind: 'runtime' }));
+    plan.writers[0].writers[1].kind = 'declaration';
+    fs.writeFileSync(planFile, JSON.stringify(plan));
+
+    // WHEN apply runs dry
+    expect(runApply(['apply', '--outdir', outdir, '--dry-run'])).toEqual({
+      code: 1,
+      stdout: '',
+      calls: [],
+      stderr:
+        `CAP016 plan file: '${planFile}' is not a plan cdk-capability wrote: /writers/0/writers/1 ('shop/Routing/Zoner (RuntimeWriter)', kind "declaration") has the field manager "zoner", ` +
+        "which is not one of ours ('cdk-capability:<construct path>'): apply would apply its fields under it, and only a runtime writer's manager is another's. " +
+        'Run cdk8s synth again to rewrite it; apply carries out only a plan synth wrote. Nothing was run.\n',
+    });
   });
 
   test("a cluster-scoped object whose manifest carries a namespace is its step's object, and its writer's apply runs", () => {

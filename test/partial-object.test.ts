@@ -1,4 +1,4 @@
-import { identityOnly, partialObject } from '../src/cluster/partial-object';
+import { identityOnly, partialObject, PartialObjectError } from '../src/cluster/partial-object';
 
 const DEPLOYMENT = {
   apiVersion: 'apps/v1',
@@ -81,5 +81,20 @@ describe('partialObject', () => {
     expect(() => partialObject(DEPLOYMENT, [{ path: ['spec', 'template', 'spec', 'containers', 'k:{"name":"db"}', 'image'] }]))
       .toThrow(/^partialObject: spec\.template\.spec\.containers\[name=db\] is not in the manifest$/);
     expect(() => partialObject(DEPLOYMENT, [{ path: ['spec', 'paused'] }])).toThrow(/^partialObject: spec\.paused is not in the manifest$/);
+  });
+
+  test('a keyed element asked of a map (a list edited into a map) is not in the manifest either, not left out without a word', () => {
+    // GIVEN the containers list edited into a map
+    const edited = { ...DEPLOYMENT, spec: { ...DEPLOYMENT.spec, template: { spec: { containers: { web: { image: 'nginx' } } } } } };
+
+    // THEN the error is typed, with where the manifest stops matching
+    let error: unknown;
+    try {
+      partialObject(edited, [{ path: ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}', 'image'] }]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PartialObjectError);
+    expect(error).toEqual(expect.objectContaining({ path: ['spec', 'template', 'spec', 'containers', 'k:{"name":"web"}'], problem: 'missing' }));
   });
 });

@@ -5,8 +5,9 @@ import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { exitCode } from './exit-codes';
 import { planFileRefusal, readPlanFile } from './plan-file';
-import { planObjectProblems } from './plan-objects';
+import { planObjectProblems, writerLeafProblems } from './plan-objects';
 import { readRuntimeFiles } from './runtime-files';
+import { atMost } from '../private/at-most';
 
 export const APPLY_USAGE = `Usage: cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]
 
@@ -82,7 +83,9 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
     return 1;
   }
   const documents = (file: string) => files.documents.get(file) ?? [];
-  const mismatches = planObjectProblems(plan, parsed.outdir, documents, parsed.fromStep);
+  const listed = planObjectProblems(plan, parsed.outdir, documents, parsed.fromStep);
+  // each writer's leaves are cut out of its object as the file holds it: a field edited out would stop the release halfway
+  const mismatches = listed.length > 0 ? listed : atMost(writerLeafProblems(plan, parsed.outdir, documents, parsed.fromStep), 20);
   if (mismatches.length > 0) {
     // a plan.json of another outdir, or edited: the writers of the objects the files hold would not be applied
     const fix = 'Run cdk8s synth again to rewrite the plan and its files; apply carries out only what synth wrote. Nothing was run.';

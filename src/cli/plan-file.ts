@@ -4,6 +4,7 @@ import { parseObject, WAITED_KINDS } from './apply-commands';
 import { writerObjectProblems } from './plan-objects';
 import { hasIdentity } from './runtime-files';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { FIELD_MANAGER_PREFIX } from '../cluster/field-manager';
 import { parseFieldsV1 } from '../cluster/fields-v1';
 import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName } from '../private/field-manager-name';
 import { schemaProblems, schemaValidator, shown } from '../private/json-schema';
@@ -110,6 +111,10 @@ function writerProblems(plan: Plan): string[] {
     const at = `/writers/${i}`;
     o.writers.forEach((w, k) => {
       if (w.manager !== undefined) manager(`${at}/writers/${k}/manager`, w.manager);
+      // apply applies a writer's leaves under its manager, so only a manager of ours: a runtime writer's is its controller's
+      if (w.kind !== 'runtime' && isFieldManagerName(w.manager) && !w.manager.startsWith(FIELD_MANAGER_PREFIX)) {
+        problems.push(`${at}/writers/${k} ('${w.writer}', kind ${shown(w.kind)}) has the field manager ${shown(w.manager)}, which is not one of ours ('${FIELD_MANAGER_PREFIX}<construct path>'): apply would apply its fields under it, and only a runtime writer's manager is another's`);
+      }
       for (const key of ['fields', 'presence'] as const) {
         const problem = w[key] === undefined ? undefined : fieldsV1Problem(w[key]);
         if (problem) problems.push(`${at}/writers/${k}/${key} is not a fieldsV1 set as the API server records one: ${problem}`);

@@ -1,6 +1,9 @@
 import * as path from 'path';
 import { parseObject } from './apply-commands';
-import { planIdentitiesOf } from '../cluster/object-writers';
+import { appliedLeaves } from '../cluster/apply-sequence';
+import { isAppliedWriter, leavesOf, planIdentitiesOf } from '../cluster/object-writers';
+import { PartialObjectError, partialObject } from '../cluster/partial-object';
+import { formatPath } from '../collect/ledger/field-path';
 import { describeIdentity, identityKey, ObjectIdentity } from '../collect/object-identity';
 import { appendAll } from '../private/append';
 import { atMost } from '../private/at-most';
@@ -48,6 +51,46 @@ export function planObjectProblems(plan: Plan, outdir: string, documents: (file:
     appendAll(problems, unlisted);
   });
   return atMost(problems, max);
+}
+
+/**
+ * The leaves of each writer against the manifest it cuts them out of, before `apply` runs a step: each leaf a
+ * writer applies under its own manager is in its object as the step's file holds it. A runtime file edited by
+ * hand (a field deleted, a list made a map), or a plan.json whose writers were edited, would otherwise stop
+ * the release halfway, at the step whose writer's apply cannot be made.
+ *
+ * @param outdir the synth's output folder, as the problems name the files
+ * @param documents the objects of a file (relative to the outdir), as `readRuntimeFiles` read them
+ * @param fromStep the first step that runs (1-based); the files of earlier steps are not read
+ * @returns one problem per writer of an object whose leaves the object does not hold, naming the file, the
+ *   object, where the object stops matching, and the writer with its JSON pointer
+ */
+export function writerLeafProblems(plan: Plan, outdir: string, documents: (file: string) => readonly unknown[], fromStep = 1): string[] {
+  const writers = plan.writers ?? [];
+  if (writers.length === 0) return [];
+  const byId = new Map(writers.map((o, i) => [o.object, i]));
+  const problems: string[] = [];
+  plan.steps.forEach((step, s) => {
+    if (s + 1 < fromStep || step.lifecycle !== 'runtime') return;
+    for (const file of step.files) {
+      for (const manifest of documents(file)) {
+        const candidates = planIdentitiesOf(manifest);
+        const i = candidates.map((id) => byId.get(`${OBJECT_ID}${identityKey(id)}`)).find((x) => x !== undefined);
+        if (i === undefined) continue;
+        writers[i].writers.forEach((w, k) => {
+          if (!isAppliedWriter(w)) return;
+          try {
+            partialObject(manifest, appliedLeaves(leavesOf(w)));
+          } catch (e) {
+            if (!(e instanceof PartialObjectError)) throw e;
+            const where = e.problem === 'missing' ? `without ${formatPath(e.path)}, where` : `with a value at ${formatPath(e.path)}, below which`;
+            problems.push(`'${path.join(outdir, file)}' (step ${s + 1}) holds ${describeIdentity(candidates[0])} ${where} its writer '${w.writer}' (/writers/${i}/writers/${k}) writes`);
+          }
+        });
+      }
+    }
+  });
+  return problems;
 }
 
 /**

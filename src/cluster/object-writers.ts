@@ -179,7 +179,7 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
   return manifests.map((manifest): SequencedObject => {
     const entry = planIdentitiesOf(manifest).map((id) => byId.get(`object:${identityKey(id)}`)).find((e) => e !== undefined);
     const applied: AppliedWriter[] = (entry?.writers ?? [])
-      .filter((w): w is LockedWriter & { manager: string } => w.kind !== 'runtime' && w.manager !== undefined)
+      .filter(isAppliedWriter)
       .map((w) => ({ writer: w.writer, manager: w.manager, leaves: leavesOf(w) }));
     return {
       manifest,
@@ -189,6 +189,11 @@ export function sequencedObjects(manifests: readonly any[], writers: readonly Pl
       ...(entry?.released ? { released: entry.released } : {}),
     };
   });
+}
+
+/** True for a writer `apply` applies the leaves of under its own manager: every writer but a runtime writer. */
+export function isAppliedWriter(w: LockedWriter): w is LockedWriter & { manager: string } {
+  return w.kind !== 'runtime' && w.manager !== undefined;
 }
 
 /** The plan's writers by object id, made once per plan: `apply` asks for it at every runtime step. */

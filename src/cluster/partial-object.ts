@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { canonicalSegment, elementOf } from './fields-v1';
-import { formatPath } from '../collect/ledger/field-path';
+import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
 
 /**
@@ -16,6 +16,22 @@ interface Keep {
 const newKeep = (): Keep => ({ leaf: false, presence: false, children: new Map() });
 
 /**
+ * A leaf `partialObject` cannot cut out of a manifest: the manifest has no value there (`missing`), or has a
+ * scalar where the leaf asks for a map or list below it (`scalar`). The ledger and the manifest disagree:
+ * a bug when synth wrote both, a hand-edited runtime file or plan.json when `apply` reads them.
+ */
+export class PartialObjectError extends Error {
+  /**
+   * @param path where the manifest stops matching the leaf: the missing node, or the scalar
+   * @param problem `missing`: nothing there; `scalar`: a value where a map or list was asked for
+   */
+  public constructor(public readonly path: FieldPath, public readonly problem: 'missing' | 'scalar') {
+    super(problem === 'missing' ? `partialObject: ${formatPath(path)} is not in the manifest` : `partialObject: ${formatPath(path)} is a value, yet a leaf below it is asked for`);
+    this.name = 'PartialObjectError';
+  }
+}
+
+/**
  * The object a writer applies: the merged manifest cut down to the writer's leaves, values unchanged, in the
  * manifest's order, with the object's identity (`apiVersion`, `kind`, `metadata.name`, `metadata.namespace`)
  * and, in each keyed element kept, the element's key fields as the manifest has them. A presence leaf keeps
@@ -24,7 +40,7 @@ const newKeep = (): Keep => ({ leaf: false, presence: false, children: new Map()
  *
  * @param manifest the merged object, as the runtime file holds it
  * @param leaves the writer's leaves, as the ledger records them
- * @throws Error when a leaf is not in the manifest (the ledger and the manifest disagree: a bug)
+ * @throws PartialObjectError when a leaf is not in the manifest (the ledger and the manifest disagree)
  */
 export function partialObject(manifest: any, leaves: readonly OwnedLeaf[]): any {
   const root = newKeep();
@@ -78,16 +94,14 @@ function cut(value: any, keep: Keep, at: readonly string[], keys?: readonly stri
       } else if (element.kind === 'index') {
         index = element.index < value.length ? element.index : -1;
       }
-      if (index < 0) throw new Error(`partialObject: ${formatPath([...at, segment])} is not in the manifest`);
+      if (index < 0) throw new PartialObjectError([...at, segment], 'missing');
       taken.add(index);
       const names = element.kind === 'key' ? element.fields.map(([k]) => k) : undefined;
       picked.push({ index, value: cut(value[index], child, [...at, segment], names) });
     }
     return picked.sort((a, b) => a.index - b.index).map((p) => p.value);
   }
-  if (value === null || typeof value !== 'object') {
-    throw new Error(`partialObject: ${formatPath(at)} is a value, yet a leaf below it is asked for`);
-  }
+  if (value === null || typeof value !== 'object') throw new PartialObjectError([...at], 'scalar');
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const child = keep.children.get(key);
@@ -95,7 +109,8 @@ function cut(value: any, keep: Keep, at: readonly string[], keys?: readonly stri
     else if (child) out[key] = cut(value[key], child, [...at, key]);
   }
   for (const key of keep.children.keys()) {
-    if (!(key in value) && elementOf(key).kind === 'field') throw new Error(`partialObject: ${formatPath([...at, key])} is not in the manifest`);
+    // a field, or a keyed element, set value or index asked of a map (the list is not there)
+    if (!(key in value)) throw new PartialObjectError([...at, key], 'missing');
   }
   return out;
 }
