@@ -312,3 +312,49 @@ describe('cdk-capability audit of an empty composition', () => {
     expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['unknown-object', 'ConfigMap shop/left']]);
   });
 });
+
+describe('cdk-capability audit with a lock it cannot read: CAP014, with advice that works for audit', () => {
+  const recover = (file: string) =>
+    `Restore the lock of the release that was applied from version control (git checkout -- ${file}), or correct it (docs/lock.md): audit compares the cluster with that lock, and cannot run without it.`;
+
+  test('a lock that is not JSON is one CAP014 line, exit 1, and never says to delete the lock', () => {
+    // GIVEN a lock cut short
+    const lockFile = path.join(tempDir(), 'capability.lock.json');
+    fs.writeFileSync(lockFile, '{bad');
+
+    // WHEN audit reads it
+    const run = auditList([], lockFile);
+
+    // THEN
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `CAP014 lock file: '${lockFile}' is not valid JSON (Expected property name or '}' in JSON at position 1). ${recover(lockFile)}\n`,
+    });
+    expect(run.stderr).not.toMatch(/delete/);
+  });
+
+  test('a lock that fails its schema is one CAP014 line per problem, with its JSON pointer', () => {
+    // GIVEN a lock whose first writer's manager is a number
+    const series = newSeries();
+    withUpdateLock('1', () => {
+      const app = appOf(series);
+      new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' } });
+      app.synth();
+    });
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    const unit = lock.units.findIndex((u: any) => u.writers);
+    lock.units[unit].writers[0].manager = 5;
+    fs.writeFileSync(series.lockFile, JSON.stringify(lock));
+
+    // WHEN
+    const run = auditList([], series.lockFile);
+
+    // THEN
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `CAP014 lock file: '${series.lockFile}' is not a cdk-capability lock: /units/${unit}/writers/0/manager (5) must be a string. ${recover(series.lockFile)}\n`,
+    });
+  });
+});

@@ -2,10 +2,11 @@ import * as fs from 'fs';
 import { parseArgs } from 'util';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
+import { CODE_TITLES, ViolationCode } from '../check/finding';
 import { auditCluster } from '../cluster/audit';
 import { readLiveObjects } from '../cluster/live-objects';
 import { expectedObjects } from '../cluster/object-writers';
-import { DEFAULT_LOCK_FILE, readLock } from '../release/lock';
+import { DEFAULT_LOCK_FILE, loadLock } from '../release/lock';
 
 export const AUDIT_USAGE = `Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]
                             [--applied-by <manager>] [--label <key>=<value>]... [--ignore-manager <name>]...
@@ -36,6 +37,10 @@ Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
 (printed); 1 an error (unreadable input or lock, an object of the input
 without metadata.managedFields, a lock that records no writers), also with
 --exit-zero.`;
+
+/** What to do about a lock audit cannot read: it compares the cluster with that lock, so it needs the file. */
+const auditRecover = (lockFile: string) =>
+  `Restore the lock of the release that was applied from version control (git checkout -- ${lockFile}), or correct it (docs/lock.md): audit compares the cluster with that lock, and cannot run without it.`;
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -94,15 +99,15 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
 
   const lockFile = values.lock ?? DEFAULT_LOCK_FILE;
-  let lock;
-  let lockText: string;
-  try {
-    lock = readLock(lockFile);
-    lockText = lock ? fs.readFileSync(lockFile, 'utf-8') : '';
-  } catch (e) {
-    return failure((e as Error).message);
+  // a lock audit cannot read is CAP014, as a synth's; but deleting it starts no first release here: audit needs it
+  const { lock, problems } = loadLock(lockFile, auditRecover(lockFile));
+  if (problems.length > 0) {
+    const title = `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}`;
+    process.stderr.write(problems.map((p) => `${title}: ${p}\n`).join(''));
+    return exitCode({ kind: 'failed' });
   }
   if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
+  const lockText = fs.readFileSync(lockFile, 'utf-8');
   const expected = expectedObjects(lock);
   // a release with no runtime object (an empty composition) expects nothing; a lock whose objects have no writers is older
   if (expected.every((e) => e.whole) && lock.units.some((u) => u.id.startsWith('object:'))) {

@@ -179,16 +179,19 @@ const RECOVER = 'Restore the file from version control, correct it (docs/lock.md
  * Reads a lock file and checks it against the lock's JSON Schema before
  * anything reads it. A UTF-8 byte-order mark (as some editors write) is
  * accepted. Never throws for a file that is not a lock: says why instead.
+ *
+ * @param recover what each problem ends with: what to do about the file
+ * @default recover - a synth's: restore, correct, or delete the file to start a first release
  */
-export function loadLock(file: string): LockFileRead {
+export function loadLock(file: string, recover = RECOVER): LockFileRead {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf-8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { problems: [] };
-    return { problems: [`'${file}' cannot be read (${(e as Error).message}). ${RECOVER}`] };
+    return { problems: [`'${file}' cannot be read (${(e as Error).message}). ${recover}`] };
   }
-  return parseLock(text, file);
+  return parseLock(text, file, recover);
 }
 
 /**
@@ -196,29 +199,18 @@ export function loadLock(file: string): LockFileRead {
  * (`loadLock` without the reading). A UTF-8 byte-order mark is accepted.
  *
  * @param file how the problems name the file
+ * @param recover what each problem ends with (`loadLock`)
  */
-export function parseLock(text: string, file: string): LockFileRead {
+export function parseLock(text: string, file: string, recover = RECOVER): LockFileRead {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (e) {
-    return { problems: [`'${file}' is not valid JSON (${(e as Error).message}). ${RECOVER}`] };
+    return { problems: [`'${file}' is not valid JSON (${(e as Error).message}). ${recover}`] };
   }
   const problems = lockSchemaProblems(parsed);
-  if (problems.length > 0) return { problems: problems.map((p) => `'${file}' is not a cdk-capability lock: ${p}. ${RECOVER}`) };
+  if (problems.length > 0) return { problems: problems.map((p) => `'${file}' is not a cdk-capability lock: ${p}. ${recover}`) };
   return { lock: parsed as Lock, problems: [] };
-}
-
-/**
- * Reads a lock file (`loadLock`).
- *
- * @returns the lock, undefined when there is none (a first release)
- * @throws when the file exists but is not a lock, with every problem on a line of its own
- */
-export function readLock(file: string): Lock | undefined {
-  const { lock, problems } = loadLock(file);
-  if (problems.length > 0) throw new Error(problems.join('\n'));
-  return lock;
 }
 
 /** Writes a lock file atomically (a sibling temporary file renamed over it). */
