@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { appliedLeaves } from './apply-sequence';
+import { auditMessage } from './audit-messages';
 import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
 import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
@@ -307,7 +308,15 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
       ...(g.manager ? { manager: g.manager.manager, operation: g.manager.operation } : {}),
       ...(g.writer ? { writer: g.writer.writer } : {}),
       ...(g.writerManager ? { writerManager: g.writerManager } : {}),
-      message: messageOf(e.label, g.kind, fields, g.manager, g.writer, g.writerManager, runtimeOf(g.manager?.manager)),
+      message: auditMessage({
+        object: e.label,
+        kind: g.kind,
+        fields,
+        manager: g.manager,
+        writer: g.writer,
+        writerManager: g.writerManager,
+        managerWriter: runtimeOf(g.manager?.manager),
+      }),
     };
   });
 }
@@ -360,44 +369,4 @@ function isPresent(manifest: unknown, path: FieldPath): boolean {
     }
   }
   return node !== undefined;
-}
-
-function fieldList(fields: readonly FieldPath[]): string {
-  const shown = fields.slice(0, 5).map(formatPath).join(', ');
-  return fields.length > 5 ? `${shown} and ${fields.length - 5} more` : shown;
-}
-
-function messageOf(
-  object: string,
-  kind: AuditFindingKind,
-  fields: readonly FieldPath[],
-  manager: ManagedFieldsEntry | undefined,
-  writer: WriterLeaves | undefined,
-  writerManager: string | undefined,
-  updater: WriterLeaves | undefined,
-): string {
-  const what = fieldList(fields);
-  const its = fields.length === 1 ? 'it' : 'them';
-  const whose = writer ? ` of '${writer.writer}'${writerManager ? ` (field manager ${writerManager})` : ''}` : '';
-  const by = manager ? `'${manager.manager}' (${manager.operation}${manager.time ? ` at ${manager.time}` : ''})` : '';
-  switch (kind) {
-    case 'stripped':
-      return updater
-        ? `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${by}, the field manager of the runtime writer '${updater.writer}', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore ${its}.`
-        : `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
-    case 'overwritten-by-update':
-      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.`;
-    case 'taken-over':
-      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
-    case 'unowned':
-      return `${object}: ${what}${whose} ${fields.length === 1 ? 'is' : 'are'} in the object but owned by ${manager ? `'${manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
-    case 'stale-owner':
-      return manager?.manager === APPLIER_FIELD_MANAGER || !writer
-        ? `${object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
-        : `${object}: ${by} still owns ${what}, which the lock gives to ${writer ? `'${writer.writer}'` : 'no writer'}: a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
-    case 'undeclared-manager':
-      return `${object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.`;
-    default:
-      return `${object}: ${kind}`;
-  }
 }
