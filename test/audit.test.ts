@@ -165,6 +165,95 @@ describe('auditCluster', () => {
   });
 });
 
+describe('advice that works when followed', () => {
+  const T = '2026-12-03T10:00:04Z';
+  const NETOP = 'cdn/Routing/NetOp (RuntimeWriter)';
+  /** The lock's view of `ConfigMap shop/settings` with NetOp, a runtime writer of `data.routes` under its manager `netop`. */
+  const WITH_NETOP: ExpectedObject = { ...SETTINGS, writers: [...SETTINGS.writers, { writer: NETOP, manager: 'netop', leaves: [{ path: ['data', 'routes'] }], runtime: true }] };
+  /** The object, its data.routes set, managed as `entries` say. */
+  const settings = (entries: Array<[string, 'Apply' | 'Update', string[][], string?]>) => {
+    const object = configMap('settings', entries);
+    object.data.routes = 'a.example.com';
+    return object;
+  };
+  /** APPLIED with data.mode taken away from the applier and Web: another manager holds it now. */
+  const modeTaken = (entry: [string, 'Apply' | 'Update', string[][], string?]) =>
+    settings([['cdk-capability', 'Apply', [['metadata', 'labels', 'team']]], APPLIED[2], ['netop', 'Apply', [['data', 'routes']]], entry]);
+
+  test("a runtime writer's manager updating a field outside its fields is named as that RuntimeWriter, with the fix: add the field to its fields, or stop the controller", () => {
+    // GIVEN NetOp's manager, by a full-object update, owning data.mode, the declarer's
+    const findings = auditCluster([WITH_NETOP], live(modeTaken(['netop', 'Update', [['data', 'mode']], T])));
+
+    // THEN
+    expect(kinds(findings)).toEqual([['overwritten-by-update', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Web', [['data', 'mode']]]]);
+    expect(findings[0].message).toBe(
+      `ConfigMap shop/settings: data.mode of 'cdn/Routing/Web' (field manager ${WEB}) is now owned by 'netop' (Update at ${T}), the field manager of the runtime writer '${NETOP}', ` +
+        'whose update changed it, outside its fields (data.routes). ' +
+        "If its controller owns it, add it to that RuntimeWriter's fields and take it out of 'cdn/Routing/Web' (synth refuses two writers of one field); " +
+        'else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore it. ' +
+        "Set CapabilityApp's enforce so the admission policy refuses such an update.",
+    );
+  });
+
+  test("a runtime writer's manager taking a field outside its fields by a forced apply is named the same way", () => {
+    const findings = auditCluster([WITH_NETOP], live(modeTaken(['netop', 'Apply', [['data', 'mode']], T])));
+    expect(kinds(findings)).toEqual([['taken-over', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Web', [['data', 'mode']]]]);
+    expect(findings[0].message).toMatch(
+      new RegExp(`^ConfigMap shop/settings: data\\.mode of 'cdn/Routing/Web' \\(field manager ${WEB}\\) is owned by 'netop' \\(Apply at ${T}\\) alone, the field manager of the runtime writer 'cdn/Routing/NetOp \\(RuntimeWriter\\)', whose apply took it over \\(--force-conflicts\\), outside its fields \\(data\\.routes\\)\\. If its controller owns it, add it`),
+    );
+  });
+
+  test("a runtime writer's manager sharing a deploy-time field by apply: its controller must stop sending it, since applying the release changes nothing", () => {
+    // GIVEN NetOp's manager applying data.mode with the release's value: shared with the declarer's
+    const findings = auditCluster([WITH_NETOP], live(settings([...APPLIED, ['netop', 'Apply', [['data', 'routes'], ['data', 'mode']], T]])));
+
+    expect(kinds(findings)).toEqual([['stale-owner', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Web', [['data', 'mode']]]]);
+    expect(findings[0].message).toBe(
+      `ConfigMap shop/settings: 'netop' (Apply at ${T}), the field manager of the runtime writer '${NETOP}', also owns data.mode, outside its fields (data.routes), which the lock gives to 'cdn/Routing/Web': ` +
+        'its controller writes it, and applying the release changes nothing while it does. Make the controller send only its own fields (its next server-side apply without it releases it); ' +
+        "or, if its controller owns it, add it to that RuntimeWriter's fields and take it out of 'cdn/Routing/Web' (synth refuses two writers of one field).",
+    );
+  });
+
+  test("a manager of ours alone owning a runtime writer's field is stale-owner, as docs/cluster.md's table has it, with the hand-over to do first", () => {
+    // GIVEN Web's manager still holding data.routes, which the lock gives to NetOp, whose controller has not written it
+    const findings = auditCluster([WITH_NETOP], live(settings([APPLIED[0], [WEB, 'Apply', [['data', 'mode'], ['data', 'routes']], T], APPLIED[2]])));
+
+    expect(kinds(findings)).toEqual([['stale-owner', 'ConfigMap shop/settings', WEB, NETOP, [['data', 'routes']]]]);
+    expect(findings[0].message).toBe(
+      `ConfigMap shop/settings: '${WEB}' (Apply at ${T}) still owns data.routes, which the lock gives to the runtime writer '${NETOP}' (field manager netop): a hand-over to its controller whose apply did not run. ` +
+        "Hand it over first: apply the object's identity with it at its live value under the controller's manager (kubectl apply --server-side --field-manager=netop); " +
+        'then run cdk-capability apply again, whose applies release it (without the hand-over the release would remove it until the controller writes it again).',
+    );
+  });
+
+  test("a runtime writer's field another client updated: stop that client and let the controller write it again; applying the release restores nothing", () => {
+    const object = settings([...APPLIED, ['kubectl-edit', 'Update', [['data', 'routes']], T]]);
+    const findings = auditCluster([WITH_NETOP], live(object));
+
+    expect(kinds(findings)).toEqual([['overwritten-by-update', 'ConfigMap shop/settings', 'kubectl-edit', NETOP, [['data', 'routes']]]]);
+    expect(findings[0].message).toBe(
+      `ConfigMap shop/settings: data.routes of '${NETOP}' (field manager netop) is now owned by 'kubectl-edit' (Update at ${T}), whose update changed it (a kubectl edit, or a controller's full-object Update()): ` +
+        "the runtime writer's controller no longer owns it. Stop that client writing it, and let the runtime writer's controller write it again: the release never writes a runtime writer's field, " +
+        'so applying it restores nothing (a controller that applies server-side takes it back only with force). ' +
+        `If that client is the one that writes it, declare it as the RuntimeWriter of it in place of '${NETOP}'.`,
+    );
+  });
+
+  test("a runtime writer's field another client took by a forced apply: the same advice, never 'apply the release again'", () => {
+    const findings = auditCluster([WITH_NETOP], live(settings([...APPLIED, ['helm', 'Apply', [['data', 'routes']], T]])));
+
+    expect(kinds(findings)).toEqual([['taken-over', 'ConfigMap shop/settings', 'helm', NETOP, [['data', 'routes']]]]);
+    expect(findings[0].message).toBe(
+      `ConfigMap shop/settings: data.routes of '${NETOP}' (field manager netop) is owned by 'helm' (Apply at ${T}) alone: an apply took it over from the runtime writer's controller (--force-conflicts). ` +
+        "Stop that client applying it, and let the runtime writer's controller write it again: the release never writes a runtime writer's field, " +
+        'so applying it restores nothing (a controller that applies server-side takes it back only with force). ' +
+        `If that client is the one that writes it, declare it as the RuntimeWriter of it in place of '${NETOP}'.`,
+    );
+    expect(findings[0].message).not.toMatch(/apply the release again/);
+  });
+});
+
 describe('the field-ownership policies of a release with enforce', () => {
   const DEPLOYER = 'system:serviceaccount:flux-system:kustomize-controller';
 

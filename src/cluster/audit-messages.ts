@@ -17,11 +17,15 @@ export interface FindingFacts {
   readonly writerManager?: string;
   /** The runtime writer whose field manager `manager` is, when it is one's. */
   readonly managerWriter?: WriterLeaves;
+  /** The one manager that applied the release (`--applied-by`), when given. */
+  readonly appliedBy?: string;
 }
 
 /**
  * What a finding means and what to do, in a sentence or two, naming the object, the fields, the manager and
- * the writer displaced.
+ * the writer displaced. The advice is one that works when followed: a runtime writer's field is restored by
+ * its controller, never by applying the release; a runtime writer's manager owning a field outside its
+ * fields is its controller writing it.
  */
 export function auditMessage(f: FindingFacts): string {
   const one = f.fields.length === 1;
@@ -31,19 +35,48 @@ export function auditMessage(f: FindingFacts): string {
   const whose = f.writer ? ` of '${f.writer.writer}'${f.writerManager ? ` (field manager ${f.writerManager})` : ''}` : '';
   const by = f.manager ? `'${f.manager.manager}' (${f.manager.operation}${f.manager.time ? ` at ${f.manager.time}` : ''})` : '';
   const rw = f.managerWriter;
+  const rwBy = rw ? `${by}, the field manager of the runtime writer '${rw.writer}',` : by;
+  const outside = rw ? `outside its fields (${fieldList(rw.leaves.map((l) => l.path))})` : '';
+  /** The advice for a field of a writer that its controller no longer owns: apply never writes it. */
+  const controllerTakesBack = (how: string) =>
+    `Stop that client ${how} ${its}, and let the runtime writer's controller write ${its} again: the release never writes a runtime writer's field, so applying it restores nothing (a controller that applies server-side takes ${its} back only with force). ` +
+    `If that client is the one that writes ${its}, declare it as the RuntimeWriter of ${its} in place of '${f.writer!.writer}'.`;
+  /** The advice for a runtime writer's controller writing a field of another writer. */
+  const outsideFix = (writer: WriterLeaves) =>
+    `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
+    `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. Set CapabilityApp's enforce so the admission policy refuses such an update.`;
 
   switch (f.kind) {
     case 'stripped':
       return rw
-        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${by}, the field manager of the runtime writer '${rw.writer}', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore ${its}.`
+        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore ${its}.`
         : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
     case 'overwritten-by-update':
+      if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
+      if (f.writer?.runtime) {
+        return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}`;
+      }
       return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.`;
     case 'taken-over':
+      if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
+      if (f.writer?.runtime) {
+        return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}`;
+      }
       return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
     case 'unowned':
       return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
     case 'stale-owner':
+      if (rw) {
+        const given = f.writer ? `, which the lock gives to '${f.writer.writer}'` : '';
+        const move = f.writer ? `; or, if its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${f.writer.writer}' (synth refuses two writers of one field)` : '';
+        return `${f.object}: ${rwBy} also owns ${what}, ${outside}${given}: its controller writes ${its}, and applying the release changes nothing while it does. Make the controller send only its own fields (its next server-side apply without ${its} releases ${its})${move}.`;
+      }
+      if (f.writer?.runtime && f.writerManager) {
+        const reapply = f.appliedBy === undefined ? 'run cdk-capability apply again, whose applies release' : `let ${f.appliedBy} apply the release again, which releases`;
+        return `${f.object}: ${by} still owns ${what}, which the lock gives to the runtime writer '${f.writer.writer}' (field manager ${f.writerManager}): a hand-over to its controller whose apply did not run. ` +
+          `Hand ${its} over first: apply the object's identity with ${its} at ${one ? 'its' : 'their'} live value under the controller's manager (kubectl apply --server-side --field-manager=${f.writerManager}); ` +
+          `then ${reapply} ${its} (without the hand-over the release would remove ${its} until the controller writes ${its} again).`;
+      }
       return f.manager?.manager === APPLIER_FIELD_MANAGER || !f.writer
         ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
         : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;

@@ -31,13 +31,14 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'overwritten-by-update',
     title: 'field overwritten by an update',
     explanation:
-      'A leaf of a writer is now owned by a manager whose last write was an Update (kubectl edit, a controller\'s full-object Update()), which changed it. Declare that client as a RuntimeWriter, or stop it, and apply the release again.',
+      'A leaf of a writer is now owned by a manager whose last write was an Update (kubectl edit, a controller\'s full-object Update()), which changed it. Declare that client as a RuntimeWriter, or stop it, and apply the release again; a RuntimeWriter\'s leaf its controller writes again, and a RuntimeWriter\'s manager there is its controller writing outside its fields.',
     level: 'error',
   },
   {
     id: 'taken-over',
     title: 'field taken over',
-    explanation: 'A leaf of a writer is owned only by another manager, which applied it with --force-conflicts. Declare that writer in the composition, or stop it.',
+    explanation:
+      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again.',
     level: 'error',
   },
   {
@@ -49,7 +50,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: 'stale-owner',
     title: 'field owned by a previous writer',
-    explanation: 'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run. Run cdk-capability apply again.',
+    explanation:
+      'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run (to a RuntimeWriter: hand the field over first). Run cdk-capability apply again. A RuntimeWriter\'s manager owning a field outside its fields is its controller writing it.',
     level: 'error',
   },
   {

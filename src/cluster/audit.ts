@@ -150,7 +150,7 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
       });
       continue;
     }
-    if (!e.whole) appendAll(findings, auditObject(e, object, ignored, options.appliedBy));
+    if (!e.whole) appendAll(findings, auditObject(e, object, { ignored, appliedBy: options.appliedBy }));
   }
   for (const o of live) {
     if (known.has(o.key)) continue;
@@ -207,8 +207,16 @@ interface Group {
   readonly writerManager?: string;
 }
 
+/** What the findings of one object are made with, beside the object. */
+interface ObjectAudit {
+  /** The managers left out. */
+  readonly ignored: ReadonlySet<string>;
+  /** The one manager that applied the release (`--applied-by`), when given. */
+  readonly appliedBy?: string;
+}
+
 /** The findings of one object that is in both the lock and the cluster. */
-function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet<string>, appliedBy: string | undefined): AuditFinding[] {
+function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy }: ObjectAudit): AuditFinding[] {
   const entries: Entry[] = object.managedFields
     .filter((m) => !ignored.has(m.manager))
     .map((entry) => ({ entry, leaves: new Set(ledgerLeaves(entry.members).map(pathKey)) }));
@@ -216,6 +224,8 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
   const applier = appliedBy ?? APPLIER_FIELD_MANAGER;
   const managerOf = (w: WriterLeaves) => (w.runtime ? w.manager : appliedBy ?? w.manager);
   const declared = new Set(e.writers.map(managerOf).filter((m): m is string => m !== undefined));
+  /** The managers of the writers of the object that apply (every one but a runtime writer's). */
+  const appliers = new Set(e.writers.filter((w) => !w.runtime).map(managerOf));
   if (e.writers.some((w) => !w.runtime)) declared.add(applier);
 
   /** The runtime writer a manager is declared for, to name it where its controller's update is the cause. */
@@ -271,6 +281,8 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
       else report('unowned', path, owners[0]?.entry, writer, manager);
       continue;
     }
+    // held by the manager of another writer of the object that applies: a hand-over that did not run (stale-owner, below)
+    if (others.every((x) => appliers.has(x.entry.manager))) continue;
     const updater = others.find((x) => x.entry.operation === 'Update');
     const by = updater ?? [...others].sort((a, b) => compareText(a.entry.manager, b.entry.manager))[0];
     report(updater ? 'overwritten-by-update' : 'taken-over', path, by.entry, writer, manager);
@@ -316,6 +328,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, ignored: ReadonlySet
         writer: g.writer,
         writerManager: g.writerManager,
         managerWriter: runtimeOf(g.manager?.manager),
+        appliedBy,
       }),
     };
   });
