@@ -172,7 +172,7 @@ describe('the audit of managedFields written by structured-merge-diff', () => {
       // and nothing of the domains it wrote: NetOp is their declared writer, under its manager
     ]);
     expect(findings[0].message).toMatch(
-      /^example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' \(field manager cdk-capability:cap\/Routing\/Timers\) are gone and owned by nobody: a full-object update that did not carry them dropped them; the latest update is by 'netop' \(Update at [0-9T:-]+Z\), the field manager of the runtime writer 'cap\/Routing\/NetOp \(RuntimeWriter\)', which may change only its own fields\. Make that controller send only them \(server-side apply, or a patch\), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore them\.$/,
+      /^example\.com\/ApplicationDeployment ns\/shared: spec\.timers\.publishTimeout, spec\.timers\.retryTimeout of 'cap\/Routing\/Timers' \(field manager cdk-capability:cap\/Routing\/Timers\) are gone and owned by nobody: a full-object update that did not carry them dropped them; the latest update is by 'netop' \(Update at [0-9T:-]+Z\), the field manager of the runtime writer 'cap\/Routing\/NetOp \(RuntimeWriter\)', which may change only its own fields\. Make that controller send only its own fields \(server-side apply, or a patch\), and apply the release again to restore them\. Set CapabilityApp's enforce so the admission policy refuses such an update\.$/,
     );
   });
 });

@@ -159,7 +159,7 @@ describe('auditCluster', () => {
       const findings = auditCluster([withNetOp], live(object));
       expect(kinds(findings)).toEqual([['stripped', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Team', [['metadata', 'labels', 'team']]]]);
       expect(findings[0].message).toBe(
-        "ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager cdk-capability:cdn/Routing/Team) is gone and owned by nobody: a full-object update that did not carry it dropped it; the latest update is by 'netop' (Update at 2026-12-03T10:00:00Z), the field manager of the runtime writer 'cdn/Routing/NetOp (RuntimeWriter)', which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore it.",
+        "ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager cdk-capability:cdn/Routing/Team) is gone and owned by nobody: a full-object update that did not carry it dropped it; the latest update is by 'netop' (Update at 2026-12-03T10:00:00Z), the field manager of the runtime writer 'cdn/Routing/NetOp (RuntimeWriter)', which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore it. Set CapabilityApp's enforce so the admission policy refuses such an update.",
       );
     });
   });
@@ -251,6 +251,51 @@ describe('advice that works when followed', () => {
         `If that client is the one that writes it, declare it as the RuntimeWriter of it in place of '${NETOP}'.`,
     );
     expect(findings[0].message).not.toMatch(/apply the release again/);
+  });
+
+  describe("a runtime writer's update that stripped a field, with the release's admission policies in the lock (enforce set)", () => {
+    /** The lock's policy and binding of the release, each an object applied whole. */
+    const POLICY: ExpectedObject = { identity: { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', namespace: '', name: 'cdn.field-owners.configmaps' }, label: 'admissionregistration.k8s.io/ValidatingAdmissionPolicy cdn.field-owners.configmaps', writers: [], whole: true };
+    const BINDING: ExpectedObject = { ...POLICY, identity: { ...POLICY.identity, kind: 'ValidatingAdmissionPolicyBinding' }, label: 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding cdn.field-owners.configmaps', whole: true };
+    const policyObject = (kind: string, spec: object) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind,
+      metadata: { name: 'cdn.field-owners.configmaps', managedFields: [{ manager: 'cdk-capability', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] },
+      spec,
+    });
+    /** data.mode dropped by NetOp's full-object update. */
+    const stripped = () => {
+      const object = settings([['cdk-capability', 'Apply', [['metadata', 'labels', 'team']]], APPLIED[2], ['netop', 'Update', [['data', 'routes']], T]]);
+      delete object.data.mode;
+      return object;
+    };
+    const strippedMessage = (policies: any[]) => auditCluster([WITH_NETOP, POLICY, BINDING], live(stripped(), ...policies)).find((f) => f.kind === 'stripped')!.message;
+    const start =
+      `ConfigMap shop/settings: data.mode of 'cdn/Routing/Web' (field manager ${WEB}) is gone and owned by nobody: a full-object update that did not carry it dropped it; ` +
+      `the latest update is by 'netop' (Update at ${T}), the field manager of the runtime writer '${NETOP}', which may change only its own fields. ` +
+      'Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore it. ';
+
+    test('a binding that does not deny: says so, never "set CapabilityApp\'s enforce"', () => {
+      const message = strippedMessage([policyObject('ValidatingAdmissionPolicy', {}), policyObject('ValidatingAdmissionPolicyBinding', { validationActions: ['Warn', 'Audit'] })]);
+      expect(message).toBe(
+        `${start}The release's admission policy does not refuse such an update: admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding cdn.field-owners.configmaps has validationActions ["Warn","Audit"], without Deny. ` +
+          "Set CapabilityApp's enforce.validationActions to ['Deny'].",
+      );
+    });
+
+    test('a policy not in the cluster: says which', () => {
+      const message = strippedMessage([policyObject('ValidatingAdmissionPolicy', {})]);
+      expect(message).toBe(
+        `${start}The release's admission policy, which refuses such an update, is not in the cluster (admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding cdn.field-owners.configmaps: missing-object): apply the release.`,
+      );
+    });
+
+    test('both there and denying: the update came before them, or the controller is not who the RuntimeWriter declares', () => {
+      const message = strippedMessage([policyObject('ValidatingAdmissionPolicy', {}), policyObject('ValidatingAdmissionPolicyBinding', { validationActions: ['Deny'] })]);
+      expect(message).toBe(
+        `${start}The release's admission policy is in the cluster with Deny, yet let it through: the update came before the policy, or the controller does not run as the RuntimeWriter's identity.`,
+      );
+    });
   });
 });
 

@@ -3,6 +3,22 @@ import { APPLIER_FIELD_MANAGER } from './field-manager';
 import type { ManagedFieldsEntry } from './live-objects';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 
+/**
+ * What the cluster shows of the release's field-ownership policies (`enforce`), which should have refused an
+ * update that changed or dropped a field of another writer: the advice differs with each.
+ */
+export type PolicyState =
+  /** The lock records none: the release has no `enforce`. */
+  | { readonly state: 'none' }
+  /** Some of the lock's are not in the cluster (each also a `missing-object`). */
+  | { readonly state: 'missing'; readonly objects: readonly string[] }
+  /** Bindings of the lock in the cluster that do not deny: their `validationActions` lack `Deny`. */
+  | { readonly state: 'not-deny'; readonly bindings: ReadonlyArray<{ readonly label: string; readonly actions: unknown }> }
+  /** Every one in the cluster, each binding with `Deny`. */
+  | { readonly state: 'deny' }
+  /** Every one in the cluster, but the input does not show what a binding does (no `spec.validationActions`). */
+  | { readonly state: 'present' };
+
 /** What a finding's message is made of. */
 export interface FindingFacts {
   /** The object, as messages name it. */
@@ -19,6 +35,8 @@ export interface FindingFacts {
   readonly managerWriter?: WriterLeaves;
   /** The one manager that applied the release (`--applied-by`), when given. */
   readonly appliedBy?: string;
+  /** The release's admission policies, as the cluster shows them. */
+  readonly policies: PolicyState;
 }
 
 /**
@@ -44,12 +62,12 @@ export function auditMessage(f: FindingFacts): string {
   /** The advice for a runtime writer's controller writing a field of another writer. */
   const outsideFix = (writer: WriterLeaves) =>
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
-    `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. Set CapabilityApp's enforce so the admission policy refuses such an update.`;
+    `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
 
   switch (f.kind) {
     case 'stripped':
       return rw
-        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only them (server-side apply, or a patch), and set CapabilityApp's enforce so the admission policy refuses such an update; apply the release again to restore ${its}.`
+        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore ${its}. ${policySentence(f.policies)}`
         : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
     case 'overwritten-by-update':
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
@@ -84,6 +102,23 @@ export function auditMessage(f: FindingFacts): string {
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.`;
     default:
       return `${f.object}: ${f.kind}`;
+  }
+}
+
+/** What to do so the admission policy refuses a runtime writer's update of another's field, as the cluster shows the policies. */
+function policySentence(p: PolicyState): string {
+  switch (p.state) {
+    case 'none':
+      return "Set CapabilityApp's enforce so the admission policy refuses such an update.";
+    case 'missing':
+      return `The release's admission policy, which refuses such an update, is not in the cluster (${p.objects.join(', ')}: missing-object): apply the release.`;
+    case 'not-deny':
+      return `The release's admission policy does not refuse such an update: ${p.bindings.map((b) => `${b.label} has validationActions ${JSON.stringify(b.actions)}`).join(', ')}, without Deny. ` +
+        "Set CapabilityApp's enforce.validationActions to ['Deny'].";
+    case 'deny':
+      return "The release's admission policy is in the cluster with Deny, yet let it through: the update came before the policy, or the controller does not run as the RuntimeWriter's identity.";
+    case 'present':
+      return "The release's admission policy is in the cluster, yet let it through: check that its binding denies (validationActions Deny) and that the controller runs as the RuntimeWriter's identity.";
   }
 }
 

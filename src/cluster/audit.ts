@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { appliedLeaves } from './apply-sequence';
-import { auditMessage } from './audit-messages';
+import { auditMessage, PolicyState } from './audit-messages';
 import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
 import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
@@ -132,6 +132,7 @@ interface Entry {
 export function auditCluster(expected: readonly ExpectedObject[], live: readonly LiveObject[], options: AuditOptions = {}): AuditFinding[] {
   const ignored = new Set(options.ignoreManagers ?? []);
   const byKey = new Map(live.map((o) => [o.key, o]));
+  const policies = policyState(expected, byKey);
   const known = new Set<string>();
   const findings: AuditFinding[] = [];
   for (const e of expected) {
@@ -150,7 +151,7 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
       });
       continue;
     }
-    if (!e.whole) appendAll(findings, auditObject(e, object, { ignored, appliedBy: options.appliedBy }));
+    if (!e.whole) appendAll(findings, auditObject(e, object, { ignored, appliedBy: options.appliedBy, policies }));
   }
   for (const o of live) {
     if (known.has(o.key)) continue;
@@ -213,10 +214,31 @@ interface ObjectAudit {
   readonly ignored: ReadonlySet<string>;
   /** The one manager that applied the release (`--applied-by`), when given. */
   readonly appliedBy?: string;
+  /** The release's admission policies, as the cluster shows them. */
+  readonly policies: PolicyState;
+}
+
+/**
+ * The release's field-ownership policies (the lock's objects applied whole) as the cluster shows them: none,
+ * some missing, bindings that do not deny, or every one there and denying.
+ */
+function policyState(expected: readonly ExpectedObject[], byKey: ReadonlyMap<string, LiveObject>): PolicyState {
+  const policies = expected.filter((e) => e.whole);
+  if (policies.length === 0) return { state: 'none' };
+  // cluster-scoped: the lock records them without a namespace
+  const liveOf = (e: ExpectedObject) => byKey.get(identityKey({ ...e.identity, namespace: undefined }));
+  const missing = policies.filter((e) => !liveOf(e)).map((e) => e.label);
+  if (missing.length > 0) return { state: 'missing', objects: missing };
+  const bindings = policies
+    .filter((e) => e.identity.kind === 'ValidatingAdmissionPolicyBinding')
+    .map((e) => ({ label: e.label, actions: liveOf(e)!.manifest?.spec?.validationActions as unknown }));
+  const notDeny = bindings.filter((b) => Array.isArray(b.actions) && !b.actions.includes('Deny'));
+  if (notDeny.length > 0) return { state: 'not-deny', bindings: notDeny };
+  return bindings.every((b) => Array.isArray(b.actions)) ? { state: 'deny' } : { state: 'present' };
 }
 
 /** The findings of one object that is in both the lock and the cluster. */
-function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy }: ObjectAudit): AuditFinding[] {
+function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy, policies }: ObjectAudit): AuditFinding[] {
   const entries: Entry[] = object.managedFields
     .filter((m) => !ignored.has(m.manager))
     .map((entry) => ({ entry, leaves: new Set(ledgerLeaves(entry.members).map(pathKey)) }));
@@ -329,6 +351,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
         writerManager: g.writerManager,
         managerWriter: runtimeOf(g.manager?.manager),
         appliedBy,
+        policies,
       }),
     };
   });
