@@ -253,6 +253,23 @@ describe('advice that works when followed', () => {
     expect(findings[0].message).not.toMatch(/apply the release again/);
   });
 
+  test('a field owned by a GitOps engine\'s manager, audited without --applied-by: the hint to pass it', () => {
+    const flux: Array<[string, 'Apply' | 'Update', string[][], string?]> = [['kustomize-controller', 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']], T]];
+    const findings = auditCluster([SETTINGS], live(configMap('settings', flux)));
+
+    expect(findings.map((f) => f.message)).toEqual([
+      `ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager ${TEAM}) is owned by 'kustomize-controller' (Apply at ${T}) alone: an apply took it over (--force-conflicts). ` +
+        "Declare that manager's writer in the composition, or stop it, and apply the release again. " +
+        "If kustomize-controller applied the release (a GitOps engine applies every writer's fields under its one manager), audit with --applied-by kustomize-controller.",
+      expect.stringMatching(/^ConfigMap shop\/settings: data\.mode of 'cdn\/Routing\/Web' .* audit with --applied-by kustomize-controller\.$/),
+    ]);
+    // Argo CD's manager too; a manager that is no GitOps engine's gets no such hint
+    const argo = auditCluster([SETTINGS], live(configMap('settings', [['argocd-application-controller', 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']]]])));
+    expect(argo[0].message).toMatch(/ audit with --applied-by argocd-application-controller\.$/);
+    const helm = auditCluster([SETTINGS], live(configMap('settings', [['helm', 'Apply', [['data', 'mode'], ['metadata', 'labels', 'team']]]])));
+    expect(helm[0].message).not.toMatch(/--applied-by/);
+  });
+
   describe("a runtime writer's update that stripped a field, with the release's admission policies in the lock (enforce set)", () => {
     /** The lock's policy and binding of the release, each an object applied whole. */
     const POLICY: ExpectedObject = { identity: { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', namespace: '', name: 'cdn.field-owners.configmaps' }, label: 'admissionregistration.k8s.io/ValidatingAdmissionPolicy cdn.field-owners.configmaps', writers: [], whole: true };

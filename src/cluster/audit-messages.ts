@@ -1,5 +1,5 @@
 import type { AuditFindingKind, WriterLeaves } from './audit';
-import { APPLIER_FIELD_MANAGER } from './field-manager';
+import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS } from './field-manager';
 import type { ManagedFieldsEntry } from './live-objects';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 
@@ -43,7 +43,7 @@ export interface FindingFacts {
  * What a finding means and what to do, in a sentence or two, naming the object, the fields, the manager and
  * the writer displaced. The advice is one that works when followed: a runtime writer's field is restored by
  * its controller, never by applying the release; a runtime writer's manager owning a field outside its
- * fields is its controller writing it.
+ * fields is its controller writing it; a field a GitOps engine's manager holds may be the release itself.
  */
 export function auditMessage(f: FindingFacts): string {
   const one = f.fields.length === 1;
@@ -55,6 +55,9 @@ export function auditMessage(f: FindingFacts): string {
   const rw = f.managerWriter;
   const rwBy = rw ? `${by}, the field manager of the runtime writer '${rw.writer}',` : by;
   const outside = rw ? `outside its fields (${fieldList(rw.leaves.map((l) => l.path))})` : '';
+  const gitops = f.manager && f.appliedBy === undefined && GITOPS_APPLIERS.includes(f.manager.manager)
+    ? ` If ${f.manager.manager} applied the release (a GitOps engine applies every writer's fields under its one manager), audit with --applied-by ${f.manager.manager}.`
+    : '';
   /** The advice for a field of a writer that its controller no longer owns: apply never writes it. */
   const controllerTakesBack = (how: string) =>
     `Stop that client ${how} ${its}, and let the runtime writer's controller write ${its} again: the release never writes a runtime writer's field, so applying it restores nothing (a controller that applies server-side takes ${its} back only with force). ` +
@@ -72,15 +75,15 @@ export function auditMessage(f: FindingFacts): string {
     case 'overwritten-by-update':
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime) {
-        return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}`;
+        return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
-      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.`;
+      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.${gitops}`;
     case 'taken-over':
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime) {
-        return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}`;
+        return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}${gitops}`;
       }
-      return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
+      return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.${gitops}`;
     case 'unowned':
       return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
     case 'stale-owner':
@@ -99,7 +102,7 @@ export function auditMessage(f: FindingFacts): string {
         ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
         : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
     case 'undeclared-manager':
-      return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.`;
+      return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
       return `${f.object}: ${f.kind}`;
   }

@@ -38,7 +38,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'taken-over',
     title: 'field taken over',
     explanation:
-      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again.',
+      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again. A GitOps engine\'s manager: audit with --applied-by.',
     level: 'error',
   },
   {

@@ -4,6 +4,13 @@ import { sha256Hex } from '../private/sha256';
 
 export { APPLIER_FIELD_MANAGER, FIELD_MANAGER_MAX_BYTES, FIELD_MANAGER_PREFIX, RUNTIME_FIELD_MANAGER_PREFIX } from '../private/field-manager-name';
 
+/**
+ * The field managers of the GitOps engines that apply a release under one manager for every writer (Flux's
+ * kustomize-controller and helm-controller, Argo CD's application controller with `ServerSideApply=true`):
+ * `audit` without `--applied-by` takes what they own for a take-over, and says so.
+ */
+export const GITOPS_APPLIERS: readonly string[] = ['kustomize-controller', 'helm-controller', 'argocd-controller', 'argocd-application-controller'];
+
 /** Hex digits of the digest in a shortened name: 64 bits. */
 const DIGEST_HEX = 16;
 
