@@ -283,17 +283,17 @@ describe('cdk-capability audit on those objects', () => {
       delete bare.items[0].metadata.managedFields;
       fs.writeFileSync(f.live, JSON.stringify(bare));
       return [f.live, '--lock', f.lock];
-    }, /^cdk-capability audit: no object of the input has metadata\.managedFields: run kubectl get with --show-managed-fields\n$/],
+    }, /^CAP017 live objects: no object of the input has metadata\.managedFields: run kubectl get with --show-managed-fields\n$/],
     ['some objects of the input without managedFields', (f) => {
       const list = JSON.parse(fs.readFileSync(f.live, 'utf-8'));
       delete list.items[0].metadata.managedFields;
       list.items.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extra', namespace: 'ns', managedFields: [{ manager: 'kubectl-create', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }] } });
       fs.writeFileSync(f.live, JSON.stringify(list));
       return [f.live, '--lock', f.lock];
-    }, /^cdk-capability audit: 1 of the 2 objects of the input has no metadata\.managedFields \(example\.com\/ApplicationDeployment ns\/shared\): audit cannot tell who owns their fields\. Read every object with kubectl get --show-managed-fields\n$/],
+    }, /^CAP017 live objects: 1 of the 2 objects of the input has no metadata\.managedFields \(example\.com\/ApplicationDeployment ns\/shared\): audit cannot tell who owns their fields\. Read every object with kubectl get --show-managed-fields\n$/],
     ['an empty --applied-by', (f) => [f.live, '--lock', f.lock, '--applied-by', ''], /^cdk-capability audit: --applied-by '' must name the field manager that applied the release, such as kustomize-controller\n/],
     ['an empty --ignore-manager', (f) => [f.live, '--lock', f.lock, '--ignore-manager', ''], /^cdk-capability audit: --ignore-manager '' must name a field manager to leave out, such as kube-controller-manager\n/],
-    ['an unreadable input', (f) => [path.join(path.dirname(f.live), 'missing.json'), '--lock', f.lock], /^cdk-capability audit: cannot read '.*missing\.json': ENOENT/],
+    ['an unreadable input', (f) => [path.join(path.dirname(f.live), 'missing.json'), '--lock', f.lock], /^CAP017 live objects: cannot read '.*missing\.json': ENOENT/],
     ['an unknown format', (f) => [f.live, '--lock', f.lock, '--format', 'xml'], /^cdk-capability audit: unknown --format 'xml' \(one of text, json, sarif, github\)/],
     ['a bad label', (f) => [f.live, '--lock', f.lock, '--label', 'team'], /^cdk-capability audit: --label 'team' is not <key>=<value>/],
   ])('%s: exit 1, saying why', (_what, args, message) => {
@@ -312,7 +312,7 @@ describe('cdk-capability audit on those objects', () => {
         // an exception escaping main fails the case: a crash is never an accepted refusal
         const run = capturingOutput(() => main(['audit', f.live, '--lock', f.lock]));
         if (run.result === 1) {
-          expect({ stdout: run.stdout, stderr: run.stderr }).toEqual({ stdout: '', stderr: expect.stringMatching(/^cdk-capability audit: [^\n]+\n$/) });
+          expect({ stdout: run.stdout, stderr: run.stderr }).toEqual({ stdout: '', stderr: expect.stringMatching(/^(cdk-capability audit|CAP017 live objects): [^\n]+\n$/) });
         } else {
           expect({ code: [0, 2].includes(run.result), stderr: run.stderr }).toEqual({ code: true, stderr: '' });
         }

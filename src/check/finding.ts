@@ -41,6 +41,8 @@ export enum ViolationCode {
   MISPLACED_CONSTRUCT = 'CAP015',
   /** `cdk-capability apply` was given a plan.json that is not one synth wrote (not JSON, not of the shape of its schema, or holding what a command line would misread). */
   PLAN_FILE = 'CAP016',
+  /** `cdk-capability audit` was given input it cannot compare with the lock (unreadable, empty, not Kubernetes objects, or objects without readable `metadata.managedFields`). */
+  LIVE_OBJECTS = 'CAP017',
 }
 
 /**
@@ -65,6 +67,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.LOCK_FILE]: 'lock file',
   [ViolationCode.MISPLACED_CONSTRUCT]: 'misplaced construct',
   [ViolationCode.PLAN_FILE]: 'plan file',
+  [ViolationCode.LIVE_OBJECTS]: 'live objects',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */

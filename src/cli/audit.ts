@@ -34,9 +34,9 @@ per YAML or JSON document) from <file>, or from stdin when it is - or absent:
   --exit-zero       exit 0 also on differences (a step that only reports)
 
 Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
-(printed); 1 an error (unreadable input or lock, an object of the input
-without metadata.managedFields, a lock that records no writers), also with
---exit-zero.`;
+(printed); 1 an error (input it cannot read, CAP017: an object of the input
+without metadata.managedFields among them; a lock it cannot read, CAP014; a
+lock that records no writers), also with --exit-zero.`;
 
 /** What to do about a lock audit cannot read: it compares the cluster with that lock, so it needs the file. */
 const auditRecover = (lockFile: string) =>
@@ -119,21 +119,21 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   try {
     text = input === '-' ? readStdin() : fs.readFileSync(input, 'utf-8');
   } catch (e) {
-    return failure(`cannot read ${input === '-' ? 'stdin' : `'${input}'`}: ${(e as Error).message}`);
+    return inputRefused(`cannot read ${input === '-' ? 'stdin' : `'${input}'`}: ${(e as Error).message}`);
   }
   let live;
   try {
     live = readLiveObjects(text, input === '-' ? 'stdin' : input);
   } catch (e) {
-    return failure((e as Error).message);
+    return inputRefused((e as Error).message);
   }
   const bare = live.filter((o) => o.managedFields.length === 0);
   if (bare.length > 0 && bare.length === live.length) {
-    return failure('no object of the input has metadata.managedFields: run kubectl get with --show-managed-fields');
+    return inputRefused('no object of the input has metadata.managedFields: run kubectl get with --show-managed-fields');
   }
   if (bare.length > 0) {
     const named = bare.slice(0, 3).map((o) => o.label).join(', ') + (bare.length > 3 ? ` and ${bare.length - 3} more` : '');
-    return failure(`${bare.length} of the ${live.length} objects of the input ${bare.length === 1 ? 'has' : 'have'} no metadata.managedFields (${named}): audit cannot tell who owns their fields. Read every object with kubectl get --show-managed-fields`);
+    return inputRefused(`${bare.length} of the ${live.length} objects of the input ${bare.length === 1 ? 'has' : 'have'} no metadata.managedFields (${named}): audit cannot tell who owns their fields. Read every object with kubectl get --show-managed-fields`);
   }
 
   const findings = auditCluster(expected, live, {
@@ -155,5 +155,11 @@ function usageError(message: string): number {
 
 function failure(message: string): number {
   process.stderr.write(`cdk-capability audit: ${message}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+/** Input audit cannot compare with the lock: one `CAP017` line, exit code 1. */
+function inputRefused(message: string): number {
+  process.stderr.write(`${ViolationCode.LIVE_OBJECTS} ${CODE_TITLES[ViolationCode.LIVE_OBJECTS]}: ${message}\n`);
   return exitCode({ kind: 'failed' });
 }

@@ -61,7 +61,7 @@ export interface ReportedRule {
   readonly severity: Severity;
 }
 
-/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct, apply's plan file. */
+/** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct, apply's plan file, audit's input. */
 const OTHER_SOURCES: readonly ReportedRule[] = [
   {
     id: ruleId(ViolationCode.INTERNAL_ERROR, CODE_TITLES[ViolationCode.INTERNAL_ERROR]),
@@ -97,6 +97,14 @@ const OTHER_SOURCES: readonly ReportedRule[] = [
     code: ViolationCode.PLAN_FILE,
     title: CODE_TITLES[ViolationCode.PLAN_FILE],
     explanation: 'cdk-capability apply runs cdk and kubectl with what plan.json says, so it carries out only a plan of the shape synth writes, checked against its schema, and runs nothing otherwise.',
+    severity: 'error',
+  },
+  {
+    id: ruleId(ViolationCode.LIVE_OBJECTS, CODE_TITLES[ViolationCode.LIVE_OBJECTS]),
+    code: ViolationCode.LIVE_OBJECTS,
+    title: CODE_TITLES[ViolationCode.LIVE_OBJECTS],
+    explanation:
+      'cdk-capability audit compares who owns each field of the live objects with the lock, so it reads only objects as kubectl get -o json --show-managed-fields prints them, and reports nothing from input it cannot read.',
     severity: 'error',
   },
 ];
