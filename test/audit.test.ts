@@ -5,6 +5,7 @@ import * as jsyaml from 'js-yaml';
 import { appOf, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
 import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
+import { audit } from '../src/cli/audit';
 import { main } from '../src/cli/main';
 import { AuditFinding, auditCluster, ExpectedObject } from '../src/cluster/audit';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
@@ -461,6 +462,49 @@ describe('cdk-capability audit of an empty composition', () => {
 
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['unknown-object', 'ConfigMap shop/left']]);
+  });
+});
+
+describe('cdk-capability audit of input with no object', () => {
+  /** A release of ConfigMap shop/cfg, its lock written. */
+  function release(): string {
+    const series = newSeries();
+    withUpdateLock('1', () => {
+      const app = appOf(series);
+      new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { a: '1' } });
+      app.synth();
+    });
+    return series.lockFile;
+  }
+
+  test('an empty stdin is CAP017, exit 1, not a missing-object finding for each object: what a kubectl get that failed, or found nothing with --ignore-not-found, leaves', () => {
+    const lockFile = release();
+    const run = capturingOutput(() => audit(['--lock', lockFile], () => ''));
+    expect(run).toEqual({
+      result: 1,
+      stdout: '',
+      stderr:
+        'CAP017 live objects: stdin is empty: there is no object to compare with the lock. kubectl get prints nothing on stdout when it fails (its error is on stderr), ' +
+        "and with --ignore-not-found nothing when it finds none of the objects: see kubectl's error, or apply the release first; " +
+        'a cluster without the objects is an empty List ({"kind":"List","items":[]})\n',
+    });
+  });
+
+  test('null is CAP017, exit 1', () => {
+    const lockFile = release();
+    const run = capturingOutput(() => audit(['--lock', lockFile], () => 'null\n'));
+    expect(run).toEqual({
+      result: 1,
+      stdout: '',
+      stderr: 'CAP017 live objects: stdin holds null, not objects: give the objects as kubectl get -o json --show-managed-fields prints them (a List, an object, or one object per YAML or JSON document)\n',
+    });
+  });
+
+  test('[] is an empty List: a cluster without the objects, each one missing (exit 2)', () => {
+    const lockFile = release();
+    const run = capturingOutput(() => audit(['--lock', lockFile, '--json'], () => '[]'));
+    expect(run.result).toBe(2);
+    expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['missing-object', 'ConfigMap shop/cfg']]);
   });
 });
 

@@ -103,6 +103,32 @@ items:
   });
 });
 
+describe('input with no object', () => {
+  const EMPTY =
+    'live.json is empty: there is no object to compare with the lock. kubectl get prints nothing on stdout when it fails (its error is on stderr), ' +
+    "and with --ignore-not-found nothing when it finds none of the objects: see kubectl's error, or apply the release first; " +
+    'a cluster without the objects is an empty List ({"kind":"List","items":[]})';
+
+  test.each([['nothing', ''], ['blank lines', '\n \n']])('%s is empty, not a cluster without the objects: an error saying what kubectl printing nothing means', (_what, text) => {
+    expect(() => readLiveObjects(text, 'live.json')).toThrow(new LiveObjectsError(EMPTY));
+  });
+
+  test('comments and empty YAML documents only are empty too', () => {
+    expect(() => readLiveObjects('---\n# nothing here\n---\n', 'live.json')).toThrow(/^live\.json is empty \(comments and empty YAML documents only\): there is no object to compare with the lock\./);
+  });
+
+  test('null is an error, not an empty cluster', () => {
+    expect(() => readLiveObjects('null', 'stdin')).toThrow(
+      new LiveObjectsError('stdin holds null, not objects: give the objects as kubectl get -o json --show-managed-fields prints them (a List, an object, or one object per YAML or JSON document)'),
+    );
+  });
+
+  test('an empty JSON list is read as an empty List: a cluster without the objects', () => {
+    expect(readLiveObjects('[]', 'live.json')).toEqual([]);
+    expect(readLiveObjects('{"apiVersion":"v1","kind":"List","items":[]}', 'live.json')).toEqual([]);
+  });
+});
+
 test('a set 1,000 levels deep is read', () => {
   const [web] = readLiveObjects(nestedSet(1000), 'live.json');
   expect(web.managedFields[0].members.map((m) => m.length)).toEqual([1000]);

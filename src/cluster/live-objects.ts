@@ -43,24 +43,37 @@ export class LiveObjectsError extends Error {
 
 /**
  * The objects of `kubectl get ... -o json --show-managed-fields` (or `-o yaml`): one object, a `List` (what
- * kubectl prints for several), or several YAML or JSON documents, in any mix; lists are flattened.
+ * kubectl prints for several), or several YAML or JSON documents, in any mix; lists are flattened. A JSON list
+ * (`[]` too) is read as a `List`'s items: an empty one is a cluster without the objects, as kubectl's empty
+ * `List` is. Empty input, or `null`, is no cluster at all: what a failed `kubectl get` leaves.
  *
  * @param text the input
  * @param source how messages name it (a file, `stdin`)
- * @throws LiveObjectsError when a document is not an object with `apiVersion`, `kind` and `metadata.name`, or
+ * @throws LiveObjectsError when the input is empty or `null` (every document empty), when a document is not an
+ *   object with `apiVersion`, `kind` and `metadata.name`, or
  *   a `managedFields` entry cannot be read (no manager or an empty one, an unknown operation, a `fieldsV1`
  *   that `parseFieldsV1` refuses)
  */
 export function readLiveObjects(text: string, source: string): LiveObject[] {
   let documents: unknown[];
+  let json = true;
   try {
     documents = [JSON.parse(text)];
   } catch {
+    json = false;
     try {
       documents = jsyaml.loadAll(text);
     } catch (e) {
       throw new LiveObjectsError(`${source} is neither JSON nor YAML: ${(e as Error).message.split('\n')[0]}`);
     }
+  }
+  // nothing is no cluster: kubectl prints an empty List for one without the objects, and nothing when it fails
+  if (documents.every((d) => d === null || d === undefined)) {
+    throw new LiveObjectsError(
+      !json
+        ? `${source} is empty${text.trim() === '' ? '' : ' (comments and empty YAML documents only)'}: there is no object to compare with the lock. kubectl get prints nothing on stdout when it fails (its error is on stderr), and with --ignore-not-found nothing when it finds none of the objects: see kubectl's error, or apply the release first; a cluster without the objects is an empty List ({"kind":"List","items":[]})`
+        : `${source} holds null, not objects: give the objects as kubectl get -o json --show-managed-fields prints them (a List, an object, or one object per YAML or JSON document)`,
+    );
   }
   const out: LiveObject[] = [];
   const add = (doc: any, where: string): void => {
