@@ -17,10 +17,7 @@ describe('parseFieldPath', () => {
   });
 
   test.each([
-    ['', 'a field name, or a quoted key in brackets such as ["app.kubernetes.io/name"]', 1],
-    ['spec.', 'a field name (letters, digits, "_") after "."', 6],
     ['spec..x', 'a field name (letters, digits, "_") after "."', 6],
-    ['spec[name=web', '"]"', 14],
     ['spec[name]', '"=" after the key field "name"', 10],
     ['spec[name=]', 'a value (quote it as a JSON string when it is empty or holds "," or "]")', 11],
     ['spec[a=1,a=2]', 'another key field than "a", which is already given', 11],
@@ -29,6 +26,21 @@ describe('parseFieldPath', () => {
   ])('%j is refused: expected %s at character %d', (text, expected, character) => {
     expect(() => parseFieldPath(text)).toThrow(new FieldPathSyntaxError(text, character - 1, expected));
     expect(() => parseFieldPath(text)).toThrow(`${JSON.stringify(text)} is not a field path: expected ${expected} at character ${character}`);
+  });
+
+  test.each([
+    ['spec.', 'a field name (letters, digits, "_") after "."'],
+    ['spec[name=web', '"]"'],
+    ['spec[name=', 'a value (quote it as a JSON string when it is empty or holds "," or "]")'],
+  ])('%j, which ends too early, is refused at the end of the path, not at a character past its last', (text, expected) => {
+    expect(() => parseFieldPath(text)).toThrow(new FieldPathSyntaxError(text, text.length, expected));
+    expect(() => parseFieldPath(text)).toThrow(new Error(`${JSON.stringify(text)} is not a field path: expected ${expected} at the end of the path`));
+  });
+
+  test('the empty path is refused as empty', () => {
+    expect(() => parseFieldPath('')).toThrow(
+      new Error('"" is not a field path: expected a field name, or a quoted key in brackets such as ["app.kubernetes.io/name"] but the path is empty'),
+    );
   });
 });
 

@@ -15,9 +15,20 @@ export class FieldPathSyntaxError extends Error {
    * @param expected what would have been accepted there
    */
   public constructor(public readonly text: string, public readonly offset: number, public readonly expected: string) {
-    super(`${JSON.stringify(text)} is not a field path: expected ${expected} at character ${offset + 1}`);
+    super(`${JSON.stringify(text)} is not a field path: expected ${expected} ${describeOffset(text, offset)}`);
     this.name = 'FieldPathSyntaxError';
   }
+
+  /** Where reading stopped, as messages say it: `at character 6`, `at the end of the path`, `but the path is empty`. */
+  public get where(): string {
+    return describeOffset(this.text, this.offset);
+  }
+}
+
+/** A character of the path (1-based), or its end when reading ran past the last character. */
+function describeOffset(text: string, offset: number): string {
+  if (offset < text.length) return `at character ${offset + 1}`;
+  return text === '' ? 'but the path is empty' : 'at the end of the path';
 }
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
