@@ -358,6 +358,16 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(unknown.stderr).toContain('cdk-capability audit');
   });
 
+  test("an empty --app is a usage error saying it is empty, not 'no --app given'", () => {
+    for (const app of ['', ' ']) {
+      expect(runMain(['plan', '--app', app])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `cdk-capability plan: --app '${app}' is empty: give the command that runs the app, as cdk8s.yaml's "app" does (--app "npx ts-node main.ts"), or leave --app out to run ./cdk8s.yaml's\n`,
+      });
+    }
+  });
+
   test('--version prints the package version alone and exits 0', () => {
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8')).version;
     expect(runMain(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });

@@ -116,6 +116,9 @@ export function main(argv: string[]): number {
     if (plan === undefined) return exit({ kind: 'failed' });
     report = { formatVersion: 1, accepted: true, violations: [], warnings: [], plan };
   } else {
+    if (values.app !== undefined && values.app.trim() === '') {
+      return usageError(`--app '${values.app}' is empty: give the command that runs the app, as cdk8s.yaml's "app" does (--app "npx ts-node main.ts"), or leave --app out to run ./cdk8s.yaml's`);
+    }
     const config = values.app === undefined ? readCdk8sConfig() : {};
     if ('problem' in config) return usageError(config.problem);
     const app = values.app ?? config.app;
