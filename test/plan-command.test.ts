@@ -95,9 +95,10 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // WHEN the command prints it
     const { code, stdout } = runMain(['plan', '--plan', file]);
 
-    // THEN it exits 2 (changes, as terraform plan -detailed-exitcode) and the first line counts 2 added, 2 changed, 1 removed
+    // THEN it exits 2 (changes, as terraform plan -detailed-exitcode) and the first line counts 2 added, 2 changed, 1 removed,
+    // and the contract version and interface field release 2 changes
     expect(code).toBe(2);
-    expect(stdout.split('\n')[0]).toBe('Plan: 2 to add, 2 to change, 1 to remove.');
+    expect(stdout.split('\n')[0]).toBe('Plan: 2 to add, 2 to change, 1 to remove, 1 contract change, 1 interface field change.');
   });
 
   test('prints every step in apply order, numbered, with what each waits for and why', () => {

@@ -194,6 +194,23 @@ describe('plan.json changes against the lock', () => {
     expect(hasChanges(plan!)).toBe(true);
   });
 
+  test("a declarer renamed and nothing else: the summary counts the handover that makes plan exit 2, not '0 to add, 0 to change, 0 to remove'", () => {
+    // GIVEN the real lock of a release where construct Settings declares ConfigMap settings
+    const settings = (app: CapabilityApp, id: string) => {
+      new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), id, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'live' } });
+    };
+    const series = lockedSeries(settings, 'Settings');
+
+    // WHEN the next release declares it as Settings2
+    const { violations, plan } = nextRelease(series, settings, 'Settings2');
+
+    // THEN the summary line counts the handover, as hasChanges does
+    expect(violations).toEqual([]);
+    expect(plan?.changes.handovers).toEqual([{ unit: 'ConfigMap settings', path: 'data.mode', from: 'shop/Routing/Settings', to: 'shop/Routing/Settings2' }]);
+    expect(formatPlan(plan!).split('\n')[0]).toBe('Plan: 0 to add, 0 to change, 0 to remove, 1 handover of field ownership.');
+    expect(hasChanges(plan!)).toBe(true);
+  });
+
   test('synth() writes the same changes to plan.json in the outdir', () => {
     // GIVEN the real lock of release 1
     const series = lockedSeries(platform, RELEASE_1);

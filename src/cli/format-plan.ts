@@ -24,20 +24,44 @@ export function planCounts(plan: Plan): { add: number; change: number; remove: n
 }
 
 /**
+ * What a plan changes beside stacks and objects, each counted with how the summary line names it: fields'
+ * owners, contract versions, interface fields, runtime writers.
+ */
+function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: string; readonly many: string }> {
+  const c = plan.changes;
+  return [
+    { count: c.handovers?.length ?? 0, one: 'handover of field ownership', many: 'handovers of field ownership' },
+    { count: c.contracts?.length ?? 0, one: 'contract change', many: 'contract changes' },
+    { count: c.interface.length, one: 'interface field change', many: 'interface field changes' },
+    { count: c.runtimeWriters?.length ?? 0, one: 'runtime writer change', many: 'runtime writer changes' },
+  ];
+}
+
+/**
  * True when the plan changes anything: a stack or object, a field's owner, a contract version, an interface
- * field, or a runtime writer. A first release changes something unless the composition is empty (no step):
- * then there is nothing to apply, as `apply` says.
+ * field, or a runtime writer (what the summary line counts). A first release changes something unless the
+ * composition is empty (no step): then there is nothing to apply, as `apply` says.
  */
 export function hasChanges(plan: Plan): boolean {
-  const c = plan.changes;
-  const units = c.added.length + c.changed.length + c.removed.length;
-  const others = (c.handovers?.length ?? 0) + (c.contracts?.length ?? 0) + c.interface.length + (c.runtimeWriters?.length ?? 0);
-  return (c.firstRelease && plan.steps.length > 0) || units + others > 0;
+  const n = planCounts(plan);
+  const others = otherCounts(plan).reduce((sum, o) => sum + o.count, 0);
+  return (plan.changes.firstRelease && plan.steps.length > 0) || n.add + n.change + n.remove + others > 0;
+}
+
+/**
+ * The summary line's counts: stacks and objects to add, change and remove, then each other change there is
+ * against the lock (a first release adds everything, and says so).
+ */
+function summaryOf(plan: Plan): string {
+  const n = planCounts(plan);
+  const others = plan.changes.firstRelease ? [] : otherCounts(plan).filter((o) => o.count > 0).map((o) => `, ${o.count} ${o.count === 1 ? o.one : o.many}`);
+  return `${n.add} to add, ${n.change} to change, ${n.remove} to remove${others.join('')}`;
 }
 
 /**
  * Renders a plan readably, as `terraform plan` does: a summary line with the
- * `+ ~ -` counts, the steps in apply order with what each waits for and why,
+ * `+ ~ -` counts (and the count of each other change there is: handovers, contracts, interface fields,
+ * runtime writers), the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), under removed field-ownership policies that the
  * teardown's first step deletes them, the objects renamed with their fix, the
@@ -50,9 +74,8 @@ export function hasChanges(plan: Plan): boolean {
 export function formatPlan(plan: Plan): string {
   const c = plan.changes;
   const lines: string[] = [];
-  const n = planCounts(plan);
-  const summary = `${n.add} to add, ${n.change} to change, ${n.remove} to remove`;
-  lines.push(`Plan: ${summary}${c.firstRelease ? ' (first release: no lock file)' : ''}.`, '');
+  // every change that makes `plan` exit 2 is counted, so a plan that only hands fields over does not read as none
+  lines.push(`Plan: ${summaryOf(plan)}${c.firstRelease ? ' (first release: no lock file)' : ''}.`, '');
   lines.push('Steps, in apply order:');
   if (plan.steps.length === 0) lines.push('  (none: the composition declares no stack and no Kubernetes object, so there is nothing to apply)');
   const width = String(plan.steps.length).length;
