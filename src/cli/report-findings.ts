@@ -63,51 +63,18 @@ export interface ReportedRule {
 
 /** Findings that no rule of `RULES` makes: a crash, the output and the lock switch, the plugin's CRD order, a misplaced construct, apply's plan file, audit's input. */
 const OTHER_SOURCES: readonly ReportedRule[] = [
-  {
-    id: ruleId(ViolationCode.INTERNAL_ERROR, CODE_TITLES[ViolationCode.INTERNAL_ERROR]),
-    code: ViolationCode.INTERNAL_ERROR,
-    title: CODE_TITLES[ViolationCode.INTERNAL_ERROR],
-    explanation: 'A stage of synth, or a rule, crashed: a bug in cdk-capability, never in the composition. Please report it with the message.',
-    severity: 'error',
-  },
-  {
-    id: ruleId(ViolationCode.OUTPUT_NOT_WRITTEN, CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN]),
-    code: ViolationCode.OUTPUT_NOT_WRITTEN,
-    title: CODE_TITLES[ViolationCode.OUTPUT_NOT_WRITTEN],
-    explanation:
-      'Synth replaces its output folder as a whole and may rewrite the lock, so it refuses, before writing anything, an outdir that holds files it did not write, a write that failed, and a CDK_CAPABILITY_UPDATE_LOCK it cannot read.',
-    severity: 'error',
-  },
-  {
-    id: ruleId(ViolationCode.CRD_ORDER, CODE_TITLES[ViolationCode.CRD_ORDER]),
-    code: ViolationCode.CRD_ORDER,
-    title: CODE_TITLES[ViolationCode.CRD_ORDER],
-    explanation: 'kubectl apply -f <folder> takes files by name, then documents; a custom resource before the CRD that defines its kind is refused by the API server.',
-    severity: 'error',
-  },
-  {
-    id: ruleId(ViolationCode.MISPLACED_CONSTRUCT, CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT]),
-    code: ViolationCode.MISPLACED_CONSTRUCT,
-    title: CODE_TITLES[ViolationCode.MISPLACED_CONSTRUCT],
-    explanation: 'RuntimeRouting, SharedBase and DeploymentAggregate belong to a Capability: created outside one, they are refused at construction.',
-    severity: 'error',
-  },
-  {
-    id: ruleId(ViolationCode.PLAN_FILE, CODE_TITLES[ViolationCode.PLAN_FILE]),
-    code: ViolationCode.PLAN_FILE,
-    title: CODE_TITLES[ViolationCode.PLAN_FILE],
-    explanation: 'cdk-capability apply runs cdk and kubectl with what plan.json says, so it carries out only a plan of the shape synth writes, checked against its schema, and runs nothing otherwise.',
-    severity: 'error',
-  },
-  {
-    id: ruleId(ViolationCode.LIVE_OBJECTS, CODE_TITLES[ViolationCode.LIVE_OBJECTS]),
-    code: ViolationCode.LIVE_OBJECTS,
-    title: CODE_TITLES[ViolationCode.LIVE_OBJECTS],
-    explanation:
-      'cdk-capability audit compares who owns each field of the live objects with the lock, so it reads only objects as kubectl get -o json --show-managed-fields prints them, and reports nothing from input it cannot read.',
-    severity: 'error',
-  },
+  errorSource(ViolationCode.INTERNAL_ERROR, 'A stage of synth, or a rule, crashed: a bug in cdk-capability, never in the composition. Please report it with the message.'),
+  errorSource(ViolationCode.OUTPUT_NOT_WRITTEN, 'Synth replaces its output folder as a whole and may rewrite the lock, so it refuses, before writing anything, an outdir that holds files it did not write, a write that failed, and a CDK_CAPABILITY_UPDATE_LOCK it cannot read.'),
+  errorSource(ViolationCode.CRD_ORDER, 'kubectl apply -f <folder> takes files by name, then documents; a custom resource before the CRD that defines its kind is refused by the API server.'),
+  errorSource(ViolationCode.MISPLACED_CONSTRUCT, 'RuntimeRouting, SharedBase and DeploymentAggregate belong to a Capability: created outside one, they are refused at construction.'),
+  errorSource(ViolationCode.PLAN_FILE, 'cdk-capability apply runs cdk and kubectl with what plan.json says, so it carries out only a plan of the shape synth writes, checked against its schema, and runs nothing otherwise.'),
+  errorSource(ViolationCode.LIVE_OBJECTS, 'cdk-capability audit compares who owns each field of the live objects with the lock, so it reads only objects as kubectl get -o json --show-managed-fields prints them, and reports nothing from input it cannot read.'),
 ];
+
+/** A source of error findings of one code, named by the code's title. */
+function errorSource(code: ViolationCode, explanation: string): ReportedRule {
+  return { id: ruleId(code, CODE_TITLES[code]), code, title: CODE_TITLES[code], explanation, severity: 'error' };
+}
 
 /** Every rule a report can name, in code order: the rules synth runs and the other sources of findings. */
 export function reportedRules(): ReportedRule[] {
