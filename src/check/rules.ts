@@ -11,6 +11,7 @@ import { dependencyCycles } from './rules/dependency-cycles';
 import { deploySynthesis } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
+import { duplicateStackNames } from './rules/duplicate-stack-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
 import { identityRewrites } from './rules/identity-rewrites';
@@ -36,6 +37,7 @@ import { unsafeDeletions } from './rules/unsafe-deletions';
 export const RULES: readonly Rule[] = [
   duplicateObjects, // CAP001
   duplicateSharedBases,
+  duplicateStackNames,
   fieldConflicts, // CAP002
   runtimeWriterOverlaps,
   identityRewrites,

@@ -24,7 +24,10 @@ export interface CapabilityProps extends RuntimeCapabilityProps {
    * (`cdn-Base`), as aws-cdk names the stacks of a `Stage`. `false` names each
    * stack as under a plain aws-cdk `App` (`Base`), so a stack moved into a
    * capability keeps its deployed stack; two capabilities then must not hold
-   * stacks of one name. A stack's own `stackName` always wins.
+   * stacks of one name. A stack's own `stackName` always wins. Two stacks of
+   * one name in one environment are `CAP001` at synth, whichever way they got
+   * it (two capabilities of one id under different constructs name their
+   * stacks alike).
    *
    * @default true
    */
