@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { Stack } from 'aws-cdk-lib';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, tempDir } from './util';
 import * as checkStage from '../src/check/check';
@@ -81,7 +82,7 @@ describe('an exception escaping a stage of synth', () => {
     const cdn = app.node.findChild('cdn') as Capability;
     let awsCdkError: unknown;
     try {
-      new SharedBase(cdn, 'my base');
+      new Stack(cdn, 'my base'); // a plain aws-cdk Stack: its own error, uncoded
     } catch (e) {
       awsCdkError = e;
     }
@@ -189,21 +190,61 @@ describe('errors thrown at construction time, before synth can run', () => {
     expect(() => new Capability(newApp(), '')).toThrow('Only root constructs may have an empty ID');
   });
 
-  test('a SharedBase id with a space names the derived stack name, not the id', () => {
+  /** The CAP010 refusal of a stack name, as `CompositionError` carries it. */
+  const refusal = (what: string, at: string, name: string, fix: string) =>
+    `The composition was refused with 1 violation:\nCAP010 invalid object: ${what} '${at}' would deploy as the CloudFormation stack '${name}', a name CloudFormation refuses: `
+    + `a stack name is letters, digits and '-', starting with a letter, at most 128 characters. ${fix}`;
+
+  test('a SharedBase id with a space is CAP010 naming the derived stack name and an id that works', () => {
     const cdn = new Capability(newApp(), 'cdn');
-    expect(() => new SharedBase(cdn, 'my base')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn-my base'");
+    expect(() => new SharedBase(cdn, 'my base')).toThrow(
+      refusal('SharedBase', 'cdn/my base', 'cdn-my base', 'Give it an id of letters, digits and \'-\' ("my-base"), or pass it a stackName that is one.'),
+    );
   });
 
-  test('a Capability id with "." is accepted, but then every stack under it is refused for its derived name', () => {
+  test('a tenant id with "." or "_" is CAP010 with the fix, and the error is a CompositionError with the violation', () => {
+    const cdn = new Capability(newApp(), 'cdn');
+    let error: unknown;
+    try {
+      new DeploymentAggregate(cdn, 'acme.corp_eu');
+    } catch (e) {
+      error = e;
+    }
+    expect(CompositionError.isCompositionError(error)).toBe(true);
+    expect((error as CompositionError).violations).toEqual([
+      {
+        code: 'CAP010',
+        message: "invalid object: DeploymentAggregate 'cdn/acme.corp_eu' would deploy as the CloudFormation stack 'cdn-acme.corp_eu', a name CloudFormation refuses: "
+          + 'a stack name is letters, digits and \'-\', starting with a letter, at most 128 characters. Give it an id of letters, digits and \'-\' ("acme-corp-eu"), or pass it a stackName that is one.',
+        paths: ['cdn/acme.corp_eu'],
+      },
+    ]);
+  });
+
+  test('a Capability id with "." is accepted, but a stack under it is CAP010 naming the capability id to change', () => {
     // GIVEN a capability id that Stage accepts
     const cdn = new Capability(newApp(), 'cdn.v2');
 
-    // THEN a stack under it fails: the stack name is `<capability>-<id>` and may not hold '.'
-    expect(() => new DeploymentAggregate(cdn, 'acme')).toThrow("Stack name must match the regular expression: /^[A-Za-z][A-Za-z0-9-]*$/, got 'cdn.v2-acme'");
+    // THEN a stack under it is refused: the stack name is `<capability>-<id>` and may not hold '.'
+    expect(() => new DeploymentAggregate(cdn, 'acme')).toThrow(
+      refusal('DeploymentAggregate', 'cdn.v2/acme', 'cdn.v2-acme', "The name starts with the id of the capability 'cdn.v2': give the capability an id of letters, digits and '-' (\"cdn-v2\"), or pass each of its stacks a stackName."),
+    );
+    // AND a stackName of its own, or prefixStackNames: false, is accepted
+    expect(() => new DeploymentAggregate(cdn, 'globex', { stackName: 'cdn-v2-globex' })).not.toThrow();
+    expect(() => new SharedBase(new Capability(newApp(), 'cdn.v3', { prefixStackNames: false }), 'Base')).not.toThrow();
   });
 
-  test('a stack id that makes a stack name over 128 characters names the limit and the name', () => {
+  test('an invalid stackName is CAP010 naming the prop', () => {
     const cdn = new Capability(newApp(), 'cdn');
-    expect(() => new SharedBase(cdn, 'b'.repeat(130))).toThrow(/^Stack name must be <= 128 characters\. Stack name: 'cdn-b+[0-9A-F]{8}'$/);
+    expect(() => new SharedBase(cdn, 'Base', { stackName: 'base_1' })).toThrow(
+      refusal('SharedBase', 'cdn/Base', 'base_1', 'Pass a stackName that is one (its stackName is "base_1").'),
+    );
+  });
+
+  test('a stack id that makes a stack name over 128 characters is CAP010 naming the limit, the name and the id\'s length', () => {
+    const cdn = new Capability(newApp(), 'cdn');
+    expect(() => new SharedBase(cdn, 'b'.repeat(130))).toThrow(
+      /^The composition was refused with 1 violation:\nCAP010 invalid object: SharedBase 'cdn\/b{130}' would deploy as the CloudFormation stack 'cdn-b+[0-9A-F]{8}', a name CloudFormation refuses: a stack name is letters, digits and '-', starting with a letter, at most 128 characters\. Give it a shorter id \(130 characters\), or pass it a stackName that is one\.$/,
+    );
   });
 });

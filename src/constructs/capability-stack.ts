@@ -4,6 +4,7 @@ import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
 import { requireCapability } from '../private/misplaced';
 import { recordSelfDependency } from '../private/self-dependency';
+import { stackNameRefusal } from '../private/stack-name-refusal';
 
 /**
  * What `SharedBase` and `DeploymentAggregate` share: an aws-cdk `Stack` inside
@@ -22,7 +23,13 @@ export abstract class CapabilityStack extends Stack {
    * @param what the class name a misplaced-construct refusal names
    */
   protected constructor(scope: Construct, id: string, props: StackProps, what: string) {
-    super(requireCapability(scope, id, what, isStage), id, props);
+    const parent = requireCapability(scope, id, what, isStage);
+    try {
+      super(parent, id, props);
+    } catch (e) {
+      // aws-cdk's refusal of the derived stack name, coded and saying which id to change
+      throw stackNameRefusal(e, { what, scope: parent, id, stackName: props.stackName }) ?? e;
+    }
     this.capability = Capability.of(this);
   }
 

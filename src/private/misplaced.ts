@@ -44,13 +44,24 @@ export function requireCapabilityApp<T extends IConstruct>(scope: T, id: string,
 
 /** Throws the `CAP015` refusal of the construct at `path`, as a `CompositionError` carries it. */
 function refused(message: string, path: string): never {
-  const violation = { code: MISPLACED_CONSTRUCT, message, paths: [path] };
-  const error = new Error(`The composition was refused with 1 violation:\n${MISPLACED_CONSTRUCT} ${message}`);
+  return thrown(constructionRefusal(MISPLACED_CONSTRUCT, message, path));
+}
+
+/**
+ * The refusal of a construct as it is created, before synth can run: a `CompositionError` (its
+ * `isCompositionError` is true) holding one violation of `code`, with `message` after the code.
+ *
+ * @param message the message after the code, starting with the code's title (`misplaced construct: ...`)
+ * @param path the construct's path
+ */
+export function constructionRefusal(code: string, message: string, path: string): Error {
+  const violation = { code, message, paths: [path] };
+  const error = new Error(`The composition was refused with 1 violation:\n${code} ${message}`);
   error.name = 'CompositionError';
   error.stack = `${error.name}: ${error.message}`;
   brand(error, 'CompositionError');
   Object.defineProperty(error, 'violations', { value: [violation], enumerable: false });
-  return thrown(error);
+  return error;
 }
 
 function thrown(error: Error): never {
