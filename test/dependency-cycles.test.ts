@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { aws_ssm as ssm, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
-import { configMap, newApp, removeTempDirs } from './util';
+import { configMap, newApp, removeTempDirs, siteOfNextLine } from './util';
 
 afterAll(removeTempDirs);
 
@@ -136,7 +136,7 @@ describe('CAP004 dependency cycles', () => {
     ]);
   });
 
-  test('a shared base that depends on its own tenant aggregate is refused in sentences that each end once', () => {
+  test('a shared base made to depend on its own tenant aggregate is refused naming the call by its file and line', () => {
     // GIVEN a capability with a shared base and a tenant
     const app = newApp();
     const cdn = new Capability(app, 'cdn');
@@ -144,15 +144,38 @@ describe('CAP004 dependency cycles', () => {
     const acme = new DeploymentAggregate(cdn, 'acme');
 
     // WHEN the base is made to depend on the tenant
+    const at = siteOfNextLine();
     base.addDependency(acme);
 
-    // THEN
+    // THEN the cycle names the call as an object's addDependency is named, and the tenant's edge by its rule
     expect(refusal(app).violations).toEqual([{
       code: 'CAP004',
-      message: "dependency cycle: 'cdn/acme' must deploy after its shared base 'cdn/Base', but 'cdn/Base' depends on 'cdn/acme' (<cdn/Base>.addStackDependency(<cdn/acme>)). " +
-        'Adding this dependency (shared base before tenant aggregate) would create a cyclic reference. Remove the dependency of the shared base on the tenant aggregate.',
+      message: `dependency cycle: cdn/Base => cdn/acme => cdn/Base (cdn/Base => cdn/acme: explicit 'cdn/Base'.addDependency('cdn/acme') at ${at}; `
+        + 'cdn/acme => cdn/Base: shared base before tenant aggregate). Remove the dependency of the shared base on the tenant aggregate.',
       paths: ['cdn/Base', 'cdn/acme'],
     }]);
+  });
+
+  test('a shared base that depends on its tenant through another stack names both addStackDependency calls by file and line', () => {
+    // GIVEN the base depends on a plain aws-cdk stack of the capability, which depends on the tenant
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const dns = new Stack(cdn, 'Dns');
+
+    // WHEN
+    const first = siteOfNextLine();
+    base.addStackDependency(dns);
+    const second = siteOfNextLine();
+    dns.addStackDependency(acme);
+
+    // THEN the path runs base, dns, tenant, base, each call with its line
+    expect(refusal(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP004 dependency cycle: cdn/Base => cdn/Dns => cdn/acme => cdn/Base (cdn/Base => cdn/Dns: explicit 'cdn/Base'.addDependency('cdn/Dns') at ${first}; `
+        + `cdn/Dns => cdn/acme: explicit 'cdn/Dns'.addDependency('cdn/acme') at ${second}; cdn/acme => cdn/Base: shared base before tenant aggregate). `
+        + 'Remove the dependency of the shared base on the tenant aggregate.',
+    ]);
   });
 
   test('an object that depends on its own chart is a cycle through the chart', () => {

@@ -116,6 +116,51 @@ describe('deployment-time ordering', () => {
     ]);
   });
 
+  test('a tenant aggregate made to depend on another with addStackDependency waits for it as an explicit dependency', () => {
+    // GIVEN globex must deploy after acme, the aws-cdk way
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const globex = new DeploymentAggregate(cdn, 'globex');
+    globex.addStackDependency(acme);
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN the program's call is named as an explicit dependency, not as the cloud assembly's
+    expect(violations).toEqual([]);
+    expect(plan!.steps[2].dependsOn).toEqual([
+      { step: 'cdn/Base', reasons: [SHARED_BASE_REASON] },
+      { step: 'cdn/acme', reasons: [EXPLICIT_REASON] },
+    ]);
+  });
+
+  test('a stack dependency aws-cdk adds for a cross-stack reference keeps its reason, and is named by the reference', () => {
+    // GIVEN tenant globex reads a parameter of tenant acme, which makes aws-cdk add the stack dependency at synth
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const globex = new DeploymentAggregate(cdn, 'globex');
+    const origin = new ssm.StringParameter(acme, 'Origin', { parameterName: '/cdn/acme/origin', stringValue: 'acme.example.com' });
+    new ssm.StringParameter(globex, 'Copy', { parameterName: '/cdn/globex/origin', stringValue: origin.stringValue });
+
+    // WHEN synthesized
+    const { violations, plan, facts } = app.synthesize();
+
+    // THEN the step waits for the cloud assembly's dependency, and the graph's edge names the reference behind it
+    expect(violations).toEqual([]);
+    expect(plan!.steps[2].dependsOn).toEqual([
+      { step: 'cdn/Base', reasons: [SHARED_BASE_REASON] },
+      { step: 'cdn/acme', reasons: ['stack dependency (cloud assembly)'] },
+    ]);
+    const graph = facts!.graph;
+    expect([...graph.edges()].filter((e) => graph.label(e.from) === 'cdn/acme' && graph.label(e.to) === 'cdn/globex').map((e) => [e.reason, e.origin])).toEqual([
+      ['stack dependency (cloud assembly)', 'cdn/globex -> cdn/acme/Origin/Resource.Value'],
+    ]);
+  });
+
   test('a dependency between stacks of two capabilities is refused with advice, since each capability deploys on its own', () => {
     // GIVEN a platform app: the cdn tenant wants the dns capability's base first
     const app = newApp();

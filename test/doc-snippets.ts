@@ -96,27 +96,31 @@ function sourceLines(mappings: string): Array<number | undefined> {
 }
 
 /**
- * Runs a snippet in this process as the program `main.ts` in the working
- * directory (messages name its lines), `cdk-capability` resolving to src/,
- * with the outdir in a fresh temporary folder; returns the violation lines of
- * the error it throws, else the warning lines it prints ('' when neither).
+ * Runs a snippet in this process as the program `main.ts` of a project of its
+ * own: a fresh, empty temporary working directory (messages name its lines;
+ * what it writes to a relative path, such as `outdir: 'out'`, goes there and
+ * is removed after), `cdk-capability` resolving to src/, and the outdir in
+ * that folder; returns the violation lines of the error it throws, else the
+ * warning lines it prints ('' when neither).
  */
 export function runSnippet(snippet: string): string {
-  const main = compileAsFile(snippet);
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-doc-'));
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-doc-'));
+  const cwd = process.cwd();
   const saved = process.env.CDK8S_OUTDIR;
-  process.env.CDK8S_OUTDIR = path.join(outdir, 'dist');
   const warnings: string[] = [];
   const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => warnings.push(String(chunk)) > 0);
   try {
-    main(loadModule, {}, { exports: {} });
+    process.chdir(project);
+    process.env.CDK8S_OUTDIR = path.join(project, 'dist');
+    compileAsFile(snippet)(loadModule, {}, { exports: {} });
     return warnings.join('').trimEnd();
   } catch (e) {
     return (e as Error).message.split('\n').slice(1).join('\n');
   } finally {
     write.mockRestore();
+    process.chdir(cwd);
     if (saved === undefined) delete process.env.CDK8S_OUTDIR;
     else process.env.CDK8S_OUTDIR = saved;
-    fs.rmSync(outdir, { recursive: true, force: true });
+    fs.rmSync(project, { recursive: true, force: true });
   }
 }

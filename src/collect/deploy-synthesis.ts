@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
 import { DeploySynthesis, noDeployment } from './deploy-result';
-import type { TemplateFinding } from './facts';
+import type { TemplateFinding, WiringError } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
-import { EdgeReason } from './graph/composition-graph';
+import { EdgeReason, stackEdge } from './graph/composition-graph';
 import { appendAll } from '../private/append';
+import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 
@@ -76,12 +77,36 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
   const errors: DeploySynthesis['wiringErrors'] = [];
   for (const aggregate of mine.filter((s) => DeploymentAggregate.isDeploymentAggregate(s))) {
     try {
-      aggregate.addStackDependency(base, EdgeReason.SHARED_BASE);
+      withoutRecordingStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
     } catch (e) {
-      errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e) });
+      errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e), dependsOn: dependencyPath(base, aggregate) });
     }
   }
   return errors;
+}
+
+/**
+ * How `from` depends on `to` through the stack dependencies made so far
+ * (`Stack.dependencies`, breadth first: a shortest path), each named as a
+ * graph edge names it; empty when it does not.
+ */
+function dependencyPath(from: Stack, to: Stack): WiringError['dependsOn'] {
+  const reached = new Map<Stack, Stack | undefined>([[from, undefined]]);
+  const queue = [from];
+  for (let head = 0; head < queue.length && !reached.has(to); head++) {
+    for (const next of queue[head].dependencies) {
+      if (reached.has(next)) continue;
+      reached.set(next, queue[head]);
+      queue.push(next);
+    }
+  }
+  if (!reached.has(to)) return [];
+  const hops: Array<WiringError['dependsOn'][number]> = [];
+  for (let at = to, before = reached.get(to); before; at = before, before = reached.get(before)) {
+    const { reason, origin } = stackEdge({ from: at, to: before, reason: reasonFor(at, before) });
+    hops.unshift({ dependent: before.node.path, dependency: at.node.path, reason, ...(origin !== undefined ? { origin } : {}) });
+  }
+  return hops;
 }
 
 function reasonFor(from: Stack, to: Stack): string {

@@ -454,7 +454,7 @@ export interface CollectionProblems {
   /** A capability's stacks failed to synthesize. */
   readonly synthesisErrors: ReadonlyArray<{ readonly capability: string; readonly error: string }>;
   /** A tenant aggregate could not be made to depend on its shared base. */
-  readonly wiringErrors: ReadonlyArray<{ readonly tenant: string; readonly base: string; readonly error: string }>;
+  readonly wiringErrors: readonly WiringError[];
   /** Constructs made to depend on themselves. */
   readonly selfDependencies: readonly string[];
   /** A Contribution whose props cannot be used, or whose write callback failed: its path and what is wrong. */
@@ -464,6 +464,23 @@ export interface CollectionProblems {
    * with the severity aws-cdk gives each (absent when the validator is off).
    */
   readonly templateFindings?: readonly TemplateFinding[];
+}
+
+/** A tenant aggregate that could not be made to depend on its shared base, since the base depends on it already. */
+export interface WiringError {
+  /** The tenant aggregate's path. */
+  readonly tenant: string;
+  /** The shared base's path. */
+  readonly base: string;
+  /** What aws-cdk said. */
+  readonly error: string;
+  /**
+   * How the base depends on the tenant, one stack dependency after another
+   * from the base to the tenant, each with its reason and origin as a graph
+   * edge has them (`explicit dependency (addDependency)`, `'shop/Base'.addDependency('shop/acme') at main.ts:12`);
+   * empty when no such path is found.
+   */
+  readonly dependsOn: ReadonlyArray<{ readonly dependent: string; readonly dependency: string; readonly reason: string; readonly origin?: string }>;
 }
 
 /** One finding of aws-cdk's built-in CloudFormation template validator. */

@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
 import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
+import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { withInheritedAspects } from '../private/inherited-aspects';
 import type { GeneratedNames } from '../private/names';
 import { assemblyDirFor } from '../private/scratch';
@@ -94,6 +95,8 @@ export class Capability extends Stage {
     }
     // Each escape hatch and Tag of its stacks is a writer of its own, named by its call site.
     recordAwsCdkWriteCalls();
+    // A cycle message names the program line of each stack's addStackDependency call, as it does an object's addDependency.
+    recordStackDependencyCalls();
     // Construct stack traces in the assembly's metadata hold absolute paths of this
     // machine: they would make the output differ between checkouts.
     this.node.setContext('aws:cdk:disable-stack-trace', true);

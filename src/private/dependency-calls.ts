@@ -1,4 +1,6 @@
+import type { Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import { awsCdk } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
 
@@ -10,11 +12,20 @@ export interface DependencyCall {
   readonly site: string | undefined;
 }
 
+/** Who made one stack's `addStackDependency` (or `addDependency`) call on another stack, and with what reason. */
+export interface StackDependencyCall extends DependencyCall {
+  /** The reason given with the call, if any: aws-cdk's names the reference that implies it (`shop/acme -> shop/Base/Origin/Resource.Ref`). */
+  readonly reason: string | undefined;
+}
+
 /** Frames kept per call: enough to climb out of cdk8s' `ApiObject.addDependency` and a library's constructor. */
 const FRAMES = 20;
 
 const calls = new WeakMap<IConstruct, Map<IConstruct, DependencyCall>>();
 const patched = new WeakSet<object>();
+const stackCalls = new WeakMap<Stack, Map<Stack, StackDependencyCall>>();
+let stackCallsRecorded = false;
+let unrecorded = 0;
 
 /**
  * Starts recording who calls `node.addDependency` on the constructs of the
@@ -43,17 +54,64 @@ export function recordDependencyCalls(root: IConstruct): void {
   };
 }
 
+/**
+ * Starts recording who calls `addStackDependency` on the stacks of the
+ * aws-cdk-lib copy this package uses (its deprecated `addDependency`, and
+ * aws-cdk's own call for a cross-stack reference, go through it): the first
+ * call per pair of stacks keeps an unformatted stack and the reason given,
+ * formatted only when a message reads it. Loads aws-cdk-lib; a `Capability`,
+ * which is an aws-cdk `Stage`, calls it. Idempotent.
+ */
+export function recordStackDependencyCalls(): void {
+  if (stackCallsRecorded) return;
+  stackCallsRecorded = true;
+  const proto = awsCdk().Stack.prototype as unknown as { addStackDependency: (this: Stack, target: Stack, reason?: string) => void };
+  const original = proto.addStackDependency;
+  proto.addStackDependency = function addStackDependency(this: Stack, target: Stack, reason?: string) {
+    let byTarget = stackCalls.get(this);
+    if (unrecorded === 0 && !byTarget?.has(target)) {
+      const holder: { stack?: string } = {};
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = FRAMES;
+      Error.captureStackTrace(holder, addStackDependency);
+      Error.stackTraceLimit = limit;
+      if (!byTarget) stackCalls.set(this, (byTarget = new Map()));
+      byTarget.set(target, lazyStackCall(holder, reason));
+    }
+    return original.call(this, target, reason);
+  };
+}
+
+/**
+ * Runs `fn` without recording the stack dependencies it adds: this package's
+ * own (each tenant aggregate after its shared base) are named by their rule,
+ * not by the program line that started the synth.
+ */
+export function withoutRecordingStackDependencies<T>(fn: () => T): T {
+  unrecorded++;
+  try {
+    return fn();
+  } finally {
+    unrecorded--;
+  }
+}
+
+/** Who made `stack` depend on `target` through `addStackDependency`, when that call was recorded (the first such call). */
+export function stackDependencyCall(stack: Stack, target: Stack): StackDependencyCall | undefined {
+  return stackCalls.get(stack)?.get(target);
+}
+
 /** Who made `c` depend on `d`, when that call was recorded (the first such call). */
 export function dependencyCall(c: IConstruct, d: IConstruct): DependencyCall | undefined {
   return calls.get(c)?.get(d);
 }
 
-function lazyCall(holder: { stack?: string }): DependencyCall {
+function lazyCall(holder: { stack?: string }, skips: (file: string) => boolean = skipsNodeFrame): DependencyCall {
   let caller: string | null | undefined;
   const site = programSite(holder);
   return {
     get byLibrary() {
-      caller ??= callerFile(holder.stack) ?? null;
+      caller ??= callerFile(holder.stack, skips) ?? null;
       return caller !== null && /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(caller);
     },
     get site() {
@@ -62,14 +120,37 @@ function lazyCall(holder: { stack?: string }): DependencyCall {
   };
 }
 
-/** The file of the first frame outside `constructs`, cdk8s itself and this package: the code that asked for the dependency. */
-function callerFile(stack: string | undefined): string | undefined {
+/** A recorded stack dependency call, its caller and site read off `holder` on first use. */
+function lazyStackCall(holder: { stack?: string }, reason: string | undefined): StackDependencyCall {
+  const call = lazyCall(holder, skipsStackFrame);
+  return {
+    reason,
+    get byLibrary() {
+      return call.byLibrary;
+    },
+    get site() {
+      return call.site;
+    },
+  };
+}
+
+/** The file of the first frame that `skips` does not skip, nor Node's own: the code that asked for the dependency. */
+function callerFile(stack: string | undefined, skips: (file: string) => boolean): string | undefined {
   for (const line of (stack ?? '').split('\n').slice(1)) {
     const file = /^\s*at (?:.*\()?(.+?):\d+:\d+\)?$/.exec(line)?.[1];
-    if (file === undefined || file.startsWith('node:')) continue;
-    if (/[\\/]node_modules[\\/](constructs|cdk8s)[\\/]/.test(file) || isOwnFile(file)) continue;
+    if (file === undefined || file.startsWith('node:') || skips(file)) continue;
     return file;
   }
   return undefined;
+}
+
+/** `constructs`, cdk8s and this package: what a `node.addDependency` call passes through (cdk8s' `ApiObject.addDependency`). */
+function skipsNodeFrame(file: string): boolean {
+  return /[\\/]node_modules[\\/](constructs|cdk8s)[\\/]/.test(file) || isOwnFile(file);
+}
+
+/** aws-cdk's `Stack` (its deprecated `addDependency` calls `addStackDependency`) and this package (`CapabilityStack`'s). */
+function skipsStackFrame(file: string): boolean {
+  return /[\\/]node_modules[\\/]aws-cdk-lib[\\/]core[\\/]lib[\\/]stack\.js$/.test(file) || isOwnFile(file);
 }
 

@@ -1,3 +1,4 @@
+import type { WiringError } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import type { GraphEdge } from '../../collect/graph/dependency-graph';
 import { ViolationCode } from '../finding';
@@ -31,18 +32,33 @@ export const dependencyCycles = defineRule({
     for (const path of problems.selfDependencies) {
       found.push({ message: `'${path}' depends on itself. Remove the addDependency call that names the construct itself.`, paths: [path] });
     }
-    for (const w of problems.wiringErrors) {
-      found.push({
-        message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${withoutFinalPeriod(w.error)}. Remove the dependency of the shared base on the tenant aggregate.`,
-        paths: [w.tenant, w.base],
-      });
-    }
+    for (const w of problems.wiringErrors) found.push(wiringCycle(w));
     for (const s of problems.synthesisErrors.filter((e) => CYCLE_ERROR.test(e.error))) {
       found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: ${s.error}`, paths: [s.capability] });
     }
     return found;
   },
 });
+
+/**
+ * A shared base that depends on its own tenant aggregate, which deploys after
+ * it: the cycle, named as a graph cycle is, each stack dependency on the way
+ * from the base to the tenant by its origin (the program's call, with its
+ * file and line), then the tenant's on its base. aws-cdk's words when no path
+ * was found.
+ */
+function wiringCycle(w: WiringError): RuleFinding {
+  const fix = 'Remove the dependency of the shared base on the tenant aggregate.';
+  if (w.dependsOn.length === 0) {
+    return { message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${withoutFinalPeriod(w.error)}. ${fix}`, paths: [w.tenant, w.base] };
+  }
+  const stacks = [w.base, ...w.dependsOn.map((h) => h.dependency)];
+  const why = [
+    ...w.dependsOn.map((h) => `${h.dependent} => ${h.dependency}: ${edgeOrigin(h)}`),
+    `${w.tenant} => ${w.base}: ${EdgeReason.SHARED_BASE}`,
+  ];
+  return { message: `${[...stacks, w.base].join(' => ')} (${why.join('; ')}). ${fix}`, paths: stacks };
+}
 
 /**
  * Where an edge comes from, for a cycle message: the `addDependency` call and

@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
 import { kindRank } from './kind-order';
 import { referenceEdges } from './order-references';
-import { dependencyCall } from '../../private/dependency-calls';
+import { dependencyCall, stackDependencyCall } from '../../private/dependency-calls';
 import { isSelfDependent } from '../../private/self-dependency';
 import type { GraphUnit, ObjectFact, ReferenceFact } from '../facts';
 import { groupKind } from '../object-identity';
@@ -88,7 +88,8 @@ export function buildCompositionGraph(input: GraphInput): CompositionGraph {
   addChartEdges(input, graph, unitNode);
   addKindOrder(input, graph, unitNode);
   for (const dep of input.stackDependencies) {
-    graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, dep.reason);
+    const { reason, origin } = stackEdge(dep);
+    graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, reason, false, origin);
   }
   addDeployBeforeRuntimeEdges(input, graph, unitNode);
   addInterfaceEdges(input, graph, unitNode);
@@ -284,7 +285,7 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
  */
 function explicitOrigin(c: IConstruct, d: IConstruct): string {
   const call = dependencyCall(c, d);
-  const made = `'${c.node.path}'.addDependency('${d.node.path}')`;
+  const made = madeCall(c, d);
   if (call?.byLibrary) {
     const scope = c.node.scope;
     const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
@@ -292,4 +293,26 @@ function explicitOrigin(c: IConstruct, d: IConstruct): string {
     return `${made}, by ${owner.constructor.name} '${owner.node.path}'`;
   }
   return call?.site ? `${made} at ${call.site}` : made;
+}
+
+/**
+ * A stack dependency as an edge names it. One the program made with
+ * `addStackDependency` (or `addDependency`) is an explicit dependency, named
+ * as an object's is, by its file and line (`'shop/Base'.addDependency('shop/acme')
+ * at main.ts:12`); one aws-cdk made for a cross-stack reference keeps the
+ * reason it was given, by that reference (`shop/acme -> shop/Base/Origin/Resource.Ref`);
+ * any other (the shared base's, one from `node.addDependency`) keeps `dep.reason`.
+ */
+export function stackEdge(dep: StackDependency): { readonly reason: string; readonly origin?: string } {
+  if (dep.reason !== EdgeReason.STACK) return { reason: dep.reason };
+  const call = stackDependencyCall(dep.to, dep.from);
+  if (!call) return { reason: dep.reason };
+  if (call.byLibrary) return call.reason === undefined ? { reason: dep.reason } : { reason: dep.reason, origin: call.reason };
+  const made = madeCall(dep.to, dep.from);
+  return { reason: EdgeReason.EXPLICIT, origin: call.site ? `${made} at ${call.site}` : made };
+}
+
+/** `'a'.addDependency('b')`: how a message names the call that made `c` depend on `d`. */
+function madeCall(c: IConstruct, d: IConstruct): string {
+  return `'${c.node.path}'.addDependency('${d.node.path}')`;
 }
