@@ -178,6 +178,43 @@ describe('CAP004 dependency cycles', () => {
     ]);
   });
 
+  test('a stack dependency that closes a cycle is refused as it is made, CAP004 naming each call on the cycle by file and line', () => {
+    // GIVEN a tenant that depends on a plain aws-cdk stack, which depends on another tenant
+    const cdn = new Capability(newApp(), 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const globex = new DeploymentAggregate(cdn, 'globex');
+    const dns = new Stack(cdn, 'Dns');
+    const first = siteOfNextLine();
+    acme.addDependency(dns);
+    const second = siteOfNextLine();
+    dns.addStackDependency(globex);
+
+    // WHEN the other tenant is made to depend on the first
+    let error: unknown;
+    const third = siteOfNextLine();
+    try { globex.addDependency(acme); } catch (e) { error = e; }
+
+    // THEN a CompositionError names the cycle and every call on it, as synth names a cycle of objects
+    expect(CompositionError.isCompositionError(error)).toBe(true);
+    expect((error as CompositionError).violations).toEqual([{
+      code: 'CAP004',
+      message: `dependency cycle: cdn/globex => cdn/acme => cdn/Dns => cdn/globex (cdn/globex => cdn/acme: explicit 'cdn/globex'.addDependency('cdn/acme') at ${third}; `
+        + `cdn/acme => cdn/Dns: explicit 'cdn/acme'.addDependency('cdn/Dns') at ${first}; cdn/Dns => cdn/globex: explicit 'cdn/Dns'.addDependency('cdn/globex') at ${second}). `
+        + 'Remove one of these dependencies (addDependency, or the reference that implies it).',
+      paths: ['cdn/globex'],
+    }]);
+  });
+
+  test("a plain aws-cdk Stack's call that closes a cycle keeps aws-cdk's own error", () => {
+    const cdn = new Capability(newApp(), 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const dns = new Stack(cdn, 'Dns');
+    acme.addDependency(dns);
+    expect(() => dns.addStackDependency(acme)).toThrow(
+      "'cdn/acme' depends on 'cdn/Dns' (<cdn/acme>.addStackDependency(<cdn/Dns>)). Adding this dependency (<cdn/Dns>.addStackDependency(<cdn/acme>)) would create a cyclic reference.",
+    );
+  });
+
   test('an object that depends on its own chart is a cycle through the chart', () => {
     // GIVEN a depends on the chart that holds it
     const { app, routing, a } = chartWithThree();

@@ -4,6 +4,7 @@ import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
 import { requireCapability } from '../private/misplaced';
 import { recordSelfDependency } from '../private/self-dependency';
+import { stackCycleRefusal } from '../private/stack-cycle-refusal';
 import { stackNameRefusal } from '../private/stack-name-refusal';
 
 /**
@@ -35,11 +36,20 @@ export abstract class CapabilityStack extends Stack {
 
   /**
    * Makes this stack deploy after `target`. A dependency on itself is recorded
-   * and refused at synth with `CAP004`, never dropped.
+   * and refused at synth with `CAP004`, never dropped; one that closes a cycle
+   * of stacks is refused as it is made, with `CAP004` naming each call on it.
    */
   public addStackDependency(target: Stack, reason?: string): void {
-    if (target === this) recordSelfDependency(this);
-    else super.addStackDependency(target, reason);
+    if (target === this) {
+      recordSelfDependency(this);
+      return;
+    }
+    try {
+      super.addStackDependency(target, reason);
+    } catch (e) {
+      // aws-cdk's refusal of a dependency that closes a cycle, coded and naming each call on it
+      throw stackCycleRefusal(e, this, target) ?? e;
+    }
   }
 
   /**

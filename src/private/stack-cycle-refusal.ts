@@ -1,0 +1,51 @@
+import type { Stack } from 'aws-cdk-lib';
+import { stackDependencyCall } from './dependency-calls';
+import { constructionRefusal } from './misplaced';
+
+/** The code of a dependency cycle (`ViolationCode.DEPENDENCY_CYCLE`). */
+const DEPENDENCY_CYCLE = 'CAP004';
+
+/**
+ * The coded refusal (`CAP004`, a `CompositionError`) of `stack.addStackDependency(target)` that aws-cdk
+ * refused as it was made (`DependencyCycle`: `target` depends on `stack` already), named as synth names a
+ * cycle of objects: each stack on the cycle, and each dependency on it by the call that made it, with the
+ * program's file and line; undefined for any other error, which stays as it is.
+ */
+export function stackCycleRefusal(error: unknown, stack: Stack, target: Stack): Error | undefined {
+  if (!(error instanceof Error) || !/would create a cyclic reference/.test(error.message)) return undefined;
+  const back = dependencyPath(target, stack);
+  if (back === undefined) return undefined;
+  const cycle = [stack, ...back.slice(0, -1)]; // back runs from target to stack
+  const hops = cycle.map((from, i) => `${from.node.path} => ${cycle[(i + 1) % cycle.length].node.path}: ${origin(from, cycle[(i + 1) % cycle.length])}`);
+  return constructionRefusal(
+    DEPENDENCY_CYCLE,
+    `dependency cycle: ${[...cycle, stack].map((s) => s.node.path).join(' => ')} (${hops.join('; ')}). Remove one of these dependencies (addDependency, or the reference that implies it).`,
+    stack.node.path,
+  );
+}
+
+/** The stacks from `from` to `to` along `Stack.dependencies` (breadth first: a shortest path), both included; undefined when there is none. */
+function dependencyPath(from: Stack, to: Stack): Stack[] | undefined {
+  const previous = new Map<Stack, Stack | undefined>([[from, undefined]]);
+  const queue = [from];
+  for (let head = 0; head < queue.length && !previous.has(to); head++) {
+    for (const next of queue[head].dependencies) {
+      if (previous.has(next)) continue;
+      previous.set(next, queue[head]);
+      queue.push(next);
+    }
+  }
+  if (!previous.has(to)) return undefined;
+  const path: Stack[] = [];
+  for (let at: Stack | undefined = to; at; at = previous.get(at)) path.unshift(at);
+  return path;
+}
+
+/** How `from` came to depend on `to`: the program's call with its site, or the reason aws-cdk gave its own. */
+function origin(from: Stack, to: Stack): string {
+  const call = stackDependencyCall(from, to);
+  const made = `'${from.node.path}'.addDependency('${to.node.path}')`;
+  if (!call) return 'stack dependency';
+  if (call.byLibrary) return call.reason ?? 'stack dependency (aws-cdk)';
+  return `explicit ${made}${call.site ? ` at ${call.site}` : ''}`;
+}
