@@ -552,4 +552,28 @@ describe('cdk-capability audit with a lock it cannot read: CAP014, with advice t
       stderr: `CAP014 lock file: '${series.lockFile}' is not a cdk-capability lock: /units/${unit}/writers/0/manager (5) must be a string. ${recover(series.lockFile)}\n`,
     });
   });
+
+  test('a lock whose runtime writer records a field that is no field path is one CAP014 naming the writer, the field and why', () => {
+    // GIVEN a lock whose runtime writer's field was hand-edited to a path cut short
+    const series = newSeries();
+    withUpdateLock('1', () => {
+      const app = appOf(series);
+      const cfg = new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' } });
+      new RuntimeWriter(cfg.chart, 'Zoner', { target: cfg, fields: ['data.zone'], identity: 'system:serviceaccount:zones:zoner', manager: 'zoner' });
+      app.synth();
+    });
+    const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
+    lock.runtimeWriters[0].fields = ['spec[name='];
+    fs.writeFileSync(series.lockFile, JSON.stringify(lock));
+
+    // WHEN
+    const run = auditList([], series.lockFile);
+
+    // THEN
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `CAP014 lock file: '${series.lockFile}' is not a cdk-capability lock: /runtimeWriters/0/fields/0 ("spec[name=") of the runtime writer 'shop/Routing/Zoner' must be a field path such as spec.replicas: expected a value (quote it as a JSON string when it is empty or holds "," or "]") at the end of the path. ${recover(series.lockFile)}\n`,
+    });
+  });
 });

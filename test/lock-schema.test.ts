@@ -179,6 +179,22 @@ describe('a hand-edited lock: each of 40 shapes is a coded refusal naming its JS
     ]);
   });
 
+  test('a runtime writer\'s field that is no field path is refused naming the writer, the field and where it stops', () => {
+    // WHEN a runtime writer's field is cut short, empty, or has two dots
+    const messages = [
+      edited((l) => (l.runtimeWriters[0].fields = ['spec[name='])),
+      edited((l) => (l.runtimeWriters[0].fields = [''])),
+      edited((l) => (l.runtimeWriters[1].fields = ['data.zone', 'spec..x'])),
+    ].map((t) => synthAgainst(t).map((v) => `${v.code} ${PREFIX.exec(v.message)?.[1]}`));
+
+    // THEN each is one CAP014 naming the pointer, the runtime writer, the field and what the path parser expected there
+    expect(messages).toEqual([
+      ['CAP014 /runtimeWriters/0/fields/0 ("spec[name=") of the runtime writer \'shop/Routing/Zoner\' must be a field path such as spec.replicas: expected a value (quote it as a JSON string when it is empty or holds "," or "]") at the end of the path'],
+      ['CAP014 /runtimeWriters/0/fields/0 ("") must be a leaf in the ledger\'s path syntax, such as spec.domains'],
+      ['CAP014 /runtimeWriters/1/fields/1 ("spec..x") of the runtime writer \'shop/Routing/Restarter\' must be a field path such as spec.replicas: expected a field name (letters, digits, "_") after "." at character 6'],
+    ]);
+  });
+
   test('one contract major recorded twice is refused naming both records, not read as a major this release removes (CAP008)', () => {
     // WHEN the lock holds major 1 of shop/Edge twice, as a bad merge leaves it, at another minor
     const violations = synthAgainst(edited((l) => l.interfaces.push({ ...l.interfaces[0], version: '1.1.0' })));

@@ -127,12 +127,16 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
     ].join('\n'));
   });
 
-  test('`cdk-capability plan` prints each handover with the way it moves', () => {
+  test('`cdk-capability plan` prints each handover with the way it moves, and what a hand-back from a controller needs', () => {
     expect(formatPlan(plan)).toContain([
       '',
       'Handovers of field ownership:',
       "  ~ apps/Deployment shop/web metadata.annotations[\"example.com/zone\"]: 'shop/Routing/Zoner (RuntimeWriter)' -> 'shop/Routing/Web' (runtime -> deploy time: the release applies it)",
       "  ~ apps/Deployment shop/web spec.replicas: 'shop/Routing/Web' -> 'shop/Routing/Autoscaler (RuntimeWriter)' (deploy time -> runtime: the release stops applying it)",
+      "  (handed back from 'shop/Routing/Zoner (RuntimeWriter)': stop its controller writing these fields before the release is applied. " +
+        "The release's apply takes a field with force only where the controller's value differs; where it holds the same value, its field manager zoner stays an owner " +
+        'until the controller applies without the field (kubectl apply --server-side --field-manager=zoner with what it still writes of the object, its identity alone when nothing) ' +
+        'or, for a controller that updates, until the value next changes; cdk-capability audit reports it as stale-owner until then)',
       '',
     ].join('\n'));
   });

@@ -15,6 +15,7 @@ import { formatTeardown, formatTeardownJson, teardownCount } from './format-tear
 import { planFileRefusal, readPlanFile } from './plan-file';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
+import { internalError } from '../check/internal-error';
 import { displayPath, UPDATE_LOCK_ENV } from '../release/update-lock';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
@@ -57,8 +58,30 @@ interface PlanOptions {
   readonly 'exit-zero'?: boolean;
 }
 
-/** Runs the `cdk-capability` command line; returns the exit code. */
+/**
+ * Runs the `cdk-capability` command line; returns the exit code. An exception no command expected (a bug) is
+ * one `CAP000 internal error` line on stderr naming the command and the error, never a stack trace, and exit
+ * code 1, as a failure is (also with `--exit-zero`).
+ */
 export function main(argv: string[]): number {
+  try {
+    return runCommand(argv);
+  } catch (e) {
+    return crashed(argv[0], e);
+  }
+}
+
+/** The one line of an exception that escaped a command, as synth reports a crash: `CAP000`, what crashed and the error. */
+function crashed(command: string | undefined, e: unknown): number {
+  const what = command === 'apply' || command === 'audit' || command === 'plan' ? `cdk-capability ${command}` : 'cdk-capability';
+  const f = internalError(what, e);
+  // one line: an error whose message spans lines (a wrapped cause) is joined, as a log line is read
+  process.stderr.write(`${f.code} ${f.message.replace(/\s*\n\s*/g, ' ')}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+/** Runs one command of the command line; returns its exit code. */
+function runCommand(argv: string[]): number {
   const [command, ...rest] = argv;
   // `cdk-capability apply` (issue 17): carries out a synth's plan in order.
   if (command === 'apply') return apply(rest, outdirFromConfig);

@@ -33,6 +33,8 @@ export interface FindingFacts {
   readonly writerManager?: string;
   /** The runtime writer whose field manager `manager` is, when it is one's. */
   readonly managerWriter?: WriterLeaves;
+  /** The runtime writer the fields were handed back from, when `manager` is its field manager (`LockedUnit.handedBack`). */
+  readonly handedBackFrom?: string;
   /** The one manager that applied the release (`--applied-by`), when given. */
   readonly appliedBy?: string;
   /** The release's admission policies, as the cluster shows them. */
@@ -50,6 +52,7 @@ export function auditMessage(f: FindingFacts): string {
   const what = fieldList(f.fields);
   const its = one ? 'it' : 'them';
   const is = one ? 'is' : 'are';
+  const was = one ? 'was' : 'were';
   const whose = f.writer ? ` of '${f.writer.writer}'${f.writerManager ? ` (field manager ${f.writerManager})` : ''}` : '';
   const by = f.manager ? `'${f.manager.manager}' (${f.manager.operation}${f.manager.time ? ` at ${f.manager.time}` : ''})` : '';
   const rw = f.managerWriter;
@@ -67,18 +70,26 @@ export function auditMessage(f: FindingFacts): string {
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
     `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
 
+  const from = f.handedBackFrom;
+  /** How a finding names a manager that owns fields handed back from its runtime writer. */
+  const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
+  /** What to do when that manager's controller took such a field again: stop it, and restore the field. */
+  const stopAndRestore = `Stop the controller writing ${its} (the release writes ${its} now), and apply the release again to restore ${its}.`;
+
   switch (f.kind) {
     case 'stripped':
       return rw
         ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore ${its}. ${policySentence(f.policies)}`
         : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
     case 'overwritten-by-update':
+      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies)}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
       return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.${gitops}`;
     case 'taken-over':
+      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}${gitops}`;
@@ -87,6 +98,7 @@ export function auditMessage(f: FindingFacts): string {
     case 'unowned':
       return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
     case 'stale-owner':
+      if (from !== undefined) return `${f.object}: ${by} still owns ${what}, which ${was} handed back from the runtime writer '${from}' to '${f.writer!.writer}'${f.writerManager ? ` (field manager ${f.writerManager})` : ''}: ${handBackFix(f.manager!, its)}`;
       if (rw) {
         const given = f.writer ? `, which the lock gives to '${f.writer.writer}'` : '';
         const move = f.writer ? `; or, if its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${f.writer.writer}' (synth refuses two writers of one field)` : '';
@@ -106,6 +118,21 @@ export function auditMessage(f: FindingFacts): string {
     default:
       return `${f.object}: ${f.kind}`;
   }
+}
+
+/**
+ * What keeps a runtime writer's manager owning a field handed back from it, and what releases it, as its last
+ * write (`Apply` or `Update`) makes it: the release's apply with force takes the field only where the values
+ * differ, so a controller that held the release's value stays a co-owner.
+ */
+function handBackFix(manager: ManagedFieldsEntry, its: string): string {
+  const stop = `Stop the controller writing ${its} first: while it runs, it writes ${its} again.`;
+  if (manager.operation === 'Apply') {
+    return 'a field manager keeps its fields until it applies without them, and the release\'s apply (with force) takes a field from it only where their values differ. ' +
+      `${stop} Then release ${its}: apply under its manager what the controller still writes of the object, without ${its} (the object's identity alone when it writes nothing else of it: kubectl apply --server-side --field-manager=${manager.manager}).`;
+  }
+  return 'a field manager whose last write was an Update keeps its fields until another manager changes their values, and the release\'s apply (with force) takes a field from it only where their values differ. ' +
+    `${stop} Its entry then changes nothing, and gives ${its} up when the release next changes ${its}; to drop it now, remove its Update entry from the object's metadata.managedFields.`;
 }
 
 /** What to do so the admission policy refuses a runtime writer's update of another's field, as the cluster shows the policies. */

@@ -51,7 +51,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'stale-owner',
     title: 'field owned by a previous writer',
     explanation:
-      'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run (to a RuntimeWriter: hand the field over first). Run cdk-capability apply again. A RuntimeWriter\'s manager owning a field outside its fields is its controller writing it.',
+      'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run (to a RuntimeWriter: hand the field over first). Run cdk-capability apply again. A RuntimeWriter\'s manager owning a field outside its fields is its controller writing it. ' +
+      'The manager of a RuntimeWriter a field was handed back from still owning it: stop its controller writing it, then release it (an apply under its manager without the field).',
     level: 'error',
   },
   {

@@ -44,6 +44,22 @@ export interface ExpectedObject {
    * binding): the audit finds it there or missing, and does not compare its fields.
    */
   readonly whole?: boolean;
+  /**
+   * Field managers of runtime writers of an earlier release that may still own leaves handed back from them to
+   * a writer of the object (`LockedUnit.handedBack`): what such a manager owns there is a `stale-owner` of a
+   * handed-back field, not an `undeclared-manager`.
+   */
+  readonly handedBack?: readonly HandedBackLeaves[];
+}
+
+/** Leaves handed back from a runtime writer to a writer of the release, with that runtime writer's field manager. */
+export interface HandedBackLeaves {
+  /** The runtime writer the leaves were handed back from, as the lock names it. */
+  readonly writer: string;
+  /** Its field manager. */
+  readonly manager: string;
+  /** The leaves. */
+  readonly leaves: readonly OwnedLeaf[];
 }
 
 /** What `auditCluster` can find; each is a difference between the cluster and the lock. */
@@ -116,7 +132,8 @@ interface Entry {
  *   that did not carry it (the seed incident), naming the latest update;
  * - `unowned`: a leaf of a writer is in the object but owned by nobody;
  * - `stale-owner`: a manager of ours owns a leaf the lock gives to another writer or to none (a handover
- *   whose release did not run, an apply stopped inside a step);
+ *   whose release did not run, an apply stopped inside a step), or the manager of a runtime writer a leaf was
+ *   handed back from still owns it (its controller still writes it, or never released it);
  * - `missing-object`: an object of the lock is not in the cluster;
  * - `unknown-object`: an object written by a manager of ours, or carrying our labels, that the lock does
  *   not know.
@@ -206,6 +223,8 @@ interface Group {
   readonly manager?: ManagedFieldsEntry;
   readonly writer?: WriterLeaves;
   readonly writerManager?: string;
+  /** The runtime writer the fields were handed back from, when `manager` is its field manager. */
+  readonly handedBackFrom?: string;
 }
 
 /** What the findings of one object are made with, beside the object. */
@@ -263,12 +282,27 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
     }
   }
 
+  /** Each hand-back's leaves, by the field manager of the runtime writer they were handed back from. */
+  const handBacks = new Map(
+    (e.handedBack ?? []).map((h) => [h.manager, { writer: h.writer, keys: new Set(h.leaves.map((l) => pathKey(l.path))) }]),
+  );
+  /** The runtime writer a leaf (or a leaf above it) was handed back from, when `manager` is its field manager. */
+  const handedBackFrom = (manager: string, key: string): string | undefined => {
+    const h = handBacks.get(manager);
+    if (!h) return undefined;
+    const path: FieldPath = JSON.parse(key);
+    for (let n = path.length; n >= 1; n--) if (h.keys.has(pathKey(path.slice(0, n)))) return h.writer;
+    return undefined;
+  };
+
   const groups = new Map<string, Group>();
-  const report = (kind: AuditFindingKind, path: FieldPath, manager?: ManagedFieldsEntry, writer?: WriterLeaves, writerManager?: string) => {
-    const id = JSON.stringify([kind, manager?.manager ?? '', writer?.writer ?? '']);
+  const report = (
+    kind: AuditFindingKind, path: FieldPath, manager?: ManagedFieldsEntry, writer?: WriterLeaves, writerManager?: string, from?: string,
+  ) => {
+    const id = JSON.stringify([kind, manager?.manager ?? '', writer?.writer ?? '', from ?? '']);
     let g = groups.get(id);
     if (!g) {
-      g = { kind, fields: [], manager, writer, writerManager };
+      g = { kind, fields: [], manager, writer, writerManager, ...(from !== undefined ? { handedBackFrom: from } : {}) };
       groups.set(id, g);
     }
     g.fields.push(path);
@@ -307,7 +341,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
     if (others.every((x) => appliers.has(x.entry.manager))) continue;
     const updater = others.find((x) => x.entry.operation === 'Update');
     const by = updater ?? [...others].sort((a, b) => compareText(a.entry.manager, b.entry.manager))[0];
-    report(updater ? 'overwritten-by-update' : 'taken-over', path, by.entry, writer, manager);
+    report(updater ? 'overwritten-by-update' : 'taken-over', path, by.entry, writer, manager, writer.runtime ? undefined : handedBackFrom(by.entry.manager, key));
     taken.add(JSON.stringify([by.entry.manager, key]));
   }
 
@@ -318,6 +352,12 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       const mine = at?.leaf;
       if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
       if (mine?.writer.runtime && mine.manager === undefined) continue; // any client may write it
+      // a leaf handed back from a runtime writer to a writer of the release, still owned by that controller's manager
+      const from = mine && !mine.writer.runtime ? handedBackFrom(m, at!.key) : undefined;
+      if (from !== undefined) {
+        report('stale-owner', JSON.parse(key), x.entry, mine!.writer, mine!.manager, from);
+        continue;
+      }
       if (m === applier && declared.has(m)) {
         if (mine && !mine.writer.runtime) continue;
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
@@ -350,6 +390,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
         writer: g.writer,
         writerManager: g.writerManager,
         managerWriter: runtimeOf(g.manager?.manager),
+        handedBackFrom: g.handedBackFrom,
         appliedBy,
         policies,
       }),

@@ -1,5 +1,5 @@
 import type { AppliedWriter, SequencedObject } from './apply-sequence';
-import type { ExpectedObject } from './audit';
+import type { ExpectedObject, HandedBackLeaves } from './audit';
 import { fieldManagerOf, runtimeFieldManager } from './field-manager';
 import { FieldsV1, parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
@@ -12,7 +12,7 @@ import { declarationWriter, Writer, writerName } from '../collect/ledger/writer'
 import { describeIdentity, identityKey, isClusterScoped, ObjectIdentity } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { appendAll } from '../private/append';
-import type { Lock, LockedUnit, LockedWriter } from '../release/lock';
+import type { Lock, LockedHandBack, LockedUnit, LockedWriter } from '../release/lock';
 import { policyIdentity, policyUnitId } from '../release/locked-policies';
 import type { LeafWriter } from '../release/release-diff';
 
@@ -228,6 +228,7 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
         leaves: leavesOf(w),
         ...(w.kind === 'runtime' ? { runtime: true } : {}),
       })),
+      ...(unit.handedBack ? { handedBack: unit.handedBack.map(handedBackLeaves) } : {}),
     });
   }
   const units = new Set(lock.units.map((u) => u.id));
@@ -237,6 +238,11 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
     out.push({ identity, label: describeIdentity(identity), ...(units.has(unitId) ? { unitId } : {}), writers: [], whole: true });
   }
   return out;
+}
+
+/** A hand-back of the lock with its leaves parsed, for `auditCluster`. */
+function handedBackLeaves(h: LockedHandBack): HandedBackLeaves {
+  return { writer: h.writer, manager: h.manager, leaves: parseFieldsV1(h.fields).map((path) => ({ path })) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 import { schemaProblems, shown } from '../private/json-schema';
 import { lazily } from '../private/lazy';
 import { majorOfVersion } from '../private/semver-version';
@@ -19,8 +20,8 @@ const validate = lazily(() => (require('./lock-validator.generated') as { valida
  * What is wrong with a parsed lock, one problem per violation of the lock's
  * JSON Schema (each naming its JSON pointer, the value found and what was
  * expected), then what the schema cannot say: an edge naming a node the graph
- * does not have, two units with one id, one contract major recorded twice. At most `MAX_LOCK_PROBLEMS`, the last
- * one counting the rest.
+ * does not have, two units with one id, one contract major recorded twice, a runtime writer's field that is no
+ * field path. At most `MAX_LOCK_PROBLEMS`, the last one counting the rest.
  *
  * @returns the problems; empty when the lock is one this version can read
  */
@@ -33,12 +34,13 @@ interface LockShape {
   readonly units: ReadonlyArray<{ readonly id: string }>;
   readonly barriers: readonly string[];
   readonly edges: ReadonlyArray<readonly [number, number, string]>;
+  readonly runtimeWriters?: ReadonlyArray<{ readonly writer: string; readonly fields: readonly string[] }>;
 }
 
 /**
  * What the schema cannot say about a lock of the right shape: its edges name nodes it has, its unit ids
- * are unique, and so is each contract major (a capability, a contract name and a major), which every
- * release check finds by that key.
+ * are unique, so is each contract major (a capability, a contract name and a major), which every
+ * release check finds by that key, and each runtime writer's field is a field path (`runtimeWriterFieldProblems`).
  */
 function graphProblems(lock: LockShape): string[] {
   const problems: string[] = [];
@@ -64,6 +66,28 @@ function graphProblems(lock: LockShape): string[] {
       const contract = `${record.capability}/${record.name}`;
       problems.push(`/interfaces/${i} (major ${major} of ${shown(contract)}, ${shown(record.version)}) must be the only record of its major, but /interfaces/${seen} (${shown(lock.interfaces[seen].version)}) records it too`);
     }
+  });
+  for (const p of runtimeWriterFieldProblems(lock)) problems.push(p);
+  return problems;
+}
+
+/**
+ * Each field of a runtime writer's record that is not a field path in the syntax a `RuntimeWriter` takes and
+ * the ledger prints (`spec[name=`, an empty string): the plan compares runtime writers' fields and `audit`
+ * reads them, so a lock holding one cannot be trusted. Read with the parser `RuntimeWriter` uses, so the
+ * message says where the path stops making sense, as the construct's own does.
+ */
+function runtimeWriterFieldProblems(lock: LockShape): string[] {
+  const problems: string[] = [];
+  (lock.runtimeWriters ?? []).forEach((w, i) => {
+    w.fields.forEach((field, f) => {
+      try {
+        parseFieldPath(field);
+      } catch (e) {
+        if (!(e instanceof FieldPathSyntaxError)) throw e;
+        problems.push(`/runtimeWriters/${i}/fields/${f} (${shown(field)}) of the runtime writer '${w.writer}' must be a field path such as spec.replicas: expected ${e.expected} ${e.where}`);
+      }
+    });
   });
   return problems;
 }

@@ -72,6 +72,25 @@ export interface LockedUnit {
    * written before writers were recorded.
    */
   readonly writers?: readonly LockedWriter[];
+  /**
+   * For a runtime object: the field managers of controllers (runtime writers) of an earlier release that wrote
+   * leaves a writer of this release writes now (handed back), with those leaves. Server-side apply keeps such a
+   * manager a co-owner of a leaf until it applies without it (or, for a manager whose last write was an
+   * `Update`, until another manager changes the value), so `cdk-capability audit` reports what it still owns
+   * there as a stale owner of a handed-back field, with the fix, not as an undeclared manager. Kept in every
+   * later release while a writer of the release writes the leaf; absent when there is none.
+   */
+  readonly handedBack?: readonly LockedHandBack[];
+}
+
+/** A runtime writer's field manager that may still own leaves handed back from it to a writer of the release. */
+export interface LockedHandBack {
+  /** The runtime writer that wrote the leaves, as the lock named it (`cdn/Routing/Scaler (RuntimeWriter)`). */
+  readonly writer: string;
+  /** Its field manager in the cluster. */
+  readonly manager: string;
+  /** The leaves handed back, as a `fieldsV1` set, as the runtime writer recorded them. */
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /** One writer of a runtime object, as the lock records it. */

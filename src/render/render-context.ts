@@ -5,6 +5,7 @@ import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
 import { teardownOf, Teardown } from './teardown';
 import { runtimeFieldManager } from '../cluster/field-manager';
 import { leafWritersOf } from '../cluster/object-writers';
+import { withHandBacks } from '../cluster/runtime-handback';
 import type { Facts, ObjectFact } from '../collect/facts';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
@@ -63,7 +64,8 @@ export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, en
   const runtimeWriters = runtimeWriterRecords(facts.runtimeWriters, facts.objects, (w) => runtimeFieldManager(w.path, w.manager));
   const artifact = interfaceArtifact(facts.contracts, runtimeWriters);
   const policies = runtimeFiles.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP));
-  const lock = buildLock(facts, artifact, yaml, lockKey, policies);
+  // the controllers' managers that may still own fields handed back to the release, for audit (docs/cluster.md)
+  const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies), previous);
   const changes = diffReleases(previous, lock, leafWritersOf);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
 }
