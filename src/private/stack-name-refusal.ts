@@ -34,7 +34,8 @@ export function stackNameRefusal(error: unknown, input: StackNameInput): Error |
   if (!named) return undefined;
   const name = named[1];
   const { what, scope, id, stackName } = input;
-  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  const own = id.replace(/\//g, '--'); // as constructs stores an id
+  const path = scope.node.path ? `${scope.node.path}/${own}` : own;
   const capability = [...scope.node.scopes].reverse().find((s) => hasBrand(s, 'Capability'));
   const rule = `a stack name is letters, digits and '-', starting with a letter, at most ${MAX_LENGTH} characters`;
   let fix: string;
@@ -43,10 +44,10 @@ export function stackNameRefusal(error: unknown, input: StackNameInput): Error |
   } else if (name.length > MAX_LENGTH) {
     fix = `Give it a shorter id (${id.length} characters), or pass it a stackName that is one.`;
   } else if (!STACK_NAME.test(id)) {
-    fix = `Give it an id of letters, digits and '-' (${JSON.stringify(suggestion(id))}), or pass it a stackName that is one.`;
+    fix = `Give it an id of letters, digits and '-'${example(own)}, or pass it a stackName that is one.`;
   } else if (capability && !STACK_NAME.test(capability.node.id)) {
-    fix = `The name starts with the id of the capability '${capability.node.path}': give the capability an id of letters, digits and '-' `
-      + `(${JSON.stringify(suggestion(capability.node.id))}), or pass each of its stacks a stackName.`;
+    fix = `The name starts with the id of the capability '${capability.node.path}': give the capability an id of letters, digits and '-'`
+      + `${example(capability.node.id)}, or pass each of its stacks a stackName.`;
   } else {
     fix = 'Pass it a stackName that is one.';
   }
@@ -57,8 +58,8 @@ export function stackNameRefusal(error: unknown, input: StackNameInput): Error |
   );
 }
 
-/** `id` as a stack name would take it: each run of other characters one '-', starting with a letter. */
-function suggestion(id: string): string {
+/** ` ("acme-corp")`: `id` as a stack name would take it, each run of other characters one '-', from its first letter; empty when it has no letter. */
+function example(id: string): string {
   const dashed = id.replace(/[^A-Za-z0-9]+/g, '-').replace(/^[^A-Za-z]+/, '').replace(/-$/, '');
-  return dashed === '' ? 'x' : dashed;
+  return dashed === '' ? '' : ` (${JSON.stringify(dashed)})`;
 }
