@@ -71,10 +71,16 @@ export function findStatement(statements: readonly unknown[], rendered: unknown)
 
 /** The statements at `path` of a document: a list, empty when there are none; undefined when something else is there. */
 function statementsAt(doc: unknown, path: FieldPath): unknown[] | undefined {
-  let current = doc;
-  for (const key of path) current = isMap(current) ? current[key] : undefined;
+  const current = valueAtPath(doc, path);
   if (current === undefined) return [];
   return Array.isArray(current) ? current : undefined;
+}
+
+/** The value at a path of map keys; undefined when it is not there. */
+function valueAtPath(doc: unknown, path: FieldPath): unknown {
+  let current = doc;
+  for (const key of path) current = isMap(current) ? current[key] : undefined;
+  return current;
 }
 
 /** A document without the value at `path` (copied along the path, the rest shared). */
