@@ -63,6 +63,34 @@ function contributionWrite(): CaseResult {
   return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Relabel'", "'cdn/Routing/Web'", 'metadata.labels.team', 'apps/Deployment cdn/web')] };
 }
 
+function grantIntoPolicy(): CaseResult {
+  // a role whose DefaultPolicy an earlier grant made, and a callback that grants into it
+  const { app, base, ops } = fixture();
+  const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  new s3.Bucket(base, 'Logs').grantWrite(role);
+  new Contribution(ops, 'DataAccess', { target: new s3.Bucket(base, 'Data'), write: (b) => { b.grantRead(role); } });
+  const accepted = messages(app);
+  // the same, with the statements overridden whole
+  const overridden = fixture();
+  const other = new iam.Role(overridden.base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  new s3.Bucket(overridden.base, 'Logs').grantWrite(other);
+  new Contribution(overridden.ops, 'DataAccess', { target: new s3.Bucket(overridden.base, 'Data'), write: (b) => { b.grantRead(other); } });
+  const policy = other.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
+  const at = siteOfNextLine();
+  policy.addPropertyOverride('PolicyDocument.Statement', []);
+  return {
+    actual: [accepted, messages(overridden.app)],
+    expected: [
+      [],
+      [
+        `field conflict: 'cdn/Base/Ops/DataAccess', 'cdn/Base/Role/DefaultPolicy' and 'cdn/Base/Role/DefaultPolicy/Resource' (addPropertyOverride at ${at}) all write ` +
+          'PolicyDocument.Statement of AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource. ' +
+          'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+      ],
+    ],
+  };
+}
+
 function forcedContribution(): CaseResult {
   const { app, routing, team } = fixture();
   new Contribution(team, 'Level', { target: settings(routing), fields: { data: { level: 'debug' } }, force: true });
@@ -195,6 +223,7 @@ const CASES: Record<string, () => CaseResult> = {
   '`new Contribution(scope, id, { target, fields })`': contributionFields,
   '`new Contribution(scope, id, { target, patches: [JsonPatch...] })`': contributionPatches,
   '`new Contribution(scope, id, { target, write: (t) => ... })`': contributionWrite,
+  'a `grant*` in a write callback into a policy that exists (`data.grantRead(fn)` where `fn`\'s role has its `DefaultPolicy` already)': grantIntoPolicy,
   '`force: true` on a Contribution': forcedContribution,
   'plain `addJsonPatch`': plainJsonPatch,
   'plain `addOverride` / `addPropertyOverride`': plainOverride,

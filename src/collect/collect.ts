@@ -64,7 +64,9 @@ const writeCallbacks = lazily(() => require('./ledger/write-callbacks') as typeo
 export function collect(root: IConstruct): Facts {
   const all = root.node.findAll();
   const withCallbacks = all.filter((c): c is Contribution => Contribution.isContribution(c) && writeCallbackOf(c) !== undefined);
-  const callbacks = withCallbacks.length > 0 ? writeCallbacks().runWriteCallbacks(withCallbacks, all) : { ranNow: false, runs: [], problems: [] };
+  const callbacks = withCallbacks.length > 0
+    ? writeCallbacks().runWriteCallbacks(withCallbacks, all)
+    : { ranNow: false, runs: [], problems: [], grants: [] };
   const constructs = callbacks.ranNow ? root.node.findAll() : all; // a callback may have made constructs
   const capabilities: RuntimeCapability[] = [];
   const stacks: Array<{ stack: Stack; capability?: RuntimeCapability }> = [];
@@ -106,7 +108,7 @@ export function collect(root: IConstruct): Facts {
   });
 
   const withAwsCdk = awsCdkInUse(constructs);
-  const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks.runs) : noDeployment();
+  const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks) : noDeployment();
   const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates) : [];
 
   const objects: ObjectFact[] = drafts.map((d) => ({
@@ -197,7 +199,7 @@ function collectDeployment(
   capabilities: readonly RuntimeCapability[],
   stacks: ReadonlyArray<{ stack: Stack; capability?: RuntimeCapability }>,
   ledger: LedgerBuilder,
-  callbackRuns: WriteCallbacks.CallbackRun[],
+  callbacks: Pick<ReturnType<typeof WriteCallbacks.runWriteCallbacks>, 'runs' | 'grants'>,
 ): DeploySynthesis {
   const side = deploySide();
   const tags = side.declaredTags(constructs);
@@ -208,7 +210,7 @@ function collectDeployment(
   const stageOf = (c: RuntimeCapability | undefined) => (c && isStage(c) ? (c as Capability) : undefined);
   const inStages = stacks.map((s) => ({ stack: s.stack, capability: stageOf(s.capability) }));
   const deploy = side.synthesizeDeployment(staged, inStages, validation);
-  side.recordCloudFormationWrites(constructs, ledger, callbackRuns, tags);
+  side.recordCloudFormationWrites(constructs, ledger, callbacks.runs, tags, callbacks.grants);
   return deploy;
 }
 

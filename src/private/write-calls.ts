@@ -91,6 +91,11 @@ export function attributeTo<T>(to: Attribution, fn: () => T): T {
   }
 }
 
+/** The Contribution the write calls made now are attributed to, if any. */
+export function attributionNow(): Attribution | undefined {
+  return attribution;
+}
+
 /**
  * Starts recording the escape hatches and Tags of the cdk8s and aws-cdk
  * copies this package uses: each `ApiObject.addJsonPatch` call, each

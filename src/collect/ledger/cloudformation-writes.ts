@@ -4,22 +4,25 @@ import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
-import type { FieldPath } from './field-path';
+import { FieldPath, setValueKey } from './field-path';
 import { FieldSet } from './field-set';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
 import { deltaLeaves } from './render-delta';
 import { ReplacedWrites } from './replaced-writes';
 import { recordStackTagWrites } from './stack-tags';
+import { findStatement, StatementGrant } from './statement-grants';
 import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { AttributesRun, CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { appendTo } from '../../private/append';
 import { isPlainMap } from '../../private/maps';
+import { renderStatement } from '../../private/statement-additions';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
 import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
 import type { HandoverFact, OverrideFact } from '../facts';
-import { DEDUCED } from '../topology/field-topology';
+import { policyTopologyOf, statementsPathOf } from '../topology/cloudformation-topology';
+import { DEDUCED, FieldTopology } from '../topology/field-topology';
 import { valueAt } from '../topology/list-topology';
 
 /** CloudFormation properties: maps per key, lists replaced whole (deduced, like a custom resource without a schema). */
@@ -69,7 +72,10 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  *   one, the declarer's when its L2 made it); a plain override of a leaf the
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
  *   the declarer's write of it gives way);
- * - each write callback writes the leaves its run changed;
+ * - each write callback writes the leaves its run changed, and the statements
+ *   it added to a policy that existed before it ran (`grants`): the policy's
+ *   statements are then a set (`policyTopologyOf`), each statement the
+ *   declarer's or a callback's value of it, or both when both wrote it;
  * - each tag key is written by the Tag that set it (`resolveTags`): a Tag
  *   over a declared tag, or two Tags of one key from one scope, both write
  *   it; aws-cdk's own layering is a handover. A stack's own tags likewise
@@ -80,15 +86,19 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  *
  * @param callbacks the write callbacks that ran, in the order they ran
  * @param tags the tags the declarers set, from `declaredTags` before synthesis
+ * @param grants the statements write callbacks added to policies that are not their targets
  */
 export function recordCloudFormationWrites(
   constructs: readonly IConstruct[],
   ledger: LedgerBuilder,
   callbacks: readonly CallbackRun[] = [],
   tags: DeclaredTags = new Map(),
+  grants: readonly StatementGrant[] = [],
 ): void {
   const runsOf = new Map<CfnResource, CallbackRun[]>();
   for (const run of callbacks) if (CfnResource.isCfnResource(run.target)) appendTo(runsOf, run.target, run);
+  const grantsOf = new Map<CfnResource, StatementGrant[]>();
+  for (const g of grants) appendTo(grantsOf, g.resource, g);
   for (const c of constructs) {
     if (Stack.isStack(c)) {
       const declared = tags.get(c);
@@ -103,11 +113,12 @@ export function recordCloudFormationWrites(
     const tagProperty = tagPropertyOf(c);
     const declared = tags.get(c);
     const tagWrites = tagProperty !== undefined && declared ? resolveTags(c, declared, tagEventsOf(TagManager.of(c)!)) : undefined;
-    if (calls.length === 0 && runs.length === 0 && !tagWrites?.contested) {
+    const granted = grantsOf.get(c) ?? [];
+    if (calls.length === 0 && runs.length === 0 && granted.length === 0 && !tagWrites?.contested) {
       for (const h of tagWrites?.handovers ?? []) ledger.handover(tagHandover(c, tagProperty!, h));
       continue;
     }
-    recordResource(c, { ledger, calls, runs, tagProperty, declared, tagWrites });
+    recordResource(c, { ledger, calls, runs, grants: granted, tagProperty, declared, tagWrites });
   }
 }
 
@@ -115,6 +126,7 @@ interface ResourceWrites {
   readonly ledger: LedgerBuilder;
   readonly calls: readonly OverrideCall[];
   readonly runs: readonly CallbackRun[];
+  readonly grants: readonly StatementGrant[];
   readonly tagProperty?: string;
   readonly declared?: ReadonlyMap<string, HeldTag>;
   readonly tagWrites?: ResolvedTags;
@@ -126,10 +138,14 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const declarer = declarationWriter(declarerOf(c).node.path);
   const declaredTagValues = w.declared ? Object.fromEntries([...w.declared].map(([k, t]) => [k, t.value])) : undefined;
   const doc = cloudFormationDocOf(c, declaredTagValues);
-  const declaredLeaves = w.runs.length === 0
-    ? ownedLeaves(doc, CFN_PROPERTIES, [], opaque)
-    : [...ownedLeaves(w.runs[0].before, CFN_PROPERTIES, [], opaque), ...changedLeaves(w.runs[w.runs.length - 1].after, doc, CFN_PROPERTIES, opaque)];
+  const granted = grantedStatements(c, doc, w.grants);
+  const topology = granted?.topology ?? CFN_PROPERTIES;
+  let declaredLeaves = w.runs.length === 0
+    ? ownedLeaves(doc, topology, [], opaque)
+    : [...ownedLeaves(w.runs[0].before, topology, [], opaque), ...changedLeaves(w.runs[w.runs.length - 1].after, doc, topology, opaque)];
+  if (granted) declaredLeaves = declaredLeaves.filter((leaf) => !granted.theirsOnly.has(leaf.path.join('\u0000')));
   const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
+  for (const [writer, leaf] of granted?.writes ?? []) writes.push([writer, leaf]);
   for (const run of w.runs) {
     const writer = contributionWriter(run.writer, 'contribution-write');
     for (const leaf of deltaLeaves(run.changes, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
@@ -141,6 +157,31 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   recordOverrideCalls(w.calls, { ledger: w.ledger, object, resourcePath: c.node.path, declarer, doc, hatches, writes, under: 1 });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+}
+
+/**
+ * The statements write callbacks added to a policy (`grants`), read again in
+ * the synthesized stack (a reference to another stack's resource renders as
+ * an import now): the topology that makes the policy's statements a set, each
+ * callback's write of its statements' values, and the values only callbacks
+ * wrote (the declarer's leaves leave them out). Undefined when none were added.
+ */
+function grantedStatements(c: CfnResource, doc: Record<string, unknown>, grants: readonly StatementGrant[]):
+{ topology: FieldTopology; writes: Array<[Writer, OwnedLeaf]>; theirsOnly: ReadonlySet<string> } | undefined {
+  const path = statementsPathOf(c.cfnResourceType);
+  const topology = policyTopologyOf(c.cfnResourceType);
+  if (grants.length === 0 || !path || !topology) return undefined;
+  const statements = valueAt(doc, path, CFN_PROPERTIES);
+  const list = Array.isArray(statements) ? statements : [];
+  const writes: Array<[Writer, OwnedLeaf]> = [];
+  const theirsOnly = new Set<string>();
+  for (const g of grants) {
+    const rendered = renderStatement(g.statement, c);
+    const leaf = [...path, setValueKey(findStatement(list, rendered) ?? rendered)];
+    writes.push([contributionWriter(g.writer, 'contribution-write'), { path: leaf, presence: true }]);
+    if (!g.declared) theirsOnly.add(leaf.join('\u0000'));
+  }
+  return { topology, writes, theirsOnly };
 }
 
 /** Where the override calls of one ledger object go, and what they are weighed against. */

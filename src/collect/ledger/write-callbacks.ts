@@ -5,10 +5,14 @@ import { attributeName, cloudFormationDocOf, ResourceAttributes, resourceAttribu
 import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
 import { RenderChange, renderDelta } from './render-delta';
+import { StatementGrant, statementsAdded } from './statement-grants';
 import { Contribution, writeCallbackOf } from '../../constructs/contribution';
+import { appendAll } from '../../private/append';
 import { errorMessage } from '../../private/errors';
+import { policyDocumentOf, renderStatement, StatementAdditions } from '../../private/statement-additions';
 import { renderWithoutPatches, watchCfnOptions } from '../../private/upstream-state';
 import { attributeTo } from '../../private/write-calls';
+import { statementsPathOf } from '../topology/cloudformation-topology';
 
 /**
  * One write callback that ran: where its target's renders just before and
@@ -52,6 +56,8 @@ export interface CallbackProblem {
 }
 
 const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
+/** The statements each Contribution's write callback added to policies that existed before it ran, kept for a second synth. */
+const granted = new WeakMap<Contribution, StatementGrant[]>();
 
 /**
  * Runs the `write` callback of each Contribution that has one, once (a second
@@ -68,13 +74,26 @@ const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
  * at the end of the run and checked against what was recorded: a difference
  * is a problem naming the run's contributions (a write outside the object's API).
  *
- * @returns the runs, the problems, and whether any callback ran now (it may have created constructs)
+ * A callback may also add statements to a policy that exists (a grant into
+ * the `DefaultPolicy` an earlier grant made): those are its writes, returned
+ * as grants (`OutsideWrites`).
+ *
+ * @returns the runs, the problems, the statements callbacks added to policies that exist, and whether any
+ *   callback ran now (it may have created constructs)
  */
 export function runWriteCallbacks(
   contributions: readonly Contribution[],
   constructs: readonly IConstruct[] = [],
-): { runs: CallbackRun[]; problems: CallbackProblem[]; ranNow: boolean } {
+): { runs: CallbackRun[]; problems: CallbackProblem[]; grants: StatementGrant[]; ranNow: boolean } {
   const outside = OutsideWrites.watch(constructs, contributions);
+  try {
+    return runAll(contributions, outside);
+  } finally {
+    outside?.stop();
+  }
+}
+
+function runAll(contributions: readonly Contribution[], outside: OutsideWrites | undefined): ReturnType<typeof runWriteCallbacks> {
   const runs: CallbackRun[] = [];
   const problems: CallbackProblem[] = [];
   const ran: Contribution[] = []; // the contribution of each run, by index
@@ -147,12 +166,20 @@ export function runWriteCallbacks(
     runs.push(outcome);
   }
   close(true);
-  const problem = outside?.problem();
-  if (problem) {
-    problems.push(problem.problem);
-    done.set(problem.first, problem.problem); // a second synth reuses the runs: it is refused again, once
+  const outcome = outside?.outcome();
+  if (outcome?.problem) {
+    problems.push(outcome.problem.problem);
+    done.set(outcome.problem.first, outcome.problem.problem); // a second synth reuses the runs: it is refused again, once
   }
-  return { runs, problems, ranNow };
+  if (outcome && outcome.grants.length > 0) {
+    const byPath = new Map(contributions.map((c) => [c.node.path, c]));
+    for (const g of outcome.grants) {
+      const c = byPath.get(g.writer)!;
+      granted.set(c, [...(granted.get(c) ?? []), g]);
+    }
+  }
+  const grants = contributions.flatMap((c) => granted.get(c) ?? []);
+  return { runs, problems, grants, ranNow };
 }
 
 /**
@@ -161,6 +188,11 @@ export function runWriteCallbacks(
  * once before the callbacks and once after them (not around each, which would
  * cost the resources times the callbacks). A resource a callback creates is
  * its own, not watched.
+ *
+ * One write into such a resource is a callback's own: a statement it adds to
+ * a policy (`StatementAdditions` follows, by callback, what is added to the
+ * documents of the policies watched). A policy whose only change is such
+ * statements is no problem; the statements are the callbacks' grants.
  */
 class OutsideWrites {
   /** Watches the resources among `constructs`; undefined, and free, when no callback is left to run or there is no such resource. */
@@ -169,56 +201,100 @@ class OutsideWrites {
     if (pending.length === 0) return undefined;
     const targets = new Set<unknown>(contributions.map((c) => c.apiObject ?? c.cfnResource));
     const before = new Map<CfnResource, string>();
+    const documents = new Map<CfnResource, object>();
     for (const c of constructs) {
       if (!CfnResource.isCfnResource(c) || targets.has(c)) continue;
       const text = resourceText(c);
-      if (text !== undefined) before.set(c, text);
+      if (text === undefined) continue;
+      before.set(c, text);
+      const document = statementsPathOf(c.cfnResourceType) ? policyDocumentOf(c) : undefined;
+      if (document) documents.set(c, document);
     }
-    return before.size > 0 ? new OutsideWrites(before) : undefined;
+    if (before.size === 0) return undefined;
+    return new OutsideWrites(before, documents, documents.size > 0 ? StatementAdditions.follow(documents.values()) : undefined);
   }
 
   private readonly ranNow: Contribution[] = [];
 
-  private constructor(private readonly before: ReadonlyMap<CfnResource, string>) {}
+  private constructor(
+    private readonly before: ReadonlyMap<CfnResource, string>,
+    private readonly documents: ReadonlyMap<CfnResource, object>,
+    private readonly additions: StatementAdditions | undefined,
+  ) {}
 
   /** Notes a callback that ran now. */
   public ran(c: Contribution): void {
     this.ranNow.push(c);
   }
 
+  /** Stops following what is added to policies. */
+  public stop(): void {
+    this.additions?.stop();
+  }
+
   /**
-   * The problem of the callbacks that ran, when a resource that is none of
-   * their targets renders otherwise after them: what was written there cannot
-   * be attributed (the declarer would be taken to have written it). Named by
-   * the callback when one ran, else by all that ran.
+   * What the callbacks that ran did to the resources watched: the statements
+   * they added to policies, and the problem of the callbacks when a resource
+   * renders otherwise after them in any other way (what was written there
+   * cannot be attributed: the declarer would be taken to have written it).
+   * The problem is named by the callback when one ran, else by all that ran.
    */
-  public problem(): { problem: CallbackProblem; first: Contribution } | undefined {
+  public outcome(): { problem?: { problem: CallbackProblem; first: Contribution }; grants: StatementGrant[] } {
     const changed: string[] = [];
+    const grants: StatementGrant[] = [];
     let policies = true;
     for (const [resource, text] of this.before) {
-      if (resourceText(resource) === text) continue;
+      const same = resourceText(resource) === text;
+      const added = this.grantsInto(resource, text);
+      if (added) {
+        appendAll(grants, added);
+        continue;
+      }
+      if (same) continue;
       changed.push(resource.node.path);
-      policies &&= resource.cfnResourceType === 'AWS::IAM::Policy';
+      policies &&= statementsPathOf(resource.cfnResourceType) !== undefined;
     }
-    if (changed.length === 0 || this.ranNow.length === 0) return undefined;
-    // a grant into a policy that exists already (aws-cdk's DefaultPolicy of a role): a Contribution to that policy would contest its statements
+    if (changed.length === 0 || this.ranNow.length === 0) return { grants };
     const fix = policies
-      ? 'Grant through a policy of the callback\'s own, which it creates and so writes (new iam.Policy(scope, id, { roles: [role], statements }), or a grant to a role without a policy yet), '
-        + 'or make the grant where the grantee is declared'
-      : 'Write another resource with a Contribution whose target is that resource (a grant that creates a new policy is fine: a resource a callback creates is its own)';
+      ? 'A callback may add statements to a policy that exists (a grant): each is its own write; it may not change or remove the statements already there, or the policy\'s other properties. '
+        + 'Make only the grant in the callback, or write the policy where it is declared'
+      : 'Write another resource with a Contribution whose target is that resource (a grant is fine: a resource a callback creates is its own, and so is a statement it adds to a policy that exists)';
     const [first, ...others] = this.ranNow.map((c) => c.node.path);
     const which = others.length === 0 ? 'its write callback' : `one of the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
     const resources = changed.map((p) => `'${p}'`).join(', ');
     return {
-      first: this.ranNow[0],
+      grants,
       problem: {
-        path: first,
-        ...(others.length > 0 ? { others } : {}),
-        error:
-          `${which} changed ${changed.length === 1 ? 'the resource' : 'the resources'} ${resources}, which ${changed.length === 1 ? 'is' : 'are'} not its target, ` +
-          'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' + fix,
+        first: this.ranNow[0],
+        problem: {
+          path: first,
+          ...(others.length > 0 ? { others } : {}),
+          error:
+            `${which} changed ${changed.length === 1 ? 'the resource' : 'the resources'} ${resources}, which ${changed.length === 1 ? 'is' : 'are'} not its target, ` +
+            'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' + fix,
+        },
       },
     };
+  }
+
+  /**
+   * The statements callbacks added to a watched policy, when that is all they
+   * did to it (`statementsAdded`); undefined when they added none, or did more.
+   */
+  private grantsInto(resource: CfnResource, text: string): StatementGrant[] | undefined {
+    const document = this.documents.get(resource);
+    const additions = document ? this.additions?.of(document) ?? [] : [];
+    if (additions.length === 0) return undefined;
+    const [properties, attributes] = JSON.parse(text) as [unknown, unknown];
+    let declared: boolean[] | undefined;
+    try {
+      if (JSON.stringify(resourceAttributesOf(resource).doc) !== JSON.stringify(attributes)) return undefined;
+      const rendered = additions.map((a) => renderStatement(a.statement, resource));
+      declared = statementsAdded(properties, cloudFormationDocOf(resource), statementsPathOf(resource.cfnResourceType)!, rendered);
+    } catch {
+      return undefined; // it cannot be rendered now: a change, refused
+    }
+    return declared?.map((d, i) => ({ resource, writer: additions[i].writer, statement: additions[i].statement, declared: d }));
   }
 }
 

@@ -1,0 +1,99 @@
+import type { CfnResource } from 'aws-cdk-lib';
+import { FieldPath, setValueKey } from './field-path';
+import { isMap } from '../../private/maps';
+
+/**
+ * A statement a write callback added to a policy that existed before the
+ * callbacks ran (a grant into the `DefaultPolicy` an earlier grant made):
+ * the callback's Contribution writes it, as one value of the policy's set of
+ * statements (`policyTopologyOf`).
+ */
+export interface StatementGrant {
+  /** The policy resource. */
+  readonly resource: CfnResource;
+  /** The construct path of the Contribution whose write callback added it. */
+  readonly writer: string;
+  /** The statement (an aws-cdk `PolicyStatement`), rendered again once the stacks are synthesized (`renderStatement`). */
+  readonly statement: object;
+  /** True when the policy held the same statement before the callbacks ran: its declarer writes it too. */
+  readonly declared: boolean;
+}
+
+/**
+ * Whether write callbacks did nothing to a policy's properties but add
+ * statements to it, read off its properties just before and just after them,
+ * and the statements they added rendered one by one (`renderStatement`).
+ *
+ * They did when every property outside the statements renders as before,
+ * every statement of before is still there, and every statement there now that
+ * was not before is one of those they added. Statements are a set, as aws-cdk
+ * renders them (it drops a statement whose JSON repeats another's): an added
+ * statement the policy held already writes nothing new, and is the declarer's too.
+ *
+ * @param statements where the resource type keeps its statements (`statementsPathOf`)
+ * @returns for each added statement, whether the policy held it before; undefined when the callbacks
+ *   changed or removed a statement, changed another property, or added a statement none of `added` renders as
+ */
+export function statementsAdded(before: unknown, after: unknown, statements: FieldPath, added: readonly unknown[]): boolean[] | undefined {
+  const old = statementsAt(before, statements);
+  const now = statementsAt(after, statements);
+  if (!old || !now) return undefined;
+  if (JSON.stringify(without(before, statements)) !== JSON.stringify(without(after, statements))) return undefined;
+  const oldKeys = new Set(old.map(setValueKey));
+  const newKeys = new Set(now.map(setValueKey));
+  for (const key of oldKeys) if (!newKeys.has(key)) return undefined;
+  const claimed = new Set<string>();
+  const declared: boolean[] = [];
+  for (const rendered of added) {
+    const found = findStatement(now, rendered);
+    if (found === undefined) return undefined;
+    const key = setValueKey(found);
+    claimed.add(key);
+    declared.push(oldKeys.has(key));
+  }
+  for (const key of newKeys) if (!oldKeys.has(key) && !claimed.has(key)) return undefined;
+  return declared;
+}
+
+/**
+ * The statement of a rendered policy document that a statement rendered on
+ * its own became: the one with the same JSON, or, for a statement without a
+ * `Sid` in a document that numbers its statements (`assignSids`, as
+ * `sns.TopicPolicy`'s does), the one that differs from it only by a numbered
+ * `Sid`. Undefined when there is none.
+ */
+export function findStatement(statements: readonly unknown[], rendered: unknown): unknown {
+  const text = JSON.stringify(rendered);
+  const same = statements.find((s) => JSON.stringify(s) === text);
+  if (same !== undefined || !isMap(rendered) || rendered.Sid !== undefined) return same;
+  return statements.find((s) => isMap(s) && typeof s.Sid === 'string' && /^\d+$/.test(s.Sid) && JSON.stringify(withoutSid(s)) === text);
+}
+
+/** The statements at `path` of a document: a list, empty when there are none; undefined when something else is there. */
+function statementsAt(doc: unknown, path: FieldPath): unknown[] | undefined {
+  const current = valueAtPath(doc, path);
+  if (current === undefined) return [];
+  return Array.isArray(current) ? current : undefined;
+}
+
+/** The value at a path of map keys; undefined when it is not there. */
+function valueAtPath(doc: unknown, path: FieldPath): unknown {
+  let current = doc;
+  for (const key of path) current = isMap(current) ? current[key] : undefined;
+  return current;
+}
+
+/** A document without the value at `path` (copied along the path, the rest shared). */
+function without(doc: unknown, path: FieldPath): unknown {
+  if (!isMap(doc) || path.length === 0) return doc;
+  const [key, ...rest] = path;
+  const copy: Record<string, unknown> = { ...doc };
+  if (rest.length === 0) delete copy[key];
+  else if (key in copy) copy[key] = without(copy[key], rest);
+  return copy;
+}
+
+function withoutSid(statement: Record<string, unknown>): Record<string, unknown> {
+  const { Sid: _sid, ...rest } = statement;
+  return rest;
+}
