@@ -2,6 +2,7 @@ import { CfnResource, Stack, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
+import { withImportsOf } from './cross-stack-imports';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
@@ -142,7 +143,11 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const topology = granted?.topology ?? CFN_PROPERTIES;
   let declaredLeaves = w.runs.length === 0
     ? ownedLeaves(doc, topology, [], opaque)
-    : [...ownedLeaves(w.runs[0].before, topology, [], opaque), ...changedLeaves(w.runs[w.runs.length - 1].after, doc, topology, opaque)];
+    // what changed after the last callback is the declarer's (aspects), but not a reference synthesis made an import
+    : [
+      ...ownedLeaves(w.runs[0].before, topology, [], opaque),
+      ...changedLeaves(withImportsOf(w.runs[w.runs.length - 1].after, doc), doc, topology, opaque),
+    ];
   if (granted) declaredLeaves = declaredLeaves.filter((leaf) => !granted.theirsOnly.has(leaf.path.join('\u0000')));
   const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
   for (const [writer, leaf] of granted?.writes ?? []) writes.push([writer, leaf]);
