@@ -38,6 +38,25 @@ describe('a terse plan', () => {
     expect(unit.fields.length).toBeGreaterThan(5);
   });
 
+  test('a resource that only gained leaves (a statement\'s actions grew) is not shown as added: its new leaf is', () => {
+    // GIVEN the lock of a release whose policy allows two actions
+    const policy = (app: CapabilityApp, v: { actions: string[] }) => {
+      const stack = new SharedBase(new Capability(app, 'cdn'), 'Base');
+      new iam.ManagedPolicy(stack, 'Read', { statements: [new iam.PolicyStatement({ actions: v.actions, resources: ['*'] })] });
+    };
+    const series = lockedSeries(policy, { actions: ['ssm:GetParameter', 'ssm:GetParameters'] });
+
+    // WHEN the next release allows a third
+    const result = nextRelease(series, policy, { actions: ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:DescribeParameters'] });
+
+    // THEN each added action is a line of its own, and no line says the policy was added
+    expect(result.violations).toEqual([]);
+    const text = formatPlan(result.plan!);
+    expect(text.slice(text.indexOf('Changes against the lock:'))).toMatch(
+      /^Changes against the lock:\n {2}~ stack cdn\/Base\n {6}\+ Resources\.Read[0-9A-F]{8}\.Properties\.PolicyDocument\.Statement\[0\]\.Action\[2\]: "ssm:DescribeParameters"\n$/,
+    );
+  });
+
   test('an intrinsic function is one value: Ref(X), Fn::GetAtt(X.Y), Fn::Join(...)', () => {
     expect(terseFields([
       { path: 'Resources.P.Properties.Name', before: { x: 1 }, after: 'b' },

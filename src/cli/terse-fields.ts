@@ -65,7 +65,8 @@ export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
   const parsed = fields.map((f) => ({ f, segments: segmentsOf(f.path) }));
   const done = new Set<FieldChange>();
 
-  // a resource added or removed whole: every leaf under Resources.<id> added (or removed)
+  // a resource added or removed whole: every leaf under Resources.<id> added (or removed), its Type among them
+  // (a resource whose list grew or shrank has only added or removed leaves too, but keeps its Type)
   const byResource = new Map<string, typeof parsed>();
   for (const p of parsed) {
     const [first, second] = p.segments;
@@ -77,9 +78,9 @@ export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
   const wholes = new Map<FieldChange, TerseLine>();
   for (const [key, group] of byResource) {
     const sign = group.every((p) => !('before' in p.f)) ? '+' : group.every((p) => !('after' in p.f)) ? '-' : undefined;
-    if (!sign) continue;
     const type = group.find((p) => p.segments.length === 3 && 'name' in p.segments[2] && p.segments[2].name === 'Type');
-    const value = type ? (sign === '+' ? type.f.after : type.f.before) : undefined;
+    if (!sign || !type) continue;
+    const value = sign === '+' ? type.f.after : type.f.before;
     wholes.set(group[0].f, { sign, path: key, text: typeof value === 'string' ? ` (${value})` : '' });
     for (const p of group) done.add(p.f);
   }
