@@ -10,6 +10,7 @@ import { appendAll } from '../private/append';
 import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
+import { stackDependencyPath } from '../private/stack-dependency-path';
 
 export type { DeploySynthesis } from './deploy-result';
 
@@ -87,26 +88,16 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
 
 /**
  * How `from` depends on `to` through the stack dependencies made so far
- * (`Stack.dependencies`, breadth first: a shortest path), each named as a
- * graph edge names it; empty when it does not.
+ * (`stackDependencyPath`), each hop named as a graph edge names it; empty
+ * when it does not.
  */
 function dependencyPath(from: Stack, to: Stack): WiringError['dependsOn'] {
-  const reached = new Map<Stack, Stack | undefined>([[from, undefined]]);
-  const queue = [from];
-  for (let head = 0; head < queue.length && !reached.has(to); head++) {
-    for (const next of queue[head].dependencies) {
-      if (reached.has(next)) continue;
-      reached.set(next, queue[head]);
-      queue.push(next);
-    }
-  }
-  if (!reached.has(to)) return [];
-  const hops: Array<WiringError['dependsOn'][number]> = [];
-  for (let at = to, before = reached.get(to); before; at = before, before = reached.get(before)) {
-    const { reason, origin } = stackEdge({ from: at, to: before, reason: reasonFor(at, before) });
-    hops.unshift({ dependent: before.node.path, dependency: at.node.path, reason, ...(origin !== undefined ? { origin } : {}) });
-  }
-  return hops;
+  const path = stackDependencyPath(from, to) ?? [];
+  return path.slice(1).map((dependency, i) => {
+    const dependent = path[i];
+    const { reason, origin } = stackEdge({ from: dependency, to: dependent, reason: reasonFor(dependency, dependent) });
+    return { dependent: dependent.node.path, dependency: dependency.node.path, reason, ...(origin !== undefined ? { origin } : {}) };
+  });
 }
 
 function reasonFor(from: Stack, to: Stack): string {

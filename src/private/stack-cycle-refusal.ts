@@ -1,6 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import { stackDependencyCall } from './dependency-calls';
 import { constructionRefusal } from './misplaced';
+import { stackDependencyPath } from './stack-dependency-path';
 
 /** The code of a dependency cycle (`ViolationCode.DEPENDENCY_CYCLE`). */
 const DEPENDENCY_CYCLE = 'CAP004';
@@ -13,7 +14,7 @@ const DEPENDENCY_CYCLE = 'CAP004';
  */
 export function stackCycleRefusal(error: unknown, stack: Stack, target: Stack): Error | undefined {
   if (!(error instanceof Error) || !/would create a cyclic reference/.test(error.message)) return undefined;
-  const back = dependencyPath(target, stack);
+  const back = stackDependencyPath(target, stack);
   if (back === undefined) return undefined;
   const cycle = [stack, ...back.slice(0, -1)]; // back runs from target to stack
   const hops = cycle.map((from, i) => `${from.node.path} => ${cycle[(i + 1) % cycle.length].node.path}: ${origin(from, cycle[(i + 1) % cycle.length])}`);
@@ -22,23 +23,6 @@ export function stackCycleRefusal(error: unknown, stack: Stack, target: Stack): 
     `dependency cycle: ${[...cycle, stack].map((s) => s.node.path).join(' => ')} (${hops.join('; ')}). Remove one of these dependencies (addDependency, or the reference that implies it).`,
     stack.node.path,
   );
-}
-
-/** The stacks from `from` to `to` along `Stack.dependencies` (breadth first: a shortest path), both included; undefined when there is none. */
-function dependencyPath(from: Stack, to: Stack): Stack[] | undefined {
-  const previous = new Map<Stack, Stack | undefined>([[from, undefined]]);
-  const queue = [from];
-  for (let head = 0; head < queue.length && !previous.has(to); head++) {
-    for (const next of queue[head].dependencies) {
-      if (previous.has(next)) continue;
-      previous.set(next, queue[head]);
-      queue.push(next);
-    }
-  }
-  if (!previous.has(to)) return undefined;
-  const path: Stack[] = [];
-  for (let at: Stack | undefined = to; at; at = previous.get(at)) path.unshift(at);
-  return path;
 }
 
 /** How `from` came to depend on `to`: the program's call with its site, or the reason aws-cdk gave its own. */
