@@ -16,6 +16,13 @@ class Edge extends Construct {
 
 const app = () => new CapabilityApp({ builtinCloudFormationValidation: false });
 
+/** The exact CAP001 message of the environment-agnostic stack `name` declared by `x` and `y`, with its fix. */
+const duplicate = (name: string, x: string, y: string, fix: string) =>
+  `duplicate object: CloudFormation stack '${name}' (environment-agnostic: both deploy to the account and region the aws-cdk CLI targets) is declared by '${x}' and '${y}': `
+  + `deployed one after the other, each replaces the stack's template and deletes the resources of the other. Give each stack a name of its own: ${fix}`;
+const BY_CAPABILITY_ID = "give the capabilities 'edge/Cap' and 'edge2/Cap' different ids (a stack is named '<capability id>-<stack id>'), or pass each stack a stackName.";
+const PLAIN = 'pass one of them another stackName, or give them different ids.';
+
 describe('two stacks of one CloudFormation stack name', () => {
   test('aws-cdk itself names the stacks of two stages of one id under different constructs alike, and writes both', () => {
     // GIVEN plain aws-cdk: the premise of the rule (the stack name comes from the stage's id, not its path)
@@ -42,13 +49,9 @@ describe('two stacks of one CloudFormation stack name', () => {
     const { violations } = CapabilityTesting.synth(a);
 
     // THEN
-    const message = (name: string, x: string, y: string) =>
-      `duplicate object: CloudFormation stack '${name}' (environment-agnostic: both deploy to the account and region the aws-cdk CLI targets) is declared by '${x}' and '${y}': ` +
-      "deployed one after the other, each replaces the stack's template and deletes the resources of the other. " +
-      "Give each stack a name of its own: give the capabilities 'edge/Cap' and 'edge2/Cap' different ids (a stack is named '<capability id>-<stack id>'), or pass each stack a stackName.";
     expect(violations.map((v) => [v.code, v.message, v.paths])).toEqual([
-      ['CAP001', message('Cap-Base', 'edge/Cap/Base', 'edge2/Cap/Base'), ['edge/Cap/Base', 'edge2/Cap/Base']],
-      ['CAP001', message('Cap-acme', 'edge/Cap/acme', 'edge2/Cap/acme'), ['edge/Cap/acme', 'edge2/Cap/acme']],
+      ['CAP001', duplicate('Cap-Base', 'edge/Cap/Base', 'edge2/Cap/Base', BY_CAPABILITY_ID), ['edge/Cap/Base', 'edge2/Cap/Base']],
+      ['CAP001', duplicate('Cap-acme', 'edge/Cap/acme', 'edge2/Cap/acme', BY_CAPABILITY_ID), ['edge/Cap/acme', 'edge2/Cap/acme']],
     ]);
   });
 
@@ -64,13 +67,9 @@ describe('two stacks of one CloudFormation stack name', () => {
     const { violations } = CapabilityTesting.synth(a);
 
     // THEN
-    const plain = (name: string, x: string, y: string) =>
-      `duplicate object: CloudFormation stack '${name}' (environment-agnostic: both deploy to the account and region the aws-cdk CLI targets) is declared by '${x}' and '${y}': ` +
-      "deployed one after the other, each replaces the stack's template and deletes the resources of the other. " +
-      'Give each stack a name of its own: pass one of them another stackName, or give them different ids.';
     expect(violations.map((v) => [v.code, v.message, v.paths])).toEqual([
-      ['CAP001', plain('Base', 'shop/Base', 'cdn/Base'), ['cdn/Base', 'shop/Base']],
-      ['CAP001', plain('tenant', 'x/acme', 'y/globex'), ['x/acme', 'y/globex']],
+      ['CAP001', duplicate('Base', 'shop/Base', 'cdn/Base', PLAIN), ['cdn/Base', 'shop/Base']],
+      ['CAP001', duplicate('tenant', 'x/acme', 'y/globex', PLAIN), ['x/acme', 'y/globex']],
     ]);
   });
 
