@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
 import { DeploySynthesis, noDeployment } from './deploy-result';
-import type { TemplateFinding, WiringError } from './facts';
+import type { StackDependencyHop, TemplateFinding, WiringError } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, stackEdge } from './graph/composition-graph';
+import { nodeStackCycles } from './node-stack-cycles';
 import { appendAll } from '../private/append';
 import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
@@ -37,6 +38,11 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
 
   for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
   if (result.wiringErrors.length > 0) return result;
+  // A node.addDependency between stacks becomes a stack dependency only in synth, which
+  // refuses one that closes a cycle in aws-cdk's words: named here as the graph names one.
+  const closed = stages.map((c) => nodeStackCycles(c, stackHop));
+  for (const c of closed) appendAll(result.stackCycles, c.cycles);
+  if (closed.some((c) => c.closesCycle)) return result;
 
   const toValidate: TemplateToValidate[] = [];
   for (const capability of stages) {
@@ -101,12 +107,15 @@ function dependencyPath(from: Stack, to: Stack): WiringError['dependsOn'] {
     }
   }
   if (!reached.has(to)) return [];
-  const hops: Array<WiringError['dependsOn'][number]> = [];
-  for (let at = to, before = reached.get(to); before; at = before, before = reached.get(before)) {
-    const { reason, origin } = stackEdge({ from: at, to: before, reason: reasonFor(at, before) });
-    hops.unshift({ dependent: before.node.path, dependency: at.node.path, reason, ...(origin !== undefined ? { origin } : {}) });
-  }
+  const hops: StackDependencyHop[] = [];
+  for (let at = to, before = reached.get(to); before; at = before, before = reached.get(before)) hops.unshift(stackHop(before, at));
   return hops;
+}
+
+/** A stack dependency of `dependent` on `dependency` made before synth, named as a graph edge names it. */
+function stackHop(dependent: Stack, dependency: Stack): StackDependencyHop {
+  const { reason, origin } = stackEdge({ from: dependency, to: dependent, reason: reasonFor(dependency, dependent) });
+  return { dependent: dependent.node.path, dependency: dependency.node.path, reason, ...(origin !== undefined ? { origin } : {}) };
 }
 
 function reasonFor(from: Stack, to: Stack): string {
