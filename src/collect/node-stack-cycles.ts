@@ -73,7 +73,6 @@ export function nodeStackCycles(stage: Stage, stackHop: (dependent: Stack, depen
 function nodeStackDependencies(stage: Stage): NodeStackDependency[] {
   const found: NodeStackDependency[] = [];
   for (const source of stage.node.findAll()) {
-    if (source !== stage && Stage.of(source) !== stage) continue; // a nested stage synthesizes on its own
     const dependent = outermostStack(source, stage);
     if (!dependent) continue;
     for (const target of source.node.dependencies) {
@@ -86,7 +85,8 @@ function nodeStackDependencies(stage: Stage): NodeStackDependency[] {
 
 /**
  * The stack directly in `stage` that holds `c` (or is `c`): what aws-cdk makes
- * depend, or be depended on; undefined when `c` is in no stack of `stage`.
+ * depend, or be depended on; undefined when `c` is in no stack of `stage` (in
+ * a nested stage, which synthesizes on its own, or in another capability).
  */
 function outermostStack(c: IConstruct, stage: Stage): Stack | undefined {
   let outermost: Stack | undefined;
