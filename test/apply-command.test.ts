@@ -5,6 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, synthExample, tempDir } from './util';
 import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
 import { main } from '../src/cli/main';
+import { writeLock } from '../src/release/lock';
 
 afterAll(removeTempDirs);
 
@@ -537,6 +538,64 @@ describe('cdk-capability apply refuses a plan.json that does not describe its ru
       'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Reader -f -',
       'kubectl apply --server-side --field-manager=shop -f -',
     ]);
+  });
+});
+
+describe('cdk-capability apply --dry-run of a release that hands a field back from a runtime writer', () => {
+  /** Synthesizes ConfigMap shop/cfg with `data` in a fresh folder against `lockFile`, with runtime writer Zoner of data.zone when `zoner`. */
+  function synthCfg(lockFile: string, data: Record<string, string>, zoner: boolean): CapabilityApp {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), lockFile });
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const cfg = new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data });
+    if (zoner) new RuntimeWriter(routing, 'Zoner', { target: cfg, fields: ['data.zone'], identity: 'system:serviceaccount:zones:zoner', manager: 'zoner' });
+    return app;
+  }
+
+  test('says what to do about the controller before the commands, in the words of cdk-capability plan, as comments', () => {
+    // GIVEN release 1, whose controller Zoner (field manager zoner) writes data.zone, locked
+    const lockFile = path.join(tempDir(), 'capability.lock.json');
+    writeLock(lockFile, synthCfg(lockFile, { a: '1' }, true).synthesize().lock!);
+
+    // WHEN release 2, whose declarer writes data.zone and has no runtime writer, is synthesized and applied dry
+    const release = synthCfg(lockFile, { a: '1', zone: 'eu' }, false);
+    release.synth();
+    const { code, stdout, stderr, calls } = runApply(['apply', '--outdir', release.outdir, '--dry-run']);
+
+    // THEN the hand-back and its advice come first, then the commands
+    expect({ code, stderr, calls }).toEqual({ code: 0, stderr: '', calls: [] });
+    expect(stdout).toBe([
+      '# Handovers of field ownership from a runtime writer back to the release:',
+      "#   ~ ConfigMap shop/cfg data.zone: 'shop/Routing/Zoner (RuntimeWriter)' -> 'shop/Routing/Cfg' (runtime -> deploy time: the release applies it)",
+      "#   (handed back from 'shop/Routing/Zoner (RuntimeWriter)': stop its controller writing these fields before the release is applied. " +
+        "The release's apply takes a field with force only where the controller's value differs; where it holds the same value, its field manager zoner stays an owner " +
+        'until the controller applies without the field (kubectl apply --server-side --field-manager=zoner with what it still writes of the object, its identity alone when nothing) ' +
+        'or, for a controller that updates, until the value next changes; cdk-capability audit reports it as stale-owner until then)',
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${release.outdir}/runtime/0001-shop-routing.yaml`,
+      "kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Cfg -f - <<'EOF'",
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: cfg',
+      '  namespace: shop',
+      'data:',
+      '  a: "1"',
+      '  zone: eu',
+      'EOF',
+      '',
+    ].join('\n'));
+  });
+
+  test('prints no comment when nothing is handed back', () => {
+    // GIVEN two releases, the runtime writer in both
+    const lockFile = path.join(tempDir(), 'capability.lock.json');
+    writeLock(lockFile, synthCfg(lockFile, { a: '1' }, true).synthesize().lock!);
+    const release = synthCfg(lockFile, { a: '2' }, true);
+    release.synth();
+
+    // WHEN the second is applied dry, THEN the first line is its first command
+    expect(runApply(['apply', '--outdir', release.outdir, '--dry-run']).stdout.split('\n')[0]).toBe(
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${release.outdir}/runtime/0001-shop-routing.yaml`,
+    );
   });
 });
 

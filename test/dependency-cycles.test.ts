@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { aws_ssm as ssm, Stack } from 'aws-cdk-lib';
+import { aws_s3 as s3, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, siteOfNextLine } from './util';
@@ -176,6 +176,100 @@ describe('CAP004 dependency cycles', () => {
         + `cdn/Dns => cdn/acme: explicit 'cdn/Dns'.addDependency('cdn/acme') at ${second}; cdn/acme => cdn/Base: shared base before tenant aggregate). `
         + 'Remove the dependency of the shared base on the tenant aggregate.',
     ]);
+  });
+
+  test('a shared base made to depend on its own tenant aggregate through node.addDependency is refused naming the call by its file and line', () => {
+    // GIVEN a capability with a shared base and a tenant
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+
+    // WHEN the base is made to depend on the tenant at the constructs level, which aws-cdk makes a stack dependency at synth
+    const at = siteOfNextLine();
+    base.node.addDependency(acme);
+
+    // THEN the cycle is named as one of addStackDependency is, not in aws-cdk's words
+    expect(refusal(app).violations).toEqual([{
+      code: 'CAP004',
+      message: `dependency cycle: cdn/Base => cdn/acme => cdn/Base (cdn/Base => cdn/acme: explicit 'cdn/Base'.addDependency('cdn/acme') at ${at}; `
+        + 'cdn/acme => cdn/Base: shared base before tenant aggregate). Remove the dependency of the shared base on the tenant aggregate.',
+      paths: ['cdn/Base', 'cdn/acme'],
+    }]);
+  });
+
+  test('a shared base made to depend on a construct of its tenant aggregate names that construct and the call', () => {
+    // GIVEN a bucket of the tenant
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    const bucket = new s3.Bucket(new DeploymentAggregate(cdn, 'acme'), 'Bucket');
+
+    // WHEN the base is made to depend on the bucket
+    const at = siteOfNextLine();
+    base.node.addDependency(bucket);
+
+    // THEN the stacks are on the path, the call names the bucket
+    expect(refusal(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP004 dependency cycle: cdn/Base => cdn/acme => cdn/Base (cdn/Base => cdn/acme: explicit 'cdn/Base'.addDependency('cdn/acme/Bucket') at ${at}; `
+        + 'cdn/acme => cdn/Base: shared base before tenant aggregate). Remove the dependency of the shared base on the tenant aggregate.',
+    ]);
+  });
+
+  test('a node.addDependency that closes a cycle with an addStackDependency names both calls by file and line', () => {
+    // GIVEN a tenant that depends on a plain aws-cdk stack
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const dns = new Stack(cdn, 'Dns');
+    const first = siteOfNextLine();
+    acme.addStackDependency(dns);
+
+    // WHEN the stack is made to depend on the tenant at the constructs level
+    const second = siteOfNextLine();
+    dns.node.addDependency(acme);
+
+    // THEN
+    expect(refusal(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP004 dependency cycle: cdn/Dns => cdn/acme => cdn/Dns (cdn/Dns => cdn/acme: explicit 'cdn/Dns'.addDependency('cdn/acme') at ${second}; `
+        + `cdn/acme => cdn/Dns: explicit 'cdn/acme'.addDependency('cdn/Dns') at ${first}). ${FIX_CYCLE}`,
+    ]);
+  });
+
+  test('two stacks that depend on each other through node.addDependency are one CAP004, without aws-cdk\'s words beside it', () => {
+    // GIVEN two tenants made to depend on each other at the constructs level
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const globex = new DeploymentAggregate(cdn, 'globex');
+    const first = siteOfNextLine();
+    acme.node.addDependency(globex);
+    const second = siteOfNextLine();
+    globex.node.addDependency(acme);
+
+    // WHEN synthesized
+    const error = refusal(app);
+
+    // THEN the graph's cycle alone
+    expect(error.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP004 dependency cycle: cdn/acme => cdn/globex => cdn/acme (cdn/acme => cdn/globex: explicit 'cdn/acme'.addDependency('cdn/globex') at ${first}; `
+        + `cdn/globex => cdn/acme: explicit 'cdn/globex'.addDependency('cdn/acme') at ${second}). ${FIX_CYCLE}`,
+    ]);
+  });
+
+  test('a tenant aggregate made to depend on a construct of its shared base through node.addDependency is no cycle', () => {
+    // GIVEN the tenant depends on a bucket of its base, as it deploys after it anyway
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    acme.node.addDependency(new s3.Bucket(new SharedBase(cdn, 'Base'), 'Bucket'));
+
+    // WHEN synthesized
+    const result = app.synthesize();
+
+    // THEN nothing is refused, and the assembly has the tenant after its base
+    expect(result.violations).toEqual([]);
+    expect(acme.dependencies.map((s) => s.node.path)).toEqual(['cdn/Base']);
   });
 
   test('a stack dependency that closes a cycle is refused as it is made, CAP004 naming each call on the cycle by file and line', () => {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { exitCode } from './exit-codes';
+import { handBackComments } from './hand-back-advice';
 import { planFileRefusal, readPlanFile } from './plan-file';
 import { planObjectProblems, writerLeafProblems } from './plan-objects';
 import { readRuntimeFiles } from './runtime-files';
@@ -27,7 +28,9 @@ how to resume; exit code 1. A plan.json that is not one synth wrote is refused
 cdk and kubectl are taken from PATH, with your AWS and kubectl settings.
 
   --outdir          the synth's output folder (default: "output" of ./cdk8s.yaml, else dist)
-  --dry-run         print the commands, one per line, and run nothing
+  --dry-run         print the commands, one per line, and run nothing; a field
+                    handed back from a runtime writer is said first, in
+                    comments, with what to do about its controller
   --from-step       resume at step <n> (1-based), skipping the steps before it
   --timeout         how long each kubectl command may take, as kubectl reads a
                     duration (default 5m); the waits get it as their --timeout
@@ -94,7 +97,8 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
   }
   const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout, documents }).filter((c) => c.step >= parsed.fromStep);
   if (parsed.dryRun) {
-    process.stdout.write(commands.map((c) => `${shellLine(c)}\n`).join(''));
+    // what the operator must do before the release is applied comes first, as comments of the script
+    process.stdout.write([...handBackComments(plan), ...commands.map((c) => shellLine(c))].map((line) => `${line}\n`).join(''));
     return 0;
   }
   for (const c of commands) {

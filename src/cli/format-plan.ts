@@ -1,17 +1,12 @@
+import { handBackNotes, handoverLine } from './hand-back-advice';
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
-import type { ContractChange, OwnershipMove, RuntimeWriterChange } from '../release/release-diff';
+import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
 import type { RuntimeWriterRecord } from '../release/runtime-writer-record';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
-
-/** How the text names a leaf's move between the release and a controller in the cluster. */
-const MOVES: Readonly<Record<OwnershipMove, string>> = {
-  'deploy-time-to-runtime': 'deploy time -> runtime: the release stops applying it',
-  'runtime-to-deploy-time': 'runtime -> deploy time: the release applies it',
-};
 
 /** What the plan says under removed field-ownership policies: nothing applying the release deletes them, and they go on refusing. */
 const POLICIES_REMOVED =
@@ -122,7 +117,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
-    for (const h of c.handovers) lines.push(`  ~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'${h.moves ? ` (${MOVES[h.moves]})` : ''}`);
+    for (const h of c.handovers) lines.push(`  ${handoverLine(h)}`);
     for (const note of handBackNotes(plan)) lines.push(`  (${note})`);
   }
   if ((c.runtimeWriters ?? []).length > 0) {
@@ -168,26 +163,6 @@ export function formatPlanJson(report: SynthReport, findings: readonly ReportedF
     ...(plan ? { plan } : {}),
   };
   return JSON.stringify(output, undefined, 2) + '\n';
-}
-
-/**
- * What the operator must do for each controller a field is handed back from (`runtime-to-deploy-time`): the
- * release applies the field from now on, but server-side apply keeps the controller's field manager an owner
- * until it stops writing the field and releases it. One note per runtime writer, naming its field manager when
- * the plan's runtime writer changes record it.
- */
-function handBackNotes(plan: Plan): string[] {
-  const c = plan.changes;
-  const from = [...new Set((c.handovers ?? []).filter((h) => h.moves === 'runtime-to-deploy-time').map((h) => h.from))];
-  return from.map((writer) => {
-    const record = (c.runtimeWriters ?? []).map((r) => r.before).find((r) => r !== undefined && `${r.writer} (RuntimeWriter)` === writer);
-    const manager = record ? `its field manager ${record.manager}` : 'its field manager';
-    const apply = record ? `kubectl apply --server-side --field-manager=${record.manager}` : 'kubectl apply --server-side under that manager';
-    return `handed back from '${writer}': stop its controller writing these fields before the release is applied. ` +
-      `The release's apply takes a field with force only where the controller's value differs; where it holds the same value, ${manager} stays an owner ` +
-      `until the controller applies without the field (${apply} with what it still writes of the object, its identity alone when nothing) ` +
-      'or, for a controller that updates, until the value next changes; cdk-capability audit reports it as stale-owner until then';
-  });
 }
 
 function contractLine(c: ContractChange): string {

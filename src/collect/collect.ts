@@ -180,6 +180,7 @@ export function collect(root: IConstruct): Facts {
       renderErrors,
       synthesisErrors: deploy.synthesisErrors,
       wiringErrors: deploy.wiringErrors,
+      stackCycles: deploy.stackCycles,
       selfDependencies: graph.selfDependencies,
       contributionErrors: [...contributionErrorsOf(constructs), ...callbacks.problems],
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),

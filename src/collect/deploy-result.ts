@@ -16,11 +16,21 @@ export interface DeploySynthesis {
   readonly synthesisErrors: Array<CollectionProblems['synthesisErrors'][number]>;
   /** Tenant aggregates that could not be made to depend on their shared base. */
   readonly wiringErrors: Array<CollectionProblems['wiringErrors'][number]>;
+  /** Cycles of stacks that a `node.addDependency` closes; the stacks are not synthesized then. */
+  readonly stackCycles: Array<CollectionProblems['stackCycles'][number]>;
   /** What aws-cdk's template validator found; undefined when it is off. */
   templateFindings?: TemplateFinding[];
 }
 
 /** An empty result: what a composition without aws-cdk yields, and where deploy synthesis starts (its own module, so collect needs no aws-cdk-lib for it). */
 export function noDeployment(): DeploySynthesis {
-  return { assemblyDirs: [], stackDependencies: [], templateFiles: new Map(), templates: new Map(), synthesisErrors: [], wiringErrors: [] };
+  return {
+    assemblyDirs: [],
+    stackDependencies: [],
+    templateFiles: new Map(),
+    templates: new Map(),
+    synthesisErrors: [],
+    wiringErrors: [],
+    stackCycles: [],
+  };
 }

@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
 import { DeploySynthesis, noDeployment } from './deploy-result';
-import type { TemplateFinding, WiringError } from './facts';
+import type { StackDependencyHop, TemplateFinding, WiringError } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, stackEdge } from './graph/composition-graph';
+import { nodeStackCycles } from './node-stack-cycles';
 import { appendAll } from '../private/append';
 import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
@@ -38,6 +39,11 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
 
   for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
   if (result.wiringErrors.length > 0) return result;
+  // A node.addDependency between stacks becomes a stack dependency only in synth, which
+  // refuses one that closes a cycle in aws-cdk's words: named here as the graph names one.
+  const closed = stages.map((c) => nodeStackCycles(c, stackHop));
+  for (const c of closed) appendAll(result.stackCycles, c.cycles);
+  if (closed.some((c) => c.closesCycle)) return result;
 
   const toValidate: TemplateToValidate[] = [];
   for (const capability of stages) {
@@ -93,11 +99,13 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
  */
 function dependencyPath(from: Stack, to: Stack): WiringError['dependsOn'] {
   const path = stackDependencyPath(from, to) ?? [];
-  return path.slice(1).map((dependency, i) => {
-    const dependent = path[i];
-    const { reason, origin } = stackEdge({ from: dependency, to: dependent, reason: reasonFor(dependency, dependent) });
-    return { dependent: dependent.node.path, dependency: dependency.node.path, reason, ...(origin !== undefined ? { origin } : {}) };
-  });
+  return path.slice(1).map((dependency, i) => stackHop(path[i], dependency));
+}
+
+/** A stack dependency of `dependent` on `dependency` made before synth, named as a graph edge names it. */
+function stackHop(dependent: Stack, dependency: Stack): StackDependencyHop {
+  const { reason, origin } = stackEdge({ from: dependency, to: dependent, reason: reasonFor(dependency, dependent) });
+  return { dependent: dependent.node.path, dependency: dependency.node.path, reason, ...(origin !== undefined ? { origin } : {}) };
 }
 
 function reasonFor(from: Stack, to: Stack): string {

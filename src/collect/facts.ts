@@ -455,6 +455,8 @@ export interface CollectionProblems {
   readonly synthesisErrors: ReadonlyArray<{ readonly capability: string; readonly error: string }>;
   /** A tenant aggregate could not be made to depend on its shared base. */
   readonly wiringErrors: readonly WiringError[];
+  /** Cycles of stacks that a `node.addDependency` closes, which aws-cdk would refuse at synth (those not named by the graph). */
+  readonly stackCycles: readonly StackCycle[];
   /** Constructs made to depend on themselves. */
   readonly selfDependencies: readonly string[];
   /** A Contribution whose props cannot be used, or whose write callback failed: its path and what is wrong. */
@@ -480,7 +482,35 @@ export interface WiringError {
    * edge has them (`explicit dependency (addDependency)`, `'shop/Base'.addDependency('shop/acme') at main.ts:12`);
    * empty when no such path is found.
    */
-  readonly dependsOn: ReadonlyArray<{ readonly dependent: string; readonly dependency: string; readonly reason: string; readonly origin?: string }>;
+  readonly dependsOn: readonly StackDependencyHop[];
+}
+
+/** One stack dependency on a path of stacks, with its reason and origin as a graph edge has them. */
+export interface StackDependencyHop {
+  /** The stack that depends. */
+  readonly dependent: string;
+  /** The stack it depends on. */
+  readonly dependency: string;
+  /** Why (`explicit dependency (addDependency)`, `shared base before tenant aggregate`). */
+  readonly reason: string;
+  /** Where it comes from (`'shop/Base'.addDependency('shop/acme') at main.ts:12`), when known. */
+  readonly origin?: string;
+}
+
+/**
+ * A cycle of stacks closed by a `node.addDependency` call that aws-cdk makes a
+ * stack dependency only at synth (`base.node.addDependency(acme)`, or on a
+ * construct inside another stack), together with stack dependencies made
+ * before it (a tenant aggregate's on its shared base, an `addStackDependency`).
+ */
+export interface StackCycle {
+  /** The capability whose stacks it joins. */
+  readonly capability: string;
+  /**
+   * Each dependency on the cycle, from the stack whose `node.addDependency`
+   * closes it around to that stack again.
+   */
+  readonly hops: readonly StackDependencyHop[];
 }
 
 /** One finding of aws-cdk's built-in CloudFormation template validator. */

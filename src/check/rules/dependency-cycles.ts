@@ -1,9 +1,15 @@
-import type { WiringError } from '../../collect/facts';
+import type { StackCycle, WiringError } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import type { GraphEdge } from '../../collect/graph/dependency-graph';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { withoutFinalPeriod } from './text';
+
+/** How to break a cycle. */
+const FIX_CYCLE = 'Remove one of these dependencies (addDependency, or the reference that implies it).';
+
+/** How to break a cycle through a tenant aggregate's dependency on its shared base, which this package makes. */
+const FIX_SHARED_BASE = 'Remove the dependency of the shared base on the tenant aggregate.';
 
 /** aws-cdk's synthesis errors that are cycles between stacks. */
 export const CYCLE_ERROR = /cycl/i;
@@ -25,7 +31,7 @@ export const dependencyCycles = defineRule({
       const labels = cycleLabels(cycle.slice(0, -1).map((node) => ({ label: graph.label(node), barrier: graph.isBarrier(node) })));
       const why = sorted.cycleEdges[k].map((e) => graph.edge(e)).filter((e) => e.reason).map((e) => `${graph.label(e.to)} => ${graph.label(e.from)}: ${edgeOrigin(e)}`);
       return {
-        message: `${[...labels, labels[0]].join(' => ')} (${why.join('; ')}). Remove one of these dependencies (addDependency, or the reference that implies it).`,
+        message: `${[...labels, labels[0]].join(' => ')} (${why.join('; ')}). ${FIX_CYCLE}`,
         paths: labels,
       };
     });
@@ -33,6 +39,7 @@ export const dependencyCycles = defineRule({
       found.push({ message: `'${path}' depends on itself. Remove the addDependency call that names the construct itself.`, paths: [path] });
     }
     for (const w of problems.wiringErrors) found.push(wiringCycle(w));
+    for (const c of problems.stackCycles) found.push(stackCycle(c.hops));
     for (const s of problems.synthesisErrors.filter((e) => CYCLE_ERROR.test(e.error))) {
       found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: ${s.error}`, paths: [s.capability] });
     }
@@ -48,16 +55,23 @@ export const dependencyCycles = defineRule({
  * was found.
  */
 function wiringCycle(w: WiringError): RuleFinding {
-  const fix = 'Remove the dependency of the shared base on the tenant aggregate.';
   if (w.dependsOn.length === 0) {
-    return { message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${withoutFinalPeriod(w.error)}. ${fix}`, paths: [w.tenant, w.base] };
+    return { message: `'${w.tenant}' must deploy after its shared base '${w.base}', but ${withoutFinalPeriod(w.error)}. ${FIX_SHARED_BASE}`, paths: [w.tenant, w.base] };
   }
-  const stacks = [w.base, ...w.dependsOn.map((h) => h.dependency)];
-  const why = [
-    ...w.dependsOn.map((h) => `${h.dependent} => ${h.dependency}: ${edgeOrigin(h)}`),
-    `${w.tenant} => ${w.base}: ${EdgeReason.SHARED_BASE}`,
-  ];
-  return { message: `${[...stacks, w.base].join(' => ')} (${why.join('; ')}). ${fix}`, paths: stacks };
+  return stackCycle([...w.dependsOn, { dependent: w.tenant, dependency: w.base, reason: EdgeReason.SHARED_BASE }]);
+}
+
+/**
+ * A cycle of stacks, named as a graph cycle is: each stack once from the first
+ * hop's (each hop's dependency is the next hop's dependent), then each dependency by its origin (the program's call with its file
+ * and line). When a tenant aggregate's dependency on its shared base is on it,
+ * the fix is the base's dependency on the tenant.
+ */
+function stackCycle(hops: StackCycle['hops']): RuleFinding {
+  const stacks = hops.map((h) => h.dependent);
+  const why = hops.map((h) => `${h.dependent} => ${h.dependency}: ${edgeOrigin(h)}`);
+  const fix = hops.some((h) => h.reason === EdgeReason.SHARED_BASE) ? FIX_SHARED_BASE : FIX_CYCLE;
+  return { message: `${[...stacks, stacks[0]].join(' => ')} (${why.join('; ')}). ${fix}`, paths: stacks };
 }
 
 /**

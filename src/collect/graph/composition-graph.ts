@@ -296,6 +296,14 @@ function explicitOrigin(c: IConstruct, d: IConstruct): string {
 }
 
 /**
+ * An explicit dependency of `c` on `d` (`c.node.addDependency(d)`) as an edge
+ * names it: by the program's file and line, or the library construct that made it.
+ */
+export function explicitEdge(c: IConstruct, d: IConstruct): { readonly reason: string; readonly origin: string } {
+  return { reason: EdgeReason.EXPLICIT, origin: explicitOrigin(c, d) };
+}
+
+/**
  * A stack dependency as an edge names it. One the program made with
  * `addStackDependency` (or `addDependency`) is an explicit dependency, named
  * as an object's is, by its file and line (`'shop/Base'.addDependency('shop/acme')

@@ -1,0 +1,57 @@
+import type { Handover, OwnershipMove } from '../release/release-diff';
+import type { Plan } from '../render/writers/plan-json';
+
+/** How the text names a leaf's move between the release and a controller in the cluster. */
+const MOVES: Readonly<Record<OwnershipMove, string>> = {
+  'deploy-time-to-runtime': 'deploy time -> runtime: the release stops applying it',
+  'runtime-to-deploy-time': 'runtime -> deploy time: the release applies it',
+};
+
+/**
+ * One handover of field ownership as `plan` and `apply --dry-run` list it:
+ * `~ <object> <field>: '<from>' -> '<to>'`, and its move between deploy time
+ * and runtime when it has one.
+ */
+export function handoverLine(h: Handover): string {
+  return `~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'${h.moves ? ` (${MOVES[h.moves]})` : ''}`;
+}
+
+/** The handovers of the plan that hand a field back from a runtime writer to a writer of the release. */
+function handBacks(plan: Plan): Handover[] {
+  return (plan.changes.handovers ?? []).filter((h) => h.moves === 'runtime-to-deploy-time');
+}
+
+/**
+ * What the operator must do for each controller a field is handed back from (`runtime-to-deploy-time`): the
+ * release applies the field from now on, but server-side apply keeps the controller's field manager an owner
+ * until it stops writing the field and releases it. One note per runtime writer, naming its field manager when
+ * the plan's runtime writer changes record it; `plan` prints them under its handovers and `apply --dry-run`
+ * before its commands.
+ */
+export function handBackNotes(plan: Plan): string[] {
+  const c = plan.changes;
+  const from = [...new Set(handBacks(plan).map((h) => h.from))];
+  return from.map((writer) => {
+    const record = (c.runtimeWriters ?? []).map((r) => r.before).find((r) => r !== undefined && `${r.writer} (RuntimeWriter)` === writer);
+    const manager = record ? `its field manager ${record.manager}` : 'its field manager';
+    const apply = record ? `kubectl apply --server-side --field-manager=${record.manager}` : 'kubectl apply --server-side under that manager';
+    return `handed back from '${writer}': stop its controller writing these fields before the release is applied. ` +
+      `The release's apply takes a field with force only where the controller's value differs; where it holds the same value, ${manager} stays an owner ` +
+      `until the controller applies without the field (${apply} with what it still writes of the object, its identity alone when nothing) ` +
+      'or, for a controller that updates, until the value next changes; cdk-capability audit reports it as stale-owner until then';
+  });
+}
+
+/**
+ * The hand-backs of the plan and what the operator must do for each, as `apply --dry-run` prints them before
+ * its commands: shell comments, so what it prints stays a script; none when nothing is handed back.
+ */
+export function handBackComments(plan: Plan): string[] {
+  const back = handBacks(plan);
+  if (back.length === 0) return [];
+  return [
+    '# Handovers of field ownership from a runtime writer back to the release:',
+    ...back.map((h) => `#   ${handoverLine(h)}`),
+    ...handBackNotes(plan).map((note) => `#   (${note})`),
+  ];
+}
