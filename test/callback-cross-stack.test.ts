@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
-import { withImportsOf } from '../src/collect/ledger/cross-stack-imports';
+import { withImportsAt, withImportsOf } from '../src/collect/ledger/cross-stack-imports';
 
 /** A shared base with a log bucket, and a tenant bucket whose logging a Contribution's write callback sets to that bucket. */
 function crossStackCallback() {
@@ -89,5 +89,21 @@ describe('withImportsOf', () => {
     };
     expect(withImportsOf(before, after)).toBe(before);
     expect(withImportsOf(before, { A: importOf('ExportsOutputRefLogs6819BB44') })).toBe(before); // no hash: not aws-cdk's name
+  });
+});
+
+describe('withImportsAt', () => {
+  const ref = { Ref: 'Logs6819BB44' };
+  const imported = { 'Fn::ImportValue': 'shop-Base:ExportsOutputRefLogs6819BB446A932AEA' };
+
+  test('takes the imports at the path only, and leaves references elsewhere as they are', () => {
+    const before = { PolicyDocument: { Statement: [{ Resource: ref }] }, Bucket: ref };
+    const after = { PolicyDocument: { Statement: [{ Resource: imported }, { Resource: '*' }] }, Bucket: imported };
+    expect(withImportsAt(before, after, ['PolicyDocument', 'Statement'])).toEqual({ PolicyDocument: { Statement: [{ Resource: imported }] }, Bucket: ref });
+  });
+
+  test('is the same object when the path is not on both sides', () => {
+    const before = { PolicyDocument: { Statement: [{ Resource: ref }] } };
+    expect(withImportsAt(before, { PolicyDocument: {} }, ['PolicyDocument', 'Statement'])).toBe(before);
   });
 });

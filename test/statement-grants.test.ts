@@ -3,7 +3,7 @@
  * statements, read off its properties before and after them; and the topology that makes its statements a set.
  */
 import { ownedLeaves } from '../src/collect/ledger/leaves';
-import { findStatement, statementsAdded } from '../src/collect/ledger/statement-grants';
+import { findStatement, statementsAdded, statementsOnlyAdded, withoutStatements } from '../src/collect/ledger/statement-grants';
 import { policyTopologyOf, statementsPathOf } from '../src/collect/topology/cloudformation-topology';
 
 const PATH = ['PolicyDocument', 'Statement'];
@@ -44,6 +44,28 @@ describe('statementsAdded', () => {
 
   test('statements that are not a list are refused', () => {
     expect(statementsAdded(policy(READ), { PolicyDocument: { Statement: { Ref: 'Doc' } } }, PATH, [WRITE])).toBeUndefined();
+  });
+});
+
+describe('statementsOnlyAdded', () => {
+  test('statements added beside another property changed are accepted: the other property is not compared', () => {
+    expect(statementsOnlyAdded(policy(READ), { ...policy(READ, WRITE), PolicyName: 'renamed' }, PATH, [WRITE])).toEqual([false]);
+  });
+
+  test('an added statement is the declarer\'s too only when the properties it was given as held hold it', () => {
+    // a statement another writer added between: in before, not in what the declarer held
+    expect(statementsOnlyAdded(policy(READ, WRITE), policy(READ, WRITE, LIST), PATH, [WRITE, LIST], policy(READ))).toEqual([false, false]);
+    expect(statementsOnlyAdded(policy(READ, WRITE), policy(READ, WRITE), PATH, [READ], policy(READ))).toEqual([true]);
+  });
+
+  test('a statement there before and gone after is refused', () => {
+    expect(statementsOnlyAdded(policy(READ, LIST), { ...policy(READ, WRITE), PolicyName: 'renamed' }, PATH, [WRITE])).toBeUndefined();
+  });
+});
+
+describe('withoutStatements', () => {
+  test('leaves out the statements and keeps the rest of the document', () => {
+    expect(withoutStatements(policy(READ), PATH)).toEqual({ PolicyDocument: { Version: '2012-10-17' }, PolicyName: 'p', Roles: [{ Ref: 'R' }] });
   });
 });
 

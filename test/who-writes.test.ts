@@ -91,6 +91,38 @@ function grantIntoPolicy(): CaseResult {
   };
 }
 
+function statementsIntoTargetPolicy(): CaseResult {
+  // a callback on a role's DefaultPolicy adds a statement, another callback grants into it
+  const { app, base, ops } = fixture();
+  const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  new s3.Bucket(base, 'Logs').grantWrite(role);
+  const policy = role.node.findChild('DefaultPolicy') as iam.Policy;
+  new Contribution(ops, 'Queues', {
+    target: policy.node.defaultChild as iam.CfnPolicy,
+    write: () => { policy.addStatements(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['*'] })); },
+  });
+  new Contribution(ops, 'DataAccess', { target: new s3.Bucket(base, 'Data'), write: (b) => { b.grantRead(role); } });
+  const accepted = messages(app);
+  const writers = app.synthesize().facts!.ledger.objects.find((o) => o.label === 'AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource')!
+    .writes.filter((w) => w.path[1] === 'Statement').map((w) => w.writer.path);
+  // the same, with a callback on the policy that writes its document whole
+  const replaced = fixture();
+  const other = new iam.Role(replaced.base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  new s3.Bucket(replaced.base, 'Logs').grantWrite(other);
+  new Contribution(replaced.ops, 'Queues', {
+    target: other.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy,
+    write: (p) => { p.policyDocument = { Version: '2012-10-17', Statement: [{ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: '*' }] }; },
+  });
+  return {
+    actual: [accepted, writers, messages(replaced.app)],
+    expected: [
+      [],
+      ['cdn/Base/Role/DefaultPolicy', 'cdn/Base/Ops/Queues', 'cdn/Base/Ops/DataAccess'],
+      [conflict("'cdn/Base/Ops/Queues'", "'cdn/Base/Role/DefaultPolicy'", 'PolicyDocument.Statement', 'AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource')],
+    ],
+  };
+}
+
 function forcedContribution(): CaseResult {
   const { app, routing, team } = fixture();
   new Contribution(team, 'Level', { target: settings(routing), fields: { data: { level: 'debug' } }, force: true });
@@ -224,6 +256,8 @@ const CASES: Record<string, () => CaseResult> = {
   '`new Contribution(scope, id, { target, patches: [JsonPatch...] })`': contributionPatches,
   '`new Contribution(scope, id, { target, write: (t) => ... })`': contributionWrite,
   'a `grant*` in a write callback into a policy that exists (`data.grantRead(fn)` where `fn`\'s role has its `DefaultPolicy` already)': grantIntoPolicy,
+  'statements a write callback adds to the policy it targets (`target: policy.node.defaultChild`, `write: () => policy.addStatements(...)`), or another callback grants into it':
+    statementsIntoTargetPolicy,
   '`force: true` on a Contribution': forcedContribution,
   'plain `addJsonPatch`': plainJsonPatch,
   'plain `addOverride` / `addPropertyOverride`': plainOverride,

@@ -2,7 +2,7 @@ import { CfnResource, Stack, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
-import { withImportsOf } from './cross-stack-imports';
+import { withImportsAt, withImportsOf } from './cross-stack-imports';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
@@ -74,7 +74,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
  *   the declarer's write of it gives way);
  * - each write callback writes the leaves its run changed, and the statements
- *   it added to a policy that existed before it ran (`grants`): the policy's
+ *   it added to a policy that existed before it ran (`grants`, its target's
+ *   or another's, which its run's changes leave out): the policy's
  *   statements are then a set (`policyTopologyOf`), each statement the
  *   declarer's or a callback's value of it, or both when both wrote it;
  * - each tag key is written by the Tag that set it (`resolveTags`): a Tag
@@ -87,7 +88,7 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  *
  * @param callbacks the write callbacks that ran, in the order they ran
  * @param tags the tags the declarers set, from `declaredTags` before synthesis
- * @param grants the statements write callbacks added to policies that are not their targets
+ * @param grants the statements write callbacks added to policies, their targets or not
  */
 export function recordCloudFormationWrites(
   constructs: readonly IConstruct[],
@@ -145,7 +146,8 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
     ? ownedLeaves(doc, topology, [], opaque)
     // what changed after the last callback is the declarer's (aspects), but not a reference synthesis made an import
     : [
-      ...ownedLeaves(w.runs[0].before, topology, [], opaque),
+      // statements are values of a set, named by their JSON: named as the template has them (a reference to another stack's resource an import)
+      ...ownedLeaves(granted ? withImportsAt(w.runs[0].before, doc, statementsPathOf(c.cfnResourceType)!) : w.runs[0].before, topology, [], opaque),
       ...changedLeaves(withImportsOf(w.runs[w.runs.length - 1].after, doc), doc, topology, opaque),
     ];
   if (granted) declaredLeaves = declaredLeaves.filter((leaf) => !granted.theirsOnly.has(leaf.path.join('\u0000')));

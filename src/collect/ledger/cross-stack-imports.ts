@@ -1,3 +1,4 @@
+import type { FieldPath } from './field-path';
 import { isMap } from '../../private/maps';
 
 /**
@@ -33,6 +34,18 @@ export function withImportsOf(before: unknown, after: unknown): unknown {
     return copy ?? before;
   }
   return before;
+}
+
+/**
+ * `before` with `withImportsOf` applied to the value at `path` (map keys)
+ * only, against the value at the same path of `after`; the rest as it is.
+ */
+export function withImportsAt(before: unknown, after: unknown, path: FieldPath): unknown {
+  if (path.length === 0) return withImportsOf(before, after);
+  const [key, ...rest] = path;
+  if (!isMap(before) || !isMap(after) || !(key in before) || !(key in after)) return before;
+  const aligned = withImportsAt(before[key], after[key], rest);
+  return aligned === before[key] ? before : { ...before, [key]: aligned };
 }
 
 /** `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attribute] }` (or `'id.attribute'`), and nothing else. */

@@ -25,22 +25,47 @@ export interface StatementGrant {
  * and the statements they added rendered one by one (`renderStatement`).
  *
  * They did when every property outside the statements renders as before,
- * every statement of before is still there, and every statement there now that
- * was not before is one of those they added. Statements are a set, as aws-cdk
- * renders them (it drops a statement whose JSON repeats another's): an added
- * statement the policy held already writes nothing new, and is the declarer's too.
+ * and the statements were only added to (`statementsOnlyAdded`).
  *
  * @param statements where the resource type keeps its statements (`statementsPathOf`)
- * @returns for each added statement, whether the policy held it before; undefined when the callbacks
+ * @param held the properties whose statements are the declarer's (default: `before`)
+ * @returns for each added statement, whether `held` holds it; undefined when the callbacks
  *   changed or removed a statement, changed another property, or added a statement none of `added` renders as
  */
-export function statementsAdded(before: unknown, after: unknown, statements: FieldPath, added: readonly unknown[]): boolean[] | undefined {
+export function statementsAdded(
+  before: unknown, after: unknown, statements: FieldPath, added: readonly unknown[], held: unknown = before,
+): boolean[] | undefined {
+  if (JSON.stringify(withoutStatements(before, statements)) !== JSON.stringify(withoutStatements(after, statements))) return undefined;
+  return statementsOnlyAdded(before, after, statements, added, held);
+}
+
+/**
+ * Whether the statements of a policy, read off its properties before and
+ * after some writes, were only added to, by the statements `added` (rendered
+ * one by one); the policy's other properties are not compared.
+ *
+ * They were when every statement of before is still there, and every
+ * statement there now that was not before is one of those added. Statements
+ * are a set, as aws-cdk renders them (it drops a statement whose JSON repeats
+ * another's): an added statement the policy held already writes nothing new,
+ * and is the declarer's too.
+ *
+ * @param statements where the resource type keeps its statements (`statementsPathOf`)
+ * @param held the properties whose statements are the declarer's (default: `before`): a statement added
+ *   that is among them is the declarer's too
+ * @returns for each added statement, whether `held` holds it; undefined when a statement was changed or
+ *   removed, or one was added that none of `added` renders as
+ */
+export function statementsOnlyAdded(
+  before: unknown, after: unknown, statements: FieldPath, added: readonly unknown[], held: unknown = before,
+): boolean[] | undefined {
   const old = statementsAt(before, statements);
   const now = statementsAt(after, statements);
-  if (!old || !now) return undefined;
-  if (JSON.stringify(without(before, statements)) !== JSON.stringify(without(after, statements))) return undefined;
+  const declarer = held === before ? old : statementsAt(held, statements);
+  if (!old || !now || !declarer) return undefined;
   const oldKeys = new Set(old.map(setValueKey));
   const newKeys = new Set(now.map(setValueKey));
+  const heldKeys = declarer === old ? oldKeys : new Set(declarer.map(setValueKey));
   for (const key of oldKeys) if (!newKeys.has(key)) return undefined;
   const claimed = new Set<string>();
   const declared: boolean[] = [];
@@ -49,10 +74,15 @@ export function statementsAdded(before: unknown, after: unknown, statements: Fie
     if (found === undefined) return undefined;
     const key = setValueKey(found);
     claimed.add(key);
-    declared.push(oldKeys.has(key));
+    declared.push(heldKeys.has(key));
   }
   for (const key of newKeys) if (!oldKeys.has(key) && !claimed.has(key)) return undefined;
   return declared;
+}
+
+/** A policy's properties without its statements (copied along the path, the rest shared). */
+export function withoutStatements(doc: unknown, statements: FieldPath): unknown {
+  return without(doc, statements);
 }
 
 /**

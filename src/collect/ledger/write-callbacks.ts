@@ -4,15 +4,15 @@ import type { IConstruct } from 'constructs';
 import { attributeName, cloudFormationDocOf, ResourceAttributes, resourceAttributesOf } from './cloudformation-doc';
 import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
+import { OutsideWriteProblem, OutsideWrites } from './outside-writes';
 import { RenderChange, renderDelta } from './render-delta';
-import { StatementGrant, statementsAdded } from './statement-grants';
+import type { StatementGrant } from './statement-grants';
+import { TargetPolicies } from './target-policies';
 import { Contribution, writeCallbackOf } from '../../constructs/contribution';
-import { appendAll } from '../../private/append';
 import { errorMessage } from '../../private/errors';
-import { policyDocumentOf, renderStatement, StatementAdditions } from '../../private/statement-additions';
+import { StatementAdditions } from '../../private/statement-additions';
 import { renderWithoutPatches, watchCfnOptions } from '../../private/upstream-state';
 import { attributeTo } from '../../private/write-calls';
-import { statementsPathOf } from '../topology/cloudformation-topology';
 
 /**
  * One write callback that ran: where its target's renders just before and
@@ -76,7 +76,8 @@ const granted = new WeakMap<Contribution, StatementGrant[]>();
  *
  * A callback may also add statements to a policy that exists (a grant into
  * the `DefaultPolicy` an earlier grant made): those are its writes, returned
- * as grants (`OutsideWrites`).
+ * as grants (`OutsideWrites`). So are the statements it adds to a policy it
+ * targets, or another callback targets (`TargetPolicies`).
  *
  * @returns the runs, the problems, the statements callbacks added to policies that exist, and whether any
  *   callback ran now (it may have created constructs)
@@ -85,15 +86,27 @@ export function runWriteCallbacks(
   contributions: readonly Contribution[],
   constructs: readonly IConstruct[] = [],
 ): { runs: CallbackRun[]; problems: CallbackProblem[]; grants: StatementGrant[]; ranNow: boolean } {
-  const outside = OutsideWrites.watch(constructs, contributions);
+  const pending = contributions.some((c) => !done.has(c));
+  const outside = pending ? OutsideWrites.watch(constructs, contributions) : undefined;
+  const targets = pending ? TargetPolicies.targetsOf(contributions) : new Map<CfnResource, object>();
+  const documents = [...(outside?.policyDocuments ?? []), ...targets.values()];
+  const additions = documents.length > 0 ? StatementAdditions.follow(documents) : undefined;
   try {
-    return runAll(contributions, outside);
+    const policies = additions && targets.size > 0 ? TargetPolicies.watch(targets, additions) : undefined;
+    return runAll(contributions, { outside, policies, additions });
   } finally {
-    outside?.stop();
+    additions?.stop();
   }
 }
 
-function runAll(contributions: readonly Contribution[], outside: OutsideWrites | undefined): ReturnType<typeof runWriteCallbacks> {
+/** What watches the resources the callbacks write besides their targets' renders, while they run. */
+interface Watching {
+  readonly outside?: OutsideWrites;
+  readonly policies?: TargetPolicies;
+  readonly additions?: StatementAdditions;
+}
+
+function runAll(contributions: readonly Contribution[], { outside, policies, additions }: Watching): ReturnType<typeof runWriteCallbacks> {
   const runs: CallbackRun[] = [];
   const problems: CallbackProblem[] = [];
   const ran: Contribution[] = []; // the contribution of each run, by index
@@ -132,14 +145,17 @@ function runAll(contributions: readonly Contribution[], outside: OutsideWrites |
       if (open?.target !== target) close(true);
       const writer = c.node.path;
       const started = open ?? start(writer, target);
+      // what other callbacks wrote into a policy since the last callback on it is theirs
+      if (started !== open && !('path' in started) && !ApiObject.isApiObject(target)) policies?.resume(target);
+      outside?.ran(c);
+      policies?.ran(c);
       if ('path' in started) {
         outcome = started;
       } else {
         open = started;
         open.writers.push(writer);
-        outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)));
+        outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)), policies);
       }
-      outside?.ran(c);
       ranNow = true;
     } else {
       close(true);
@@ -166,145 +182,22 @@ function runAll(contributions: readonly Contribution[], outside: OutsideWrites |
     runs.push(outcome);
   }
   close(true);
-  const outcome = outside?.outcome();
-  if (outcome?.problem) {
-    problems.push(outcome.problem.problem);
-    done.set(outcome.problem.first, outcome.problem.problem); // a second synth reuses the runs: it is refused again, once
-  }
-  if (outcome && outcome.grants.length > 0) {
-    const byPath = new Map(contributions.map((c) => [c.node.path, c]));
-    for (const g of outcome.grants) {
-      const c = byPath.get(g.writer)!;
-      granted.set(c, [...(granted.get(c) ?? []), g]);
-    }
+  const outcome = outside?.outcome(additions);
+  const inPolicies = policies?.outcome();
+  for (const problem of [...(outcome?.problem ? [outcome.problem] : []), ...(inPolicies?.problems ?? [])]) refuse(problems, problem);
+  const byPath = new Map(contributions.map((c) => [c.node.path, c]));
+  for (const g of [...(outcome?.grants ?? []), ...(inPolicies?.grants ?? [])]) {
+    const c = byPath.get(g.writer)!;
+    granted.set(c, [...(granted.get(c) ?? []), g]);
   }
   const grants = contributions.flatMap((c) => granted.get(c) ?? []);
   return { runs, problems, grants, ranNow };
 }
 
-/**
- * The CloudFormation resources that write callbacks must leave alone: every
- * resource that exists before they run and is no callback's target, rendered
- * once before the callbacks and once after them (not around each, which would
- * cost the resources times the callbacks). A resource a callback creates is
- * its own, not watched.
- *
- * One write into such a resource is a callback's own: a statement it adds to
- * a policy (`StatementAdditions` follows, by callback, what is added to the
- * documents of the policies watched). A policy whose only change is such
- * statements is no problem; the statements are the callbacks' grants.
- */
-class OutsideWrites {
-  /** Watches the resources among `constructs`; undefined, and free, when no callback is left to run or there is no such resource. */
-  public static watch(constructs: readonly IConstruct[], contributions: readonly Contribution[]): OutsideWrites | undefined {
-    const pending = contributions.filter((c) => !done.has(c));
-    if (pending.length === 0) return undefined;
-    const targets = new Set<unknown>(contributions.map((c) => c.apiObject ?? c.cfnResource));
-    const before = new Map<CfnResource, string>();
-    const documents = new Map<CfnResource, object>();
-    for (const c of constructs) {
-      if (!CfnResource.isCfnResource(c) || targets.has(c)) continue;
-      const text = resourceText(c);
-      if (text === undefined) continue;
-      before.set(c, text);
-      const document = statementsPathOf(c.cfnResourceType) ? policyDocumentOf(c) : undefined;
-      if (document) documents.set(c, document);
-    }
-    if (before.size === 0) return undefined;
-    return new OutsideWrites(before, documents, documents.size > 0 ? StatementAdditions.follow(documents.values()) : undefined);
-  }
-
-  private readonly ranNow: Contribution[] = [];
-
-  private constructor(
-    private readonly before: ReadonlyMap<CfnResource, string>,
-    private readonly documents: ReadonlyMap<CfnResource, object>,
-    private readonly additions: StatementAdditions | undefined,
-  ) {}
-
-  /** Notes a callback that ran now. */
-  public ran(c: Contribution): void {
-    this.ranNow.push(c);
-  }
-
-  /** Stops following what is added to policies. */
-  public stop(): void {
-    this.additions?.stop();
-  }
-
-  /**
-   * What the callbacks that ran did to the resources watched: the statements
-   * they added to policies, and the problem of the callbacks when a resource
-   * renders otherwise after them in any other way (what was written there
-   * cannot be attributed: the declarer would be taken to have written it).
-   * The problem is named by the callback when one ran, else by all that ran.
-   */
-  public outcome(): { problem?: { problem: CallbackProblem; first: Contribution }; grants: StatementGrant[] } {
-    const changed: string[] = [];
-    const grants: StatementGrant[] = [];
-    let policies = true;
-    for (const [resource, text] of this.before) {
-      const same = resourceText(resource) === text;
-      const added = this.grantsInto(resource, text);
-      if (added) {
-        appendAll(grants, added);
-        continue;
-      }
-      if (same) continue;
-      changed.push(resource.node.path);
-      policies &&= statementsPathOf(resource.cfnResourceType) !== undefined;
-    }
-    if (changed.length === 0 || this.ranNow.length === 0) return { grants };
-    const fix = policies
-      ? 'A callback may add statements to a policy that exists (a grant): each is its own write; it may not change or remove the statements already there, or the policy\'s other properties. '
-        + 'Make only the grant in the callback, or write the policy where it is declared'
-      : 'Write another resource with a Contribution whose target is that resource (a grant is fine: a resource a callback creates is its own, and so is a statement it adds to a policy that exists)';
-    const [first, ...others] = this.ranNow.map((c) => c.node.path);
-    const which = others.length === 0 ? 'its write callback' : `one of the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
-    const resources = changed.map((p) => `'${p}'`).join(', ');
-    return {
-      grants,
-      problem: {
-        first: this.ranNow[0],
-        problem: {
-          path: first,
-          ...(others.length > 0 ? { others } : {}),
-          error:
-            `${which} changed ${changed.length === 1 ? 'the resource' : 'the resources'} ${resources}, which ${changed.length === 1 ? 'is' : 'are'} not its target, ` +
-            'so what it wrote there would be taken for its declarer\'s and could replace a value the declarer set without a conflict. ' + fix,
-        },
-      },
-    };
-  }
-
-  /**
-   * The statements callbacks added to a watched policy, when that is all they
-   * did to it (`statementsAdded`); undefined when they added none, or did more.
-   */
-  private grantsInto(resource: CfnResource, text: string): StatementGrant[] | undefined {
-    const document = this.documents.get(resource);
-    const additions = document ? this.additions?.of(document) ?? [] : [];
-    if (additions.length === 0) return undefined;
-    const [properties, attributes] = JSON.parse(text) as [unknown, unknown];
-    let declared: boolean[] | undefined;
-    try {
-      if (JSON.stringify(resourceAttributesOf(resource).doc) !== JSON.stringify(attributes)) return undefined;
-      const rendered = additions.map((a) => renderStatement(a.statement, resource));
-      declared = statementsAdded(properties, cloudFormationDocOf(resource), statementsPathOf(resource.cfnResourceType)!, rendered);
-    } catch {
-      return undefined; // it cannot be rendered now: a change, refused
-    }
-    return declared?.map((d, i) => ({ resource, writer: additions[i].writer, statement: additions[i].statement, declared: d }));
-  }
-}
-
-/** A resource's properties and attributes as one text, to tell whether it changed; undefined when it cannot be rendered yet. */
-function resourceText(resource: CfnResource): string | undefined {
-  try {
-    return JSON.stringify([cloudFormationDocOf(resource), resourceAttributesOf(resource).doc]);
-  } catch {
-    return undefined;
-  }
+/** Adds the problem of callbacks that changed a resource they do not target; a second synth reuses the runs, so it is kept as the first one's outcome, refused again, once. */
+function refuse(problems: CallbackProblem[], { problem, first }: OutsideWriteProblem): void {
+  problems.push(problem);
+  done.set(first, problem);
 }
 
 /** Consecutive callbacks on one target: its render now, or the recorder that follows it. */
@@ -364,7 +257,7 @@ function unseenWrite(target: ApiObject | CfnResource, writers: readonly string[]
  * the callback writes only what it follows, else between the target's render
  * now and a render after it.
  */
-function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun | CallbackProblem {
+function runOne(open: OpenRun, writer: string, write: () => void, policies?: TargetPolicies): CallbackRun | CallbackProblem {
   const { target } = open;
   const before = open.before;
   open.before = undefined;
@@ -386,7 +279,10 @@ function runOne(open: OpenRun, writer: string, write: () => void): CallbackRun |
     return { path: writer, error: `its target '${target.node.path}' cannot be rendered after the write callback ran: ${errorMessage(e)}. Fix what the callback writes.` };
   }
   // the recorder's kept render is the target's render before this callback, in a render's order
-  changes = renderDelta(open.recorder ? open.recorder.ordered() : open.rendered, after, optionsFor(target));
+  const rendered = open.recorder ? open.recorder.ordered() : open.rendered;
+  // statements added to a policy target are grants: its changes are the rest
+  const withoutStatements = ApiObject.isApiObject(target) ? undefined : policies?.ranOn(target, rendered, after);
+  changes = withoutStatements ?? renderDelta(rendered, after, optionsFor(target));
   if (open.recorder && !open.recorder.resync(after)) open.recorder = undefined;
   open.rendered = after;
   const attributes = watch ? { attributes: watch.run() } : {};
