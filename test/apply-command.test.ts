@@ -585,6 +585,24 @@ describe('cdk-capability apply --dry-run of a release that hands a field back fr
     ].join('\n'));
   });
 
+  test('a real run prints the same advice first, each line prefixed as apply prints its steps', () => {
+    // GIVEN release 2 handing data.zone back from Zoner, as above
+    const lockFile = path.join(tempDir(), 'capability.lock.json');
+    writeLock(lockFile, synthCfg(lockFile, { a: '1' }, true).synthesize().lock!);
+    const release = synthCfg(lockFile, { a: '1', zone: 'eu' }, false);
+    release.synth();
+
+    // WHEN it is applied with the stand-ins
+    const dry = runApply(['apply', '--outdir', release.outdir, '--dry-run']).stdout.split('\n').filter((l) => l.startsWith('#'));
+    const { code, stdout } = runApply(['apply', '--outdir', release.outdir]);
+
+    // THEN the advice comes before the first step, in the dry run's words
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines.slice(0, dry.length)).toEqual(dry.map((l) => `cdk-capability apply: ${l}`));
+    expect(lines[dry.length]).toMatch(/^cdk-capability apply: step 1\/1 shop\/Routing: kubectl apply /);
+  });
+
   test('prints no comment when nothing is handed back', () => {
     // GIVEN two releases, the runtime writer in both
     const lockFile = path.join(tempDir(), 'capability.lock.json');

@@ -101,6 +101,8 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
     process.stdout.write([...handBackComments(plan), ...commands.map((c) => shellLine(c))].map((line) => `${line}\n`).join(''));
     return 0;
   }
+  // the same advice before a real run: the operator reads it in the release's log, before the fields move
+  for (const line of handBackComments(plan)) process.stdout.write(`cdk-capability apply: ${line}\n`);
   for (const c of commands) {
     process.stdout.write(`cdk-capability apply: step ${c.step}/${plan.steps.length} ${c.stepId}: ${shellLine(c, false)}\n`);
     const limit = c.kind === 'deploy' ? parsed.deployTimeoutMs : c.kind === 'wait' ? parsed.timeoutMs + WAIT_GRACE_MS : parsed.timeoutMs;
