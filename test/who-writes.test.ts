@@ -250,6 +250,16 @@ function lazyValues(): CaseResult {
   };
 }
 
+function anotherCallbacksTarget(): CaseResult {
+  // Owner labels Settings; Tier, whose target is Limits, relabels Settings' tier after it
+  const { app, routing, team } = fixture();
+  const target = new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'cdn', labels: { tier: 'web' } } });
+  const limits = new ApiObject(routing, 'Limits', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'cdn' } });
+  new Contribution(team, 'Owner', { target, write: (t) => t.metadata.addLabel('owner', 'team') });
+  new Contribution(team, 'Tier', { target: limits, write: () => target.metadata.addLabel('tier', 'batch') });
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Tier'", 'metadata.labels.tier', SETTINGS)] };
+}
+
 /** Per row, its case (named functions: a call site inside one is `file:line` in the stack). */
 const CASES: Record<string, () => CaseResult> = {
   '`new Contribution(scope, id, { target, fields })`': contributionFields,
@@ -258,6 +268,8 @@ const CASES: Record<string, () => CaseResult> = {
   'a `grant*` in a write callback into a policy that exists (`data.grantRead(fn)` where `fn`\'s role has its `DefaultPolicy` already)': grantIntoPolicy,
   'statements a write callback adds to the policy it targets (`target: policy.node.defaultChild`, `write: () => policy.addStatements(...)`), or another callback grants into it':
     statementsIntoTargetPolicy,
+  'a write callback\'s change to another callback\'s target (`write: () => other.metadata.addLabel(...)`, where `other` is another Contribution\'s target)':
+    anotherCallbacksTarget,
   '`force: true` on a Contribution': forcedContribution,
   'plain `addJsonPatch`': plainJsonPatch,
   'plain `addOverride` / `addPropertyOverride`': plainOverride,

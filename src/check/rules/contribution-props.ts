@@ -6,9 +6,10 @@ import { defineRule } from '../rule';
  * write, `fields` not an object, `patches` not JSON patches, a target that is
  * no object), a write callback that throws, a target that cannot be
  * rendered before its callback runs, callbacks into a plain cdk8s object
- * that wrote it outside its API, or callbacks that changed a CloudFormation
- * resource other than their targets (what they wrote cannot be attributed).
- * It writes nothing.
+ * that wrote it outside its API, callbacks that changed a CloudFormation
+ * resource other than their targets, or several callbacks that ran one after
+ * another while one of them changed another callback's target (what they
+ * wrote cannot be attributed). It writes nothing.
  */
 export const contributionProps = defineRule({
   code: ViolationCode.INVALID_OBJECT,

@@ -73,7 +73,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  *   one, the declarer's when its L2 made it); a plain override of a leaf the
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
  *   the declarer's write of it gives way);
- * - each write callback writes the leaves its run changed, and the statements
+ * - each write callback writes the leaves its run changed (a run of its own
+ *   here when this resource is another callback's target, `BetweenRuns`), and the statements
  *   it added to a policy that existed before it ran (`grants`, its target's
  *   or another's, which its run's changes leave out): the policy's
  *   statements are then a set (`policyTopologyOf`), each statement the

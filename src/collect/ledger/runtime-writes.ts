@@ -54,7 +54,9 @@ const IDENTITY_FIELDS = [['apiVersion'], ['kind'], ['metadata', 'name'], ['metad
  *
  * - the declarer writes what its declaration rendered before any write
  *   callback ran, and whatever changed after the last one;
- * - each write callback writes the leaves its run changed;
+ * - each write callback writes the leaves its run changed, and what it
+ *   changed while another callback's target was this object (a run of its
+ *   own here, `BetweenRuns`);
  * - each JSON patch is written by the call that added it: a Contribution's
  *   (`patches`, or `addJsonPatch` inside its callback), a library's for its own
  *   object (the declarer), or a plain call, each plain call its own writer.

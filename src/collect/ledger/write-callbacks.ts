@@ -1,6 +1,7 @@
 import { CfnResource, Tokenization } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
+import { BetweenRuns, CallbackOnTarget } from './between-runs';
 import { attributeName, cloudFormationDocOf, ResourceAttributes, resourceAttributesOf } from './cloudformation-doc';
 import { LabelRecorder } from './label-recorder';
 import type { LeafOptions } from './leaves';
@@ -19,6 +20,10 @@ import { attributeTo } from '../../private/write-calls';
  * just after it differ. The renders are a Kubernetes object's manifest without
  * its JSON patches, a CloudFormation resource's resolved properties with its
  * tags as a map (`cloudFormationDocOf`).
+ *
+ * Or what a callback wrote into another callback's target while none of that
+ * target's callbacks ran (`BetweenRuns`): a run of the callback on that
+ * target, where its renders before and after that interval differ.
  */
 export interface CallbackRun {
   /** The Contribution's construct path. */
@@ -27,9 +32,9 @@ export interface CallbackRun {
   readonly target: ApiObject | CfnResource;
   /** Where the render after the callback differs from the one before (`deltaLeaves` reads its leaves). */
   readonly changes: readonly RenderChange[];
-  /** The render before the callback, kept on the first run of each target only. */
+  /** The render before the callback (before all callbacks, when another changed the target before its own), kept on the first run of each target only. */
   readonly before?: unknown;
-  /** The render after the callback, kept on the last run of each target only. */
+  /** The render after the callback (after all callbacks, when others changed the target after its own), kept on the last run of each target only. */
   readonly after?: unknown;
   /** For a CloudFormation resource: what the callback did to its attributes outside its properties. */
   readonly attributes?: AttributesRun;
@@ -56,6 +61,10 @@ export interface CallbackProblem {
 }
 
 const done = new WeakMap<Contribution, CallbackRun | CallbackProblem>();
+/** What another callback wrote into a Contribution's target before its run (`BetweenRuns`), kept for a second synth: the ledger reads it just before the run. */
+const creditedBefore = new WeakMap<Contribution, CallbackRun>();
+/** What other callbacks wrote into a Contribution's target after its run, the last on that target, kept for a second synth: read just after the run. */
+const creditedAfter = new WeakMap<Contribution, CallbackRun>();
 /** The statements each Contribution's write callback added to policies that existed before it ran, kept for a second synth. */
 const granted = new WeakMap<Contribution, StatementGrant[]>();
 
@@ -77,7 +86,9 @@ const granted = new WeakMap<Contribution, StatementGrant[]>();
  * A callback may also add statements to a policy that exists (a grant into
  * the `DefaultPolicy` an earlier grant made): those are its writes, returned
  * as grants (`OutsideWrites`). So are the statements it adds to a policy it
- * targets, or another callback targets (`TargetPolicies`).
+ * targets, or another callback targets (`TargetPolicies`). What it changes in
+ * another callback's target, between the runs of that target's callbacks, is
+ * its write too, returned as a run of its own on that target (`BetweenRuns`).
  *
  * @returns the runs, the problems, the statements callbacks added to policies that exist, and whether any
  *   callback ran now (it may have created constructs)
@@ -89,11 +100,12 @@ export function runWriteCallbacks(
   const pending = contributions.some((c) => !done.has(c));
   const outside = pending ? OutsideWrites.watch(constructs, contributions) : undefined;
   const targets = pending ? TargetPolicies.targetsOf(contributions) : new Map<CfnResource, object>();
+  const between = pending ? watchBetween(contributions, targets) : undefined;
   const documents = [...(outside?.policyDocuments ?? []), ...targets.values()];
   const additions = documents.length > 0 ? StatementAdditions.follow(documents) : undefined;
   try {
     const policies = additions && targets.size > 0 ? TargetPolicies.watch(targets, additions) : undefined;
-    return runAll(contributions, { outside, policies, additions });
+    return runAll(contributions, { outside, policies, additions, between });
   } finally {
     additions?.stop();
   }
@@ -104,21 +116,35 @@ interface Watching {
   readonly outside?: OutsideWrites;
   readonly policies?: TargetPolicies;
   readonly additions?: StatementAdditions;
+  readonly between?: BetweenRuns;
 }
 
-function runAll(contributions: readonly Contribution[], { outside, policies, additions }: Watching): ReturnType<typeof runWriteCallbacks> {
-  const runs: CallbackRun[] = [];
+/** Watches the targets of the callbacks about to run between their runs; the policies `TargetPolicies` watches are its. */
+function watchBetween(contributions: readonly Contribution[], policies: ReadonlyMap<CfnResource, object>): BetweenRuns | undefined {
+  const order: CallbackOnTarget[] = [];
+  for (const c of contributions) {
+    const target = c.apiObject ?? c.cfnResource;
+    if (done.has(c) || !target || !writeCallbackOf(c) || policies.has(target as CfnResource)) continue;
+    order.push({ writer: c.node.path, target });
+  }
+  return BetweenRuns.watch(order, { render: (target) => renderOf(target)(), options: optionsFor });
+}
+
+function runAll(contributions: readonly Contribution[], { outside, policies, additions, between }: Watching): ReturnType<typeof runWriteCallbacks> {
+  let runs: CallbackRun[] = [];
   const problems: CallbackProblem[] = [];
-  const ran: Contribution[] = []; // the contribution of each run, by index
+  const ran: Array<Contribution | undefined> = []; // the contribution of each run, by index; undefined for a run crediting another callback
   const lastOf = new Map<ApiObject | CfnResource, number>(); // each target's last run so far
   let ranNow = false;
   let open: OpenRun | undefined; // the callbacks on one target running one after another now
+  let credit: CallbackRun | undefined; // what another callback wrote into the open run's target since its callbacks last ran
   const setAfter = (index: number, after: unknown) => {
     runs[index] = { ...runs[index], after };
-    done.set(ran[index], runs[index]);
+    done.set(ran[index]!, runs[index]);
   };
   // ends the open run: a recorded run's last callback gets its render after, checked against what was recorded
   const close = (verify: boolean) => {
+    let refused = !verify;
     if (open?.recorder?.pending && open.last !== undefined) {
       if (verify) {
         const after = renderOf(open.target)();
@@ -127,14 +153,34 @@ function runAll(contributions: readonly Contribution[], { outside, policies, add
         if (difference !== undefined) {
           const problem = unseenWrite(open.target, open.writers, difference);
           problems.push(problem);
-          done.set(ran[open.last], problem); // a second synth reuses the run: it is refused again
+          done.set(ran[open.last]!, problem); // a second synth reuses the run: it is refused again
+          refused = true;
         }
       } else {
         // a problem ended the run, so the target is not what the recorder kept: the kept render stands for its render after (the synth is refused: CAP010)
         setAfter(open.last, open.recorder.ordered());
       }
     }
+    // where the target's callbacks leave off: its render after the last of them
+    if (open && (refused || open.last === undefined)) between?.forget(open.target);
+    else if (open) between?.left(open.target, runs[open.last!].after);
     open = undefined;
+  };
+  // adds a run, keeping a target's render before its first run and after its last, the renders the ledger reads; letting the others go
+  const push = (run: CallbackRun, c: Contribution | undefined) => {
+    const earlier = lastOf.get(run.target);
+    if (earlier !== undefined) {
+      const { after: _after, ...stripped } = runs[earlier];
+      runs[earlier] = stripped;
+      if (ran[earlier]) done.set(ran[earlier]!, stripped);
+      const { before: _before, ...rest } = run;
+      run = rest;
+    }
+    lastOf.set(run.target, runs.length);
+    if (open?.target === run.target) open.last = runs.length;
+    if (c) done.set(c, run);
+    ran.push(c);
+    runs.push(run);
   };
   for (const c of contributions) {
     let outcome = done.get(c);
@@ -145,13 +191,19 @@ function runAll(contributions: readonly Contribution[], { outside, policies, add
       if (open?.target !== target) close(true);
       const writer = c.node.path;
       const started = open ?? start(writer, target);
-      // what other callbacks wrote into a policy since the last callback on it is theirs
-      if (started !== open && !('path' in started) && !ApiObject.isApiObject(target)) policies?.resume(target);
+      if (started !== open && !('path' in started)) {
+        // what other callbacks wrote into a policy since the last callback on it is theirs
+        if (!ApiObject.isApiObject(target)) policies?.resume(target);
+        // and into any other target
+        credit = between?.resumed(target, started.rendered);
+      }
       outside?.ran(c);
       policies?.ran(c);
       if ('path' in started) {
         outcome = started;
+        between?.forget(target);
       } else {
+        between?.ran(c);
         open = started;
         open.writers.push(writer);
         outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)), policies);
@@ -159,32 +211,30 @@ function runAll(contributions: readonly Contribution[], { outside, policies, add
       ranNow = true;
     } else {
       close(true);
+      if ('target' in outcome) credit = creditedBefore.get(c);
     }
     if (!('target' in outcome)) {
       close(false);
+      credit = undefined;
       done.set(c, outcome);
       problems.push(outcome);
       continue;
     }
-    // keep a target's render before its first callback and after its last, the renders the ledger reads; let the others go
-    const earlier = lastOf.get(outcome.target);
-    if (earlier !== undefined) {
-      const { after: _after, ...stripped } = runs[earlier];
-      runs[earlier] = stripped;
-      done.set(ran[earlier], stripped);
-      const { before: _before, ...rest } = outcome;
-      outcome = rest;
+    if (credit) {
+      creditedBefore.set(c, credit);
+      push(credit, undefined);
+      credit = undefined;
     }
-    lastOf.set(outcome.target, runs.length);
-    if (open?.target === outcome.target) open.last = runs.length;
-    done.set(c, outcome);
-    ran.push(c);
-    runs.push(outcome);
+    push(outcome, c);
+    const after = creditedAfter.get(c);
+    if (after) push(after, undefined);
   }
   close(true);
+  if (between) runs = withCreditsAfter(runs, ran, lastOf, between);
   const outcome = outside?.outcome(additions);
   const inPolicies = policies?.outcome();
-  for (const problem of [...(outcome?.problem ? [outcome.problem] : []), ...(inPolicies?.problems ?? [])]) refuse(problems, problem);
+  const found = [...(outcome?.problem ? [outcome.problem] : []), ...(inPolicies?.problems ?? []), ...(between?.problems ?? [])];
+  for (const problem of found) refuse(problems, problem);
   const byPath = new Map(contributions.map((c) => [c.node.path, c]));
   for (const g of [...(outcome?.grants ?? []), ...(inPolicies?.grants ?? [])]) {
     const c = byPath.get(g.writer)!;
@@ -192,6 +242,32 @@ function runAll(contributions: readonly Contribution[], { outside, policies, add
   }
   const grants = contributions.flatMap((c) => granted.get(c) ?? []);
   return { runs, problems, grants, ranNow };
+}
+
+/**
+ * The runs with what other callbacks wrote into each target after the last
+ * run on it (`BetweenRuns.end`) placed right after that run, which gives up
+ * its render after to it; kept for a second synth, which reads them there.
+ */
+function withCreditsAfter(
+  runs: readonly CallbackRun[],
+  ran: ReadonlyArray<Contribution | undefined>,
+  lastOf: ReadonlyMap<ApiObject | CfnResource, number>,
+  between: BetweenRuns,
+): CallbackRun[] {
+  const credits = between.end();
+  if (credits.length === 0) return [...runs];
+  const after = new Map<number, CallbackRun>();
+  const out = [...runs];
+  for (const credit of credits) {
+    const last = lastOf.get(credit.target)!;
+    const { after: _after, ...stripped } = out[last];
+    out[last] = stripped;
+    done.set(ran[last]!, stripped);
+    creditedAfter.set(ran[last]!, credit);
+    after.set(last, credit);
+  }
+  return out.flatMap((run, i) => (after.has(i) ? [run, after.get(i)!] : [run]));
 }
 
 /** Adds the problem of callbacks that changed a resource they do not target; a second synth reuses the runs, so it is kept as the first one's outcome, refused again, once. */
