@@ -23,6 +23,7 @@ import { nestingDepth } from './rules/nesting-depth';
 import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
+import { overlappingWorkloads } from './rules/overlapping-workloads';
 import { parameterNames } from './rules/parameter-names';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
@@ -42,6 +43,7 @@ export const RULES: readonly Rule[] = [
   runtimeWriterOverlaps,
   identityRewrites,
   physicalNames,
+  overlappingWorkloads,
   outputAnnotations,
   autoscaledReplicas,
   statusWrites, // CAP003
