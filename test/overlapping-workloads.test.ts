@@ -17,7 +17,9 @@ function twoTeams(generatedNames?: GeneratedNames) {
 /** A Deployment of `namespace` with `selector` (matchLabels) and pods labelled `pods`. */
 function deployment(routing: RuntimeRouting, id: string, namespace: string, selector: Record<string, unknown>, pods: Record<string, string>) {
   return new ApiObject(routing, id, {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: id.toLowerCase(), namespace },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: id.toLowerCase(), namespace },
     spec: { selector, template: { metadata: { labels: pods }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
   });
 }
