@@ -208,6 +208,25 @@ describe('the outdir', () => {
     expect(readTree(outdir)).toEqual(before);
   });
 
+  test.each([
+    ['an empty folder of the user\'s', ['mydir'], "'mydir/'"],
+    ['an empty .git folder, and a folder of folders (named once, at the top)', ['.git', 'notes/a/b'], "'.git/', 'notes/'"],
+    ['an empty folder under runtime/', ['runtime/mine'], "'runtime/mine/'"],
+  ])('a folder added to an output of ours that holds no file (%s) is refused, naming it, and stays', (_, folders, named) => {
+    // GIVEN (a user trial: the next synth deleted `mkdir dist/mydir` without a word) an output of ours, then empty folders
+    const outdir = path.join(tempDir(), 'out');
+    appWith(outdir).synth();
+    for (const f of folders) fs.mkdirSync(path.join(outdir, f), { recursive: true });
+
+    // WHEN / THEN
+    expect(refusal(appWith(outdir))).toEqual([{
+      code: 'CAP011',
+      message: `output not written: the outdir '${outdir}' holds files this library did not write (${named}), and synth replaces the outdir as a whole: move them out of it. Nothing was changed. `
+        + 'Point the outdir (the outdir prop, or CDK8S_OUTDIR) at a new or empty folder, or at one a previous synth wrote.',
+    }]);
+    for (const f of folders) expect(fs.statSync(path.join(outdir, f)).isDirectory()).toBe(true);
+  });
+
   test('a file in the cloud assembly folder deploy/ (the aws-cdk CLI\'s read lock, an asset) is the assembly\'s: replaced with the output', () => {
     // GIVEN an output of ours with a read lock the aws-cdk CLI left in its assembly
     const outdir = path.join(tempDir(), 'out');

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { appendAll } from '../private/append';
 import { compareText } from '../private/compare';
 
 /** The file every output folder of this library holds, so a later synth knows the folder is ours to replace. */
@@ -85,6 +86,7 @@ export function outdirProblem(outdir: string, protectedPaths: ProtectedPaths): s
   if (Array.isArray(written)) {
     const ours = new Set(written);
     foreign = filesUnder(target).filter((f) => f !== OUTPUT_MARKER && !isUnder(ASSEMBLY_FOLDER, f) && !ours.has(f));
+    appendAll(foreign, emptyForeignFolders(target, written, foreign));
   } else {
     foreign = entries.filter((e) => e !== OUTPUT_MARKER && !isOurEntry(target, e));
     if (foreign.length === 0 && (written === 'unlisted' || isEarlierOutput(target))) return undefined;
@@ -122,6 +124,31 @@ export function filesUnder(dir: string): string[] {
     .filter((e) => !e.isDirectory())
     // `parentPath` from Node 20.12, `path` before it
     .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'));
+}
+
+/**
+ * The folders under `dir` that someone made and that hold no file (`mkdir dist/.git`), each as `name/`: no
+ * file of ours lies in them, and no foreign file names them already; a folder inside one is not named again.
+ * The cloud assembly's folder is aws-cdk's, left alone.
+ */
+function emptyForeignFolders(dir: string, ours: readonly string[], foreignFiles: readonly string[]): string[] {
+  const oursFolders = new Set<string>();
+  for (const file of ours) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) oursFolders.add(file.slice(0, i));
+  const found: string[] = [];
+  for (const d of foldersUnder(dir)) {
+    if (d === ASSEMBLY_FOLDER || isUnder(ASSEMBLY_FOLDER, d) || oursFolders.has(d)) continue;
+    if (foreignFiles.some((f) => isUnder(d, f)) || found.some((f) => isUnder(f, d))) continue;
+    found.push(d);
+  }
+  return found.map((d) => `${d}/`);
+}
+
+/** The folders under `dir`, as relative paths with `/`, each after the folder that holds it. */
+function foldersUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'))
+    .sort(compareText);
 }
 
 /** True when the relative path `file` lies in the folder `folder` at the top. */
