@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { aws_s3 as s3, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
+import { aws_iam as iam, aws_s3 as s3, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, siteOfNextLine } from './util';
@@ -296,6 +296,33 @@ describe('CAP004 dependency cycles', () => {
         + `cdn/acme => cdn/Dns: explicit 'cdn/acme'.addDependency('cdn/Dns') at ${first}; cdn/Dns => cdn/globex: explicit 'cdn/Dns'.addDependency('cdn/globex') at ${second}). `
         + 'Remove one of these dependencies (addDependency, or the reference that implies it).',
       paths: ['cdn/globex'],
+    }]);
+  });
+
+  test('a cycle a cross-stack reference closes during synth is one CAP004 on one line, named by the call and by the reference', () => {
+    // GIVEN (a user trial: the message held a second refusal inside it, over two lines) zeta's bucket granted to alpha's role
+    // (alpha depends on zeta), and zeta's bucket policy naming alpha's role (zeta depends on alpha)
+    const app = newApp();
+    const cap = new Capability(app, 'shop');
+    const zeta = new DeploymentAggregate(cap, 'zeta');
+    const bucket = new s3.Bucket(zeta, 'B');
+    const alpha = new DeploymentAggregate(cap, 'alpha');
+    const role = new iam.Role(alpha, 'R', { assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com') });
+    bucket.grantRead(role);
+    new s3.CfnBucketPolicy(zeta, 'P', {
+      bucket: bucket.bucketName,
+      policyDocument: { Statement: [{ Effect: 'Allow', Principal: { AWS: role.roleArn }, Action: 's3:GetObject', Resource: '*' }] },
+    });
+
+    // WHEN
+    const violations = refusal(app).violations;
+
+    // THEN one line, naming both stacks and the references that made the dependencies
+    expect(violations).toEqual([{
+      code: 'CAP004',
+      message: 'dependency cycle: shop/alpha => shop/zeta => shop/alpha (shop/alpha => shop/zeta: shop/alpha -> shop/zeta/B/Resource.Arn; '
+        + 'shop/zeta => shop/alpha: shop/zeta -> shop/alpha/R/Resource.Arn). Remove one of these dependencies (addDependency, or the reference that implies it).',
+      paths: ['shop/alpha'],
     }]);
   });
 

@@ -8,6 +8,7 @@ import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, stackEdge } from './graph/composition-graph';
 import { nodeStackCycles } from './node-stack-cycles';
 import { appendAll } from '../private/append';
+import { hasBrand } from '../private/brand';
 import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
@@ -69,11 +70,24 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
         }
       }
     } catch (e) {
-      result.synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e) });
+      const refused = refusalOf(e);
+      result.synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e), ...(refused ? { refused } : {}) });
     }
   }
   if (toValidate.length > 0) result.templateFindings = validateTemplates(toValidate);
   return result;
+}
+
+/**
+ * The one violation of a refusal this library threw while aws-cdk synthesized (a `CompositionError` of one
+ * construct, such as `stackCycleRefusal`'s), its message without the code's title; undefined for any other error.
+ */
+function refusalOf(e: unknown): { code: string; message: string; paths: readonly string[] } | undefined {
+  if (!hasBrand(e, 'CompositionError')) return undefined;
+  const violations = (e as { violations?: ReadonlyArray<{ code: string; message: string; paths: readonly string[] }> }).violations;
+  if (violations?.length !== 1) return undefined;
+  const [{ code, message, paths }] = violations;
+  return { code, message: message.slice(message.indexOf(': ') + 2), paths };
 }
 
 /** Every tenant aggregate of the capability after its shared base. */

@@ -451,8 +451,16 @@ export interface CollectionProblems {
   readonly validationErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
   /** An object failed to render (`toJson()` threw). */
   readonly renderErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
-  /** A capability's stacks failed to synthesize. */
-  readonly synthesisErrors: ReadonlyArray<{ readonly capability: string; readonly error: string }>;
+  /**
+   * A capability's stacks failed to synthesize. `refused` is set when the error is this library's refusal of
+   * one construct (a `CompositionError`, such as the cycle a stack dependency aws-cdk adds for a cross-stack
+   * reference closes): its code, message after the code's title, and paths, reported as they are.
+   */
+  readonly synthesisErrors: ReadonlyArray<{
+    readonly capability: string;
+    readonly error: string;
+    readonly refused?: { readonly code: string; readonly message: string; readonly paths: readonly string[] };
+  }>;
   /** A tenant aggregate could not be made to depend on its shared base. */
   readonly wiringErrors: readonly WiringError[];
   /** Cycles of stacks that a `node.addDependency` closes, which aws-cdk would refuse at synth (those not named by the graph). */

@@ -41,7 +41,9 @@ export const dependencyCycles = defineRule({
     for (const w of problems.wiringErrors) found.push(wiringCycle(w));
     for (const c of problems.stackCycles) found.push(stackCycle(c.hops));
     for (const s of problems.synthesisErrors.filter((e) => CYCLE_ERROR.test(e.error))) {
-      found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: ${s.error}`, paths: [s.capability] });
+      // a cycle the library named as aws-cdk added a stack dependency (for a cross-stack reference): as it named it
+      if (s.refused?.code === ViolationCode.DEPENDENCY_CYCLE) found.push({ message: s.refused.message, paths: s.refused.paths });
+      else found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: ${s.error}`, paths: [s.capability] });
     }
     return found;
   },
