@@ -50,6 +50,15 @@ describe('a synth after Template.fromStack attributes the tags as a synth alone 
     expect(second.violations).toEqual([]);
   });
 
+  test('app.synth() twice: no violation, so neither throws', () => {
+    // GIVEN the composition
+    const { app } = taggedBase();
+
+    // WHEN synthesized twice, THEN neither is refused
+    expect(() => app.synth()).not.toThrow();
+    expect(() => app.synth()).not.toThrow();
+  });
+
   test('a Tag of the stack over its capability\'s Tag is the same handover after Template.fromStack as without', () => {
     // GIVEN team tagged on shop and on shop/Base, synthesized alone and after Template.fromStack
     const layered = (assertFirst: boolean) => {
