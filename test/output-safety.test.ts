@@ -219,6 +219,31 @@ describe('nothing lost', () => {
   });
 });
 
+describe('a second synth of the same app', () => {
+  test('with a stack writes the same output again, and leaves no run folder behind', () => {
+    // GIVEN an app with a stack, synthesized once
+    const { app, parent, outdir } = appInTemp();
+    const cdn = new Capability(app, 'cdn');
+    new ssm.StringParameter(new SharedBase(cdn, 'Base'), 'Origin', { stringValue: 'origin.example.com' });
+    configMap(new RuntimeRouting(cdn, 'Routing'), 'Settings', 'settings');
+    app.synth();
+    const first = readTree(outdir);
+
+    // WHEN synthesized again (its stage reuses the first cloud assembly's folder, which the first synth removed)
+    app.synth();
+
+    // THEN the same files with the same manifests and templates (aws-cdk's forced synth of a stage repeats a
+    // stack's templateFile entry in its metadata file), and nothing beside them
+    const second = readTree(outdir);
+    const withoutMetadata = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([file]) => !file.endsWith('.metadata.json')));
+    expect(Object.keys(second)).toEqual(Object.keys(first));
+    expect(withoutMetadata(second)).toEqual(withoutMetadata(first));
+    expect(Object.keys(first).filter((f) => /\.(template\.json|ya?ml)$/.test(f))).toEqual(['deploy/cdnBase4FF4A8ED.template.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml']);
+    expect(entriesBeside(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(parent).filter((e) => e.includes('.run-'))).toEqual([]);
+  });
+});
+
 describe('copied assets', () => {
   test('a relative symlink inside a copied folder stays relative, not an absolute link into scratch space', () => {
     // GIVEN an asset folder (as aws-cdk stages it) holding a relative link

@@ -15,6 +15,7 @@ import { appendAll } from '../private/append';
 import type { Lock, LockedHandBack, LockedUnit, LockedWriter } from '../release/lock';
 import { policyIdentity, policyUnitId } from '../release/locked-policies';
 import type { LeafWriter } from '../release/release-diff';
+import { lockedWriterIdentity } from '../release/writer-identity';
 
 /**
  * Every writer of a runtime object with its field manager and leaves, for the lock: the declarer first, then
@@ -157,7 +158,10 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
  * between releases); undefined for an object the lock records no writers of.
  */
 export function leafWritersOf(unit: LockedUnit): LeafWriter[] | undefined {
-  return unit.writers?.flatMap((w) => leavesOf(w).map((l): LeafWriter => ({ path: l.path, writer: w.writer, runtime: w.kind === 'runtime' })));
+  return unit.writers?.flatMap((w) => {
+    const id = lockedWriterIdentity(w);
+    return leavesOf(w).map((l): LeafWriter => ({ path: l.path, writer: w.writer, id, runtime: w.kind === 'runtime' }));
+  });
 }
 
 /** The leaves of a writer's record, presence marked. */

@@ -60,6 +60,8 @@ export class RunFolder {
   /** Removes the run folder of `outdir` in this process, if there is one: the synth is over. */
   public static release(outdir: string): void {
     const target = path.resolve(outdir);
+    for (const beside of RunFolder.besides.get(target) ?? []) beside.remove();
+    RunFolder.besides.delete(target);
     const folder = RunFolder.folders.get(target);
     if (!folder) return;
     RunFolder.folders.delete(target);
@@ -69,7 +71,9 @@ export class RunFolder {
   /**
    * Recreates the assembly folder `dir` that this process's run folder once
    * issued, and the run folder around it, registered again for removal: for a
-   * second synth whose stage reuses its first assembly's folder name.
+   * second synth whose stage reuses its first assembly's folder name. The run
+   * folder of a synth in progress (its outdir lock, its staged output) stays
+   * as it is: the recreated one is kept beside it until the synth is over.
    */
   public static recreate(dir: string): void {
     const outdir = RunFolder.issuedFor.get(dir);
@@ -78,17 +82,24 @@ export class RunFolder {
     const runPath = path.dirname(path.dirname(dir));
     const current = RunFolder.folders.get(outdir);
     if (current?.path === runPath) return;
+    if (current && fs.existsSync(current.path)) {
+      const besides = RunFolder.besides.get(outdir) ?? [];
+      if (!besides.some((f) => f.path === runPath)) RunFolder.besides.set(outdir, [...besides, new RunFolder(outdir, runPath)]);
+      return;
+    }
     current?.remove();
     RunFolder.folders.set(outdir, new RunFolder(outdir, runPath));
   }
 
   /** The paths of this process's own run folders. */
   public static ownPaths(): string[] {
-    return [...RunFolder.folders.values()].map((f) => f.path);
+    return [...RunFolder.folders.values(), ...[...RunFolder.besides.values()].flat()].map((f) => f.path);
   }
 
   private static readonly folders = new Map<string, RunFolder>();
   private static readonly issuedFor = new Map<string, string>();
+  /** Recreated run folders kept beside the run folder of a synth in progress, by outdir (`recreate`). */
+  private static readonly besides = new Map<string, RunFolder[]>();
   private static exitHookInstalled = false;
 
   /** The folder's absolute path. */
@@ -110,7 +121,7 @@ export class RunFolder {
     if (!RunFolder.exitHookInstalled) {
       RunFolder.exitHookInstalled = true;
       process.once('exit', () => {
-        for (const f of RunFolder.folders.values()) fs.rmSync(f.path, { recursive: true, force: true });
+        for (const f of RunFolder.ownPaths()) fs.rmSync(f, { recursive: true, force: true });
       });
     }
   }

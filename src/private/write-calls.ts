@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
+import { HeldTag, heldTagsOf } from './upstream-state';
 
 /**
  * Who the write calls made while a Contribution runs are attributed to: its
@@ -74,6 +75,7 @@ const patchCalls = new WeakMap<JsonPatch, WriteCall>();
 const overrideCalls = new WeakMap<CfnResource, OverrideCall[]>();
 const tagCalls = new WeakMap<IAspect, TagCall>();
 const tagEvents = new WeakMap<TagManager, TagEvent[]>();
+const tagsBeforeTags = new WeakMap<TagManager, ReadonlyMap<string, HeldTag>>();
 const tagScopes = new WeakMap<Tags, IConstruct>();
 const removalDefaults = new WeakMap<CfnResource, RemovalDefault>();
 let installed = false;
@@ -150,6 +152,15 @@ export function tagCallOf(aspect: IAspect): TagCall | undefined {
 /** The tags Tag aspects applied to a tag manager, in order. */
 export function tagEventsOf(manager: TagManager): readonly TagEvent[] {
   return tagEvents.get(manager) ?? [];
+}
+
+/**
+ * The tags a tag manager held when a Tag or RemoveTag aspect first applied a tag to it: what its resource or
+ * stack declared, whatever synthesized the stage first (a `Template.fromStack` before the synth, say).
+ * Undefined for a tag manager no Tag aspect has reached yet, whose tags are still the declared ones.
+ */
+export function tagsBeforeTagAspects(manager: TagManager): ReadonlyMap<string, HeldTag> | undefined {
+  return tagsBeforeTags.get(manager);
 }
 
 /** True when some `Tags.of(scope)` call was recorded: otherwise no resource has tag events to read. */
@@ -276,6 +287,7 @@ function wrapTags(): void {
 }
 
 function logTag(manager: TagManager, event: TagEvent): void {
+  if (!tagsBeforeTags.has(manager)) tagsBeforeTags.set(manager, heldTagsOf(manager));
   const list = tagEvents.get(manager) ?? [];
   tagEvents.set(manager, list);
   list.push(event);

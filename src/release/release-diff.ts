@@ -3,7 +3,9 @@ import type { InterfaceRecord } from './interface-record';
 import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
+import { lockedWriterIdentity } from './writer-identity';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
+import { writerNameWithoutSite } from '../collect/ledger/writer';
 import { compareText } from '../private/compare';
 
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
@@ -103,8 +105,10 @@ export interface Handover {
 export interface LeafWriter {
   /** The leaf. */
   readonly path: FieldPath;
-  /** Its writer, as the lock names it. */
+  /** Its writer, as the lock names it: what messages show. */
   readonly writer: string;
+  /** What tells its writer from another, as `lockedWriterIdentity` gives it: never where a call was made. */
+  readonly id: string;
   /** True for a controller that writes it in the cluster (a `RuntimeWriter`). */
   readonly runtime: boolean;
 }
@@ -329,7 +333,7 @@ function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersO
   for (const path of paths) {
     const from = old.owners?.[path] ?? old.path;
     const to = now.owners?.[path] ?? now.path;
-    if (from !== to) found.push({ unit: now.label, path, from, to });
+    if (writerNameWithoutSite(from) !== writerNameWithoutSite(to)) found.push({ unit: now.label, path, from, to });
   }
   return found;
 }
@@ -342,7 +346,8 @@ function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersO
 function sameWriting(old: LockedUnit, now: LockedUnit): boolean {
   if (!old.writers || !now.writers) return false;
   const all = [...old.writers, ...now.writers];
-  if (all.every((w) => w.writer === all[0].writer)) return true;
+  const first = all.length > 0 ? lockedWriterIdentity(all[0]) : undefined;
+  if (all.every((w) => lockedWriterIdentity(w) === first)) return true;
   return JSON.stringify(old.writers) === JSON.stringify(now.writers);
 }
 
@@ -360,7 +365,7 @@ function leafHandovers(unit: string, before: readonly LeafWriter[], after: reado
   const now = new Map(after.map((l) => [key(l.path), l]));
   const found = new Map<string, Handover>();
   const add = (path: FieldPath, from: LeafWriter, to: LeafWriter) => {
-    if (from.writer === to.writer) return;
+    if (from.id === to.id) return;
     const h: Handover = { unit, path: formatPath(path), from: from.writer, to: to.writer, ...movesOf(from, to) };
     found.set(JSON.stringify([h.path, h.from, h.to]), h);
   };

@@ -19,7 +19,7 @@ import { appendTo } from '../../private/append';
 import { isPlainMap } from '../../private/maps';
 import { renderStatement } from '../../private/statement-additions';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
-import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf } from '../../private/write-calls';
+import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf, tagsBeforeTagAspects } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
 import type { HandoverFact, OverrideFact } from '../facts';
 import { policyTopologyOf, statementsPathOf } from '../topology/cloudformation-topology';
@@ -41,8 +41,9 @@ export type DeclaredTags = ReadonlyMap<CfnResource | Stack, ReadonlyMap<string, 
 const snapshots = new WeakMap<CfnResource | Stack, ReadonlyMap<string, HeldTag>>();
 
 /**
- * The tags of every taggable resource and of every stack as its declarer set them. Call it
- * before the stacks are synthesized, when no Tag aspect has run; a later
+ * The tags of every taggable resource and of every stack as its declarer set them: what its tag manager
+ * holds before the synth's stacks are synthesized, or, when a Tag aspect already reached it (the stage was
+ * synthesized before, by `Template.fromStack` or an earlier synth), what it held before that aspect; a later
  * synth reuses the first one's. Empty, and free, when no `Tags.of` call was made.
  */
 export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
@@ -54,7 +55,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
     if (!manager) continue;
     let held = snapshots.get(c);
     if (!held) {
-      held = heldTagsOf(manager);
+      // a stage synthesized before (Template.fromStack) ran the Tag aspects: what the manager held before them
+      held = tagsBeforeTagAspects(manager) ?? heldTagsOf(manager);
       snapshots.set(c, held);
     }
     tags.set(c, held);

@@ -119,6 +119,20 @@ export function writerName(writer: Writer): string {
   return `${who} (${method}${where})`;
 }
 
+/**
+ * A writer's name as `writerName` gives it, without where the call was made: the same for one writer
+ * wherever the program makes its call (`cdn/Routing/Web (addJsonPatch at main.ts:12)` and `(... at main.ts:13)`
+ * are both `cdn/Routing/Web (addJsonPatch)`). For a name kept as text only (a lock's `owners`): it no longer
+ * tells two plain calls on one object apart, which a lock's field managers do.
+ */
+export function writerNameWithoutSite(name: string): string {
+  if (!SITE_AT_END.test(name)) return name;
+  return `${name.slice(0, name.lastIndexOf(' at '))})`;
+}
+
+/** The end of a name that `writerName` gave a call site, `... at <file>:<line>)`. */
+const SITE_AT_END = / at [^\n]*:\d+\)$/;
+
 /** How a writer at the root of the construct tree (a `Tags.of(app)` call), whose path is empty, is named. */
 const THE_APP = 'the app';
 
