@@ -19,7 +19,7 @@ or gone (stripped), an object of the lock missing, an object of ours the lock
 does not know. Reads the objects as kubectl prints them (a List, or one object
 per YAML or JSON document) from <file>, or from stdin when it is - or absent:
 
-  kubectl get -k dist/runtime --ignore-not-found -o json --show-managed-fields \\
+  kubectl get -k dist/runtime -n default --ignore-not-found -o json --show-managed-fields \\
     | npx cdk-capability audit
 
   --lock            the lock of the release applied (default: ${DEFAULT_LOCK_FILE})
