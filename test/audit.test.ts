@@ -628,3 +628,16 @@ describe("a runtime writer's spec.replicas written through the scale subresource
     );
   });
 });
+
+describe('cdk-capability audit usage errors', () => {
+  test('an unknown option is named with balanced quotes, with how to name an input file that starts with -', () => {
+    const run = capturingOutput(() => main(['audit', '--formt', 'x']));
+    expect(run.result).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').slice(0, 3)).toEqual([
+      "cdk-capability audit: Unknown option '--formt'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- --formt",
+      '',
+      'Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
+    ]);
+  });
+});
