@@ -670,3 +670,96 @@ describe('cdk-capability apply on examples/crd-order', () => {
     expect(stderr).toMatch(/^cdk-capability apply: no plan at '.*nothing\/plan\.json': run cdk8s synth first/);
   });
 });
+
+describe('cdk-capability apply puts a namespaced object that names no namespace in default, as the waits do', () => {
+  function synthShop(declare: (routing: RuntimeRouting) => void): string {
+    const outdir = path.join(tempDir(), 'dist');
+    const app = new CapabilityApp({ outdir });
+    declare(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'));
+    app.synth();
+    return outdir;
+  }
+  const configMap = (routing: RuntimeRouting, id: string, metadata: { name: string; namespace?: string }) =>
+    new ApiObject(routing, id, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { a: '1' } });
+
+  test('--dry-run: every apply of the step takes -n default, and the rollout waits in default', () => {
+    // GIVEN one Deployment without a namespace
+    const outdir = synthShop((routing) => {
+      new ApiObject(routing, 'Web', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } } },
+      });
+    });
+
+    // WHEN apply runs dry
+    const { code, calls, stdout } = runApply(['apply', '--outdir', outdir, '--dry-run']);
+
+    // THEN the merged apply, the writer's and the release's applies all name default, where the wait looks
+    expect({ code, calls }).toEqual({ code: 0, calls: [] });
+    expect(stdout.split('\n').filter((l) => /^kubectl /.test(l))).toEqual([
+      `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -n default -f ${outdir}/runtime/0001-shop-routing.yaml`,
+      "kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Web -n default -f - <<'EOF'",
+      "kubectl apply --server-side --field-manager=shop -n default -f - <<'EOF'",
+      'kubectl rollout status deployment/web -n default --timeout=5m',
+    ]);
+  });
+
+  test('a step mixing namespace-less objects and objects of another namespace is applied in runs, in file order, each on stdin', () => {
+    // GIVEN ConfigMaps a (no namespace), b (shop) and c (no namespace) in one step
+    const outdir = synthShop((routing) => {
+      configMap(routing, 'A', { name: 'a' });
+      configMap(routing, 'B', { name: 'b', namespace: 'shop' });
+      configMap(routing, 'C', { name: 'c' });
+    });
+
+    // WHEN apply runs
+    const { code, calls, stdout } = runApply(['apply', '--outdir', outdir]);
+    const dry = runApply(['apply', '--outdir', outdir, '--dry-run']).stdout;
+
+    // THEN no call mixes them: kubectl would refuse -n default for shop/b, and without it put a and c in its context's namespace
+    expect(code).toBe(0);
+    expect(calls).toEqual([
+      'kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -n default -f -',
+      'kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f -',
+      'kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -n default -f -',
+      'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/A -n default -f -',
+      'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/B -f -',
+      'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/C -n default -f -',
+      'kubectl apply --server-side --field-manager=shop -n default -f -',
+      'kubectl apply --server-side --field-manager=shop -f -',
+      'kubectl apply --server-side --field-manager=shop -n default -f -',
+    ]);
+    expect(stdout).toMatch(/cdk-capability apply: 1 steps applied\.\n$/);
+    expect(dry).toContain([
+      "kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -n default -f - <<'EOF'",
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      'data:',
+      '  a: "1"',
+      'EOF',
+      "kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f - <<'EOF'",
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: b',
+      '  namespace: shop',
+      'data:',
+      '  a: "1"',
+      'EOF',
+    ].join('\n'));
+  });
+
+  test('objects in default or cluster-scoped only need no -n: the file as it is', () => {
+    const outdir = synthShop((routing) => {
+      new ApiObject(routing, 'Ns', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+      configMap(routing, 'A', { name: 'a', namespace: 'default' });
+    });
+    const { code, calls } = runApply(['apply', '--outdir', outdir]);
+    expect(code).toBe(0);
+    expect(calls[0]).toBe(`kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-shop-routing.yaml`);
+  });
+});

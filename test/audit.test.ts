@@ -577,3 +577,67 @@ describe('cdk-capability audit with a lock it cannot read: CAP014, with advice t
     });
   });
 });
+
+describe("a runtime writer's spec.replicas written through the scale subresource by a manager it does not declare", () => {
+  const AUTOSCALER = 'web/Routing/Autoscaler (RuntimeWriter)';
+  const DERIVED = 'cdk-capability-runtime:web/Routing/Autoscaler';
+  const T = '2026-12-06T07:05:00Z';
+  /** The lock's view of Deployment web/api: the declarer writes the image, the autoscaler (declared without manager) the replicas. */
+  const API: ExpectedObject = {
+    identity: { group: 'apps', kind: 'Deployment', namespace: 'web', name: 'api' },
+    label: 'apps/Deployment web/api',
+    unitId: 'object:apps|Deployment|web|api',
+    writers: [
+      { writer: 'web/Routing/Api', manager: 'cdk-capability:web/Routing/Api', leaves: [{ path: ['spec', 'minReadySeconds'] }] },
+      { writer: AUTOSCALER, manager: DERIVED, leaves: [{ path: ['spec', 'replicas'] }], runtime: true },
+    ],
+  };
+  const scaledBy = (manager: string) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'api',
+      namespace: 'web',
+      managedFields: [
+        { manager: 'cdk-capability', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'minReadySeconds']]) },
+        { manager: 'cdk-capability:web/Routing/Api', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'minReadySeconds']]) },
+        { manager, operation: 'Update', time: T, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'replicas']]), subresource: 'scale' },
+      ],
+    },
+    spec: { minReadySeconds: 0, replicas: 5 },
+  });
+
+  test('by kube-controller-manager: says it is the HorizontalPodAutoscaler, and to declare the RuntimeWriter with that manager', () => {
+    const findings = auditCluster([API], live(scaledBy('kube-controller-manager')));
+    expect(kinds(findings)).toEqual([['overwritten-by-update', 'apps/Deployment web/api', 'kube-controller-manager', AUTOSCALER, [['spec', 'replicas']]]]);
+    expect(findings[0].message).toBe(
+      `apps/Deployment web/api: spec.replicas of '${AUTOSCALER}' (field manager ${DERIVED}) is now owned by 'kube-controller-manager' (Update at ${T}), ` +
+        'the HorizontalPodAutoscaler controller, which runs in kube-controller-manager and writes the replicas through the scale subresource under that field manager; ' +
+        `the RuntimeWriter does not declare that manager. If it is the autoscaler '${AUTOSCALER}' stands for, declare the RuntimeWriter with manager: 'kube-controller-manager', ` +
+        'so the lock names the manager its controller writes under; else stop that client scaling the workload.',
+    );
+  });
+
+  test('by another manager: says it wrote through the scale subresource, and to declare that manager or stop the client', () => {
+    const findings = auditCluster([API], live(scaledBy('kubectl')));
+    expect(findings[0].message).toBe(
+      `apps/Deployment web/api: spec.replicas of '${AUTOSCALER}' (field manager ${DERIVED}) is now owned by 'kubectl' (Update at ${T}), ` +
+        'a write through the scale subresource (an autoscaler, or kubectl scale); ' +
+        `the RuntimeWriter does not declare that manager. If it is the autoscaler '${AUTOSCALER}' stands for, declare the RuntimeWriter with manager: 'kubectl', ` +
+        'so the lock names the manager its controller writes under; else stop that client scaling the workload.',
+    );
+  });
+});
+
+describe('cdk-capability audit usage errors', () => {
+  test('an unknown option is named with balanced quotes, with how to name an input file that starts with -', () => {
+    const run = capturingOutput(() => main(['audit', '--formt', 'x']));
+    expect(run.result).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').slice(0, 3)).toEqual([
+      "cdk-capability audit: Unknown option '--formt'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- --formt",
+      '',
+      'Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
+    ]);
+  });
+});

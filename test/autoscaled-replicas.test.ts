@@ -18,7 +18,7 @@ function rawAutoscaler(routing: RuntimeRouting, name = 'web') {
 }
 
 const FIX = 'Leave spec.replicas to the autoscaler (drop it from the props, Contribution or patch; a cdk8s-plus workload renders a default unless you call markHasAutoscaler() on it) '
-  + "and declare the autoscaler as its writer: new RuntimeWriter(scope, 'Autoscaler', { target: <the workload>, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' }).";
+  + "and declare the autoscaler as its writer: new RuntimeWriter(scope, 'Autoscaler', { target: <the workload>, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler', manager: 'kube-controller-manager' }).";
 
 const messages = (app: ReturnType<typeof CapabilityTesting.app>) => CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`);
 
@@ -61,7 +61,7 @@ describe('CAP002: an autoscaler of the composition and a release that writes its
     // GIVEN the autoscaler declared as the writer of replicas, the Deployment still rendering its default
     const { app, routing, web } = fixture();
     rawAutoscaler(routing);
-    new RuntimeWriter(routing, 'Autoscaler', { target: web, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' });
+    new RuntimeWriter(routing, 'Autoscaler', { target: web, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler', manager: 'kube-controller-manager' });
 
     // THEN this rule adds nothing (the default-replicas conflict is the runtime writer's)
     expect(messages(app).filter((m) => m.includes('scales apps/Deployment'))).toEqual([]);

@@ -30,8 +30,9 @@ describe('the documented command that reads the live objects of a release', () =
     const reads = runtimeReads();
     expect(reads.map((r) => r.where)).toEqual(expect.arrayContaining(['docs/cluster.md', 'docs/ci.md', 'cdk-capability audit --help']));
 
-    // THEN each is `kubectl get -k dist/runtime`: `-f` would send kustomization.yaml to the API server as an object
-    for (const r of reads) expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -k dist\/runtime --ignore-not-found -o (json|yaml) --show-managed-fields/) });
+    // THEN each is `kubectl get -k dist/runtime`: `-f` would send kustomization.yaml to the API server as an object;
+    // with -n default, which reads a namespace-less object where apply put it, not in kubectl's context's namespace
+    for (const r of reads) expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -k dist\/runtime -n default --ignore-not-found -o (json|yaml) --show-managed-fields/) });
     expect(reads.filter((r) => /get -f |-R\b/.test(r.line))).toEqual([]);
   });
 

@@ -138,3 +138,34 @@ describe('teardown: deleting what a release removes, in order', () => {
     expect(formatTeardown(plan!)).toBe('Teardown: nothing to delete (first release: no lock file).\n');
   });
 });
+
+describe('teardown of objects that name no namespace', () => {
+  /** ConfigMaps plain (no namespace) and pinned (default), a ClusterRole and ConfigMap edge/far; `keep` only ConfigMap kept. */
+  function defaults(app: CapabilityApp, keep: boolean): void {
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
+    if (keep) {
+      configMap(routing, 'Kept', 'kept', 'edge');
+      return;
+    }
+    configMap(routing, 'Plain', 'plain');
+    configMap(routing, 'Pinned', 'pinned', 'default');
+    configMap(routing, 'Far', 'far', 'edge');
+    new ApiObject(routing, 'Reader', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [] });
+  }
+
+  test('deletes a namespaced object without a namespace in default, with the ones in default, where apply put it; a cluster-scoped one without', () => {
+    // GIVEN the lock of that release
+    const series = lockedSeries(defaults, false);
+
+    // WHEN the next release removes all four
+    const { plan, violations } = nextRelease(series, defaults, true);
+    expect(violations).toEqual([]);
+
+    // THEN the ConfigMaps of default are deleted with --namespace default, not in the namespace of kubectl's context
+    expect(plan!.teardown.steps.flatMap((s) => s.commands)).toEqual([
+      'kubectl delete --wait=true --ignore-not-found --namespace edge configmap/far',
+      'kubectl delete --wait=true --ignore-not-found --namespace default configmap/pinned configmap/plain',
+      'kubectl delete --wait=true --ignore-not-found clusterrole.rbac.authorization.k8s.io/reader',
+    ]);
+  });
+});

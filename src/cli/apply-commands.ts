@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { OptionalApply, runtimeApplies } from './field-manager-applies';
+import { clusterScopedCrdKinds } from '../cluster/apply-namespaces';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -48,7 +49,8 @@ export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, 
  * Every command of the apply, in plan order. It reads the plan (and the runtime
  * files, for the writers' own objects) and runs nothing. One `cdk deploy` per
  * deploy step; per runtime step the applies of `runtimeApplies` (one field
- * manager per writer, docs/cluster.md), then its waits, in this order: each CRD established, each
+ * manager per writer, docs/cluster.md; a namespaced object that names no namespace
+ * in `default`, as the waits name it), then its waits, in this order: each CRD established, each
  * External Secrets `ExternalSecret` ready (its Secret exists, so no later step
  * and no rollout waits on a missing Secret), each Deployment, StatefulSet and
  * DaemonSet rolled out.
@@ -59,6 +61,8 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
   const timeout = options.timeout ?? '5m';
   const documents = options.documents;
   const commands: ApplyCommand[] = [];
+  // a CRD of an earlier step makes its custom resources cluster-scoped: they need no -n default
+  const clusterScoped = clusterScopedCrdKinds(plan.steps.flatMap((s) => (s.lifecycle === 'runtime' ? s.files.flatMap((f) => documents(f)) : [])));
   plan.steps.forEach((s, i) => {
     const add = (kind: ApplyCommand['kind'], program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, kind, ...extra });
     if (s.lifecycle === 'deploy') {
@@ -66,7 +70,7 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
       return;
     }
     // one field manager per writer (issue 25): src/cluster/apply-sequence.ts
-    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, documents)) add('apply', 'kubectl', args, extra);
+    for (const { args, ...extra } of runtimeApplies(plan, s, outdir, documents, clusterScoped)) add('apply', 'kubectl', args, extra);
     const objects = (s.objects ?? []).map(parseObject);
     for (const o of objects.filter((x) => x.type === CRD)) add('wait', 'kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
     for (const o of objects.filter((x) => x.type === EXTERNAL_SECRET)) {

@@ -19,7 +19,7 @@ or gone (stripped), an object of the lock missing, an object of ours the lock
 does not know. Reads the objects as kubectl prints them (a List, or one object
 per YAML or JSON document) from <file>, or from stdin when it is - or absent:
 
-  kubectl get -k dist/runtime --ignore-not-found -o json --show-managed-fields \\
+  kubectl get -k dist/runtime -n default --ignore-not-found -o json --show-managed-fields \\
     | npx cdk-capability audit
 
   --lock            the lock of the release applied (default: ${DEFAULT_LOCK_FILE})
@@ -80,7 +80,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
       },
     }));
   } catch (e) {
-    return usageError((e as Error).message);
+    return usageError(argsProblem(e as Error));
   }
   if (values.help) {
     process.stdout.write(`${AUDIT_USAGE}\n`);
@@ -146,6 +146,22 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   process.stdout.write(out);
   // differences are what `plan` calls changes: something to do (apply again, or declare a writer)
   return exitCode({ kind: 'accepted', changes: findings.length > 0 }, { exitZero: values['exit-zero'] });
+}
+
+/**
+ * What is wrong with the arguments, from `parseArgs`' error. Its message for an unknown option, which ends
+ * in an unbalanced quote when positionals are allowed (`as in '-- "--formt"`), is said again: the option,
+ * and how to name an input file that starts with `-`.
+ */
+function argsProblem(e: Error): string {
+  const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']*)'/.exec(e.message) : null;
+  if (!unknown) return e.message;
+  return `Unknown option '${unknown[1]}'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- ${shellWord(unknown[1])}`;
+}
+
+/** A word as a POSIX shell reads it literally: unquoted when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9._/:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function usageError(message: string): number {

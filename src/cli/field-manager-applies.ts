@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { clusterScopedCrdKinds, namespaceArgs, namespaceRuns } from '../cluster/apply-namespaces';
 import { applySequence } from '../cluster/apply-sequence';
 import { legacyFieldManager } from '../cluster/field-manager';
 import { sequencedObjects } from '../cluster/object-writers';
@@ -42,21 +43,40 @@ export interface KubectlApply {
  * field manager and the releases, on stdin. A plan without writers (from before they were recorded) gets the
  * files applied under the capability's one field manager, as before.
  *
+ * Every apply puts a namespaced object whose manifest names no namespace in `default`, where the library's
+ * identity, the lock and the waits have it, not in the namespace of kubectl's context: it takes `-n default`.
+ * kubectl refuses that for an object naming another namespace, so an apply whose objects mix both is split in
+ * runs (`namespaceRuns`), in order, each its own call; the files, which kubectl cannot split, then go on stdin.
+ *
  * @param plan the plan, for its writers
  * @param step a runtime step
  * @param outdir the synth's output folder, as the commands name it
  * @param documents the objects of a file of the step (relative to the outdir), as `readRuntimeFiles` read them
+ * @param clusterScoped group/kind keys of cluster-scoped kinds beyond the built-in ones
+ *   (default: the cluster-scoped CRDs of the step)
  */
-export function runtimeApplies(plan: Plan, step: PlanStep, outdir: string, documents: (file: string) => readonly unknown[]): KubectlApply[] {
+export function runtimeApplies(
+  plan: Plan,
+  step: PlanStep,
+  outdir: string,
+  documents: (file: string) => readonly unknown[],
+  clusterScoped?: ReadonlySet<string>,
+): KubectlApply[] {
   const files = step.files.flatMap((f) => ['-f', path.join(outdir, f)]);
-  if (!plan.writers || plan.writers.length === 0) {
-    return [{ args: ['apply', '--server-side', `--field-manager=${legacyFieldManager(step.capability)}`, ...files] }];
-  }
   const manifests = step.files.flatMap((f) => documents(f));
-  return applySequence(sequencedObjects(manifests, plan.writers)).map((a): KubectlApply => {
+  const scoped = clusterScoped ?? clusterScopedCrdKinds(manifests);
+  /** The calls of one apply: the step's files whole when one run takes them all, else each run on stdin. */
+  const calls = (args: readonly string[], objects: readonly unknown[], wholeFiles: boolean, extra: Pick<KubectlApply, 'optional'> = {}): KubectlApply[] => {
+    const runs = namespaceRuns(objects, scoped);
+    if (wholeFiles && runs.length <= 1) return [{ args: [...args, ...namespaceArgs(runs[0]), ...files] }];
+    return runs.map((r) => ({ args: [...args, ...namespaceArgs(r), '-f', '-'], input: r.objects.map(toYaml).join('---\n'), ...extra }));
+  };
+  if (!plan.writers || plan.writers.length === 0) {
+    return calls(['apply', '--server-side', `--field-manager=${legacyFieldManager(step.capability)}`], manifests, true);
+  }
+  return applySequence(sequencedObjects(manifests, plan.writers)).flatMap((a): KubectlApply[] => {
     const args = ['apply', '--server-side', ...(a.force ? ['--force-conflicts'] : []), `--field-manager=${a.manager}`];
-    if (a.phase === 'merged') return { args: [...args, ...files] };
     const optional = a.phase === 'release-first' ? RELEASE_FIRST : a.phase === 'hand-over' ? HAND_OVER : undefined;
-    return { args: [...args, '-f', '-'], input: a.objects.map(toYaml).join('---\n'), ...(optional ? { optional } : {}) };
+    return calls(args, a.objects, a.phase === 'merged', optional ? { optional } : {});
   });
 }

@@ -43,6 +43,13 @@ and which lock it compared against.
 
 ${EXIT_CODES_USAGE}`;
 
+/** One line of usage per command, the first of its usage: what an unknown command lists. */
+const COMMANDS: readonly string[] = [
+  ...[USAGE, APPLY_USAGE, AUDIT_USAGE].map((u) => u.split('\n')[0].replace(/^Usage: /, '')),
+  'cdk-capability --version',
+  'cdk-capability --help',
+];
+
 /** The report formats of `plan --format` (text is the readable plan). */
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -97,7 +104,7 @@ function runCommand(argv: string[]): number {
   }
   if (command !== 'plan') {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    process.stderr.write(`cdk-capability: ${what} (plan, apply, audit, --version, --help)\n\n${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
+    process.stderr.write(`cdk-capability: ${what}. The commands:\n${COMMANDS.map((c) => `  ${c}\n`).join('')}Run cdk-capability <command> --help for its options.\n`);
     return exitCode({ kind: 'failed' });
   }
   let values: PlanOptions;

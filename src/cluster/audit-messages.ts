@@ -84,6 +84,7 @@ export function auditMessage(f: FindingFacts): string {
     case 'overwritten-by-update':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies)}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
+      if (f.writer?.runtime && f.manager?.subresource === 'scale') return scaleMessage(f.object, `${what}${whose}`, by, f.manager.manager, f.writer.writer);
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
@@ -118,6 +119,19 @@ export function auditMessage(f: FindingFacts): string {
     default:
       return `${f.object}: ${f.kind}`;
   }
+}
+
+/**
+ * A runtime writer's field that a manager no writer declares changed through the scale subresource: a
+ * HorizontalPodAutoscaler (its controller runs in kube-controller-manager and writes under that manager), or
+ * `kubectl scale`. The autoscaler's RuntimeWriter declared without that manager is the usual cause.
+ */
+function scaleMessage(object: string, fields: string, by: string, manager: string, writer: string): string {
+  const hpa = manager === 'kube-controller-manager'
+    ? 'the HorizontalPodAutoscaler controller, which runs in kube-controller-manager and writes the replicas through the scale subresource under that field manager'
+    : 'a write through the scale subresource (an autoscaler, or kubectl scale)';
+  return `${object}: ${fields} is now owned by ${by}, ${hpa}; the RuntimeWriter does not declare that manager. ` +
+    `If it is the autoscaler '${writer}' stands for, declare the RuntimeWriter with manager: '${manager}', so the lock names the manager its controller writes under; else stop that client scaling the workload.`;
 }
 
 /**

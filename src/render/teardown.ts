@@ -1,5 +1,6 @@
 import { DependencyGraph } from '../collect/graph/dependency-graph';
 import { kindRank } from '../collect/graph/kind-order';
+import { DEFAULT_NAMESPACE, isClusterScoped } from '../collect/object-identity';
 import type { Lock, LockedUnit } from '../release/lock';
 import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-policies';
 
@@ -116,15 +117,21 @@ function identityOf(u: LockedUnit): { group: string; kind: string; namespace: st
   return { group, kind, namespace, name: name.join('|') };
 }
 
-/** One `kubectl delete` per namespace (cluster-scoped first), waiting until each object is gone. */
+/**
+ * One `kubectl delete` per namespace, waiting until each object is gone. A namespaced object whose manifest
+ * named no namespace is deleted in `default`, where `apply` put it, not in the namespace of kubectl's context;
+ * so is one of a kind whose scope is not known here (a custom resource), which `--namespace` does not harm if
+ * it is cluster-scoped: kubectl ignores it for such a kind.
+ */
 function runtimeStep(step: LockedUnit[]): TeardownStep {
   const perNamespace = new Map<string, string[]>();
   for (const u of step) {
     const id = identityOf(u);
     const resource = `${id.kind.toLowerCase()}${id.group ? `.${id.group}` : ''}/${id.name}`;
-    const list = perNamespace.get(id.namespace);
+    const namespace = id.namespace || (isClusterScoped(id.group, id.kind) ? '' : DEFAULT_NAMESPACE);
+    const list = perNamespace.get(namespace);
     if (list) list.push(shellWord(resource));
-    else perNamespace.set(id.namespace, [shellWord(resource)]);
+    else perNamespace.set(namespace, [shellWord(resource)]);
   }
   const commands = [...perNamespace].map(
     ([namespace, resources]) => `kubectl delete --wait=true --ignore-not-found${namespace ? ` --namespace ${shellWord(namespace)}` : ''} ${resources.join(' ')}`,

@@ -5,8 +5,12 @@ import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { joinAnd } from './text';
 
-/** How to declare the autoscaler as the writer of `spec.replicas`, as the fix names it. */
-const DECLARE = "new RuntimeWriter(scope, 'Autoscaler', { target: <the workload>, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler' })";
+/**
+ * How to declare the autoscaler as the writer of `spec.replicas`, as the fix names it. The HorizontalPodAutoscaler
+ * controller runs in kube-controller-manager and writes through the scale subresource under that field manager,
+ * so that is the manager `audit` finds owning the field.
+ */
+const DECLARE = "new RuntimeWriter(scope, 'Autoscaler', { target: <the workload>, fields: ['spec.replicas'], identity: 'system:serviceaccount:kube-system:horizontal-pod-autoscaler', manager: 'kube-controller-manager' })";
 
 /**
  * `CAP002`: a HorizontalPodAutoscaler of the composition scales a workload of the composition whose
