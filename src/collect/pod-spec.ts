@@ -37,3 +37,12 @@ export function podLabelsOf(group: string, kind: string, manifest: any): Record<
   const template = manifest?.spec?.template;
   return podSpecOf(group, kind, manifest) || Array.isArray(template?.spec?.containers) ? template?.metadata?.labels ?? {} : undefined;
 }
+
+/**
+ * True when a label selector's `matchLabels` (or a Service's `selector`)
+ * selects pods of these labels: every key of the selector has its value
+ * among the labels. An empty selector selects every pod.
+ */
+export function selects(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean {
+  return Object.entries(selector).every(([k, v]) => labels[k] === v);
+}

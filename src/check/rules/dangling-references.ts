@@ -1,6 +1,6 @@
 import type { ObjectFact } from '../../collect/facts';
 import { appliedKey, DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace, ObjectIdentity } from '../../collect/object-identity';
-import { podLabelsOf } from '../../collect/pod-spec';
+import { podLabelsOf, selects } from '../../collect/pod-spec';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -74,7 +74,7 @@ export const danglingReferences = defineRule({
     for (const o of facts.objects) {
       const selector = serviceSelector(o);
       if (!selector || o.duplicateOf !== undefined) continue;
-      if (workloads.some((w) => w.namespace === (effectiveNamespace(o.identity) ?? '') && matches(selector, w.labels))) continue;
+      if (workloads.some((w) => w.namespace === (effectiveNamespace(o.identity) ?? '') && selects(selector, w.labels))) continue;
       const text = Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
       const namespace = effectiveNamespace(o.identity) ?? DEFAULT_NAMESPACE;
       const declaration = `Reference.externalPods(scope, id, { namespace: ${quoted(namespace)}, labels: ${labelsLiteral(selector)} }).`;
@@ -128,8 +128,4 @@ function quoted(text: string): string {
 function labelsLiteral(labels: Record<string, string>): string {
   const entries = Object.entries(labels).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : quoted(k)}: ${quoted(String(v))}`);
   return `{ ${entries.join(', ')} }`;
-}
-
-function matches(selector: Record<string, string>, labels: Record<string, string>): boolean {
-  return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }

@@ -1,6 +1,6 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
-import { podLabelsOf } from '../../collect/pod-spec';
+import { podLabelsOf, selects } from '../../collect/pod-spec';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -49,8 +49,8 @@ export const overlappingWorkloads = defineRule({
       for (let i = 0; i < workloads.length; i++) {
         for (let j = i + 1; j < workloads.length; j++) {
           const [a, b] = [workloads[i], workloads[j]];
-          const aTakesB = matches(a.selector, b.pods);
-          const bTakesA = matches(b.selector, a.pods);
+          const aTakesB = selects(a.selector, b.pods);
+          const bTakesA = selects(b.selector, a.pods);
           if (!aTakesB && !bTakesA) continue;
           const labels = Object.entries(aTakesB ? a.selector : b.selector).map(([k, v]) => `${k}=${v}`).join(', ');
           const which = aTakesB && bTakesA
@@ -87,11 +87,6 @@ function selecting(object: ObjectFact): Selecting | undefined {
 
 function isLabels(x: unknown): x is Record<string, string> {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && Object.values(x).every((v) => typeof v === 'string');
-}
-
-/** Whether every label of `selector` is on `pods`. */
-function matches(selector: Readonly<Record<string, string>>, pods: Readonly<Record<string, string>>): boolean {
-  return Object.entries(selector).every(([k, v]) => pods[k] === v);
 }
 
 /** The capabilities of two workloads, as a message names them (`'alpha' and 'beta'`, or `capability 'alpha'`). */
