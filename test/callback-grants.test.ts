@@ -5,51 +5,17 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { siteOfNextLine } from './util';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
-import { formatPath, setValueKey } from '../src/collect/ledger/field-path';
-import { writerName } from '../src/collect/ledger/writer';
+import { bucketStatement, defaultPolicyStatements, LOGS_WRITE, POLICY, READ, shop as withLogs, statementField, writesOf } from './grant-fixtures';
 
-const POLICY = 'shop/acme/Fn/ServiceRole/DefaultPolicy';
-const LOGS_WRITE = ['s3:DeleteObject*', 's3:PutObject', 's3:PutObjectLegalHold', 's3:PutObjectRetention', 's3:PutObjectTagging', 's3:PutObjectVersionTagging', 's3:Abort*'];
-const READ = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
-
-/** Buckets `Data` and `Archive` and a function whose role has its DefaultPolicy already (a grant to write `Logs`), all in the aggregate `acme`. */
-function shop(app: CapabilityApp = CapabilityTesting.app(), capability = new Capability(app, 'shop')) {
-  const acme = new DeploymentAggregate(capability, 'acme');
-  const fn = new lambda.Function(acme, 'Fn', {
-    runtime: lambda.Runtime.NODEJS_20_X,
-    handler: 'index.handler',
-    code: lambda.Code.fromInline('exports.handler=async()=>1'),
-  });
-  new s3.Bucket(acme, 'Logs').grantWrite(fn);
-  return { app, acme, fn, data: new s3.Bucket(acme, 'Data'), archive: new s3.Bucket(acme, 'Archive') };
+/** The grant fixtures' shop, with a second bucket `Archive`. */
+function shop(app?: CapabilityApp, capability?: Capability) {
+  const built = withLogs(app, capability);
+  return { ...built, archive: new s3.Bucket(built.acme, 'Archive') };
 }
-
-/** A bucket's statement as aws-cdk renders it in the same stack: `actions` on the bucket and its objects. */
-function bucketStatement(actions: string[], logicalId: string) {
-  const arn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
-  return { Action: actions, Effect: 'Allow', Resource: [arn, { 'Fn::Join': ['', [arn, '/*']] }] };
-}
-
-/** The statements of the role's DefaultPolicy in the template of `shop/acme`. */
-function defaultPolicyStatements(template: any): unknown[] {
-  const policies = Template.fromJSON(template).findResources('AWS::IAM::Policy');
-  const [id] = Object.keys(policies).filter((k) => k.startsWith('FnServiceRoleDefaultPolicy'));
-  return policies[id].Properties.PolicyDocument.Statement;
-}
-
-/** The ledger's writes of one resource, as [writer, field] in the order recorded. */
-function writesOf(app: CapabilityApp, label: string): Array<[string, string]> {
-  const object = app.synthesize().facts!.ledger.objects.find((o) => o.label === label);
-  return (object?.writes ?? []).map((w) => [writerName(w.writer), formatPath(w.path)]);
-}
-
-/** How the ledger prints one statement of a policy: a value of the set `PolicyDocument.Statement`. */
-const statementField = (statement: unknown) => formatPath(['PolicyDocument', 'Statement', setValueKey(statement)]);
 
 describe('a grant in a write callback into a policy that exists', () => {
   test('is accepted, and the template has the declarer\'s statement and the callback\'s', () => {

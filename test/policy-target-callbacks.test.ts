@@ -5,59 +5,18 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
-import { formatPath, setValueKey } from '../src/collect/ledger/field-path';
-import { writerName } from '../src/collect/ledger/writer';
+import { Capability, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
+import { bucketStatement, defaultPolicyStatements, LOGS_WRITE, POLICY, POLICY_LABEL as LABEL, READ, shop, statementField, writesOf } from './grant-fixtures';
 
-const POLICY = 'shop/acme/Fn/ServiceRole/DefaultPolicy';
-const LABEL = `AWS::IAM::Policy ${POLICY}/Resource`;
-const LOGS_WRITE = ['s3:DeleteObject*', 's3:PutObject', 's3:PutObjectLegalHold', 's3:PutObjectRetention', 's3:PutObjectTagging', 's3:PutObjectVersionTagging', 's3:Abort*'];
-const READ = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
 const QUEUES = { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: '*' };
 const TOPICS = { Action: 'sns:Publish', Effect: 'Allow', Resource: '*' };
-
-/** A function whose role has its DefaultPolicy (a grant to write `Logs`), and a bucket `Data`, in the aggregate `acme`. */
-function shop(app: CapabilityApp = CapabilityTesting.app(), capability = new Capability(app, 'shop'), logs?: s3.IBucket) {
-  const acme = new DeploymentAggregate(capability, 'acme');
-  const fn = new lambda.Function(acme, 'Fn', {
-    runtime: lambda.Runtime.NODEJS_20_X,
-    handler: 'index.handler',
-    code: lambda.Code.fromInline('exports.handler=async()=>1'),
-  });
-  (logs ?? new s3.Bucket(acme, 'Logs')).grantWrite(fn);
-  const policy = fn.role!.node.findChild('DefaultPolicy') as iam.Policy;
-  return { app, acme, fn, policy, cfnPolicy: policy.node.defaultChild as iam.CfnPolicy, data: new s3.Bucket(acme, 'Data') };
-}
 
 /** A statement allowing `action` on every resource. */
 function allow(action: string): iam.PolicyStatement {
   return new iam.PolicyStatement({ actions: [action], resources: ['*'] });
 }
-
-/** A bucket's statement as aws-cdk renders it in the same stack: `actions` on the bucket and its objects. */
-function bucketStatement(actions: string[], logicalId: string) {
-  const arn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
-  return { Action: actions, Effect: 'Allow', Resource: [arn, { 'Fn::Join': ['', [arn, '/*']] }] };
-}
-
-/** The statements of the role's DefaultPolicy in the template of `shop/acme`. */
-function defaultPolicyStatements(template: any): unknown[] {
-  const policies = Template.fromJSON(template).findResources('AWS::IAM::Policy');
-  const [id] = Object.keys(policies).filter((k) => k.startsWith('FnServiceRoleDefaultPolicy'));
-  return policies[id].Properties.PolicyDocument.Statement;
-}
-
-/** The ledger's writes of one resource, as [writer, field] in the order recorded. */
-function writesOf(app: CapabilityApp, label: string = LABEL): Array<[string, string]> {
-  const object = app.synthesize().facts!.ledger.objects.find((o) => o.label === label);
-  return (object?.writes ?? []).map((w) => [writerName(w.writer), formatPath(w.path)]);
-}
-
-/** How the ledger prints one statement of a policy: a value of the set `PolicyDocument.Statement`. */
-const statementField = (statement: unknown) => formatPath(['PolicyDocument', 'Statement', setValueKey(statement)]);
 
 /** The declarer's writes of the DefaultPolicy besides its statements. */
 const DECLARER_REST: Array<[string, string]> = [[POLICY, 'PolicyDocument.Version'], [POLICY, 'PolicyName'], [POLICY, 'Roles']];
