@@ -1,11 +1,13 @@
+import { isDeepStrictEqual } from 'util';
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
-import { appendAll } from '../../private/append';
+import { appendAll, appendTo } from '../../private/append';
 import { majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
 import { routeWeights } from '../../release/release-diff';
+import { lockedExports, lockedImports, StackExport, templateExports, TemplateExports } from '../../release/stack-exports';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -19,6 +21,8 @@ const ORDER_ONLY: ReadonlySet<string> = new Set([EdgeReason.DEPLOY_BEFORE_RUNTIM
 interface UnsafeDeletion {
   /** What was removed, for example `CustomResourceDefinition widgets.example.com`. */
   readonly removed: string;
+  /** What this release does to it, when it is not removing it: `changes the value of`. */
+  readonly change?: string;
   /** What still needs it. */
   readonly neededBy: string;
   /** Why, for example `custom resource of its kind`. */
@@ -31,13 +35,18 @@ interface UnsafeDeletion {
 
 const RELEASES_DOC = 'docs/releases.md';
 
+/** The start of a stack's unit id (`stackUnitId`). */
+const STACK = stackUnitId('');
+
 /**
  * `CAP008`: a removal against the locked release that breaks what remains: a
  * CRD while custom resources of its kind remain, a Namespace while objects in it
  * remain, a stack or object that a remaining one depends on (through the locked
- * graph), an interface field that a remaining reader still reads, and a
- * contract major retired while the lock shows a reader of it that remains.
- * Removing the dependents in the same release passes. A contract's binding
+ * graph), an interface field that a remaining reader still reads, a
+ * contract major retired while the lock shows a reader of it that remains, and
+ * a CloudFormation export removed or changed while a remaining stack imported it
+ * in the locked release. Removing the dependents in the same release passes,
+ * except for an export (see `exportDeletions`). A contract's binding
  * (the `ExternalSecret` of a major) goes with the major's readers: removing it
  * once no chart consumes the major is safe (a reader left reading its Secret is
  * a dangling reference, `CAP005`), and retiring a major is judged by its readers.
@@ -45,11 +54,11 @@ const RELEASES_DOC = 'docs/releases.md';
 export const unsafeDeletions = defineRule({
   code: ViolationCode.UNSAFE_DELETION,
   title: 'deletion safety',
-  explanation: 'Neither cdk deploy nor kubectl apply deletes what a release removes, and deleting it by hand can break what remains: a CRD whose custom resources remain, a Namespace with contents, a field a reader still reads.',
+  explanation: 'Neither cdk deploy nor kubectl apply deletes what a release removes, and deleting it by hand can break what remains: a CRD whose custom resources remain, a Namespace with contents, a field a reader still reads; and CloudFormation refuses to delete or change an export that a remaining stack imports.',
   run({ facts, previous }) {
     if (!previous) return [];
     return findUnsafeDeletions(previous, facts, facts.contracts.map(interfaceRecord)).map((d) => ({
-      message: `this release removes ${d.removed}, but ${d.neededBy} remains and ${d.why}. ${d.fix ?? 'Remove or move the dependent in the same release, or keep what it needs.'}`,
+      message: `this release ${d.change ?? 'removes'} ${d.removed}, but ${d.neededBy} remains and ${d.why}. ${d.fix ?? 'Remove or move the dependent in the same release, or keep what it needs.'}`,
       paths: d.paths,
     }));
   },
@@ -57,6 +66,8 @@ export const unsafeDeletions = defineRule({
 
 function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly InterfaceRecord[]): UnsafeDeletion[] {
   const found: UnsafeDeletion[] = [];
+  /** The pairs `<removed unit>:<remaining unit>` the walk of the locked graph reported. */
+  const walked = new Set<string>();
   const present = new Set<string>([...facts.stacks.map((s) => stackUnitId(s.path)), ...facts.objects.map((o) => objectUnitId(o.key))]);
   const removed = lock.units.map((u, i) => ({ u, i })).filter(({ u }) => !present.has(u.id));
   const reported = new Set<string>();
@@ -113,15 +124,89 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
       } else if (present.has(lock.units[w].id) && !handled.has(`${source[v]}:${w}`)) {
         const gone = lock.units[source[v]];
         const stays = lock.units[w];
-        // nothing of this release can depend on what it removes: the dependent's version in the cluster still does
-        const fix = `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} `
-          + 'in the cluster needs it until this release is applied) and remove it in the next.';
-        report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path], fix });
+        walked.add(`${source[v]}:${w}`);
+        report({ removed: gone.label, neededBy: stays.label, why: 'it depends on it in the locked release', paths: [stays.path, gone.path], fix: keepOneMoreRelease(gone, stays) });
       }
     }
   }
 
+  for (const d of exportDeletions(lock, facts, present, walked)) report(d);
   appendAll(found, interfaceDeletions(lock, facts, current));
+  return found;
+}
+
+/** The fix of removing what a remaining unit depended on in the locked release. */
+function keepOneMoreRelease(gone: LockedUnit, stays: LockedUnit): string {
+  // nothing of this release can depend on what it removes: the dependent's version in the cluster still does
+  return `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} `
+    + 'in the cluster needs it until this release is applied) and remove it in the next.';
+}
+
+/**
+ * CloudFormation exports that this release removes or changes (the value as the template writes it) while a
+ * remaining stack imported them in the locked release (`Fn::ImportValue` of the name): CloudFormation refuses
+ * to delete or change an export that a stack imports, and the importer's version in the cloud imports it
+ * until its own update, which aws-cdk deploys after the exporter's while it depends on it. So, unlike the
+ * other removals, dropping the import in the same release is not enough; the export is kept one more release
+ * (`Stack.exportValue`, aws-cdk's way out of this). A removed exporter stack is the removal of a stack the
+ * importer depended on: reported here only when the walk of the locked graph did not report that pair (an
+ * import written by hand, with no stack dependency), so never twice. Exports and imports whose names are
+ * intrinsics, and stacks of a lock written before values were recorded, are not judged.
+ */
+function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>, walked: ReadonlySet<string>): UnsafeDeletion[] {
+  const found: UnsafeDeletion[] = [];
+  const exporters = new Map<string, Array<{ i: number; exported: StackExport }>>();
+  lock.units.forEach((u, i) => {
+    if (!u.id.startsWith(STACK) || !u.values) return;
+    for (const exported of lockedExports(u.values).byName.values()) appendTo(exporters, exported.name, { i, exported });
+  });
+  if (exporters.size === 0) return found;
+  const templates = new Map(facts.stacks.filter((s) => s.template !== undefined).map((s) => [stackUnitId(s.path), s.template]));
+  const current = new Map<string, TemplateExports>();
+  const exportsNow = (id: string): TemplateExports | undefined => {
+    if (!current.has(id) && templates.has(id)) current.set(id, templateExports(templates.get(id)));
+    return current.get(id);
+  };
+  lock.units.forEach((stays, j) => {
+    if (!stays.id.startsWith(STACK) || !stays.values || !present.has(stays.id)) return;
+    for (const imported of lockedImports(stays.values)) {
+      for (const { i, exported } of exporters.get(imported.name) ?? []) {
+        if (i === j) continue;
+        const gone = lock.units[i];
+        const why = `it imported ${present.has(gone.id) ? 'it' : `its export '${exported.name}'`} in the locked release (${imported.at})`;
+        const paths = [stays.path, gone.path];
+        if (!present.has(gone.id)) {
+          if (!walked.has(`${i}:${j}`)) found.push({ removed: gone.label, neededBy: stays.label, why, paths, fix: keepOneMoreRelease(gone, stays) });
+          continue;
+        }
+        const now = exportsNow(gone.id);
+        if (!now || now.unnamed.has(exported.output)) continue;
+        const removed = `export '${exported.name}' of ${gone.label}`;
+        const kept = now.byName.get(exported.name);
+        if (!kept) {
+          found.push({
+            removed,
+            neededBy: stays.label,
+            why,
+            paths,
+            fix: `CloudFormation refuses to delete an export that a stack imports, and the version of ${stays.label} in the cloud imports it until that stack's own update, `
+              + `which aws-cdk deploys after ${gone.label} while it depends on it: removing the import in this release too is not enough. `
+              + `Keep the export one more release with this.exportValue(...) on ${gone.label} (aws-cdk's way to keep an export while its importers stop using it), deploy, and remove it in the next release.`,
+          });
+        } else if (!exported.masked && !kept.masked && !isDeepStrictEqual(exported.value, kept.value)) {
+          found.push({
+            change: 'changes the value of',
+            removed: `${removed} (from ${JSON.stringify(exported.value)} to ${JSON.stringify(kept.value)})`,
+            neededBy: stays.label,
+            why,
+            paths,
+            fix: `CloudFormation refuses to change an export that a stack imports. Keep '${exported.name}' with its value one more release, `
+              + 'export the new value under another name and move the importers to it, and change or remove the old export in the next release.',
+          });
+        }
+      }
+    }
+  });
   return found;
 }
 
