@@ -50,7 +50,9 @@ export class CapabilityTesting {
   /**
    * A `CapabilityApp` whose outdir is a fresh temporary folder, removed when
    * the process exits, so a test that calls `app.synth()` never writes into
-   * the project. It reads no lock unless given one (`lockFile`): a
+   * the project. A process that exits without running its exit handlers (a
+   * Jest test file, a killed run) leaves its folders; the next process's first
+   * `app()` removes them (those of processes that are certainly gone). It reads no lock unless given one (`lockFile`): a
    * `capability.lock.json` in the working directory (the app's own) is not
    * this test's previous release.
    *
