@@ -48,7 +48,8 @@ function shop(app: CapabilityApp, release: 1 | 2): void {
     new RuntimeWriter(routing, 'Zoner', { target: object, fields: ['metadata.annotations["example.com/zone"]'], identity: ZONER, manager: 'zoner' });
   } else {
     const object = web(routing, { annotations: { 'example.com/zone': 'eu-west-1a' } });
-    new RuntimeWriter(routing, 'Autoscaler', { target: object, fields: ['spec.replicas'], identity: HPA });
+    // the HorizontalPodAutoscaler controller runs in kube-controller-manager and writes under that manager (CAP002's hint)
+    new RuntimeWriter(routing, 'Autoscaler', { target: object, fields: ['spec.replicas'], identity: HPA, manager: 'kube-controller-manager' });
   }
 }
 
@@ -88,24 +89,24 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
     expect(hasChanges(plan)).toBe(true);
   });
 
-  test('plan.json records the runtime writer of release 2, its manager derived from its path', () => {
+  test('plan.json records the runtime writer of release 2 under the manager it declares, kube-controller-manager', () => {
     expect(plan.runtimeWriters).toEqual([{
       writer: 'shop/Routing/Autoscaler',
       target: { object: 'object:apps|Deployment|shop|web', label: 'apps/Deployment shop/web' },
       fields: ['spec.replicas'],
       identity: HPA,
-      manager: 'cdk-capability-runtime:shop/Routing/Autoscaler',
+      manager: 'kube-controller-manager',
     }]);
     expect(plan.writers.find((w) => w.label === 'apps/Deployment shop/web')!.writers.map((w) => [w.writer, w.kind, w.manager])).toEqual([
       ['shop/Routing/Web', 'declaration', 'cdk-capability:shop/Routing/Web'],
-      ['shop/Routing/Autoscaler (RuntimeWriter)', 'runtime', 'cdk-capability-runtime:shop/Routing/Autoscaler'],
+      ['shop/Routing/Autoscaler (RuntimeWriter)', 'runtime', 'kube-controller-manager'],
     ]);
   });
 
   test('plan.json hands the replicas, with release 1\'s value, to the autoscaler\'s manager (apply sends it first)', () => {
     expect(plan.writers.find((w) => w.label === 'apps/Deployment shop/web')!.handOver).toEqual([{
       writer: 'shop/Routing/Autoscaler (RuntimeWriter)',
-      manager: 'cdk-capability-runtime:shop/Routing/Autoscaler',
+      manager: 'kube-controller-manager',
       object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 2 } },
     }]);
   });
@@ -121,7 +122,7 @@ describe('a leaf moving between the declarer and a RuntimeWriter across two rele
     expect(formatPlan(plan)).toContain([
       '',
       'Runtime writers:',
-      '  + shop/Routing/Autoscaler: spec.replicas of apps/Deployment shop/web, as system:serviceaccount:kube-system:horizontal-pod-autoscaler (field manager cdk-capability-runtime:shop/Routing/Autoscaler)',
+      '  + shop/Routing/Autoscaler: spec.replicas of apps/Deployment shop/web, as system:serviceaccount:kube-system:horizontal-pod-autoscaler (field manager kube-controller-manager)',
       '  - shop/Routing/Zoner: metadata.annotations["example.com/zone"] of apps/Deployment shop/web, as system:serviceaccount:zones:zoner (field manager zoner)',
       '',
     ].join('\n'));

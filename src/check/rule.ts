@@ -20,6 +20,11 @@ export interface CheckContext {
   readonly lockProblems?: readonly string[];
   /** Annotations the output formats write. */
   readonly claims: readonly AnnotationClaim[];
+  /**
+   * Set when the output enforces the ownership map (`CapabilityApp` prop `enforce`): the resources the user
+   * gave for kinds (`enforce.resources`, by `Kind.group`).
+   */
+  readonly enforce?: { readonly resources?: Readonly<Record<string, string>> };
 }
 
 /** What a rule's `run` returns: the message after the code's title, and the construct paths involved. */

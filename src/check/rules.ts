@@ -12,6 +12,8 @@ import { deploySynthesis } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
 import { duplicateStackNames } from './rules/duplicate-stack-names';
+import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
+import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
 import { identityRewrites } from './rules/identity-rewrites';
@@ -64,6 +66,8 @@ export const RULES: readonly Rule[] = [
   constructValidation,
   runtimeWriterFields,
   runtimeWriterKinds,
+  enforcedResourceNames,
+  enforcedResourceGuesses,
   contributionProps,
   deploySynthesis,
   templateValidationErrors,

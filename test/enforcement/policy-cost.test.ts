@@ -8,9 +8,9 @@ import { DEPLOYER, seedApp } from './fixtures';
 import { runtimeShapes } from '../../bench/scenarios/runtime-shapes';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting } from '../../src';
 import { apiGroup } from '../../src/collect/object-identity';
+import { guessResource } from '../../src/collect/resource-names';
 import { CrdTopologies } from '../../src/collect/topology/crd-topology';
 import { topologyOf } from '../../src/collect/topology/field-topology';
-import { guessResource } from '../../src/render/enforcement/ownership-map';
 
 describe('the cost model, on the API server\'s own cases', () => {
   // kubernetes/apiserver pkg/admission/plugin/cel/condition_test.go TestRuntimeCELCostBudget at 24a394e51:

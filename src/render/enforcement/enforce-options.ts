@@ -1,3 +1,5 @@
+import { appendAll } from '../../private/append';
+import { DNS1123_SUBDOMAIN } from '../../private/dns-names';
 import { usernameProblem } from '../../private/kubernetes-username';
 
 /**
@@ -36,9 +38,33 @@ export interface EnforceOptions {
    * @default ['Deny']
    */
   readonly validationActions?: readonly ValidationAction[];
+
+  /**
+   * The resource (plural) name of each kind whose CRD is not in the
+   * composition, keyed by the kind and its API group as kubectl writes them
+   * (`Kind.group`; a kind of the core group alone): a kind's policy matches
+   * requests by resource, and a CRD installed by someone else names its own
+   * plural (`spec.names.plural`; `kubectl api-resources --api-group=<group>`
+   * lists it). A kind not listed here is matched by Kubernetes' guess from the
+   * kind (`Redis` gives `redises`), and synth warns (`CAP010`), since a wrong
+   * guess protects nothing. A kind whose CRD is in the composition, or a
+   * built-in kind, needs no entry; an entry that contradicts either is refused
+   * (`CAP010`).
+   *
+   * @example
+   * { 'Redis.cache.example.com': 'redis' }
+   * @default - the plural of the kind's CRD in the composition, a built-in kind's own, else Kubernetes' guess from the kind
+   */
+  readonly resources?: Readonly<Record<string, string>>;
 }
 
 const ACTIONS: readonly ValidationAction[] = ['Deny', 'Warn', 'Audit'];
+
+/** A kind (UpperCamelCase), then `.` and its API group unless it is of the core group. */
+const RESOURCE_KEY = /^[A-Z][A-Za-z0-9]*(\.(.+))?$/;
+
+/** A DNS-1035 label: what the API server takes for a CRD's `spec.names.plural`. */
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
  * Why `enforce` options are refused, each naming the prop: empty when they are fine.
@@ -60,6 +86,24 @@ export function enforceOptionsProblems(options: unknown): string[] {
       problems.push(`'enforce.validationActions' (${given}) must list each of "Deny", "Warn" and "Audit" at most once, and at least one, such as ["Warn", "Audit"]`);
     } else if (actions.includes('Deny') && actions.includes('Warn')) {
       problems.push(`'enforce.validationActions' (${given}) may not hold both "Deny" and "Warn" (the API server refuses the pair: a denial already tells the client). Use ["Deny"] or ["Deny", "Audit"]`);
+    }
+  }
+  if (o.resources !== undefined) appendAll(problems, resourcesProblems(o.resources));
+  return problems;
+}
+
+/** Why `enforce.resources` is refused: not a map, or a key that is no `Kind.group`, or a value that is no resource name. */
+function resourcesProblems(resources: unknown): string[] {
+  if (resources === null || typeof resources !== 'object' || Array.isArray(resources)) {
+    return [`'enforce.resources' (${JSON.stringify(resources) ?? String(resources)}) must map kinds to their resources, such as { 'Redis.cache.example.com': 'redis' }`];
+  }
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(resources)) {
+    const group = RESOURCE_KEY.exec(key)?.[2];
+    if (!RESOURCE_KEY.test(key) || (group !== undefined && !DNS1123_SUBDOMAIN.test(group))) {
+      problems.push(`'enforce.resources' key ${JSON.stringify(key)} must be a kind and its API group as kubectl writes them, Kind.group, such as "Redis.cache.example.com" (a kind of the core group alone, such as "ConfigMap")`);
+    } else if (typeof value !== 'string' || !DNS1035_LABEL.test(value)) {
+      problems.push(`'enforce.resources[${JSON.stringify(key)}]' (${JSON.stringify(value) ?? String(value)}) must be the kind's resource as its CRD's spec.names.plural gives it: a DNS-1035 label (lowercase letters, digits and '-', starting with a letter, at most 63 characters), such as "redis"`);
     }
   }
   return problems;

@@ -25,7 +25,7 @@ export const ENFORCEMENT_REASON = 'field-ownership policy before the objects it 
  * @returns the plan unchanged when no object has an owned leaf
  */
 export function withEnforcement(plan: StepPlan, facts: Facts, options: EnforceOptions): StepPlan {
-  const map = ownershipMapOf(facts, options.deployer);
+  const map = ownershipMapOf(facts, options.deployer, options.resources);
   const manifests = admissionPolicies(map, { validationActions: options.validationActions ?? ['Deny'], namePrefix: namePrefixOf(facts) });
   const firstRuntime = plan.steps.findIndex((s) => s.lifecycle === 'runtime');
   if (manifests.length === 0 || firstRuntime === -1) return plan;

@@ -2,7 +2,8 @@ import { scaledKinds } from './scale-subresource';
 import type { Facts, RuntimeWriterFact } from '../../collect/facts';
 import { FieldPath, formatPath, isElementKey, isSetValue } from '../../collect/ledger/field-path';
 import { ownedLeaves } from '../../collect/ledger/leaves';
-import { apiGroup, effectiveNamespace, groupKind } from '../../collect/object-identity';
+import { effectiveNamespace, groupKind } from '../../collect/object-identity';
+import { crdResources, kindResource } from '../../collect/resource-names';
 import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
 import { compareText } from '../../private/compare';
@@ -88,11 +89,12 @@ export interface OwnershipMap {
  *
  * @param facts what collect found
  * @param deployer the identity that applies the output
+ * @param resources the resources of kinds whose CRD is not in the composition (`enforce.resources`), by `Kind.group`
  */
-export function ownershipMapOf(facts: Facts, deployer: string): OwnershipMap {
+export function ownershipMapOf(facts: Facts, deployer: string, resources?: Readonly<Record<string, string>>): OwnershipMap {
   const deployerOwner: LeafOwner = { identity: deployer, name: 'the deployer' };
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
-  const plurals = crdPlurals(facts.objects.map((o) => o.manifest));
+  const crdPlurals = crdResources(facts.objects);
   const scaled = scaledKinds(facts.objects.map((o) => o.manifest));
   const byObject = new Map<number, RuntimeWriterFact[]>();
   const byKind = new Map<string, RuntimeWriterFact[]>();
@@ -132,13 +134,15 @@ export function ownershipMapOf(facts: Facts, deployer: string): OwnershipMap {
     deployer: deployerOwner,
     kinds: [...kinds.entries()]
       .sort(([a], [b]) => compareText(a, b))
-      .map(([key, k]) => ({
-        group: k.group,
-        kind: k.kind,
-        resource: plurals.get(key) ?? guessResource(k.kind),
-        scale: scaled.has(key),
-        objects: k.objects.sort((a, b) => compareText(a.namespace ?? '', b.namespace ?? '') || compareText(a.name, b.name)),
-      })),
+      .map(([key, k]) => {
+        return {
+          group: k.group,
+          kind: k.kind,
+          resource: kindResource(k.group, k.kind, crdPlurals, resources).resource,
+          scale: scaled.has(key),
+          objects: k.objects.sort((a, b) => compareText(a.namespace ?? '', b.namespace ?? '') || compareText(a.name, b.name)),
+        };
+      }),
   };
 }
 
@@ -168,33 +172,3 @@ function protectedLeaf(path: FieldPath, root: FieldTopology, presence: boolean, 
   return { text: formatPath(path), steps, presence, owner };
 }
 
-/** `group/Kind` to the plural (`spec.names.plural`) of each CRD in the composition. */
-function crdPlurals(manifests: readonly any[]): Map<string, string> {
-  const plurals = new Map<string, string>();
-  for (const m of manifests) {
-    if (m?.kind !== 'CustomResourceDefinition' || apiGroup(String(m.apiVersion ?? '')) !== 'apiextensions.k8s.io') continue;
-    const { group, names } = m.spec ?? {};
-    if (typeof group === 'string' && typeof names?.kind === 'string' && typeof names?.plural === 'string') {
-      const key = groupKind(group, names.kind);
-      if (!plurals.has(key)) plurals.set(key, names.plural);
-    }
-  }
-  return plurals;
-}
-
-/**
- * The resource of a kind whose CRD is not in the composition, and of the
- * built-in kinds: the API machinery's own guess (apimachinery
- * `meta.UnsafeGuessKindToResource`, kubernetes/kubernetes
- * staging/src/k8s.io/apimachinery/pkg/api/meta/restmapper.go): lowercase,
- * `-s` to `-ses`, `-y` to `-ies`, else `-s`; `Endpoints` stays. The built-in
- * kinds follow it (the API server's discovery document lists `ingresses`,
- * `networkpolicies`, `endpoints`, ...).
- */
-export function guessResource(kind: string): string {
-  const singular = kind.toLowerCase();
-  if (singular.endsWith('endpoints')) return singular;
-  if (singular.endsWith('s')) return `${singular}es`;
-  if (singular.endsWith('y')) return `${singular.slice(0, -1)}ies`;
-  return `${singular}s`;
-}
