@@ -11,14 +11,17 @@
  * What is kept is exactly what decides ownership:
  * - struct fields whose type is not a plain scalar, with their type;
  * - the names of the plain-scalar fields, as one string (so a known scalar is
- *   told apart from an unknown field, which is deduced);
+ *   told apart from an unknown field, which is deduced), and of those that are
+ *   not strings by their scalar kind (`numbers`, `booleans`, `untyped`: an
+ *   int-or-string, a quantity, a time), as is the kind of the scalar values
+ *   of a map and elements of a list (`scalar`), for the check of scalar types;
  * - map and list relationships (atomic, set, associative with keys), the
  *   defaults of list keys (`protocol: TCP`), atomic structs, and per-use
  *   overrides of a named type's relationship;
  * - named type references, only for types reachable from an indexed kind.
  *
  * Dropped: unions (they drive field clearing, not ownership), defaults of
- * non-key fields, scalar kinds (string, numeric, ...), and every type that no
+ * non-key fields, and every type that no
  * indexed kind reaches (older API versions of a kind that has a newer one).
  */
 import * as fs from 'fs';
@@ -136,9 +139,10 @@ interface SmdTypeDef extends SmdAtom {
 
 /** The compact form (mirrors `TypeRef`/`TypeSpec` in field-topology.ts; JSON only). */
 type Ref = string | Spec | { readonly type: string; readonly atomic: boolean };
-type Spec =
-  | { fields?: Record<string, Ref>; scalars?: string; values?: Ref; atomic?: true }
-  | { list: Ref; keys?: string[]; keyDefaults?: Record<string, unknown>; set?: true };
+/** A scalar that is not a string, as `TopologyData` names its kind. */
+type ScalarKind = 'numeric' | 'boolean' | 'untyped';
+type MapOut = { fields?: Record<string, Ref>; scalars?: string; numbers?: string; booleans?: string; untyped?: string; values?: Ref; scalar?: ScalarKind; atomic?: true };
+type Spec = MapOut | { list: Ref; scalar?: ScalarKind; keys?: string[]; keyDefaults?: Record<string, unknown>; set?: true };
 
 /** Short, readable names: `io.k8s.api.apps.v1.Deployment` is `apps.v1.Deployment`, ObjectMeta `meta.v1.ObjectMeta`. */
 function shortName(name: string): string {
@@ -185,6 +189,12 @@ class Converter {
     return name;
   }
 
+  /** The kind of a plain scalar use (`string`, `numeric`, `boolean`, `untyped`), or undefined for any other. */
+  public scalarKind(ref: SmdTypeRef, where: string): string | undefined {
+    const atom: SmdAtom = ref.namedType === undefined ? ref : this.def(ref.namedType, where);
+    return atom.scalar !== undefined && !atom.list && !atom.map ? atom.scalar : undefined;
+  }
+
   private def(name: string, where: string): SmdTypeDef {
     const def = this.byName.get(name);
     if (!def) throw new Error(`${where}: no type named ${name}`);
@@ -206,12 +216,14 @@ class Converter {
 
   private list(list: SmdList, where: string): Spec {
     const element = this.ref(list.elementType, `${where}[]`);
+    const kind = element === 'scalar' ? nonString(this.scalarKind(list.elementType, where)) : undefined;
+    const scalar = kind ? { scalar: kind } : {};
     const rel = relationship(list.elementRelationship, where);
-    if (rel === 'atomic') return { list: element };
+    if (rel === 'atomic') return { list: element, ...scalar };
     if (rel !== 'associative') throw new Error(`${where}: a list whose elements are ${rel}`);
     if (!list.keys || list.keys.length === 0) {
       if (element !== 'scalar') throw new Error(`${where}: a set whose elements are not scalars`);
-      return { list: element, set: true };
+      return { list: element, ...scalar, set: true };
     }
     const fields = this.structFields(list.elementType, where);
     const keyDefaults: Record<string, unknown> = {};
@@ -224,17 +236,30 @@ class Converter {
   }
 
   private map(map: SmdMap, where: string): Spec {
-    const spec: { fields?: Record<string, Ref>; scalars?: string; values?: Ref; atomic?: true } = {};
+    const spec: MapOut = {};
     const fields: Record<string, Ref> = {};
     const scalars: string[] = [];
+    const byKind: Record<ScalarKind, string[]> = { numeric: [], boolean: [], untyped: [] };
     for (const f of map.fields ?? []) {
       const r = this.ref(f.type, `${where}.${f.name}`);
-      if (r === 'scalar') scalars.push(f.name);
-      else fields[f.name] = r;
+      if (r === 'scalar') {
+        scalars.push(f.name);
+        const kind = nonString(this.scalarKind(f.type, `${where}.${f.name}`));
+        if (kind) byKind[kind].push(f.name);
+      } else {
+        fields[f.name] = r;
+      }
     }
     if (Object.keys(fields).length > 0) spec.fields = fields;
     if (scalars.length > 0) spec.scalars = scalars.join(' ');
-    if (map.elementType) spec.values = this.ref(map.elementType, `${where}{}`);
+    if (byKind.numeric.length > 0) spec.numbers = byKind.numeric.join(' ');
+    if (byKind.boolean.length > 0) spec.booleans = byKind.boolean.join(' ');
+    if (byKind.untyped.length > 0) spec.untyped = byKind.untyped.join(' ');
+    if (map.elementType) {
+      spec.values = this.ref(map.elementType, `${where}{}`);
+      const kind = spec.values === 'scalar' ? nonString(this.scalarKind(map.elementType, `${where}{}`)) : undefined;
+      if (kind) spec.scalar = kind;
+    }
     const rel = relationship(map.elementRelationship ?? 'separable', where);
     if (rel === 'associative') throw new Error(`${where}: an associative map`);
     if (rel === 'atomic') spec.atomic = true;
@@ -246,6 +271,13 @@ class Converter {
     if (!atom.map?.fields) throw new Error(`${where}: a keyed list whose elements are not structs`);
     return atom.map.fields;
   }
+}
+
+/** A scalar kind other than `string`, as the compact form records it; undefined for a string. */
+function nonString(kind: string | undefined): ScalarKind | undefined {
+  if (kind === undefined || kind === 'string') return undefined;
+  if (kind === 'numeric' || kind === 'boolean' || kind === 'untyped') return kind;
+  throw new Error(`a scalar of kind ${JSON.stringify(kind)}`);
 }
 
 function relationship(value: string | undefined, where: string): 'atomic' | 'associative' | 'separable' {
@@ -307,7 +339,8 @@ export function renderTopology(schemaYaml: string): string {
     '// Data: Apache-2.0, like the code it was generated for.',
     '//',
     '// `kinds` maps `group/Kind` to the type of its newest API version; `types` holds every type those reach,',
-    '// in the compact form of `TopologyData` (field-topology.ts). Scalar fields are only named (`scalars`).',
+    '// in the compact form of `TopologyData` (field-topology.ts). Scalar fields are named (`scalars`), those that are not',
+    '// strings also by kind (`numbers`, `booleans`, `untyped`), and a map\'s scalar values and a list\'s scalar elements by kind (`scalar`).',
     "import type { TopologyData } from './field-topology';",
     '',
     '/** The field topology of the built-in kinds of Kubernetes 1.30, as server-side apply sees it. */',

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { aws_iam as iam, aws_rds as rds, aws_secretsmanager as secretsmanager, CfnParameter, SecretValue } from 'aws-cdk-lib';
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import { Capability, CapabilityApp, Plan, RuntimeRouting, SharedBase } from '../src';
 import { appOf, coded, newSeries, releaseDir, removeReleaseDirs, ReleaseSeries, withLockKey, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
@@ -220,6 +220,77 @@ describe('digests of sensitive values', () => {
 
     // THEN the plan shows the leaf changed, masked
     expect(plan?.changes.fields).toEqual([{ unit: 'Secret creds', fields: [{ path: 'stringData.password', before: '(sensitive)', after: '(sensitive, changed)' }] }]);
+  });
+
+  test('a literal DB_PASSWORD environment variable and a URL password in a ConfigMap are masked in the lock and plan.json, and their change shows as (sensitive, changed)', () => {
+    // GIVEN a Deployment with DB_PASSWORD "hunter2-first" and a ConfigMap with a database URL holding it, accepted with a key
+    const series = newSeries();
+    const release = (app: CapabilityApp, password: string) => {
+      const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+      new ApiObject(routing, 'Db', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'db' }, data: { url: `postgres://app:${password}@db:5432/app`, host: 'db' } });
+      new ApiObject(routing, 'Web', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'web:1', env: [{ name: 'DB_HOST', value: 'db' }, { name: 'DB_PASSWORD', value: password }] }] },
+          },
+        },
+      });
+    };
+    const one = appOf(series);
+    release(one, FIRST);
+    capturingOutput(() => withLockKey(KEY, () => withUpdateLock('1', () => one.synth())));
+    const lock = fs.readFileSync(series.lockFile, 'utf-8');
+
+    // WHEN the password changes in both
+    const two = appOf(series);
+    release(two, SECOND);
+    capturingOutput(() => withLockKey(KEY, () => two.synth()));
+    const planJson = fs.readFileSync(path.join(two.outdir, 'plan.json'), 'utf-8');
+
+    // THEN neither value is in the lock or plan.json; the other leaves are as written
+    expect(lock).not.toContain('hunter2');
+    expect(planJson).not.toContain('hunter2');
+    const units = JSON.parse(lock).units;
+    expect(units.find((u: any) => u.label === 'ConfigMap db').values).toMatchObject({ 'data.url': '(sensitive)', 'data.host': 'db' });
+    expect(units.find((u: any) => u.label === 'apps/Deployment web').values).toMatchObject({
+      'spec.template.spec.containers[0].env[0].value': 'db',
+      'spec.template.spec.containers[0].env[1].name': 'DB_PASSWORD',
+      'spec.template.spec.containers[0].env[1].value': '(sensitive)',
+    });
+    // AND the plan shows both changed, masked
+    expect(JSON.parse(planJson).changes.fields).toEqual([
+      { unit: 'ConfigMap db', fields: [{ path: 'data.url', before: '(sensitive)', after: '(sensitive, changed)' }] },
+      { unit: 'apps/Deployment web', fields: [{ path: 'spec.template.spec.containers[0].env[1].value', before: '(sensitive)', after: '(sensitive, changed)' }] },
+    ]);
+  });
+
+  test('an escape hatch that rewrites a secret-named environment variable shows both values masked in the plan\'s overrides', () => {
+    // GIVEN a Deployment whose DB_PASSWORD a JSON patch of its own declarer replaces
+    const app = appOf(newSeries());
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new ApiObject(routing, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1', env: [{ name: 'DB_PASSWORD', value: FIRST }] }] } },
+      },
+    });
+    web.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/env/0/value', SECOND));
+
+    // WHEN
+    const { plan } = app.synthesize();
+
+    // THEN
+    expect(plan?.ownership?.overrides.map((o) => [o.field, o.rendered, o.patched])).toEqual([
+      ['spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value', '(sensitive)', '(sensitive)'],
+    ]);
   });
 
   test('a lock of an earlier version holding the value in clear never has it printed: (sensitive, not compared)', () => {

@@ -32,6 +32,7 @@ import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
+import { scalarTypes } from './rules/scalar-types';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unsafeDeletions } from './rules/unsafe-deletions';
@@ -60,6 +61,7 @@ export const RULES: readonly Rule[] = [
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,
+  scalarTypes,
   nestingDepth,
   jsonValues,
   contractShapes,

@@ -10,6 +10,7 @@ import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { Lock, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
+import { secretEnvValueAt } from '../release/sensitive-env';
 import { templateSecretAt } from '../release/sensitive-properties';
 
 /**
@@ -77,7 +78,7 @@ export function buildLock(
       const label = describeIdentity(o.identity);
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
-      const leaves = lockValues(o.manifest, (at) => isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData'), paths);
+      const leaves = lockValues(o.manifest, (at) => (isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnvValueAt(o.manifest, at) !== undefined, paths);
       const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key);
       units.push({
         id,

@@ -18,9 +18,11 @@ export interface LockedLeaves {
  * `metadata.labels["app.kubernetes.io/name"]`), as the lock records them for
  * the plan's field diff. Masked, so the lock never holds a secret: every value
  * at or under a node `isSensitive` names (a Secret's `data`, a property that
- * takes a secret, the `Default` of a `NoEcho` parameter), and a value shaped
- * like a secret (an AWS access key id, a PEM private key, a Secrets Manager or
- * SecureString reference) is `(sensitive)`, and an aws-cdk token
+ * takes a secret, the `Default` of a `NoEcho` parameter, the literal value of a
+ * secret-named environment variable), and a value shaped like a secret
+ * (`SECRET_SHAPES`: an AWS access key id, a PEM private key, a token, a URL
+ * with a password; a Secrets Manager or SecureString reference) is
+ * `(sensitive)`, and an aws-cdk token
  * `(known after deploy)`. An empty map or list is a leaf of its own (`{}`, `[]`).
  *
  * @param isSensitive whether the node at these keys (from the document's root) holds a secret, with all below it

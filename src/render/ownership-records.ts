@@ -4,6 +4,7 @@ import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity } from '../collect/object-identity';
 import { compareText } from '../private/compare';
+import { isSecretEnvPath } from '../release/sensitive-env';
 import { SECRET_PROPERTIES } from '../release/sensitive-properties';
 
 /**
@@ -52,7 +53,7 @@ export function ownershipRecords(facts: Facts): OwnershipRecords {
   const secrets = new Set(facts.objects.filter((o) => o.identity.group === '' && o.identity.kind === 'Secret').map((o) => describeIdentity(o.identity)));
   const overrides = facts.ledger.overrides.map((o): PlanOverride => {
     const sensitive = o.kind === 'k8s'
-      ? secrets.has(o.object) && (o.path[0] === 'data' || o.path[0] === 'stringData')
+      ? (secrets.has(o.object) && (o.path[0] === 'data' || o.path[0] === 'stringData')) || isSecretEnvPath(o.path)
       : takesSecret(o.object.split(' ')[0], o.path);
     return {
       object: o.object,

@@ -1,20 +1,51 @@
 import { describeIdentity } from '../../collect/object-identity';
 import { compareText } from '../../private/compare';
 import { forEachScalar } from '../../private/walk';
+import { secretEnvValueAt } from '../../release/sensitive-env';
 import { literalTemplateSecrets } from '../../release/sensitive-properties';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
-/** Well-known shapes of secrets that must never be written to the output (and so to git). */
-export const SECRET_SHAPES: ReadonlyArray<{ readonly what: string; readonly pattern: RegExp }> = [
+/** A well-known shape of a secret: what messages call it, and how a match is shown in them. */
+export interface SecretShape {
+  /** What it is, for messages: `an AWS access key id`. */
+  readonly what: string;
+  /** Matches the secret in a value. */
+  readonly pattern: RegExp;
+  /** The match as a message shows it, without the secret; default: its first and last four characters. */
+  readonly redact?: (match: string) => string;
+}
+
+/**
+ * A URL with a non-empty password in its userinfo (`postgres://app:hunter2@db`):
+ * scheme, user, password, then the host. A password that is a placeholder
+ * (`$(DB_PASS)`, `$DB_PASS`, `${DB_PASS}`, `****`) is none.
+ */
+const URL_WITH_PASSWORD = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:@/?#]*:(?!(?:\$\([A-Za-z_]\w*\)|\$[A-Za-z_]\w*|\$\{[^{}@]*\}|\*+)@)[^\s@/?#]+@[^\s/?#"'`]*/;
+
+/**
+ * Well-known shapes of secrets that must never be written to the output (and
+ * so to git), each with a fixed prefix or structure that ordinary configuration
+ * does not have. The lock and the plan mask a value that holds one.
+ */
+export const SECRET_SHAPES: readonly SecretShape[] = [
   { what: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
-  { what: 'a PEM private key', pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----/ },
+  { what: 'a PEM private key', pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----/, redact: (m) => `"${m}"` },
+  { what: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/ },
+  { what: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { what: 'a Stripe live secret key', pattern: /\bsk_live_[A-Za-z0-9]{24,}\b/ },
+  { what: 'a Google API key', pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/ },
+  // the host stays, the password does not: "postgres://app:****@db:5432"
+  { what: 'a URL with a password', pattern: URL_WITH_PASSWORD, redact: (m) => `"${m.replace(/^([^:]*:\/\/[^:@]*:)[^@]*@/, '$1****@')}"` },
 ];
 
 /**
- * `CAP012` warning: a value shaped like a well-known secret (an AWS access key
- * id, a PEM private key) in a runtime manifest or a CloudFormation template,
- * and a literal in a template where a secret goes (a property that takes one,
+ * `CAP012` warning: a value shaped like a well-known secret (`SECRET_SHAPES`:
+ * an AWS access key id, a PEM private key, a GitHub, Slack or Stripe token, a
+ * Google API key, a URL with a password) in a runtime manifest or a
+ * CloudFormation template, the literal value of a container's environment
+ * variable named like a secret (`secretEnvValueAt`: `DB_PASSWORD`), and a
+ * literal in a template where a secret goes (a property that takes one,
  * `SECRET_PROPERTIES`, or the `Default` of a `NoEcho` parameter), which synth
  * would write to the outdir in clear text. A warning, not a refusal: the shape
  * can be a false positive (a documented example key), and a literal password
@@ -30,7 +61,8 @@ export const possibleSecrets = defineRule({
     for (const object of facts.objects) {
       const path = object.declarer;
       const isSecret = object.identity.group === '' && object.identity.kind === 'Secret';
-      for (const hit of scan(object.manifest, (at, v) => (isSecret && at.length === 2 && at[0] === 'data' ? decodeBase64(v) : v))) {
+      const hits = scan(object.manifest, (at, v) => (isSecret && at.length === 2 && at[0] === 'data' ? decodeBase64(v) : v), (at) => secretEnvValueAt(object.manifest, at));
+      for (const hit of hits) {
         found.push(secretWarning(hit, `${formatAt(hit.at)} of ${describeIdentity(object.identity)} declared by '${path}'`, path));
       }
     }
@@ -58,25 +90,44 @@ export const possibleSecrets = defineRule({
 interface Hit {
   readonly at: string[];
   readonly what: string;
-  readonly match: string;
+  /** The match, as the message shows it. */
+  readonly shown: string;
+  /** The environment variable whose name made the value a secret; absent for a shape. */
+  readonly envName?: string;
 }
 
 function secretWarning(hit: Hit, where: string, path: string): RuleFinding {
-  return {
-    message: `${hit.what} (${redact(hit.match)}) in ${where} would be written to the output in clear text. Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString and read them at runtime (an ExternalSecret), or remove the value if it is not a secret.`,
-    paths: [path],
-  };
+  const fix = hit.envName !== undefined
+    ? 'Keep secrets out of the composition: put the value in a Secret (from AWS Secrets Manager or SSM SecureString through an ExternalSecret) and reference it with valueFrom.secretKeyRef, or rename the variable if it is not a secret.'
+    : 'Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString and read them at runtime (an ExternalSecret), or remove the value if it is not a secret.';
+  return { message: `${hit.what} (${hit.shown}) in ${where} would be written to the output in clear text. ${fix}`, paths: [path] };
 }
 
-/** Every string in `value` (keys included) with a secret shape. */
-function scan(value: unknown, decode: (at: readonly string[], v: string) => string = (_, v) => v): Hit[] {
+/**
+ * Every string in `value` (keys included) with a secret shape, and every value
+ * `envNameAt` names a secret-named environment variable for (when no shape
+ * matched it already: one warning a value).
+ */
+function scan(
+  value: unknown,
+  decode: (at: readonly string[], v: string) => string = (_, v) => v,
+  envNameAt: (at: readonly string[]) => string | undefined = () => undefined,
+): Hit[] {
   const hits: Hit[] = [];
   forEachScalar(value, (scalar, at, isKey) => {
     if (typeof scalar !== 'string') return;
     const text = isKey ? scalar : decode(at, scalar);
-    for (const { what, pattern } of SECRET_SHAPES) {
+    let shaped = false;
+    for (const { what, pattern, redact = ends } of SECRET_SHAPES) {
       const m = pattern.exec(text);
-      if (m) hits.push({ at: [...at], what, match: m[0] });
+      if (m) {
+        hits.push({ at: [...at], what, shown: redact(m[0]) });
+        shaped = true;
+      }
+    }
+    const envName = isKey || shaped ? undefined : envNameAt(at);
+    if (envName !== undefined) {
+      hits.push({ at: [...at], what: `a literal value of the secret-named environment variable ${envName}`, shown: ends(scalar), envName });
     }
   });
   return hits.sort((a, b) => compareText(a.at.join('\u0000'), b.at.join('\u0000')) || compareText(a.what, b.what));
@@ -88,9 +139,13 @@ function formatAt(at: readonly string[]): string {
   return out.join('') || '(the whole object)';
 }
 
-/** The first and last four characters only, so the warning does not leak what it warns about. */
-function redact(match: string): string {
-  return match.startsWith('-----') ? `"${match}"` : `"${match.slice(0, 4)}...${match.slice(-4)}"`;
+/**
+ * The first and last four characters only, so the warning does not leak what
+ * it warns about; nothing of a value shorter than 16 characters, which four
+ * and four would give away.
+ */
+function ends(match: string): string {
+  return match.length < 16 ? '"****"' : `"${match.slice(0, 4)}...${match.slice(-4)}"`;
 }
 
 function decodeBase64(v: string): string {

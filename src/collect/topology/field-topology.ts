@@ -94,6 +94,9 @@ export interface TopologyData {
  */
 export type TypeRef = string | TypeSpec | { readonly type: string; readonly atomic: boolean };
 
+/** A scalar that is not a string, as structured-merge-diff names it: `untyped` takes more than one JSON type. */
+export type ScalarKind = 'numeric' | 'boolean' | 'untyped';
+
 /** A struct or map (`MapSpec`) or a list (`ListSpec`). */
 export type TypeSpec = MapSpec | ListSpec;
 
@@ -103,8 +106,16 @@ export interface MapSpec {
   readonly fields?: Readonly<Record<string, TypeRef>>;
   /** The plain scalar fields, space-separated. */
   readonly scalars?: string;
+  /** Those of `scalars` that are numbers (integers or not), space-separated. */
+  readonly numbers?: string;
+  /** Those of `scalars` that are booleans, space-separated. */
+  readonly booleans?: string;
+  /** Those of `scalars` that take more than one JSON type (an int-or-string, a quantity, a time), space-separated. The others are strings. */
+  readonly untyped?: string;
   /** The type of any other key (a map's values). */
   readonly values?: TypeRef;
+  /** When `values` is `'scalar'`: its kind, if it is not a string. */
+  readonly scalar?: ScalarKind;
   /** The whole struct or map is one leaf. */
   readonly atomic?: true;
 }
@@ -113,6 +124,8 @@ export interface MapSpec {
 export interface ListSpec {
   /** The element type. */
   readonly list: TypeRef;
+  /** When `list` is `'scalar'`: the elements' kind, if they are not strings. */
+  readonly scalar?: ScalarKind;
   /** Associative: the key fields of an element. */
   readonly keys?: readonly string[];
   /** Defaults of key fields. */

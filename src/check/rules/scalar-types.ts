@@ -1,0 +1,57 @@
+import type { ObjectFact } from '../../collect/facts';
+import { describeIdentity } from '../../collect/object-identity';
+import { ScalarType, ScalarTypeProblem, scalarTypeProblems } from '../../collect/scalar-types';
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+
+/** How messages name a type. */
+const NAMED: Readonly<Record<ScalarType, string>> = {
+  'string': 'a string',
+  'number': 'a number',
+  'boolean': 'a boolean (true or false)',
+  'string or number': 'a string or a number (an int-or-string, a quantity)',
+};
+
+/**
+ * `CAP010`: a scalar field of a built-in kind given a value of another JSON
+ * type (`replicas: '3'`, a ConfigMap's `data: { a: 1 }`, `paused: 'true'`),
+ * which plain JavaScript lets through and the API server refuses. The types
+ * are Kubernetes 1.30's (`scalarTypeProblems`); int-or-string fields and
+ * quantities take both.
+ */
+export const scalarTypes = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'scalar types',
+  explanation: "A scalar field of a built-in kind takes one JSON type (a number, a string, a boolean); the API server refuses another (replicas: '3'), after earlier steps were already applied.",
+  run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? problemsOf(o) : [])),
+});
+
+function problemsOf(object: ObjectFact): RuleFinding[] {
+  const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest);
+  if (problems.length === 0) return [];
+  const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
+  return problems.map((p) => ({
+    message: `'${formatAt(p.at)}' (${JSON.stringify(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+    paths: [object.declarer],
+  }));
+}
+
+/** `spec.replicas`, `data["app.conf"]`, `spec.template.spec.containers[0].ports[0].containerPort`. */
+function formatAt(at: readonly string[]): string {
+  return at.map((s, i) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${i ? '.' : ''}${s}` : /^\d+$/.test(s) ? `[${s}]` : `[${JSON.stringify(s)}]`)).join('');
+}
+
+function typeOf(value: string | number | boolean): string {
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : 'a boolean';
+}
+
+/** The same value written in the type the field takes, when there is one: `Write 3, not "3".` */
+function fix(p: ScalarTypeProblem): string {
+  const given = JSON.stringify(p.value);
+  if (p.expected === 'string') return `Write ${JSON.stringify(String(p.value))}, not ${given}.`;
+  if (p.expected === 'string or number') return 'Write a number or a string.';
+  if (p.expected === 'number') {
+    return typeof p.value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(p.value) ? `Write ${p.value}, not ${given}.` : 'Write a number.';
+  }
+  return p.value === 'true' || p.value === 'false' ? `Write ${p.value}, not ${given}.` : 'Write true or false.';
+}

@@ -1,0 +1,130 @@
+import { groupKind } from './object-identity';
+import type { MapSpec, ScalarKind, TypeRef, TypeSpec } from './topology/field-topology';
+import { K8S_1_30 } from './topology/k8s-1.30.generated';
+
+/** The JSON type a scalar field of a built-in kind takes. */
+export type ScalarType = 'string' | 'number' | 'boolean' | 'string or number';
+
+/** A scalar leaf whose JSON type is not the one its field takes. */
+export interface ScalarTypeProblem {
+  /** The keys from the manifest's root to the leaf (list indexes as digits). */
+  readonly at: readonly string[];
+  /** The type the field takes. */
+  readonly expected: ScalarType;
+  /** The value given. */
+  readonly value: string | number | boolean;
+}
+
+/** aws-cdk token text in a string, which the boundary rule reports. */
+const TOKEN_TEXT = /[$#]\{Token\[/;
+
+/** The root `metadata` fields the validity rule of names and labels checks already, types included. */
+const CHECKED_METADATA: ReadonlySet<string> = new Set(['name', 'namespace', 'labels', 'annotations']);
+
+/** A map spec's scalar fields by kind, made once per spec. */
+interface ScalarFields {
+  readonly all: ReadonlySet<string>;
+  readonly kinds: ReadonlyMap<string, ScalarKind>;
+}
+
+const scalarFields = new WeakMap<MapSpec, ScalarFields>();
+
+/**
+ * The scalar leaves of an object of a built-in kind whose JSON type is not
+ * the one Kubernetes 1.30's schema gives the field: a number field (`replicas`,
+ * `containerPort`) given a string or a boolean, a string field (a ConfigMap's
+ * `data` value, an `image`, an env var's `value`) given a number or a boolean,
+ * a boolean field given a string or a number. The API server refuses each.
+ * Fields that take more than one type (an int-or-string such as `targetPort`
+ * or `maxSurge`, a quantity such as `resources.limits.cpu`, a time) take a
+ * string or a number: only a boolean there is a problem. Not checked: a field the schema does not know, a null, aws-cdk token text
+ * and number tokens (the boundary rule's), and the root `metadata.name`,
+ * `namespace`, `labels` and `annotations` (the validity rule's).
+ *
+ * One walk of the manifest along the schema; paths are copied only for a problem.
+ *
+ * @returns the problems in the manifest's key order; none for a kind that is not built in
+ */
+export function scalarTypeProblems(group: string, kind: string, manifest: unknown): ScalarTypeProblem[] {
+  const key = groupKind(group, kind);
+  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return [];
+  const found: ScalarTypeProblem[] = [];
+  const at: string[] = [];
+
+  const scalar = (scalarKind: ScalarKind | undefined, v: unknown): void => {
+    if (v === null || typeof v === 'object') return;
+    // an int-or-string, a quantity or a time takes a string (and the first two a number), never a boolean
+    if (scalarKind === 'untyped' && typeof v !== 'boolean') return;
+    const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
+    if (typeof v === expected) return;
+    if (typeof v === 'string' && TOKEN_TEXT.test(v)) return;
+    // an aws-cdk number token renders as about -1.888e+289
+    if (typeof v === 'number' && Math.abs(v) > 1e288) return;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') found.push({ at: [...at], expected, value: v });
+  };
+
+  const walk = (ref: TypeRef, v: unknown, scalarKind?: ScalarKind): void => {
+    if (v === null || v === undefined || ref === 'deduced' || ref === 'atomic') return;
+    if (ref === 'scalar') return scalar(scalarKind, v);
+    const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
+    if (!spec) return;
+    if ('list' in spec) {
+      if (!Array.isArray(v)) return;
+      for (let i = 0; i < v.length; i++) {
+        at.push(String(i));
+        walk(spec.list, v[i], spec.scalar);
+        at.pop();
+      }
+      return;
+    }
+    if (!isMap(v)) return;
+    const scalars = scalarFieldsOf(spec);
+    const root = at.length === 0;
+    for (const name of Object.keys(v)) {
+      const child = v[name];
+      if (child === null || child === undefined) continue;
+      at.push(name);
+      if (spec.fields && Object.hasOwn(spec.fields, name)) {
+        if (!(root && name === 'metadata')) walk(spec.fields[name], child);
+        else if (isMap(child)) walkMetadata(child);
+      } else if (scalars.all.has(name)) {
+        scalar(scalars.kinds.get(name), child);
+      } else if (spec.values !== undefined) {
+        walk(spec.values, child, spec.scalar);
+      }
+      at.pop();
+    }
+  };
+
+  const walkMetadata = (meta: Record<string, unknown>): void => {
+    const spec = K8S_1_30.types['meta.v1.ObjectMeta'] as MapSpec;
+    const scalars = scalarFieldsOf(spec);
+    for (const name of Object.keys(meta)) {
+      if (CHECKED_METADATA.has(name)) continue;
+      at.push(name);
+      if (spec.fields && Object.hasOwn(spec.fields, name)) walk(spec.fields[name], meta[name]);
+      else if (scalars.all.has(name)) scalar(scalars.kinds.get(name), meta[name]);
+      at.pop();
+    }
+  };
+
+  walk(K8S_1_30.kinds[key], manifest);
+  return found;
+}
+
+function scalarFieldsOf(spec: MapSpec): ScalarFields {
+  let fields = scalarFields.get(spec);
+  if (!fields) {
+    const kinds = new Map<string, ScalarKind>();
+    for (const [kind, names] of [['numeric', spec.numbers], ['boolean', spec.booleans], ['untyped', spec.untyped]] as const) {
+      for (const name of names?.split(' ') ?? []) kinds.set(name, kind);
+    }
+    fields = { all: new Set(spec.scalars?.split(' ') ?? []), kinds };
+    scalarFields.set(spec, fields);
+  }
+  return fields;
+}
+
+function isMap(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
