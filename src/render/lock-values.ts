@@ -1,4 +1,4 @@
-import { SECRET_SHAPES } from '../check/rules/possible-secrets';
+import { secretShapesIn } from '../check/rules/possible-secrets';
 import { KNOWN_AFTER_DEPLOY, SENSITIVE } from '../release/lock';
 
 const TOKEN = /\$\{Token\[/;
@@ -118,6 +118,6 @@ export function maskedValue(v: unknown, sensitive = false): unknown {
 function maskedText(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   if (TOKEN.test(v)) return KNOWN_AFTER_DEPLOY;
-  if (SECRET_REFERENCE.test(v) || SECRET_SHAPES.some((s) => s.pattern.test(v))) return SENSITIVE;
+  if (SECRET_REFERENCE.test(v) || secretShapesIn(v).length > 0) return SENSITIVE;
   return v;
 }
