@@ -52,10 +52,10 @@ function refused(message: string, path: string): never {
  * `isCompositionError` is true) holding one violation of `code`, with `message` after the code.
  *
  * @param message the message after the code, starting with the code's title (`misplaced construct: ...`)
- * @param path the construct's path
+ * @param path the construct's path; none for what is not a construct's (the app's own props)
  */
-export function constructionRefusal(code: string, message: string, path: string): Error {
-  const violation = { code, message, paths: [path] };
+export function constructionRefusal(code: string, message: string, path?: string): Error {
+  const violation = { code, message, paths: path === undefined ? [] : [path] };
   const error = new Error(`The composition was refused with 1 violation:\n${code} ${message}`);
   error.name = 'CompositionError';
   error.stack = `${error.name}: ${error.message}`;
