@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { brand, hasBrand } from './brand';
+import { inspectedAsReport } from './errors';
 
 /** The code of a construct created outside a capability (`ViolationCode.MISPLACED_CONSTRUCT`). */
 export const MISPLACED_CONSTRUCT = 'CAP015';
@@ -59,6 +60,7 @@ export function constructionRefusal(code: string, message: string, path?: string
   const error = new Error(`The composition was refused with 1 violation:\n${code} ${message}`);
   error.name = 'CompositionError';
   error.stack = `${error.name}: ${error.message}`;
+  inspectedAsReport(error);
   brand(error, 'CompositionError');
   Object.defineProperty(error, 'violations', { value: [violation], enumerable: false });
   return error;
