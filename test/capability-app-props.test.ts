@@ -24,23 +24,23 @@ describe('CapabilityApp props that are not valid: the constructor throws, naming
   const make = (props: unknown) => () => new CapabilityApp(props as any);
 
   test('an outdir or lockFile that is not a path', () => {
-    expect(make({ outdir: 5 })).toThrow(new Error("CapabilityApp: 'outdir' (5) must be a path, such as 'dist'"));
-    expect(make({ outdir: path.join(tempDir(), 'dist'), lockFile: ['a.json'] })).toThrow(new Error('CapabilityApp: \'lockFile\' (["a.json"]) must be a path, such as \'capability.lock.json\''));
+    expect(make({ outdir: 5 })).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: 'outdir' (5) must be a path, such as 'dist'"));
+    expect(make({ outdir: path.join(tempDir(), 'dist'), lockFile: ['a.json'] })).toThrow(new Error('The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: \'lockFile\' (["a.json"]) must be a path, such as \'capability.lock.json\''));
   });
 
   test('every problem in one message, enforce among them; props that are no object', () => {
     expect(make({ outdir: 5, lockFile: 7, enforce: 'yes' })).toThrow(new Error(
-      "CapabilityApp: 'outdir' (5) must be a path, such as 'dist'; 'lockFile' (7) must be a path, such as 'capability.lock.json'; " +
+      "The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: 'outdir' (5) must be a path, such as 'dist'; 'lockFile' (7) must be a path, such as 'capability.lock.json'; " +
         "'enforce' (\"yes\") must be an object such as { deployer: 'system:serviceaccount:flux-system:kustomize-controller' }",
     ));
-    expect(make([1])).toThrow(new Error("CapabilityApp: its props ([1]) must be an object, such as { outdir: 'dist' }"));
-    expect(make(null)).toThrow(new Error("CapabilityApp: its props (null) must be an object, such as { outdir: 'dist' }"));
+    expect(make([1])).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props ([1]) must be an object, such as { outdir: 'dist' }"));
+    expect(make(null)).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props (null) must be an object, such as { outdir: 'dist' }"));
   });
 
   test('builtinCloudFormationValidation that is no boolean, context that is no map', () => {
     const outdir = path.join(tempDir(), 'dist');
     expect(make({ outdir, builtinCloudFormationValidation: 'no', context: ['a'] })).toThrow(new Error(
-      "CapabilityApp: 'builtinCloudFormationValidation' (\"no\") must be true or false; " +
+      "The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: 'builtinCloudFormationValidation' (\"no\") must be true or false; " +
         "'context' ([\"a\"]) must be a map of context keys to values, such as { '@aws-cdk/core:newStyleStackSynthesis': true }",
     ));
   });
@@ -49,7 +49,7 @@ describe('CapabilityApp props that are not valid: the constructor throws, naming
     // GIVEN a JavaScript program's props with typos: the outdir would silently have been dist/, the lock file none
     const outdir = path.join(tempDir(), 'dist');
     expect(make({ outdri: outdir, lockfile: 'capability.lock.json', contxt: {} })).toThrow(new Error(
-      "CapabilityApp: 'outdri' is not a prop; did you mean 'outdir'?; 'lockfile' is not a prop; did you mean 'lockFile'?; 'contxt' is not a prop; did you mean 'context'?",
+      "The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: 'outdri' is not a prop; did you mean 'outdir'?; 'lockfile' is not a prop; did you mean 'lockFile'?; 'contxt' is not a prop; did you mean 'context'?",
     ));
     // AND a prop close to none (a cdk8s prop of a later version, say) constructs, as do cdk8s' own props
     expect(new CapabilityApp({ outdir, region: 'eu-west-1', recordConstructMetadata: true, yamlOutputType: 0 } as any).outdir).toBe(outdir);
@@ -187,7 +187,10 @@ describe("the routing helpers' options a JavaScript program gets wrong: the call
   test('addTenantRoute: a tenant that is a number, a backend that is none, hostnames and path prefix of another type', () => {
     const r = routing();
     const web = r.addBackend('web', { image: 'nginx', port: 80 });
-    expect(() => r.addTenantRoute(5 as any, web)).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-5': 'tenant' (5) must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters) such as \"acme\""));
+    expect(() => r.addTenantRoute(5 as any, web)).toThrow(new Error(
+      "The composition was refused with 1 violation:\nCAP010 invalid object: addTenantRoute of 'cdn/Routing': the tenant 5 must be a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, " +
+        "at most 63 characters): it is the value the edge writes into the tenant header, and it names the route 'tenant-<tenant>'. Route a tenant id such as \"5\", and have the edge write that value.",
+    ));
     expect(() => r.addTenantRoute('acme', null as any)).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-acme': 'backend' (null) must be what addBackend or addVersionedBackend returned"));
     expect(() => r.addTenantRoute('acme', web, { hostnames: 'acme.example.com' as any })).toThrow(new Error(
       'addTenantRoute \'cdn/Routing/tenant-acme\': \'hostnames\' ("acme.example.com") must be a list of host names, such as ["acme.example.com"]',

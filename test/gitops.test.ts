@@ -238,9 +238,9 @@ describe('Flux options', () => {
 
   test('a gitops prop not made by GitOps is refused when the app is made, naming the prop', () => {
     expect(() => new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: 'flux' as any })).toThrow(
-      "CapabilityApp: 'gitops' (\"flux\") must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()",
+      "CAP010 invalid object: CapabilityApp props: 'gitops' (\"flux\") must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()",
     );
-    expect(() => new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.flux as any })).toThrow("CapabilityApp: 'gitops' (the function flux) must be made by");
+    expect(() => new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.flux as any })).toThrow("CAP010 invalid object: CapabilityApp props: 'gitops' (the function flux) must be made by");
   });
 
   test('without the gitops prop no gitops/ folder is written', () => {

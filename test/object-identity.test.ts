@@ -212,3 +212,52 @@ describe('identity as the API server stores it', () => {
     expect(violations).toEqual([]);
   });
 });
+
+describe('a duplicate whose names cdk8s generated alike below two capabilities', () => {
+  /** A reusable construct as a team would publish it: routing with a ConfigMap whose name cdk8s generates. */
+  function team(app: CapabilityApp, id: string, generatedNames?: 'plain' | 'full-path'): ApiObject {
+    const routing = new RuntimeRouting(new Capability(app, id, { generatedNames }), 'Routing');
+    return new ApiObject(routing, 'Web', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'web' } });
+  }
+
+  test("is CAP001 whose fix is generatedNames: 'full-path' on the capabilities, not a Contribution", () => {
+    // GIVEN two capabilities made by one construct, each with an object named by cdk8s
+    const app = newApp();
+    const a = team(app, 'teamA');
+    team(app, 'teamB');
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN one CAP001 that says where the name came from and how to tell the two apart
+    expect(violations).toEqual([
+      {
+        code: 'CAP001',
+        message: `duplicate object: ConfigMap web/${a.name} is declared by 'teamA/Routing/Web' and 'teamB/Routing/Web'. `
+          + "cdk8s generated the name from the construct path below the capability ('Routing/Web'), which is the same in each: "
+          + "set generatedNames: 'full-path' on capabilities 'teamA' and 'teamB' (cdk8s then names their objects from the whole construct path, "
+          + 'which tells them apart, and renames every object whose name it generates there), or give the objects a metadata.name of their own.',
+        paths: ['teamA/Routing/Web', 'teamB/Routing/Web'],
+      },
+    ]);
+  });
+
+  test("with generatedNames: 'full-path' on the capabilities, as the fix says, the two are two objects", () => {
+    const app = newApp();
+    team(app, 'teamA', 'full-path');
+    team(app, 'teamB', 'full-path');
+
+    expect(app.synthesize().violations).toEqual([]);
+  });
+
+  test('a name given in metadata.name below two capabilities keeps the Contribution fix', () => {
+    // GIVEN one name written by the program in both capabilities
+    const app = newApp();
+    for (const id of ['teamA', 'teamB']) {
+      new ApiObject(new RuntimeRouting(new Capability(app, id), 'Routing'), 'Web', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'web' } });
+    }
+
+    // THEN the declarations are one object as written
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([duplicate('ConfigMap web/web', 'teamA/Routing/Web', 'teamB/Routing/Web')]);
+  });
+});

@@ -72,7 +72,7 @@ describe('a terse plan', () => {
       { sign: '~', path: 'Resources.P.Properties.Name', text: ': {"x":1} -> "b"' },
       { sign: '~', path: 'Resources.P.Properties.Role', text: ': Ref(RoleA) -> Ref(RoleB)' },
       { sign: '+', path: 'Resources.P.Properties.Arn', text: ': Fn::GetAtt(Role.Arn)' },
-      { sign: '~', path: 'Resources.P.Properties.Res', text: ': Fn::Join(...) -> Fn::Join(...)' },
+      { sign: '~', path: 'Resources.P.Properties.Res', text: ': Fn::Join(...), changed at [1][1].Ref: "AWS::Partition" -> "AWS::Region"' },
       { sign: '-', path: 'Resources.Gone', text: ' (AWS::SSM::Parameter)' },
     ]);
   });
@@ -87,7 +87,7 @@ describe('a terse plan', () => {
     expect(plan([{ route: 'HTTPRoute shop/web', before: { 'web-blue': 100, 'web-green': 0 }, after: { 'web-blue': 90, 'web-green': 10 } }]))
       .toContain('\nTraffic:\n  ~ HTTPRoute shop/web: web-blue 100 -> 90, web-green 0 -> 10\n');
     expect(plan([{ route: 'HTTPRoute shop/web', before: { 'web-blue': 100, 'web-green': 0 }, after: { 'web-blue': 90, 'web-green': 0, 'web-red': 10 } }]))
-      .toContain('\n  ~ HTTPRoute shop/web: web-blue 100 -> 90, web-red 0 -> 10\n');
+      .toContain('\n  ~ HTTPRoute shop/web: web-blue 100 -> 90, web-red (new) -> 10\n');
     expect(plan([{ route: 'HTTPRoute shop/web', before: { 'web-blue': 100, 'web-green': 0 }, after: { 'web-blue': 100, 'web-green': 0 } }])).not.toContain('Traffic:');
   });
 });

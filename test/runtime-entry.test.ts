@@ -112,9 +112,12 @@ describe('the Capability of cdk-capability/runtime', () => {
     );
   });
 
-  test('refuses an id aws-cdk would refuse as a Stage name', () => {
+  test('refuses an id aws-cdk would refuse as a Stage name with CAP010, suggesting one it takes', () => {
     const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
-    expect(() => new runtime.Capability(app, '9web')).toThrow(/^invalid capability name "9web"\. A capability name must start with a letter/);
+    expect(() => new runtime.Capability(app, '9web')).toThrow(new Error(
+      'The composition was refused with 1 violation:\nCAP010 invalid object: Capability \'9web\' has the id "9web", which no capability may have: ' +
+        "a capability id is letters, digits, '-', '_' and '.', starting with a letter (the id aws-cdk takes for a Stage). Give it an id such as \"web\".",
+    ));
   });
 });
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, AppProps } from 'cdk8s';
+import { App, AppProps, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { awsCdkContext } from './aws-context';
 import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
@@ -15,6 +15,7 @@ import { creationSite, recordCreationSites, SourceLocation } from '../private/cr
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
+import { invalidInput } from '../private/invalid-input';
 import { nearMiss } from '../private/near-miss';
 import { RunFolder } from '../private/run-folder';
 import { runFolderFailure } from '../private/scratch';
@@ -145,8 +146,9 @@ export class CapabilityApp extends App {
    * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
-   * @throws when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`,
-   *   `builtinCloudFormationValidation` not a boolean, `context` not a map, a prop that misspells one it takes:
+   * @throws CompositionError `CAP010` when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`,
+   *   `builtinCloudFormationValidation` not a boolean, `context` not a map, cdk8s' `outputFileExtension`, `yamlOutputType`,
+   *   `recordConstructMetadata` or `resolvers` not of its type, a prop that misspells one it takes:
    *   `outdri`, `lockfile`), naming each; other props it does not know pass, as cdk8s adds props across versions
    */
   constructor(props: CapabilityAppProps = {}) {
@@ -345,12 +347,13 @@ const KNOWN_PROPS: readonly string[] = [
 ];
 
 /**
- * `props`, or a throw naming each prop that is not valid: from JavaScript, anything can be given, and an
- * `outdir` or `lockFile` that is not a path would otherwise fail inside Node's `path` without naming it.
+ * `props`, or the `CAP010` refusal naming each prop that is not valid, in one violation: from JavaScript,
+ * anything can be given, and an `outdir` or `lockFile` that is not a path would otherwise fail inside Node's
+ * `path` without naming it.
  */
 function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   if (props === null || typeof props !== 'object' || Array.isArray(props)) {
-    throw new Error(`CapabilityApp: its props (${valueText(props)}) must be an object, such as { outdir: 'dist' }`);
+    throw invalidInput(`CapabilityApp props (${valueText(props)}) must be an object, such as { outdir: 'dist' }`);
   }
   const problems: string[] = [];
   const pathProp = (name: 'outdir' | 'lockFile', example: string) => {
@@ -365,6 +368,7 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   if (context !== undefined && (context === null || typeof context !== 'object' || Array.isArray(context))) {
     problems.push(`'context' (${valueText(context)}) must be a map of context keys to values, such as { '@aws-cdk/core:newStyleStackSynthesis': true }`);
   }
+  appendAll(problems, cdk8sPropsProblems(props));
   if (props.gitops !== undefined && !hasBrand(props.gitops, 'GitOps')) {
     problems.push(`'gitops' (${valueText(props.gitops)}) must be made by GitOps.flux({ sourceRef: { name: 'platform' } }) or GitOps.argoCd()`);
   }
@@ -374,8 +378,28 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
     const meant = KNOWN_PROPS.includes(key) ? undefined : nearMiss(key, KNOWN_PROPS);
     if (meant !== undefined) problems.push(`'${key}' is not a prop; did you mean '${meant}'?`);
   }
-  if (problems.length > 0) throw new Error(`CapabilityApp: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidInput(`CapabilityApp props: ${problems.join('; ')}`);
   return props;
+}
+
+/** Why the props `CapabilityApp` passes on to cdk8s' `App` are refused: cdk8s takes any value and fails later, or never says. */
+function cdk8sPropsProblems(props: AppProps): string[] {
+  const problems: string[] = [];
+  const { outputFileExtension, yamlOutputType, recordConstructMetadata, resolvers } = props as Record<string, unknown>;
+  if (outputFileExtension !== undefined && typeof outputFileExtension !== 'string') {
+    problems.push(`'outputFileExtension' (${valueText(outputFileExtension)}) must be a file extension, such as '.k8s.yaml'`);
+  }
+  if (yamlOutputType !== undefined && !Object.values(YamlOutputType).some((v) => typeof v === 'number' && v === yamlOutputType)) {
+    problems.push(`'yamlOutputType' (${valueText(yamlOutputType)}) must be a YamlOutputType of cdk8s, such as YamlOutputType.FILE_PER_CHART`);
+  }
+  if (recordConstructMetadata !== undefined && typeof recordConstructMetadata !== 'boolean') {
+    problems.push(`'recordConstructMetadata' (${valueText(recordConstructMetadata)}) must be true or false`);
+  }
+  const isResolver = (r: unknown) => r !== null && typeof r === 'object' && typeof (r as { resolve?: unknown }).resolve === 'function';
+  if (resolvers !== undefined && !(Array.isArray(resolvers) && resolvers.every(isResolver))) {
+    problems.push(`'resolvers' (${valueText(resolvers)}) must be a list of cdk8s resolvers (objects with a resolve(context) method), such as [new LazyResolver()]`);
+  }
+  return problems;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { compareFindings, Violation } from './finding';
 import { brand, hasBrand } from '../private/brand';
+import { inspectedAsReport } from '../private/errors';
 
 /**
  * Thrown by `CapabilityApp.synth()` when the composition is refused or its
@@ -35,6 +36,7 @@ export class CompositionError extends Error {
     // The report is the whole story: a stack trace into synth internals helps
     // nobody, and an uncaught error under `cdk8s synth` prints just the report.
     this.stack = `${this.name}: ${this.message}`;
+    inspectedAsReport(this);
     Object.defineProperty(this, 'violations', { enumerable: false });
   }
 }

@@ -106,11 +106,8 @@ export function formatPlan(plan: Plan): string {
       for (const e of d.closes) lines.push(`      ${e}`);
     }
   }
-  // only the weights that move, as terraform lists only what changes
-  const moved = (c.traffic ?? []).map((t) => ({
-    route: t.route,
-    backends: [...new Set([...Object.keys(t.before), ...Object.keys(t.after)])].filter((b) => (t.before[b] ?? 0) !== (t.after[b] ?? 0)).map((b) => `${b} ${t.before[b] ?? 0} -> ${t.after[b] ?? 0}`),
-  })).filter((t) => t.backends.length > 0);
+  // only the weights that move, and the backends the route gains or drops, as terraform lists only what changes
+  const moved = (c.traffic ?? []).map((t) => ({ route: t.route, backends: weightChanges(t.before, t.after) })).filter((t) => t.backends.length > 0);
   if (moved.length > 0) {
     lines.push('', 'Traffic:');
     for (const t of moved) lines.push(`  ~ ${t.route}: ${t.backends.join(', ')}`);
@@ -163,6 +160,19 @@ export function formatPlanJson(report: SynthReport, findings: readonly ReportedF
     ...(plan ? { plan } : {}),
   };
   return JSON.stringify(output, undefined, 2) + '\n';
+}
+
+/**
+ * Each backend whose weight moves (`web-blue 100 -> 90`), and each the route drops or gains, as such:
+ * `web-green 0 -> (removed)`, `web-red (new) -> 10`, never as a weight of 0 it does not have.
+ */
+function weightChanges(before: Record<string, number>, after: Record<string, number>): string[] {
+  const backends = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return backends.flatMap((b) => {
+    if (!(b in after)) return [`${b} ${before[b]} -> (removed)`];
+    if (!(b in before)) return [`${b} (new) -> ${after[b]}`];
+    return before[b] === after[b] ? [] : [`${b} ${before[b]} -> ${after[b]}`];
+  });
 }
 
 function contractLine(c: ContractChange): string {

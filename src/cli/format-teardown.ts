@@ -37,9 +37,16 @@ export function formatTeardown(plan: Plan): string {
     '',
     'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
     'committing this release prunes the runtime objects, each Kustomization on its own and not in',
-    'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
-    'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
   );
+  // the note on stacks only when the teardown deletes one: a runtime-only release has none
+  if (teardown.steps.some((s) => s.lifecycle === 'deploy')) {
+    lines.push(
+      'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
+      'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
+    );
+  } else {
+    lines.push('this order: run the runtime steps first.');
+  }
   return lines.join('\n') + '\n';
 }
 

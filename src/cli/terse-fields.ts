@@ -46,12 +46,41 @@ export function showValue(v: unknown): string {
 }
 
 /** An intrinsic function as one value: `Ref(Bucket)`, `Fn::GetAtt(Role.Arn)`, `Fn::Join(...)`. */
-function intrinsicText(name: string, leaves: readonly { rest: readonly Segment[]; value: unknown }[]): string {
+function intrinsicText(name: string, leaves: readonly Leaf[]): string {
   const scalars = leaves.filter((l) => l.rest.length === 0 || (l.rest.length === 1 && 'index' in l.rest[0]));
   if (scalars.length === leaves.length && leaves.length > 0 && leaves.length <= 2 && leaves.every((l) => typeof l.value === 'string')) {
     return `${name}(${leaves.map((l) => l.value).join('.')})`;
   }
   return `${name}(...)`;
+}
+
+/** Leaves shown of a changed intrinsic function that reads the same on both sides. */
+const SHOWN_LEAVES = 3;
+
+/**
+ * A changed intrinsic function: `Ref(RoleA) -> Ref(RoleB)`; when both sides read the same (`Fn::Join(...)`),
+ * the function once and the leaves inside it that differ, by their path in it:
+ * `Fn::Join(...), changed at [1][1].Ref: "AWS::Partition" -> "AWS::Region"`.
+ */
+function changedIntrinsicText(name: string, before: readonly Leaf[], after: readonly Leaf[]): string {
+  const [from, to] = [intrinsicText(name, before), intrinsicText(name, after)];
+  if (from !== to) return `${from} -> ${to}`;
+  const at = (leaf: Leaf) => pathOf(leaf.rest) || '(the value)';
+  const afterAt = new Map(after.map((l) => [at(l), l.value]));
+  const beforeAt = new Map(before.map((l) => [at(l), l.value]));
+  const differing = [...new Set([...beforeAt.keys(), ...afterAt.keys()])].flatMap((p) => {
+    const [b, a] = [beforeAt.has(p) ? showValue(beforeAt.get(p)) : '(none)', afterAt.has(p) ? showValue(afterAt.get(p)) : '(none)'];
+    return a === b ? [] : [`${p}: ${b} -> ${a}`];
+  });
+  if (differing.length === 0) return `${from} (changed expression)`;
+  const more = differing.length > SHOWN_LEAVES ? ` and ${differing.length - SHOWN_LEAVES} more` : '';
+  return `${from}, changed at ${differing.slice(0, SHOWN_LEAVES).join('; ')}${more}`;
+}
+
+/** A leaf inside an intrinsic function: its path below the function's key, and its value. */
+interface Leaf {
+  readonly rest: readonly Segment[];
+  readonly value: unknown;
 }
 
 /**
@@ -105,7 +134,7 @@ export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
     let line: TerseLine;
     if (before.length === 0) line = { sign: '+', path, text: `: ${intrinsicText(name, after)}` };
     else if (after.length === 0) line = { sign: '-', path, text: `: ${intrinsicText(name, before)}` };
-    else line = { sign: '~', path, text: `: ${intrinsicText(name, before)} -> ${intrinsicText(name, after)}` };
+    else line = { sign: '~', path, text: `: ${changedIntrinsicText(name, before, after)}` };
     folded.set(items[0].f, line);
     for (const p of items) done.add(p.f);
   }

@@ -111,12 +111,16 @@ export function collect(root: IConstruct): Facts {
   const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks) : noDeployment();
   const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates) : [];
 
-  const objects: ObjectFact[] = drafts.map((d) => ({
+  // a duplicate's declarations too: two instances of one construct below two capabilities generate one name
+  const duplicated = new Set(drafts.flatMap((d) => (d.duplicateOf === undefined ? [] : [d.duplicateOf])));
+  const objects: ObjectFact[] = drafts.map((d, i) => ({
     path: d.apiObject.node.path,
     declarer: d.declarer,
     chart: d.apiObject.chart.node.path,
     capability: RuntimeCapability.tryOf(d.apiObject)?.node.path,
-    ...(!acceptedByEveryKind(d.manifest?.metadata?.name) && generatedName(d.apiObject) ? { nameFrom: d.apiObject.node.path } : {}),
+    ...((!acceptedByEveryKind(d.manifest?.metadata?.name) || d.duplicateOf !== undefined || duplicated.has(i)) && generatedName(d.apiObject)
+      ? { nameFrom: d.apiObject.node.path }
+      : {}),
     identity: d.identity,
     key: d.key,
     manifest: d.manifest,

@@ -116,8 +116,9 @@ export interface ObjectFact {
   /**
    * When cdk8s generated `metadata.name` (none was given): the construct path
    * it was generated from, whose ids the user changes to change the name.
-   * Looked up only for a name some kind refuses (the only names a message
-   * explains): absent for a DNS-1035 label of at most 52 characters.
+   * Looked up only for a name some kind refuses, and for the declarations of
+   * a duplicate object (the only names a message explains): absent for a
+   * DNS-1035 label of at most 52 characters otherwise.
    */
   readonly nameFrom?: string;
 }

@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
 import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
+import { requireCapabilityId } from '../private/capability-id';
 import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { withInheritedAspects } from '../private/inherited-aspects';
 import type { GeneratedNames } from '../private/names';
@@ -84,9 +85,10 @@ export class Capability extends Stage {
    * @param scope the `CapabilityApp` (or any construct under it)
    * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
    * @param props options
+   * @throws CompositionError `CAP010` when `id` is not a capability's name, naming it, the rule and an id that keeps to it
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
-    super(scope, id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
+    super(requireCapabilityId(scope, id), id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
     this.generatedNames = setUpCapability(this, props);
     const prefix: unknown = props.prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does

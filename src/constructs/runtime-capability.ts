@@ -1,6 +1,7 @@
 import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
+import { requireCapabilityId } from '../private/capability-id';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { valueText } from '../private/value-text';
 
@@ -26,9 +27,6 @@ export interface RuntimeCapabilityProps {
    */
   readonly generatedNames?: GeneratedNames;
 }
-
-/** A capability name: letters, digits, `-`, `_` and `.`, starting with a letter (what aws-cdk requires of a Stage). */
-const CAPABILITY_ID = /^[a-z][a-z0-9\-_.]*$/i;
 
 /**
  * A capability that holds runtime charts only: what `cdk-capability/runtime`
@@ -76,12 +74,10 @@ export class RuntimeCapability extends Construct {
    * @param scope the `CapabilityApp` (or any construct under it)
    * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
    * @param props options
+   * @throws CompositionError `CAP010` when `id` is not a capability's name, naming it, the rule and an id that keeps to it
    */
   constructor(scope: Construct, id: string, props: RuntimeCapabilityProps = {}) {
-    super(scope, id);
-    if (!CAPABILITY_ID.test(id)) {
-      throw new Error(`invalid capability name "${id}". A capability name must start with a letter and contain only letters, digits, '-', '_' and '.'`);
-    }
+    super(requireCapabilityId(scope, id), id);
     this.generatedNames = setUpCapability(this, props);
     this.description = props.description;
   }

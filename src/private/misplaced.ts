@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { brand, hasBrand } from './brand';
+import { inspectedAsReport } from './errors';
 
 /** The code of a construct created outside a capability (`ViolationCode.MISPLACED_CONSTRUCT`). */
 export const MISPLACED_CONSTRUCT = 'CAP015';
@@ -52,13 +53,14 @@ function refused(message: string, path: string): never {
  * `isCompositionError` is true) holding one violation of `code`, with `message` after the code.
  *
  * @param message the message after the code, starting with the code's title (`misplaced construct: ...`)
- * @param path the construct's path
+ * @param path the construct's path; none for what is not a construct's (the app's own props)
  */
-export function constructionRefusal(code: string, message: string, path: string): Error {
-  const violation = { code, message, paths: [path] };
+export function constructionRefusal(code: string, message: string, path?: string): Error {
+  const violation = { code, message, paths: path === undefined ? [] : [path] };
   const error = new Error(`The composition was refused with 1 violation:\n${code} ${message}`);
   error.name = 'CompositionError';
   error.stack = `${error.name}: ${error.message}`;
+  inspectedAsReport(error);
   brand(error, 'CompositionError');
   Object.defineProperty(error, 'violations', { value: [violation], enumerable: false });
   return error;

@@ -1,9 +1,7 @@
 import type { IConstruct } from 'constructs';
 import { hasBrand } from './brand';
+import { INVALID_OBJECT } from './invalid-input';
 import { constructionRefusal } from './misplaced';
-
-/** The code of a stack name CloudFormation refuses (`ViolationCode.INVALID_OBJECT`). */
-const INVALID_OBJECT = 'CAP010';
 
 /** What aws-cdk's `Stack` requires of a stack name, as CloudFormation does. */
 const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]*$/;

@@ -130,7 +130,7 @@ export class RuntimeRouting extends Chart {
    * In the mesh (Istio without a `gateway`), the tenants of one backend host
    * share one VirtualService, one `http` route each (see `RuntimeRoutingProps.gateway`).
    *
-   * @param tenant the tenant id the edge writes into the header
+   * @param tenant the tenant id the edge writes into the header; a DNS-1123 label (`CAP010` otherwise, suggesting one: `"acme-corp"` for `"Acme Corp"`)
    * @returns the route object, named `tenant-<tenant>` unless `name` is given; in the mesh, the VirtualService the tenant's `http` route joined
    * @example
    * const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080 });

@@ -5,6 +5,7 @@ import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { DNS1123_LABEL } from '../private/dns-names';
+import { dnsLabelLike, invalidInput } from '../private/invalid-input';
 import { gatewayApi, istio } from '../private/lazy';
 import { valueText } from '../private/value-text';
 
@@ -150,7 +151,8 @@ function pathPrefixProblem(pathPrefix: string): string | undefined {
  * @param tenant the tenant id, the value the edge writes into the header; a DNS-1123 label
  * @param backend where the tenant's requests go
  * @returns the route object
- * @throws when the tenant id or path prefix is malformed (a Gateway API route without a gateway is CAP010 at synth)
+ * @throws CompositionError `CAP010` when the tenant id is no DNS-1123 label; an error when the path prefix or another option is malformed
+ *   (a Gateway API route without a gateway is CAP010 at synth)
  */
 export function addTenantRoute(
   scope: Construct,
@@ -162,9 +164,7 @@ export function addTenantRoute(
 ): ApiObject {
   const where = `addTenantRoute '${scope.node.path}/${id}'`;
   // from JavaScript, anything: a regular expression would take the number 5 for "5"
-  if (typeof tenant !== 'string' || !DNS1123_LABEL.test(tenant)) {
-    throw new Error(`${where}: 'tenant' (${JSON.stringify(tenant)}) must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters) such as "acme"`);
-  }
+  if (typeof tenant !== 'string' || !DNS1123_LABEL.test(tenant)) throw tenantRefusal(scope, tenant);
   if (backend === null || typeof backend !== 'object' || !('deployment' in backend || 'versions' in backend)) {
     throw new Error(`${where}: 'backend' (${valueText(backend)}) must be what addBackend or addVersionedBackend returned`);
   }
@@ -221,6 +221,20 @@ export function addTenantRoute(
     : [];
   object.node.addValidation({ validate: () => [...noGateway, ...weightProblems(backend, options.weights)] });
   return object;
+}
+
+/**
+ * The `CAP010` refusal of a tenant id that is no DNS-1123 label, naming the routing, the tenant, the rule and a
+ * tenant that keeps to it (`"Acme Corp"`: `"acme-corp"`).
+ */
+function tenantRefusal(scope: Construct, tenant: unknown): Error {
+  const like = dnsLabelLike(String(tenant));
+  return invalidInput(
+    `addTenantRoute of '${scope.node.path}': the tenant ${valueText(tenant)} must be a DNS-1123 label (lowercase letters, digits and '-', `
+      + 'starting and ending with a letter or digit, at most 63 characters): it is the value the edge writes into the tenant header, and it names '
+      + `the route 'tenant-<tenant>'. Route a tenant id such as ${JSON.stringify(like === '' ? 'acme' : like)}, and have the edge write that value.`,
+    scope.node.path,
+  );
 }
 
 /** The largest weight Gateway API accepts (`backendRefs[].weight` maximum). */

@@ -2,7 +2,7 @@ import type { ObjectFact } from '../../collect/facts';
 import { DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-import { quoted } from './text';
+import { joinAnd, quoted } from './text';
 
 /** The fix of a duplicate object, as a capability app makes it. */
 export const DUPLICATE_OBJECT_FIX = 'Declare it once; let the other construct write its own fields with new Contribution(scope, id, { target, fields }).';
@@ -31,12 +31,30 @@ export const duplicateObjects = defineRule({
       const note = why(objects);
       const shown = note.includes(DEFAULT_NAMESPACE) ? { ...identity, namespace: effectiveNamespace(identity) } : identity;
       return {
-        message: `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${DUPLICATE_OBJECT_FIX}`,
+        message: `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${generatedNamesFix(objects) ?? DUPLICATE_OBJECT_FIX}`,
         paths,
       };
     });
   },
 });
+
+/**
+ * The fix when cdk8s generated every declaration's name (none set `metadata.name`) in different capabilities:
+ * a capability's `generatedNames: 'plain'` names an object from its construct path below the capability, so
+ * one construct path below two capabilities (two instances of a reusable construct) names two objects alike.
+ * Undefined otherwise: the declarations are one object as written.
+ */
+function generatedNamesFix(objects: readonly ObjectFact[]): string | undefined {
+  if (!objects.every((o) => o.nameFrom !== undefined)) return undefined;
+  if (new Set(objects.map((o) => o.capability)).size < 2) return undefined;
+  const capabilities = [...new Set(objects.flatMap((o) => (o.capability === undefined ? [] : [o.capability])))];
+  const first = objects.find((o) => o.capability !== undefined)!;
+  const below = first.nameFrom!.slice(first.capability!.length + 1);
+  const named = capabilities.length === 1 ? `capability ${quoted(capabilities)[0]}` : `capabilities ${joinAnd(quoted(capabilities))}`;
+  return `cdk8s generated the name from the construct path below the capability ('${below}'), which is the same in each: `
+    + `set generatedNames: 'full-path' on ${named} (cdk8s then names their objects from the whole construct path, which tells them apart, `
+    + 'and renames every object whose name it generates there), or give the objects a metadata.name of their own.';
+}
 
 /** Why declarations that read differently are one object: the default namespace, or a cluster-scoped kind. */
 function why(objects: readonly ObjectFact[]): string {
