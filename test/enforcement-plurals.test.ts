@@ -145,12 +145,12 @@ describe('enforce.resources is checked', () => {
     ]);
   });
 
-  test('a value that is not a map, a key that is not Kind.group and a value that is no resource name throw at construction, naming each', () => {
+  test('a value that is not a map, a key that is not Kind.group and a value that is no resource name are one CAP010 at construction, naming each', () => {
     const make = (resources: unknown) => () => new CapabilityApp({ enforce: { deployer: DEPLOYER, resources: resources as Record<string, string> } });
 
-    expect(make(['redis'])).toThrow(new Error('CapabilityApp: \'enforce.resources\' (["redis"]) must map kinds to their resources, such as { \'Redis.cache.example.com\': \'redis\' }'));
+    expect(make(['redis'])).toThrow(new Error('The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: \'enforce.resources\' (["redis"]) must map kinds to their resources, such as { \'Redis.cache.example.com\': \'redis\' }'));
     expect(make({ 'redis.cache.example.com': 'redis', 'Redis.cache.example.com': 'Redis' })).toThrow(new Error(
-      'CapabilityApp: \'enforce.resources\' key "redis.cache.example.com" must be a kind and its API group as kubectl writes them, Kind.group, such as "Redis.cache.example.com" (a kind of the core group alone, such as "ConfigMap"); '
+      'The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: \'enforce.resources\' key "redis.cache.example.com" must be a kind and its API group as kubectl writes them, Kind.group, such as "Redis.cache.example.com" (a kind of the core group alone, such as "ConfigMap"); '
         + '\'enforce.resources["Redis.cache.example.com"]\' ("Redis") must be the kind\'s resource as its CRD\'s spec.names.plural gives it: a DNS-1035 label (lowercase letters, digits and \'-\', starting with a letter, at most 63 characters), such as "redis"',
     ));
   });
