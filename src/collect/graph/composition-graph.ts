@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
 import { kindRank } from './kind-order';
 import { referenceEdges } from './order-references';
-import { dependencyCall, stackDependencyCall } from '../../private/dependency-calls';
+import { dependencyCallText, explicitDependencyOrigin, stackDependencyCall } from '../../private/dependency-calls';
 import { isSelfDependent } from '../../private/self-dependency';
 import type { GraphUnit, ObjectFact, ReferenceFact } from '../facts';
 import { groupKind } from '../object-identity';
@@ -126,7 +126,7 @@ function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitN
       }
       const from = unitOf(d) ?? barrier(done, d);
       const to = unitOf(c) ?? barrier(start, c);
-      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitOrigin(c, d));
+      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitDependencyOrigin(c, d));
     }
   }
 
@@ -275,32 +275,11 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
 }
 
 /**
- * Who made an explicit dependency: `c` was made to depend on `d`, by
- * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it). When
- * a library made the call for its own construct (cdk8s-plus' StatefulSet on
- * its headless Service, an aws-cdk L2 on its L1), the construct whose code made
- * it: the one `c` is the default child of (id `Resource` or `Default`), or `c`
- * itself; when the program made it, its file and line. (`node.defaultChild`
- * is not read: it throws when a construct has both ids.)
- */
-function explicitOrigin(c: IConstruct, d: IConstruct): string {
-  const call = dependencyCall(c, d);
-  const made = madeCall(c, d);
-  if (call?.byLibrary) {
-    const scope = c.node.scope;
-    const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
-    const owner = scope && isDefaultChild && !Chart.isChart(scope) ? scope : c;
-    return `${made}, by ${owner.constructor.name} '${owner.node.path}'`;
-  }
-  return call?.site ? `${made} at ${call.site}` : made;
-}
-
-/**
  * An explicit dependency of `c` on `d` (`c.node.addDependency(d)`) as an edge
  * names it: by the program's file and line, or the library construct that made it.
  */
 export function explicitEdge(c: IConstruct, d: IConstruct): { readonly reason: string; readonly origin: string } {
-  return { reason: EdgeReason.EXPLICIT, origin: explicitOrigin(c, d) };
+  return { reason: EdgeReason.EXPLICIT, origin: explicitDependencyOrigin(c, d) };
 }
 
 /**
@@ -316,11 +295,6 @@ export function stackEdge(dep: StackDependency): { readonly reason: string; read
   const call = stackDependencyCall(dep.to, dep.from);
   if (!call) return { reason: dep.reason };
   if (call.byLibrary) return call.reason === undefined ? { reason: dep.reason } : { reason: dep.reason, origin: call.reason };
-  const made = madeCall(dep.to, dep.from);
+  const made = dependencyCallText(dep.to, dep.from);
   return { reason: EdgeReason.EXPLICIT, origin: call.site ? `${made} at ${call.site}` : made };
-}
-
-/** `'a'.addDependency('b')`: how a message names the call that made `c` depend on `d`. */
-function madeCall(c: IConstruct, d: IConstruct): string {
-  return `'${c.node.path}'.addDependency('${d.node.path}')`;
 }
