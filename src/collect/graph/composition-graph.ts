@@ -82,22 +82,29 @@ export function buildCompositionGraph(input: GraphInput): CompositionGraph {
     if (o !== undefined) unitNode.set(c, graph.addNode({ kind: 'object', index: o }, c.node.path));
   }
 
-  const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode);
+  const explicit = new Set<string>();
+  const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode, explicit);
   addRuntimeEdges(input.objects, graph, unitNode);
   addReferenceEdges(input, graph, unitNode);
   addChartEdges(input, graph, unitNode);
   addKindOrder(input, graph, unitNode);
   for (const dep of input.stackDependencies) {
     const { reason, origin } = stackEdge(dep);
-    graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, reason, false, origin);
+    const from = unitNode.get(dep.from)!;
+    const to = unitNode.get(dep.to)!;
+    // aws-cdk's stack dependency for a node.addDependency between the stacks: the explicit edge, with its call, already says it
+    if (reason === EdgeReason.STACK && origin === undefined && explicit.has(pairKey(from, to))) continue;
+    graph.addEdge(from, to, reason, false, origin);
   }
   addDeployBeforeRuntimeEdges(input, graph, unitNode);
   addInterfaceEdges(input, graph, unitNode);
   return { graph, selfDependencies };
 }
 
-/** The `addDependency` edges; returns the constructs that depend on themselves. */
-function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitNode: Map<IConstruct, number>): string[] {
+const pairKey = (from: number, to: number) => `${from}>${to}`;
+
+/** The `addDependency` edges, each pair of nodes added to `pairs`; returns the constructs that depend on themselves. */
+function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitNode: Map<IConstruct, number>, pairs: Set<string>): string[] {
   const unitOf = (c: IConstruct): number | undefined => {
     for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
       const n = unitNode.get(s);
@@ -126,7 +133,9 @@ function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitN
       }
       const from = unitOf(d) ?? barrier(done, d);
       const to = unitOf(c) ?? barrier(start, c);
-      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitDependencyOrigin(c, d));
+      if (from === to) continue;
+      graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitDependencyOrigin(c, d));
+      pairs.add(pairKey(from, to));
     }
   }
 
