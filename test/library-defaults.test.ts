@@ -137,18 +137,16 @@ describe('force: true hands a field over', () => {
     expect(stdout).toContain("\nHandovers in this release:\n  ~ apps/Deployment shop/web spec.replicas: 'shop/Routing/Web' -> 'shop/Routing/Platform/Scale' (force)\n");
   });
 
-  test('a forced Contribution over another Contribution takes the leaf from it, as each took its leaves from the declarer', () => {
+  test('two forced Contributions of one leaf are a CAP002; each took its other leaves from the declarer, not from each other', () => {
     const { app, web, team } = fixture();
     new Contribution(team, 'Limits', { target: web, fields: container({ resources: { limits: { cpu: '2', memory: '1Gi' } } }), force: true });
     new Contribution(team, 'Memory', { target: web, fields: container({ resources: { limits: { memory: '4Gi' } } }), force: true });
 
-    const result = CapabilityTesting.synth(app);
-    expect(result.violations).toEqual([]);
-    expect(result.runtimeObjects.find((o) => o.kind === 'Deployment')?.spec.template.spec.containers[0].resources.limits).toEqual({ cpu: '2', memory: '4Gi' });
-    expect(result.plan!.ownership!.handovers.map((h) => `${h.field}: ${h.from} -> ${h.to}`)).toEqual([
-      `${CONTAINER}.resources.limits.cpu: shop/Routing/Web -> shop/Routing/Platform/Limits`,
-      `${CONTAINER}.resources.limits.memory: shop/Routing/Web -> shop/Routing/Platform/Limits`,
-      `${CONTAINER}.resources.limits.memory: shop/Routing/Platform/Limits -> shop/Routing/Platform/Memory`,
+    expect(codeLines(CapabilityTesting.synth(app).violations)).toEqual([
+      `CAP002 field conflict: 'shop/Routing/Platform/Limits' and 'shop/Routing/Platform/Memory' both write ${CONTAINER}.resources.limits.memory of apps/Deployment shop/web with force: true `
+      + `('shop/Routing/Platform/Limits' writes ${CONTAINER}.resources.limits.memory: "1Gi"; 'shop/Routing/Platform/Memory' writes ${CONTAINER}.resources.limits.memory: "4Gi"). `
+      + "force: true takes a field from its owner, not from another writer with force: true, so only the last one's value would reach the output. "
+      + 'Give each field one owner: drop the field from one of them, or make them one Contribution.',
     ]);
   });
 

@@ -12,6 +12,7 @@ import { hasBrand } from '../private/brand';
 import { withoutRecordingStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
+import { refusingStackCycles } from '../private/stack-cycle-refusal';
 import { stackDependencyPath } from '../private/stack-dependency-path';
 
 export type { DeploySynthesis } from './deploy-result';
@@ -53,7 +54,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
     try {
       // Not forced: a second synth of an unchanged tree reuses the first assembly (forcing
       // would append metadata again), and aws-cdk refuses a tree changed since then.
-      const assembly = synthesizeStage(capability);
+      const assembly = refusingStackCycles(() => synthesizeStage(capability));
       result.assemblyDirs.push(assembly.directory);
       for (const artifact of assembly.stacks) {
         const stack = byArtifact.get(artifact.id);

@@ -196,6 +196,25 @@ export interface ObjectWrites {
    * @default - none
    */
   readonly defaults?: readonly LibraryDefault[];
+  /**
+   * The writes of writers with `force: true` that another forced writer
+   * contests, with the value each writes: force takes a leaf from its owner,
+   * never from another forced writer, so these stay in `writes` and conflict.
+   * @default - no forced writer contests another
+   */
+  readonly forced?: readonly ForcedWrite[];
+}
+
+/** A write of a forced writer (`force: true`) that another forced writer contests. */
+export interface ForcedWrite {
+  /** The forced writer. */
+  readonly writer: Writer;
+  /** The leaf it writes. */
+  readonly path: FieldPath;
+  /** The value it writes there; absent when it removes the leaf, or when the ledger cannot tell the value (a write callback's change below a node written whole). */
+  readonly value?: unknown;
+  /** True when it removes the leaf (a JSON patch `remove`, a deletion override). */
+  readonly removes?: true;
 }
 
 /** A leaf a declarer holds only because its library renders a default there. */

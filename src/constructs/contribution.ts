@@ -67,7 +67,9 @@ export interface ContributionProps<T extends IConstruct = IConstruct> {
    * Takes the leaves this contribution writes from the writer that owns them
    * (the declarer, or another writer), as server-side apply's `force` does:
    * the output has this contribution's value, and `plan.json` records each
-   * leaf handed over.
+   * leaf handed over. It takes nothing from another writer with `force: true`:
+   * two forced contributions of one leaf are refused with `CAP002`, even with
+   * equal values.
    *
    * @default false
    */

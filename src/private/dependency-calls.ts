@@ -1,6 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
+import { Chart } from 'cdk8s';
 import type { IConstruct } from 'constructs';
-import { awsCdk } from './aws-cdk';
+import { awsCdk, isStage } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
 
@@ -106,6 +107,32 @@ export function dependencyCall(c: IConstruct, d: IConstruct): DependencyCall | u
   return calls.get(c)?.get(d);
 }
 
+/**
+ * Who made an explicit dependency: `c` was made to depend on `d`, by
+ * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it). When
+ * a library made the call for its own construct (cdk8s-plus' StatefulSet on
+ * its headless Service, an aws-cdk L2 on its L1), the construct whose code made
+ * it: the one `c` is the default child of (id `Resource` or `Default`), or `c`
+ * itself; when the program made it, its file and line. (`node.defaultChild`
+ * is not read: it throws when a construct has both ids.)
+ */
+export function explicitDependencyOrigin(c: IConstruct, d: IConstruct): string {
+  const call = dependencyCall(c, d);
+  const made = dependencyCallText(c, d);
+  if (call?.byLibrary) {
+    const scope = c.node.scope;
+    const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
+    const owner = scope && isDefaultChild && !Chart.isChart(scope) ? scope : c;
+    return `${made}, by ${owner.constructor.name} '${owner.node.path}'`;
+  }
+  return call?.site ? `${made} at ${call.site}` : made;
+}
+
+/** `'a'.addDependency('b')`: how a message names the call that made `c` depend on `d`. */
+export function dependencyCallText(c: IConstruct, d: IConstruct): string {
+  return `'${c.node.path}'.addDependency('${d.node.path}')`;
+}
+
 function lazyCall(holder: { stack?: string }, skips: (file: string) => boolean = skipsNodeFrame): DependencyCall {
   let caller: string | null | undefined;
   const site = programSite(holder);
@@ -154,3 +181,26 @@ function skipsStackFrame(file: string): boolean {
   return /[\\/]node_modules[\\/]aws-cdk-lib[\\/]core[\\/]lib[\\/]stack\.js$/.test(file) || isOwnFile(file);
 }
 
+
+/**
+ * The first `node.addDependency` by which a construct of stack `from` (or `from` itself) depends on a construct
+ * of stack `to` (or `to`), in aws-cdk's order (depth first, each construct's dependencies in the order added):
+ * the call that makes aws-cdk add the stack dependency at synth, which records no `addStackDependency` call.
+ * Constructs of a nested stage are left out (it synthesizes on its own). Undefined when there is none.
+ */
+export function nodeDependencyBetween(from: Stack, to: Stack): { readonly source: IConstruct; readonly target: IConstruct } | undefined {
+  for (const source of from.node.findAll()) {
+    if (!holds(from, source)) continue;
+    for (const target of source.node.dependencies) if (holds(to, target)) return { source, target };
+  }
+  return undefined;
+}
+
+/** True when `c` is `stack` or inside it, not inside a stage nested in it. */
+function holds(stack: Stack, c: IConstruct): boolean {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+    if (s === stack) return true;
+    if (isStage(s)) return false;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import type { Stack } from 'aws-cdk-lib';
-import { stackDependencyCall } from './dependency-calls';
+import { awsCdk } from './aws-cdk';
+import { explicitDependencyOrigin, nodeDependencyBetween, stackDependencyCall } from './dependency-calls';
 import { constructionRefusal } from './misplaced';
 import { stackDependencyPath } from './stack-dependency-path';
 
@@ -25,11 +26,42 @@ export function stackCycleRefusal(error: unknown, stack: Stack, target: Stack): 
   );
 }
 
-/** How `from` came to depend on `to`: the program's call with its site, or the reason aws-cdk gave its own. */
+/**
+ * How `from` came to depend on `to`: the program's call with its site, or the reason aws-cdk gave its own; a
+ * dependency aws-cdk added at synth for a `node.addDependency` between constructs of the two stacks (which
+ * calls no `addStackDependency`) by that call, with its site.
+ */
 function origin(from: Stack, to: Stack): string {
   const call = stackDependencyCall(from, to);
   const made = `'${from.node.path}'.addDependency('${to.node.path}')`;
-  if (!call) return 'stack dependency';
+  if (!call) {
+    const byNode = nodeDependencyBetween(from, to);
+    return byNode ? `explicit ${explicitDependencyOrigin(byNode.source, byNode.target)}` : 'stack dependency';
+  }
   if (call.byLibrary) return call.reason ?? 'stack dependency (aws-cdk)';
   return `explicit ${made}${call.site ? ` at ${call.site}` : ''}`;
+}
+
+/**
+ * Runs `fn` (a stage's synth) with every stack's `addStackDependency` refusing a dependency that closes a cycle
+ * as `stackCycleRefusal` names it: the ones aws-cdk adds during synth for a cross-stack reference go through it,
+ * on a plain aws-cdk `Stack` of the capability too, whose own calls outside synth keep aws-cdk's error. So a
+ * cycle a reference closes through a stack dependency that a `node.addDependency` made is one `CAP004` naming
+ * the call by its file and line, not aws-cdk's words.
+ */
+export function refusingStackCycles<T>(fn: () => T): T {
+  const proto = awsCdk().Stack.prototype as unknown as { addStackDependency: (this: Stack, target: Stack, reason?: string) => void };
+  const original = proto.addStackDependency;
+  proto.addStackDependency = function addStackDependency(this: Stack, target: Stack, reason?: string) {
+    try {
+      return original.call(this, target, reason);
+    } catch (e) {
+      throw stackCycleRefusal(e, this, target) ?? e;
+    }
+  };
+  try {
+    return fn();
+  } finally {
+    proto.addStackDependency = original;
+  }
 }

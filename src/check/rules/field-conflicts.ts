@@ -1,4 +1,4 @@
-import type { LibraryDefault, ObjectWrites } from '../../collect/facts';
+import type { ForcedWrite, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
 import { describeWriter, Writer, writerName } from '../../collect/ledger/writer';
@@ -36,6 +36,13 @@ export interface FieldConflict {
     /** True for a CloudFormation resource. */
     readonly cfn: boolean;
   };
+  /**
+   * When every writer has `force: true`: what each writes at the contested
+   * fields, with its value (force takes a field from its owner, never from
+   * another forced writer).
+   * @default - not a conflict between forced writers
+   */
+  readonly forced?: readonly ForcedWrite[];
 }
 
 /**
@@ -49,7 +56,7 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: c.defaults ? overDefaults(c, c.defaults) : conflictMessage(c),
+      message: c.defaults ? overDefaults(c, c.defaults) : c.forced ? forcedMessage(c, c.forced) : conflictMessage(c),
       paths: [...new Set(c.writers.map((w) => w.path))],
     })),
 });
@@ -85,6 +92,35 @@ function replacingMessage(c: FieldConflict, replacing: NonNullable<FieldConflict
       ? ['the whole Properties', 'override each property by its own path (addPropertyOverride) instead of the whole Properties, or leave them to one writer']
       : ['the whole object', 'write each field by its own path instead of the whole object'];
   return `${describeWriter(writer)} replaces ${what} of ${c.object}, which drops ${fields}, written by ${describeWriter(other)}. Give each field one owner: ${fix}.`;
+}
+
+/**
+ * The message of a conflict between writers that all have `force: true`: each takes the field from its owner, and
+ * none from another, so without the refusal the one the ledger met last would silently win. Equal values conflict
+ * too, as they do between writers without force.
+ */
+function forcedMessage(c: FieldConflict, forced: readonly ForcedWrite[]): string {
+  const secret = c.object.startsWith('Secret ');
+  const wrote = c.writers.map((w) => {
+    const values = forced.filter((f) => f.writer.id === w.id).map((f) => `${formatPath(f.path)}: ${shownValue(f, secret)}`);
+    return `${describeWriter(w)} writes ${listSome(values)}`;
+  });
+  const shown = forced.map((f) => shownValue(f, secret));
+  const equal = shown.every((v) => v === shown[0]) && !secret && !shown[0].startsWith('(');
+  const one = c.writers.length === 2 ? 'one of them' : 'all of them but one';
+  return `${joinAnd(c.writers.map(describeWriter))} ${c.writers.length === 2 ? 'both' : 'all'} write ${listSome(c.fields)} of ${c.object} with force: true (${wrote.join('; ')}). `
+    + `force: true takes a field from its owner, not from another writer with force: true, so only the last one's value would reach the output${equal ? ', and equal values conflict too' : ''}. `
+    + `Give each field one owner: drop the field from ${one}, or make them one Contribution.`;
+}
+
+/** A forced write's value as a message shows it: JSON, at most 60 characters; `(sensitive)` in a Secret, `(removed)`, `(known after deploy)`. */
+function shownValue(w: ForcedWrite, secret: boolean): string {
+  if (w.removes) return '(removed)';
+  if (!('value' in w)) return '(value not known)';
+  if (secret) return '(sensitive)';
+  const text = JSON.stringify(w.value) ?? String(w.value);
+  if (text.includes('${Token[')) return '(known after deploy)';
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
@@ -159,8 +195,9 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
       const leaves = fields.map((f) => f[1]);
       const defaults = defaultsContested(object, group.writers, leaves);
       const replacing = replacingWriter(object, group.writers, leaves);
+      const forced = forcedWrites(object, group.writers, leaves);
       const conflict: FieldConflict = { object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves };
-      found.push({ ...conflict, ...(defaults ? { defaults } : {}), ...(replacing ? { replacing } : {}) });
+      found.push({ ...conflict, ...(defaults ? { defaults } : {}), ...(replacing ? { replacing } : {}), ...(forced ? { forced } : {}) });
     }
   }
   return found;
@@ -175,6 +212,13 @@ function replacingWriter(object: ObjectWrites, writers: readonly Writer[], leave
     return map && maps.every((m) => m && samePath(m, map)) ? { writer, map, cfn: object.kind === 'cfn' } : undefined;
   }).filter((r) => r !== undefined);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/** When every one of `writers` has `force: true`, their forced writes at or below `leaves`; else undefined. */
+function forcedWrites(object: ObjectWrites, writers: readonly Writer[], leaves: readonly FieldPath[]): ForcedWrite[] | undefined {
+  if (!object.forced) return undefined;
+  const under = object.forced.filter((f) => leaves.some((leaf) => leaf.length <= f.path.length && leaf.every((s, i) => f.path[i] === s)));
+  return writers.every((w) => under.some((f) => f.writer.id === w.id)) ? under.filter((f) => writers.some((w) => w.id === f.writer.id)) : undefined;
 }
 
 function samePath(a: FieldPath, b: FieldPath): boolean {

@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
 import { kindRank } from './kind-order';
 import { referenceEdges } from './order-references';
-import { dependencyCall, stackDependencyCall } from '../../private/dependency-calls';
+import { dependencyCallText, explicitDependencyOrigin, stackDependencyCall } from '../../private/dependency-calls';
 import { isSelfDependent } from '../../private/self-dependency';
 import type { GraphUnit, ObjectFact, ReferenceFact } from '../facts';
 import { groupKind } from '../object-identity';
@@ -82,22 +82,29 @@ export function buildCompositionGraph(input: GraphInput): CompositionGraph {
     if (o !== undefined) unitNode.set(c, graph.addNode({ kind: 'object', index: o }, c.node.path));
   }
 
-  const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode);
+  const explicit = new Set<string>();
+  const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode, explicit);
   addRuntimeEdges(input.objects, graph, unitNode);
   addReferenceEdges(input, graph, unitNode);
   addChartEdges(input, graph, unitNode);
   addKindOrder(input, graph, unitNode);
   for (const dep of input.stackDependencies) {
     const { reason, origin } = stackEdge(dep);
-    graph.addEdge(unitNode.get(dep.from)!, unitNode.get(dep.to)!, reason, false, origin);
+    const from = unitNode.get(dep.from)!;
+    const to = unitNode.get(dep.to)!;
+    // aws-cdk's stack dependency for a node.addDependency between the stacks: the explicit edge, with its call, already says it
+    if (reason === EdgeReason.STACK && origin === undefined && explicit.has(pairKey(from, to))) continue;
+    graph.addEdge(from, to, reason, false, origin);
   }
   addDeployBeforeRuntimeEdges(input, graph, unitNode);
   addInterfaceEdges(input, graph, unitNode);
   return { graph, selfDependencies };
 }
 
-/** The `addDependency` edges; returns the constructs that depend on themselves. */
-function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitNode: Map<IConstruct, number>): string[] {
+const pairKey = (from: number, to: number) => `${from}>${to}`;
+
+/** The `addDependency` edges, each pair of nodes added to `pairs`; returns the constructs that depend on themselves. */
+function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitNode: Map<IConstruct, number>, pairs: Set<string>): string[] {
   const unitOf = (c: IConstruct): number | undefined => {
     for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
       const n = unitNode.get(s);
@@ -126,7 +133,9 @@ function addExplicitEdges(constructs: readonly IConstruct[], graph: Graph, unitN
       }
       const from = unitOf(d) ?? barrier(done, d);
       const to = unitOf(c) ?? barrier(start, c);
-      if (from !== to) graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitOrigin(c, d));
+      if (from === to) continue;
+      graph.addEdge(from, to, EdgeReason.EXPLICIT, false, explicitDependencyOrigin(c, d));
+      pairs.add(pairKey(from, to));
     }
   }
 
@@ -275,32 +284,11 @@ function addKindOrder(input: GraphInput, graph: Graph, unitNode: Map<IConstruct,
 }
 
 /**
- * Who made an explicit dependency: `c` was made to depend on `d`, by
- * `c.node.addDependency(d)` (or cdk8s' `addDependency`, which calls it). When
- * a library made the call for its own construct (cdk8s-plus' StatefulSet on
- * its headless Service, an aws-cdk L2 on its L1), the construct whose code made
- * it: the one `c` is the default child of (id `Resource` or `Default`), or `c`
- * itself; when the program made it, its file and line. (`node.defaultChild`
- * is not read: it throws when a construct has both ids.)
- */
-function explicitOrigin(c: IConstruct, d: IConstruct): string {
-  const call = dependencyCall(c, d);
-  const made = madeCall(c, d);
-  if (call?.byLibrary) {
-    const scope = c.node.scope;
-    const isDefaultChild = c.node.id === 'Resource' || c.node.id === 'Default';
-    const owner = scope && isDefaultChild && !Chart.isChart(scope) ? scope : c;
-    return `${made}, by ${owner.constructor.name} '${owner.node.path}'`;
-  }
-  return call?.site ? `${made} at ${call.site}` : made;
-}
-
-/**
  * An explicit dependency of `c` on `d` (`c.node.addDependency(d)`) as an edge
  * names it: by the program's file and line, or the library construct that made it.
  */
 export function explicitEdge(c: IConstruct, d: IConstruct): { readonly reason: string; readonly origin: string } {
-  return { reason: EdgeReason.EXPLICIT, origin: explicitOrigin(c, d) };
+  return { reason: EdgeReason.EXPLICIT, origin: explicitDependencyOrigin(c, d) };
 }
 
 /**
@@ -316,11 +304,6 @@ export function stackEdge(dep: StackDependency): { readonly reason: string; read
   const call = stackDependencyCall(dep.to, dep.from);
   if (!call) return { reason: dep.reason };
   if (call.byLibrary) return call.reason === undefined ? { reason: dep.reason } : { reason: dep.reason, origin: call.reason };
-  const made = madeCall(dep.to, dep.from);
+  const made = dependencyCallText(dep.to, dep.from);
   return { reason: EdgeReason.EXPLICIT, origin: call.site ? `${made} at ${call.site}` : made };
-}
-
-/** `'a'.addDependency('b')`: how a message names the call that made `c` depend on `d`. */
-function madeCall(c: IConstruct, d: IConstruct): string {
-  return `'${c.node.path}'.addDependency('${d.node.path}')`;
 }

@@ -4,11 +4,11 @@ import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { withImportsAt, withImportsOf } from './cross-stack-imports';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
-import { LedgerBuilder, LedgerObject } from './field-ledger';
+import { LedgerBuilder, LedgerObject, ValueOfWrite, WrittenValue } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
 import { FieldSet } from './field-set';
 import { leavesOf, OwnedLeaf, ownedLeaves } from './leaves';
-import { deltaLeaves } from './render-delta';
+import { deltaLeaves, deltaValue } from './render-delta';
 import { ReplacedWrites } from './replaced-writes';
 import { recordStackTagWrites } from './stack-tags';
 import { findStatement, StatementGrant } from './statement-grants';
@@ -139,7 +139,8 @@ interface ResourceWrites {
 
 function recordResource(c: CfnResource, w: ResourceWrites): void {
   const object: LedgerObject = { key: `cfn|${c.node.path}`, label: labelOf(c), kind: 'cfn' };
-  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => w.ledger.record({ object, writer, path, presence, replacing });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf, value?: ValueOfWrite) =>
+    w.ledger.record({ object, writer, path, presence, replacing, value });
   const declarer = declarationWriter(declarerOf(c).node.path);
   const declaredTagValues = w.declared ? Object.fromEntries([...w.declared].map(([k, t]) => [k, t.value])) : undefined;
   const doc = cloudFormationDocOf(c, declaredTagValues);
@@ -154,11 +155,13 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
       ...changedLeaves(withImportsOf(w.runs[w.runs.length - 1].after, doc), doc, topology, opaque),
     ];
   if (granted) declaredLeaves = declaredLeaves.filter((leaf) => !granted.theirsOnly.has(leaf.path.join('\u0000')));
-  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
+  const writes: CfnWrite[] = [];
   for (const [writer, leaf] of granted?.writes ?? []) writes.push([writer, leaf]);
   for (const run of w.runs) {
     const writer = contributionWriter(run.writer, 'contribution-write');
-    for (const leaf of deltaLeaves(run.changes, CFN_PROPERTIES, opaque)) writes.push([writer, leaf]);
+    for (const leaf of deltaLeaves(run.changes, CFN_PROPERTIES, opaque)) {
+      writes.push([writer, leaf, undefined, () => deltaValue(run.changes, leaf.path, CFN_PROPERTIES)]);
+    }
   }
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
@@ -166,8 +169,11 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   const hatches = new EscapeHatchWrites(declaredLeaves);
   recordOverrideCalls(w.calls, { ledger: w.ledger, object, resourcePath: c.node.path, declarer, doc, hatches, writes, under: 1 });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+  for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
 }
+
+/** A write to record: the writer, the leaf, the escape hatch it is when it is one, and the value it writes when known. */
+type CfnWrite = [Writer, OwnedLeaf, EscapeHatchWrite?, ValueOfWrite?];
 
 /**
  * The statements write callbacks added to a policy (`grants`), read again in
@@ -205,7 +211,7 @@ interface OverrideRecording {
   /** The declared leaves, against which a plain call is the declarer's escape hatch. */
   readonly hatches: EscapeHatchWrites;
   /** The writes to record, added to in call order. */
-  readonly writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]>;
+  readonly writes: CfnWrite[];
   /** How many segments of an override path lead to the object (1: `Properties`; 0: the resource attributes). */
   readonly under: number;
 }
@@ -228,7 +234,10 @@ function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecordin
     const deletes = call.value === undefined;
     const at = call.path.slice(r.under);
     const leaves = deletes ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
-    if (!deletes) for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path, replacing: at }]);
+    if (!deletes) {
+      const dropped = replaced.by(writer, at, leaves, plain ? declarer : undefined);
+      for (const path of dropped) writes.push([writer, { path, replacing: at }, undefined, () => ({ removes: true })]);
+    }
     for (const path of leaves) {
       if (plain && deletes) {
         for (const earlier of hatches.removeUnder(writer, path)) {
@@ -238,7 +247,7 @@ function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecordin
       const value = () => valueAt(call.value, path.slice(at.length), CFN_PROPERTIES);
       const hatch: EscapeHatchWrite | undefined = plain && !deletes ? { writer, path, value } : undefined;
       if (hatch) hatches.note(hatch);
-      writes.push([writer, { path }, hatch]);
+      writes.push([writer, { path }, hatch, () => (deletes ? { removes: true } : { value: value() })]);
       if (!plain) continue;
       // a value written below a declared scalar replaces it: the plan shows the scalar, from its value to the new one
       // (below a declared list, aws-cdk merges into the list's elements: the leaf written is the override)
@@ -326,16 +335,23 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], r
   const declaredLeaves = first && last
     ? [...chosenLeaves(first.before), ...changedLeaves(last.after, now.doc, CFN_PROPERTIES, opaque)]
     : chosenLeaves(now);
-  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
+  const writes: CfnWrite[] = [];
   runs.forEach((run, i) => {
     const writer = contributionWriter(run.writer, 'contribution-write');
-    for (const leaf of written[i]) writes.push([writer, leaf]);
+    for (const leaf of written[i]) writes.push([writer, leaf, undefined, () => writtenAttribute(run.attributes!, leaf.path)]);
   });
   const hatches = new EscapeHatchWrites(declaredLeaves);
   recordOverrideCalls(calls, { ledger, object, resourcePath: c.node.path, declarer, doc: now.doc, hatches, writes, under: 0 });
-  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => ledger.record({ object, writer, path, presence, replacing });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf, value?: ValueOfWrite) =>
+    ledger.record({ object, writer, path, presence, replacing, value });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+  for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
+}
+
+/** What a write callback left at one attribute leaf: its value after the run, or a removal. */
+function writtenAttribute(run: AttributesRun, path: FieldPath): WrittenValue {
+  const value = valueAt(run.after, path, CFN_PROPERTIES);
+  return value === undefined ? { removes: true } : { value };
 }
 
 /** The leaves of a resource's attributes that someone chose: all but aws-cdk's default removal policy. */

@@ -1,4 +1,4 @@
-import type { FieldLedgerFacts, FieldWrite, HandoverFact, LibraryDefault, ObjectWrites, OverrideFact } from '../facts';
+import type { FieldLedgerFacts, FieldWrite, ForcedWrite, HandoverFact, LibraryDefault, ObjectWrites, OverrideFact } from '../facts';
 import { FieldPath } from './field-path';
 import { FieldIndex } from './field-set';
 import { Writer, writerName } from './writer';
@@ -26,12 +26,25 @@ export interface LedgerWrite {
   readonly presence?: boolean;
   /** The ancestor whose value the writer set, dropping this leaf another writer set (see `FieldWrite.replacing`). */
   readonly replacing?: FieldPath;
+  /**
+   * The value written at the leaf, read only for the message of a conflict between forced writers.
+   * @default - not known
+   */
+  readonly value?: ValueOfWrite;
 }
+
+/** What a write leaves at its leaf: a value, or nothing (a removal). */
+export type WrittenValue = { readonly value: unknown } | { readonly removes: true };
+
+/** Tells what a write leaves at its leaf when asked (undefined: not known). */
+export type ValueOfWrite = () => WrittenValue | undefined;
 
 interface Entry {
   readonly label: string;
   readonly kind: 'k8s' | 'cfn';
   readonly writes: FieldWrite[];
+  /** The values of the writes that told them, for the messages of conflicts between forced writers. */
+  readonly values: Map<FieldWrite, ValueOfWrite>;
   /** Writers by path, made on the first `writersAt` question. */
   index?: FieldIndex<Writer[]>;
 }
@@ -52,13 +65,15 @@ export class LedgerBuilder {
 
   /** Records one write. */
   public record(write: LedgerWrite): void {
-    const { object, writer, path, presence, replacing } = write;
+    const { object, writer, path, presence, replacing, value } = write;
     let entry = this.objects.get(object.key);
     if (!entry) {
-      entry = { label: object.label, kind: object.kind, writes: [] };
+      entry = { label: object.label, kind: object.kind, writes: [], values: new Map() };
       this.objects.set(object.key, entry);
     }
-    entry.writes.push(presence ? { writer, path, presence: true } : replacing ? { writer, path, replacing } : { writer, path });
+    const recorded: FieldWrite = presence ? { writer, path, presence: true } : replacing ? { writer, path, replacing } : { writer, path };
+    entry.writes.push(recorded);
+    if (value) entry.values.set(recorded, value);
     entry.index = undefined;
   }
 
@@ -80,7 +95,9 @@ export class LedgerBuilder {
   /**
    * Makes a writer take every leaf it writes from the writers that own it, as
    * server-side apply's `force` does: their writes of it (and of an ancestor
-   * it writes into) leave the ledger, and each leaf taken is a handover.
+   * it writes into) leave the ledger, and each leaf taken is a handover. A
+   * forced writer takes nothing from another forced writer: both writes stay,
+   * and conflict.
    */
   public force(writer: Writer): void {
     this.forced.add(writer.id);
@@ -106,11 +123,14 @@ export class LedgerBuilder {
     const handovers = [...this.handovers];
     const objects: ObjectWrites[] = [...this.objects].map(([key, o]) => {
       const defaults = this.defaults.get(key);
+      const writes = this.forced.size === 0 ? o.writes : forcedWrites(o, this.forced, handovers);
+      const forced = this.forced.size === 0 ? [] : contestedForcedWrites(o, writes, this.forced);
       return {
         label: o.label,
         kind: o.kind,
-        writes: this.forced.size === 0 ? o.writes : forcedWrites(o, this.forced, handovers),
+        writes,
         ...(defaults ? { defaults } : {}),
+        ...(forced.length > 0 ? { forced } : {}),
       };
     });
     return { objects, overrides: this.overrides, handovers };
@@ -122,7 +142,9 @@ export class LedgerBuilder {
  * wrote, has taken what it contests from the writers before it (as a forced
  * apply takes from the managers that applied earlier): another writer's write
  * at or below a leaf it replaces, or of a node it writes into. Each leaf taken
- * is a handover.
+ * is a handover. A write of another forced writer is never taken: two forced
+ * writers of one leaf are two owners of it, which the field-conflict rule
+ * refuses, not a handover to whichever wrote last.
  */
 function forcedWrites(entry: Entry, forced: ReadonlySet<string>, handovers: HandoverFact[]): FieldWrite[] {
   let writes = entry.writes;
@@ -138,7 +160,7 @@ function forcedWrites(entry: Entry, forced: ReadonlySet<string>, handovers: Hand
     }
     const taken = new FieldIndex<Map<string, Writer>>();
     writes = writes.filter((w, i) => {
-      if (i > first || w.writer.id === taker.id) return true;
+      if (i > first || w.writer.id === taker.id || forced.has(w.writer.id)) return true;
       let contested = false;
       replaced.forEachPrefix(w.path, () => (contested = true));
       if (!contested && !w.presence) contested = written.has(w.path) || written.hasBelow(w.path);
@@ -150,6 +172,27 @@ function forcedWrites(entry: Entry, forced: ReadonlySet<string>, handovers: Hand
     }
   }
   return writes;
+}
+
+/**
+ * The writes of forced writers that another forced writer contests (one
+ * replaces the node the other writes at or below), with the value each
+ * writes, for the message of their conflict. Forced writers are few, and
+ * write few leaves: their writes are compared pairwise.
+ */
+function contestedForcedWrites(entry: Entry, writes: readonly FieldWrite[], forced: ReadonlySet<string>): ForcedWrite[] {
+  const theirs = writes.filter((w) => forced.has(w.writer.id));
+  const contested = theirs.filter((a) => theirs.some((b) => a.writer.id !== b.writer.id && contests(a, b)));
+  return contested.map((w) => ({ writer: w.writer, path: w.path, ...entry.values.get(w)?.() }));
+}
+
+/** True when one of two writes replaces the node the other writes at or below. */
+function contests(a: FieldWrite, b: FieldWrite): boolean {
+  return (!a.presence && startsWith(b.path, a.path)) || (!b.presence && startsWith(a.path, b.path));
+}
+
+function startsWith(path: FieldPath, prefix: FieldPath): boolean {
+  return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 }
 
 function indexOf(writes: readonly FieldWrite[]): FieldIndex<Writer[]> {

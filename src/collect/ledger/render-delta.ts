@@ -1,8 +1,10 @@
 import { changedLeavesAt } from './changed-leaves';
+import type { WrittenValue } from './field-ledger';
 import type { FieldPath } from './field-path';
 import { isIdentityKey, LeafOptions, OwnedLeaf } from './leaves';
 import { isMap } from '../../private/maps';
 import type { FieldTopology } from '../topology/field-topology';
+import { topologyAt, valueAt } from '../topology/list-topology';
 
 /** One place where two renders of an object differ: the values at `path`, a path of map keys only. */
 export interface RenderChange {
@@ -93,6 +95,20 @@ export function deltaLeaves(delta: readonly RenderChange[], topology: FieldTopol
     changedLeavesAt(change.before, change.after, node, [...change.path], out, options);
   }
   return out;
+}
+
+/**
+ * What a delta leaves at one of its leaves: the value after, or a removal;
+ * undefined where the leaf is a node written whole above the change (the delta
+ * holds only the part of it that changed).
+ *
+ * @param topology the topology of the object's kind (of the root)
+ */
+export function deltaValue(delta: readonly RenderChange[], path: FieldPath, topology: FieldTopology): WrittenValue | undefined {
+  const change = delta.find((c) => c.path.length <= path.length && c.path.every((s, i) => path[i] === s));
+  if (!change) return undefined;
+  const value = valueAt(change.after, path.slice(change.path.length), topologyAt(topology, change.path));
+  return value === undefined ? { removes: true } : { value };
 }
 
 function isOpenMap(x: unknown, isOpaque: (v: unknown) => boolean): x is Record<string, unknown> {

@@ -1,12 +1,12 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { changedLeaves } from './changed-leaves';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
-import { LedgerBuilder, LedgerObject } from './field-ledger';
+import { LedgerBuilder, LedgerObject, ValueOfWrite, WrittenValue } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
 import { OwnedLeaf, ownedLeaves } from './leaves';
 import { libraryDefaultsOf } from './library-defaults';
 import { mergeFields } from './merge';
-import { deltaLeaves } from './render-delta';
+import { deltaLeaves, deltaValue } from './render-delta';
 import { ReplacedWrites } from './replaced-writes';
 import type { CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, runtimeWriter, Writer } from './writer';
@@ -88,7 +88,8 @@ export function recordRuntimeWrites(
   const patches = jsonPatchesOf(draft.apiObject);
   const declared = patches.length > 0 ? renderWithoutPatches(draft.apiObject) : draft.manifest;
   const object: LedgerObject = { key: draft.key, label: draft.label, kind: 'k8s' };
-  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf) => ledger.record({ object, writer, path, presence, replacing });
+  const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf, value?: ValueOfWrite) =>
+    ledger.record({ object, writer, path, presence, replacing, value });
   const declarer = declarationWriter(draft.declarer);
 
   if (patches.length === 0 && contributions.length === 0 && callbacks.length === 0 && runtime.length === 0) {
@@ -99,10 +100,10 @@ export function recordRuntimeWrites(
   const declaredLeaves = callbacks.length === 0
     ? ownedLeaves(declared, topology)
     : [...ownedLeaves(callbacks[0].before, topology), ...changedLeaves(callbacks[callbacks.length - 1].after, declared, topology)];
-  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite?]> = [];
+  const writes: Array<[Writer, OwnedLeaf, EscapeHatchWrite | undefined, ValueOfWrite]> = [];
   for (const run of callbacks) {
     const writer = contributionWriter(run.writer, 'contribution-write');
-    for (const leaf of deltaLeaves(run.changes, topology)) writes.push([writer, leaf]);
+    for (const leaf of deltaLeaves(run.changes, topology)) writes.push([writer, leaf, undefined, () => deltaValue(run.changes, leaf.path, topology)]);
   }
   const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
@@ -116,6 +117,10 @@ export function recordRuntimeWrites(
     const patchedSoFar = once(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i + 1)));
     const owned = patchOwnedLeaves(op, declared, topology);
     const leaves = owned.map((l) => l.path);
+    const valueOf = (path: FieldPath) => (): WrittenValue => {
+      const value = op.op === 'remove' ? undefined : valueAt(patchedSoFar(), path, topology);
+      return value === undefined ? { removes: true } : { value };
+    };
     // an empty map (or a key-only element, a set value) a patch creates only makes it exist, as it does in a
     // declaration; over a value already there it replaces that value, so it stays a write that contests
     const before = once(() => attempt(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i))));
@@ -123,7 +128,9 @@ export function recordRuntimeWrites(
     if ((op.op === 'add' || op.op === 'replace') && !inserts) {
       // a value set over a map drops what earlier patches set in it: this patch writes those leaves too
       const at = pointerToPath(op.path, declared, topology, op.value).path;
-      for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) writes.push([writer, { path, replacing: at }]);
+      for (const path of replaced.by(writer, at, leaves, plain ? declarer : undefined)) {
+        writes.push([writer, { path, replacing: at }, undefined, valueOf(path)]);
+      }
     }
     for (const leaf of owned) {
       const path = leaf.path;
@@ -134,7 +141,7 @@ export function recordRuntimeWrites(
       }
       const hatch: EscapeHatchWrite | undefined = plain && op.op !== 'remove' ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) } : undefined;
       if (hatch) hatches.note(hatch);
-      writes.push([writer, creates(leaf) ? { path, presence: true } : { path }, hatch]);
+      writes.push([writer, creates(leaf) ? { path, presence: true } : { path }, hatch, valueOf(path)]);
       if (!plain || inserts || !hatches.overDeclared(path, op.op === 'remove')) continue;
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
@@ -142,10 +149,10 @@ export function recordRuntimeWrites(
     }
   });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
-  for (const [writer, leaf, hatch] of writes) if (!hatch?.removed) record(writer, leaf);
+  for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
   for (const c of contributions) {
     const writer = contributionWriter(c.writer);
-    for (const leaf of ownedLeaves(c.fields, topology)) record(writer, leaf);
+    for (const leaf of ownedLeaves(c.fields, topology)) record(writer, leaf, () => ({ value: valueAt(c.fields, leaf.path, topology) }));
     draft.manifest = mergeFields(draft.manifest, withoutIdentity(c.fields), topology);
   }
   for (const w of runtime) record(runtimeWriter(w.writer), w);
