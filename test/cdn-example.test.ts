@@ -99,9 +99,9 @@ describe('examples/cdn under cdk8s synth', () => {
     ]);
   });
 
-  test('the output folders are plan.json, interface.json, deploy/, runtime/ and gitops/flux/, beside the marker that makes the folder ours', () => {
+  test('the output folders are plan.json, interface.json, deploy/, runtime/, audit/ and gitops/flux/, beside the marker that makes the folder ours', () => {
     const top = [...new Set(filesUnder(outdir).map((f) => f.split(path.sep).slice(0, f.startsWith('gitops') ? 2 : 1).join('/')))];
-    expect(top).toEqual(['.cdk-capability-output', 'deploy', 'gitops/flux', 'interface.json', 'plan.json', 'runtime']);
+    expect(top).toEqual(['.cdk-capability-output', 'audit', 'deploy', 'gitops/flux', 'interface.json', 'plan.json', 'runtime']);
   });
 
   test('the real AWS CDK CLI lists the stacks of dist/deploy offline, the shared base first', () => {

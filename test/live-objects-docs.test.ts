@@ -17,26 +17,29 @@ function pages(): string[] {
 
 /**
  * Each command line of the pages (in a code block or a workflow's `run:`) and of `audit --help` that runs
- * `kubectl get` on the runtime folder, with where it is.
+ * `kubectl get` on the output of a synth (`dist/runtime` or `dist/audit`), with where it is.
  */
-function runtimeReads(): Array<{ where: string; line: string }> {
+function outputReads(): Array<{ where: string; line: string }> {
   const texts = [...pages().map((f) => ({ where: f, text: fs.readFileSync(path.join(ROOT, f), 'utf-8') })), { where: 'cdk-capability audit --help', text: AUDIT_USAGE }];
-  return texts.flatMap(({ where, text }) => text.split('\n').filter((l) => /^\s*(run:\s*)?kubectl get .*dist\/runtime/.test(l)).map((line) => ({ where, line: line.trim() })));
+  return texts.flatMap(({ where, text }) => text.split('\n').filter((l) => /^\s*(\{\s*|run:\s*)?kubectl get .*dist\/(runtime|audit)/.test(l)).map((line) => ({ where, line: line.trim() })));
 }
 
 describe('the documented command that reads the live objects of a release', () => {
-  test('reads dist/runtime through its kustomization (get -k), never the folder as files (get -f), which holds kustomization.yaml', () => {
-    // GIVEN every documented kubectl get of the runtime folder
-    const reads = runtimeReads();
-    expect(reads.map((r) => r.where)).toEqual(expect.arrayContaining(['docs/cluster.md', 'docs/ci.md', 'cdk-capability audit --help']));
+  test('reads the identities in dist/audit/objects.yaml (get -f), without -n, never the runtime folder (get -k or -f)', () => {
+    // GIVEN every documented kubectl get of a synth's output
+    const reads = outputReads();
+    expect(reads.map((r) => r.where)).toEqual(expect.arrayContaining(['docs/cluster.md', 'docs/ci.md', 'docs/enforcement.md', 'cdk-capability audit --help']));
 
-    // THEN each is `kubectl get -k dist/runtime`: `-f` would send kustomization.yaml to the API server as an object;
-    // with -n default, which reads a namespace-less object where apply put it, not in kubectl's context's namespace
-    for (const r of reads) expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -k dist\/runtime -n default --ignore-not-found -o (json|yaml) --show-managed-fields/) });
-    expect(reads.filter((r) => /get -f |-R\b/.test(r.line))).toEqual([]);
+    // THEN each is `kubectl get -f dist/audit/objects.yaml`, which names each object's namespace: the runtime folder
+    // through its kustomization with -n default refuses an object of another namespace, and without it reads a
+    // namespace-less object in the context's namespace; -n would refuse the list's objects of other namespaces
+    for (const r of reads) {
+      expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -f dist\/audit\/objects\.yaml --ignore-not-found -o (json|yaml) --show-managed-fields/) });
+    }
+    expect(reads.filter((r) => /dist\/runtime| -n |--namespace/.test(r.line))).toEqual([]);
   });
 
-  test("the runtime folder's kustomization lists exactly the runtime files of the plan, so get -k reads exactly the release's objects", () => {
+  test("the runtime folder's kustomization lists exactly the runtime files of the plan, so apply -k applies exactly the release's objects", () => {
     // GIVEN the CDN example's output
     const outdir = synthExample('cdn');
     const runtime = path.join(outdir, 'runtime');
@@ -50,5 +53,19 @@ describe('the documented command that reads the live objects of a release', () =
     expect(kustomization.kind).toBe('Kustomization');
     expect(kustomization.resources).toEqual(planned);
     expect(fs.readdirSync(runtime).filter((f) => f !== 'kustomization.yaml').sort()).toEqual([...planned].sort());
+  });
+
+  test("audit/objects.yaml names exactly the objects of the plan's runtime steps, in apply order, each in its namespace", () => {
+    // GIVEN the CDN example's output
+    const outdir = synthExample('cdn');
+    const plan = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
+
+    // WHEN the list is read
+    const listed = jsyaml.loadAll(fs.readFileSync(path.join(outdir, 'audit', 'objects.yaml'), 'utf-8')) as Array<{ apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>;
+
+    // THEN it is the plan's runtime objects, as the plan describes them (a namespaced object of the example names its namespace)
+    const planned = plan.steps.filter((s: { lifecycle: string }) => s.lifecycle === 'runtime').flatMap((s: { objects: string[] }) => s.objects);
+    const group = (apiVersion: string) => (apiVersion.includes('/') ? `${apiVersion.slice(0, apiVersion.indexOf('/'))}/` : '');
+    expect(listed.map((d) => `${group(d.apiVersion)}${d.kind} ${d.metadata.namespace ? `${d.metadata.namespace}/` : ''}${d.metadata.name}`)).toEqual(planned);
   });
 });

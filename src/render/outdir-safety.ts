@@ -162,6 +162,7 @@ const OUR_ENTRIES: Readonly<Record<string, 'file' | RegExp>> = {
   'interface.json': 'file',
   'manifests.yaml': 'file', // under `cdk8s synth --stdout`
   'runtime': /\.yaml$/,
+  'audit': /\.yaml$/,
   'gitops': /\.yaml$/,
   'deploy': /./, // a cloud assembly holds assets of any name
 };
@@ -170,7 +171,7 @@ const OUR_ENTRIES: Readonly<Record<string, 'file' | RegExp>> = {
  * The output folder of a synth that `file` lies in, or undefined: the nearest
  * folder above `file` that holds `OUTPUT_MARKER` with this library's content,
  * where `file` is at its top (`manifests.yaml` under `cdk8s synth --stdout`)
- * or inside a folder a synth writes (`runtime/`, `gitops/`, `deploy/`). So a
+ * or inside a folder a synth writes (`runtime/`, `audit/`, `gitops/`, `deploy/`). So a
  * folder of someone else's inside an output folder is not taken for it.
  *
  * @param file a file, such as a manifest the cdk8s CLI lists

@@ -1,0 +1,38 @@
+import type { ObjectFact } from '../../collect/facts';
+import { effectiveNamespace } from '../../collect/object-identity';
+import { toYaml } from '../../private/yaml';
+import type { OutputWriter } from '../output-writer';
+
+/** The file, relative to the outdir, that names every runtime object for `kubectl get -f`. */
+export const AUDIT_OBJECTS_FILE = 'audit/objects.yaml';
+
+/**
+ * `audit/objects.yaml`: every runtime object of the release by its identity alone (`apiVersion`, `kind`,
+ * `metadata.name`, and `metadata.namespace` written out: `default` for a namespaced object that names none,
+ * absent for a cluster-scoped kind), in apply order, for `kubectl get -f` to read the live objects audit
+ * compares. The runtime files cannot be read so: one `kubectl get` of them with `-n default` refuses an object
+ * of another namespace, and without it reads a namespace-less object in the context's namespace, where apply
+ * did not put it (docs/cluster.md). Outside `runtime/`, so no `kubectl apply -f`/`-k` of that folder, its
+ * kustomization or a GitOps folder applies these bare objects.
+ */
+export const auditObjects: OutputWriter = {
+  name: 'audit/',
+  write: ({ runtimeFiles }, out) => {
+    const objects = runtimeFiles.flatMap((f) => f.objects);
+    if (objects.length === 0) return;
+    out.files.set(AUDIT_OBJECTS_FILE, `# ${HEADER}\n${objects.map((o) => toYaml(identityDocument(o))).join('---\n')}`);
+  },
+};
+
+/** The first line of the file: what it is for, to whoever opens it. */
+const HEADER = `The identity of every runtime object, for: kubectl get -f <outdir>/${AUDIT_OBJECTS_FILE} --ignore-not-found -o json --show-managed-fields | npx cdk-capability audit`;
+
+/** The minimal object kubectl needs to find `o` in the cluster: its apiVersion, kind, name and, for a namespaced kind, the namespace apply puts it in. */
+function identityDocument(o: ObjectFact): object {
+  const namespace = effectiveNamespace(o.identity);
+  return {
+    apiVersion: o.manifest.apiVersion,
+    kind: o.identity.kind,
+    metadata: namespace === undefined ? { name: o.identity.name } : { name: o.identity.name, namespace },
+  };
+}
