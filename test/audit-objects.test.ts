@@ -19,9 +19,9 @@ function synth(build: (routing: RuntimeRouting) => void): string {
   return outdir;
 }
 
-/** The documents of `<outdir>/audit/objects.yaml`. */
+/** The documents of `<outdir>/audit/objects.list`. */
 function auditObjects(outdir: string): unknown[] {
-  return jsyaml.loadAll(fs.readFileSync(path.join(outdir, 'audit', 'objects.yaml'), 'utf-8'));
+  return jsyaml.loadAll(fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8'));
 }
 
 /** A namespace-less ConfigMap, one in `shop`, the Namespace `shop`, and a Widget (namespaced CRD) without a namespace. */
@@ -33,7 +33,7 @@ function mixedNamespaces(routing: RuntimeRouting): void {
   new ApiObject(routing, 'Widget', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } });
 }
 
-describe('audit/objects.yaml, the objects kubectl get -f reads for cdk-capability audit', () => {
+describe('audit/objects.list, the objects kubectl get -f reads for cdk-capability audit', () => {
   test('names every runtime object by identity alone, in apply order, with the namespace apply puts it in', () => {
     // GIVEN a composition that mixes a namespace-less ConfigMap, a ConfigMap in shop, a Namespace and a custom resource of a namespaced CRD
     // WHEN synthesized
@@ -104,7 +104,7 @@ describe('audit/objects.yaml, the objects kubectl get -f reads for cdk-capabilit
     // THEN the kustomization names the runtime files only, and the runtime folder holds no list of identities
     expect(kustomization.resources).toEqual(['0001-shop-routing-1.yaml', '0002-shop-routing-2.yaml']);
     expect(fs.readdirSync(path.join(outdir, 'runtime')).sort()).toEqual(['0001-shop-routing-1.yaml', '0002-shop-routing-2.yaml', 'kustomization.yaml']);
-    expect(fs.readdirSync(path.join(outdir, 'audit'))).toEqual(['objects.yaml']);
+    expect(fs.readdirSync(path.join(outdir, 'audit'))).toEqual(['objects.list']);
   });
 
   test('starts with a comment that gives the command reading the live objects', () => {
@@ -112,8 +112,8 @@ describe('audit/objects.yaml, the objects kubectl get -f reads for cdk-capabilit
     const outdir = synth((routing) => configMap(routing, 'Plain', 'plain'));
 
     // THEN the file is the comment and the ConfigMap's identity
-    expect(fs.readFileSync(path.join(outdir, 'audit', 'objects.yaml'), 'utf-8')).toBe([
-      '# The identity of every runtime object, for: kubectl get -f <outdir>/audit/objects.yaml --ignore-not-found -o json --show-managed-fields | npx cdk-capability audit',
+    expect(fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8')).toBe([
+      '# The identity of every runtime object, for: kubectl get -f <outdir>/audit/objects.list --ignore-not-found -o json --show-managed-fields | npx cdk-capability audit',
       'apiVersion: v1',
       'kind: ConfigMap',
       'metadata:',
@@ -129,12 +129,12 @@ describe('audit/objects.yaml, the objects kubectl get -f reads for cdk-capabilit
 
     // THEN the marker lists the file, a second synth into the outdir replaces it, and the file's output folder is the outdir
     // (the cdk8s CLI hands every .yaml under the outdir to the validation plugin, which skips a CapabilityApp's output)
-    expect(JSON.parse(fs.readFileSync(path.join(outdir, '.cdk-capability-output'), 'utf-8')).files).toContain('audit/objects.yaml');
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, '.cdk-capability-output'), 'utf-8')).files).toContain('audit/objects.list');
     const again = newApp(outdir);
     configMap(new RuntimeRouting(new Capability(again, 'shop'), 'Routing'), 'Other', 'other');
     again.synth();
     expect(auditObjects(outdir)).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: 'default' } }]);
-    expect(outputFolderOf(path.join(outdir, 'audit', 'objects.yaml'))).toBe(outdir);
+    expect(outputFolderOf(path.join(outdir, 'audit', 'objects.list'))).toBe(outdir);
   });
 
   test('a composition without runtime objects writes no audit/ folder, as it writes no runtime/ folder', () => {

@@ -25,16 +25,16 @@ function outputReads(): Array<{ where: string; line: string }> {
 }
 
 describe('the documented command that reads the live objects of a release', () => {
-  test('reads the identities in dist/audit/objects.yaml (get -f), without -n, never the runtime folder (get -k or -f)', () => {
+  test('reads the identities in dist/audit/objects.list (get -f), without -n, never the runtime folder (get -k or -f)', () => {
     // GIVEN every documented kubectl get of a synth's output
     const reads = outputReads();
     expect(reads.map((r) => r.where)).toEqual(expect.arrayContaining(['docs/cluster.md', 'docs/ci.md', 'docs/enforcement.md', 'cdk-capability audit --help']));
 
-    // THEN each is `kubectl get -f dist/audit/objects.yaml`, which names each object's namespace: the runtime folder
+    // THEN each is `kubectl get -f dist/audit/objects.list`, which names each object's namespace: the runtime folder
     // through its kustomization with -n default refuses an object of another namespace, and without it reads a
     // namespace-less object in the context's namespace; -n would refuse the list's objects of other namespaces
     for (const r of reads) {
-      expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -f dist\/audit\/objects\.yaml --ignore-not-found -o (json|yaml) --show-managed-fields/) });
+      expect(r).toEqual({ where: r.where, line: expect.stringMatching(/kubectl get -f dist\/audit\/objects\.list --ignore-not-found -o (json|yaml) --show-managed-fields/) });
     }
     expect(reads.filter((r) => /dist\/runtime| -n |--namespace/.test(r.line))).toEqual([]);
   });
@@ -55,13 +55,13 @@ describe('the documented command that reads the live objects of a release', () =
     expect(fs.readdirSync(runtime).filter((f) => f !== 'kustomization.yaml').sort()).toEqual([...planned].sort());
   });
 
-  test("audit/objects.yaml names exactly the objects of the plan's runtime steps, in apply order, each in its namespace", () => {
+  test("audit/objects.list names exactly the objects of the plan's runtime steps, in apply order, each in its namespace", () => {
     // GIVEN the CDN example's output
     const outdir = synthExample('cdn');
     const plan = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
 
     // WHEN the list is read
-    const listed = jsyaml.loadAll(fs.readFileSync(path.join(outdir, 'audit', 'objects.yaml'), 'utf-8')) as Array<{ apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>;
+    const listed = jsyaml.loadAll(fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8')) as Array<{ apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>;
 
     // THEN it is the plan's runtime objects, as the plan describes them (a namespaced object of the example names its namespace)
     const planned = plan.steps.filter((s: { lifecycle: string }) => s.lifecycle === 'runtime').flatMap((s: { objects: string[] }) => s.objects);

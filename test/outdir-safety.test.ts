@@ -183,7 +183,7 @@ describe('the outdir', () => {
     appWith(outdir).synth();
 
     // THEN it holds our output and the marker
-    expect(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).toBe(JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files: ['audit/objects.yaml', 'interface.json', 'plan.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml'] }) + '\n');
+    expect(fs.readFileSync(path.join(outdir, MARKER), 'utf-8')).toBe(JSON.stringify({ generator: 'cdk-capability', formatVersion: 2, files: ['audit/objects.list', 'interface.json', 'plan.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml'] }) + '\n');
     expect(fs.existsSync(path.join(outdir, 'plan.json'))).toBe(true);
   });
 

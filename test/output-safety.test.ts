@@ -238,7 +238,7 @@ describe('a second synth of the same app', () => {
     const withoutMetadata = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([file]) => !file.endsWith('.metadata.json')));
     expect(Object.keys(second)).toEqual(Object.keys(first));
     expect(withoutMetadata(second)).toEqual(withoutMetadata(first));
-    expect(Object.keys(first).filter((f) => /\.(template\.json|ya?ml)$/.test(f))).toEqual(['audit/objects.yaml', 'deploy/cdnBase4FF4A8ED.template.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml']);
+    expect(Object.keys(first).filter((f) => /\.(template\.json|ya?ml|list)$/.test(f))).toEqual(['audit/objects.list', 'deploy/cdnBase4FF4A8ED.template.json', 'runtime/0001-cdn-routing.yaml', 'runtime/kustomization.yaml']);
     expect(entriesBeside(parent)).toEqual(['dist']);
     expect(fs.readdirSync(parent).filter((e) => e.includes('.run-'))).toEqual([]);
   });

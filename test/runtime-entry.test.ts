@@ -191,7 +191,7 @@ describe('the types of cdk-capability/runtime, and the bench programs type-check
         cwd: path.join(prepared, side), encoding: 'utf-8', timeout: HANG_GUARD_MS, env: { ...process.env, CDK_VALIDATION: 'false', CDK8S_OUTDIR: outdir, BENCH_SIZE: '8' },
       });
       expect({ side, status: r.status, stderr: r.stderr }).toEqual({ side, status: 0, stderr: '' });
-      // the manifests only: kustomize's files list them, and ours' audit/objects.yaml repeats their identities
+      // the manifests only: kustomize's files list them, and ours' audit/objects.list repeats their identities
       const files = Object.entries(readTree(outdir)).filter(([f]) => /\.ya?ml$/.test(f) && !f.endsWith('kustomization.yaml') && !f.startsWith('audit/'));
       return files.flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS())).map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`).sort();
     });

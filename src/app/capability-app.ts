@@ -100,7 +100,7 @@ export interface CapabilityAppProps extends AppProps {
  * - `deploy/`: one aws-cdk cloud assembly (`cdk deploy --app dist/deploy --all`);
  * - `runtime/`: Kubernetes manifests, one file per step, numbered in apply
  *   order, plus a `kustomization.yaml` that keeps that order.
- * - `audit/objects.yaml`: every runtime object by its identity alone, with its
+ * - `audit/objects.list`: every runtime object by its identity alone, with its
  *   namespace written out, for `kubectl get -f` to read the live objects that
  *   `cdk-capability audit` compares.
  * - `gitops/` (with the prop `gitops`): Flux Kustomizations or Argo CD sync

@@ -19,10 +19,10 @@ or gone (stripped), an object of the lock missing, an object of ours the lock
 does not know. Reads the objects as kubectl prints them (a List, or one object
 per YAML or JSON document) from <file>, or from stdin when it is - or absent:
 
-  kubectl get -f dist/audit/objects.yaml --ignore-not-found -o json --show-managed-fields \\
+  kubectl get -f dist/audit/objects.list --ignore-not-found -o json --show-managed-fields \\
     | npx cdk-capability audit
 
-dist/audit/objects.yaml, written by synth, names every runtime object with its
+dist/audit/objects.list, written by synth, names every runtime object with its
 namespace: pass no -n.
 
   --lock            the lock of the release applied (default: ${DEFAULT_LOCK_FILE})

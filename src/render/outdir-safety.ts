@@ -162,7 +162,7 @@ const OUR_ENTRIES: Readonly<Record<string, 'file' | RegExp>> = {
   'interface.json': 'file',
   'manifests.yaml': 'file', // under `cdk8s synth --stdout`
   'runtime': /\.yaml$/,
-  'audit': /\.yaml$/,
+  'audit': /^objects\.list$/,
   'gitops': /\.yaml$/,
   'deploy': /./, // a cloud assembly holds assets of any name
 };

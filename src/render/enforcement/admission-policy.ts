@@ -30,7 +30,7 @@ export const MAX_NAMES_PER_BINDING = 5000;
 /**
  * The label every policy and binding carries, with the name prefix (the capabilities' ids) as its value:
  * `kubectl get validatingadmissionpolicies,validatingadmissionpolicybindings -l cdk-capability.io/field-ownership=<prefix>`
- * reads those of an app, a release removed included, which the release's own `audit/objects.yaml` no longer
+ * reads those of an app, a release removed included, which the release's own `audit/objects.list` no longer
  * names.
  */
 export const FIELD_OWNERSHIP_LABEL = 'cdk-capability.io/field-ownership';

@@ -4,16 +4,19 @@ import { toYaml } from '../../private/yaml';
 import type { OutputWriter } from '../output-writer';
 
 /** The file, relative to the outdir, that names every runtime object for `kubectl get -f`. */
-export const AUDIT_OBJECTS_FILE = 'audit/objects.yaml';
+export const AUDIT_OBJECTS_FILE = 'audit/objects.list';
 
 /**
- * `audit/objects.yaml`: every runtime object of the release by its identity alone (`apiVersion`, `kind`,
+ * `audit/objects.list`: every runtime object of the release by its identity alone (`apiVersion`, `kind`,
  * `metadata.name`, and `metadata.namespace` written out: `default` for a namespaced object that names none,
  * absent for a cluster-scoped kind), in apply order, for `kubectl get -f` to read the live objects audit
  * compares. The runtime files cannot be read so: one `kubectl get` of them with `-n default` refuses an object
  * of another namespace, and without it reads a namespace-less object in the context's namespace, where apply
  * did not put it (docs/cluster.md). Outside `runtime/`, so no `kubectl apply -f`/`-k` of that folder, its
- * kustomization or a GitOps folder applies these bare objects.
+ * kustomization or a GitOps folder applies these bare objects; and not named `.yaml`, so no reader that walks
+ * the outdir for manifests takes them for some (`kubectl apply -R -f dist`, which would empty a ConfigMap
+ * applied client-side, or the cdk8s CLI's listing): kubectl reads a file it is given by name whatever its
+ * extension, and only filters by extension in a folder it walks.
  */
 export const auditObjects: OutputWriter = {
   name: 'audit/',
