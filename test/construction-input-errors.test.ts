@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, RuntimeRouting } from '../src';
 import { removeTempDirs, tempDir } from './util';
 import * as runtime from '../src/runtime';
@@ -134,5 +135,48 @@ describe('a tenant id that is no DNS-1123 label', () => {
     const web = routing.addBackend('Web', { image: 'nginx:1.27', port: 8080 });
 
     expect(refusalOf(() => routing.addTenantRoute('--', web)).message).toMatch(/Route a tenant id such as "acme", and have the edge write that value\.$/);
+  });
+});
+
+describe('asking for the Capability or the CapabilityApp of a construct outside one', () => {
+  test('Capability.of a construct in no capability is CAP015, naming its path', () => {
+    // GIVEN
+    const app = new CapabilityApp({ outdir: outdir() });
+    const loose = new ApiObject(new Chart(app, 'loose'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap' });
+
+    // THEN
+    expect(refusalOf(() => Capability.of(loose))).toEqual({
+      code: 'CAP015',
+      message: "misplaced construct: 'loose/Settings' is not inside a Capability. Create it with a Capability, or a construct inside one, as scope.",
+      paths: ['loose/Settings'],
+    });
+    expect(refusalOf(() => runtime.Capability.of(app)).message).toBe('misplaced construct: the root construct is not inside a Capability. Create it with a Capability, or a construct inside one, as scope.');
+  });
+
+  test('Capability.of a construct in a runtime-only capability is CAP015, naming that capability and the Capability to use', () => {
+    // GIVEN
+    const app = new CapabilityApp({ outdir: outdir() });
+    const routing = new RuntimeRouting(new runtime.Capability(app, 'web'), 'Routing');
+
+    // THEN
+    expect(refusalOf(() => Capability.of(routing))).toEqual({
+      code: 'CAP015',
+      message: "misplaced construct: 'web/Routing' is inside the runtime-only capability 'web', which holds no stacks, not in a Capability that takes them. "
+        + "Create that capability with the Capability of 'cdk-capability' (it takes stacks and charts), not of 'cdk-capability/runtime'.",
+      paths: ['web/Routing'],
+    });
+    expect(runtime.Capability.of(routing).node.path).toBe('web');
+  });
+
+  test('CapabilityApp.of a construct under a plain cdk8s App is CAP015, naming its path', () => {
+    // GIVEN
+    const chart = new Chart(new App({ outdir: outdir() }), 'web');
+
+    // THEN
+    expect(refusalOf(() => CapabilityApp.of(chart))).toEqual({
+      code: 'CAP015',
+      message: "misplaced construct: 'web' is not in a CapabilityApp. Create the root of its tree with new CapabilityApp() (cdk8s' App, with the same props).",
+      paths: ['web'],
+    });
   });
 });

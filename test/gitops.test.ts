@@ -232,8 +232,16 @@ describe('Flux options', () => {
       "GitOps.flux: 'interval' (\"5m\") must be a cdk8s Duration, such as Duration.minutes(10); 'timeout' (0 seconds) must be a whole number of milliseconds, more than zero",
     ],
     [{ sourceRef: { name: 'platform' }, interval: Duration.millis(0.5) }, "GitOps.flux: 'interval' (0.5 millis) must be a whole number of milliseconds, more than zero"],
-  ])('GitOps.flux(%j) throws naming each bad option', (options, message) => {
-    expect(() => GitOps.flux(options as any)).toThrow(message);
+  ])('GitOps.flux(%j) is refused with one coded CAP010 naming each bad option', (options, message) => {
+    expect(() => GitOps.flux(options as any)).toThrow(new Error(`The composition was refused with 1 violation:\nCAP010 invalid object: ${message}`));
+  });
+
+  test('GitOps.argoCd given options (from JavaScript) is refused with CAP010, rather than dropping them', () => {
+    expect(() => (GitOps.argoCd as (...given: unknown[]) => GitOps)({ namespace: 'argocd' })).toThrow(new Error(
+      'The composition was refused with 1 violation:\nCAP010 invalid object: GitOps.argoCd takes no options, but was given {"namespace":"argocd"}: ' +
+        "it would drop them. Call GitOps.argoCd(); Argo CD's own settings go in its Application",
+    ));
+    expect(GitOps.argoCd().engine).toBe('argocd');
   });
 
   test('a gitops prop not made by GitOps is refused when the app is made, naming the prop', () => {

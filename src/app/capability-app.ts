@@ -16,6 +16,7 @@ import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { invalidInput } from '../private/invalid-input';
+import { outsideCapabilityApp } from '../private/misplaced';
 import { nearMiss } from '../private/near-miss';
 import { RunFolder } from '../private/run-folder';
 import { runFolderFailure } from '../private/scratch';
@@ -122,13 +123,11 @@ export class CapabilityApp extends App {
   /**
    * The app at the root of `construct`'s tree.
    *
-   * @throws when the root is not a `CapabilityApp`
+   * @throws CompositionError `CAP015` when the root is not a `CapabilityApp`
    */
   public static of(construct: IConstruct): CapabilityApp {
     const root = construct.node.root;
-    if (!CapabilityApp.isCapabilityApp(root)) {
-      throw new Error(`'${construct.node.path}' is not in a CapabilityApp: create its root with new CapabilityApp()`);
-    }
+    if (!CapabilityApp.isCapabilityApp(root)) throw outsideCapabilityApp(construct.node.path);
     return root;
   }
 

@@ -21,10 +21,11 @@ export interface CheckContext {
   /** Annotations the output formats write. */
   readonly claims: readonly AnnotationClaim[];
   /**
-   * Set when the output enforces the ownership map (`CapabilityApp` prop `enforce`): the resources the user
-   * gave for kinds (`enforce.resources`, by `Kind.group`).
+   * Set when the output enforces the ownership map (`CapabilityApp` prop `enforce`): the identity that applies
+   * the runtime output (`enforce.deployer`), and the resources the user gave for kinds (`enforce.resources`,
+   * by `Kind.group`).
    */
-  readonly enforce?: { readonly resources?: Readonly<Record<string, string>> };
+  readonly enforce?: { readonly deployer?: string; readonly resources?: Readonly<Record<string, string>> };
 }
 
 /** What a rule's `run` returns: the message after the code's title, and the construct paths involved. */

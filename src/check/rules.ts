@@ -12,6 +12,7 @@ import { deploySynthesis } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
 import { duplicateStackNames } from './rules/duplicate-stack-names';
+import { enforcedIdentities } from './rules/enforced-identities';
 import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
 import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
@@ -70,6 +71,7 @@ export const RULES: readonly Rule[] = [
   runtimeWriterKinds,
   enforcedResourceNames,
   enforcedResourceGuesses,
+  enforcedIdentities,
   contributionProps,
   deploySynthesis,
   templateValidationErrors,

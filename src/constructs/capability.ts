@@ -1,7 +1,7 @@
 import { Environment, Stage, StageSynthesisOptions } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { Construct, IConstruct } from 'constructs';
-import { enclosing, found, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
+import { enclosing, found, RuntimeCapability, RuntimeCapabilityProps, setUpCapability } from './runtime-capability';
 import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
@@ -65,10 +65,10 @@ export class Capability extends Stage {
   /**
    * The capability that encloses `construct`.
    *
-   * @throws when `construct` is not inside a capability
+   * @throws CompositionError `CAP015` when `construct` is not inside a capability that takes stacks
    */
   public static of(construct: IConstruct): Capability {
-    return found(construct, Capability.tryOf(construct));
+    return found(construct, Capability.tryOf(construct), RuntimeCapability.tryOf(construct));
   }
 
   /** The capability that encloses `construct`, or undefined. */

@@ -2,6 +2,7 @@ import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
+import { outsideCapability } from '../private/misplaced';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { valueText } from '../private/value-text';
 
@@ -54,7 +55,7 @@ export class RuntimeCapability extends Construct {
   /**
    * The capability that encloses `construct`, of either kind.
    *
-   * @throws when `construct` is not inside a capability
+   * @throws CompositionError `CAP015` when `construct` is not inside a capability
    */
   public static of(construct: IConstruct): RuntimeCapability {
     return found(construct, RuntimeCapability.tryOf(construct));
@@ -118,11 +119,10 @@ export function enclosing<T>(construct: IConstruct, is: (x: unknown) => x is T):
 /**
  * `capability`, the one enclosing `construct`.
  *
- * @throws when there is none
+ * @param runtimeOnly the runtime-only capability enclosing `construct`, when a `Capability` that takes stacks was asked for
+ * @throws CompositionError `CAP015` when there is none
  */
-export function found<T>(construct: IConstruct, capability: T | undefined): T {
-  if (capability === undefined) {
-    throw new Error(`'${construct.node.path}' is not inside a Capability: create it with a Capability (or one of its children) as scope`);
-  }
+export function found<T>(construct: IConstruct, capability: T | undefined, runtimeOnly?: IConstruct): T {
+  if (capability === undefined) throw outsideCapability(construct.node.path, runtimeOnly);
   return capability;
 }

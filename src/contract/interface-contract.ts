@@ -2,10 +2,12 @@ import { aws_iam as iam, aws_ssm as ssm, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
+import { consumeArgumentsProblems, contractArgumentsRefusal, ContractSubject, publishArgumentsProblems } from './contract-arguments';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { publishedSize, TIER_LIMITS } from './parameter-size';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
+import { invalidInput } from '../private/invalid-input';
 import { cdk8sPlus, externalSecrets } from '../private/lazy';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
@@ -195,10 +197,10 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param props version and fields
    */
   constructor(scope: Capability, id: string, props: InterfaceContractProps<F>) {
-    super(scope, id);
+    super(withProps(scope, id, props), id);
     brand(this, 'InterfaceContract');
-    registerMember(scope, 'InterfaceContract', this);
     this.capability = Capability.of(this);
+    registerMember(scope, 'InterfaceContract', this);
     this.version = props.version;
     this.fields = props.fields;
     // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are
@@ -227,8 +229,12 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param stack the `SharedBase` or a `DeploymentAggregate` of the same capability
    * @param values every required field; aws-cdk tokens allowed; no secrets
    * @returns what was created
+   * @throws CompositionError `CAP009` when `stack` is no stack, `values` no object or `options` not of their
+   * types (a JavaScript program can pass anything), naming each
    */
   public publish(stack: Stack, values: PublishedValues<F>, options: PublishOptions = {}): Publication {
+    const problems = publishArgumentsProblems(this.subject(), stack, values, options);
+    if (problems.length > 0) throw contractArgumentsRefusal(this.subject(), 'publish', problems);
     const all = values as Record<string, unknown>;
     // A second publication, or an invalid parameter name, is refused at synth (CAP009, CAP010); it creates nothing.
     if (this.published.length > 0 || parameterNameProblem(this.parameterName)) {
@@ -264,8 +270,12 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * namespace only).
    *
    * @param chart the `RuntimeRouting` (or any cdk8s chart) that reads the values
+   * @throws CompositionError `CAP009` when `chart` is in no cdk8s chart or `options` are not of their types,
+   * naming each
    */
   public consume(chart: Construct, options: ConsumeOptions = {}): ContractHandles<F> {
+    const problems = consumeArgumentsProblems(chart, options);
+    if (problems.length > 0) throw contractArgumentsRefusal(this.subject(), 'consume', problems);
     const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
     const existing = this.consumed.find((c) => c.chart === chart && c.namespace === namespace);
     const consumption = existing ?? this.bind(chart, namespace, options);
@@ -279,6 +289,11 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
         return Reflect.get(target, key);
       },
     }) as unknown as ContractHandles<F>;
+  }
+
+  /** What messages about its arguments name of the contract. */
+  private subject(): ContractSubject {
+    return { path: this.node.path, capability: this.capability.node.id, fields: Object.keys(this.fields ?? {}) };
   }
 
   private bind(chart: Construct, namespace: string | undefined, options: ConsumeOptions): Consumption {
@@ -328,6 +343,13 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       },
     };
   }
+}
+
+/** `scope`, when `props` are an object; else (from JavaScript, anything) the `CAP010` refusal naming them, before the contract is added. */
+function withProps(scope: Construct, id: string, props: unknown): Construct {
+  if (props !== null && typeof props === 'object' && !Array.isArray(props)) return scope;
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  throw invalidInput(`InterfaceContract '${path}': its props (${valueText(props)}) must be an object, such as { version: '1.0.0', fields: { tenantHeader: Field.string() } }`, path);
 }
 
 /** Why a contract's `fields` are refused (`CAP010` at synth): they must be a map of `Field`s, such as `{ tenantHeader: Field.string() }`. */

@@ -43,6 +43,35 @@ export function requireCapabilityApp<T extends IConstruct>(scope: T, id: string,
   );
 }
 
+/**
+ * The `CAP015` refusal of asking for the capability that encloses the construct at `path` (`Capability.of`)
+ * where none does.
+ *
+ * @param runtimeOnly the runtime-only capability that encloses it, when one does and a `Capability` that takes
+ * stacks was asked for
+ */
+export function outsideCapability(path: string, runtimeOnly?: IConstruct): Error {
+  const message = runtimeOnly
+    ? `misplaced construct: ${quotedPath(path)} is inside the runtime-only capability '${runtimeOnly.node.path}', which holds no stacks, not in a Capability that takes them. `
+      + "Create that capability with the Capability of 'cdk-capability' (it takes stacks and charts), not of 'cdk-capability/runtime'."
+    : `misplaced construct: ${quotedPath(path)} is not inside a Capability. Create it with a Capability, or a construct inside one, as scope.`;
+  return constructionRefusal(MISPLACED_CONSTRUCT, message, path);
+}
+
+/** The `CAP015` refusal of asking for the `CapabilityApp` at the root of the construct at `path` (`CapabilityApp.of`) where the root is none. */
+export function outsideCapabilityApp(path: string): Error {
+  return constructionRefusal(
+    MISPLACED_CONSTRUCT,
+    `misplaced construct: ${quotedPath(path)} is not in a CapabilityApp. Create the root of its tree with new CapabilityApp() (cdk8s' App, with the same props).`,
+    path,
+  );
+}
+
+/** A construct path as a message quotes it; the root's, which is empty, by what it is. */
+function quotedPath(path: string): string {
+  return path === '' ? 'the root construct' : `'${path}'`;
+}
+
 /** Throws the `CAP015` refusal of the construct at `path`, as a `CompositionError` carries it. */
 function refused(message: string, path: string): never {
   return thrown(constructionRefusal(MISPLACED_CONSTRUCT, message, path));

@@ -25,6 +25,25 @@ export function nearMiss(name: string, known: readonly string[]): string | undef
   return best !== undefined && !tied ? best : undefined;
 }
 
+/**
+ * Why each key of `given` that `known` does not hold is refused, one line each: it is not an option, the option
+ * it most likely misspells (`nearMiss`), and the options. A key of our own options that is not one would
+ * otherwise be dropped without a word.
+ *
+ * @param prefix what each key is written after in the message (`'sourceRef.'`, `'enforce.'`)
+ * @example
+ * unknownKeyProblems({ intervall: 5 }, ['interval', 'path'], '');
+ * // ["'intervall' is not an option (did you mean 'interval'?); the options are 'interval', 'path'"]
+ */
+export function unknownKeyProblems(given: object, known: readonly string[], prefix: string): string[] {
+  return Object.keys(given)
+    .filter((k) => !known.includes(k))
+    .map((k) => {
+      const meant = nearMiss(k, known);
+      return `'${prefix}${k}' is not an option${meant ? ` (did you mean '${prefix}${meant}'?)` : ''}; the options are ${known.map((n) => `'${prefix}${n}'`).join(', ')}`;
+    });
+}
+
 /** The optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
 function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);

@@ -130,11 +130,24 @@ describe('scale', () => {
 
 describe('enforce props', () => {
   test.each([
-    [{ deployer: '' }, /^CapabilityApp: 'enforce\.deployer' \(""\) must be the Kubernetes username that applies the runtime output \(no spaces\), such as "system:serviceaccount:flux-system:kustomize-controller"$/],
+    [{ deployer: '' }, /^The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: 'enforce\.deployer' \(""\) must be the Kubernetes username that applies the runtime output \(no spaces\), such as "system:serviceaccount:flux-system:kustomize-controller"$/],
     [{ deployer: DEPLOYER, validationActions: ['Deny', 'Warn'] }, /'enforce\.validationActions' \(\["Deny","Warn"\]\) may not hold both "Deny" and "Warn" \(the API server refuses the pair/],
     [{ deployer: DEPLOYER, validationActions: [] }, /'enforce\.validationActions' \(\[\]\) must list each of "Deny", "Warn" and "Audit" at most once, and at least one, such as \["Warn", "Audit"\]/],
     [{ deployer: DEPLOYER, validationActions: ['Block'] }, /'enforce\.validationActions' \(\["Block"\]\) must list each of/],
   ])('%j is refused when the app is created', (enforce, message) => {
     expect(() => CapabilityTesting.app({ enforce: enforce as any })).toThrow(message);
+  });
+
+  test('a key enforce does not take is refused, naming the option it misspells, beside what its absence breaks', () => {
+    // GIVEN a misspelt deployer: before, only the missing deployer was named, never the key that was given
+    const enforce = { deployr: DEPLOYER, validationAction: ['Warn'] };
+
+    // THEN
+    expect(() => CapabilityTesting.app({ enforce: enforce as any })).toThrow(new Error(
+      'The composition was refused with 1 violation:\nCAP010 invalid object: CapabilityApp props: ' +
+        "'enforce.deployr' is not an option (did you mean 'enforce.deployer'?); the options are 'enforce.deployer', 'enforce.validationActions', 'enforce.resources'; " +
+        "'enforce.validationAction' is not an option (did you mean 'enforce.validationActions'?); the options are 'enforce.deployer', 'enforce.validationActions', 'enforce.resources'; " +
+        "'enforce.deployer' (undefined) must be the Kubernetes username that applies the runtime output (no spaces), such as \"system:serviceaccount:flux-system:kustomize-controller\"",
+    ));
   });
 });

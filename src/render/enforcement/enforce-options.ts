@@ -1,6 +1,7 @@
 import { appendAll } from '../../private/append';
 import { DNS1123_SUBDOMAIN } from '../../private/dns-names';
 import { usernameProblem } from '../../private/kubernetes-username';
+import { unknownKeyProblems } from '../../private/near-miss';
 
 /**
  * What the API server does when a field-ownership policy refuses a request:
@@ -60,6 +61,10 @@ export interface EnforceOptions {
 
 const ACTIONS: readonly ValidationAction[] = ['Deny', 'Warn', 'Audit'];
 
+/** The options `enforce` takes, for the message that names an unknown one (the type keeps it to every key of `EnforceOptions`). */
+const OPTION_KEYS: Record<keyof EnforceOptions, 0> = { deployer: 0, validationActions: 0, resources: 0 };
+const OPTIONS = Object.keys(OPTION_KEYS);
+
 /** A kind (UpperCamelCase), then `.` and its API group unless it is of the core group. */
 const RESOURCE_KEY = /^[A-Z][A-Za-z0-9]*(\.(.+))?$/;
 
@@ -67,16 +72,17 @@ const RESOURCE_KEY = /^[A-Z][A-Za-z0-9]*(\.(.+))?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
- * Why `enforce` options are refused, each naming the prop: empty when they are fine.
+ * Why `enforce` options are refused, each naming the prop: empty when they are fine. A key it does not take is
+ * refused too, with the option it most likely misspells (a misspelt `deployr` would otherwise read as no deployer).
  *
  * @param options the options as given (from JavaScript, anything)
  */
 export function enforceOptionsProblems(options: unknown): string[] {
-  if (options === null || typeof options !== 'object') {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     return [`'enforce' (${JSON.stringify(options) ?? String(options)}) must be an object such as { deployer: 'system:serviceaccount:flux-system:kustomize-controller' }`];
   }
   const o = options as Partial<EnforceOptions>;
-  const problems: string[] = [];
+  const problems = unknownKeyProblems(o, OPTIONS, 'enforce.');
   const deployer = usernameProblem(o.deployer, "'enforce.deployer'", 'that applies the runtime output', 'system:serviceaccount:flux-system:kustomize-controller');
   if (deployer) problems.push(deployer);
   if (o.validationActions !== undefined) {

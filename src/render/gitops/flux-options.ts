@@ -1,7 +1,7 @@
 import type { Duration } from 'cdk8s';
 import type { FluxOptions, FluxSourceReference } from './flux';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../private/dns-names';
-import { nearMiss } from '../../private/near-miss';
+import { unknownKeyProblems } from '../../private/near-miss';
 import { valueText } from '../../private/value-text';
 
 /** The options `GitOps.flux` takes, for the message that names an unknown one (the type keeps it to every key of `FluxOptions`). */
@@ -26,7 +26,7 @@ export function fluxOptionsProblems(options: unknown): string[] {
   const example = "such as { sourceRef: { name: 'platform' } }";
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return [`its options (${valueText(options)}) must be an object, ${example}`];
   const o = options as Record<string, unknown>;
-  const problems = [...unknownKeys(o, OPTIONS, ''), ...sourceProblems(o.sourceRef)];
+  const problems = [...unknownKeyProblems(o, OPTIONS, ''), ...sourceProblems(o.sourceRef)];
   if (o.path !== undefined && (typeof o.path !== 'string' || o.path.trim() === '')) {
     problems.push(`'path' (${valueText(o.path)}) must be the outdir's path in the source, such as './clusters/prod/dist'`);
   }
@@ -62,7 +62,7 @@ function sourceProblems(source: unknown): string[] {
     return [`'sourceRef' (${valueText(source)}) must name the Flux source that holds the output, such as { name: 'platform' } or { kind: 'OCIRepository', name: 'platform' }`];
   }
   const s = source as Record<string, unknown>;
-  const problems = unknownKeys(s, SOURCE_KEYS, 'sourceRef.');
+  const problems = unknownKeyProblems(s, SOURCE_KEYS, 'sourceRef.');
   if (s.kind !== undefined && !(SOURCE_KINDS as readonly unknown[]).includes(s.kind)) {
     problems.push(`'sourceRef.kind' (${valueText(s.kind)}) must be one of ${SOURCE_KINDS.map((k) => `'${k}'`).join(', ')}`);
   }
@@ -87,15 +87,6 @@ function durationProblem(value: unknown): string | undefined {
 function describe(value: unknown): string {
   const toHuman = (value as { toHumanString?: unknown } | null)?.toHumanString;
   return typeof toHuman === 'function' ? (value as Duration).toHumanString() : valueText(value);
-}
-
-function unknownKeys(given: Record<string, unknown>, known: readonly string[], prefix: string): string[] {
-  return Object.keys(given)
-    .filter((k) => !known.includes(k))
-    .map((k) => {
-      const meant = nearMiss(k, known);
-      return `'${prefix}${k}' is not an option${meant ? ` (did you mean '${prefix}${meant}'?)` : ''}; the options are ${known.map((n) => `'${prefix}${n}'`).join(', ')}`;
-    });
 }
 
 function isDnsLabel(value: unknown): boolean {

@@ -3,6 +3,8 @@ import type { FluxOptions } from './flux';
 import { fluxWriter } from './flux';
 import { fluxOptionsProblems } from './flux-options';
 import { brand, hasBrand } from '../../private/brand';
+import { invalidInput } from '../../private/invalid-input';
+import { valueText } from '../../private/value-text';
 import type { OutputWriter } from '../output-writer';
 
 /**
@@ -21,13 +23,14 @@ export class GitOps {
    * its own folder with `wait`. Written to `gitops/flux/`: point one Flux
    * Kustomization at `gitops/flux/cluster`.
    *
-   * @throws when an option is not valid (a missing `sourceRef`, a source
-   * kind Flux does not know, a duration that is not a whole, positive number of
-   * milliseconds, an option it does not take), naming each
+   * @throws CompositionError `CAP010` when an option is not valid (a missing
+   * `sourceRef`, a source kind Flux does not know, a duration that is not a
+   * whole, positive number of milliseconds, an option it does not take), one
+   * violation naming each
    */
   public static flux(options: FluxOptions): GitOps {
     const problems = fluxOptionsProblems(options);
-    if (problems.length > 0) throw new Error(`GitOps.flux: ${problems.join('; ')}`);
+    if (problems.length > 0) throw invalidInput(`GitOps.flux: ${problems.join('; ')}`);
     return new GitOps('flux', fluxWriter(options));
   }
 
@@ -36,8 +39,13 @@ export class GitOps {
    * `argocd.argoproj.io/sync-wave` set to the position of their step among the
    * runtime steps (0, 1, ...). Written to `gitops/argocd/`: point an Argo CD
    * Application (directory source) at it.
+   *
+   * @throws CompositionError `CAP010` when given options (from JavaScript): it takes none, and would drop them
    */
   public static argoCd(): GitOps {
+    // a JavaScript program can pass options, as to flux; the signature declares none, so only `arguments` sees them
+    // eslint-disable-next-line prefer-rest-params
+    if (arguments.length > 0) throw invalidInput(`GitOps.argoCd takes no options, but was given ${argumentsText(arguments)}: it would drop them. Call GitOps.argoCd(); Argo CD's own settings go in its Application`);
     return new GitOps('argocd', argoCdWriter);
   }
 
@@ -61,4 +69,9 @@ export class GitOps {
   ) {
     brand(this, 'GitOps');
   }
+}
+
+/** The arguments a call was given, as a message quotes them: `{"namespace":"argocd"}`, or each of several. */
+function argumentsText(given: IArguments): string {
+  return Array.from(given, (a) => valueText(a)).join(', ');
 }
