@@ -116,6 +116,22 @@ describe('auditCluster', () => {
     ]);
   });
 
+  test('applied by a GitOps engine, a finding tells to let the engine apply the release again, not cdk-capability apply', () => {
+    // GIVEN Flux applied data.mode, and nothing owns metadata.labels.team (its apply did not run); another object is missing
+    const flux: Array<[string, 'Apply' | 'Update', string[][]]> = [['kustomize-controller', 'Apply', [['data', 'mode']]]];
+    const other: ExpectedObject = { ...SETTINGS, identity: { ...SETTINGS.identity, name: 'other' }, label: 'ConfigMap shop/other', unitId: 'object:|ConfigMap|shop|other' };
+
+    // WHEN audited with --applied-by
+    const findings = auditCluster([SETTINGS, other], live(configMap('settings', flux)), { appliedBy: 'kustomize-controller' });
+
+    // THEN
+    const again = 'Let kustomize-controller apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it), not cdk-capability apply.';
+    expect(findings.map((f) => [f.kind, f.message])).toEqual([
+      ['missing-object', 'ConfigMap shop/other is in the lock but not in the cluster: let kustomize-controller apply the release (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it), or check that the input holds every object of the release.'],
+      ['unowned', `ConfigMap shop/settings: metadata.labels.team of 'cdn/Routing/Team' (field manager kustomize-controller) is in the object but owned by nobody, not by the writer's manager: its apply did not run (an apply stopped inside a step). ${again}`],
+    ]);
+  });
+
   test('an ignored manager is left out', () => {
     const object = configMap('settings', [...APPLIED, ['vpa-recommender', 'Update', [['data', 'hint']]]]);
     expect(kinds(auditCluster([SETTINGS], live(object)))).toEqual([['undeclared-manager', 'ConfigMap shop/settings', 'vpa-recommender', undefined, [['data', 'hint']]]]);

@@ -97,7 +97,7 @@ export function auditMessage(f: FindingFacts): string {
       }
       return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.${gitops}`;
     case 'unowned':
-      return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). Run cdk-capability apply again.`;
+      return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). ${applyAgain(f.appliedBy, 'Run cdk-capability apply again.')}`;
     case 'stale-owner':
       if (from !== undefined) return `${f.object}: ${by} still owns ${what}, which ${was} handed back from the runtime writer '${from}' to '${f.writer!.writer}'${f.writerManager ? ` (field manager ${f.writerManager})` : ''}: ${handBackFix(f.manager!, its)}`;
       if (rw) {
@@ -112,13 +112,24 @@ export function auditMessage(f: FindingFacts): string {
           `then ${reapply} ${its} (without the hand-over the release would remove ${its} until the controller writes ${its} again).`;
       }
       return f.manager?.manager === APPLIER_FIELD_MANAGER || !f.writer
-        ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. Run cdk-capability apply again (every step is idempotent).`
-        : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. Apply the release again with cdk-capability apply.`;
+        ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. ${applyAgain(f.appliedBy, 'Run cdk-capability apply again (every step is idempotent).')}`
+        : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. ${applyAgain(f.appliedBy, 'Apply the release again with cdk-capability apply.')}`;
     case 'undeclared-manager':
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
       return `${f.object}: ${f.kind}`;
   }
+}
+
+/**
+ * How a finding tells to apply the release again: `plain` (with `cdk-capability apply`), or, when a GitOps
+ * engine applied it (`--applied-by`), by that engine: `cdk-capability apply` would apply each writer's fields
+ * under its own manager beside the engine's, which audit with `--applied-by` then reports.
+ */
+export function applyAgain(appliedBy: string | undefined, plain: string): string {
+  return appliedBy === undefined
+    ? plain
+    : `Let ${appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it), not cdk-capability apply.`;
 }
 
 /**

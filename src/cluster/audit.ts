@@ -164,7 +164,9 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
         object: e.label,
         ...(e.unitId ? { unitId: e.unitId } : {}),
         fields: [],
-        message: `${e.label} is in the lock but not in the cluster: apply the release (cdk-capability apply), or check that the input holds every object of the release.`,
+        message: options.appliedBy === undefined
+          ? `${e.label} is in the lock but not in the cluster: apply the release (cdk-capability apply), or check that the input holds every object of the release.`
+          : `${e.label} is in the lock but not in the cluster: let ${options.appliedBy} apply the release (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it), or check that the input holds every object of the release.`,
       });
       continue;
     }
