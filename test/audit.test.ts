@@ -522,6 +522,16 @@ describe('cdk-capability audit of input with no object', () => {
     expect(run.result).toBe(2);
     expect(JSON.parse(run.stdout).findings.map((f: AuditFinding) => [f.kind, f.object])).toEqual([['missing-object', 'ConfigMap shop/cfg']]);
   });
+
+  test('an input without any object says so under the summary: more likely the wrong cluster than every object gone', () => {
+    const lockFile = release();
+    const run = capturingOutput(() => audit(['--lock', lockFile], () => '{"apiVersion":"v1","kind":"List","items":[]}'));
+    expect(run.result).toBe(2);
+    expect(run.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      `cdk-capability audit: 1 difference between the cluster and ${lockFile} (1 object compared).`,
+      'The input holds no object at all: check that it was read from the cluster the release is applied to (the kubectl context), with the documented command (docs/cluster.md).',
+    ]);
+  });
 });
 
 describe('cdk-capability audit with a lock it cannot read: CAP014, with advice that works for audit', () => {

@@ -36,6 +36,10 @@ export function formatAuditText(report: AuditReport): string {
       ? `cdk-capability audit: the cluster matches ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`
       : `cdk-capability audit: ${n} difference${n === 1 ? '' : 's'} between the cluster and ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`,
   );
+  // every object of the lock missing: more likely a read of the wrong cluster or context than a cluster emptied
+  if (report.live === 0 && report.compared > 0) {
+    lines.push('The input holds no object at all: check that it was read from the cluster the release is applied to (the kubectl context), with the documented command (docs/cluster.md).');
+  }
   return `${lines.join('\n')}\n`;
 }
 
