@@ -170,18 +170,18 @@ describe("the routing helpers' options a JavaScript program gets wrong: the call
 
   test('addBackend: an image that is no string, replicas that are no whole number, options that are no object', () => {
     const r = routing();
-    expect(() => r.addBackend('web', { image: 5, port: 80 } as any)).toThrow(new Error("addBackend 'cdn/Routing/web': 'image' (5) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
-    expect(() => r.addBackend('web', { image: 'nginx', port: 80, replicas: 1.5 })).toThrow(new Error("addBackend 'cdn/Routing/web': 'replicas' (1.5) must be a whole number, 0 or more"));
-    expect(() => r.addBackend('web', null as any)).toThrow(new Error("addBackend 'cdn/Routing/web': its options (null) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }"));
-    expect(() => r.addBackend('web', { image: 'nginx', port: '80' } as any)).toThrow(new Error('addBackend \'cdn/Routing/web\': \'port\' ("80") must be an integer from 1 to 65535'));
+    expect(() => r.addBackend('web', { image: 5, port: 80 } as any)).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addBackend 'cdn/Routing/web': 'image' (5) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
+    expect(() => r.addBackend('web', { image: 'nginx', port: 80, replicas: 1.5 })).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addBackend 'cdn/Routing/web': 'replicas' (1.5) must be a whole number, 0 or more"));
+    expect(() => r.addBackend('web', null as any)).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addBackend 'cdn/Routing/web': its options (null) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }"));
+    expect(() => r.addBackend('web', { image: 'nginx', port: '80' } as any)).toThrow(new Error('The composition was refused with 1 violation:\nCAP010 invalid object: addBackend \'cdn/Routing/web\': \'port\' ("80") must be an integer from 1 to 65535'));
   });
 
   test('addVersionedBackend: versions given as a list, a version without its image', () => {
     const r = routing();
     expect(() => r.addVersionedBackend('web', { port: 80, versions: [{ image: 'a' }] as any })).toThrow(new Error(
-      'addVersionedBackend \'cdn/Routing/web\': \'versions\' ([{"image":"a"}]) must be a map of version names to versions, such as { blue: { image: \'ghcr.io/example/web:1.4.2\' } }',
+      'The composition was refused with 1 violation:\nCAP010 invalid object: addVersionedBackend \'cdn/Routing/web\': \'versions\' ([{"image":"a"}]) must be a map of version names to versions, such as { blue: { image: \'ghcr.io/example/web:1.4.2\' } }',
     ));
-    expect(() => r.addVersionedBackend('api', { port: 80, versions: { blue: {} as any } })).toThrow(new Error("addBackend 'cdn/Routing/apiBlue': 'image' (undefined) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
+    expect(() => r.addVersionedBackend('api', { port: 80, versions: { blue: {} as any } })).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addBackend 'cdn/Routing/apiBlue': 'image' (undefined) must be a container image, such as 'ghcr.io/example/web:1.4.2'"));
   });
 
   test('addTenantRoute: a tenant that is a number, a backend that is none, hostnames and path prefix of another type', () => {
@@ -191,10 +191,10 @@ describe("the routing helpers' options a JavaScript program gets wrong: the call
       "The composition was refused with 1 violation:\nCAP010 invalid object: addTenantRoute of 'cdn/Routing': the tenant 5 must be a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, " +
         "at most 63 characters): it is the value the edge writes into the tenant header, and it names the route 'tenant-<tenant>'. Route a tenant id such as \"5\", and have the edge write that value.",
     ));
-    expect(() => r.addTenantRoute('acme', null as any)).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-acme': 'backend' (null) must be what addBackend or addVersionedBackend returned"));
+    expect(() => r.addTenantRoute('acme', null as any)).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-acme': 'backend' (null) must be what addBackend or addVersionedBackend returned"));
     expect(() => r.addTenantRoute('acme', web, { hostnames: 'acme.example.com' as any })).toThrow(new Error(
-      'addTenantRoute \'cdn/Routing/tenant-acme\': \'hostnames\' ("acme.example.com") must be a list of host names, such as ["acme.example.com"]',
+      'The composition was refused with 1 violation:\nCAP010 invalid object: addTenantRoute \'cdn/Routing/tenant-acme\': \'hostnames\' ("acme.example.com") must be a list of host names, such as ["acme.example.com"]',
     ));
-    expect(() => r.addTenantRoute('acme', web, { pathPrefix: 5 as any })).toThrow(new Error("addTenantRoute 'cdn/Routing/tenant-acme': 'pathPrefix' (5) must start with \"/\", such as \"/api\""));
+    expect(() => r.addTenantRoute('acme', web, { pathPrefix: 5 as any })).toThrow(new Error("The composition was refused with 1 violation:\nCAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-acme': 'pathPrefix' (5) must start with \"/\", such as \"/api\""));
   });
 });

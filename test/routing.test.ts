@@ -3,7 +3,7 @@ import * as path from 'path';
 import { Aws } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import { stringify } from 'yaml';
-import { Capability, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CompositionError, Field, InterfaceContract, RouteStyle, RuntimeRouting, SharedBase } from '../src';
 import { schemaProblems } from './k8s-schemas';
 import { newApp, removeTempDirs, tempDir, WIDGET_CRD } from './util';
 import type { SynthesisResult } from '../src/app/synthesize';
@@ -14,6 +14,11 @@ afterAll(removeTempDirs);
 function manifests(result: SynthesisResult): any[] {
   if (!result.runtimeFiles) throw new Error(`refused: ${result.violations.map((v) => v.message).join('\n')}`);
   return result.runtimeFiles.flatMap((f) => f.objects.map((o) => o.manifest));
+}
+
+/** The error a construct's coded refusal throws: its one violation, code first. */
+function refusal(violation: string): Error {
+  return new Error(`The composition was refused with 1 violation:\n${violation}`);
 }
 
 function find(all: any[], kind: string, name: string): any {
@@ -65,9 +70,9 @@ describe('backends', () => {
   test('addBackend refuses a name that is not a DNS-1035 label', () => {
     const app = newApp();
     const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
-    expect(() => routing.addBackend('9lives', { image: 'web', port: 80 })).toThrow(
-      /addBackend 'cdn\/Routing\/9lives': 'name' \("9lives"\) must be a DNS-1035 label/,
-    );
+    expect(() => routing.addBackend('9lives', { image: 'web', port: 80 })).toThrow(refusal(
+      'CAP010 invalid object: addBackend \'cdn/Routing/9lives\': \'name\' ("9lives") must be a DNS-1035 label (lowercase letters, digits and \'-\', starting with a letter) such as "web"',
+    ));
   });
 });
 
@@ -148,7 +153,10 @@ describe('Gateway API tenant routes', () => {
 
   test('a tenant id that is not a DNS-1123 label is refused', () => {
     const { routing, web } = tenantApp();
-    expect(() => routing.addTenantRoute('Acme Corp', web)).toThrow(/'tenant' \("Acme Corp"\) must be a DNS-1123 label/);
+    expect(() => routing.addTenantRoute('Acme Corp', web)).toThrow(refusal(
+      "CAP010 invalid object: addTenantRoute of 'cdn/Routing': the tenant \"Acme Corp\" must be a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, " +
+        "at most 63 characters): it is the value the edge writes into the tenant header, and it names the route 'tenant-<tenant>'. Route a tenant id such as \"acme-corp\", and have the edge write that value.",
+    ));
   });
 
   test('a route in another namespace refers to the backend\'s namespace and comes with the ReferenceGrant that allows it', () => {
@@ -187,9 +195,9 @@ describe('Gateway API tenant routes', () => {
   test('a route namespace for a backend without one is refused, naming the backend', () => {
     const routing = new RuntimeRouting(new Capability(newApp(), 'cdn'), 'Routing', { gateway: { name: 'edge' } });
     const web = routing.addBackend('Web', { image: 'web', port: 80 });
-    expect(() => routing.addTenantRoute('acme', web, { namespace: 'tenants' })).toThrow(
-      "addTenantRoute 'cdn/Routing/tenant-acme': 'namespace' (\"tenants\") is given, but backend 'web' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'",
-    );
+    expect(() => routing.addTenantRoute('acme', web, { namespace: 'tenants' })).toThrow(refusal(
+      "CAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-acme': 'namespace' (\"tenants\") is given, but backend 'web' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'",
+    ));
   });
 
   test.each([
@@ -201,9 +209,9 @@ describe('Gateway API tenant routes', () => {
     ['255 characters', `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`],
   ])('a host name the Gateway API refuses (%s) is refused at the call, naming \'hostnames\'', (_, host) => {
     const { routing, web } = tenantApp();
-    expect(() => routing.addTenantRoute('globex', web, { hostnames: ['ok.example.com', host] })).toThrow(
-      `addTenantRoute 'cdn/Routing/tenant-globex': 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most 253 characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`,
-    );
+    expect(() => routing.addTenantRoute('globex', web, { hostnames: ['ok.example.com', host] })).toThrow(refusal(
+      `CAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-globex': 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most 253 characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`,
+    ));
   });
 
   test('wildcard and plain lowercase host names are accepted and validate', () => {
@@ -229,9 +237,9 @@ describe('Gateway API tenant routes', () => {
     [`/${'a'.repeat(1024)}`, 'must be at most 1024 characters'],
   ])('a path prefix the Gateway API refuses (%#) is refused at the call, naming \'pathPrefix\'', (pathPrefix, expected) => {
     const { routing, web } = tenantApp();
-    expect(() => routing.addTenantRoute('globex', web, { pathPrefix })).toThrow(
-      `addTenantRoute 'cdn/Routing/tenant-globex': 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${expected}, such as "/api"`,
-    );
+    expect(() => routing.addTenantRoute('globex', web, { pathPrefix })).toThrow(refusal(
+      `CAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-globex': 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${expected}, such as "/api"`,
+    ));
   });
 
   test('a path prefix with %-escapes and sub-delimiters is accepted and validates', () => {
@@ -244,20 +252,75 @@ describe('Gateway API tenant routes', () => {
 
   test.each([[''], ['x tenant'], ['x:tenant'], ['x-tenänt'], [5]])('a header that is no HTTP header name (%p) is refused at the call, naming \'header\'', (header) => {
     const { routing, web } = tenantApp();
-    expect(() => routing.addTenantRoute('globex', web, { header: header as string })).toThrow(
-      `addTenantRoute 'cdn/Routing/tenant-globex': 'header' (${JSON.stringify(header)}) must be an HTTP header name (an RFC 9110 token), such as "x-tenant-id"`,
-    );
+    expect(() => routing.addTenantRoute('globex', web, { header: header as string })).toThrow(refusal(
+      `CAP010 invalid object: addTenantRoute 'cdn/Routing/tenant-globex': 'header' (${JSON.stringify(header)}) must be an HTTP header name (an RFC 9110 token), such as "x-tenant-id"`,
+    ));
   });
 
-  test('the same tenant routed twice under one name is refused, naming the tenant, the existing route and the fix', () => {
+  test('the same tenant routed twice under one name is refused as CAP001, naming the tenant, the existing route and the fix that routes it once', () => {
     // GIVEN acme routed to web in edge
     const { routing } = tenantApp();
     const other = routing.addBackend('Other', { image: 'other', port: 80, namespace: 'team-b' });
 
-    // WHEN / THEN
-    expect(() => routing.addTenantRoute('acme', other)).toThrow(
-      "addTenantRoute 'cdn/Routing/tenant-acme': tenant 'acme' needs a route named 'tenant-acme', but 'cdn/Routing/tenant-acme' already has that name. Give this route a distinct 'name', such as { name: 'tenant-acme-2' }",
-    );
+    // WHEN / THEN the advice is not a bare new name, which would route acme twice alike (CAP002)
+    expect(() => routing.addTenantRoute('acme', other)).toThrow(refusal(
+      "CAP001 duplicate object: addTenantRoute 'cdn/Routing/tenant-acme': tenant 'acme' needs a route named 'tenant-acme', but 'cdn/Routing/tenant-acme' already has that name. " +
+        "Route a tenant once: to split its traffic between versions, route it to one addVersionedBackend with 'weights'; to send another path or host name of it elsewhere, " +
+        "give this route a distinct 'name' with its own 'pathPrefix' or 'hostnames', such as { name: 'tenant-acme-api', pathPrefix: '/api' }",
+    ));
+  });
+
+  test('a route named as another tenant\'s is refused as CAP001, suggesting its own tenant\'s name', () => {
+    // GIVEN acme routed to web
+    const { routing, web } = tenantApp();
+
+    // WHEN / THEN globex is given acme's route name
+    expect(() => routing.addTenantRoute('globex', web, { name: 'tenant-acme' })).toThrow(refusal(
+      "CAP001 duplicate object: addTenantRoute 'cdn/Routing/tenant-acme': tenant 'globex' needs a route named 'tenant-acme', but 'cdn/Routing/tenant-acme' already has that name. " +
+        "Give this route a distinct 'name', such as { name: 'tenant-globex' }",
+    ));
+  });
+
+  test('a malformed option is a CompositionError whose one CAP010 violation names the route\'s construct path', () => {
+    // GIVEN
+    const { routing, web } = tenantApp();
+
+    // WHEN
+    let thrown: unknown;
+    try {
+      routing.addTenantRoute('globex', web, { pathPrefix: 'api' });
+    } catch (e) {
+      thrown = e;
+    }
+
+    // THEN
+    expect(CompositionError.isCompositionError(thrown)).toBe(true);
+    expect((thrown as CompositionError).violations).toEqual([{
+      code: 'CAP010',
+      message: 'invalid object: addTenantRoute \'cdn/Routing/tenant-globex\': \'pathPrefix\' ("api") must start with "/", such as "/api"',
+      paths: ['cdn/Routing/tenant-globex'],
+    }]);
+  });
+
+  test('a malformed backend option is a CompositionError whose one CAP010 violation names the backend\'s construct path', () => {
+    // GIVEN
+    const routing = new RuntimeRouting(new Capability(newApp(), 'cdn'), 'Routing');
+
+    // WHEN
+    let thrown: unknown;
+    try {
+      routing.addVersionedBackend('Web', { port: 8080, versions: {} });
+    } catch (e) {
+      thrown = e;
+    }
+
+    // THEN
+    expect(CompositionError.isCompositionError(thrown)).toBe(true);
+    expect((thrown as CompositionError).violations).toEqual([{
+      code: 'CAP010',
+      message: "invalid object: addVersionedBackend 'cdn/Routing/Web': 'versions' is empty; declare at least one, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }",
+      paths: ['cdn/Routing/Web'],
+    }]);
   });
 
   test('the same tenant routed twice with distinct names gets two routes', () => {
@@ -295,9 +358,9 @@ describe('Istio tenant routes', () => {
 
   test('an Istio route takes * as a host name, and refuses an uppercase header', () => {
     const { app, routing, web } = tenantApp({ routeStyle: RouteStyle.ISTIO });
-    expect(() => routing.addTenantRoute('initech', web, { header: 'X-Tenant-Id' })).toThrow(
-      'addTenantRoute \'cdn/Routing/tenant-initech\': \'header\' ("X-Tenant-Id") must be a lowercase HTTP header name (Istio matches header keys in lowercase only), such as "x-tenant-id"',
-    );
+    expect(() => routing.addTenantRoute('initech', web, { header: 'X-Tenant-Id' })).toThrow(refusal(
+      'CAP010 invalid object: addTenantRoute \'cdn/Routing/tenant-initech\': \'header\' ("X-Tenant-Id") must be a lowercase HTTP header name (Istio matches header keys in lowercase only), such as "x-tenant-id"',
+    ));
     routing.addTenantRoute('globex', web, { hostnames: ['*'] });
     const all = manifests(app.synthesize());
     expect(find(all, 'VirtualService', 'tenant-globex').spec.hosts).toEqual(['*']);
@@ -396,9 +459,11 @@ describe('Istio mesh routes (no gateway)', () => {
     const { routing, web } = meshApp();
     routing.addTenantRoute('acme', web);
     routing.addTenantRoute('globex', web);
-    expect(() => routing.addTenantRoute('globex', web, { pathPrefix: '/b' })).toThrow(
-      "addTenantRoute 'cdn/Routing/tenant-globex': tenant 'globex' needs a route named 'tenant-globex', but the mesh VirtualService 'cdn/Routing/tenant-acme' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: 'tenant-globex-2' }",
-    );
+    expect(() => routing.addTenantRoute('globex', web, { pathPrefix: '/b' })).toThrow(refusal(
+      "CAP001 duplicate object: addTenantRoute 'cdn/Routing/tenant-globex': tenant 'globex' needs a route named 'tenant-globex', but an http route of the mesh VirtualService 'cdn/Routing/tenant-acme' that routes its hosts already has that name. " +
+        "Route a tenant once: to split its traffic between versions, route it to one addVersionedBackend with 'weights'; to send another path or host name of it elsewhere, " +
+        "give this route a distinct 'name' with its own 'pathPrefix' or 'hostnames', such as { name: 'tenant-globex-b', pathPrefix: '/b' }",
+    ));
   });
 });
 
@@ -423,7 +488,9 @@ describe('CRDs the user supplies', () => {
     const file = path.join(dir, 'mixed.yaml');
     fs.writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }));
     const routing = new RuntimeRouting(new Capability(newApp(), 'cdn'), 'Routing');
-    expect(() => routing.includeCrds(file)).toThrow(/must hold only CustomResourceDefinitions, but holds ConfigMap c/);
+    expect(() => routing.includeCrds(file)).toThrow(refusal(
+      `CAP010 invalid object: includeCrds 'cdn/Routing': ${JSON.stringify(file)} must hold only CustomResourceDefinitions, but holds ConfigMap c. Declare other objects with constructs, or include them with cdk8s Include`,
+    ));
   });
 });
 

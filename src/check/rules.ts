@@ -1,6 +1,7 @@
 import { Rule } from './rule';
 import { autoscaledReplicas } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
+import { conflictingRoutes } from './rules/conflicting-routes';
 import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
 import { contractShapes } from './rules/contract-shapes';
@@ -48,6 +49,7 @@ export const RULES: readonly Rule[] = [
   identityRewrites,
   physicalNames,
   overlappingWorkloads,
+  conflictingRoutes,
   outputAnnotations,
   autoscaledReplicas,
   statusWrites, // CAP003

@@ -1,6 +1,7 @@
 import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
+import { invalidInput } from '../private/invalid-input';
 import { cdk8sPlus } from '../private/lazy';
 import { valueText } from '../private/value-text';
 
@@ -161,23 +162,24 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
  *
  * @param scope the chart (or a construct in it)
  * @param id the construct id; its lowercase form names the objects by default
- * @throws when the name is not a DNS-1035 label or the port is not a port number
+ * @throws CompositionError `CAP010` when an option is malformed: the name is not a DNS-1035 label, the port is not a port number, ...
  */
 export function addBackend(scope: Construct, id: string, options: BackendOptions, labels?: Record<string, string>): Backend {
-  const where = `addBackend '${scope.node.path}/${id}'`;
-  if (options === null || typeof options !== 'object') throw new Error(`${where}: its options (${valueText(options)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }`);
+  const path = `${scope.node.path}/${id}`;
+  const refused = (problem: string) => invalidInput(`addBackend '${path}': ${problem}`, path);
+  if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }`);
   // from JavaScript, anything: each prop a Deployment or Service takes is checked here, not left to the API server
-  if (typeof options.image !== 'string' || options.image.trim() === '') throw new Error(`${where}: 'image' (${valueText(options.image)}) must be a container image, such as 'ghcr.io/example/web:1.4.2'`);
+  if (typeof options.image !== 'string' || options.image.trim() === '') throw refused(`'image' (${valueText(options.image)}) must be a container image, such as 'ghcr.io/example/web:1.4.2'`);
   if (options.replicas !== undefined && !(Number.isInteger(options.replicas) && options.replicas >= 0)) {
-    throw new Error(`${where}: 'replicas' (${valueText(options.replicas)}) must be a whole number, 0 or more`);
+    throw refused(`'replicas' (${valueText(options.replicas)}) must be a whole number, 0 or more`);
   }
-  if (options.namespace !== undefined && typeof options.namespace !== 'string') throw new Error(`${where}: 'namespace' (${valueText(options.namespace)}) must be a string`);
+  if (options.namespace !== undefined && typeof options.namespace !== 'string') throw refused(`'namespace' (${valueText(options.namespace)}) must be a string`);
   const name = options.name ?? id.toLowerCase();
   if (!DNS1035_LABEL.test(name)) {
-    throw new Error(`${where}: 'name' (${JSON.stringify(name)}) must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "web"`);
+    throw refused(`'name' (${JSON.stringify(name)}) must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "web"`);
   }
   if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) {
-    throw new Error(`${where}: 'port' (${valueText(options.port)}) must be an integer from 1 to 65535`);
+    throw refused(`'port' (${valueText(options.port)}) must be an integer from 1 to 65535`);
   }
   const namespace = options.namespace ?? Chart.of(scope).namespace;
   const metadata = { name, ...(namespace ? { namespace } : {}), ...(labels ? { labels } : {}) };
@@ -209,25 +211,26 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
  *
  * @param scope the chart (or a construct in it)
  * @param id the construct id; its lowercase form names the backend by default
- * @throws when a name is not a DNS-1035 label, there is no version, or the port is not a port number
+ * @throws CompositionError `CAP010` when an option is malformed: a name is not a DNS-1035 label, there is no version, the port is not a port number, ...
  */
 export function addVersionedBackend(scope: Construct, id: string, options: VersionedBackendOptions): VersionedBackend {
-  const where = `addVersionedBackend '${scope.node.path}/${id}'`;
-  if (options === null || typeof options !== 'object') throw new Error(`${where}: its options (${valueText(options)}) must be an object, such as { port: 8080, versions: { blue: { image: 'ghcr.io/example/web:1.4.2' } } }`);
+  const path = `${scope.node.path}/${id}`;
+  const refused = (problem: string) => invalidInput(`addVersionedBackend '${path}': ${problem}`, path);
+  if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { port: 8080, versions: { blue: { image: 'ghcr.io/example/web:1.4.2' } } }`);
   const given: unknown = options.versions;
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw new Error(`${where}: 'versions' (${valueText(given)}) must be a map of version names to versions, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }`);
+    throw refused(`'versions' (${valueText(given)}) must be a map of version names to versions, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }`);
   }
   const name = options.name ?? id.toLowerCase();
   const names = Object.keys(options.versions);
-  if (names.length === 0) throw new Error(`${where}: 'versions' is empty; declare at least one, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }`);
+  if (names.length === 0) throw refused('\'versions\' is empty; declare at least one, such as { blue: { image: \'ghcr.io/example/web:1.4.2\' } }');
   const versions: Record<string, Backend> = {};
   for (const version of names) {
     if (!DNS1035_LABEL.test(version) || !DNS1035_LABEL.test(`${name}-${version}`)) {
-      throw new Error(`${where}: version ${JSON.stringify(version)} must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "blue", and '${name}-${version}' at most 63 characters`);
+      throw refused(`version ${JSON.stringify(version)} must be a DNS-1035 label (lowercase letters, digits and '-', starting with a letter) such as "blue", and '${name}-${version}' at most 63 characters`);
     }
     const v = options.versions[version];
-    if (v === null || typeof v !== 'object') throw new Error(`${where}: version ${JSON.stringify(version)} (${valueText(v)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2' }`);
+    if (v === null || typeof v !== 'object') throw refused(`version ${JSON.stringify(version)} (${valueText(v)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2' }`);
     const idOf = `${id}${version.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}`;
     versions[version] = addBackend(scope, idOf, {
       image: v.image,

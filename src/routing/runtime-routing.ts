@@ -2,6 +2,7 @@ import { ApiObject, Chart, ChartProps, Include } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { addBackend, addVersionedBackend, Backend, BackendOptions, VersionedBackend, VersionedBackendOptions } from './backend';
 import { includeCrds } from './crds';
+import { routeNameRefusal } from './route-name-refusal';
 import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, MeshVirtualService, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { RuntimeCapability } from '../constructs/runtime-capability';
@@ -68,6 +69,8 @@ export class RuntimeRouting extends Chart {
   public readonly tenantRoutes: ApiObject[] = [];
   /** The mesh VirtualServices the tenant routes share, one per set of hosts. */
   private readonly meshServices: MeshVirtualService[] = [];
+  /** The tenant of each route `addTenantRoute` declared, by its name (its construct id). */
+  private readonly routeTenants = new Map<string, string>();
 
   /**
    * @param scope the capability, or any construct inside one (checked at construction: `CAP015` otherwise)
@@ -130,6 +133,14 @@ export class RuntimeRouting extends Chart {
    * In the mesh (Istio without a `gateway`), the tenants of one backend host
    * share one VirtualService, one `http` route each (see `RuntimeRoutingProps.gateway`).
    *
+   * Route a tenant once: a second route of a name the routing already has is
+   * refused as it is created (`CAP001`), and two Gateway API routes that match
+   * the same requests on one gateway (same header value, path prefix and host
+   * names) are refused at synth (`CAP002`). To split a tenant's traffic, route
+   * it to a versioned backend with `weights`; to send one path or host of it
+   * elsewhere, give that route its own `name` and `pathPrefix` or `hostnames`.
+   * Malformed options are refused as the route is created (`CAP010`).
+   *
    * @param tenant the tenant id the edge writes into the header; a DNS-1123 label (`CAP010` otherwise, suggesting one: `"acme-corp"` for `"Acme Corp"`)
    * @returns the route object, named `tenant-<tenant>` unless `name` is given; in the mesh, the VirtualService the tenant's `http` route joined
    * @example
@@ -140,11 +151,14 @@ export class RuntimeRouting extends Chart {
     const id = options.name ?? `tenant-${tenant}`;
     const existing = this.node.tryFindChild(id);
     if (existing) {
-      throw new Error(`addTenantRoute '${this.node.path}/${id}': tenant '${tenant}' needs a route named '${id}', but '${existing.node.path}' already has that name. Give this route a distinct 'name', such as { name: '${id}-2' }`);
+      const pathPrefix = typeof options.pathPrefix === 'string' ? options.pathPrefix : '/';
+      const holder = `'${existing.node.path}'`;
+      throw routeNameRefusal({ path: `${this.node.path}/${id}`, tenant, name: id, pathPrefix, holder, holderTenant: this.routeTenants.get(id) });
     }
     const context = { style: this.routeStyle, gateway: this.gateway, header: () => this.tenantHeader, meshServices: this.meshServices };
     const route = addTenantRoute(this, id, tenant, backend, options, context);
     if (!this.tenantRoutes.includes(route)) this.tenantRoutes.push(route);
+    this.routeTenants.set(id, tenant);
     return route;
   }
 

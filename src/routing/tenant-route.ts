@@ -1,6 +1,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
+import { routeNameRefusal } from './route-name-refusal';
 import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
@@ -151,8 +152,8 @@ function pathPrefixProblem(pathPrefix: string): string | undefined {
  * @param tenant the tenant id, the value the edge writes into the header; a DNS-1123 label
  * @param backend where the tenant's requests go
  * @returns the route object
- * @throws CompositionError `CAP010` when the tenant id is no DNS-1123 label; an error when the path prefix or another option is malformed
- *   (a Gateway API route without a gateway is CAP010 at synth)
+ * @throws CompositionError `CAP010` when the tenant id, the backend or an option is malformed (a Gateway API route without a gateway is
+ *   CAP010 at synth); `CAP001` when a route of the mesh VirtualService it joins has its name
  */
 export function addTenantRoute(
   scope: Construct,
@@ -162,26 +163,27 @@ export function addTenantRoute(
   options: TenantRouteOptions,
   context: TenantRouteContext,
 ): ApiObject {
-  const where = `addTenantRoute '${scope.node.path}/${id}'`;
+  const path = `${scope.node.path}/${id}`;
+  const refused = (problem: string) => invalidInput(`addTenantRoute '${path}': ${problem}`, path);
   // from JavaScript, anything: a regular expression would take the number 5 for "5"
   if (typeof tenant !== 'string' || !DNS1123_LABEL.test(tenant)) throw tenantRefusal(scope, tenant);
   if (backend === null || typeof backend !== 'object' || !('deployment' in backend || 'versions' in backend)) {
-    throw new Error(`${where}: 'backend' (${valueText(backend)}) must be what addBackend or addVersionedBackend returned`);
+    throw refused(`'backend' (${valueText(backend)}) must be what addBackend or addVersionedBackend returned`);
   }
   const hostnames: unknown = options.hostnames;
   if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
-    throw new Error(`${where}: 'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
+    throw refused(`'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
   }
   for (const host of (hostnames as string[] | undefined) ?? []) {
     const istioAny = context.style === RouteStyle.ISTIO && host === '*';
     if (!istioAny && (host.length > MAX_HOSTNAME || !GATEWAY_HOSTNAME.test(host))) {
-      throw new Error(`${where}: 'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most ${MAX_HOSTNAME} characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`);
+      throw refused(`'hostnames' holds ${JSON.stringify(host)}, which must be a lowercase DNS name of at most ${MAX_HOSTNAME} characters, without port or trailing dot, optionally behind "*.", such as "acme.example.com" or "*.example.com"`);
     }
   }
   const pathPrefix = options.pathPrefix ?? '/';
   const pathProblem = typeof pathPrefix === 'string' ? pathPrefixProblem(pathPrefix) : 'must start with "/"';
   if (pathProblem) {
-    throw new Error(`${where}: 'pathPrefix' (${JSON.stringify(pathPrefix)}) ${pathProblem}, such as "/api"`);
+    throw refused(`'pathPrefix' (${JSON.stringify(pathPrefix)}) ${pathProblem}, such as "/api"`);
   }
   if (options.header !== undefined) {
     // the lowercase check of the published tenantHeader; Gateway API matches header names in any case, Istio in lowercase only
@@ -189,14 +191,14 @@ export function addTenantRoute(
     const header: unknown = options.header;
     if (typeof header !== 'string' || !isTenantHeaderName(lowercaseOnly ? header : header.toLowerCase())) {
       const expected = lowercaseOnly ? 'a lowercase HTTP header name (Istio matches header keys in lowercase only)' : 'an HTTP header name (an RFC 9110 token)';
-      throw new Error(`${where}: 'header' (${valueText(header)}) must be ${expected}, such as "x-tenant-id"`);
+      throw refused(`'header' (${valueText(header)}) must be ${expected}, such as "x-tenant-id"`);
     }
   }
   if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !DNS1123_LABEL.test(options.namespace))) {
-    throw new Error(`${where}: 'namespace' (${valueText(options.namespace)}) must be a DNS-1123 label such as "tenants"`);
+    throw refused(`'namespace' (${valueText(options.namespace)}) must be a DNS-1123 label such as "tenants"`);
   }
   if (options.namespace !== undefined && backend.namespace === undefined) {
-    throw new Error(`${where}: 'namespace' (${JSON.stringify(options.namespace)}) is given, but backend '${backend.name}' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'`);
+    throw refused(`'namespace' (${JSON.stringify(options.namespace)}) is given, but backend '${backend.name}' has no namespace to route across to. Give the backend (or its chart) a namespace, or drop the route's 'namespace'`);
   }
   const name = options.name ?? `tenant-${tenant}`;
   const namespace = options.namespace ?? backend.namespace;
@@ -207,7 +209,7 @@ export function addTenantRoute(
 
   let object: ApiObject;
   if (context.style === RouteStyle.ISTIO && !context.gateway) {
-    object = meshVirtualService(scope, id, where, metadata, route, context.meshServices);
+    object = meshVirtualService(scope, id, path, metadata, route, context.meshServices);
   } else if (context.style === RouteStyle.ISTIO) {
     object = virtualService(scope, id, metadata, [route], context.gateway);
   } else {
@@ -359,14 +361,15 @@ function serviceHost(backend: Backend<IConstruct, IConstruct>): string {
  * lives in another namespace, is refused at synth (CAP010).
  */
 function meshVirtualService(
-  scope: Construct, id: string, where: string, metadata: Metadata, route: Route, services: MeshVirtualService[],
+  scope: Construct, id: string, path: string, metadata: Metadata, route: Route, services: MeshVirtualService[],
 ): VirtualService {
   const hosts = route.hostnames ?? [serviceHost(route.targets[0].backend)];
   const same = services.find((m) => sameHosts(m.hosts, hosts) && m.namespace === metadata.namespace);
   if (same) {
     const taken = same.routes.find((r) => r.name === route.name);
     if (taken) {
-      throw new Error(`${where}: tenant '${route.tenant}' needs a route named '${route.name}', but the mesh VirtualService '${same.object.node.path}' that routes its hosts already has an http route of that name. Give this route a distinct 'name', such as { name: '${route.name}-2' }`);
+      const holder = `an http route of the mesh VirtualService '${same.object.node.path}' that routes its hosts`;
+      throw routeNameRefusal({ path, tenant: route.tenant, name: route.name, pathPrefix: route.pathPrefix, holder, holderTenant: taken.tenant });
     }
     same.routes.push(route);
     return same.object;

@@ -1,0 +1,188 @@
+import type { Facts, ObjectFact } from '../../collect/facts';
+import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
+import { DEFAULT_TENANT_HEADER, TENANT_HEADER_FIELD } from '../../routing/tenant-header';
+import { ViolationCode } from '../finding';
+import { defineRule, RuleFinding } from '../rule';
+
+const GATEWAY_API = 'gateway.networking.k8s.io';
+
+/** One request an HTTPRoute matches, on one parent, as Gateway API compares them: defaults filled in, names in one case. */
+interface RouteMatch {
+  /** The route. */
+  readonly object: ObjectFact;
+  /** The parent it attaches to, as the message names it (`Gateway gateway-system/edge`, `... listener https`). */
+  readonly parent: string;
+  /** The host names it matches, sorted; empty for every host name of the listener. */
+  readonly hostnames: readonly string[];
+  /** The headers it matches, sorted, lowercase names: `[type, name, value]`. */
+  readonly headers: ReadonlyArray<readonly [string, string, string]>;
+  /** The path type and value. */
+  readonly path: readonly [string, string];
+  /** The query parameters it matches, sorted: `[type, name, value]`. */
+  readonly queryParams: ReadonlyArray<readonly [string, string, string]>;
+  /** The method it matches; empty for any. */
+  readonly method: string;
+  /** The Services of the rule it belongs to, as the message names them. */
+  readonly backends: readonly string[];
+}
+
+/**
+ * `CAP002`: two HTTPRoutes of the composition that match the same requests on
+ * one parent. Gateway API resolves such a tie by age: the request goes to the
+ * oldest route by `creationTimestamp`, then to the first by namespace/name, so
+ * which backend gets it depends on which route the cluster created first, and
+ * the other route receives none of it. Two `addTenantRoute` calls of one tenant
+ * under two names make exactly this.
+ *
+ * Two matches are the same when every part is equal after Gateway API's
+ * defaults: the parent (group, kind, namespace defaulting to the route's, name,
+ * `sectionName`, `port`, as given), the host names as a set (none: every host
+ * name of the listener), the path (type `PathPrefix` and value `/` by default),
+ * the headers as a set (type `Exact` by default, names in any case), the query
+ * parameters and the method. Routes whose matches or host lists only overlap
+ * (one host in common, a route with and one without `sectionName`) are left
+ * to Gateway API's precedence and not refused. One finding per pair of routes,
+ * the first declared against each later one.
+ */
+export const conflictingRoutes = defineRule({
+  code: ViolationCode.FIELD_CONFLICT,
+  title: 'conflicting routes',
+  explanation:
+    'Two HTTPRoutes that match the same requests on one gateway: Gateway API gives them to the oldest route, so which backend gets them depends on which route the cluster created first.',
+  run({ facts }) {
+    const tenantHeaders = tenantHeadersOf(facts);
+    const first = new Map<string, { match: RouteMatch; index: number }>();
+    const pairs = new Map<string, { a: RouteMatch; b: RouteMatch }>();
+    facts.objects.forEach((object, index) => {
+      if (object.duplicateOf !== undefined || object.identity.group !== GATEWAY_API || object.identity.kind !== 'HTTPRoute') return;
+      for (const match of matchesOf(object)) {
+        const key = JSON.stringify([match.parent, match.hostnames, match.headers, match.path, match.queryParams, match.method]);
+        const earlier = first.get(key);
+        if (!earlier) first.set(key, { match, index });
+        else if (earlier.index !== index && !pairs.has(`${earlier.index} ${index}`)) pairs.set(`${earlier.index} ${index}`, { a: earlier.match, b: match });
+      }
+    });
+    return [...pairs.values()].map(({ a, b }) => conflict(a, b, tenantHeaders));
+  },
+});
+
+/** The finding of two routes `a` (declared first) and `b` that match the request of `b`. */
+function conflict(a: RouteMatch, b: RouteMatch, tenantHeaders: ReadonlySet<string>): RuleFinding {
+  const tenantMatch = b.headers.find(([type, name]) => type === 'Exact' && tenantHeaders.has(name));
+  const tenant = tenantMatch?.[2];
+  const route = (m: RouteMatch) => `${describeIdentity(m.object.identity)} declared by '${m.object.declarer}' (${backendsOf(m)})`;
+  const who = tenant === undefined ? 'these requests' : `the requests of tenant '${tenant}'`;
+  const fix = tenant === undefined
+    ? 'Give one of them other matches or other hostnames, or merge them into one route whose backendRefs split the traffic by weight.'
+    : `Route tenant '${tenant}' once: to split its traffic between versions, route it to one addVersionedBackend with 'weights'; `
+      + `to send another path or host name of it elsewhere, give '${b.object.declarer}' its own 'pathPrefix' or 'hostnames'.`;
+  return {
+    message: `${route(a)} and ${route(b)} both attach to ${b.parent} and match the same requests: ${describeMatch(b, tenantMatch)}. `
+      + 'Gateway API gives a request that routes match alike to one of them, the oldest by creationTimestamp (then the first by namespace/name), '
+      + `so which backend gets ${who} depends on which route the cluster created first. ${fix}`,
+    paths: [a.object.declarer, b.object.declarer],
+  };
+}
+
+/** `backend web`, `backends web-blue, web-green`, `no backend`. */
+function backendsOf(m: RouteMatch): string {
+  if (m.backends.length === 0) return 'no backend';
+  return `${m.backends.length === 1 ? 'backend' : 'backends'} ${m.backends.join(', ')}`;
+}
+
+/** `tenant 'acme' (header x-tenant-id: acme), path prefix /, every host name of the listener`, naming the tenant of `tenantMatch`. */
+function describeMatch(m: RouteMatch, tenantMatch: readonly [string, string, string] | undefined): string {
+  const parts: string[] = [];
+  for (const h of m.headers) {
+    const [type, name, value] = h;
+    const header = type === 'Exact' ? `header ${name}: ${value}` : `header ${name} matching ${JSON.stringify(value)}`;
+    parts.push(h === tenantMatch ? `tenant '${value}' (${header})` : header);
+  }
+  const [pathType, pathValue] = m.path;
+  parts.push(pathType === 'PathPrefix' ? `path prefix ${pathValue}` : pathType === 'Exact' ? `path ${pathValue}` : `path matching ${JSON.stringify(pathValue)}`);
+  for (const [type, name, value] of m.queryParams) parts.push(type === 'Exact' ? `query ${name}=${value}` : `query ${name} matching ${JSON.stringify(value)}`);
+  if (m.method) parts.push(`method ${m.method}`);
+  parts.push(m.hostnames.length === 0 ? 'every host name of the listener' : `host names ${m.hostnames.join(', ')}`);
+  return parts.join(', ');
+}
+
+/** Every request `object` (an HTTPRoute) matches on each of its parents; none when its spec is not of the shape the API takes. */
+function matchesOf(object: ObjectFact): RouteMatch[] {
+  const spec = object.manifest?.spec;
+  const namespace = effectiveNamespace(object.identity) ?? 'default';
+  const hostnames = stringList(spec?.hostnames);
+  if (!hostnames) return [];
+  const sortedHosts = [...new Set(hostnames.map((h) => h.toLowerCase()))].sort();
+  const found: RouteMatch[] = [];
+  for (const ref of list(spec?.parentRefs)) {
+    const parent = parentOf(ref, namespace);
+    if (!parent) continue;
+    for (const rule of list(spec?.rules)) {
+      const backends = list(rule?.backendRefs).map((r) => (typeof r?.name === 'string' ? r.name : '?'));
+      const given = list(rule?.matches);
+      for (const m of given.length === 0 ? [{}] : given) {
+        const match = normalized(m);
+        if (match) found.push({ object, parent, hostnames: sortedHosts, backends, ...match });
+      }
+    }
+  }
+  return found;
+}
+
+/** A parent reference as the message names it, defaults filled in; undefined when it names nothing. */
+function parentOf(ref: any, routeNamespace: string): string | undefined {
+  if (typeof ref?.name !== 'string') return undefined;
+  const group = typeof ref.group === 'string' ? ref.group : GATEWAY_API;
+  const kind = typeof ref.kind === 'string' ? ref.kind : 'Gateway';
+  const namespace = typeof ref.namespace === 'string' ? ref.namespace : routeNamespace;
+  const what = group === GATEWAY_API || group === '' ? kind : `${group}/${kind}`;
+  const section = ref.sectionName === undefined ? '' : ` listener ${String(ref.sectionName)}`;
+  const port = ref.port === undefined ? '' : ` port ${String(ref.port)}`;
+  return `${what} ${namespace}/${ref.name}${section}${port}`;
+}
+
+/** A match with Gateway API's defaults filled in; undefined for one of another shape. */
+function normalized(m: any): Pick<RouteMatch, 'headers' | 'path' | 'queryParams' | 'method'> | undefined {
+  if (m === null || typeof m !== 'object') return undefined;
+  const path = m.path ?? {};
+  const pathType = path.type ?? 'PathPrefix';
+  const pathValue = path.value ?? '/';
+  if (typeof pathType !== 'string' || typeof pathValue !== 'string') return undefined;
+  const headers = triples(m.headers, true);
+  const queryParams = triples(m.queryParams, false);
+  const method = m.method ?? '';
+  if (!headers || !queryParams || typeof method !== 'string') return undefined;
+  return { headers, path: [pathType, pathValue], queryParams, method };
+}
+
+/** `[type, name, value]` of each header or query parameter match, sorted; undefined for another shape. */
+function triples(x: unknown, lowercaseNames: boolean): Array<[string, string, string]> | undefined {
+  if (x === undefined) return [];
+  if (!Array.isArray(x)) return undefined;
+  const out: Array<[string, string, string]> = [];
+  for (const h of x) {
+    const type = h?.type ?? 'Exact';
+    if (typeof type !== 'string' || typeof h?.name !== 'string' || typeof h?.value !== 'string') return undefined;
+    out.push([type, lowercaseNames ? h.name.toLowerCase() : h.name, h.value]);
+  }
+  return out.sort((p, q) => (p.join('\0') < q.join('\0') ? -1 : p.join('\0') > q.join('\0') ? 1 : 0));
+}
+
+/** The header names tenant routes match the tenant on: the default and every literal `tenantHeader` a contract publishes, lowercase. */
+function tenantHeadersOf(facts: Facts): ReadonlySet<string> {
+  const names = new Set([DEFAULT_TENANT_HEADER]);
+  for (const contract of facts.contracts) {
+    const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
+    if (published && !published.deployTime && typeof published.literal === 'string') names.add(published.literal.toLowerCase());
+  }
+  return names;
+}
+
+function stringList(x: unknown): string[] | undefined {
+  if (x === undefined) return [];
+  return Array.isArray(x) && x.every((h) => typeof h === 'string') ? x : undefined;
+}
+
+function list(x: unknown): any[] {
+  return Array.isArray(x) ? x : [];
+}
