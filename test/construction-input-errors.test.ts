@@ -1,22 +1,12 @@
 import * as path from 'path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, RuntimeRouting } from '../src';
-import { removeTempDirs, tempDir } from './util';
+import { removeTempDirs, tempDir, thrownBy } from './util';
 import * as runtime from '../src/runtime';
 
 afterAll(removeTempDirs);
 
 const REFUSED = 'The composition was refused with 1 violation:\n';
-
-/** What `make` throws; fails the test when it throws nothing. */
-function thrownBy(make: () => unknown): unknown {
-  try {
-    make();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a refusal, but nothing was thrown');
-}
 
 /** The one violation of the refusal `make` throws, as `code`, `message` and `paths`; fails unless it is a CompositionError. */
 function refusalOf(make: () => unknown): { code: string; message: string; paths: readonly string[] } {

@@ -558,6 +558,18 @@ function escape(text: string): string {
 
 /** Which rule a construction-time message states; throws when the message is not one of the clear ones expected. */
 function ruleOf(kind: string, id: string, message: string): string {
+  if (kind === 'capability' && !/^[a-z][a-z0-9\-_.]*$/i.test(id)) {
+    // refused before the construct is made: the coded CAP010, quoting the id, stating aws-cdk's Stage rule, and
+    // suggesting an id that keeps it (as aws-cdk's own refusal states it: "Stage name must start with a letter and
+    // contain only alphanumeric characters, hypens ('-'), underscores ('_') and periods ('.')")
+    const prefix = `The composition was refused with 1 violation:\nCAP010 invalid object: Capability '${id}' has the id ${JSON.stringify(id)}, which no capability may have: `
+      + 'a capability id is letters, digits, \'-\', \'_\' and \'.\', starting with a letter (the id aws-cdk takes for a Stage). Give it an id ';
+    expect(message.startsWith(prefix)).toBe(true);
+    const suggested = /such as "([^"]*)"\.$/.exec(message.slice(prefix.length))?.[1];
+    expect(suggested).toBeDefined();
+    expect(suggested).toMatch(/^[A-Za-z][A-Za-z0-9_.-]*$/);
+    return 'capability id';
+  }
   if (id === '') {
     expect(message).toBe('Only root constructs may have an empty ID');
     return 'empty id';
@@ -566,10 +578,6 @@ function ruleOf(kind: string, id: string, message: string): string {
     // constructs 10 looks children up in a plain object: 'toString' or '__proto__' count as taken (misleading, but it names the id)
     expect(message).toMatch(new RegExp(`^There is already a Construct with name '${escape(id)}' in `));
     return 'Object.prototype name';
-  }
-  if (kind === 'capability') {
-    expect(message).toBe(`invalid stage name "${id}". Stage name must start with a letter and contain only alphanumeric characters, hypens ('-'), underscores ('_') and periods ('.')`);
-    return 'stage name';
   }
   expect(kind).not.toBe('routing'); // a chart accepts any non-empty id
   // the coded refusal of the stack name aws-cdk derives (`cdn-<id>`, the id as constructs stores it), and only of one CloudFormation refuses

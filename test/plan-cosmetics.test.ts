@@ -3,7 +3,7 @@ import { inspect } from 'util';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, Plan, RuntimeRouting } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
-import { removeTempDirs, tempDir } from './util';
+import { removeTempDirs, tempDir, thrownBy } from './util';
 import { formatPlan } from '../src/cli/format-plan';
 import { formatTeardown } from '../src/cli/format-teardown';
 import { terseFields } from '../src/cli/terse-fields';
@@ -13,16 +13,6 @@ afterAll(() => {
   removeReleaseDirs();
   removeTempDirs();
 });
-
-/** What `make` throws; fails the test when it throws nothing. */
-function thrownBy(make: () => unknown): unknown {
-  try {
-    make();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a refusal, but nothing was thrown');
-}
 
 /** The plan of the next release `variant` against the lock of `previous`; fails when it is refused. */
 function planOf<V>(build: (app: CapabilityApp, v: V) => void, previous: V, variant: V): Plan {

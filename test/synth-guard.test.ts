@@ -169,15 +169,20 @@ describe('an exception escaping a stage of synth', () => {
   });
 });
 
+/** The rule a refused capability id is told (CAP010, before aws-cdk's Stage or constructs see the id). */
+const CAPABILITY_ID_RULE = "which no capability may have: a capability id is letters, digits, '-', '_' and '.', starting with a letter (the id aws-cdk takes for a Stage).";
+
 describe('errors thrown at construction time, before synth can run', () => {
   test('a Capability id with a space names the id and the rule', () => {
-    expect(() => new Capability(newApp(), 'bad id!')).toThrow(
-      'invalid stage name "bad id!". Stage name must start with a letter and contain only alphanumeric characters, hypens (\'-\'), underscores (\'_\') and periods (\'.\')',
-    );
+    expect(() => new Capability(newApp(), 'bad id!')).toThrow(new Error(
+      `The composition was refused with 1 violation:\nCAP010 invalid object: Capability 'bad id!' has the id "bad id!", ${CAPABILITY_ID_RULE} Give it an id such as "bad-id".`,
+    ));
   });
 
   test('a Capability id with ../ names the id and the rule', () => {
-    expect(() => new Capability(newApp(), '../x')).toThrow(/^invalid stage name "\.\.\/x"\. Stage name must start with a letter/);
+    expect(() => new Capability(newApp(), '../x')).toThrow(new Error(
+      `The composition was refused with 1 violation:\nCAP010 invalid object: Capability '../x' has the id "../x", ${CAPABILITY_ID_RULE} Give it an id such as "x".`,
+    ));
   });
 
   test('two constructs with one id in one scope name the id and the scope', () => {
@@ -187,7 +192,9 @@ describe('errors thrown at construction time, before synth can run', () => {
   });
 
   test('an empty id names the rule', () => {
-    expect(() => new Capability(newApp(), '')).toThrow('Only root constructs may have an empty ID');
+    expect(() => new Capability(newApp(), '')).toThrow(new Error(
+      `The composition was refused with 1 violation:\nCAP010 invalid object: Capability '' has the id "", ${CAPABILITY_ID_RULE} Give it an id that starts with a letter, such as "cdn".`,
+    ));
   });
 
   /** The CAP010 refusal of a stack name, as `CompositionError` carries it. */

@@ -193,3 +193,13 @@ export function synthExample(name: string): string {
   }
   return outdir;
 }
+
+/** What `make` throws; fails the test when it throws nothing. */
+export function thrownBy(make: () => unknown): unknown {
+  try {
+    make();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a refusal, but nothing was thrown');
+}
