@@ -1,6 +1,7 @@
 import { DependencyGraph } from '../collect/graph/dependency-graph';
 import { kindRank } from '../collect/graph/kind-order';
 import { DEFAULT_NAMESPACE, isClusterScoped } from '../collect/object-identity';
+import { shellWord } from '../private/shell-word';
 import type { Lock, LockedUnit } from '../release/lock';
 import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-policies';
 
@@ -172,12 +173,4 @@ function stackStep(u: LockedUnit): TeardownStep {
     units: [u.label],
     commands: [`aws cloudformation delete-stack --stack-name ${name}`, `aws cloudformation wait stack-delete-complete --stack-name ${name}`],
   };
-}
-
-/** A single quote inside a single-quoted shell word: close, escaped quote, reopen. */
-const QUOTED_QUOTE = '\'\\\'\'';
-
-/** A word as a POSIX shell reads it literally: unquoted when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9._/:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, QUOTED_QUOTE)}'`;
 }
