@@ -43,7 +43,7 @@ export type { Rename } from './render/renames';
 export type { PlanObjectWriters } from './cluster/object-writers';
 export type { RuntimeHandover } from './cluster/runtime-handover';
 export type { LockedWriter } from './release/lock';
-export type { Teardown, TeardownStep } from './render/teardown';
+export type { Teardown, TeardownStep, TeardownTiming } from './render/teardown';
 export type {
   ContractChange,
   FieldChange,

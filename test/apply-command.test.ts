@@ -66,8 +66,7 @@ describe('cdk-capability apply on examples/cdn', () => {
   /**
    * The recorded command sequence of the CDN example: the stacks in plan order, then per runtime file its
    * applies (docs/cluster.md: the file whole as cdk-capability, each writer's own fields as its own manager on
-   * stdin, the release of the capability's one manager of an apply from before writers had their own), then
-   * its waits.
+   * stdin; no release of the capability's one manager of an earlier apply, as there is no lock), then its waits.
    */
   const cdnSequence = (o: string) => [
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/Base`,
@@ -76,11 +75,9 @@ describe('cdk-capability apply on examples/cdn', () => {
     `cdk deploy --app ${o}/deploy --exclusively --require-approval never cdn/initech`,
     `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0001-cdn-routing-1.yaml`,
     'kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/Namespace -f -',
-    'kubectl apply --server-side --field-manager=cdn -f -',
     `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${o}/runtime/0002-cdn-routing-2.yaml`,
     ...['EdgeInterface', 'webService', 'globexService', 'web', 'globex', 'tenant-acme', 'tenant-globex', 'tenant-initech']
       .map((w) => `kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/${w} -f -`),
-    'kubectl apply --server-side --field-manager=cdn -f -',
     'kubectl wait --for=condition=Ready --timeout=5m externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
     'kubectl rollout status deployment/web -n edge --timeout=5m',
     'kubectl rollout status deployment/globex -n edge --timeout=5m',
@@ -140,7 +137,7 @@ describe('cdk-capability apply on examples/cdn', () => {
     const merged = calls.indexOf(`kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`);
     expect(merged).toBeGreaterThan(0);
     expect(calls.slice(merged, wait).filter((c) => !c.startsWith('kubectl apply --server-side '))).toEqual([]);
-    expect(calls[wait - 1]).toBe('kubectl apply --server-side --field-manager=cdn -f -');
+    expect(calls[wait - 1]).toBe('kubectl apply --server-side --field-manager=cdk-capability:cdn/Routing/tenant-initech -f -');
     expect(calls.slice(wait + 1)).toEqual(['kubectl rollout status deployment/web -n edge --timeout=5m', 'kubectl rollout status deployment/globex -n edge --timeout=5m']);
   });
 
@@ -372,7 +369,7 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
         fs.writeFileSync(file, `\n\n---\n# edited by hand\n---\n${fs.readFileSync(file, 'utf-8')}---\n`);
       });
       expect({ code: edited.code, stderr: edited.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(edited.calls).toHaveLength(20); // as unedited: 4 deploys, 13 applies, 3 waits
+      expect(edited.calls).toHaveLength(18); // as unedited: 4 deploys, 11 applies, 3 waits
     });
 
     test('the files of steps before --from-step are not read', () => {
@@ -386,7 +383,7 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
   test('a byte-order mark in front of the plan synth wrote is accepted', () => {
     const { code, calls } = applyEdited((p) => `\uFEFF${p}`);
     expect(code).toBe(0);
-    expect(calls).toHaveLength(20); // the CDN example's: 4 deploys, 13 applies (one field manager per writer), 3 waits
+    expect(calls).toHaveLength(18); // the CDN example's: 4 deploys, 11 applies (one field manager per writer), 3 waits
   });
 });
 
@@ -536,7 +533,6 @@ describe('cdk-capability apply refuses a plan.json that does not describe its ru
     expect(calls).toEqual([
       `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-shop-routing.yaml`,
       'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Reader -f -',
-      'kubectl apply --server-side --field-manager=shop -f -',
     ]);
   });
 });
@@ -653,11 +649,9 @@ describe('cdk-capability apply on examples/crd-order', () => {
     expect(runtime).toEqual([
       `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0001-cdn-routing-1.yaml`,
       ...writers('EdgeNamespace', 'TenantRouteCrd'),
-      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl wait --for=condition=Established --timeout=90s crd/tenantroutes.routing.cdn.example.com',
       `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -f ${outdir}/runtime/0002-cdn-routing-2.yaml`,
       ...writers('EdgeInterface', 'Web', 'TenantRoute'),
-      'kubectl apply --server-side --field-manager=cdn -f -',
       'kubectl wait --for=condition=Ready --timeout=90s externalsecrets.external-secrets.io/cdn-edge-interface -n edge',
       'kubectl rollout status deployment/web -n edge --timeout=90s',
     ]);
@@ -696,12 +690,11 @@ describe('cdk-capability apply puts a namespaced object that names no namespace 
     // WHEN apply runs dry
     const { code, calls, stdout } = runApply(['apply', '--outdir', outdir, '--dry-run']);
 
-    // THEN the merged apply, the writer's and the release's applies all name default, where the wait looks
+    // THEN the merged apply and the writer's apply name default, where the wait looks (a first release releases no manager)
     expect({ code, calls }).toEqual({ code: 0, calls: [] });
     expect(stdout.split('\n').filter((l) => /^kubectl /.test(l))).toEqual([
       `kubectl apply --server-side --force-conflicts --field-manager=cdk-capability -n default -f ${outdir}/runtime/0001-shop-routing.yaml`,
       "kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/Web -n default -f - <<'EOF'",
-      "kubectl apply --server-side --field-manager=shop -n default -f - <<'EOF'",
       'kubectl rollout status deployment/web -n default --timeout=5m',
     ]);
   });
@@ -727,9 +720,6 @@ describe('cdk-capability apply puts a namespaced object that names no namespace 
       'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/A -n default -f -',
       'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/B -f -',
       'kubectl apply --server-side --field-manager=cdk-capability:shop/Routing/C -n default -f -',
-      'kubectl apply --server-side --field-manager=shop -n default -f -',
-      'kubectl apply --server-side --field-manager=shop -f -',
-      'kubectl apply --server-side --field-manager=shop -n default -f -',
     ]);
     expect(stdout).toMatch(/cdk-capability apply: 1 steps applied\.\n$/);
     expect(dry).toContain([

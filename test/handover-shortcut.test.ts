@@ -89,7 +89,7 @@ test('the plan releases no field manager of an object whose writers are as the p
   expect(changed).toEqual([{ object: 'o', label: 'Deployment web', writers: teamLostLeaf.writers, releaseFirst: ['cdk-capability:app/Routing/Team'] }]);
 });
 
-test('an object new against the lock, or planned without one, has nothing to hand over or release first, and releases only the earlier one manager', () => {
+test('an object new against the lock has nothing to hand over or release first, and releases only the earlier one manager; without a lock, nothing', () => {
   // GIVEN an object written by the declarer, recorded with its manager
   const unit: LockedUnit = { ...unitOf({ 0: 0 }, new Set()), writers: [{ writer: WRITERS[0], kind: 'declaration', manager: 'cdk-capability:app/Routing/Web', fields: toFieldsV1([LEAVES[0]]) }] };
   const otherObject = { ...unit, id: 'other' };
@@ -100,9 +100,12 @@ test('an object new against the lock, or planned without one, has nothing to han
   const noLegacy = planWriters(lockOf(unit), undefined, () => undefined);
   const legacyIsWriter = planWriters(lockOf(unit), undefined, () => 'cdk-capability:app/Routing/Web');
 
-  // THEN the capability's one manager of an earlier apply is released, unless there is none or it still writes
-  expect(noLock).toEqual([{ object: 'o', label: 'Deployment web', writers: unit.writers, released: ['app'] }]);
-  expect(newObject).toEqual(noLock);
+  // THEN against a lock the capability's one manager of an earlier apply is released, unless it still writes;
+  // without a lock there was no earlier apply, so nothing is released
+  const legacyIsWriterAgainstLock = planWriters(lockOf(unit), lockOf(otherObject), () => 'cdk-capability:app/Routing/Web');
+  expect(newObject).toEqual([{ object: 'o', label: 'Deployment web', writers: unit.writers, released: ['app'] }]);
   expect(noLegacy).toEqual([{ object: 'o', label: 'Deployment web', writers: unit.writers }]);
+  expect(noLock).toEqual(noLegacy);
   expect(legacyIsWriter).toEqual(noLegacy);
+  expect(legacyIsWriterAgainstLock).toEqual(noLegacy);
 });

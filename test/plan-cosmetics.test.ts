@@ -61,14 +61,19 @@ describe('teardown', () => {
     expect(formatTeardown(plan)).toBe([
       'Teardown: 1 to delete, in 1 step, in this order:',
       '',
+      'After applying this release:',
       '  1. runtime ConfigMap web/limits',
       '       $ kubectl delete --wait=true --ignore-not-found --namespace web configmap/limits',
       '',
       'Kept: no stack; 1 object.',
       '',
-      'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
-      'committing this release prunes the runtime objects, each Kustomization on its own and not in',
-      'this order: run the runtime steps first.',
+      'Run the steps in order, each after the one before has finished. Until this release is applied the',
+      'previous one runs, and may still use what the steps after applying delete (a workload reading a',
+      'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
+      'apply has finished, or your GitOps engine has applied this release.',
+      'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
+      'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
+      'using them have applied it. The runtime steps then delete what is left.',
       '',
     ].join('\n'));
   });

@@ -143,7 +143,7 @@ describe('replayed on structured-merge-diff, then audited against the lock of re
     expect(owners(scenario)).toEqual(['cdk-capability', 'cdk-capability:cap/Routing/Object', 'scaler']);
     expect(audited(second.lock, scenario).map((f) => [...kinds([f])[0], f.message])).toEqual([[
       'stale-owner', 'scaler', 'Apply', 'cap/Routing/Object', [['spec', 'replicas']],
-      `${OBJECT}: 'scaler' (Apply at 2026-12-03T10:00:04Z) still owns spec.replicas, which was handed back from the runtime writer 'cap/Routing/Scaler (RuntimeWriter)' to 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object): ` +
+      `${OBJECT}: 'scaler' (Apply at 2026-12-03T10:00:03Z) still owns spec.replicas, which was handed back from the runtime writer 'cap/Routing/Scaler (RuntimeWriter)' to 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object): ` +
         "a field manager keeps its fields until it applies without them, and the release's apply (with force) takes a field from it only where their values differ. " +
         'Stop the controller writing it first: while it runs, it writes it again. ' +
         "Then release it: apply under its manager what the controller still writes of the object, without it (the object's identity alone when it writes nothing else of it: kubectl apply --server-side --field-manager=scaler).",
@@ -169,7 +169,7 @@ describe('replayed on structured-merge-diff, then audited against the lock of re
     const findings = audited(second.lock, scenario);
     expect(kinds(findings)).toEqual([['stale-owner', 'scaler', 'Update', 'cap/Routing/Object', [['spec', 'replicas']]]]);
     expect(findings[0].message).toBe(
-      `${OBJECT}: 'scaler' (Update at 2026-12-03T10:00:04Z) still owns spec.replicas, which was handed back from the runtime writer 'cap/Routing/Scaler (RuntimeWriter)' to 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object): ` +
+      `${OBJECT}: 'scaler' (Update at 2026-12-03T10:00:03Z) still owns spec.replicas, which was handed back from the runtime writer 'cap/Routing/Scaler (RuntimeWriter)' to 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object): ` +
         "a field manager whose last write was an Update keeps its fields until another manager changes their values, and the release's apply (with force) takes a field from it only where their values differ. " +
         'Stop the controller writing it first: while it runs, it writes it again. ' +
         "Its entry then changes nothing, and gives it up when the release next changes it; to drop it now, remove its Update entry from the object's metadata.managedFields.",
@@ -181,7 +181,7 @@ describe('replayed on structured-merge-diff, then audited against the lock of re
     const findings = audited(second.lock, scenario);
     expect(kinds(findings)).toEqual([['overwritten-by-update', 'scaler', 'Update', 'cap/Routing/Object', [['spec', 'replicas']]]]);
     expect(findings[0].message).toBe(
-      `${OBJECT}: spec.replicas of 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object) is now owned by 'scaler' (Update at 2026-12-03T10:00:07Z), ` +
+      `${OBJECT}: spec.replicas of 'cap/Routing/Object' (field manager cdk-capability:cap/Routing/Object) is now owned by 'scaler' (Update at 2026-12-03T10:00:06Z), ` +
         "the field manager of the runtime writer 'cap/Routing/Scaler (RuntimeWriter)' that spec.replicas was handed back from, whose update changed it: its controller still writes it. " +
         "Stop the controller writing it (the release writes it now), and apply the release again to restore it. Set CapabilityApp's enforce so the admission policy refuses such an update.",
     );

@@ -56,16 +56,19 @@ describe('teardown: deleting what a release removes, in order', () => {
       steps: [
         {
           lifecycle: 'runtime',
+          when: 'after-apply',
           units: ['example.com/Widget shop/w2', 'example.com/Widget shop/w1'],
           commands: ['kubectl delete --wait=true --ignore-not-found --namespace shop widget.example.com/w2 widget.example.com/w1'],
         },
         {
           lifecycle: 'runtime',
+          when: 'after-apply',
           units: ['apiextensions.k8s.io/CustomResourceDefinition widgets.example.com'],
           commands: ['kubectl delete --wait=true --ignore-not-found customresourcedefinition.apiextensions.k8s.io/widgets.example.com'],
         },
         {
           lifecycle: 'deploy',
+          when: 'after-apply',
           units: ['stack cdn/globex'],
           commands: ['aws cloudformation delete-stack --stack-name cdn-globex', 'aws cloudformation wait stack-delete-complete --stack-name cdn-globex'],
         },

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { App, AppProps, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { awsCdkContext } from './aws-context';
-import { cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
+import { Cdk8sCliMode, cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { isShortSynth } from './short-synth';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
@@ -24,14 +24,16 @@ import { valueText } from '../private/value-text';
 import { recordWriteCalls } from '../private/write-calls';
 import { loadLock, serializeLock } from '../release/lock';
 import { LockKey } from '../release/lock-key';
-import { defaultLockFile, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
+import { defaultLockFile, LockRemovals, lockFolderProblem, lockWrittenLine, parseUpdateLock } from '../release/update-lock';
 import { HeldOutdir, holdOutdir, writeAtomically } from '../render/atomic-output';
 import { EnforceOptions, enforceOptionsProblems } from '../render/enforcement/enforce-options';
 import type { GitOps } from '../render/gitops/gitops';
 import { outdirProblem, ProtectedPaths, resolveOutdir } from '../render/outdir-safety';
 import { REPORT_ENV, SynthReport, withRule, writeReport } from '../render/report-file';
+import type { TeardownStep } from '../render/teardown';
 import { writeFailure } from '../render/write-failure';
 import { WRITERS } from '../render/writers';
+import type { Plan } from '../render/writers/plan-json';
 
 /** Properties of a `CapabilityApp`. */
 export interface CapabilityAppProps extends AppProps {
@@ -205,6 +207,17 @@ export class CapabilityApp extends App {
     }
   }
 
+  /**
+   * What the release removes against the previous lock, for the line that says the lock was written: its
+   * teardown is in the `plan.json` written beside it, unless `cdk8s synth --stdout` writes that to a folder
+   * it removes.
+   */
+  private removals(plan: Plan | undefined, cli: Cdk8sCliMode): LockRemovals {
+    const steps = plan?.teardown.steps ?? [];
+    const count = (lifecycle: TeardownStep['lifecycle']) => steps.filter((s) => s.lifecycle === lifecycle).reduce((n, s) => n + s.units.length, 0);
+    return { objects: count('runtime'), stacks: count('deploy'), ...(cli === 'stdout' ? {} : { planFile: path.join(this.outdir, 'plan.json') }) };
+  }
+
   /** What synth must never replace, however the outdir is set: the working directory, the lock file and the program. */
   private protectedPaths(): ProtectedPaths {
     return { cwd: process.cwd(), files: [this.lockFile, ...programFiles()] };
@@ -298,7 +311,7 @@ export class CapabilityApp extends App {
       throw e;
     }
     if (lockToWrite) {
-      process.stderr.write(`${lockWrittenLine(this.lockFile)}\n`);
+      process.stderr.write(`${lockWrittenLine(this.lockFile, undefined, this.removals(result.plan, cli))}\n`);
     }
     report([]);
   }

@@ -6,6 +6,7 @@ import { CODE_TITLES, ViolationCode } from '../check/finding';
 import { auditCluster } from '../cluster/audit';
 import { readLiveObjects } from '../cluster/live-objects';
 import { expectedObjects } from '../cluster/object-writers';
+import { shellWord } from '../private/shell-word';
 import { DEFAULT_LOCK_FILE, loadLock } from '../release/lock';
 
 export const AUDIT_USAGE = `Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]
@@ -160,11 +161,6 @@ function argsProblem(e: Error): string {
   const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']*)'/.exec(e.message) : null;
   if (!unknown) return e.message;
   return `Unknown option '${unknown[1]}'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- ${shellWord(unknown[1])}`;
-}
-
-/** A word as a POSIX shell reads it literally: unquoted when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9._/:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function usageError(message: string): number {

@@ -1,4 +1,4 @@
-import { handBackNotes, handoverLine } from './hand-back-advice';
+import { handBackNotes, handoverLines } from './hand-back-advice';
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
 import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
@@ -114,7 +114,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
-    for (const h of c.handovers) lines.push(`  ${handoverLine(h)}`);
+    for (const line of handoverLines(c.handovers)) lines.push(`  ${line}`);
     for (const note of handBackNotes(plan)) lines.push(`  (${note})`);
   }
   if ((c.runtimeWriters ?? []).length > 0) {

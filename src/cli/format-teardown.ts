@@ -1,4 +1,11 @@
+import { teardownTiming, TeardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
+
+/** The heading of each group of steps: when to run them, against applying the release. */
+const TIMING_HEADINGS: Readonly<Record<TeardownTiming, string>> = {
+  'before-apply': 'Before applying this release:',
+  'after-apply': 'After applying this release:',
+};
 
 /**
  * Renders the teardown of a plan: what the release removes, in deletion
@@ -16,9 +23,13 @@ export function formatTeardown(plan: Plan): string {
     return lines.join('\n') + '\n';
   }
   const count = teardownCount(plan);
-  lines.push(`Teardown: ${count} to delete, in ${teardown.steps.length} step${teardown.steps.length === 1 ? '' : 's'}, in this order:`, '');
+  lines.push(`Teardown: ${count} to delete, in ${teardown.steps.length} step${teardown.steps.length === 1 ? '' : 's'}, in this order:`);
   const width = String(teardown.steps.length).length;
+  let group: TeardownTiming | undefined;
   teardown.steps.forEach((step, i) => {
+    const when = teardownTiming(step);
+    if (when !== group) lines.push('', TIMING_HEADINGS[when]);
+    group = when;
     lines.push(`  ${String(i + 1).padStart(width)}. ${step.lifecycle.padEnd(7)} ${step.units.join(', ')}`);
     for (const c of step.commands) lines.push(`  ${' '.repeat(width)}    $ ${c}`);
   });
@@ -33,19 +44,31 @@ export function formatTeardown(plan: Plan): string {
       'identity but the owner they name (docs/enforcement.md).',
     );
   }
+  const after = teardown.steps.filter((s) => teardownTiming(s) === 'after-apply');
+  if (after.length === 0) {
+    lines.push('', 'Run the steps in order, each after the one before has finished.');
+    return lines.join('\n') + '\n';
+  }
   lines.push(
     '',
-    'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
-    'committing this release prunes the runtime objects, each Kustomization on its own and not in',
+    'Run the steps in order, each after the one before has finished. Until this release is applied the',
+    'previous one runs, and may still use what the steps after applying delete (a workload reading a',
+    'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
+    'apply has finished, or your GitOps engine has applied this release.',
   );
-  // the note on stacks only when the teardown deletes one: a runtime-only release has none
-  if (teardown.steps.some((s) => s.lifecycle === 'deploy')) {
+  if (after.some((s) => s.lifecycle === 'runtime')) {
     lines.push(
-      'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
-      'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
+      'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
+      'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
+      'using them have applied it. The runtime steps then delete what is left.',
     );
-  } else {
-    lines.push('this order: run the runtime steps first.');
+  }
+  // the note on stacks only when the teardown deletes one: a runtime-only release has none
+  if (after.some((s) => s.lifecycle === 'deploy')) {
+    lines.push(
+      'Stacks are deleted with CloudFormation, since this release no longer synthesizes them (or',
+      '`cdk destroy` with the previous release\'s dist/deploy).',
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -62,7 +85,9 @@ export function teardownCount(plan: Plan): number {
  * JSON Schema.
  */
 export function formatTeardownJson(plan: Plan): string {
-  const teardown = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
+  const read = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
+  // a plan written before steps said when to run them: each as teardownTiming reads it
+  const teardown = { ...read, steps: read.steps.map((s) => ({ ...s, when: teardownTiming(s) })) };
   const output = {
     formatVersion: 1,
     firstRelease: plan.changes.firstRelease,

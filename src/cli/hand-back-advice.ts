@@ -16,6 +16,48 @@ export function handoverLine(h: Handover): string {
   return `~ ${h.unit} ${h.path}: '${h.from}' -> '${h.to}'${h.moves ? ` (${MOVES[h.moves]})` : ''}`;
 }
 
+/**
+ * The handovers as `plan` lists them: one line per leaf, except that the leaves of one object whose writer only
+ * moved under another construct (every leaf of writer `web/Web` now `shop/web/Web`'s, as when a plain chart
+ * moves into a capability and each field manager, named after the construct path, changes) are one line at the
+ * place of the first: `~ <object>: 14 fields from 'web/Web' to 'shop/web/Web' (moved under 'shop')`. `plan.json`
+ * keeps every leaf.
+ */
+export function handoverLines(handovers: readonly Handover[]): string[] {
+  const groups = new Map<string, Handover[]>();
+  for (const h of handovers) {
+    const key = JSON.stringify([h.unit, h.from]);
+    const group = groups.get(key);
+    if (group) group.push(h);
+    else groups.set(key, [h]);
+  }
+  const lines: string[] = [];
+  const done = new Set<string>();
+  for (const h of handovers) {
+    const key = JSON.stringify([h.unit, h.from]);
+    const group = groups.get(key)!;
+    const under = movedUnder(group);
+    if (under === undefined) {
+      lines.push(handoverLine(h));
+    } else if (!done.has(key)) {
+      done.add(key);
+      lines.push(`~ ${h.unit}: ${group.length} fields from '${h.from}' to '${h.to}' (moved under '${under}')`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The construct path that the one writer of these handovers moved under, when all of them (two or more, of one
+ * object, from one writer) go to one writer whose name is the old one below it; else undefined.
+ */
+function movedUnder(group: readonly Handover[]): string | undefined {
+  const [first] = group;
+  if (group.length < 2 || group.some((h) => h.to !== first.to || h.moves !== undefined)) return undefined;
+  const suffix = `/${first.from}`;
+  return first.to.endsWith(suffix) && first.to.length > suffix.length ? first.to.slice(0, -suffix.length) : undefined;
+}
+
 /** The handovers of the plan that hand a field back from a runtime writer to a writer of the release. */
 function handBacks(plan: Plan): Handover[] {
   return (plan.changes.handovers ?? []).filter((h) => h.moves === 'runtime-to-deploy-time');

@@ -104,7 +104,7 @@ export interface PlanObjectWriters {
   /**
    * Field managers that wrote it before and write nothing of it now, which `apply` makes release it: writers
    * of the previous release that are gone, and the capability's one manager of an `apply` from before each
-   * writer had its own.
+   * writer had its own (only against a lock: a first release had no earlier `apply`).
    */
   readonly released?: readonly string[];
 }
@@ -115,7 +115,7 @@ export interface PlanObjectWriters {
  * @param lock this release's lock
  * @param previous the previous release's lock, if any
  * @param legacyManager the field manager that applied an object before writers had their own (its
- *   capability's), when known
+ *   capability's), when known; asked only against a previous lock, since without one nothing was applied
  */
 export function planWriters(lock: Lock, previous: Lock | undefined, legacyManager: (unit: LockedUnit) => string | undefined): PlanObjectWriters[] {
   const before = new Map((previous?.units ?? []).map((u) => [u.id, u]));
@@ -124,8 +124,9 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
     if (!unit.writers) continue;
     const old = before.get(unit.id);
     if (!old) {
-      // new against the lock, or no lock: nothing to hand over or release first (the common case, made cheaply)
-      const legacy = legacyManager(unit);
+      // new against the lock, or no lock: nothing to hand over or release first (the common case, made cheaply);
+      // without a lock there was no earlier apply, and a manager that shares the capability's name is another's
+      const legacy = previous ? legacyManager(unit) : undefined;
       const released = legacy !== undefined && !unit.writers.some((w) => w.manager === legacy) ? [legacy] : [];
       out.push({ object: unit.id, label: unit.label, writers: unit.writers, ...(released.length > 0 ? { released } : {}) });
       continue;

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_LOCK_FILE } from './lock';
+import { shellWord } from '../private/shell-word';
 
 /**
  * The variable that asks a synth to rewrite the lock. One reader for all of
@@ -49,9 +50,40 @@ export function lockFolderProblem(lockFile: string, value: string | undefined = 
   return `${names} is a file, not a folder, ${cannot} Correct the path of the lock file, or move that file away, and synth again.`;
 }
 
-/** The one line every writer of the lock prints after writing it. */
-export function lockWrittenLine(lockFile: string, value: string | undefined = process.env[UPDATE_LOCK_ENV]): string {
-  return `cdk-capability: wrote the lock of this release to ${displayPath(lockFile)} (${UPDATE_LOCK_ENV}=${value}); commit it.`;
+/** What a release removes against the previous lock, which nothing deletes, for {@link lockWrittenLine}. */
+export interface LockRemovals {
+  /** How many objects it removes. */
+  readonly objects: number;
+  /** How many stacks it removes. */
+  readonly stacks: number;
+  /**
+   * The `plan.json` written beside the lock, which holds their teardown; undefined when the output is not kept
+   * (`cdk8s synth --stdout` writes it to a folder it removes).
+   */
+  readonly planFile?: string;
+}
+
+/**
+ * The one line every writer of the lock prints after writing it. When the release removes objects or stacks
+ * of the previous lock, it says how many and where their teardown is: a plan made against the new lock no
+ * longer lists them, so the `plan.json` written with it is the last one that does.
+ */
+export function lockWrittenLine(lockFile: string, value: string | undefined = process.env[UPDATE_LOCK_ENV], removals?: LockRemovals): string {
+  const line = `cdk-capability: wrote the lock of this release to ${displayPath(lockFile)} (${UPDATE_LOCK_ENV}=${value}); commit it.`;
+  const count = (removals?.objects ?? 0) + (removals?.stacks ?? 0);
+  if (!removals || count === 0) return line;
+  const removed = [counted(removals.objects, 'object'), counted(removals.stacks, 'stack')].filter((c) => c !== '').join(' and ');
+  const them = count === 1 ? 'it' : 'them';
+  const their = count === 1 ? 'its' : 'their';
+  const teardown = removals.planFile === undefined
+    ? `\`cdk-capability plan --teardown\` against the previous lock prints ${their} deletion`
+    : `\`cdk-capability plan --teardown --plan ${shellWord(displayPath(removals.planFile))}\` prints ${their} deletion (keep that plan.json)`;
+  return `${line} This release removes ${removed} of the previous lock, which nothing deletes: ${teardown}; a plan made against this lock no longer lists ${them}.`;
+}
+
+/** `1 object`, `2 stacks`; empty for none. */
+function counted(n: number, noun: string): string {
+  return n === 0 ? '' : `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** A path relative to the working directory when it is inside it, else absolute. */

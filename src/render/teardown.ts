@@ -1,13 +1,28 @@
 import { DependencyGraph } from '../collect/graph/dependency-graph';
 import { kindRank } from '../collect/graph/kind-order';
 import { DEFAULT_NAMESPACE, isClusterScoped } from '../collect/object-identity';
+import { shellWord } from '../private/shell-word';
 import type { Lock, LockedUnit } from '../release/lock';
 import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-policies';
+
+/**
+ * When a teardown step runs, against applying the release that removes what it deletes: `before-apply` for
+ * the field-ownership policies and bindings the release no longer has (they would refuse its writes),
+ * `after-apply` for everything else (the previous release, live until this one is applied, may still use it:
+ * a workload reading a removed Secret, a kept stack importing a removed stack's export).
+ */
+export type TeardownTiming = 'before-apply' | 'after-apply';
 
 /** One step of the teardown: stacks or objects to delete together, and the commands that do it. */
 export interface TeardownStep {
   /** `deploy` (a CloudFormation stack) or `runtime` (Kubernetes objects). */
   readonly lifecycle: 'deploy' | 'runtime';
+  /**
+   * When to run it: `before-apply` (before the release is applied: the field-ownership step) or `after-apply`
+   * (once the release is applied, so nothing live still uses what it deletes). Absent in plans written before
+   * it was recorded, which read as `before-apply` for the field-ownership step and `after-apply` for every other.
+   */
+  readonly when: TeardownTiming;
   /** What the step deletes, as the plan names it (`stack cdn/acme`, `Kind ns/name`), in deletion order. */
   readonly units: string[];
   /** The commands that carry the step out, one after the other. */
@@ -46,7 +61,9 @@ export interface Teardown {
  * The field-ownership policies and bindings the release no longer has come first, in a step of their own
  * (the bindings, then the policies): a policy judges writes, and nothing needs it to exist, so it goes
  * before anything it protected is deleted or changes hands, and none of those writes meets a policy the
- * release no longer has.
+ * release no longer has. That step runs before the release is applied (`when: 'before-apply'`); every
+ * other runs after it (`after-apply`), since the previous release stays live until then and may still
+ * use what the step deletes.
  *
  * @param previous the locked release, if any (none: nothing to tear down)
  * @param next the lock of this release
@@ -69,11 +86,11 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
   const removedPolicies = units.filter((u) => policies.has(u.id) && !keep.has(u.id));
   if (removedPolicies.length > 0) {
     const bindingsFirst = [...removedPolicies.filter(isBinding), ...removedPolicies.filter((u) => !isBinding(u))];
-    steps.push({ ...runtimeStep(bindingsFirst), fieldOwnership: true });
+    steps.push({ ...runtimeStep(bindingsFirst, 'before-apply'), fieldOwnership: true });
   }
   let open: { level: number; nodes: number[] } | undefined;
   const close = () => {
-    if (open) steps.push(runtimeStep(open.nodes.map((n) => units[n])));
+    if (open) steps.push(runtimeStep(open.nodes.map((n) => units[n]), 'after-apply'));
     open = undefined;
   };
   for (const n of [...applyOrder].reverse()) {
@@ -94,6 +111,14 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
     steps,
     kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
   };
+}
+
+/**
+ * When a step runs: as it says, or, in a plan written before steps said it, `before-apply` for the
+ * field-ownership step and `after-apply` for every other.
+ */
+export function teardownTiming(step: Pick<TeardownStep, 'fieldOwnership'> & { readonly when?: TeardownTiming }): TeardownTiming {
+  return step.when ?? (step.fieldOwnership ? 'before-apply' : 'after-apply');
 }
 
 function isBinding(u: LockedUnit): boolean {
@@ -123,7 +148,7 @@ function identityOf(u: LockedUnit): { group: string; kind: string; namespace: st
  * so is one of a kind whose scope is not known here (a custom resource), which `--namespace` does not harm if
  * it is cluster-scoped: kubectl ignores it for such a kind.
  */
-function runtimeStep(step: LockedUnit[]): TeardownStep {
+function runtimeStep(step: LockedUnit[], when: TeardownTiming): TeardownStep {
   const perNamespace = new Map<string, string[]>();
   for (const u of step) {
     const id = identityOf(u);
@@ -136,7 +161,7 @@ function runtimeStep(step: LockedUnit[]): TeardownStep {
   const commands = [...perNamespace].map(
     ([namespace, resources]) => `kubectl delete --wait=true --ignore-not-found${namespace ? ` --namespace ${shellWord(namespace)}` : ''} ${resources.join(' ')}`,
   );
-  return { lifecycle: 'runtime', units: step.map((u) => u.label), commands };
+  return { lifecycle: 'runtime', when, units: step.map((u) => u.label), commands };
 }
 
 /** `aws cloudformation delete-stack`, then wait until it is deleted. */
@@ -144,15 +169,8 @@ function stackStep(u: LockedUnit): TeardownStep {
   const name = shellWord(u.stackName ?? u.path.replace(/\//g, '-'));
   return {
     lifecycle: 'deploy',
+    when: 'after-apply',
     units: [u.label],
     commands: [`aws cloudformation delete-stack --stack-name ${name}`, `aws cloudformation wait stack-delete-complete --stack-name ${name}`],
   };
-}
-
-/** A single quote inside a single-quoted shell word: close, escaped quote, reopen. */
-const QUOTED_QUOTE = '\'\\\'\'';
-
-/** A word as a POSIX shell reads it literally: unquoted when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9._/:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, QUOTED_QUOTE)}'`;
 }

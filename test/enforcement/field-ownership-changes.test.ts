@@ -319,12 +319,15 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
     'identity but the owner they name (docs/enforcement.md).',
   ];
-  const RUN_IN_ORDER = [
-    '',
-    'Run the steps in order, each after the one before has finished. With Flux (prune: true),',
-    'committing this release prunes the runtime objects, each Kustomization on its own and not in',
-    'this order: run the runtime steps first. Stacks are deleted with CloudFormation, since this',
-    'release no longer synthesizes them (or `cdk destroy` with the previous release\'s dist/deploy).',
+  const RUN_IN_ORDER = ['', 'Run the steps in order, each after the one before has finished.'];
+  const AFTER_APPLY = [
+    'Run the steps in order, each after the one before has finished. Until this release is applied the',
+    'previous one runs, and may still use what the steps after applying delete (a workload reading a',
+    'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
+    'apply has finished, or your GitOps engine has applied this release.',
+    'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
+    'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
+    'using them have applied it. The runtime steps then delete what is left.',
   ];
   const deleteCommand = (...objects: Array<[kind: string, name: string]>) =>
     `       $ kubectl delete --wait=true --ignore-not-found ${objects.map(([kind, name]) => `${kind.toLowerCase()}.admissionregistration.k8s.io/${name}`).join(' ')}`;
@@ -339,6 +342,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
       stdout: text(
         'Teardown: 4 to delete, in 1 step, in this order:',
         '',
+        'Before applying this release:',
         `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
         deleteCommand(
           ['ValidatingAdmissionPolicyBinding', 'shop.field-owners.configmaps'],
@@ -364,14 +368,18 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
       stdout: text(
         'Teardown: 3 to delete, in 2 steps, in this order:',
         '',
+        'Before applying this release:',
         `  1. runtime ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.serviceaccounts`,
         deleteCommand(['ValidatingAdmissionPolicyBinding', 'shop.field-owners.serviceaccounts'], ['ValidatingAdmissionPolicy', 'shop.field-owners.serviceaccounts']),
+        '',
+        'After applying this release:',
         '  2. runtime ServiceAccount default/sa',
         '       $ kubectl delete --wait=true --ignore-not-found --namespace default serviceaccount/sa',
         '',
         'Kept: no stack; 3 objects.',
         ...BEFORE_APPLY,
-        ...RUN_IN_ORDER,
+        '',
+        ...AFTER_APPLY,
       ),
     });
   });
@@ -386,7 +394,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     const validate = new Ajv2020({ strict: false }).compile(schema);
     expect(validate(output) ? [] : validate.errors).toEqual([]);
     expect(run.code).toBe(2);
-    expect(output.teardown.steps.map((s: any) => [s.units.length, s.fieldOwnership])).toEqual([[2, true], [1, undefined]]);
+    expect(output.teardown.steps.map((s: any) => [s.units.length, s.fieldOwnership, s.when])).toEqual([[2, true, 'before-apply'], [1, undefined, 'after-apply']]);
   });
 
   test('changed policies and bindings delete nothing: exit 0', () => {
@@ -407,9 +415,10 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
 
     // THEN
     expect(run.code).toBe(2);
-    expect(run.stdout.split('\n').slice(0, 3)).toEqual([
+    expect(run.stdout.split('\n').slice(0, 4)).toEqual([
       'Teardown: 4 to delete, in 1 step, in this order:',
       '',
+      'Before applying this release:',
       `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
     ]);
   });
