@@ -3,7 +3,7 @@ import { inspect } from 'util';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, Plan, RuntimeRouting } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
-import { removeTempDirs, tempDir, thrownBy } from './util';
+import { removeTempDirs, TEARDOWN_AFTER_APPLY, tempDir, thrownBy } from './util';
 import { formatPlan } from '../src/cli/format-plan';
 import { formatTeardown } from '../src/cli/format-teardown';
 import { terseFields } from '../src/cli/terse-fields';
@@ -67,13 +67,7 @@ describe('teardown', () => {
       '',
       'Kept: no stack; 1 object.',
       '',
-      'Run the steps in order, each after the one before has finished. Until this release is applied the',
-      'previous one runs, and may still use what the steps after applying delete (a workload reading a',
-      'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
-      'apply has finished, or your GitOps engine has applied this release.',
-      'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
-      'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
-      'using them have applied it. The runtime steps then delete what is left.',
+      ...TEARDOWN_AFTER_APPLY,
       '',
     ].join('\n'));
   });

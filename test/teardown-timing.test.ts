@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { loadSnippet, pageSection } from './doc-snippets';
 import { coded, newSeries, releaseDir, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
-import { capturingOutput } from './util';
+import { capturingOutput, TEARDOWN_AFTER_APPLY } from './util';
 import { Capability, CapabilityApp, CapabilityAppProps, Plan, RuntimeRouting } from '../src';
 import { formatTeardown } from '../src/cli/format-teardown';
 import { main } from '../src/cli/main';
@@ -37,15 +37,7 @@ function release2b(): Plan {
 }
 
 /** After-apply closing lines of a runtime-only teardown. */
-const AFTER_APPLY_RUNTIME = [
-  'Run the steps in order, each after the one before has finished. Until this release is applied the',
-  'previous one runs, and may still use what the steps after applying delete (a workload reading a',
-  'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
-  'apply has finished, or your GitOps engine has applied this release.',
-  'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
-  'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
-  'using them have applied it. The runtime steps then delete what is left.',
-];
+const AFTER_APPLY_RUNTIME = TEARDOWN_AFTER_APPLY;
 
 /** A release of capability shop with enforce: ConfigMap default/cm and, unless left out, ServiceAccount default/sa. */
 function enforced(series: ReleaseSeries, serviceAccount: boolean): CapabilityApp {

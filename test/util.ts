@@ -203,3 +203,14 @@ export function thrownBy(make: () => unknown): unknown {
   }
   throw new Error('expected a refusal, but nothing was thrown');
 }
+
+/** The closing lines of `plan --teardown` when every step runs after applying the release, as it prints them. */
+export const TEARDOWN_AFTER_APPLY: readonly string[] = [
+  'Run the steps in order, each after the one before has finished. Until this release is applied the',
+  'previous one runs, and may still use what the steps after applying delete (a workload reading a',
+  'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
+  'apply has finished, or your GitOps engine has applied this release.',
+  'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
+  'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
+  'using them have applied it. The runtime steps then delete what is left.',
+];

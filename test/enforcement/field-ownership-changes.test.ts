@@ -8,7 +8,7 @@ import { Capability, CapabilityApp, EnforceOptions, RuntimeRouting } from '../..
 import { main } from '../../src/cli/main';
 import { Lock, writeLock } from '../../src/release/lock';
 import { newSeries, ReleaseSeries, removeReleaseDirs, withUpdateLock } from '../release-fixtures';
-import { capturingOutput } from '../util';
+import { capturingOutput, TEARDOWN_AFTER_APPLY } from '../util';
 
 afterAll(removeReleaseDirs);
 
@@ -320,15 +320,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     'identity but the owner they name (docs/enforcement.md).',
   ];
   const RUN_IN_ORDER = ['', 'Run the steps in order, each after the one before has finished.'];
-  const AFTER_APPLY = [
-    'Run the steps in order, each after the one before has finished. Until this release is applied the',
-    'previous one runs, and may still use what the steps after applying delete (a workload reading a',
-    'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
-    'apply has finished, or your GitOps engine has applied this release.',
-    'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
-    'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
-    'using them have applied it. The runtime steps then delete what is left.',
-  ];
+  const AFTER_APPLY = TEARDOWN_AFTER_APPLY;
   const deleteCommand = (...objects: Array<[kind: string, name: string]>) =>
     `       $ kubectl delete --wait=true --ignore-not-found ${objects.map(([kind, name]) => `${kind.toLowerCase()}.admissionregistration.k8s.io/${name}`).join(' ')}`;
 
