@@ -114,11 +114,7 @@ describe('audit/objects.list, the objects kubectl get -f reads for cdk-capabilit
     // THEN the file is the comment and the ConfigMap's identity
     expect(fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8')).toBe([
       '# The identity of every runtime object, for: kubectl get -f <outdir>/audit/objects.list --ignore-not-found -o json --show-managed-fields | npx cdk-capability audit',
-      'apiVersion: v1',
-      'kind: ConfigMap',
-      'metadata:',
-      '  name: plain',
-      '  namespace: default',
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain","namespace":"default"}}',
       '',
     ].join('\n'));
   });

@@ -1,6 +1,5 @@
 import type { ObjectFact } from '../../collect/facts';
 import { effectiveNamespace } from '../../collect/object-identity';
-import { toYaml } from '../../private/yaml';
 import type { OutputWriter } from '../output-writer';
 
 /** The file, relative to the outdir, that names every runtime object for `kubectl get -f`. */
@@ -16,14 +15,15 @@ export const AUDIT_OBJECTS_FILE = 'audit/objects.list';
  * kustomization or a GitOps folder applies these bare objects; and not named `.yaml`, so no reader that walks
  * the outdir for manifests takes them for some (`kubectl apply -R -f dist`, which would empty a ConfigMap
  * applied client-side, or the cdk8s CLI's listing): kubectl reads a file it is given by name whatever its
- * extension, and only filters by extension in a folder it walks.
+ * extension, and only filters by extension in a folder it walks. Each identity is one line of JSON, a YAML
+ * document kubectl reads like any other (a tenth of the cost of block YAML for a large composition).
  */
 export const auditObjects: OutputWriter = {
   name: 'audit/',
   write: ({ runtimeFiles }, out) => {
     const objects = runtimeFiles.flatMap((f) => f.objects);
     if (objects.length === 0) return;
-    out.files.set(AUDIT_OBJECTS_FILE, `# ${HEADER}\n${objects.map((o) => toYaml(identityDocument(o))).join('---\n')}`);
+    out.files.set(AUDIT_OBJECTS_FILE, `# ${HEADER}\n${objects.map((o) => `${JSON.stringify(identityDocument(o))}\n`).join('---\n')}`);
   },
 };
 
