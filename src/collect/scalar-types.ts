@@ -48,68 +48,76 @@ const scalarFields = new WeakMap<MapSpec, ScalarFields>();
 export function scalarTypeProblems(group: string, kind: string, manifest: unknown): ScalarTypeProblem[] {
   const key = groupKind(group, kind);
   if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return [];
-  const found: ScalarTypeProblem[] = [];
-  const at: string[] = [];
+  const walk: Walk = { found: [], at: [] };
+  walkRef(walk, K8S_1_30.kinds[key], manifest, undefined);
+  return walk.found;
+}
 
-  const scalar = (scalarKind: ScalarKind | undefined, v: unknown): void => {
-    if (v === null || typeof v === 'object') return;
-    // an int-or-string, a quantity or a time takes a string (and the first two a number), never a boolean
-    if (scalarKind === 'untyped' && typeof v !== 'boolean') return;
-    const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
-    if (typeof v === expected) return;
-    if (typeof v === 'string' && TOKEN_TEXT.test(v)) return;
-    // an aws-cdk number token renders as about -1.888e+289
-    if (typeof v === 'number' && Math.abs(v) > 1e288) return;
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') found.push({ at: [...at], expected, value: v });
-  };
+/** Where a walk is: the keys from the root to the value in hand, and the problems found so far. */
+interface Walk {
+  readonly found: ScalarTypeProblem[];
+  readonly at: string[];
+}
 
-  const walk = (ref: TypeRef, v: unknown, scalarKind?: ScalarKind): void => {
-    if (v === null || v === undefined || ref === 'deduced' || ref === 'atomic') return;
-    if (ref === 'scalar') return scalar(scalarKind, v);
-    const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
-    if (!spec) return;
-    if ('list' in spec) {
-      if (!Array.isArray(v)) return;
-      for (let i = 0; i < v.length; i++) {
-        at.push(String(i));
-        walk(spec.list, v[i], spec.scalar);
-        at.pop();
-      }
-      return;
+/** Checks one scalar leaf of the scalar kind its field takes. */
+function checkScalar(walk: Walk, scalarKind: ScalarKind | undefined, v: unknown): void {
+  if (v === null || typeof v === 'object') return;
+  // an int-or-string, a quantity or a time takes a string (and the first two a number), never a boolean
+  if (scalarKind === 'untyped' && typeof v !== 'boolean') return;
+  const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
+  if (typeof v === expected) return;
+  if (typeof v === 'string' && TOKEN_TEXT.test(v)) return;
+  // an aws-cdk number token renders as about -1.888e+289
+  if (typeof v === 'number' && Math.abs(v) > 1e288) return;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') walk.found.push({ at: [...walk.at], expected, value: v });
+}
+
+/** Walks `v` along the schema type `ref`; `scalarKind` is the kind of a scalar list element or map value. */
+function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | undefined): void {
+  if (v === null || v === undefined || ref === 'deduced' || ref === 'atomic') return;
+  if (ref === 'scalar') return checkScalar(walk, scalarKind, v);
+  const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
+  if (!spec) return;
+  if ('list' in spec) {
+    if (!Array.isArray(v)) return;
+    for (let i = 0; i < v.length; i++) {
+      walk.at.push(String(i));
+      walkRef(walk, spec.list, v[i], spec.scalar);
+      walk.at.pop();
     }
-    if (!isMap(v)) return;
-    const scalars = scalarFieldsOf(spec);
-    const root = at.length === 0;
-    for (const name of Object.keys(v)) {
-      const child = v[name];
-      if (child === null || child === undefined) continue;
-      at.push(name);
-      if (spec.fields && Object.hasOwn(spec.fields, name)) {
-        if (!(root && name === 'metadata')) walk(spec.fields[name], child);
-        else if (isMap(child)) walkMetadata(child);
-      } else if (scalars.all.has(name)) {
-        scalar(scalars.kinds.get(name), child);
-      } else if (spec.values !== undefined) {
-        walk(spec.values, child, spec.scalar);
-      }
-      at.pop();
+    return;
+  }
+  if (!isMap(v)) return;
+  const scalars = scalarFieldsOf(spec);
+  const root = walk.at.length === 0;
+  for (const name in v) {
+    if (!Object.hasOwn(v, name)) continue;
+    const child = v[name];
+    if (child === null || child === undefined) continue;
+    walk.at.push(name);
+    if (spec.fields && Object.hasOwn(spec.fields, name)) {
+      if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined);
+      else if (isMap(child)) walkMetadata(walk, child);
+    } else if (scalars.all.has(name)) {
+      checkScalar(walk, scalars.kinds.get(name), child);
+    } else if (spec.values !== undefined) {
+      walkRef(walk, spec.values, child, spec.scalar);
     }
-  };
+    walk.at.pop();
+  }
+}
 
-  const walkMetadata = (meta: Record<string, unknown>): void => {
-    const spec = K8S_1_30.types['meta.v1.ObjectMeta'] as MapSpec;
-    const scalars = scalarFieldsOf(spec);
-    for (const name of Object.keys(meta)) {
-      if (CHECKED_METADATA.has(name)) continue;
-      at.push(name);
-      if (spec.fields && Object.hasOwn(spec.fields, name)) walk(spec.fields[name], meta[name]);
-      else if (scalars.all.has(name)) scalar(scalars.kinds.get(name), meta[name]);
-      at.pop();
-    }
-  };
-
-  walk(K8S_1_30.kinds[key], manifest);
-  return found;
+/** The root `metadata`, without the fields the validity rule checks. */
+function walkMetadata(walk: Walk, meta: Record<string, unknown>): void {
+  const spec = K8S_1_30.types['meta.v1.ObjectMeta'] as MapSpec;
+  const scalars = scalarFieldsOf(spec);
+  for (const name in meta) {
+    if (!Object.hasOwn(meta, name) || CHECKED_METADATA.has(name)) continue;
+    walk.at.push(name);
+    if (spec.fields && Object.hasOwn(spec.fields, name)) walkRef(walk, spec.fields[name], meta[name], undefined);
+    else if (scalars.all.has(name)) checkScalar(walk, scalars.kinds.get(name), meta[name]);
+    walk.at.pop();
+  }
 }
 
 function scalarFieldsOf(spec: MapSpec): ScalarFields {
