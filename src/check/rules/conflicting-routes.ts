@@ -1,8 +1,8 @@
-import type { Facts, ObjectFact } from '../../collect/facts';
+import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
-import { DEFAULT_TENANT_HEADER, TENANT_HEADER_FIELD } from '../../routing/tenant-header';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { tenantHeadersOf } from './tenant-headers';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
 
@@ -166,16 +166,6 @@ function triples(x: unknown, lowercaseNames: boolean): Array<[string, string, st
     out.push([type, lowercaseNames ? h.name.toLowerCase() : h.name, h.value]);
   }
   return out.sort((p, q) => (p.join('\0') < q.join('\0') ? -1 : p.join('\0') > q.join('\0') ? 1 : 0));
-}
-
-/** The header names tenant routes match the tenant on: the default and every literal `tenantHeader` a contract publishes, lowercase. */
-function tenantHeadersOf(facts: Facts): ReadonlySet<string> {
-  const names = new Set([DEFAULT_TENANT_HEADER]);
-  for (const contract of facts.contracts) {
-    const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
-    if (published && !published.deployTime && typeof published.literal === 'string') names.add(published.literal.toLowerCase());
-  }
-  return names;
 }
 
 function stringList(x: unknown): string[] | undefined {
