@@ -144,7 +144,7 @@ function backendsOf(m: RouteMatch): string {
  * `tenant 'acme' (header x-tenant-id: acme), path prefix /, every host name of the listener`, naming the tenant of
  * `tenantMatch` and the host names `hosts` (`, which both routes list` when either route lists others too).
  */
-function describeMatch(m: RouteMatch, tenantMatch: readonly [string, string, string] | undefined, hosts: readonly string[], partial: boolean): string {
+function describeMatch(m: RouteMatch, tenantMatch: RouteMatch['headers'][number] | undefined, hosts: readonly string[], partial: boolean): string {
   const parts: string[] = [];
   for (const h of m.headers) {
     const [type, name, value] = h;
