@@ -69,8 +69,8 @@ interface Tie {
  * (the rule does not read the listener's hostname, with which they could
  * intersect), nor are matches that only overlap (a path prefix inside the
  * other's, a route with and one without `sectionName`): Gateway API's
- * precedence orders those. One finding per pair of routes, the first declared
- * against each later one, for the first match they share.
+ * precedence orders those. One finding per pair of routes, the first in the
+ * composition's order against each later one, for the first match they share.
  */
 export const conflictingRoutes = defineRule({
   code: ViolationCode.FIELD_CONFLICT,

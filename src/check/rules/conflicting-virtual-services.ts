@@ -69,8 +69,8 @@ interface Tie {
  * VirtualServices of one host whose matches differ (Istio still applies only
  * one; `addTenantRoute` refuses that itself, `CAP010`, and istioctl reports
  * IST0109), TCP and TLS routes, and delegate VirtualServices (no `hosts`).
- * One finding per pair of `http` routes, the first declared against each
- * later one, for the first gateway and match they share.
+ * One finding per pair of `http` routes, the first in the composition's order
+ * against each later one, for the first gateway and match they share.
  */
 export const conflictingVirtualServices = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
