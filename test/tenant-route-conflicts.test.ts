@@ -166,3 +166,141 @@ describe('HTTPRoutes of the composition', () => {
     expect(app.synthesize().violations).toEqual([]);
   });
 });
+
+describe('HTTPRoutes whose host lists overlap', () => {
+  /** A routing on the edge gateway with backends web and api in namespace edge, and no route. */
+  function bareApp() {
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { gateway: EDGE });
+    routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'edge' });
+    routing.addBackend('Api', { image: 'ghcr.io/example/api:2.0.1', port: 8080, namespace: 'edge' });
+    return { app, routing };
+  }
+
+  /** Two hand-written routes on the edge gateway, to web and to api, alike but for their host names, `a` first in the composition's order. */
+  function twoRoutes(a: string[], b: string[], rule: object = {}) {
+    const { app, routing } = bareApp();
+    httpRoute(routing, 'A', 'a', { ...rule, backendRefs: [{ name: 'web', port: 8080 }] }, { hostnames: a });
+    httpRoute(routing, 'B', 'b', { ...rule, backendRefs: [{ name: 'api', port: 8080 }] }, { hostnames: b });
+    return app;
+  }
+
+  test('two tenant routes of one tenant that share one of their host names are refused, naming the shared host name and the fix', () => {
+    // GIVEN acme on a.example.com and b.example.com to web, and on b.example.com alone to api
+    const app = newApp();
+    const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing', { gateway: EDGE });
+    const web = routing.addBackend('Web', { image: 'ghcr.io/example/web:1.4.2', port: 8080, namespace: 'edge' });
+    const api = routing.addBackend('Api', { image: 'ghcr.io/example/api:2.0.1', port: 8080, namespace: 'edge' });
+    routing.addTenantRoute('acme', web, { hostnames: ['a.example.com', 'b.example.com'] });
+    routing.addTenantRoute('acme', api, { name: 'tenant-acme-b', hostnames: ['b.example.com'] });
+
+    // WHEN
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([{
+      code: 'CAP002',
+      message: "field conflict: gateway.networking.k8s.io/HTTPRoute edge/tenant-acme declared by 'cdn/Routing/tenant-acme' (backend web) and "
+        + "gateway.networking.k8s.io/HTTPRoute edge/tenant-acme-b declared by 'cdn/Routing/tenant-acme-b' (backend api) both attach to Gateway gateway-system/edge "
+        + "and match the same requests: tenant 'acme' (header x-tenant-id: acme), path prefix /, host name b.example.com, which both routes list. "
+        + 'Gateway API gives a request that routes match alike to one of them, the oldest by creationTimestamp (then the first by namespace/name), '
+        + "so which backend gets the requests of tenant 'acme' depends on which route the cluster created first. "
+        + "Route tenant 'acme' once on b.example.com: drop it from the 'hostnames' of one of the routes; "
+        + "to split its traffic between versions, route it to one addVersionedBackend with 'weights'.",
+      paths: ['cdn/Routing/tenant-acme', 'cdn/Routing/tenant-acme-b'],
+    }]);
+  });
+
+  test('two routes of no tenant that share host names are refused, naming them and the fix', () => {
+    const found = conflicts(twoRoutes(['a.example.com', 'b.example.com', 'c.example.com'], ['c.example.com', 'b.example.com', 'd.example.com']));
+
+    expect(found.map((v) => v.paths)).toEqual([['cdn/Routing/A', 'cdn/Routing/B']]);
+    expect(found[0].message).toContain('match the same requests: path prefix /, host names b.example.com, c.example.com, which both routes list. ');
+    expect(found[0].message).toMatch(/ Drop b\.example\.com, c\.example\.com from the hostnames of one of them, give one of them other matches, or merge them into one route whose backendRefs split the traffic by weight\.$/);
+  });
+
+  test('each later route is refused against the first that shares a host name with it', () => {
+    // GIVEN A on x and y, B on y, C on x, all alike but for host names
+    const { app, routing } = bareApp();
+    const backendRefs = [{ name: 'web', port: 8080 }];
+    httpRoute(routing, 'A', 'a', { backendRefs }, { hostnames: ['x.example.com', 'y.example.com'] });
+    httpRoute(routing, 'B', 'b', { backendRefs }, { hostnames: ['y.example.com'] });
+    httpRoute(routing, 'C', 'c', { backendRefs }, { hostnames: ['x.example.com'] });
+
+    // WHEN
+    const found = conflicts(app);
+
+    // THEN one finding per pair, each naming its own shared host name; B and C share none
+    expect(found.map((v) => [v.paths, /host names? ([^,]+), which both/.exec(v.message)?.[1]])).toEqual([
+      [['cdn/Routing/A', 'cdn/Routing/B'], 'y.example.com'],
+      [['cdn/Routing/A', 'cdn/Routing/C'], 'x.example.com'],
+    ]);
+  });
+
+  // Gateway API, HTTPRouteSpec.hostnames (apis/v1/httproute_types.go): "In the event that multiple HTTPRoutes specify
+  // intersecting hostnames (e.g. overlapping wildcard matching and exact matching hostnames), precedence must be given
+  // to rules from the HTTPRoute with the largest number of: Characters in a matching non-wildcard hostname. Characters
+  // in a matching hostname." A precise host name and a wildcard that covers it are no tie.
+  test.each([
+    ['a wildcard and a precise host name it covers', ['*.example.com'], ['a.example.com']],
+    ['two wildcards of which one covers the other', ['*.example.com'], ['*.a.example.com']],
+    ['a route without host names and one with', [], ['a.example.com']],
+  ])('%s, with matches alike, are accepted', (_, a, b) => {
+    expect(twoRoutes(a, b).synthesize().violations).toEqual([]);
+  });
+
+  test('a shared wildcard is a tie, even where one route also lists a precise host name under it', () => {
+    const found = conflicts(twoRoutes(['*.example.com', 'a.example.com'], ['*.example.com']));
+
+    expect(found.map((v) => v.paths)).toEqual([['cdn/Routing/A', 'cdn/Routing/B']]);
+    expect(found[0].message).toContain('match the same requests: path prefix /, host name *.example.com, which both routes list. ');
+  });
+
+  // Ported from Gateway API's hostnames concept page (site/content/en/docs/concepts/hostnames.md, "Route precedence
+  // resolution"): on a Listener of *.foo.com, Route A of *.foo.com takes precedence over Route B of *.com for
+  // bar.foo.com, by the original host names; "the creation timestamp (oldest Route wins) is used only when there is a
+  // tie in original hostname specificity".
+  test('hostnames.md "Route precedence resolution": *.foo.com beside *.com is accepted, *.foo.com twice refused', () => {
+    expect(twoRoutes(['*.foo.com'], ['*.com']).synthesize().violations).toEqual([]);
+
+    const found = conflicts(twoRoutes(['*.foo.com'], ['*.foo.com']));
+    expect(found.map((v) => v.paths)).toEqual([['cdn/Routing/A', 'cdn/Routing/B']]);
+    expect(found[0].message).toContain('match the same requests: path prefix /, host name *.foo.com. ');
+  });
+
+  // Ported from Gateway API's conformance test HTTPRouteMatchingAcrossRoutes
+  // (conformance/tests/httproute-matching-across-routes.yaml): matching-part1 on example.com and example.net,
+  // matching-part2 on *.com, each with its own backend; the test expects example.com /v2 on part2 and example.net /v2 on part1.
+  test('conformance HTTPRouteMatchingAcrossRoutes: its two routes are accepted, and so are they with part1\'s matches in both', () => {
+    // GIVEN the two routes as the conformance test declares them, with its two backends
+    const { app, routing } = bareApp();
+    for (const name of ['infra-backend-v1', 'infra-backend-v2']) routing.addBackend(name, { image: 'ghcr.io/example/echo:1.0.0', port: 8080, namespace: 'edge' });
+    const part1 = { matches: [{ path: { type: 'PathPrefix', value: '/' } }, { headers: [{ name: 'version', value: 'one' }] }] };
+    const part2 = { matches: [{ path: { type: 'PathPrefix', value: '/v2' } }, { headers: [{ name: 'version', value: 'two' }] }] };
+    httpRoute(routing, 'Part1', 'matching-part1', { ...part1, backendRefs: [{ name: 'infra-backend-v1', port: 8080 }] }, { hostnames: ['example.com', 'example.net'] });
+    httpRoute(routing, 'Part2', 'matching-part2', { ...part2, backendRefs: [{ name: 'infra-backend-v2', port: 8080 }] }, { hostnames: ['*.com'] });
+
+    // WHEN / THEN
+    expect(app.synthesize().violations).toEqual([]);
+    // AND with part1's matches in part2 too: example.com is part1's precise host name, example.net not part2's
+    expect(twoRoutes(['example.com', 'example.net'], ['*.com'], part1).synthesize().violations).toEqual([]);
+  });
+});
+
+describe('a composition that routes each tenant once through Gateway API', () => {
+  test('with distinct tenants, distinct hosts, paths and weights within one route, is accepted', () => {
+    // GIVEN acme on web; globex split between blue and green by weight; initech on its own host; acme's /api on api;
+    // and acme on a host name of its own beside the route of every host name
+    const { app, routing, api } = acmeApp();
+    const shop = routing.addVersionedBackend('Shop', {
+      port: 8080, namespace: 'edge', versions: { blue: { image: 'ghcr.io/example/shop:1.0.0' }, green: { image: 'ghcr.io/example/shop:1.1.0' } },
+    });
+    routing.addTenantRoute('globex', shop, { weights: { blue: 90, green: 10 } });
+    routing.addTenantRoute('initech', api, { hostnames: ['initech.example.com'] });
+    routing.addTenantRoute('acme', api, { name: 'tenant-acme-api', pathPrefix: '/api' });
+    routing.addTenantRoute('acme', api, { name: 'tenant-acme-eu', hostnames: ['eu.acme.example.com', '*.eu.example.com'] });
+
+    // WHEN / THEN
+    expect(app.synthesize().violations).toEqual([]);
+  });
+});

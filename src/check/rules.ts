@@ -2,6 +2,7 @@ import { Rule } from './rule';
 import { autoscaledReplicas } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { conflictingRoutes } from './rules/conflicting-routes';
+import { conflictingVirtualServices } from './rules/conflicting-virtual-services';
 import { constructValidation } from './rules/construct-validation';
 import { contractParameterSize } from './rules/contract-parameter-size';
 import { contractShapes } from './rules/contract-shapes';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   physicalNames,
   overlappingWorkloads,
   conflictingRoutes,
+  conflictingVirtualServices,
   outputAnnotations,
   autoscaledReplicas,
   statusWrites, // CAP003

@@ -134,9 +134,11 @@ export class RuntimeRouting extends Chart {
    * share one VirtualService, one `http` route each (see `RuntimeRoutingProps.gateway`).
    *
    * Route a tenant once: a second route of a name the routing already has is
-   * refused as it is created (`CAP001`), and two Gateway API routes that match
-   * the same requests on one gateway (same header value, path prefix and host
-   * names) are refused at synth (`CAP002`). To split a tenant's traffic, route
+   * refused as it is created (`CAP001`), and two routes that match the same
+   * requests on one gateway (same header value and path prefix, and a host
+   * name in common) are refused at synth (`CAP002`), Gateway API routes and
+   * Istio routes alike (in the mesh, two `http` routes of one VirtualService
+   * too). To split a tenant's traffic, route
    * it to a versioned backend with `weights`; to send one path or host of it
    * elsewhere, give that route its own `name` and `pathPrefix` or `hostnames`.
    * Malformed options are refused as the route is created (`CAP010`).

@@ -1,8 +1,8 @@
-import type { Facts, ObjectFact } from '../../collect/facts';
+import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
-import { DEFAULT_TENANT_HEADER, TENANT_HEADER_FIELD } from '../../routing/tenant-header';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { tenantHeadersOf } from './tenant-headers';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
 
@@ -26,6 +26,19 @@ interface RouteMatch {
   readonly backends: readonly string[];
 }
 
+/** The host key of a route without `hostnames`: it matches every host name of the listener. */
+const EVERY_HOST = '';
+
+/** Two routes that tie: the first match of each found alike, and the host names on which they do. */
+interface Tie {
+  readonly a: RouteMatch;
+  readonly b: RouteMatch;
+  /** The request part of the match (parent, headers, path, query, method), without the host name. */
+  readonly request: string;
+  /** The host names both list, sorted; `[EVERY_HOST]` for two routes without any. */
+  readonly hosts: string[];
+}
+
 /**
  * `CAP002`: two HTTPRoutes of the composition that match the same requests on
  * one parent. Gateway API resolves such a tie by age: the request goes to the
@@ -36,13 +49,28 @@ interface RouteMatch {
  *
  * Two matches are the same when every part is equal after Gateway API's
  * defaults: the parent (group, kind, namespace defaulting to the route's, name,
- * `sectionName`, `port`, as given), the host names as a set (none: every host
- * name of the listener), the path (type `PathPrefix` and value `/` by default),
- * the headers as a set (type `Exact` by default, names in any case), the query
- * parameters and the method. Routes whose matches or host lists only overlap
- * (one host in common, a route with and one without `sectionName`) are left
- * to Gateway API's precedence and not refused. One finding per pair of routes,
- * the first declared against each later one.
+ * `sectionName`, `port`, as given), the path (type `PathPrefix` and value `/`
+ * by default), the headers as a set (type `Exact` by default, names in any
+ * case), the query parameters and the method; and the two routes have a host
+ * name in common, or neither lists any (every host name of the listener).
+ *
+ * Host names tie only where they are the same name. Gateway API gives a
+ * request to the route with the most characters in a matching precise host
+ * name, then in a matching host name, before it looks at age (the
+ * `HTTPRouteSpec.hostnames` precedence; `hostnames.md`, "Route precedence
+ * resolution", by the original host names): for `a.example.com` a route that
+ * lists `a.example.com` beats one that lists `*.example.com`, and
+ * `*.a.example.com` beats `*.example.com`, so a precise name and a wildcard
+ * that covers it, or two wildcards of different length, are not refused. Two
+ * routes whose lists share names (`[a.example.com, b.example.com]` and
+ * `[b.example.com]`) tie on those names, which the finding names; a shared
+ * wildcard ties on the requests under it that neither route lists more
+ * precisely. A route without `hostnames` and one with some are not compared
+ * (the rule does not read the listener's hostname, with which they could
+ * intersect), nor are matches that only overlap (a path prefix inside the
+ * other's, a route with and one without `sectionName`): Gateway API's
+ * precedence orders those. One finding per pair of routes, the first in the
+ * composition's order against each later one, for the first match they share.
  */
 export const conflictingRoutes = defineRule({
   code: ViolationCode.FIELD_CONFLICT,
@@ -52,32 +80,54 @@ export const conflictingRoutes = defineRule({
   run({ facts }) {
     const tenantHeaders = tenantHeadersOf(facts);
     const first = new Map<string, { match: RouteMatch; index: number }>();
-    const pairs = new Map<string, { a: RouteMatch; b: RouteMatch }>();
+    const ties = new Map<string, Tie>();
     facts.objects.forEach((object, index) => {
       if (object.duplicateOf !== undefined || object.identity.group !== GATEWAY_API || object.identity.kind !== 'HTTPRoute') return;
       for (const match of matchesOf(object)) {
-        const key = JSON.stringify([match.parent, match.hostnames, match.headers, match.path, match.queryParams, match.method]);
-        const earlier = first.get(key);
-        if (!earlier) first.set(key, { match, index });
-        else if (earlier.index !== index && !pairs.has(`${earlier.index} ${index}`)) pairs.set(`${earlier.index} ${index}`, { a: earlier.match, b: match });
+        const request = JSON.stringify([match.parent, match.headers, match.path, match.queryParams, match.method]);
+        for (const host of match.hostnames.length === 0 ? [EVERY_HOST] : match.hostnames) {
+          const key = JSON.stringify([request, host]);
+          const earlier = first.get(key);
+          if (!earlier) {
+            first.set(key, { match, index });
+            continue;
+          }
+          if (earlier.index === index) continue;
+          const pair = `${earlier.index} ${index}`;
+          const tie = ties.get(pair);
+          if (!tie) ties.set(pair, { a: earlier.match, b: match, request, hosts: [host] });
+          else if (tie.request === request && !tie.hosts.includes(host)) tie.hosts.push(host);
+        }
       }
     });
-    return [...pairs.values()].map(({ a, b }) => conflict(a, b, tenantHeaders));
+    return [...ties.values()].map((tie) => conflict(tie, tenantHeaders));
   },
 });
 
-/** The finding of two routes `a` (declared first) and `b` that match the request of `b`. */
-function conflict(a: RouteMatch, b: RouteMatch, tenantHeaders: ReadonlySet<string>): RuleFinding {
+/** The finding of two routes `a` (declared first) and `b` that match the request of `b` on the host names of `tie`. */
+function conflict(tie: Tie, tenantHeaders: ReadonlySet<string>): RuleFinding {
+  const { a, b, hosts } = tie;
   const tenantMatch = b.headers.find(([type, name]) => type === 'Exact' && tenantHeaders.has(name));
   const tenant = tenantMatch?.[2];
   const route = (m: RouteMatch) => `${describeIdentity(m.object.identity)} declared by '${m.object.declarer}' (${backendsOf(m)})`;
   const who = tenant === undefined ? 'these requests' : `the requests of tenant '${tenant}'`;
-  const fix = tenant === undefined
-    ? 'Give one of them other matches or other hostnames, or merge them into one route whose backendRefs split the traffic by weight.'
-    : `Route tenant '${tenant}' once: to split its traffic between versions, route it to one addVersionedBackend with 'weights'; `
+  // host names that only one route lists go on routing; the fix is to drop the shared ones from one route
+  const partial = hosts[0] !== EVERY_HOST && (a.hostnames.length !== hosts.length || b.hostnames.length !== hosts.length);
+  const shared = hosts.join(', ');
+  let fix: string;
+  if (partial && tenant !== undefined) {
+    fix = `Route tenant '${tenant}' once on ${shared}: drop ${hosts.length === 1 ? 'it' : 'them'} from the 'hostnames' of one of the routes; `
+      + "to split its traffic between versions, route it to one addVersionedBackend with 'weights'.";
+  } else if (partial) {
+    fix = `Drop ${shared} from the hostnames of one of them, give one of them other matches, or merge them into one route whose backendRefs split the traffic by weight.`;
+  } else if (tenant !== undefined) {
+    fix = `Route tenant '${tenant}' once: to split its traffic between versions, route it to one addVersionedBackend with 'weights'; `
       + `to send another path or host name of it elsewhere, give '${b.object.declarer}' its own 'pathPrefix' or 'hostnames'.`;
+  } else {
+    fix = 'Give one of them other matches or other hostnames, or merge them into one route whose backendRefs split the traffic by weight.';
+  }
   return {
-    message: `${route(a)} and ${route(b)} both attach to ${b.parent} and match the same requests: ${describeMatch(b, tenantMatch)}. `
+    message: `${route(a)} and ${route(b)} both attach to ${b.parent} and match the same requests: ${describeMatch(b, tenantMatch, hosts, partial)}. `
       + 'Gateway API gives a request that routes match alike to one of them, the oldest by creationTimestamp (then the first by namespace/name), '
       + `so which backend gets ${who} depends on which route the cluster created first. ${fix}`,
     paths: [a.object.declarer, b.object.declarer],
@@ -90,8 +140,11 @@ function backendsOf(m: RouteMatch): string {
   return `${m.backends.length === 1 ? 'backend' : 'backends'} ${m.backends.join(', ')}`;
 }
 
-/** `tenant 'acme' (header x-tenant-id: acme), path prefix /, every host name of the listener`, naming the tenant of `tenantMatch`. */
-function describeMatch(m: RouteMatch, tenantMatch: readonly [string, string, string] | undefined): string {
+/**
+ * `tenant 'acme' (header x-tenant-id: acme), path prefix /, every host name of the listener`, naming the tenant of
+ * `tenantMatch` and the host names `hosts` (`, which both routes list` when either route lists others too).
+ */
+function describeMatch(m: RouteMatch, tenantMatch: RouteMatch['headers'][number] | undefined, hosts: readonly string[], partial: boolean): string {
   const parts: string[] = [];
   for (const h of m.headers) {
     const [type, name, value] = h;
@@ -102,7 +155,8 @@ function describeMatch(m: RouteMatch, tenantMatch: readonly [string, string, str
   parts.push(pathType === 'PathPrefix' ? `path prefix ${pathValue}` : pathType === 'Exact' ? `path ${pathValue}` : `path matching ${JSON.stringify(pathValue)}`);
   for (const [type, name, value] of m.queryParams) parts.push(type === 'Exact' ? `query ${name}=${value}` : `query ${name} matching ${JSON.stringify(value)}`);
   if (m.method) parts.push(`method ${m.method}`);
-  parts.push(m.hostnames.length === 0 ? 'every host name of the listener' : `host names ${m.hostnames.join(', ')}`);
+  if (hosts[0] === EVERY_HOST) parts.push('every host name of the listener');
+  else parts.push(`${hosts.length === 1 ? 'host name' : 'host names'} ${hosts.join(', ')}${partial ? ', which both routes list' : ''}`);
   return parts.join(', ');
 }
 
@@ -166,16 +220,6 @@ function triples(x: unknown, lowercaseNames: boolean): Array<[string, string, st
     out.push([type, lowercaseNames ? h.name.toLowerCase() : h.name, h.value]);
   }
   return out.sort((p, q) => (p.join('\0') < q.join('\0') ? -1 : p.join('\0') > q.join('\0') ? 1 : 0));
-}
-
-/** The header names tenant routes match the tenant on: the default and every literal `tenantHeader` a contract publishes, lowercase. */
-function tenantHeadersOf(facts: Facts): ReadonlySet<string> {
-  const names = new Set([DEFAULT_TENANT_HEADER]);
-  for (const contract of facts.contracts) {
-    const published = contract.publications[0]?.values[TENANT_HEADER_FIELD];
-    if (published && !published.deployTime && typeof published.literal === 'string') names.add(published.literal.toLowerCase());
-  }
-  return names;
 }
 
 function stringList(x: unknown): string[] | undefined {
