@@ -40,6 +40,7 @@ export type { Plan } from './render/writers/plan-json';
 export type { OwnershipRecords, PlanHandover, PlanOverride } from './render/ownership-records';
 export type { DroppedOrder, InStepOrder, PlanDependency, PlanStep } from './render/plan-steps';
 export type { Rename } from './render/renames';
+export type { UndeclaredNamespace } from './render/undeclared-namespaces';
 export type { PlanObjectWriters } from './cluster/object-writers';
 export type { RuntimeHandover } from './cluster/runtime-handover';
 export type { LockedWriter } from './release/lock';

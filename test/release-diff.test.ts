@@ -254,7 +254,7 @@ describe('a changed unit whose recorded values show no difference', () => {
     expect(plan?.changes.changed).toEqual(['ConfigMap a']);
     expect(formatPlan(plan!).split('\n').filter((l) => l.startsWith('  ~ ') || l.startsWith('      ('))).toEqual([
       '  ~ ConfigMap a',
-      "      (its digest differs from the lock's, but none of the values the lock records does: the order of its keys changed, " +
+      "      (its digest differs from the lock's, but none of the values the lock records does: the order of its keys or of a keyed list's elements changed, " +
         'or the lock was edited by hand or written by another version. Write the lock again with CDK_CAPABILITY_UPDATE_LOCK=1)',
     ]);
   });

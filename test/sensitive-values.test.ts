@@ -265,7 +265,7 @@ describe('digests of sensitive values', () => {
     // AND the plan shows both changed, masked
     expect(JSON.parse(planJson).changes.fields).toEqual([
       { unit: 'ConfigMap db', fields: [{ path: 'data.url', before: '(sensitive)', after: '(sensitive, changed)' }] },
-      { unit: 'apps/Deployment web', fields: [{ path: 'spec.template.spec.containers[0].env[1].value', before: '(sensitive)', after: '(sensitive, changed)' }] },
+      { unit: 'apps/Deployment web', fields: [{ path: 'spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value', before: '(sensitive)', after: '(sensitive, changed)' }] },
     ]);
   });
 

@@ -1,6 +1,7 @@
 // A canary release of a backend: two versions live at once (blue 1.4.2, green 1.5.0), each
 // tenant route splitting traffic between them by weight. Shifting and rolling back are weight
 // changes only: no code change, no new objects, a plan that shows just the weights.
+import { ApiObject } from 'cdk8s';
 import { CapabilityApp, Capability, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../../src';
 
 /** The three releases of the README: 90/10, then 50/50, then rollback to 100/0. */
@@ -15,8 +16,8 @@ export type Stage = keyof typeof STAGES;
 
 /**
  * Builds the composition at `stage` into `app`: capability shop, whose
- * contract publishes the tenant header, and a routing chart with versioned
- * backend web and one HTTPRoute per tenant.
+ * contract publishes the tenant header, and a routing chart with namespace
+ * shop, versioned backend web in it and one HTTPRoute per tenant.
  */
 export function build(app: CapabilityApp, stage: Stage): void {
   const shop = new Capability(app, 'shop');
@@ -24,6 +25,8 @@ export function build(app: CapabilityApp, stage: Stage): void {
   edge.publish(new SharedBase(shop, 'Base'), { tenantHeader: 'x-tenant-id' });
 
   const routing = new RuntimeRouting(shop, 'Routing', { gateway: { name: 'edge', namespace: 'gateway-system' } });
+  // the namespace the backend and routes live in: declared, so applying to a new cluster creates it first
+  new ApiObject(routing, 'ShopNamespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
   const web = routing.addVersionedBackend('Web', {
     port: 8080,
     namespace: 'shop',

@@ -59,7 +59,8 @@ function summaryOf(plan: Plan): string {
  * runtime writers), the steps in apply order with what each waits for and why,
  * and the changes against the lock: each changed stack and object with its
  * changed fields (old -> new, secrets and tokens masked), under removed field-ownership policies that the
- * teardown's first step deletes them, the objects renamed with their fix, the
+ * teardown's first step deletes them, the namespaces objects are in that nothing declares (each with its
+ * objects and the fix), the objects renamed with their fix, the
  * inferred edges left out of the order with the cycle each would close, traffic shifts
  * between backend versions, handovers of field ownership (and whether each moves between deploy time and
  * runtime), runtime writers added, changed or removed, contract versions and parameter paths, and
@@ -94,6 +95,13 @@ export function formatPlan(plan: Plan): string {
     if (plan.teardown?.steps[0]?.fieldOwnership) lines.push(`  (${POLICIES_REMOVED})`);
     const secrets = c.sensitiveNotCompared;
     if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
+  }
+  if ((plan.undeclaredNamespaces ?? []).length > 0) {
+    lines.push('', 'Namespaces the composition does not declare (applying fails in a cluster without them):');
+    for (const n of plan.undeclaredNamespaces!) {
+      const more = n.objects > n.first.length ? ` and ${n.objects - n.first.length} more` : '';
+      lines.push(`  ${n.namespace}: ${n.objects} object${n.objects === 1 ? '' : 's'} (${n.first.join(', ')}${more})`, `      fix: ${n.fix}`);
+    }
   }
   if ((plan.renames ?? []).length > 0) {
     lines.push('', 'Renamed (removed and added again by the same construct: applying creates the new object beside the old one):');

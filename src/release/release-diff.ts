@@ -1,11 +1,13 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
+import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
 import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { lockedWriterIdentity } from './writer-identity';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { writerNameWithoutSite } from '../collect/ledger/writer';
+import type { FieldTopology } from '../collect/topology/field-topology';
 import { compareText } from '../private/compare';
 
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
@@ -14,13 +16,27 @@ export const SENSITIVE_CHANGED = '(sensitive, changed)';
 /** What a sensitive leaf shows when the lock held it unmasked (written by an earlier version): never the old value. */
 export const SENSITIVE_NOT_COMPARED = '(sensitive, not compared)';
 
-/** One changed leaf of a stack's template or an object's manifest; masked values as the lock holds them. */
+/**
+ * One changed leaf of a stack's template or an object's manifest, or an element of a keyed list added or
+ * removed whole; masked values as the lock holds them.
+ */
 export interface FieldChange {
-  /** The leaf, for example `spec.replicas` or `spec.rules[0].backendRefs[1].weight`. */
+  /**
+   * The leaf, as the field ledger prints a path: `spec.replicas`, `spec.template.spec.containers[name=web].image`
+   * (an element of a keyed list by its keys, a set value by itself), `spec.rules[0].backendRefs[1].weight` (an
+   * element of an atomic list by its index). For an element added or removed whole, the element:
+   * `spec.template.spec.containers[name=proxy]`.
+   */
   readonly path: string;
-  /** The locked value; absent when the leaf is added. `(sensitive)` for a masked value. */
+  /**
+   * The locked value; absent when the leaf is added. `(sensitive)` for a masked value. For an element
+   * removed whole, the element (its leaves masked as the lock masks them).
+   */
   readonly before?: unknown;
-  /** The value of this release; absent when the leaf is removed. `(sensitive, changed)` for a masked value whose keyed digest changed. */
+  /**
+   * The value of this release; absent when the leaf is removed. `(sensitive, changed)` for a masked value
+   * whose keyed digest changed. For an element added whole, the element.
+   */
   readonly after?: unknown;
 }
 
@@ -119,6 +135,12 @@ export interface LeafWriter {
  */
 export type LeafWritersOf = (unit: LockedUnit) => readonly LeafWriter[] | undefined;
 
+/**
+ * The topology of a locked object's kind (its lists' keys), or undefined for a stack: how the plan names the
+ * elements of its lists (`keyedLeaves`).
+ */
+export type UnitTopology = (unit: LockedUnit) => FieldTopology | undefined;
+
 /** A runtime writer added, changed (its target, leaves, identity or field manager) or removed against the lock. */
 export interface RuntimeWriterChange {
   /** Its construct path. */
@@ -166,7 +188,7 @@ export interface ReleaseDiff {
 
 const ONLY_MASKED = 'only masked values changed';
 const NO_RECORDED_DIFFERENCE =
-  "its digest differs from the lock's, but none of the values the lock records does: the order of its keys changed, " +
+  "its digest differs from the lock's, but none of the values the lock records does: the order of its keys or of a keyed list's elements changed, " +
   'or the lock was edited by hand or written by another version. Write the lock again with CDK_CAPABILITY_UPDATE_LOCK=1';
 const NO_VALUES = 'the lock holds no field values (written by an earlier version); the next lock will';
 
@@ -178,8 +200,10 @@ const NO_VALUES = 'the lock holds no field values (written by an earlier version
  * @param leafWritersOf every leaf of a locked object with its writer (read off `LockedUnit.writers`): with it,
  *   the handovers are exact for objects both locks record writers of, runtime writers included; without it,
  *   they come from `LockedUnit.owners`
+ * @param topologyOf the topology of each object's kind: with it, the changed leaves name keyed list elements
+ *   by their keys, as the ledger does; without it, by their indexes
  */
-export function diffReleases(previous: Lock | undefined, next: Lock, leafWritersOf?: LeafWritersOf): ReleaseDiff {
+export function diffReleases(previous: Lock | undefined, next: Lock, leafWritersOf?: LeafWritersOf, topologyOf?: UnitTopology): ReleaseDiff {
   if (!previous) {
     return {
       firstRelease: true,
@@ -208,7 +232,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock, leafWriters
     added: next.units.filter((u) => !before.has(u.id)).map((u) => u.label),
     changed: changedUnits.map((u) => u.label),
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
-    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared)),
+    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared, topologyOf?.(u))),
     traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
     handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u, leafWritersOf) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
@@ -237,23 +261,69 @@ function sensitiveChanged(old: LockedUnit, now: LockedUnit): string[] {
 }
 
 /**
- * The changed leaves between two versions of a unit.
+ * The changed leaves between two versions of a unit, named as the field ledger names them when the
+ * topology of the object's kind is given (`keyedLeaves`): an element of a keyed list by its keys, so an
+ * element inserted before others changes none of them, and an element added or removed whole is one change
+ * whose value is the element.
  *
- * @param compared whether both were digested with one key, so a masked leaf whose digest differs shows as `(sensitive, changed)`
+ * @param compared whether both were digested with one key, so a masked leaf whose digest differs shows as
+ *   `(sensitive, changed)`; a masked leaf whose element moved in its list (its index changed) shows as
+ *   `(sensitive, not compared)`, since its digest is bound to its index
+ * @param topology the topology of the object's kind; without it (a stack), leaves keep the lock's paths
  */
-export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false): UnitChanges {
+export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, topology?: FieldTopology): UnitChanges {
   if (!old.values || !now.values) return { unit: now.label, fields: [], note: NO_VALUES };
+  const [oldValues, nowValues] = [old.values, now.values];
+  const before = keyedLeaves(oldValues, topology);
+  const after = keyedLeaves(nowValues, topology);
+  const oldAt = new Map(before.leaves.map((l) => [l.path, l]));
+  const nowAt = new Map(after.leaves.map((l) => [l.path, l]));
+  const oldElements = new Set(before.leaves.flatMap((l) => l.elements));
+  const nowElements = new Set(after.leaves.flatMap((l) => l.elements));
   const fields: FieldChange[] = [];
-  const secretsChanged = new Set(compared ? sensitiveChanged(old, now) : []);
-  for (const [path, value] of Object.entries(now.values)) {
-    if (!(path in old.values)) fields.push({ path, after: value });
-    else if (value === SENSITIVE && old.values[path] !== SENSITIVE) fields.push({ path, before: SENSITIVE, after: SENSITIVE_NOT_COMPARED });
-    else if (!sameValue(old.values[path], value)) fields.push({ path, before: old.values[path], after: value });
-    else if (secretsChanged.has(path)) fields.push({ path, before: SENSITIVE, after: SENSITIVE_CHANGED });
+  const whole = new Set<string>();
+  /** True when the leaf lies in an element the other side does not have: that element is one change, listed once. */
+  const inWholeElement = (leaf: KeyedLeaf, other: ReadonlySet<string>, side: KeyedLeaves, which: 'before' | 'after'): boolean => {
+    const element = leaf.elements.find((e) => !other.has(e));
+    if (element === undefined) return false;
+    if (!whole.has(element)) fields.push({ path: element, [which]: side.element(element) });
+    whole.add(element);
+    return true;
+  };
+  for (const leaf of after.leaves) {
+    const value = nowValues[leaf.source];
+    const was = oldAt.get(leaf.path);
+    if (!was) {
+      if (!inWholeElement(leaf, oldElements, after, 'after')) fields.push({ path: leaf.path, after: value });
+      continue;
+    }
+    const previous = oldValues[was.source];
+    const secret = value === SENSITIVE && compared ? secretChange(old, was.source, now, leaf.source) : undefined;
+    if (value === SENSITIVE && previous !== SENSITIVE) {
+      fields.push({ path: leaf.path, before: SENSITIVE, after: SENSITIVE_NOT_COMPARED });
+    } else if (!sameValue(previous, value)) {
+      fields.push({ path: leaf.path, before: previous, after: value });
+    } else if (secret) {
+      fields.push({ path: leaf.path, before: SENSITIVE, after: secret });
+    }
   }
-  for (const [path, value] of Object.entries(old.values)) if (!(path in now.values)) fields.push({ path, before: value });
+  for (const leaf of before.leaves) {
+    if (!nowAt.has(leaf.path) && !inWholeElement(leaf, nowElements, before, 'before')) fields.push({ path: leaf.path, before: oldValues[leaf.source] });
+  }
   if (fields.length > 0) return { unit: now.label, fields };
   return { unit: now.label, fields, note: holdsMasked(old) || holdsMasked(now) ? ONLY_MASKED : NO_RECORDED_DIFFERENCE };
+}
+
+/**
+ * What a masked leaf of both versions shows by its keyed digests (one key): `(sensitive, changed)` when they
+ * differ, `(sensitive, not compared)` when the leaf moved in a list (a digest covers the leaf's path in the
+ * lock, its index), nothing when it is unchanged or a side has no digest.
+ */
+function secretChange(old: LockedUnit, oldPath: string, now: LockedUnit, nowPath: string): string | undefined {
+  const [a, b] = [old.sensitive?.[oldPath], now.sensitive?.[nowPath]];
+  if (a === undefined || b === undefined) return undefined;
+  if (oldPath !== nowPath) return SENSITIVE_NOT_COMPARED;
+  return a === b ? undefined : SENSITIVE_CHANGED;
 }
 
 /** True when a unit holds a value the lock masks (`(sensitive)`, `(known after deploy)`), which its digest is taken over. */

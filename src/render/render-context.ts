@@ -7,12 +7,14 @@ import { runtimeFieldManager } from '../cluster/field-manager';
 import { leafWritersOf } from '../cluster/object-writers';
 import { withHandBacks } from '../cluster/runtime-handback';
 import type { Facts, ObjectFact } from '../collect/facts';
+import { CrdTopologies } from '../collect/topology/crd-topology';
+import { topologyOf } from '../collect/topology/field-topology';
 import { toYaml } from '../private/yaml';
 import { interfaceArtifact, InterfaceArtifact } from '../release/interface-record';
-import type { Lock } from '../release/lock';
+import type { Lock, LockedUnit } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { withPolicyUnits } from '../release/locked-policies';
-import { diffReleases, ReleaseDiff } from '../release/release-diff';
+import { diffReleases, ReleaseDiff, UnitTopology } from '../release/release-diff';
 import { runtimeWriterRecords } from '../release/runtime-writer-record';
 
 /**
@@ -66,6 +68,19 @@ export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, en
   const policies = runtimeFiles.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP));
   // the controllers' managers that may still own fields handed back to the release, for audit (docs/cluster.md)
   const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies), previous);
-  const changes = diffReleases(previous, lock, leafWritersOf);
+  const changes = diffReleases(previous, lock, leafWritersOf, unitTopologies(facts));
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
+}
+
+/**
+ * The topology of a locked object's kind, built-in or of a CRD of the composition (undefined for a stack):
+ * how the plan names the elements of its lists, by their keys as the ledger does.
+ */
+function unitTopologies(facts: Facts): UnitTopology {
+  let crds: CrdTopologies | undefined;
+  return (unit: LockedUnit) => {
+    if (unit.groupKind === undefined) return undefined;
+    crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
+    return topologyOf(String(unit.values?.apiVersion ?? ''), String(unit.values?.kind ?? ''), crds);
+  };
 }

@@ -171,11 +171,13 @@ describe('cdk-capability plan against a lock written with enforce', () => {
         '',
         'Changes against the lock:',
         `  ~ ${BINDING} shop.field-owners.configmaps`,
-        '      ~ spec.validationActions[0]: "Deny" -> "Warn"',
-        '      + spec.validationActions[1]: "Audit"',
+        '      + spec.validationActions[=Warn]: "Warn"',
+        '      + spec.validationActions[=Audit]: "Audit"',
+        '      - spec.validationActions[=Deny]: "Deny"',
         `  ~ ${BINDING} shop.field-owners.serviceaccounts`,
-        '      ~ spec.validationActions[0]: "Deny" -> "Warn"',
-        '      + spec.validationActions[1]: "Audit"',
+        '      + spec.validationActions[=Warn]: "Warn"',
+        '      + spec.validationActions[=Audit]: "Audit"',
+        '      - spec.validationActions[=Deny]: "Deny"',
       ),
     });
   });

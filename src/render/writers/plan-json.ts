@@ -10,6 +10,7 @@ import { droppedOrders, DroppedOrder, PlanStep } from '../plan-steps';
 import { Rename, renamesAgainst } from '../renames';
 import type { RenderContext } from '../render-context';
 import type { Teardown } from '../teardown';
+import { undeclaredNamespaces, UndeclaredNamespace } from '../undeclared-namespaces';
 
 /** The plan written to `plan.json`. */
 export interface Plan {
@@ -46,6 +47,12 @@ export interface Plan {
   /** How to delete what this release removes against the lock, in deletion order, with the commands. */
   readonly teardown: Teardown;
   /**
+   * The namespaces objects of the release are in that the composition neither declares (a `Namespace`
+   * object) nor says exist (`Reference.external`), other than those every cluster has: applying fails in a
+   * cluster without them. Each with its objects' count, the first of them and the fix; absent when none.
+   */
+  readonly undeclaredNamespaces?: readonly UndeclaredNamespace[];
+  /**
    * Who writes each runtime object, under which field manager, and which managers must release it:
    * `cdk-capability apply` applies each writer's leaves under its own manager (docs/cluster.md).
    */
@@ -81,6 +88,7 @@ function computePlan(context: RenderContext): Plan {
     ...optional(droppedOrders(context.facts)),
     ...renamesOf(context),
     teardown: context.teardown,
+    ...namespacesOf(context),
     writers: planWriters(context.lock, context.previous, (unit) => legacyFieldManager(capabilities.get(unit.id))),
     ...(context.lock.runtimeWriters ? { runtimeWriters: context.lock.runtimeWriters } : {}),
   };
@@ -107,6 +115,11 @@ export const planJson: OutputWriter = {
 
 function optional(dropped: DroppedOrder[]): { droppedOrder?: DroppedOrder[] } {
   return dropped.length > 0 ? { droppedOrder: dropped } : {};
+}
+
+function namespacesOf(context: RenderContext): { undeclaredNamespaces?: UndeclaredNamespace[] } {
+  const namespaces = undeclaredNamespaces(context.facts);
+  return namespaces.length > 0 ? { undeclaredNamespaces: namespaces } : {};
 }
 
 function renamesOf(context: RenderContext): { renames?: Rename[] } {

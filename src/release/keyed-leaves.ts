@@ -1,0 +1,110 @@
+import { lockedManifest, valuePathSteps } from './locked-manifest';
+import { formatPath, setValueKey } from '../collect/ledger/field-path';
+import type { FieldTopology } from '../collect/topology/field-topology';
+import { elementKeyOf, listTypeOf } from '../collect/topology/list-topology';
+
+/** One leaf of a locked object, named as the plan names it. */
+export interface KeyedLeaf {
+  /**
+   * The leaf as the ledger prints a path (`spec.template.spec.containers[name=web].image`,
+   * `metadata.finalizers[=example.com/protect]`): an element of an associative list by its keys, a value of a
+   * set by itself; an element of an atomic list (or of a list whose keys repeat) by its index
+   * (`spec.rules[0].backendRefs[1].weight`).
+   */
+  readonly path: string;
+  /** The leaf's path as `LockedUnit.values` records it, list elements by index. */
+  readonly source: string;
+  /** The keyed elements and set values the leaf lies in, outermost first, each named as `path` names it. */
+  readonly elements: readonly string[];
+}
+
+/** The leaves of a locked object named by their keys, and the elements they lie in. */
+export interface KeyedLeaves {
+  /** Every leaf, in the order of `LockedUnit.values`. */
+  readonly leaves: readonly KeyedLeaf[];
+  /** The element one of `KeyedLeaf.elements` names, as the values hold it (masked); undefined for another name. */
+  element(name: string): unknown;
+}
+
+/** The segment of each element of one list: its element key or set value, or its index. */
+type ElementSegments = ReadonlyArray<string | number>;
+
+/** How `formatPath` writes a map key: bare after `.` when it is an identifier, else quoted in brackets. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The leaves of a locked object (`LockedUnit.values`, by index) renamed as the field ledger names them, so
+ * that the plan, a `CAP002` finding and the lock's writers give one field one name, and an element inserted
+ * into a keyed list (a container before the others) is one new element, not a change of every later one.
+ *
+ * Lists are told apart as server-side apply tells them, by the object's topology: an associative list's
+ * elements by their keys (key defaults filled in, `[containerPort=8080,protocol=TCP]`), a set's by value
+ * (`[=example.com/protect]`). An atomic list (no merge key: `command`, `tolerations`, a list without a
+ * schema), and every list inside an atomic node, keeps its indexes: server-side apply replaces it whole, so
+ * its elements have no identity of their own, and a changed leaf by its index (`spec.rules[0].backendRefs[1].weight`)
+ * shows what the whole list's replacement changes. So does a keyed list two of whose elements have one key
+ * (a key known only after deploy, say), which no key names apart.
+ *
+ * @param values the leaves by path, as the lock records them
+ * @param root the topology of the object's kind; without one (a stack), every leaf keeps its path
+ */
+export function keyedLeaves(values: Readonly<Record<string, unknown>>, root: FieldTopology | undefined): KeyedLeaves {
+  if (!root) {
+    return { leaves: Object.keys(values).map((path) => ({ path, source: path, elements: [] })), element: () => undefined };
+  }
+  const manifest = lockedManifest(values);
+  const lists = new Map<string, ElementSegments>();
+  const elements = new Map<string, unknown>();
+  const leaves: KeyedLeaf[] = [];
+  for (const source of Object.keys(values)) {
+    const steps = valuePathSteps(source);
+    if (!steps) {
+      leaves.push({ path: source, source, elements: [] });
+      continue;
+    }
+    let node = root;
+    let current: any = manifest;
+    let atomic = node.atomic;
+    let name = '';
+    const within: string[] = [];
+    for (const step of steps) {
+      if (typeof step === 'number') {
+        const list: unknown[] = Array.isArray(current) ? current : [];
+        let segments = lists.get(name);
+        if (!segments) {
+          segments = elementSegments(list, node, atomic);
+          lists.set(name, segments);
+        }
+        const segment = segments[step] ?? step;
+        atomic ||= listTypeOf(node) === 'atomic';
+        current = list[step];
+        if (typeof segment === 'number') {
+          name += `[${segment}]`;
+        } else {
+          name += formatPath([segment]);
+          within.push(name);
+          elements.set(name, current);
+        }
+        node = node.element();
+      } else {
+        name += IDENTIFIER.test(step) ? `${name === '' ? '' : '.'}${step}` : `[${JSON.stringify(step)}]`;
+        current = current !== null && typeof current === 'object' && !Array.isArray(current) ? current[step] : undefined;
+        node = node.field(step);
+      }
+      atomic ||= node.atomic;
+    }
+    leaves.push({ path: name, source, elements: within });
+  }
+  return { leaves, element: (name) => elements.get(name) };
+}
+
+/**
+ * The segment of each element of a list: its element key for an associative list, its value for a set, its
+ * index for an atomic list, a list inside an atomic node, and a list whose elements do not differ in them.
+ */
+function elementSegments(list: readonly unknown[], node: FieldTopology, insideAtomic: boolean): ElementSegments {
+  const type = insideAtomic ? 'atomic' : listTypeOf(node);
+  if (type === 'atomic') return list.map((_, i) => i);
+  const segments = list.map((e) => (type === 'set' ? setValueKey(e) : elementKeyOf(e, node)));
+  return new Set(segments).size === segments.length ? segments : list.map((_, i) => i);
+}
