@@ -1,44 +1,145 @@
 /**
- * A policy declared empty, which a write callback fills, cannot be rendered before the callbacks run (an IAM
- * policy with no statement: aws-cdk refuses CfnPolicy props without a policyDocument), so between-runs watches
- * it only from its first run. A change another callback makes to it before that run is then in the render that
- * opens the run, and is taken for the declarer's: a known misattribution, not fixed yet (`test.failing` until it
- * is; see the report of branch fix/forced).
+ * A policy declared empty, which a write callback fills, cannot be rendered strictly before the callbacks run (an
+ * IAM policy with no statement: aws-cdk refuses CfnPolicy props without a policyDocument). It is rendered without
+ * the properties it lacks instead, so it is watched from before all callbacks, as a policy declared with a
+ * statement is: what another callback does to it before its own callback runs is that callback's, and is judged as
+ * there (a statement added is a grant; any other change, such as attaching the policy to a role, CAP010).
  */
+import { Tags } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as kplus from 'cdk8s-plus-30';
 import { fixture } from './write-fixtures';
-import { CapabilityTesting, Contribution } from '../src';
+import { CapabilityApp, CapabilityTesting, Contribution } from '../src';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { writerName } from '../src/collect/ledger/writer';
 
 const POLICY = 'AWS::IAM::Policy cdn/Base/Storage/Empty/Resource';
+const statement = (action: string) => new iam.PolicyStatement({ actions: [action], resources: ['*'] });
+const key = (action: string) => `PolicyDocument.Statement[={"Action":"${action}","Effect":"Allow","Resource":"*"}]`;
 
-/** GIVEN: the empty policy `Empty`, a role, a bucket X; B (target X, runs first) attaches the policy to the role and adds a statement; A fills the policy. */
-function emptyPolicyChangedBeforeItsCallback() {
+/** The policy's writes, by writer name and path. */
+function policyWrites(app: CapabilityApp) {
+  const policy = app.synthesize().facts!.ledger.objects.find((o) => o.label === POLICY)!;
+  return policy.writes.map((w) => [writerName(w.writer), formatPath(w.path)]);
+}
+
+const refusedB = (paths: string) =>
+  `invalid object: Contribution '${paths}': its write callback changed the resource 'cdn/Base/Storage/Empty/Resource', which is not its target, so what it wrote there would be taken for its declarer's and could replace a value the declarer set without a conflict. ` +
+  'A callback may add statements to a policy that exists (a grant): each is its own write; it may not change or remove the statements already there, or the policy\'s other properties. Make only the grant in the callback, or write the policy where it is declared.';
+
+/**
+ * GIVEN: the policy `Empty` (declared with `declared` statements, attached to a role when `attached`), a bucket X;
+ * the callbacks `before` (targets X, run first), then A, which adds its statement to the policy.
+ */
+type Before = Record<string, (policy: iam.Policy, role: iam.Role, x: s3.Bucket) => void>;
+function policyFilledByA(before: Before, { declared = [] as string[], attached = false } = {}) {
   const { app, security, storage } = fixture();
   const role = new iam.Role(storage, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-  const policy = new iam.Policy(storage, 'Empty');
+  const policy = new iam.Policy(storage, 'Empty', { statements: declared.map(statement), ...(attached ? { roles: [role] } : {}) });
   const x = new s3.Bucket(storage, 'X');
-  new Contribution(security, 'B', {
-    target: x,
-    write: () => {
-      policy.attachToRole(role);
-      policy.addStatements(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['*'] }));
-    },
-  });
-  new Contribution(security, 'A', { target: policy, write: (p) => p.addStatements(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: ['*'] })) });
+  for (const [id, write] of Object.entries(before)) new Contribution(security, id, { target: x, write: (b) => write(policy, role, b) });
+  new Contribution(security, 'A', { target: policy, write: (p) => p.addStatements(statement('s3:GetObject')) });
   return app;
 }
 
 describe('a policy declared empty, changed by another callback before its own callback runs', () => {
-  // today the ledger has the declarer write Roles and B's statement, and the synth is a false CAP002 naming
-  // 'cdn/Base/Security/A' and 'cdn/Base/Storage/Empty' over PolicyDocument.Statement
-  test.failing('what that callback wrote there is its write: the role it attached the policy to is B\'s, not the declarer\'s', () => {
-    const app = emptyPolicyChangedBeforeItsCallback();
-    const policy = app.synthesize().facts!.ledger.objects.find((o) => o.label === POLICY)!;
-    const writes = policy.writes.map((w) => [writerName(w.writer), formatPath(w.path)]);
-    expect(writes).toContainEqual(['cdn/Base/Security/B', 'Roles']);
+  const attachAndGrant = { B: (p: iam.Policy, role: iam.Role) => { p.attachToRole(role); p.addStatements(statement('sqs:SendMessage')); } };
+
+  test('attaching it to a role there is refused naming that callback, as for a policy declared with a statement, not a CAP002 of A and the declarer', () => {
+    // WHEN B attaches the empty policy to a role and adds a statement, then A fills it
+    const violations = CapabilityTesting.synth(policyFilledByA(attachAndGrant)).violations;
+
+    // THEN B is refused for changing Roles of a policy it does not target
+    expect(violations).toEqual([{ code: 'CAP010', message: refusedB('cdn/Base/Security/B'), paths: ['cdn/Base/Security/B'] }]);
+    expect(CapabilityTesting.synth(policyFilledByA(attachAndGrant, { declared: ['sns:Publish'] })).violations).toEqual(violations);
+  });
+
+  test('a statement it adds there is its grant, and the declarer keeps its role and name', () => {
+    // WHEN B only adds a statement to the empty policy its declarer attached to a role, then A adds its own
+    const app = policyFilledByA({ B: (p) => p.addStatements(statement('sqs:SendMessage')) }, { attached: true });
+
+    // THEN each statement is its adder's, and the synth is accepted
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyDocument.Version'],
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/B', key('sqs:SendMessage')],
+      ['cdn/Base/Security/A', key('s3:GetObject')],
+    ]);
     expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+
+  test('a callback that does nothing to it is credited with nothing there', () => {
+    // WHEN B only tags its own bucket, then A fills the empty policy
+    const app = policyFilledByA({ B: (_p, _r, x) => Tags.of(x).add('owner', 'b') }, { attached: true });
+
+    // THEN A writes its statement, the declarer its name and role, B nothing
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/A', key('s3:GetObject')],
+    ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+
+  test('two callbacks before it that both add a statement each write their own: a grant names its adder', () => {
+    // WHEN B and C each add a statement to the empty policy before A adds its own
+    const app = policyFilledByA({
+      B: (p) => p.addStatements(statement('sqs:SendMessage')),
+      C: (p) => p.addStatements(statement('sns:Publish')),
+    }, { attached: true });
+
+    // THEN each statement is its adder's
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyDocument.Version'],
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/B', key('sqs:SendMessage')],
+      ['cdn/Base/Security/C', key('sns:Publish')],
+      ['cdn/Base/Security/A', key('s3:GetObject')],
+    ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+
+  test('two callbacks before it that both change it otherwise are refused together: which of them wrote what cannot be told', () => {
+    // WHEN B attaches the empty policy to a role and C adds a statement, before A adds its own
+    const app = policyFilledByA({ B: (p, role) => p.attachToRole(role), C: (p) => p.addStatements(statement('sns:Publish')) });
+
+    // THEN one CAP010 names both
+    expect(CapabilityTesting.synth(app).violations).toEqual([
+      { code: 'CAP010', message: refusedB('cdn/Base/Security/B').replace('its write callback changed', 'one of the write callbacks of it and \'cdn/Base/Security/C\' changed'), paths: ['cdn/Base/Security/B', 'cdn/Base/Security/C'] },
+    ]);
+  });
+
+  test('its own callback alone fills it: the statement is the callback\'s, not a refusal that it cannot be rendered', () => {
+    // GIVEN the empty policy, attached to a role by its declarer, and A alone, which fills it
+    const app = policyFilledByA({}, { attached: true });
+
+    // THEN A writes its statement, and the synth is accepted
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/A', key('s3:GetObject')],
+    ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+});
+
+describe('the Kubernetes analogue: a cdk8s-plus Deployment declared without a container', () => {
+  // cdk8s-plus refuses to render it (no props validator to leave out: its `_toKube` throws), so it is watched only
+  // from its own callback's run, and a container another callback adds before that run is taken for the declarer's.
+  // A known misattribution, not fixed here: the render that opens A's run differs from none, so it cannot be told
+  // apart (refusing it when a callback ran before would be the honest answer).
+  test.failing('a container another callback adds before its own callback runs is not taken for the declarer\'s', () => {
+    const { app, routing, netOp } = fixture();
+    const web = new kplus.Deployment(routing, 'Web');
+    const cm = new kplus.ConfigMap(routing, 'Settings');
+    new Contribution(netOp, 'B', { target: cm, write: () => web.addContainer({ name: 'sidecar', image: 'envoy' }) });
+    new Contribution(netOp, 'A', { target: web, write: (d: kplus.Deployment) => d.metadata.addLabel('team', 'a') });
+    const deployment = app.synthesize().facts!.ledger.objects.find((o) => o.label === 'apps/Deployment routing-web-c802ecf1')!;
+    const writes = deployment.writes.map((w) => [writerName(w.writer), formatPath(w.path)]);
+    expect(writes).toContainEqual(['cdn/Routing/NetOp/B', 'spec.template.spec.containers[name=sidecar].image']);
+    expect(writes).not.toContainEqual(['cdn/Routing/Web', 'spec.template.spec.containers[name=sidecar].image']);
   });
 });

@@ -65,7 +65,14 @@ describe('statementsOnlyAdded', () => {
 
 describe('withoutStatements', () => {
   test('leaves out the statements and keeps the rest of the document', () => {
-    expect(withoutStatements(policy(READ), PATH)).toEqual({ PolicyDocument: { Version: '2012-10-17' }, PolicyName: 'p', Roles: [{ Ref: 'R' }] });
+    const doc = policy(READ) as { PolicyDocument: Record<string, unknown> };
+    const withId = { ...doc, PolicyDocument: { ...doc.PolicyDocument, Id: 'doc' } };
+    expect(withoutStatements(withId, PATH)).toEqual({ PolicyDocument: { Version: '2012-10-17', Id: 'doc' }, PolicyName: 'p', Roles: [{ Ref: 'R' }] });
+  });
+
+  test('leaves out a document left with nothing but its Version, which aws-cdk renders only with a statement', () => {
+    expect(withoutStatements(policy(READ), PATH)).toEqual({ PolicyName: 'p', Roles: [{ Ref: 'R' }] });
+    expect(withoutStatements(policy(READ), PATH)).toEqual(withoutStatements({ PolicyName: 'p', Roles: [{ Ref: 'R' }] }, PATH));
   });
 });
 

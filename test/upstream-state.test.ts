@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, Aspects, IAspect, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
@@ -153,6 +154,18 @@ describe('aws-cdk', () => {
 
     // THEN
     expect(declaredPropertiesOf(r)).toEqual({ BucketName: 'assets', VersioningConfiguration: { Status: 'Enabled' } });
+  });
+
+  test('declaredPropertiesOf partial: a resource aws-cdk refuses for a required property it lacks renders without it, in the same names', () => {
+    // GIVEN an iam.Policy declared empty: its CfnPolicy has no policyDocument, which aws-cdk's validator requires
+    const stack = new Stack(new App(), 'Stack');
+    const r = new iam.Policy(stack, 'Empty', { policyName: 'p' }).node.defaultChild as iam.CfnPolicy;
+
+    // THEN the strict render throws, the partial one leaves the document out; a wrong value still throws
+    expect(() => declaredPropertiesOf(r)).toThrow(/policyDocument: required but missing/);
+    expect(declaredPropertiesOf(r, { partial: true })).toEqual({ PolicyName: 'p' });
+    r.policyName = 42 as unknown as string;
+    expect(() => declaredPropertiesOf(r, { partial: true })).toThrow(/policyDocument: required but missing/);
   });
 
   test('aspectApplicationList: the list Aspects.add appends to and applied reads, changed in place', () => {

@@ -170,14 +170,61 @@ export function rawOverridesOf(resource: IConstruct): Record<string, unknown> {
  * (L1 props and what its L2 sets, aspects applied so far), overrides left
  * out, resolved in its stack: `renderProperties(cfnProperties)`, the way
  * aws-cdk renders them into the template.
+ *
+ * With `partial`, a resource that lacks a required property still renders,
+ * without it: aws-cdk's generated validation refuses such props ("required
+ * but missing", an `iam.Policy` declared with no statement), so the absent
+ * properties are rendered as a CloudFormation intrinsic, which every
+ * generated validator and mapper passes through unchanged, and left out of
+ * the result. What else the validation refuses still throws, as without it.
  */
-export function declaredPropertiesOf(resource: IConstruct): Record<string, unknown> {
+export function declaredPropertiesOf(resource: IConstruct, { partial = false }: { readonly partial?: boolean } = {}): Record<string, unknown> {
   const r = resource as unknown as { cfnProperties?: unknown; renderProperties?: (props: unknown) => unknown };
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
   const props = r.cfnProperties;
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
-  const rendered = r.renderProperties.call(resource, awsCdk().Stack.of(resource).resolve(props));
-  return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
+  const resolved = awsCdk().Stack.of(resource).resolve(props) as unknown;
+  const render = (p: unknown) => {
+    const rendered = r.renderProperties!.call(resource, p);
+    return rendered !== null && typeof rendered === 'object' ? (rendered as Record<string, unknown>) : {};
+  };
+  try {
+    return render(resolved);
+  } catch (e) {
+    const absent = partial && resolved !== null && typeof resolved === 'object' && !Array.isArray(resolved)
+      ? Object.keys(props).filter((k) => (resolved as Record<string, unknown>)[k] == null)
+      : [];
+    if (absent.length === 0) throw e;
+    return renderedWithout(render, resolved as Record<string, unknown>, absent, e);
+  }
+}
+
+/**
+ * Properties rendered with each of the properties `absent` stood in for by
+ * one `Ref` (an intrinsic: aws-cdk's generated code neither validates nor
+ * maps one), which the result then leaves out; `error` is thrown again when
+ * that rendering fails too, or the stand-in is found anywhere but at the top.
+ */
+function renderedWithout(
+  render: (props: unknown) => Record<string, unknown>, resolved: Record<string, unknown>, absent: readonly string[], error: unknown,
+): Record<string, unknown> {
+  const standIn = { Ref: 'cdk-capability:absent-property' };
+  let rendered: Record<string, unknown>;
+  try {
+    rendered = render({ ...resolved, ...Object.fromEntries(absent.map((k) => [k, standIn])) });
+  } catch {
+    throw error;
+  }
+  const out = Object.fromEntries(Object.entries(rendered).filter(([, v]) => v !== standIn));
+  if (holds(out, standIn)) throw error;
+  return out;
+}
+
+/** Whether `value` holds `x` itself at any depth. */
+function holds(value: unknown, x: object): boolean {
+  if (value === x) return true;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some((v) => holds(v, x));
 }
 
 /**

@@ -22,6 +22,8 @@ export interface CallbackOnTarget {
 export interface TargetRenders {
   /** The target's render now; throws when it cannot be rendered. */
   render(target: CallbackTarget): unknown;
+  /** The target's render before the callbacks, in the same shape: a CloudFormation resource that lacks a required property, without it; throws when it cannot be rendered. */
+  renderBefore(target: CallbackTarget): unknown;
   /** How two renders of the target are compared (tokens are values). */
   options(target: CallbackTarget): LeafOptions;
 }
@@ -189,7 +191,7 @@ export class BetweenRuns {
 /** A target's render before any callback ran; undefined when it cannot be rendered yet. */
 function initialSeen(target: CallbackTarget, renders: TargetRenders): Seen | undefined {
   try {
-    return { render: renders.render(target), attributes: attributesOf(target), ran: 0, initial: true };
+    return { render: renders.renderBefore(target), attributes: attributesOf(target), ran: 0, initial: true };
   } catch {
     return undefined;
   }

@@ -19,9 +19,11 @@ export function tagPropertyOf(resource: CfnResource): string | undefined {
  * form the type renders them in), so that each tag key is a leaf of its own.
  *
  * @param tags the tags to show, by key; default: what the tag manager holds now
+ * @param partial render a resource that lacks a required property, without it (`declaredPropertiesOf`): its
+ *   render before the write callbacks that fill it
  */
-export function cloudFormationDocOf(resource: CfnResource, tags?: Readonly<Record<string, string>>): Record<string, unknown> {
-  const props = { ...declaredPropertiesOf(resource) };
+export function cloudFormationDocOf(resource: CfnResource, tags?: Readonly<Record<string, string>>, partial = false): Record<string, unknown> {
+  const props = { ...declaredPropertiesOf(resource, { partial }) };
   const tagProperty = tagPropertyOf(resource);
   if (tagProperty === undefined) return props;
   delete props[tagProperty];

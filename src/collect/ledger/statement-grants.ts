@@ -80,9 +80,19 @@ export function statementsOnlyAdded(
   return declared;
 }
 
-/** A policy's properties without its statements (copied along the path, the rest shared). */
+/**
+ * A policy's properties without its statements (copied along the path, the
+ * rest shared). A document left with nothing but its `Version` is left out
+ * too: an `iam.PolicyDocument` renders its (constant) `Version` with its first
+ * statement and nothing at all without one, so the `Version` comes and goes
+ * with the statements.
+ */
 export function withoutStatements(doc: unknown, statements: FieldPath): unknown {
-  return without(doc, statements);
+  const rest = without(doc, statements);
+  if (statements.length < 2) return rest;
+  const document = statements.slice(0, -1);
+  const left = valueAtPath(rest, document);
+  return isMap(left) && Object.keys(left).every((k) => k === 'Version') ? without(rest, document) : rest;
 }
 
 /**

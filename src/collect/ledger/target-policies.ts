@@ -174,10 +174,13 @@ export class TargetPolicies {
   }
 }
 
-/** A policy's render now; undefined when it cannot be rendered yet. */
+/**
+ * A policy's render now, a policy with no statement yet (an `iam.Policy` declared empty, which aws-cdk refuses to
+ * render) without its document; undefined when it cannot be rendered.
+ */
 function renderPolicy(resource: CfnResource): PolicyRender | undefined {
   try {
-    const props = cloudFormationDocOf(resource);
+    const props = cloudFormationDocOf(resource, undefined, true);
     const attributes = JSON.stringify(resourceAttributesOf(resource).doc);
     return { props, attributes, text: JSON.stringify([props, attributes]) };
   } catch {

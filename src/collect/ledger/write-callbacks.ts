@@ -127,7 +127,11 @@ function watchBetween(contributions: readonly Contribution[], policies: Readonly
     if (done.has(c) || !target || !writeCallbackOf(c) || policies.has(target as CfnResource)) continue;
     order.push({ writer: c.node.path, target });
   }
-  return BetweenRuns.watch(order, { render: (target) => renderOf(target)(), options: optionsFor });
+  return BetweenRuns.watch(order, {
+    render: (target) => renderOf(target)(),
+    renderBefore: (target) => renderOf(target, true)(),
+    options: optionsFor,
+  });
 }
 
 function runAll(contributions: readonly Contribution[], { outside, policies, additions, between }: Watching): ReturnType<typeof runWriteCallbacks> {
@@ -295,7 +299,7 @@ interface OpenRun {
 function start(writer: string, target: ApiObject | CfnResource): OpenRun | CallbackProblem {
   let rendered: unknown;
   try {
-    rendered = renderOf(target)();
+    rendered = renderOf(target, true)();
   } catch (e) {
     return {
       path: writer,
@@ -376,9 +380,15 @@ function watchAttributes(target: CfnResource): { stop: () => void; run: () => At
   return { stop, run: () => ({ before, after: resourceAttributesOf(target).doc, written: [...written] }) };
 }
 
-/** How a target renders: a Kubernetes object's manifest without its JSON patches, a CloudFormation resource's properties with its tags as a map. */
-function renderOf(target: ApiObject | CfnResource): () => unknown {
-  return () => (ApiObject.isApiObject(target) ? renderWithoutPatches(target) : cloudFormationDocOf(target));
+/**
+ * How a target renders: a Kubernetes object's manifest without its JSON patches, a CloudFormation resource's
+ * properties with its tags as a map.
+ *
+ * @param before the render before a callback: a CloudFormation resource that lacks a required property renders
+ *   without it (an `iam.Policy` declared empty, which the callbacks fill)
+ */
+function renderOf(target: ApiObject | CfnResource, before = false): () => unknown {
+  return () => (ApiObject.isApiObject(target) ? renderWithoutPatches(target) : cloudFormationDocOf(target, undefined, before));
 }
 
 /** Tokens are values, never walked into, in a CloudFormation resource's render. */
