@@ -33,6 +33,15 @@ export interface TeardownStep {
    * writes to what they protected. Absent for every other step.
    */
   readonly fieldOwnership?: true;
+  /**
+   * For a stack: the region its commands pass as `--region`, as the lock records it. Absent when the lock
+   * records none (an environment-agnostic stack, or a lock written before regions were recorded): the commands
+   * then pass `--region <region>`, for the user to replace with the region the stack was deployed to, rather
+   * than delete in the default region of the shell that runs them.
+   */
+  readonly region?: string;
+  /** For a stack whose `env` names its account: that account, whose credentials the commands need. */
+  readonly account?: string;
 }
 
 /** What deleting the removed part of a release takes, in `plan.json` as `teardown`. */
@@ -164,13 +173,25 @@ function runtimeStep(step: LockedUnit[], when: TeardownTiming): TeardownStep {
   return { lifecycle: 'runtime', when, units: step.map((u) => u.label), commands };
 }
 
-/** `aws cloudformation delete-stack`, then wait until it is deleted. */
+/** What a stack step's commands pass as `--region` when the lock records no region: a placeholder a shell refuses. */
+export const REGION_PLACEHOLDER = '<region>';
+
+/**
+ * `aws cloudformation delete-stack`, then wait until it is deleted, in the stack's region: `delete-stack` of a
+ * stack that is not in the region it is sent to succeeds silently, and would delete a stack of that name there.
+ */
 function stackStep(u: LockedUnit): TeardownStep {
   const name = shellWord(u.stackName ?? u.path.replace(/\//g, '-'));
+  const region = u.region !== undefined ? shellWord(u.region) : REGION_PLACEHOLDER;
   return {
     lifecycle: 'deploy',
     when: 'after-apply',
     units: [u.label],
-    commands: [`aws cloudformation delete-stack --stack-name ${name}`, `aws cloudformation wait stack-delete-complete --stack-name ${name}`],
+    commands: [
+      `aws cloudformation delete-stack --stack-name ${name} --region ${region}`,
+      `aws cloudformation wait stack-delete-complete --stack-name ${name} --region ${region}`,
+    ],
+    ...(u.region !== undefined ? { region: u.region } : {}),
+    ...(u.account !== undefined ? { account: u.account } : {}),
   };
 }
