@@ -58,7 +58,8 @@ export function formatTeardown(plan: Plan): string {
     'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
     'apply has finished, or your GitOps engine has applied this release.',
   );
-  if (after.some((s) => s.lifecycle === 'runtime')) {
+  // Flux's pruning only for a release written for it: other engines prune only when told to, and cdk-capability apply never does
+  if (teardown.gitops === 'flux' && after.some((s) => s.lifecycle === 'runtime')) {
     lines.push(
       'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
       'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',

@@ -13,6 +13,9 @@ import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-polici
  */
 export type TeardownTiming = 'before-apply' | 'after-apply';
 
+/** A GitOps engine the output can be written for: `flux` (`GitOps.flux`) or `argocd` (`GitOps.argoCd`). */
+export type GitOpsEngine = 'flux' | 'argocd';
+
 /** One step of the teardown: stacks or objects to delete together, and the commands that do it. */
 export interface TeardownStep {
   /** `deploy` (a CloudFormation stack) or `runtime` (Kubernetes objects). */
@@ -48,6 +51,12 @@ export interface TeardownStep {
 export interface Teardown {
   /** The steps, in deletion order: the reverse of the locked release's apply order, restricted to what this release removes. */
   readonly steps: TeardownStep[];
+  /**
+   * The GitOps engine the release's output is written for (`CapabilityApp` prop `gitops`): with `flux`, the
+   * engine prunes removed runtime objects itself (`prune: true`), in its own order. Absent without `gitops`, and
+   * in plans written before it was recorded.
+   */
+  readonly gitops?: GitOpsEngine;
   /** What the locked release had and this release keeps: stacks by label, and how many objects. */
   readonly kept: {
     /** The stacks kept, as `stack <path>`. */
@@ -76,9 +85,11 @@ export interface Teardown {
  *
  * @param previous the locked release, if any (none: nothing to tear down)
  * @param next the lock of this release
+ * @param gitops the GitOps engine the output is written for, if any
  */
-export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
-  if (!previous) return { steps: [], kept: { stacks: [], objects: 0 } };
+export function teardownOf(previous: Lock | undefined, next: Lock, gitops?: GitOpsEngine): Teardown {
+  const engine = gitops !== undefined ? { gitops } : {};
+  if (!previous) return { steps: [], ...engine, kept: { stacks: [], objects: 0 } };
   const keep = new Set(next.units.map((u) => u.id));
   const units = previous.units;
   const policies = fieldOwnershipUnitIds(previous);
@@ -118,6 +129,7 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
   const kept = units.filter((u) => keep.has(u.id));
   return {
     steps,
+    ...engine,
     kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
   };
 }
