@@ -44,7 +44,7 @@ export type { UndeclaredNamespace } from './render/undeclared-namespaces';
 export type { PlanObjectWriters } from './cluster/object-writers';
 export type { RuntimeHandover } from './cluster/runtime-handover';
 export type { LockedWriter } from './release/lock';
-export type { Teardown, TeardownStep, TeardownTiming } from './render/teardown';
+export type { GitOpsEngine, Teardown, TeardownStep, TeardownTiming } from './render/teardown';
 export type {
   ContractChange,
   FieldChange,

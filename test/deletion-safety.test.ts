@@ -9,7 +9,9 @@ const FIX = 'Remove or move the dependent in the same release, or keep what it n
 /** The CAP008 message. */
 function unsafe(removed: string, neededBy: string, why: string): string {
   const fix = why === DEPENDS
-    ? `Remove ${neededBy} in this release too, or keep ${removed} one more release (the version of ${neededBy} in the cluster needs it until this release is applied) and remove it in the next.`
+    ? `Remove ${neededBy} in this release too, or keep ${removed} one more release (the version of ${neededBy} ${
+      neededBy.startsWith('stack ') ? 'deployed with CloudFormation needs it until this release is deployed' : 'in the cluster needs it until this release is applied'
+    }) and remove it in the next.`
     : FIX;
   return `unsafe deletion: this release removes ${removed}, but ${neededBy} remains and ${why}. ${fix}`;
 }

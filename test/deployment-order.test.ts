@@ -149,15 +149,35 @@ describe('deployment-time ordering', () => {
     // WHEN synthesized
     const { violations, plan, facts } = app.synthesize();
 
-    // THEN the step waits for the cloud assembly's dependency, and the graph's edge names the reference behind it
+    // THEN the step waits for the cloud assembly's dependency, named by the reference behind it, as the graph's edge names it
     expect(violations).toEqual([]);
     expect(plan!.steps[2].dependsOn).toEqual([
       { step: 'cdn/Base', reasons: [SHARED_BASE_REASON] },
-      { step: 'cdn/acme', reasons: ['stack dependency (cloud assembly)'] },
+      { step: 'cdn/acme', reasons: ['stack dependency (cloud assembly), cdn/globex -> cdn/acme/Origin/Resource.Value'] },
     ]);
     const graph = facts!.graph;
     expect([...graph.edges()].filter((e) => graph.label(e.from) === 'cdn/acme' && graph.label(e.to) === 'cdn/globex').map((e) => [e.reason, e.origin])).toEqual([
       ['stack dependency (cloud assembly)', 'cdn/globex -> cdn/acme/Origin/Resource.Value'],
+    ]);
+  });
+
+  test('a tenant that reads a value of its shared base waits for it, named by the reference', () => {
+    // GIVEN tenant acme reads a parameter of the shared base, which makes aws-cdk add the dependency the base wiring also makes
+    const app = newApp();
+    const cdn = new Capability(app, 'cdn');
+    const base = new SharedBase(cdn, 'Base');
+    const acme = new DeploymentAggregate(cdn, 'acme');
+    const origin = new ssm.StringParameter(base, 'Origin', { parameterName: '/cdn/origin', stringValue: 'example.com' });
+    new ssm.StringParameter(acme, 'Copy', { parameterName: '/cdn/acme/origin', stringValue: origin.stringValue });
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN the tenant's step waits for the base, for the wiring and the reference it names
+    expect(violations).toEqual([]);
+    expect(plan!.steps.map((s) => [s.id, s.dependsOn])).toEqual([
+      ['cdn/Base', []],
+      ['cdn/acme', [{ step: 'cdn/Base', reasons: [`${SHARED_BASE_REASON}, cdn/acme -> cdn/Base/Origin/Resource.Value`] }]],
     ]);
   });
 

@@ -108,7 +108,7 @@ describe('CAP008: a CloudFormation export that a remaining stack imported', () =
       {
         code: 'CAP008',
         message: 'unsafe deletion: this release removes stack shop/Base, but stack shop/acme remains and it depends on it in the locked release. '
-          + 'Remove stack shop/acme in this release too, or keep stack shop/Base one more release (the version of stack shop/acme in the cluster needs it until this release is applied) and remove it in the next.',
+          + 'Remove stack shop/acme in this release too, or keep stack shop/Base one more release (the version of stack shop/acme deployed with CloudFormation needs it until this release is deployed) and remove it in the next.',
         paths: ['shop/Base', 'shop/acme'],
       },
     ]);
@@ -176,7 +176,7 @@ describe('CAP008: a CloudFormation export that a remaining stack imported', () =
         {
           code: 'CAP008',
           message: 'unsafe deletion: this release removes stack shop/acme, but stack shop/globex remains and it imported its export \'shop-acme-logs\' in the locked release (Resources.Logs6819BB44.Properties.Value). '
-            + 'Remove stack shop/globex in this release too, or keep stack shop/acme one more release (the version of stack shop/globex in the cluster needs it until this release is applied) and remove it in the next.',
+            + 'Remove stack shop/globex in this release too, or keep stack shop/acme one more release (the version of stack shop/globex deployed with CloudFormation needs it until this release is deployed) and remove it in the next.',
           paths: ['shop/acme', 'shop/globex'],
         },
       ]);

@@ -71,7 +71,7 @@ describe('a stack dependency made with node.addDependency', () => {
 
     expect(plan!.steps[2].dependsOn).toEqual([
       { step: 'cdn/Base', reasons: [SHARED_BASE_REASON] },
-      { step: 'cdn/acme', reasons: [EXPLICIT_REASON, 'stack dependency (cloud assembly)'] },
+      { step: 'cdn/acme', reasons: [EXPLICIT_REASON, 'stack dependency (cloud assembly), cdn/globex -> cdn/acme/Origin/Resource.Value'] },
     ]);
   });
 });

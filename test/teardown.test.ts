@@ -16,9 +16,9 @@ interface Variant {
   readonly base?: boolean;
 }
 
-/** GIVEN-side builder: shared base cdn/Base, tenants, and chart cdn/Routing with Namespace shop, a ConfigMap, the Widget CRD and Widgets. */
+/** GIVEN-side builder: capability cdn (region eu-west-1) with shared base cdn/Base, tenants, and chart cdn/Routing with Namespace shop, a ConfigMap, the Widget CRD and Widgets. */
 function shop(app: CapabilityApp, v: Variant): void {
-  const cdn = new Capability(app, 'cdn');
+  const cdn = new Capability(app, 'cdn', { env: { region: 'eu-west-1' } });
   if (v.base ?? true) new SharedBase(cdn, 'Base');
   for (const t of v.tenants) new DeploymentAggregate(cdn, t);
   const routing = new RuntimeRouting(cdn, 'Routing');
@@ -51,7 +51,7 @@ describe('teardown: deleting what a release removes, in order', () => {
     // WHEN the next release drops the CRD, both Widgets and the tenant globex
     const plan = planOf({ crd: false, widgets: [], tenants: ['acme'] });
 
-    // THEN custom resources first (reverse of creation inside the step), then the CRD, then the stack; the rest is kept
+    // THEN custom resources first (reverse of creation inside the step), then the CRD, then the stack in its region; the rest is kept
     expect(plan.teardown).toEqual({
       steps: [
         {
@@ -70,7 +70,11 @@ describe('teardown: deleting what a release removes, in order', () => {
           lifecycle: 'deploy',
           when: 'after-apply',
           units: ['stack cdn/globex'],
-          commands: ['aws cloudformation delete-stack --stack-name cdn-globex', 'aws cloudformation wait stack-delete-complete --stack-name cdn-globex'],
+          region: 'eu-west-1',
+          commands: [
+            'aws cloudformation delete-stack --stack-name cdn-globex --region eu-west-1',
+            'aws cloudformation wait stack-delete-complete --stack-name cdn-globex --region eu-west-1',
+          ],
         },
       ],
       kept: { stacks: ['stack cdn/Base', 'stack cdn/acme'], objects: 2 },

@@ -210,6 +210,10 @@ export const TEARDOWN_AFTER_APPLY: readonly string[] = [
   'previous one runs, and may still use what the steps after applying delete (a workload reading a',
   'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
   'apply has finished, or your GitOps engine has applied this release.',
+];
+
+/** The lines after `TEARDOWN_AFTER_APPLY` when a runtime step runs after applying a release with Flux output (`GitOps.flux`). */
+export const TEARDOWN_FLUX_PRUNE: readonly string[] = [
   'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
   'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
   'using them have applied it. The runtime steps then delete what is left.',

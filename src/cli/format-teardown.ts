@@ -1,4 +1,4 @@
-import { teardownTiming, TeardownTiming } from '../render/teardown';
+import { REGION_PLACEHOLDER, TeardownStep, teardownTiming, TeardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
 
 /** The heading of each group of steps: when to run them, against applying the release. */
@@ -31,7 +31,9 @@ export function formatTeardown(plan: Plan): string {
     if (when !== group) lines.push('', TIMING_HEADINGS[when]);
     group = when;
     lines.push(`  ${String(i + 1).padStart(width)}. ${step.lifecycle.padEnd(7)} ${step.units.join(', ')}`);
-    for (const c of step.commands) lines.push(`  ${' '.repeat(width)}    $ ${c}`);
+    const indent = `  ${' '.repeat(width)}    `;
+    for (const note of stackNotes(step)) lines.push(`${indent}# ${note}`);
+    for (const c of step.commands) lines.push(`${indent}$ ${c}`);
   });
   const kept = teardown.kept;
   lines.push('', `Kept: ${kept.stacks.length > 0 ? kept.stacks.join(', ') : 'no stack'}; ${kept.objects} object${kept.objects === 1 ? '' : 's'}.`);
@@ -56,7 +58,8 @@ export function formatTeardown(plan: Plan): string {
     'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
     'apply has finished, or your GitOps engine has applied this release.',
   );
-  if (after.some((s) => s.lifecycle === 'runtime')) {
+  // Flux's pruning only for a release written for it: other engines prune only when told to, and cdk-capability apply never does
+  if (teardown.gitops === 'flux' && after.some((s) => s.lifecycle === 'runtime')) {
     lines.push(
       'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
       'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
@@ -71,6 +74,27 @@ export function formatTeardown(plan: Plan): string {
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The comment lines before a stack step's commands: the account whose credentials they need, when the stack's
+ * `env` names one, and what to pass as its region when the lock records none, or when the plan was written
+ * before teardowns named regions (its commands would run in the shell's default region). None for a runtime step.
+ */
+function stackNotes(step: TeardownStep): string[] {
+  if (step.lifecycle !== 'deploy') return [];
+  const notes: string[] = [];
+  if (step.account !== undefined) notes.push(`with credentials of AWS account ${step.account} (aws sts get-caller-identity shows yours)`);
+  if (step.region !== undefined) return notes;
+  if (step.commands.some((c) => c.endsWith(`--region ${REGION_PLACEHOLDER}`))) {
+    notes.push(
+      'the lock records no region for it (an environment-agnostic stack, or a lock written before regions',
+      `were recorded): replace ${REGION_PLACEHOLDER} with the region it was deployed to`,
+    );
+  } else if (!step.commands.some((c) => c.includes(' --region '))) {
+    notes.push('this plan was written before teardowns named the region: add --region with the region it was deployed to');
+  }
+  return notes;
 }
 
 /** How many stacks and objects the teardown of a plan deletes. */

@@ -30,7 +30,7 @@ import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
 import { appendAll } from '../private/append';
-import { awsCdk, awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage } from '../private/aws-cdk';
+import { awsCdk, awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage, isUnresolvedToken } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
@@ -163,6 +163,8 @@ export function collect(root: IConstruct): Facts {
       template: deploy.templates.get(stack),
       account: String(stack.account),
       environment: String(stack.environment),
+      ...(isUnresolvedToken(stack.region) ? {} : { region: stack.region }),
+      ...(isUnresolvedToken(stack.account) ? {} : { pinnedAccount: stack.account }),
     })),
     charts: charts.map((c) => ({ path: c.node.path, capability: RuntimeCapability.tryOf(c)?.node.path })),
     objects,

@@ -85,6 +85,10 @@ export interface StackFact {
   readonly account: string;
   /** The stack's environment, `aws://account/region` (region-wide names). */
   readonly environment: string;
+  /** The region it deploys to, when its `env` names one; absent for an environment-agnostic stack (a token). */
+  readonly region?: string;
+  /** The account it deploys to, when its `env` names one; absent for an environment-agnostic stack (a token). */
+  readonly pinnedAccount?: string;
 }
 
 /** A cdk8s chart. */

@@ -28,6 +28,16 @@ export interface LockedUnit {
   readonly digest: string;
   /** For a stack: its CloudFormation stack name (what a teardown deletes). */
   readonly stackName?: string;
+  /**
+   * For a stack: the region it deploys to, when its `env` names one (what a teardown passes as `--region`);
+   * absent for an environment-agnostic stack, and in locks written before regions were recorded.
+   */
+  readonly region?: string;
+  /**
+   * For a stack: the account it deploys to, when its `env` names one (where a teardown must run); absent for
+   * an environment-agnostic stack, and in locks written before accounts were recorded.
+   */
+  readonly account?: string;
   /** For a CRD: the `group/Kind` it defines. */
   readonly defines?: string;
   /** For an object: its `group/Kind`. */

@@ -68,6 +68,8 @@ export function buildLock(
         label: `stack ${stack.path}`,
         path: stack.path,
         stackName: stack.stackName,
+        ...(stack.region !== undefined ? { region: stack.region } : {}),
+        ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
         ...digested(id, leaves, () => JSON.stringify(template), key),
       });
     } else {

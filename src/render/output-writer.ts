@@ -1,5 +1,6 @@
 import type { OutputTree } from './output-tree';
 import type { RenderContext } from './render-context';
+import type { GitOpsEngine } from './teardown';
 import type { AnnotationClaim } from '../check/rule';
 
 /**
@@ -12,6 +13,8 @@ export interface OutputWriter {
   readonly name: string;
   /** Annotations it writes on every runtime object, which no construct may write (checked before rendering). */
   readonly claims?: readonly AnnotationClaim[];
+  /** For the writer of a GitOps engine's output (`gitops/`): the engine, `flux` or `argocd`, which the teardown records. */
+  readonly gitopsEngine?: GitOpsEngine;
   /** Adds its files to `out`. */
   write(context: RenderContext, out: OutputTree): void;
 }

@@ -1,4 +1,5 @@
 import type { Facts, ObjectFact } from '../collect/facts';
+import { EdgeReason } from '../collect/graph/composition-graph';
 import { describeIdentity } from '../collect/object-identity';
 import { compareText } from '../private/compare';
 import { slug } from '../private/names';
@@ -183,7 +184,7 @@ function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: numbe
   const graph = facts.graph;
   const sorted = graph.sort();
   const incoming: Array<Array<{ from: number; reason: string }>> = Array.from({ length: graph.size }, () => []);
-  for (const e of graph.edges()) incoming[e.to].push({ from: e.from, reason: e.reason });
+  for (const e of graph.edges()) incoming[e.to].push({ from: e.from, reason: stepReason(e) });
 
   const carried = new Map<number, Map<number, Set<string>>>();
   const result: Array<Map<number, Set<string>>> = Array.from({ length: stepCount }, () => new Map());
@@ -215,6 +216,18 @@ function stepDependencies(facts: Facts, stepOfNode: Int32Array, stepCount: numbe
 }
 
 const NO_REASONS: ReadonlySet<string> = new Set();
+
+/** The reasons a stack dependency keeps with the cross-stack reference behind it (aws-cdk's own `origin` of the edge). */
+const NAMED_BY_REFERENCE: ReadonlySet<string> = new Set([EdgeReason.STACK, EdgeReason.SHARED_BASE]);
+
+/**
+ * Why a step waits, as `dependsOn` says it: the edge's reason; for a stack dependency that a cross-stack
+ * reference makes, with that reference (`stack dependency (cloud assembly), shop/globex -> shop/acme/Queue/Resource.Arn`:
+ * the consuming stack, then the producing resource and attribute), as CAP004 names it.
+ */
+function stepReason(e: { readonly reason: string; readonly origin?: string }): string {
+  return e.origin !== undefined && NAMED_BY_REFERENCE.has(e.reason) ? `${e.reason}, ${e.origin}` : e.reason;
+}
 
 /** Per step index: the edges between two of its objects, in edge order, reasons merged per pair. */
 function inStepOrders(facts: Facts, stepOfNode: Int32Array): Map<number, InStepOrder[]> {

@@ -2,7 +2,7 @@ import type { EnforceOptions } from './enforcement/enforce-options';
 import { ENFORCEMENT_STEP, withEnforcement } from './enforcement/enforcement-step';
 import { buildLock } from './lock-build';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
-import { teardownOf, Teardown } from './teardown';
+import { GitOpsEngine, teardownOf, Teardown } from './teardown';
 import { runtimeFieldManager } from '../cluster/field-manager';
 import { leafWritersOf } from '../cluster/object-writers';
 import { withHandBacks } from '../cluster/runtime-handback';
@@ -56,8 +56,9 @@ export function deployFile(facts: Facts, stack: number): string {
  *
  * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
  * @param enforce with it, the admission policies that enforce the ownership map, as a runtime step of their own
+ * @param gitops the GitOps engine the output is written for (`gitops/`), if any: the teardown records it
  */
-export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, enforce?: EnforceOptions): RenderContext {
+export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, enforce?: EnforceOptions, gitops?: GitOpsEngine): RenderContext {
   const previous = locked && withPolicyUnits(locked);
   const plan = planSteps(facts, (stack) => deployFile(facts, stack));
   const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
@@ -69,7 +70,7 @@ export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, en
   // the controllers' managers that may still own fields handed back to the release, for audit (docs/cluster.md)
   const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies), previous);
   const changes = diffReleases(previous, lock, leafWritersOf, unitTopologies(facts));
-  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock) };
+  return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock, gitops) };
 }
 
 /**

@@ -29,7 +29,8 @@ export function render(
   lockKey?: LockKey,
   enforce?: EnforceOptions,
 ): Rendered {
-  const context = renderContext(facts, previous, lockKey, enforce);
+  const gitops = writers.find((w) => w.gitopsEngine !== undefined)?.gitopsEngine;
+  const context = renderContext(facts, previous, lockKey, enforce, gitops);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
   return { output, context };

@@ -13,6 +13,9 @@ import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-polici
  */
 export type TeardownTiming = 'before-apply' | 'after-apply';
 
+/** A GitOps engine the output can be written for: `flux` (`GitOps.flux`) or `argocd` (`GitOps.argoCd`). */
+export type GitOpsEngine = 'flux' | 'argocd';
+
 /** One step of the teardown: stacks or objects to delete together, and the commands that do it. */
 export interface TeardownStep {
   /** `deploy` (a CloudFormation stack) or `runtime` (Kubernetes objects). */
@@ -33,12 +36,27 @@ export interface TeardownStep {
    * writes to what they protected. Absent for every other step.
    */
   readonly fieldOwnership?: true;
+  /**
+   * For a stack: the region its commands pass as `--region`, as the lock records it. Absent when the lock
+   * records none (an environment-agnostic stack, or a lock written before regions were recorded): the commands
+   * then pass `--region <region>`, for the user to replace with the region the stack was deployed to, rather
+   * than delete in the default region of the shell that runs them.
+   */
+  readonly region?: string;
+  /** For a stack whose `env` names its account: that account, whose credentials the commands need. */
+  readonly account?: string;
 }
 
 /** What deleting the removed part of a release takes, in `plan.json` as `teardown`. */
 export interface Teardown {
   /** The steps, in deletion order: the reverse of the locked release's apply order, restricted to what this release removes. */
   readonly steps: TeardownStep[];
+  /**
+   * The GitOps engine the release's output is written for (`CapabilityApp` prop `gitops`): with `flux`, the
+   * engine prunes removed runtime objects itself (`prune: true`), in its own order. Absent without `gitops`, and
+   * in plans written before it was recorded.
+   */
+  readonly gitops?: GitOpsEngine;
   /** What the locked release had and this release keeps: stacks by label, and how many objects. */
   readonly kept: {
     /** The stacks kept, as `stack <path>`. */
@@ -67,9 +85,11 @@ export interface Teardown {
  *
  * @param previous the locked release, if any (none: nothing to tear down)
  * @param next the lock of this release
+ * @param gitops the GitOps engine the output is written for, if any
  */
-export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
-  if (!previous) return { steps: [], kept: { stacks: [], objects: 0 } };
+export function teardownOf(previous: Lock | undefined, next: Lock, gitops?: GitOpsEngine): Teardown {
+  const engine = gitops !== undefined ? { gitops } : {};
+  if (!previous) return { steps: [], ...engine, kept: { stacks: [], objects: 0 } };
   const keep = new Set(next.units.map((u) => u.id));
   const units = previous.units;
   const policies = fieldOwnershipUnitIds(previous);
@@ -109,6 +129,7 @@ export function teardownOf(previous: Lock | undefined, next: Lock): Teardown {
   const kept = units.filter((u) => keep.has(u.id));
   return {
     steps,
+    ...engine,
     kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
   };
 }
@@ -164,13 +185,25 @@ function runtimeStep(step: LockedUnit[], when: TeardownTiming): TeardownStep {
   return { lifecycle: 'runtime', when, units: step.map((u) => u.label), commands };
 }
 
-/** `aws cloudformation delete-stack`, then wait until it is deleted. */
+/** What a stack step's commands pass as `--region` when the lock records no region: a placeholder a shell refuses. */
+export const REGION_PLACEHOLDER = '<region>';
+
+/**
+ * `aws cloudformation delete-stack`, then wait until it is deleted, in the stack's region: `delete-stack` of a
+ * stack that is not in the region it is sent to succeeds silently, and would delete a stack of that name there.
+ */
 function stackStep(u: LockedUnit): TeardownStep {
   const name = shellWord(u.stackName ?? u.path.replace(/\//g, '-'));
+  const region = u.region !== undefined ? shellWord(u.region) : REGION_PLACEHOLDER;
   return {
     lifecycle: 'deploy',
     when: 'after-apply',
     units: [u.label],
-    commands: [`aws cloudformation delete-stack --stack-name ${name}`, `aws cloudformation wait stack-delete-complete --stack-name ${name}`],
+    commands: [
+      `aws cloudformation delete-stack --stack-name ${name} --region ${region}`,
+      `aws cloudformation wait stack-delete-complete --stack-name ${name} --region ${region}`,
+    ],
+    ...(u.region !== undefined ? { region: u.region } : {}),
+    ...(u.account !== undefined ? { account: u.account } : {}),
   };
 }

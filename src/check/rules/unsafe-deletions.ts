@@ -137,9 +137,12 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
 
 /** The fix of removing what a remaining unit depended on in the locked release. */
 function keepOneMoreRelease(gone: LockedUnit, stays: LockedUnit): string {
-  // nothing of this release can depend on what it removes: the dependent's version in the cluster still does
-  return `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} `
-    + 'in the cluster needs it until this release is applied) and remove it in the next.';
+  // nothing of this release can depend on what it removes: the dependent's live version still does, a stack's
+  // as CloudFormation deployed it (until cdk deploy), an object's as the cluster holds it (until apply)
+  const live = stays.id.startsWith(STACK)
+    ? 'deployed with CloudFormation needs it until this release is deployed'
+    : 'in the cluster needs it until this release is applied';
+  return `Remove ${stays.label} in this release too, or keep ${gone.label} one more release (the version of ${stays.label} ${live}) and remove it in the next.`;
 }
 
 /**

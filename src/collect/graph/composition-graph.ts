@@ -297,9 +297,14 @@ export function explicitEdge(c: IConstruct, d: IConstruct): { readonly reason: s
  * as an object's is, by its file and line (`'shop/Base'.addDependency('shop/acme')
  * at main.ts:12`); one aws-cdk made for a cross-stack reference keeps the
  * reason it was given, by that reference (`shop/acme -> shop/Base/Origin/Resource.Ref`);
- * any other (the shared base's, one from `node.addDependency`) keeps `dep.reason`.
+ * any other (one from `node.addDependency`) keeps `dep.reason`. The shared base's keeps its reason, named
+ * by the cross-stack reference of the tenant to the base when there is one (the wiring is not recorded).
  */
 export function stackEdge(dep: StackDependency): { readonly reason: string; readonly origin?: string } {
+  if (dep.reason === EdgeReason.SHARED_BASE) {
+    const call = stackDependencyCall(dep.to, dep.from);
+    return call?.byLibrary && call.reason !== undefined ? { reason: dep.reason, origin: call.reason } : { reason: dep.reason };
+  }
   if (dep.reason !== EdgeReason.STACK) return { reason: dep.reason };
   const call = stackDependencyCall(dep.to, dep.from);
   if (!call) return { reason: dep.reason };

@@ -76,6 +76,7 @@ export interface FluxOptions {
 export function fluxWriter(options: FluxOptions): OutputWriter {
   return {
     name: 'gitops/flux/',
+    gitopsEngine: 'flux',
     write: ({ steps, runtimeFiles }, out) => fluxFiles(options, steps, runtimeFiles).forEach((content, file) => out.files.set(file, content)),
   };
 }
