@@ -244,6 +244,6 @@ describe('a rename against the lock is reported in the plan with the fix', () =>
     const [from, to] = [plan!.renames![0].from, plan!.renames![0].to];
     const section = text.slice(text.indexOf('\nRenamed')).split('\n').slice(2, 4);
     expect(section).toEqual([`  ~ ${from} -> ${to} ('shop/web/Web')`, `      fix: ${plan!.renames![0].fix}`]);
-    expect(text).toContain('\nRenamed (removed and added again by the same construct: applying creates the new object beside the old one):\n');
+    expect(text).toContain('\nRenamed (removed and added again by the same construct, or by one moved to another scope: applying creates the new object beside the old one):\n');
   });
 });

@@ -104,7 +104,7 @@ export function formatPlan(plan: Plan): string {
     }
   }
   if ((plan.renames ?? []).length > 0) {
-    lines.push('', 'Renamed (removed and added again by the same construct: applying creates the new object beside the old one):');
+    lines.push('', 'Renamed (removed and added again by the same construct, or by one moved to another scope: applying creates the new object beside the old one):');
     for (const r of plan.renames!) lines.push(`  ~ ${r.from} -> ${r.to} ('${r.path}')`, `      fix: ${r.fix}`);
   }
   if ((plan.droppedOrder ?? []).length > 0) {
