@@ -65,6 +65,25 @@ describe('handovers of a plain chart moved into a capability', () => {
     ]);
   });
 
+  test('a writer whose construct keeps its id in another scope (a capability renamed, a construct moved out) is one line per object', () => {
+    // GIVEN the handovers of two objects: a capability renamed from shop to orders, and a construct moved out of a team
+    const h = (unit: string, leaf: string, from: string, to: string): Handover => ({ unit, path: leaf, from, to });
+    const handovers = [
+      h('ConfigMap shop/cm', 'data.a', 'shop/Routing/Cm', 'orders/Routing/Cm'),
+      h('ConfigMap shop/other', 'data.a', 'shop/Routing/Team/Other', 'shop/Routing/Other'),
+      h('ConfigMap shop/cm', 'data.b', 'shop/Routing/Cm', 'orders/Routing/Cm'),
+      h('ConfigMap shop/other', 'data.b', 'shop/Routing/Team/Other', 'shop/Routing/Other'),
+    ];
+
+    // WHEN listed, THEN one line per object, at the place of its first leaf, naming the scopes that differ
+    expect(handoverLines(handovers)).toEqual([
+      "~ ConfigMap shop/cm: 2 fields from 'shop/Routing/Cm' to 'orders/Routing/Cm' (moved from 'shop' to 'orders')",
+      "~ ConfigMap shop/other: 2 fields from 'shop/Routing/Team/Other' to 'shop/Routing/Other' (moved out of 'shop/Routing/Team')",
+    ]);
+    expect(handoverLines([h('ConfigMap a/b', 'data.a', 'x/Team/Cm', 'Cm'), h('ConfigMap a/b', 'data.b', 'x/Team/Cm', 'Cm')]))
+      .toEqual(["~ ConfigMap a/b: 2 fields from 'x/Team/Cm' to 'Cm' (moved out of 'x/Team')"]);
+  });
+
   test('a writer that changes otherwise, or one leaf moved, is listed leaf by leaf', () => {
     // GIVEN the handovers of one object: two leaves to another writer, one moved under another construct
     const h = (leaf: string, from: string, to: string): Handover => ({ unit: 'ConfigMap shop/cm', path: leaf, from, to });

@@ -18,10 +18,12 @@ export function handoverLine(h: Handover): string {
 
 /**
  * The handovers as `plan` lists them: one line per leaf, except that the leaves of one object whose writer only
- * moved under another construct (every leaf of writer `web/Web` now `shop/web/Web`'s, as when a plain chart
- * moves into a capability and each field manager, named after the construct path, changes) are one line at the
- * place of the first: `~ <object>: 14 fields from 'web/Web' to 'shop/web/Web' (moved under 'shop')`. `plan.json`
- * keeps every leaf.
+ * moved to another scope, keeping its id, are one line at the place of the first. Every leaf of writer `web/Web`
+ * now `shop/web/Web`'s, as when a plain chart moves into a capability and each field manager, named after the
+ * construct path, changes: `~ <object>: 14 fields from 'web/Web' to 'shop/web/Web' (moved under 'shop')`; every
+ * leaf of `shop/Routing/Cfg` now `orders/Routing/Cfg`'s, as when a capability is renamed:
+ * `~ <object>: 14 fields from 'shop/Routing/Cfg' to 'orders/Routing/Cfg' (moved from 'shop' to 'orders')`.
+ * `plan.json` keeps every leaf.
  */
 export function handoverLines(handovers: readonly Handover[]): string[] {
   const groups = new Map<string, Handover[]>();
@@ -36,26 +38,38 @@ export function handoverLines(handovers: readonly Handover[]): string[] {
   for (const h of handovers) {
     const key = JSON.stringify([h.unit, h.from]);
     const group = groups.get(key)!;
-    const under = movedUnder(group);
-    if (under === undefined) {
+    const move = scopeMove(group);
+    if (move === undefined) {
       lines.push(handoverLine(h));
     } else if (!done.has(key)) {
       done.add(key);
-      lines.push(`~ ${h.unit}: ${group.length} fields from '${h.from}' to '${h.to}' (moved under '${under}')`);
+      lines.push(`~ ${h.unit}: ${group.length} fields from '${h.from}' to '${h.to}' (${move})`);
     }
   }
   return lines;
 }
 
 /**
- * The construct path that the one writer of these handovers moved under, when all of them (two or more, of one
- * object, from one writer) go to one writer whose name is the old one below it; else undefined.
+ * How the one writer of these handovers (two or more, of one object, from one writer, none between deploy time
+ * and runtime) moved, when all of them go to one writer with the same construct id in another scope:
+ * `moved under 'shop'` when the new path is the old one below another construct, else
+ * `moved out of 'shop/Team'` when it is the old one without some scopes, else `moved from 'shop' to 'orders'`,
+ * naming the scopes of each. Undefined otherwise: a field taken by another construct is listed leaf by leaf.
  */
-function movedUnder(group: readonly Handover[]): string | undefined {
+function scopeMove(group: readonly Handover[]): string | undefined {
   const [first] = group;
   if (group.length < 2 || group.some((h) => h.to !== first.to || h.moves !== undefined)) return undefined;
-  const suffix = `/${first.from}`;
-  return first.to.endsWith(suffix) && first.to.length > suffix.length ? first.to.slice(0, -suffix.length) : undefined;
+  const from = first.from.split('/');
+  const to = first.to.split('/');
+  let same = 0;
+  while (same < from.length && same < to.length && from[from.length - 1 - same] === to[to.length - 1 - same]) same++;
+  if (same === 0) return undefined;
+  const [left, entered] = [from.slice(0, from.length - same), to.slice(0, to.length - same)];
+  let shared = 0;
+  while (shared < left.length && shared < entered.length && left[shared] === entered[shared]) shared++;
+  if (shared === entered.length) return `moved out of '${left.join('/')}'`;
+  if (shared === left.length) return `moved under '${entered.join('/')}'`;
+  return `moved from '${left.join('/')}' to '${entered.join('/')}'`;
 }
 
 /** The handovers of the plan that hand a field back from a runtime writer to a writer of the release. */
