@@ -3,7 +3,8 @@
  * IAM policy with no statement: aws-cdk refuses CfnPolicy props without a policyDocument). It is rendered without
  * the properties it lacks instead, so it is watched from before all callbacks, as a policy declared with a
  * statement is: what another callback does to it before its own callback runs is that callback's, and is judged as
- * there (a statement added is a grant; any other change, such as attaching the policy to a role, CAP010).
+ * there (a statement added is a grant; any other change, such as attaching the policy to a role, CAP010). So is
+ * what a callback does to such a policy that no callback targets (`OutsideWrites`).
  */
 import { Tags } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -43,8 +44,10 @@ function policyFilledByA(before: Before, { declared = [] as string[], attached =
   return app;
 }
 
+/** B attaches the policy to the role and adds a statement to it. */
+const attachAndGrant: Before = { B: (p, role) => { p.attachToRole(role); p.addStatements(statement('sqs:SendMessage')); } };
+
 describe('a policy declared empty, changed by another callback before its own callback runs', () => {
-  const attachAndGrant = { B: (p: iam.Policy, role: iam.Role) => { p.attachToRole(role); p.addStatements(statement('sqs:SendMessage')); } };
 
   test('attaching it to a role there is refused naming that callback, as for a policy declared with a statement, not a CAP002 of A and the declarer', () => {
     // WHEN B attaches the empty policy to a role and adds a statement, then A fills it
@@ -122,6 +125,73 @@ describe('a policy declared empty, changed by another callback before its own ca
       ['cdn/Base/Storage/Empty', 'Roles'],
       ['cdn/Base/Security/A', key('s3:GetObject')],
     ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+});
+
+/**
+ * GIVEN: the policy `Empty` (declared with `declared` statements, attached to a role when `attached`), which no
+ * callback targets, and a bucket X; the callbacks `writers` target X, run in order, and may write the policy.
+ */
+function policyOfNoTarget(writers: Before, { declared = [] as string[], attached = false } = {}) {
+  const { app, security, storage } = fixture();
+  const role = new iam.Role(storage, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  const policy = new iam.Policy(storage, 'Empty', { statements: declared.map(statement), ...(attached ? { roles: [role] } : {}) });
+  const x = new s3.Bucket(storage, 'X');
+  for (const [id, write] of Object.entries(writers)) new Contribution(security, id, { target: x, write: (b) => write(policy, role, b) });
+  return app;
+}
+
+describe('a policy declared empty that no callback targets, changed by a callback on another target', () => {
+  test('a statement the callback adds is its grant, and the declarer keeps its name and role', () => {
+    // WHEN B, whose target is the bucket, adds a statement to the empty policy its declarer attached to a role
+    const app = policyOfNoTarget({ B: (p) => p.addStatements(statement('sqs:SendMessage')) }, { attached: true });
+
+    // THEN the statement is B's, the rest the declarer's, and the synth is accepted
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyDocument.Version'],
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/B', key('sqs:SendMessage')],
+    ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+
+  test('two callbacks\' statements are each their adder\'s', () => {
+    // WHEN B and C, whose target is the bucket, each add a statement to the empty policy
+    const app = policyOfNoTarget({
+      B: (p) => p.addStatements(statement('sqs:SendMessage')),
+      C: (p) => p.addStatements(statement('sns:Publish')),
+    }, { attached: true });
+
+    // THEN
+    expect(policyWrites(app)).toEqual([
+      ['cdn/Base/Storage/Empty', 'PolicyDocument.Version'],
+      ['cdn/Base/Storage/Empty', 'PolicyName'],
+      ['cdn/Base/Storage/Empty', 'Roles'],
+      ['cdn/Base/Security/B', key('sqs:SendMessage')],
+      ['cdn/Base/Security/C', key('sns:Publish')],
+    ]);
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
+  });
+
+  test('attaching it to a role there is refused naming the callback, as for a policy declared with a statement', () => {
+    // WHEN B attaches the empty policy to a role and adds a statement to it
+    const violations = CapabilityTesting.synth(policyOfNoTarget(attachAndGrant)).violations;
+
+    // THEN B is refused for changing Roles of a resource it does not target, as when the policy held a statement
+    expect(violations).toEqual([{ code: 'CAP010', message: refusedB('cdn/Base/Security/B'), paths: ['cdn/Base/Security/B'] }]);
+    expect(CapabilityTesting.synth(policyOfNoTarget(attachAndGrant, { declared: ['sns:Publish'] })).violations).toEqual(violations);
+  });
+
+  test('a callback that leaves it empty changes nothing there: no write, no refusal', () => {
+    // WHEN B only tags its own bucket
+    const app = policyOfNoTarget({ B: (_p, _r, x) => Tags.of(x).add('owner', 'b') }, { attached: true });
+
+    // THEN the policy, seen without its document before the callbacks and after them, is unchanged: B writes its bucket alone
+    const labels = app.synthesize().facts!.ledger.objects.map((o) => o.label);
+    expect(labels).toContain('AWS::S3::Bucket cdn/Base/Storage/X/Resource');
+    expect(labels).not.toContain(POLICY);
     expect(CapabilityTesting.synth(app).violations).toEqual([]);
   });
 });
