@@ -197,19 +197,68 @@ describe('a policy declared empty that no callback targets, changed by a callbac
 });
 
 describe('the Kubernetes analogue: a cdk8s-plus Deployment declared without a container', () => {
-  // cdk8s-plus refuses to render it (no props validator to leave out: its `_toKube` throws), so it is watched only
-  // from its own callback's run, and a container another callback adds before that run is taken for the declarer's.
-  // A known misattribution, not fixed here: the render that opens A's run differs from none, so it cannot be told
-  // apart (refusing it when a callback ran before would be the honest answer).
-  test.failing('a container another callback adds before its own callback runs is not taken for the declarer\'s', () => {
+  // cdk8s-plus refuses to render it (no props validator to leave out: its `_toKube` throws), so there is no render
+  // before the callbacks to compare with: what another callback writes into it before its own callback runs cannot
+  // be told from its declarer's, and is refused.
+  const WEB = 'cdn/Routing/Web/Resource';
+  const unrendered = `Failed serializing construct at path '${WEB}' with name 'routing-web-c802ecf1': Error: PodSpec must have at least 1 container`;
+  const refused = (which: string, noun: string) =>
+    `invalid object: Contribution 'cdn/Routing/NetOp/B': ${which} changed '${WEB}' before the write callback of 'cdn/Routing/NetOp/A', whose target it is, ran; ` +
+    `the object could not be rendered before the callbacks (${unrendered}), so what ${noun} wrote there cannot be told from what its declarer wrote, and would be taken for the declarer's. ` +
+    'Give the declarer what the object needs to render (a cdk8s-plus workload its first container), then write into it with a Contribution whose target it is.';
+
+  /** GIVEN: the Deployment Web (with `containers`), a ConfigMap; the callbacks `before` (target the ConfigMap), then A, which labels Web. */
+  function webLabelledByA(before: Record<string, (web: kplus.Deployment) => void>, containers: kplus.ContainerProps[] = []) {
     const { app, routing, netOp } = fixture();
-    const web = new kplus.Deployment(routing, 'Web');
+    const web = new kplus.Deployment(routing, 'Web', { containers });
     const cm = new kplus.ConfigMap(routing, 'Settings');
-    new Contribution(netOp, 'B', { target: cm, write: () => web.addContainer({ name: 'sidecar', image: 'envoy' }) });
+    for (const [id, write] of Object.entries(before)) new Contribution(netOp, id, { target: cm, write: () => write(web) });
     new Contribution(netOp, 'A', { target: web, write: (d: kplus.Deployment) => d.metadata.addLabel('team', 'a') });
+    return app;
+  }
+  const addSidecar = (web: kplus.Deployment) => { web.addContainer({ name: 'sidecar', image: 'envoy' }); };
+
+  test('a container another callback adds before its own callback runs is refused naming that callback, not taken for the declarer\'s', () => {
+    // WHEN B, whose target is the ConfigMap, gives the Deployment its first container before A labels it
+    const app = webLabelledByA({ B: addSidecar });
+
+    // THEN B is refused, with the target, why it could not be rendered and the fix; a second synth says the same
+    const expected = [{ code: 'CAP010', message: refused('its write callback', 'the callback'), paths: ['cdn/Routing/NetOp/B'] }];
+    expect(CapabilityTesting.synth(app).violations).toEqual(expected);
+    expect(CapabilityTesting.synth(app).violations).toEqual(expected);
+  });
+
+  test('when several callbacks ran before, all of them are named', () => {
+    // WHEN B adds the first container and C does nothing to the Deployment, both before A
+    const app = webLabelledByA({ B: addSidecar, C: () => undefined });
+
+    // THEN one CAP010 names both
+    expect(CapabilityTesting.synth(app).violations).toEqual([{
+      code: 'CAP010',
+      message: refused('one of the write callbacks of it and \'cdn/Routing/NetOp/C\'', 'the callbacks'),
+      paths: ['cdn/Routing/NetOp/B', 'cdn/Routing/NetOp/C'],
+    }]);
+  });
+
+  test('a callback before that leaves it without a container is not named: only its own callback is refused, as it cannot render it', () => {
+    // WHEN B does nothing to the Deployment
+    const violations = CapabilityTesting.synth(webLabelledByA({ B: () => undefined })).violations;
+
+    // THEN A is refused, B is not
+    expect(violations.map((v) => [v.code, v.paths])).toEqual([['CAP010', [WEB]], ['CAP010', ['cdn/Routing/NetOp/A']]]);
+    expect(violations[1].message).toMatch(/^invalid object: Contribution 'cdn\/Routing\/NetOp\/A': its target 'cdn\/Routing\/Web\/Resource' cannot be rendered before the write callback runs/);
+  });
+
+  test('the fix: declared with its first container, a container another callback adds is that callback\'s', () => {
+    // WHEN the Deployment is declared with its container, and B adds a sidecar before A labels it
+    const app = webLabelledByA({ B: addSidecar }, [{ name: 'app', image: 'nginx' }]);
+
+    // THEN the sidecar is B's, the declared container the declarer's, and the synth is accepted
     const deployment = app.synthesize().facts!.ledger.objects.find((o) => o.label === 'apps/Deployment routing-web-c802ecf1')!;
     const writes = deployment.writes.map((w) => [writerName(w.writer), formatPath(w.path)]);
     expect(writes).toContainEqual(['cdn/Routing/NetOp/B', 'spec.template.spec.containers[name=sidecar].image']);
-    expect(writes).not.toContainEqual(['cdn/Routing/Web', 'spec.template.spec.containers[name=sidecar].image']);
+    expect(writes).toContainEqual(['cdn/Routing/Web', 'spec.template.spec.containers[name=app].image']);
+    expect(writes.filter(([writer]) => writer === 'cdn/Routing/Web').map(([, path]) => path)).not.toContain('spec.template.spec.containers[name=sidecar].image');
+    expect(CapabilityTesting.synth(app).violations).toEqual([]);
   });
 });
