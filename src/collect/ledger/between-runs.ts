@@ -6,6 +6,7 @@ import type { OutsideWriteProblem } from './outside-writes';
 import { renderDelta } from './render-delta';
 import type { CallbackRun } from './write-callbacks';
 import type { Contribution } from '../../constructs/contribution';
+import { errorMessage } from '../../private/errors';
 
 /** What a write callback writes: a Kubernetes object or a CloudFormation resource. */
 export type CallbackTarget = ApiObject | CfnResource;
@@ -39,8 +40,10 @@ interface Seen {
 }
 
 interface Watched {
-  /** Undefined until the target is seen: it could not be rendered before the callbacks ran. */
+  /** Undefined until the target is seen: it could not be rendered before the callbacks ran, or its callbacks run first. */
   seen?: Seen;
+  /** Why the target could not be rendered before the callbacks ran, when it could not. */
+  unrendered?: string;
   /** The Contributions whose callbacks on it are about to run, in order. */
   readonly writers: string[];
 }
@@ -74,6 +77,12 @@ type Interval = 'before' | 'between' | 'after';
  * changes once all callbacks ran (aspects, aws-cdk's synthesis) stays the
  * declarer's, as before.
  *
+ * A target that cannot be rendered before the callbacks (a cdk8s-plus
+ * workload with no container) but renders when its first callback's run
+ * opens was changed by the callbacks that ran before: what they wrote cannot
+ * be told from its declarer's, with no render to compare, and is refused
+ * (`CAP010`), named by them and the target.
+ *
  * The policies `TargetPolicies` watches are left to it: a statement another
  * callback adds there is a grant, one value of the set of statements.
  */
@@ -92,7 +101,7 @@ export class BetweenRuns {
     for (const { writer, target } of order) {
       let w = watched.get(target);
       if (!w) {
-        w = { writers: [], seen: watched.size === 0 ? undefined : initialSeen(target, renders) };
+        w = { writers: [], ...(watched.size === 0 ? {} : initialSeen(target, renders)) };
         watched.set(target, w);
       }
       w.writers.push(writer);
@@ -105,7 +114,7 @@ export class BetweenRuns {
 
   private constructor(private readonly watched: Map<CallbackTarget, Watched>, private readonly renders: TargetRenders) {}
 
-  /** The problems of targets changed in an interval where several callbacks ran. */
+  /** The problems of targets changed in an interval where several callbacks ran, or before their first callback when they could not be rendered before the callbacks. */
   public get problems(): readonly OutsideWriteProblem[] {
     return this.found;
   }
@@ -118,10 +127,16 @@ export class BetweenRuns {
    * @returns the run crediting one callback with the changes (carrying the
    *   target's render before all callbacks when it changed before its
    *   first), to place before the run's; undefined when nothing changed,
-   *   nothing ran since, or several ran (a problem)
+   *   nothing ran since, several ran, or it could not be rendered before
+   *   the callbacks (the last two a problem)
    */
   public resumed(target: CallbackTarget, rendered: unknown): CallbackRun | undefined {
     const w = this.watched.get(target);
+    if (w?.unrendered !== undefined) {
+      // it renders now, and did not before the callbacks: those that ran since changed it
+      if (this.ranNow.length > 0) this.found.push(madeRenderable(this.ranNow, target, w.writers[0], w.unrendered));
+      w.unrendered = undefined;
+    }
     if (!w?.seen || w.seen.ran === this.ranNow.length) return undefined;
     return this.between(target, w, rendered, w.seen.initial ? 'before' : 'between');
   }
@@ -188,18 +203,41 @@ export class BetweenRuns {
   }
 }
 
-/** A target's render before any callback ran; undefined when it cannot be rendered yet. */
-function initialSeen(target: CallbackTarget, renders: TargetRenders): Seen | undefined {
+/** A target's render before any callback ran; or why it cannot be rendered yet. */
+function initialSeen(target: CallbackTarget, renders: TargetRenders): { seen: Seen } | { unrendered: string } {
   try {
-    return { render: renders.renderBefore(target), attributes: attributesOf(target), ran: 0, initial: true };
-  } catch {
-    return undefined;
+    return { seen: { render: renders.renderBefore(target), attributes: attributesOf(target), ran: 0, initial: true } };
+  } catch (e) {
+    return { unrendered: errorMessage(e) };
   }
 }
 
 /** A CloudFormation resource's attributes now; undefined for a Kubernetes object. */
 function attributesOf(target: CallbackTarget): ResourceAttributes | undefined {
   return ApiObject.isApiObject(target) ? undefined : resourceAttributesOf(target);
+}
+
+/**
+ * The problem of the callbacks `ran` (at least one) that changed `target`
+ * before the first of its own callbacks (`writer`) ran, from a state it could
+ * not be rendered in (`unrendered`, why) to one it renders in: named by the
+ * first, with the others.
+ */
+function madeRenderable(ran: readonly Contribution[], target: CallbackTarget, writer: string, unrendered: string): OutsideWriteProblem {
+  const [first, ...others] = ran.map((c) => c.node.path);
+  const one = others.length === 0;
+  const which = one ? 'its write callback' : `one of the write callbacks of it and ${others.map((w) => `'${w}'`).join(', ')}`;
+  return {
+    first: ran[0],
+    problem: {
+      path: first,
+      ...(one ? {} : { others }),
+      error:
+        `${which} changed '${target.node.path}' before the write callback of '${writer}', whose target it is, ran; ` +
+        `the object could not be rendered before the callbacks (${unrendered}), so what ${one ? 'the callback' : 'the callbacks'} wrote there cannot be told from what its declarer wrote, and would be taken for the declarer's. ` +
+        'Give the declarer what the object needs to render (a cdk8s-plus workload its first container), then write into it with a Contribution whose target it is',
+    },
+  };
 }
 
 /**

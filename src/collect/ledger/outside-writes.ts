@@ -13,7 +13,9 @@ import { statementsPathOf } from '../topology/cloudformation-topology';
  * resource that exists before they run and is no callback's target, rendered
  * once before the callbacks and once after them (not around each, which would
  * cost the resources times the callbacks). A resource a callback creates is
- * its own, not watched.
+ * its own, not watched. A resource that lacks a required property (an
+ * `iam.Policy` declared with no statement) is rendered without it
+ * (`resourceText`), so a grant that fills it is its adder's too.
  *
  * One write into such a resource is a callback's own: a statement it adds to
  * a policy (`StatementAdditions` follows, by callback, what is added to the
@@ -96,7 +98,7 @@ export class OutsideWrites {
     try {
       if (JSON.stringify(resourceAttributesOf(resource).doc) !== JSON.stringify(attributes)) return undefined;
       const rendered = additions.map((a) => renderStatement(a.statement, resource));
-      declared = statementsAdded(properties, cloudFormationDocOf(resource), statementsPathOf(resource.cfnResourceType)!, rendered);
+      declared = statementsAdded(properties, cloudFormationDocOf(resource, undefined, true), statementsPathOf(resource.cfnResourceType)!, rendered);
     } catch {
       return undefined; // it cannot be rendered now: a change, refused
     }
@@ -139,10 +141,14 @@ export function outsideWriteProblem(ran: readonly Contribution[], changed: reado
   };
 }
 
-/** A resource's properties and attributes as one text, to tell whether it changed; undefined when it cannot be rendered yet. */
+/**
+ * A resource's properties and attributes as one text, to tell whether it changed; undefined when it cannot be
+ * rendered. A resource that lacks a required property (an `iam.Policy` declared with no statement, which a
+ * callback's grant fills) renders without it, before the callbacks and after them alike (`declaredPropertiesOf`).
+ */
 export function resourceText(resource: CfnResource): string | undefined {
   try {
-    return JSON.stringify([cloudFormationDocOf(resource), resourceAttributesOf(resource).doc]);
+    return JSON.stringify([cloudFormationDocOf(resource, undefined, true), resourceAttributesOf(resource).doc]);
   } catch {
     return undefined;
   }
