@@ -250,11 +250,65 @@ describe('contributions to CloudFormation resources', () => {
     // WHEN a contribution writes Tags (an atomic list)
     new Contribution(ops, 'Tags', { target: bucket, fields: { Tags: [{ Key: 'cost', Value: 'cdn' }] } });
 
-    // THEN
+    // THEN the message says the list is written whole, and how to write one tag
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
       `field conflict: 'cdn/Base/Bucket' (Tags.of().add at ${at}) and 'cdn/Base/Ops/Tags' both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        "'cdn/Base/Ops/Tags' writes Tags whole, as one list, over every tag another writer adds by key. " +
+        'Write each tag by its key instead: write: (t) => Tags.of(t).add(key, value) for each tag, in place of fields: { Tags: [...] }.',
     ]);
+  });
+
+  test('a contribution of Tags as a list conflicts with a tag the app adds, and the message says it writes the list whole', () => {
+    // GIVEN (a user trial: the documented example of fields, { Tags: [...] }) a tag on the whole app
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN a contribution writes Tags as fields
+    new Contribution(ops, 'Owner', { target: bucket, fields: { Tags: [{ Key: 'owner', Value: 'b' }, { Key: 'team', Value: 'c' }] } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Base/Ops/Owner' and the app (Tags.of().add at ${at}) both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
+        "'cdn/Base/Ops/Owner' writes Tags whole, as one list, over every tag another writer adds by key. " +
+        'Write each tag by its key instead: write: (t) => Tags.of(t).add(key, value) for each tag, in place of fields: { Tags: [...] }.',
+    ]);
+  });
+
+  test('an escape-hatch override of the whole Tags list beside a tag the app adds says it writes the list whole', () => {
+    // GIVEN a tag on the whole app
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const tagged = siteOfNextLine();
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN the bucket's Tags are overridden as a list
+    const overridden = siteOfNextLine();
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('Tags', [{ Key: 'owner', Value: 'b' }]);
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Base/Bucket/Resource' (addPropertyOverride at ${overridden}) and the app (Tags.of().add at ${tagged}) both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
+        "'cdn/Base/Bucket/Resource' (addPropertyOverride at " + overridden + ') writes Tags whole, as one list, over every tag another writer adds by key. ' +
+        "Write each tag by its key instead: Tags.of(<the resource>).add(key, value) for each tag, in place of addPropertyOverride('Tags', [...]).",
+    ]);
+  });
+
+  test('a contribution that adds its tag with Tags.of in a write callback is accepted beside a tag the app adds', () => {
+    // GIVEN a tag on the whole app
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN a contribution adds its tag as the CAP002 message says
+    new Contribution(ops, 'Owner', { target: bucket, write: (t) => Tags.of(t).add('owner', 'b') });
+
+    // THEN accepted, both tags in the template
+    const result = app.synthesize();
+    expect(result.violations).toEqual([]);
+    const template = Template.fromStack(base);
+    template.hasResourceProperties('AWS::S3::Bucket', { Tags: [{ Key: 'cost-center', Value: '42' }, { Key: 'owner', Value: 'b' }] });
   });
 });
 
