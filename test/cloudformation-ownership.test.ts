@@ -2,8 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CfnOutput, Duration, Tags } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -126,6 +128,47 @@ describe('property overrides are writes', () => {
     expect(result.plan!.ownership!.overrides.map((o) => [o.field, o.by.replace(/ at .*/, ''), o.rendered, 'patched' in o])).toEqual([
       ['BucketName', 'cdn/Base/Bucket/Resource (addPropertyDeletionOverride', 'assets', false],
     ]);
+  });
+
+  describe('a field the L2 writes, as examples/cdn removes IPV6Enabled from its distribution', () => {
+    function distribution() {
+      const { app, base, ops } = fixture();
+      const d = new cloudfront.Distribution(base, 'Distribution', { defaultBehavior: { origin: new origins.HttpOrigin('origin.example.com') } });
+      return { app, ops, d, cfn: d.node.defaultChild as cloudfront.CfnDistribution };
+    }
+
+    test('a plain addPropertyDeletionOverride of it is the declarer\'s escape hatch: accepted, an override in the plan, gone from the template', () => {
+      // GIVEN
+      const { app, cfn } = distribution();
+
+      // WHEN
+      const at = siteOfNextLine();
+      cfn.addPropertyDeletionOverride('DistributionConfig.IPV6Enabled');
+
+      // THEN
+      const result = CapabilityTesting.synth(app);
+      expect(result.violations).toEqual([]);
+      expect(result.plan!.ownership!.overrides).toEqual([{
+        object: 'AWS::CloudFront::Distribution cdn/Base/Distribution/Resource',
+        field: 'DistributionConfig.IPV6Enabled',
+        by: `cdn/Base/Distribution/Resource (addPropertyDeletionOverride at ${at})`,
+        rendered: true,
+      }]);
+      Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: Match.objectLike({ IPV6Enabled: Match.absent() }),
+      });
+    });
+
+    test('a Contribution that writes it is a second writer: CAP002', () => {
+      // GIVEN
+      const { app, ops, d } = distribution();
+
+      // WHEN
+      new Contribution(ops, 'NoIpv6', { target: d, fields: { DistributionConfig: { IPV6Enabled: false } } });
+
+      // THEN
+      expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Distribution', 'cdn/Base/Ops/NoIpv6']]]);
+    });
   });
 
   test('two plain overrides of one property are CAP002 naming both calls', () => {
