@@ -43,6 +43,38 @@ describe('CAP006: deployment-time values reaching runtime outside the contract',
     ]);
   });
 
+  test('a token in a container env entry is named by the keys of the container and of the entry, as other messages name keyed list elements', () => {
+    // GIVEN (a user trial: the path was positional, env[0].value) a second container whose second env entry holds the domain name
+    const { app, distribution, routing } = publishedEdge();
+    new ApiObject(routing, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'proxy', image: 'proxy' },
+              { name: 'web', image: 'web', args: ['--origin', distribution.domainName], env: [{ name: 'A', value: 'a' }, { name: 'ORIGIN', value: distribution.domainName }] },
+            ],
+          },
+        },
+      },
+    });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN the containers and env entries by name; args, an atomic list, by index
+    const leak = (at: string) => `boundary leak: apps/Deployment web declared by 'cdn/Routing/Web' holds a deployment-time value at ${at} produced by 'cdn/Base/Dist', ${RENDERS} ${FIX}`;
+    expect(summary(violations).map((v) => v.message)).toEqual([
+      leak('spec.template.spec.containers[name=web].args[1]'),
+      leak('spec.template.spec.containers[name=web].env[name=ORIGIN].value'),
+    ]);
+  });
+
   test('a token embedded in a longer string is refused', () => {
     // GIVEN "https://<domain name>/healthz" as data.health
     const { app, distribution, routing } = publishedEdge();

@@ -2,8 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CfnOutput, Duration, Tags } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -128,6 +130,47 @@ describe('property overrides are writes', () => {
     ]);
   });
 
+  describe('a field the L2 writes, as examples/cdn removes IPV6Enabled from its distribution', () => {
+    function distribution() {
+      const { app, base, ops } = fixture();
+      const d = new cloudfront.Distribution(base, 'Distribution', { defaultBehavior: { origin: new origins.HttpOrigin('origin.example.com') } });
+      return { app, ops, d, cfn: d.node.defaultChild as cloudfront.CfnDistribution };
+    }
+
+    test('a plain addPropertyDeletionOverride of it is the declarer\'s escape hatch: accepted, an override in the plan, gone from the template', () => {
+      // GIVEN
+      const { app, cfn } = distribution();
+
+      // WHEN
+      const at = siteOfNextLine();
+      cfn.addPropertyDeletionOverride('DistributionConfig.IPV6Enabled');
+
+      // THEN
+      const result = CapabilityTesting.synth(app);
+      expect(result.violations).toEqual([]);
+      expect(result.plan!.ownership!.overrides).toEqual([{
+        object: 'AWS::CloudFront::Distribution cdn/Base/Distribution/Resource',
+        field: 'DistributionConfig.IPV6Enabled',
+        by: `cdn/Base/Distribution/Resource (addPropertyDeletionOverride at ${at})`,
+        rendered: true,
+      }]);
+      Template.fromJSON(result.templates['cdn/Base']).hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: Match.objectLike({ IPV6Enabled: Match.absent() }),
+      });
+    });
+
+    test('a Contribution that writes it is a second writer: CAP002', () => {
+      // GIVEN
+      const { app, ops, d } = distribution();
+
+      // WHEN
+      new Contribution(ops, 'NoIpv6', { target: d, fields: { DistributionConfig: { IPV6Enabled: false } } });
+
+      // THEN
+      expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Distribution', 'cdn/Base/Ops/NoIpv6']]]);
+    });
+  });
+
   test('two plain overrides of one property are CAP002 naming both calls', () => {
     // GIVEN a bucket
     const { app, base } = fixture();
@@ -250,11 +293,65 @@ describe('contributions to CloudFormation resources', () => {
     // WHEN a contribution writes Tags (an atomic list)
     new Contribution(ops, 'Tags', { target: bucket, fields: { Tags: [{ Key: 'cost', Value: 'cdn' }] } });
 
-    // THEN
+    // THEN the message says the list is written whole, and how to write one tag
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
       `field conflict: 'cdn/Base/Bucket' (Tags.of().add at ${at}) and 'cdn/Base/Ops/Tags' both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        "'cdn/Base/Ops/Tags' writes Tags whole, as one list, over every tag another writer adds by key. " +
+        'Write each tag by its key instead: write: (t) => Tags.of(t).add(key, value) for each tag, in place of fields: { Tags: [...] }.',
     ]);
+  });
+
+  test('a contribution of Tags as a list conflicts with a tag the app adds, and the message says it writes the list whole', () => {
+    // GIVEN (a user trial: the documented example of fields, { Tags: [...] }) a tag on the whole app
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN a contribution writes Tags as fields
+    new Contribution(ops, 'Owner', { target: bucket, fields: { Tags: [{ Key: 'owner', Value: 'b' }, { Key: 'team', Value: 'c' }] } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Base/Ops/Owner' and the app (Tags.of().add at ${at}) both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
+        "'cdn/Base/Ops/Owner' writes Tags whole, as one list, over every tag another writer adds by key. " +
+        'Write each tag by its key instead: write: (t) => Tags.of(t).add(key, value) for each tag, in place of fields: { Tags: [...] }.',
+    ]);
+  });
+
+  test('an escape-hatch override of the whole Tags list beside a tag the app adds says it writes the list whole', () => {
+    // GIVEN a tag on the whole app
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const tagged = siteOfNextLine();
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN the bucket's Tags are overridden as a list
+    const overridden = siteOfNextLine();
+    (bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride('Tags', [{ Key: 'owner', Value: 'b' }]);
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([
+      `field conflict: 'cdn/Base/Bucket/Resource' (addPropertyOverride at ${overridden}) and the app (Tags.of().add at ${tagged}) both write Tags of AWS::S3::Bucket cdn/Base/Bucket/Resource. ` +
+        "'cdn/Base/Bucket/Resource' (addPropertyOverride at " + overridden + ') writes Tags whole, as one list, over every tag another writer adds by key. ' +
+        "Write each tag by its key instead: Tags.of(<the resource>).add(key, value) for each tag, in place of addPropertyOverride('Tags', [...]).",
+    ]);
+  });
+
+  test('a contribution that adds its tag with Tags.of in a write callback is accepted beside a tag the app adds', () => {
+    // GIVEN a tag on the whole app
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    Tags.of(app).add('cost-center', '42');
+
+    // WHEN a contribution adds its tag as the CAP002 message says
+    new Contribution(ops, 'Owner', { target: bucket, write: (t) => Tags.of(t).add('owner', 'b') });
+
+    // THEN accepted, both tags in the template
+    const result = app.synthesize();
+    expect(result.violations).toEqual([]);
+    const template = Template.fromStack(base);
+    template.hasResourceProperties('AWS::S3::Bucket', { Tags: [{ Key: 'cost-center', Value: '42' }, { Key: 'owner', Value: 'b' }] });
   });
 });
 

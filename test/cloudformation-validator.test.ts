@@ -90,7 +90,7 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
     // THEN accepted, with the validator's finding as a CAP010 warning naming the stack, resource and rule
     expect(result.violations).toEqual([]);
     expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
-      expect.stringMatching(/^CAP010 invalid object: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} \('cdn\/Base\/P\/Resource'\): F3002 Bogus: Additional properties are not allowed \('Bogus' was unexpected\)\. aws-cdk reports this as a warning; set the feature flag "@aws-cdk\/core:validateAgainstDefaultRules" to true/),
+      expect.stringMatching(/^CAP010 template validator finding: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} \('cdn\/Base\/P\/Resource'\): F3002 Bogus: Additional properties are not allowed \('Bogus' was unexpected\)\. aws-cdk reports this as a warning; set the feature flag "@aws-cdk\/core:validateAgainstDefaultRules" to true/),
     ]);
   });
 
@@ -100,7 +100,7 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
 
     // THEN refused with CAP010
     expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      expect.stringMatching(/^CAP010 invalid object: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} .*: F3002 Bogus: .* aws-cdk's template validator refuses it/),
+      expect.stringMatching(/^CAP010 template validator finding: the template of stack 'cdn\/Base', resource P[0-9A-F]{8} .*: F3002 Bogus: .* aws-cdk's template validator refuses it/),
     ]);
   });
 
@@ -116,7 +116,7 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
 
     // THEN one warning, for the empty stack
     expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
-      "CAP010 invalid object: the template of stack 'cdn/acme': F0001 Resources section must exist and be non-empty. aws-cdk reports this as a warning; "
+      "CAP010 template validator finding: the template of stack 'cdn/acme': F0001 Resources section must exist and be non-empty. aws-cdk reports this as a warning; "
         + 'set the feature flag "@aws-cdk/core:validateAgainstDefaultRules" to true to make it an error; declare a resource in stack \'cdn/acme\' or drop the stack, '
         + 'or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.',
     ]);
@@ -166,9 +166,9 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
     for (const result of [first, second]) {
       expect(result.violations).toEqual([]);
       expect(result.warnings.map((w) => w.message.replace(/P[0-9A-F]{8}/, 'P*').split(': F3002')[0]).sort()).toEqual([
-        "invalid object: the template of stack 'api/Base', resource P* ('api/Base/P/Resource')",
-        "invalid object: the template of stack 'cdn/Base', resource P* ('cdn/Base/P/Resource')",
-        "invalid object: the template of stack 'cdn/Edge', resource P* ('cdn/Edge/P/Resource')",
+        "template validator finding: the template of stack 'api/Base', resource P* ('api/Base/P/Resource')",
+        "template validator finding: the template of stack 'cdn/Base', resource P* ('cdn/Base/P/Resource')",
+        "template validator finding: the template of stack 'cdn/Edge', resource P* ('cdn/Edge/P/Resource')",
       ]);
     }
   });

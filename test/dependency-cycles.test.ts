@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { aws_iam as iam, aws_s3 as s3, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
+import { aws_iam as iam, aws_s3 as s3, aws_sqs as sqs, aws_ssm as ssm, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { Capability, CapabilityApp, CompositionError, DeploymentAggregate, RuntimeRouting, SharedBase } from '../src';
 import { configMap, newApp, removeTempDirs, siteOfNextLine } from './util';
@@ -324,6 +324,82 @@ describe('CAP004 dependency cycles', () => {
         + 'shop/zeta => shop/alpha: shop/zeta -> shop/alpha/R/Resource.Arn). Remove one of these dependencies (addDependency, or the reference that implies it).',
       paths: ['shop/alpha'],
     }]);
+  });
+
+  test('a grant of a tenant resource to a principal of the shared base is refused naming the base-before-tenant order, the grant and how to turn it round', () => {
+    // GIVEN (a user trial: the tenant's edge was "stack dependency", and the fix offered to remove it) a role of the shared base
+    const app = newApp();
+    const cap = new Capability(app, 'files');
+    const role = new iam.Role(new SharedBase(cap, 'Base'), 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    const queue = new sqs.Queue(new DeploymentAggregate(cap, 'acme'), 'Queue');
+
+    // WHEN the tenant's queue is granted to it: the grant writes the queue's ARN into the role's policy, in the base
+    queue.grantConsumeMessages(role);
+
+    // THEN the tenant's edge is named by its rule, and the fix is the grant's reference, turned round
+    expect(refusal(app).violations).toEqual([{
+      code: 'CAP004',
+      message: 'dependency cycle: files/Base => files/acme => files/Base (files/Base => files/acme: files/Base -> files/acme/Queue/Resource.Arn; '
+        + "files/acme => files/Base: shared base before tenant aggregate). Remove the reference of 'files/Base' to 'files/acme' "
+        + "('files/Base/Role/DefaultPolicy/Resource' reads files/acme/Queue/Resource.Arn): a grant wrote it (a grant* method of a resource of 'files/acme' "
+        + "to a principal of 'files/Base' adds its statement to the principal's policy, in 'files/Base'). Grant to the principal as seen from 'files/acme' instead "
+        + "(iam.Role.fromRoleArn(<a construct of 'files/acme'>, id, role.roleArn)), so the policy and the reference are in 'files/acme'.",
+      paths: ['files/Base'],
+    }]);
+  });
+
+  test('when the tenant also reads the shared base, its edge names the order by its rule and that reference', () => {
+    // GIVEN a queue of the tenant tagged with the name of a role of the base (the tenant, declared first, reads the base:
+    // aws-cdk resolves its references first)
+    const app = newApp();
+    const cap = new Capability(app, 'files');
+    const acme = new DeploymentAggregate(cap, 'acme');
+    const role = new iam.Role(new SharedBase(cap, 'Base'), 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    new sqs.CfnQueue(acme, 'Raw', { tags: [{ key: 'role', value: role.roleName }] });
+
+    // WHEN the tenant's queue is granted to the base's role
+    new sqs.Queue(acme, 'Queue').grantConsumeMessages(role);
+
+    // THEN the tenant's edge is the package's order, with the reference behind it; the fix is the base's reference
+    expect(refusal(app).violations.map((v) => v.message.split('). ')[0])).toEqual([
+      'dependency cycle: files/Base => files/acme => files/Base (files/Base => files/acme: files/Base -> files/acme/Queue/Resource.Arn; '
+        + 'files/acme => files/Base: shared base before tenant aggregate, files/acme -> files/Base/Role/Resource.Ref',
+    ]);
+    expect(refusal(app).violations[0].message).toContain("Remove the reference of 'files/Base' to 'files/acme' ('files/Base/Role/DefaultPolicy/Resource' reads files/acme/Queue/Resource.Arn)");
+  });
+
+  test('the grant made to the role as seen from the tenant, as the CAP004 fix says, synthesizes', () => {
+    // GIVEN a role of the shared base and a queue of the tenant
+    const app = newApp();
+    const cap = new Capability(app, 'files');
+    const role = new iam.Role(new SharedBase(cap, 'Base'), 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    const acme = new DeploymentAggregate(cap, 'acme');
+    const queue = new sqs.Queue(acme, 'Queue');
+
+    // WHEN granted to the role imported into the tenant
+    queue.grantConsumeMessages(iam.Role.fromRoleArn(acme, 'BaseRole', role.roleArn));
+
+    // THEN no refusal: the tenant reads the base, in the order the package deploys them
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  test('a shared base that reads an attribute of a tenant resource is refused naming the reader and the order', () => {
+    // GIVEN a bucket of the tenant
+    const app = newApp();
+    const shop = new Capability(app, 'shop');
+    const base = new SharedBase(shop, 'Base');
+    const assets = new s3.Bucket(new DeploymentAggregate(shop, 'acme'), 'Assets');
+
+    // WHEN a parameter of the base holds its name
+    new ssm.StringParameter(base, 'P', { stringValue: assets.bucketName });
+
+    // THEN the reader is named, and the fix moves it
+    expect(refusal(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP004 dependency cycle: shop/Base => shop/acme => shop/Base (shop/Base => shop/acme: shop/Base -> shop/acme/Assets/Resource.Ref; '
+        + "shop/acme => shop/Base: shared base before tenant aggregate). Remove the reference of 'shop/Base' to 'shop/acme' "
+        + "('shop/Base/P/Resource' reads shop/acme/Assets/Resource.Ref): 'shop/Base' deploys before 'shop/acme', so it cannot read its values: "
+        + "move the reader into 'shop/acme', or have 'shop/acme' read from 'shop/Base' instead.",
+    ]);
   });
 
   test("a plain aws-cdk Stack's call that closes a cycle keeps aws-cdk's own error", () => {

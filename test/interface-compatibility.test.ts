@@ -26,9 +26,10 @@ const V1: EdgeVariant = {
   values: { originDnsName: 'origin.example.com', tenantHeader: 'x-tenant-id' },
 };
 
-/** The CAP007 message for a change that needs a bigger bump than the version got. */
+/** The CAP007 message for a change that needs a bigger bump than the version got: breaking only when it needs a major one. */
 function needsBump(changes: string, needs: string, from: string, to: string, suggested: string): string {
-  return `breaking interface change: 'cdn/Edge' changed (${changes}), which needs a ${needs} version bump, but the version went from ${from} to ${to}. Set the version to ${suggested}, or undo the change.`;
+  const title = needs === 'major' ? 'breaking interface change' : 'interface change without its version bump';
+  return `${title}: 'cdn/Edge' changed (${changes}), which needs a ${needs} version bump, but the version went from ${from} to ${to}. Set the version to ${suggested}, or undo the change.`;
 }
 
 describe('CAP007: interface compatibility against the lock', () => {

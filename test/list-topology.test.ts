@@ -1,7 +1,7 @@
 import { crdWithSpec } from './util';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
 import { DEDUCED, topologyOf } from '../src/collect/topology/field-topology';
-import { elementKeyOf, listTypeOf, missingKeysOf, topologyAt } from '../src/collect/topology/list-topology';
+import { elementKeyOf, elementSegments, listTypeOf, missingKeysOf, topologyAt } from '../src/collect/topology/list-topology';
 
 /** A CRD whose `endpoints` list is keyed by `host` and `port`, neither with a default. */
 const ENDPOINTS = CrdTopologies.fromManifests([crdWithSpec('Mesh', {
@@ -17,6 +17,19 @@ const endpoints = () => topologyOf('example.com/v1', 'Mesh', ENDPOINTS).field('s
 const podSpec = () => topologyOf('apps/v1', 'Deployment').field('spec').field('template').field('spec');
 
 describe('list topology helpers', () => {
+  test('elementSegments names keyed elements by key, set values by value, and keeps indexes where no key tells elements apart', () => {
+    // GIVEN containers (keyed by name), finalizers (a set), args (atomic)
+    const containers = podSpec().field('containers');
+    const finalizers = topologyOf('v1', 'ConfigMap').field('metadata').field('finalizers');
+
+    // WHEN / THEN
+    expect(elementSegments([{ name: 'a' }, { name: 'b' }], containers, false)).toEqual(['k:{"name":"a"}', 'k:{"name":"b"}']);
+    expect(elementSegments([{ name: 'a' }, { name: 'a' }], containers, false)).toEqual([0, 1]);
+    expect(elementSegments([{ name: 'a' }], containers, true)).toEqual([0]);
+    expect(elementSegments(['x/p'], finalizers, false)).toEqual(['v:"x/p"']);
+    expect(elementSegments(['--a', '--b'], containers.element().field('args'), false)).toEqual([0, 1]);
+  });
+
   test('listTypeOf reads a keyed list, a set and an atomic list off the built-in schema', () => {
     // GIVEN
     const spec = podSpec();

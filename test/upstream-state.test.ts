@@ -5,13 +5,13 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Aspects, IAspect, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, Aspects, IAspect, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import {
-  aspectApplicationList, declaredPropertiesOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf,
+  aspectApplicationList, declaredPropertiesOf, elementTemplateOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf,
   recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
 } from '../src/private/upstream-state';
 
@@ -166,6 +166,36 @@ describe('aws-cdk', () => {
     expect(declaredPropertiesOf(r, { partial: true })).toEqual({ PolicyName: 'p' });
     r.policyName = 42 as unknown as string;
     expect(() => declaredPropertiesOf(r, { partial: true })).toThrow(/policyDocument: required but missing/);
+  });
+
+  test('elementTemplateOf: the template fragment of an element, tokens unresolved', () => {
+    // GIVEN a bucket that names another's name
+    const r = bucket();
+    const other = new s3.Bucket(Stack.of(r), 'Other');
+    r.addPropertyOverride('Tags', [{ Key: 'other', Value: other.bucketName }]);
+
+    // WHEN
+    const fragment = elementTemplateOf(r);
+
+    // THEN unresolved, it resolves to the resource by its logical id, the other's name a reference
+    expect(Token.isUnresolved(JSON.stringify(fragment))).toBe(true);
+    expect(Stack.of(r).resolve(fragment)).toEqual({
+      Resources: {
+        Bucket83908E77: expect.objectContaining({
+          Type: 'AWS::S3::Bucket',
+          Properties: expect.objectContaining({ Tags: [{ Key: 'other', Value: { Ref: Stack.of(r).getLogicalId(other.node.defaultChild as s3.CfnBucket) } }] }),
+        }),
+      },
+    });
+  });
+
+  test('elementTemplateOf names itself when the private shape is gone', () => {
+    // GIVEN
+    const r = bucket();
+    Object.defineProperty(r, '_toCloudFormation', { value: undefined });
+
+    // WHEN / THEN
+    expect(() => elementTemplateOf(r)).toThrow(/upstream seam 'elementTemplateOf'/);
   });
 
   test('aspectApplicationList: the list Aspects.add appends to and applied reads, changed in place', () => {

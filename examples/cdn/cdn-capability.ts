@@ -128,8 +128,9 @@ export class CdnCapability extends Capability {
         functionAssociations: [{ function: tenantFunction, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
     });
-    // The L2 has no multi-tenant mode yet: switch it on. The L2 does not write ConnectionMode, so the override is
-    // the field's only writer; overriding or deleting a field the L2 writes would be refused (CAP002, two writers).
+    // The L2 has no multi-tenant mode yet: switch it on. A plain override (or deletion override) on the resource is
+    // the declarer's escape hatch, recorded in plan.json under ownership.overrides when it replaces or removes a value
+    // the L2 wrote; a Contribution that wrote the same field would be a second writer, refused (CAP002).
     const cfnDistribution = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
     cfnDistribution.addPropertyOverride('DistributionConfig.ConnectionMode', 'tenant-only');
     this.connectionGroup = new cloudfront.CfnConnectionGroup(this.base, 'ConnectionGroup', { name: `${id}-edge`, ipv6Enabled: true, enabled: true });

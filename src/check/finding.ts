@@ -104,12 +104,13 @@ export function ruleOf(v: Violation): string | undefined {
 
 /**
  * A finding with its paths sorted and de-duplicated and its message prefixed
- * with the code's title.
+ * with the code's title (or `title`).
  *
  * @param detail the message after the title: what, where, and the fix
+ * @param title what the message begins with instead of the code's title
  */
-export function finding(code: ViolationCode, detail: string, paths: readonly string[], severity: Severity = 'error'): Finding {
-  return { code, severity, message: `${CODE_TITLES[code]}: ${detail}`, paths: [...new Set(paths)].sort(compareText) };
+export function finding(code: ViolationCode, detail: string, paths: readonly string[], severity: Severity = 'error', title = CODE_TITLES[code]): Finding {
+  return { code, severity, message: `${title}: ${detail}`, paths: [...new Set(paths)].sort(compareText) };
 }
 
 /** The violation a finding reports, without its severity (which `violations` and `warnings` already tell apart). */

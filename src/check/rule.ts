@@ -34,6 +34,13 @@ export interface RuleFinding {
   readonly message: string;
   /** The construct paths involved. */
   readonly paths: readonly string[];
+  /**
+   * What the message begins with, for a finding the code's title would misname
+   * (a template validator's warning is no invalid object of ours).
+   *
+   * @default - the code's title (`CODE_TITLES`)
+   */
+  readonly title?: string;
 }
 
 /** A rule as `defineRule` takes it: metadata declared once, and a pure function. */
@@ -95,7 +102,7 @@ export function defineRule(definition: RuleDefinition): Rule {
     title: definition.title,
     explanation: definition.explanation,
     severity,
-    run: (context) => definition.run(context).map((f) => ({ ...finding(definition.code, f.message, f.paths, severity), rule: id })),
+    run: (context) => definition.run(context).map((f) => ({ ...finding(definition.code, f.message, f.paths, severity, f.title), rule: id })),
   };
 }
 

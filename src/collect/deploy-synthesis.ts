@@ -9,7 +9,7 @@ import { EdgeReason, stackEdge } from './graph/composition-graph';
 import { nodeStackCycles } from './node-stack-cycles';
 import { appendAll } from '../private/append';
 import { hasBrand } from '../private/brand';
-import { withoutRecordingStackDependencies } from '../private/dependency-calls';
+import { asPackageStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { refusingStackCycles } from '../private/stack-cycle-refusal';
@@ -99,7 +99,7 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
   const errors: DeploySynthesis['wiringErrors'] = [];
   for (const aggregate of mine.filter((s) => DeploymentAggregate.isDeploymentAggregate(s))) {
     try {
-      withoutRecordingStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
+      asPackageStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
     } catch (e) {
       errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e), dependsOn: dependencyPath(base, aggregate) });
     }

@@ -24,9 +24,12 @@ export interface ContributionProps<T extends IConstruct = IConstruct> {
 
   /**
    * The fields to write, as a partial manifest (Kubernetes: `{ spec: { timers: ... } }`)
-   * or partial CloudFormation properties (`{ Tags: [...] }`).
+   * or partial CloudFormation properties (`{ VersioningConfiguration: { Status: 'Enabled' } }`).
    *
    * Keyed lists merge by key (containers and env by `name`, ...), maps per key.
+   * A CloudFormation list is one value: a tags property given here (`{ Tags: [...] }`)
+   * is written whole and conflicts (`CAP002`) with every `Tags.of` tag of the
+   * resource; add tags by key with `write: (t) => Tags.of(t).add(key, value)`.
    *
    * @default - no fields
    */

@@ -25,8 +25,9 @@ const FRAMES = 20;
 const calls = new WeakMap<IConstruct, Map<IConstruct, DependencyCall>>();
 const patched = new WeakSet<object>();
 const stackCalls = new WeakMap<Stack, Map<Stack, StackDependencyCall>>();
+const packageDependencies = new WeakMap<Stack, Map<Stack, string | undefined>>();
 let stackCallsRecorded = false;
-let unrecorded = 0;
+let packageOwn = 0;
 
 /**
  * Starts recording who calls `node.addDependency` on the constructs of the
@@ -70,7 +71,11 @@ export function recordStackDependencyCalls(): void {
   const original = proto.addStackDependency;
   proto.addStackDependency = function addStackDependency(this: Stack, target: Stack, reason?: string) {
     let byTarget = stackCalls.get(this);
-    if (unrecorded === 0 && !byTarget?.has(target)) {
+    if (packageOwn > 0) {
+      let own = packageDependencies.get(this);
+      if (!own) packageDependencies.set(this, (own = new Map()));
+      own.set(target, reason);
+    } else if (!byTarget?.has(target)) {
       const holder: { stack?: string } = {};
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = FRAMES;
@@ -84,17 +89,29 @@ export function recordStackDependencyCalls(): void {
 }
 
 /**
- * Runs `fn` without recording the stack dependencies it adds: this package's
- * own (each tenant aggregate after its shared base) are named by their rule,
- * not by the program line that started the synth.
+ * Runs `fn` recording the stack dependencies it adds as this package's own
+ * (each tenant aggregate after its shared base), apart from the calls
+ * `stackDependencyCall` tells of: named by their rule, not by the program line
+ * that started the synth, and a later call for the same pair (aws-cdk's, for a
+ * cross-stack reference) is still recorded.
  */
-export function withoutRecordingStackDependencies<T>(fn: () => T): T {
-  unrecorded++;
+export function asPackageStackDependencies<T>(fn: () => T): T {
+  packageOwn++;
   try {
     return fn();
   } finally {
-    unrecorded--;
+    packageOwn--;
   }
+}
+
+/**
+ * When this package made `stack` depend on `target` for its own rule (`asPackageStackDependencies`): the
+ * reason it gave (`shared base before tenant aggregate`); undefined for any other dependency. The program
+ * cannot remove such a dependency.
+ */
+export function packageStackDependency(stack: Stack, target: Stack): { readonly reason: string | undefined } | undefined {
+  const own = packageDependencies.get(stack);
+  return own?.has(target) ? { reason: own.get(target) } : undefined;
 }
 
 /** Who made `stack` depend on `target` through `addStackDependency`, when that call was recorded (the first such call). */

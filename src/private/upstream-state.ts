@@ -228,6 +228,17 @@ function holds(value: unknown, x: object): boolean {
 }
 
 /**
+ * The template fragment of a CloudFormation element (a resource, output,
+ * parameter), tokens unresolved: `_toCloudFormation()`, what aws-cdk resolves
+ * to find the cross-stack references an element makes.
+ */
+export function elementTemplateOf(element: IConstruct): unknown {
+  const e = element as unknown as { _toCloudFormation?: () => unknown };
+  if (typeof e._toCloudFormation !== 'function') throw new UpstreamShapeError('elementTemplateOf', 'aws-cdk CfnElement._toCloudFormation to be a method');
+  return e._toCloudFormation.call(element);
+}
+
+/**
  * Follows the writes into a CloudFormation resource's `cfnOptions` (its
  * resource attributes: `applyRemovalPolicy` and `addMetadata` write there, as
  * does a program that sets `cfnOptions.deletionPolicy`) until the returned

@@ -1,7 +1,7 @@
 import { lockedManifest, valuePathSteps } from './locked-manifest';
-import { formatPath, setValueKey } from '../collect/ledger/field-path';
+import { formatPath } from '../collect/ledger/field-path';
 import type { FieldTopology } from '../collect/topology/field-topology';
-import { elementKeyOf, listTypeOf } from '../collect/topology/list-topology';
+import { elementSegments, listTypeOf } from '../collect/topology/list-topology';
 
 /** One leaf of a locked object, named as the plan names it. */
 export interface KeyedLeaf {
@@ -27,7 +27,7 @@ export interface KeyedLeaves {
 }
 
 /** The segment of each element of one list: its element key or set value, or its index. */
-type ElementSegments = ReadonlyArray<string | number>;
+type ElementSegments = ReturnType<typeof elementSegments>;
 
 /** How `formatPath` writes a map key: bare after `.` when it is an identifier, else quoted in brackets. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -96,15 +96,4 @@ export function keyedLeaves(values: Readonly<Record<string, unknown>>, root: Fie
     leaves.push({ path: name, source, elements: within });
   }
   return { leaves, element: (name) => elements.get(name) };
-}
-
-/**
- * The segment of each element of a list: its element key for an associative list, its value for a set, its
- * index for an atomic list, a list inside an atomic node, and a list whose elements do not differ in them.
- */
-function elementSegments(list: readonly unknown[], node: FieldTopology, insideAtomic: boolean): ElementSegments {
-  const type = insideAtomic ? 'atomic' : listTypeOf(node);
-  if (type === 'atomic') return list.map((_, i) => i);
-  const segments = list.map((e) => (type === 'set' ? setValueKey(e) : elementKeyOf(e, node)));
-  return new Set(segments).size === segments.length ? segments : list.map((_, i) => i);
 }

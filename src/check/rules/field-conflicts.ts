@@ -43,6 +43,14 @@ export interface FieldConflict {
    * @default - not a conflict between forced writers
    */
   readonly forced?: readonly ForcedWrite[];
+  /**
+   * When the contested field is a CloudFormation resource's tags property,
+   * written whole (a Contribution's `fields: { Tags: [...] }`, an
+   * `addPropertyOverride('Tags', ...)`) by one writer and by key by `Tags.of`
+   * calls: the writer of the whole list.
+   * @default - not such a conflict
+   */
+  readonly wholeTags?: Writer;
 }
 
 /**
@@ -73,6 +81,7 @@ function conflictMessage(c: FieldConflict): string {
   }
   const fields = listSome(c.fields);
   if (c.replacing && calls.size === 2) return replacingMessage(c, c.replacing, fields);
+  if (c.wholeTags) return wholeTagsMessage(c, c.wholeTags, calls);
   if (calls.size === 1) {
     const [[writer, times]] = calls;
     return `${writer} is called ${timesText(times)}, and each call writes ${fields} of ${c.object}: only the last call's value reaches the output. `
@@ -80,6 +89,19 @@ function conflictMessage(c: FieldConflict): string {
   }
   const named = [...calls].map(([writer, times]) => (times === 1 ? writer : `${writer}, called ${timesText(times)}`));
   return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`;
+}
+
+/**
+ * The message of a conflict over a resource's tags between a writer of the whole list and `Tags.of` calls, which
+ * write each tag by its key: the list is one value, so it conflicts with every tag, whatever its keys.
+ */
+function wholeTagsMessage(c: FieldConflict, whole: Writer, calls: ReadonlyMap<string, number>): string {
+  const property = c.fields[0];
+  const instead = whole.kind === 'contribution-fields'
+    ? `write: (t) => Tags.of(t).add(key, value) for each tag, in place of fields: { ${property}: [...] }`
+    : `Tags.of(<the resource>).add(key, value) for each tag, in place of ${whole.method ?? 'addPropertyOverride'}('${property}', [...])`;
+  return `${joinAnd([...calls.keys()])} ${c.writers.length === 2 ? 'both' : 'all'} write ${property} of ${c.object}. `
+    + `${describeWriter(whole)} writes ${property} whole, as one list, over every tag another writer adds by key. Write each tag by its key instead: ${instead}.`;
 }
 
 /** The message of a conflict where one writer set a whole map (or the whole object) over what the other wrote in it. */
@@ -196,8 +218,15 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
       const defaults = defaultsContested(object, group.writers, leaves);
       const replacing = replacingWriter(object, group.writers, leaves);
       const forced = forcedWrites(object, group.writers, leaves);
+      const wholeTags = wholeTagsWriter(object, group.writers, leaves);
       const conflict: FieldConflict = { object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves };
-      found.push({ ...conflict, ...(defaults ? { defaults } : {}), ...(replacing ? { replacing } : {}), ...(forced ? { forced } : {}) });
+      found.push({
+        ...conflict,
+        ...(defaults ? { defaults } : {}),
+        ...(replacing ? { replacing } : {}),
+        ...(forced ? { forced } : {}),
+        ...(wholeTags ? { wholeTags } : {}),
+      });
     }
   }
   return found;
@@ -212,6 +241,19 @@ function replacingWriter(object: ObjectWrites, writers: readonly Writer[], leave
     return map && maps.every((m) => m && samePath(m, map)) ? { writer, map, cfn: object.kind === 'cfn' } : undefined;
   }).filter((r) => r !== undefined);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Of the writers of a CloudFormation resource's one contested property, the one that writes it whole when every other
+ * is a `Tags.of` call (which writes only below the tags property, one leaf per key): the writer of the whole tag list.
+ */
+function wholeTagsWriter(object: ObjectWrites, writers: readonly Writer[], leaves: readonly FieldPath[]): Writer | undefined {
+  if (object.kind !== 'cfn' || leaves.length !== 1 || leaves[0].length !== 1) return undefined;
+  const others = writers.filter((w) => w.kind !== 'tag');
+  if (others.length !== 1 || others.length === writers.length) return undefined;
+  const [whole] = others;
+  if (whole.kind !== 'contribution-fields' && whole.kind !== 'override') return undefined;
+  return object.writes.some((w) => w.writer.id === whole.id && !w.presence && samePath(w.path, leaves[0])) ? whole : undefined;
 }
 
 /** When every one of `writers` has `force: true`, their forced writes at or below `leaves`; else undefined. */

@@ -20,6 +20,8 @@ export const interfaceCompatibility = defineRule({
       return {
         message: `'${path}' changed (${what}), which needs a ${p.needs} version bump, but the version went from ${p.from} to ${p.to}. Set the version to ${p.suggested}, or undo the change.`,
         paths: [path],
+        // only a change that needs a major bump breaks the consumers; a compatible one lacks only its bump
+        ...(p.needs === 'major' ? {} : { title: 'interface change without its version bump' }),
       };
     });
   },

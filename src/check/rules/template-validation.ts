@@ -29,6 +29,9 @@ export const templateValidationWarnings = defineRule({
 /** The validator's rule for a template whose Resources section is missing or empty. */
 const EMPTY_TEMPLATE = 'F0001';
 
+/** What a finding of the validator is called, in place of the code's title: the validator's, on a stack's template, not an invalid object of ours. */
+const VALIDATOR_FINDING = 'template validator finding';
+
 function templateFinding(f: TemplateFinding, severity: 'error' | 'warning'): RuleFinding {
   const resources = f.resources.map((r) => (r.path ? `${r.logicalId} ('${r.path}')` : r.logicalId)).join(', ');
   const how = severity === 'warning'
@@ -40,5 +43,6 @@ function templateFinding(f: TemplateFinding, severity: 'error' | 'warning'): Rul
     message: `the template of stack '${f.stack}'${resources ? `, resource ${resources}` : ''}: ${f.rule} ${f.description}. ${how}; `
       + `${fix}, or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.`,
     paths: [f.stack, ...f.resources.flatMap((r) => (r.path ? [r.path] : []))],
+    title: VALIDATOR_FINDING,
   };
 }

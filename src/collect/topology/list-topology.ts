@@ -77,3 +77,15 @@ export function valueAt(doc: unknown, path: FieldPath, root: FieldTopology): unk
   }
   return current;
 }
+
+/**
+ * The segment of each element of a list, as the ledger names an element: its element key for an associative
+ * list, its value for a set; its index for an atomic list, a list inside an atomic node (`insideAtomic`), and a
+ * keyed list two of whose elements have one key, which no key names apart.
+ */
+export function elementSegments(list: readonly unknown[], node: FieldTopology, insideAtomic: boolean): ReadonlyArray<string | number> {
+  const type = insideAtomic ? 'atomic' : listTypeOf(node);
+  if (type === 'atomic') return list.map((_, i) => i);
+  const segments = list.map((e) => (type === 'set' ? setValueKey(e) : elementKeyOf(e, node)));
+  return new Set(segments).size === segments.length ? segments : list.map((_, i) => i);
+}
