@@ -162,7 +162,7 @@ describe('possible secrets: more shapes, and environment variables named like se
     expect(result.warnings).toEqual([
       {
         code: 'CAP012',
-        message: `possible secret: a literal value of the secret-named environment variable DB_PASSWORD ("****") in spec.template.spec.containers[0].env[1].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${ENV_FIX}`,
+        message: `possible secret: a literal value of the secret-named environment variable DB_PASSWORD ("****") in spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${ENV_FIX}`,
         paths: ['cdn/Routing/Web'],
       },
     ]);
@@ -174,7 +174,7 @@ describe('possible secrets: more shapes, and environment variables named like se
     deployment(chart, [], [{ name: 'GITHUB_TOKEN', value: GITHUB_TOKEN }]);
 
     expect(app.synthesize().warnings.map((w) => w.message)).toEqual([
-      `possible secret: a GitHub token ("ghp_...PW3a") in spec.template.spec.initContainers[0].env[0].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${FIX}`,
+      `possible secret: a GitHub token ("ghp_...PW3a") in spec.template.spec.initContainers[name=migrate].env[name=GITHUB_TOKEN].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${FIX}`,
     ]);
   });
 
@@ -311,7 +311,7 @@ describe('possible secrets: properties', () => {
   test('a literal value of an environment variable named like a secret is exactly one warning, which does not show it', () => {
     fc.assert(fc.property(SECRET_NAME, chars(ALNUM, 1, 30), (name, value) => {
       const warnings = warningsOf({}, [{ name, value }]);
-      expect(warnings).toEqual([`possible secret: a literal value of the secret-named environment variable ${name} (${value.length < 16 ? '"****"' : `"${value.slice(0, 4)}...${value.slice(-4)}"`}) in spec.template.spec.containers[0].env[0].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${ENV_FIX}`]);
+      expect(warnings).toEqual([`possible secret: a literal value of the secret-named environment variable ${name} (${value.length < 16 ? '"****"' : `"${value.slice(0, 4)}...${value.slice(-4)}"`}) in spec.template.spec.containers[name=web].env[name=${name}].value of apps/Deployment shop/web declared by 'cdn/Routing/Web' ${ENV_FIX}`]);
       if (value.length >= 16) expect(warnings[0]).not.toContain(value);
     }), { numRuns: 40 });
   });

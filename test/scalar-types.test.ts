@@ -132,7 +132,7 @@ describe('scalar types of built-in kinds', () => {
     expect(publishedSchemaAccepts(d)).toBe(false);
     expect(violationsOf(d)).toEqual([
       'CAP010 invalid object: \'spec.template.spec.automountServiceAccountToken\' ("false") of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a boolean (true or false), as Kubernetes 1.30\'s schema types it; the API server refuses a string there. Write false, not "false".',
-      'CAP010 invalid object: \'spec.template.spec.containers[0].ports[0].containerPort\' ("http") of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a number, as Kubernetes 1.30\'s schema types it; the API server refuses a string there. Write a number.',
+      'CAP010 invalid object: \'spec.template.spec.containers[name=web].ports[containerPort=http,protocol=TCP].containerPort\' ("http") of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a number, as Kubernetes 1.30\'s schema types it; the API server refuses a string there. Write a number.',
     ]);
   });
 

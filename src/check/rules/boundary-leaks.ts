@@ -1,10 +1,8 @@
 import type { DeployTimeForm } from '../../collect/facts';
-import { formatPath } from '../../collect/ledger/field-path';
 import { describeIdentity } from '../../collect/object-identity';
 import { CrdTopologies } from '../../collect/topology/crd-topology';
-import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
-import { elementSegments } from '../../collect/topology/list-topology';
-import { isMap } from '../../private/maps';
+import { topologyOf } from '../../collect/topology/field-topology';
+import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -46,7 +44,7 @@ export const boundaryLeaks = defineRule({
     const found: RuleFinding[] = facts.deployTimeValues.map((v) => {
       const object = facts.objects[v.object];
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
-      const at = formatAt(v.path, object.manifest, topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crds));
+      const at = manifestPathText(v.path, object.manifest, topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crds));
       const where = v.isKey ? `as a key at ${at}` : `at ${at}`;
       const value = v.encoding === 'base64' ? `${tokenKind(v)}, base64-encoded,` : tokenKind(v);
       const writer = v.writer ? ` written by '${v.writer}'` : '';
@@ -65,32 +63,3 @@ export const boundaryLeaks = defineRule({
   },
 });
 
-/**
- * Where in `doc` a manifest path (list indexes as digits) is, named as the field ledger names a path
- * (`formatPath`): `data.origin`, `data["odd key"]`, an element of a keyed list by its keys
- * (`spec.template.spec.containers[name=web].env[name=ORIGIN].value`), a value of a set by itself, an element of
- * an atomic list (`spec.servers[0]`, `args[1]`) by its index.
- *
- * @param root the topology of the object's kind
- */
-function formatAt(at: readonly string[], doc: unknown, root: FieldTopology): string {
-  let out = '';
-  let node = root;
-  let current = doc;
-  let atomic = root.atomic;
-  for (const s of at) {
-    if (/^\d+$/.test(s) && !isMap(current)) {
-      const list: readonly unknown[] = Array.isArray(current) ? current : [];
-      const segment = elementSegments(list, node, atomic)[Number(s)] ?? Number(s);
-      out += typeof segment === 'number' ? `[${segment}]` : formatPath([segment]);
-      current = list[Number(s)];
-      node = node.element();
-    } else {
-      out += `${out && /^[A-Za-z_]/.test(formatPath([s])) ? '.' : ''}${formatPath([s])}`;
-      current = isMap(current) ? current[s] : undefined;
-      node = node.field(s);
-    }
-    atomic ||= node.atomic;
-  }
-  return out || '(the whole object)';
-}

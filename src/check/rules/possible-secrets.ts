@@ -1,4 +1,7 @@
 import { describeIdentity } from '../../collect/object-identity';
+import { CrdTopologies } from '../../collect/topology/crd-topology';
+import { topologyOf } from '../../collect/topology/field-topology';
+import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { compareText } from '../../private/compare';
 import { forEachScalar } from '../../private/walk';
 import { secretEnvValueAt } from '../../release/sensitive-env';
@@ -78,12 +81,16 @@ export const possibleSecrets = defineRule({
   severity: 'warning',
   run({ facts }) {
     const found: RuleFinding[] = [];
+    let crds: CrdTopologies | undefined;
     for (const object of facts.objects) {
       const path = object.declarer;
       const isSecret = object.identity.group === '' && object.identity.kind === 'Secret';
       const hits = scan(object.manifest, (at, v) => (isSecret && at.length === 2 && at[0] === 'data' ? decodeBase64(v) : v), (at) => secretEnvValueAt(object.manifest, at));
+      if (hits.length === 0) continue;
+      crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
+      const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind, crds);
       for (const hit of hits) {
-        found.push(secretWarning(hit, `${formatAt(hit.at)} of ${describeIdentity(object.identity)} declared by '${path}'`, path));
+        found.push(secretWarning(hit, `${manifestPathText(hit.at, object.manifest, topology)} of ${describeIdentity(object.identity)} declared by '${path}'`, path));
       }
     }
     for (const stack of facts.stacks) {
@@ -150,7 +157,7 @@ function scan(
   return hits.sort((a, b) => compareText(a.at.join('\u0000'), b.at.join('\u0000')) || compareText(a.what, b.what));
 }
 
-/** `data.key`, `Resources.Param.Properties["odd key"]`, `spec.list[0]`: user keys are never parsed. */
+/** A template's path: `Resources.Param.Properties["odd key"]`, `Resources.Fn.Properties.Layers[0]`; user keys are never parsed. */
 function formatAt(at: readonly string[]): string {
   const out = at.map((s, i) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${i ? '.' : ''}${s}` : /^\d+$/.test(s) ? `[${s}]` : `[${JSON.stringify(s)}]`));
   return out.join('') || '(the whole object)';

@@ -1,6 +1,8 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity } from '../../collect/object-identity';
 import { ScalarType, ScalarTypeProblem, scalarTypeProblems } from '../../collect/scalar-types';
+import { topologyOf } from '../../collect/topology/field-topology';
+import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -30,15 +32,12 @@ function problemsOf(object: ObjectFact): RuleFinding[] {
   const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest);
   if (problems.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
+  // a built-in kind's: the problems are of built-in kinds only
+  const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
   return problems.map((p) => ({
-    message: `'${formatAt(p.at)}' (${JSON.stringify(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+    message: `'${manifestPathText(p.at, object.manifest, topology)}' (${JSON.stringify(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
     paths: [object.declarer],
   }));
-}
-
-/** `spec.replicas`, `data["app.conf"]`, `spec.template.spec.containers[0].ports[0].containerPort`. */
-function formatAt(at: readonly string[]): string {
-  return at.map((s, i) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${i ? '.' : ''}${s}` : /^\d+$/.test(s) ? `[${s}]` : `[${JSON.stringify(s)}]`)).join('');
 }
 
 function typeOf(value: string | number | boolean): string {
