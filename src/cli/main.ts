@@ -153,7 +153,13 @@ function runCommand(argv: string[]): number {
     const config = values.app === undefined ? readCdk8sConfig() : {};
     if ('problem' in config) return usageError(config.problem);
     const app = values.app ?? config.app;
-    if (!app) return usageError('no --app given and no "app" in ./cdk8s.yaml');
+    if (!app) {
+      return usageError(
+        fs.existsSync('cdk8s.yaml')
+          ? 'no --app given and no "app" in ./cdk8s.yaml'
+          : 'no --app given and there is no ./cdk8s.yaml in this folder: run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")',
+      );
+    }
     const ran = runApp(app);
     if (ran === undefined) return exit({ kind: 'failed' });
     report = ran;
