@@ -69,3 +69,32 @@ describe('the commands on a broken ./cdk8s.yaml: a usage error naming what is wr
     expect(given.stderr).toBe("cdk-capability apply: no plan at 'nowhere/plan.json': run cdk8s synth first (a refused synth writes none)\n");
   });
 });
+
+describe('plan without --app: where the command to run comes from', () => {
+  /** Runs `cdk-capability plan` in a fresh folder, with `cdk8s.yaml` holding `text` when given. */
+  function planIn(text: string | undefined): { code: number; stdout: string; stderr: string } {
+    const dir = tempDir();
+    if (text !== undefined) fs.writeFileSync(path.join(dir, 'cdk8s.yaml'), text);
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const { result: code, stdout, stderr } = capturingOutput(() => main(['plan']));
+      return { code, stdout, stderr };
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  test('in a folder with no cdk8s.yaml: says the file is missing and how to pass --app, not that it lacks "app"', () => {
+    expect(planIn(undefined)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'cdk-capability plan: no --app given and there is no ./cdk8s.yaml in this folder: run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")\n',
+    });
+  });
+
+  test('a cdk8s.yaml without "app": says so', () => {
+    expect(planIn('language: typescript\n')).toEqual({ code: 1, stdout: '', stderr: 'cdk-capability plan: no --app given and no "app" in ./cdk8s.yaml\n' });
+  });
+});

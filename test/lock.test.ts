@@ -375,6 +375,30 @@ describe('the lock file', () => {
     expect(plan).toBeUndefined();
   });
 
+  test('a lock file holding merge-conflict markers is refused with CAP014 saying so, with the line, and how to resolve it', () => {
+    // GIVEN a lock file left by a conflicted git merge
+    const series = newSeries();
+    fs.writeFileSync(series.lockFile, '{\n  "formatVersion": 1,\n<<<<<<< HEAD\n  "units": [],\n=======\n  "units": [{}],\n>>>>>>> feature\n}\n');
+    const app = appOf(series);
+    cdn(app, { version: '1.0.0' });
+
+    // WHEN synthesized
+    const { violations, plan } = app.synthesize();
+
+    // THEN one CAP014 names the marker and its line, and the way out
+    expect(coded(violations)).toEqual([
+      {
+        code: 'CAP014',
+        message:
+          `lock file: '${series.lockFile}' holds a merge conflict (a '<<<<<<<' marker at line 3), so it is not valid JSON. ` +
+          'Resolve it by taking either side whole (git checkout --ours or --theirs), then synth the merged program again with ' +
+          'CDK_CAPABILITY_UPDATE_LOCK=1 to rewrite the lock, and commit it (docs/lock.md).',
+        paths: [],
+      },
+    ]);
+    expect(plan).toBeUndefined();
+  });
+
   test('a lock file of the wrong shape is refused with one CAP014 per violation, each naming its JSON pointer', () => {
     // GIVEN a lock file holding valid JSON that is not a lock
     const series = newSeries();

@@ -410,11 +410,13 @@ describe('cdk-capability plan --app (spawned for real)', () => {
   let accepted: Spawned;
   let refused: Spawned;
   let lockFile: string;
+  let project: string;
 
   beforeAll(async () => {
-    // GIVEN the fixtures, a lock path with no file, and CDK_CAPABILITY_UPDATE_LOCK=1 in the environment
-    lockFile = path.join(releaseDir(), 'capability.lock.json');
-    const env = { PLAN_APP_LOCK: lockFile, CDK_CAPABILITY_UPDATE_LOCK: '1' };
+    // GIVEN the fixtures, a lock path with no file, an outdir the program sets (absolute, as its prop), and CDK_CAPABILITY_UPDATE_LOCK=1
+    project = releaseDir();
+    lockFile = path.join(project, 'capability.lock.json');
+    const env = { PLAN_APP_LOCK: lockFile, PLAN_APP_OUTDIR: path.join(project, 'dist'), CDK_CAPABILITY_UPDATE_LOCK: '1' };
     // WHEN `cdk-capability plan` runs the accepted and the refused app (both at once, to save time)
     [accepted, refused] = await Promise.all([spawnPlan('main.ts', env), spawnPlan('refused.ts', env)]);
   }, SPAWN_TIMEOUT);
@@ -440,6 +442,11 @@ describe('cdk-capability plan --app (spawned for real)', () => {
 
   test('plan never writes the lock, even with CDK_CAPABILITY_UPDATE_LOCK=1 in the environment', () => {
     expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  test('plan never writes the outdir the program sets in its outdir prop: nothing appears beside the lock path', () => {
+    // the accepted app's prop says <project>/dist; plan runs it into its temporary folder instead
+    expect(fs.readdirSync(project)).toEqual([]);
   });
 
   test('a refused app exits 1 and prints the coded violation, and no plan', () => {

@@ -1,5 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
-import { ApiObject, JsonPatch } from 'cdk8s';
+import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
 import { removeTempDirs, siteOfNextLine, tempDir } from './util';
 import { renderErrorText } from '../src/collect/render-error';
@@ -63,5 +64,54 @@ describe('renderErrorText', () => {
     [new Error('X\nindex: 4\noperation: {\n  not json\n}\ntree: {}'), 'X'],
   ])('%p gives %p', (error, text) => {
     expect(renderErrorText(error)).toBe(text);
+  });
+});
+
+describe('a value from a second copy of cdk8s (a capability package installed from its folder, with its own cdk8s)', () => {
+  test("is CAP010 naming both copies and the fix (peerDependencies, npm dedupe or a tarball, npm link's workaround), not 'Fix the object's props'", () => {
+    // GIVEN a package folder with its own copy of cdk8s, and an object built through that copy, as a package installed from a folder builds it
+    const pkg = path.join(tempDir(), 'pkg');
+    const ownCdk8s = path.join(pkg, 'node_modules', 'cdk8s');
+    fs.cpSync(path.dirname(require.resolve('cdk8s/package.json')), ownCdk8s, { recursive: true, dereference: true });
+    // constructs, a peer of cdk8s, is the app's one copy (as npm links it when the package declares it a peer)
+    fs.symlinkSync(path.dirname(require.resolve('constructs/package.json')), path.join(pkg, 'node_modules', 'constructs'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package's own copy, at a path known at run time
+    const other: typeof import('cdk8s') = require(ownCdk8s);
+    expect(other.Lazy).not.toBe(Lazy);
+    const { app, chart } = routing();
+    new other.ApiObject(chart, 'Resource', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'shop' },
+      data: other.Lazy.any({ produce: () => ({ mode: 'live' }) }),
+    });
+
+    // WHEN
+    const found = violations(app);
+
+    // THEN
+    const loaded = path.dirname(require.resolve('cdk8s/package.json'));
+    expect(found).toEqual([
+      "CAP010 invalid object: 'shop/Routing/Resource' could not be rendered: two copies of cdk8s are loaded: " +
+        `its Lazy comes from '${fs.realpathSync(ownCdk8s)}', while the app resolves '${fs.realpathSync(loaded)}', ` +
+        "so the app cannot render it (Error: can't render non-simple object of type 'Lazy'). The package that made it has its own cdk8s: " +
+        'declare cdk8s in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all belong (docs/packaging.md); ' +
+        'then run npm dedupe in the app, or install the package from a packed tarball (npm pack, then npm i <file>.tgz) rather than from its folder. ' +
+        "With npm link, remove the linked package's own copy (rm -rf <package>/node_modules/cdk8s) so it resolves the app's.",
+    ]);
+  });
+
+  test("a Lazy-like value of the app's own cdk8s that is no Lazy keeps the usual message", () => {
+    // GIVEN a class instance cdk8s cannot render, from no package at all
+    class Lazy2 {
+      public readonly mode = 'live';
+    }
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Odd', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'odd', namespace: 'shop' }, data: new Lazy2() as any });
+
+    // WHEN / THEN
+    expect(violations(app)).toEqual([
+      "CAP010 invalid object: 'shop/Routing/Odd' could not be rendered: Error: can't render non-simple object of type 'Lazy2'. Fix the object's props.",
+    ]);
   });
 });

@@ -56,7 +56,7 @@ describe('the lock file, written in the same transaction as the output', () => {
 describe('a failure of the write step is a coded refusal, without a stack trace, naming cause and fix', () => {
   const CASES: Array<[string, string, string]> = [
     ['ENOSPC', 'the disk is full', 'free some space on the disk and synth again'],
-    ['EACCES', 'permission denied', "make the outdir's folder writable by this user, or point the outdir elsewhere"],
+    ['EACCES', 'permission denied', "make the outdir's folder '<parent>' writable by this user, or point the outdir elsewhere"],
     ['EROFS', 'the file system is read-only', 'point the outdir (the outdir prop, or CDK8S_OUTDIR) at a writable folder'],
     ['EBUSY', 'the folder is in use (a mount point, or open in another program)', 'close what holds it, or point the outdir at a folder that is not a mount point'],
     ['ENOENT', 'a folder was removed while synth was writing', 'make sure no other program cleans the folder during synth, and synth again'],
@@ -85,11 +85,84 @@ describe('a failure of the write step is a coded refusal, without a stack trace,
 
     // THEN one CAP011 violation with cause, call, guarantee and fix; the previous output as it was
     expect(error?.violations?.map((v: any) => v.message)).toEqual([
-      expect.stringMatching(new RegExp(`^output not written: could not write the output '${outdir}': ${cause.replace(/[()]/g, '\\$&')} \\(${code}, open '.*plan\\.json'\\)\\. The previous output is unchanged\\. Fix: ${fix.replace(/[()]/g, '\\$&')}\\.$`)),
+      expect.stringMatching(new RegExp(`^output not written: could not write the output '${outdir}': ${cause.replace(/[()]/g, '\\$&')} \\(${code}, open '.*plan\\.json'\\)\\. The previous output is unchanged\\. Fix: ${fix.replace('<parent>', parent).replace(/[()]/g, '\\$&')}\\.$`)),
     ]);
     expect(error.violations[0].code).toBe('CAP011');
     expect(readTree(outdir)).toEqual({ '.cdk-capability-output': MARKER, 'plan.json': 'old' });
     expect(entriesBeside(parent)).toEqual(['dist']);
+  });
+});
+
+/** Runs `act` with `fs[method]` throwing EACCES (as a non-root user meets it) for the paths `refuses` picks. */
+function refusingPermission<T>(method: 'renameSync' | 'writeFileSync', refuses: (file: string) => boolean, act: () => T): unknown {
+  const nodeFs: typeof fs = jest.requireActual('fs');
+  const original = nodeFs[method] as (...args: any[]) => any;
+  jest.spyOn(nodeFs, method).mockImplementation(((file: fs.PathLike, ...rest: any[]) => {
+    if (refuses(String(file))) {
+      throw Object.assign(new Error(`EACCES: permission denied, ${method === 'renameSync' ? 'rename' : 'open'} '${String(file)}'`), {
+        code: 'EACCES',
+        syscall: method === 'renameSync' ? 'rename' : 'open',
+        path: String(file),
+      });
+    }
+    return original(file, ...rest);
+  }) as any);
+  try {
+    act();
+    return undefined;
+  } catch (e) {
+    return e;
+  } finally {
+    jest.restoreAllMocks();
+  }
+}
+
+describe('a refused permission names the folder that refused', () => {
+  test('an outdir that is itself read-only (mode 555, its folder writable): the fix names the outdir itself', () => {
+    // GIVEN a previous output whose move aside is refused, as Linux refuses moving a folder without write permission on it
+    const { parent, outdir } = previous();
+
+    // WHEN
+    const error = refusingPermission('renameSync', (file) => file === outdir, () => writeAtomically(outdir, tree('new'))) as CompositionError;
+
+    // THEN
+    expect(error.violations.map((v) => v.message)).toEqual([
+      `output not written: could not write the output '${outdir}': permission denied (EACCES, rename '${outdir}'). The previous output is unchanged. ` +
+        `Fix: make the outdir '${outdir}' itself writable by this user (chmod u+w ${outdir}): synth moves it aside to swap in the new output; or point the outdir elsewhere.`,
+    ]);
+    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': MARKER, 'plan.json': 'old' });
+    expect(entriesBeside(parent)).toEqual(['dist']);
+  });
+
+  test("a lock file whose folder is read-only (CDK_CAPABILITY_UPDATE_LOCK=1): the fix names the lock file's folder, not the outdir's", () => {
+    // GIVEN a lock file in a folder of its own, where writing the new lock beside it is refused
+    const { parent, outdir } = previous();
+    const lockDir = path.join(tempDir(), 'lockdir');
+    fs.mkdirSync(lockDir);
+    const lockFile = path.join(lockDir, 'capability.lock.json');
+    fs.writeFileSync(lockFile, 'old lock');
+
+    // WHEN
+    const error = refusingPermission(
+      'writeFileSync',
+      (file) => path.dirname(file) === lockDir,
+      () => writeAtomically(outdir, tree('new'), { alongside: { path: lockFile, content: 'new lock' } }),
+    ) as CompositionError;
+
+    // THEN
+    expect(error.violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^output not written: could not write the output '${outdir}': permission denied \\(EACCES, open '${lockFile}\\.[^']+\\.tmp'\\)\\. ` +
+            `The previous output and '${lockFile}' are unchanged\\. Fix: make the lock file's folder '${lockDir}' writable by this user: ` +
+            'the new lock is written beside the lock file and renamed over it; or point the lockFile prop elsewhere\\.$',
+        ),
+      ),
+    ]);
+    expect(fs.readFileSync(lockFile, 'utf-8')).toBe('old lock');
+    expect(readTree(outdir)).toEqual({ '.cdk-capability-output': MARKER, 'plan.json': 'old' });
+    expect(entriesBeside(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(lockDir)).toEqual(['capability.lock.json']);
   });
 });
 

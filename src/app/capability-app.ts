@@ -147,7 +147,8 @@ export class CapabilityApp extends App {
 
   /**
    * @param props cdk8s app options; `outdir` defaults to `CDK8S_OUTDIR` when it is
-   * set and not blank, else `dist`. Synth replaces the outdir as a whole, so it
+   * set and not blank, else `dist`; `CDK_CAPABILITY_PLAN_OUTDIR`, which
+   * `cdk-capability plan` sets to its temporary folder, wins over both. Synth replaces the outdir as a whole, so it
    * refuses (`CAP011`) an outdir that holds files it did not write, or that is or
    * contains the working directory, the lock file or the program.
    * @throws CompositionError `CAP010` when a prop is not valid (`outdir` or `lockFile` not a path, `enforce` not as documented, `gitops` not made by `GitOps`,

@@ -17,6 +17,7 @@ import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
 import { internalError } from '../check/internal-error';
 import { displayPath, UPDATE_LOCK_ENV } from '../release/update-lock';
+import { PLAN_OUTDIR_ENV } from '../render/outdir-safety';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
@@ -152,7 +153,13 @@ function runCommand(argv: string[]): number {
     const config = values.app === undefined ? readCdk8sConfig() : {};
     if ('problem' in config) return usageError(config.problem);
     const app = values.app ?? config.app;
-    if (!app) return usageError('no --app given and no "app" in ./cdk8s.yaml');
+    if (!app) {
+      return usageError(
+        fs.existsSync('cdk8s.yaml')
+          ? 'no --app given and no "app" in ./cdk8s.yaml'
+          : 'no --app given and there is no ./cdk8s.yaml in this folder: run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")',
+      );
+    }
     const ran = runApp(app);
     if (ran === undefined) return exit({ kind: 'failed' });
     report = ran;
@@ -207,7 +214,9 @@ function runApp(app: string): SynthReport | undefined {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const reportFile = path.join(scratch, 'report.json');
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(scratch, 'dist'), [UPDATE_LOCK_ENV]: '', [REPORT_ENV]: reportFile };
+    const outdir = path.join(scratch, 'dist');
+    // PLAN_OUTDIR_ENV wins over an outdir the program sets, so its real output is never touched
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: outdir, [PLAN_OUTDIR_ENV]: outdir, [UPDATE_LOCK_ENV]: '', [REPORT_ENV]: reportFile };
     // Set only by the cdk8s CLI: without it the app throws on a refusal as a program of its own does.
     delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });

@@ -1,6 +1,7 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { duplicatePackageOf } from './duplicate-packages';
 import { errorMessage } from '../private/errors';
-import { jsonPatchesOf, patchOperation, renderWithoutPatches } from '../private/upstream-state';
+import { declaredApiObjectProps, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../private/upstream-state';
 import { jsonPatchCall } from '../private/write-calls';
 
 /** cdk8s' prefix on an error thrown while an object renders: the path and name the finding names anyway. */
@@ -32,6 +33,8 @@ export function renderErrorText(e: unknown): string {
  */
 export function renderFailure(apiObject: ApiObject, e: unknown): string {
   const text = renderErrorText(e);
+  const twoCopies = twoCopiesFailure(apiObject, text);
+  if (twoCopies !== undefined) return twoCopies;
   try {
     const patches = jsonPatchesOf(apiObject);
     if (patches.length === 0) return text;
@@ -54,6 +57,45 @@ export function renderFailure(apiObject: ApiObject, e: unknown): string {
     // the declaration itself does not render: the first error says why
   }
   return text;
+}
+
+/** cdk8s' error for a value its resolvers left as they found it (sanitizeValue): the value's class name. */
+const NON_SIMPLE = /^(?:Error: )?can't render non-simple object of type '([^']+)'$/;
+
+/** The prefix of a render error that says the object's value comes from a second copy of a package; it carries its own fix. */
+export const TWO_COPIES = 'two copies of ';
+
+/**
+ * When cdk8s could not render a value because its class comes from a second
+ * copy of its package (a capability package with its own cdk8s: its `Lazy` is
+ * no `Lazy` to the app's resolvers), the real cause and the fix.
+ */
+function twoCopiesFailure(apiObject: ApiObject, text: string): string | undefined {
+  const type = NON_SIMPLE.exec(text)?.[1];
+  if (type === undefined) return undefined;
+  const value = valueOfClass(declaredApiObjectProps(apiObject), type, new Set(), 0);
+  const duplicate = value !== undefined ? duplicatePackageOf(value) : undefined;
+  if (!duplicate) return undefined;
+  const { name, foreign, loaded } = duplicate;
+  return (
+    `${TWO_COPIES}${name} are loaded: its ${type} comes from '${foreign}', while the app resolves '${loaded}', ` +
+    `so the app cannot render it (${text}). The package that made it has its own ${name}: ` +
+    `declare ${name} in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all belong (docs/packaging.md); ` +
+    'then run npm dedupe in the app, or install the package from a packed tarball (npm pack, then npm i <file>.tgz) rather than from its folder. ' +
+    `With npm link, remove the linked package's own copy (rm -rf <package>/node_modules/${name}) so it resolves the app's`
+  );
+}
+
+/** The first value (depth first, at most 64 levels) under `node` whose class is named `type`. */
+function valueOfClass(node: unknown, type: string, seen: Set<object>, depth: number): object | undefined {
+  if (node === null || typeof node !== 'object' || seen.has(node) || depth > 64) return undefined;
+  seen.add(node);
+  if (node.constructor?.name === type) return node;
+  for (const child of Object.values(node)) {
+    const found = valueOfClass(child, type, seen, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {

@@ -61,6 +61,11 @@ export function isJsonPatch(x: unknown): x is JsonPatch {
   return x !== null && typeof x === 'object' && typeof (x as { _toJson?: unknown })._toJson === 'function';
 }
 
+/** The props a cdk8s object was declared with (its private `props`), as given: Lazies and all; undefined when it has none. */
+export function declaredApiObjectProps(apiObject: ApiObject): unknown {
+  return (apiObject as unknown as { props?: unknown }).props;
+}
+
 /** Renders a cdk8s object as its declaration alone: `toJson()` with its JSON patches left out for the call. */
 export function renderWithoutPatches(apiObject: ApiObject): any {
   const patches = patchArray(apiObject);

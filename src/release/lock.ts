@@ -235,11 +235,31 @@ export function parseLock(text: string, file: string, recover = RECOVER): LockFi
   try {
     parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (e) {
+    const conflict = conflictMarkerLine(text);
+    if (conflict !== undefined) {
+      return {
+        problems: [
+          `'${file}' holds a merge conflict (a '${conflict.marker}' marker at line ${conflict.line}), so it is not valid JSON. ` +
+            'Resolve it by taking either side whole (git checkout --ours or --theirs), then synth the merged program again with ' +
+            'CDK_CAPABILITY_UPDATE_LOCK=1 to rewrite the lock, and commit it (docs/lock.md).',
+        ],
+      };
+    }
     return { problems: [`'${file}' is not valid JSON (${(e as Error).message}). ${recover}`] };
   }
   const problems = lockSchemaProblems(parsed);
   if (problems.length > 0) return { problems: problems.map((p) => `'${file}' is not a cdk-capability lock: ${p}. ${recover}`) };
   return { lock: parsed as Lock, problems: [] };
+}
+
+/** The first line (1-based) that starts with a git merge-conflict marker (`<<<<<<<`, `=======`, `>>>>>>>`), if any. */
+function conflictMarkerLine(text: string): { readonly line: number; readonly marker: string } | undefined {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const marker = /^(<{7}|={7}|>{7})(?: |$|\r)/.exec(lines[i]);
+    if (marker) return { line: i + 1, marker: marker[1] };
+  }
+  return undefined;
 }
 
 /** Writes a lock file atomically (a sibling temporary file renamed over it). */

@@ -37,12 +37,23 @@ export interface ProtectedPaths {
 }
 
 /**
- * The outdir a `CapabilityApp` writes to: the `outdir` prop, else a non-blank
+ * The variable `cdk-capability plan` sets to the temporary folder it runs the
+ * app into. It wins over the `outdir` prop as well as `CDK8S_OUTDIR`, so a
+ * program that sets its outdir (`new CapabilityApp({ outdir: '/abs/dist' })`)
+ * still leaves its real output untouched when it is planned.
+ */
+export const PLAN_OUTDIR_ENV = 'CDK_CAPABILITY_PLAN_OUTDIR';
+
+/**
+ * The outdir a `CapabilityApp` writes to: a non-blank `CDK_CAPABILITY_PLAN_OUTDIR`
+ * (set by `cdk-capability plan`), else the `outdir` prop, else a non-blank
  * `CDK8S_OUTDIR`, else `dist`. A blank `CDK8S_OUTDIR` (set but empty, as a
  * shell `CDK8S_OUTDIR= cmd` leaves it) counts as unset: cdk8s itself would
  * keep `''`, which is the working directory.
  */
 export function resolveOutdir(prop: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const planned = env[PLAN_OUTDIR_ENV];
+  if (planned !== undefined && planned.trim() !== '') return planned;
   if (prop !== undefined) return prop;
   const fromEnv = env.CDK8S_OUTDIR;
   return fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : 'dist';

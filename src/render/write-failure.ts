@@ -25,13 +25,38 @@ const CAUSES: Readonly<Record<string, { cause: string; fix: string }>> = {
  */
 export function writeFailure(outdir: string, error: unknown, alongside?: string): CompositionError {
   const e = error as NodeJS.ErrnoException;
-  const known = e?.code ? CAUSES[e.code] : undefined;
+  const cause = e?.code ? CAUSES[e.code] : undefined;
+  const known = cause && (e.code === 'EACCES' || e.code === 'EPERM') ? { ...cause, fix: permissionFix(outdir, e, alongside) } : cause;
   const where = e?.path ? ` (${e.code}, ${e.syscall ?? 'write'} '${shownPath(e.path)}')` : '';
   const kept = alongside ? `The previous output and '${alongside}' are unchanged.` : 'The previous output is unchanged.';
   const detail = known
     ? `could not write the output '${outdir}': ${known.cause}${where}. ${kept} Fix: ${known.fix}.`
     : `could not write the output '${outdir}': ${errorMessage(error)}${where}. ${kept}`;
   return new CompositionError([toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []))]);
+}
+
+/**
+ * The fix for a refused permission, naming the folder that refused:
+ * - the outdir itself, when moving it aside failed: the run folder was created
+ *   in the outdir's folder before the swap, so that folder is writable, and
+ *   Linux moves a folder to another parent only when the folder itself is
+ *   writable (its `..` entry changes);
+ * - the lock file's folder, when the failing path lies there: the new lock is
+ *   written beside the lock file and renamed over it;
+ * - else the outdir's folder, where the run folder, the outdir's `.lock` and
+ *   the new output are created.
+ */
+function permissionFix(outdir: string, e: NodeJS.ErrnoException, alongside: string | undefined): string {
+  const failed = e.path ? path.resolve(e.path) : undefined;
+  const target = path.resolve(outdir);
+  if (failed === target && e.syscall === 'rename') {
+    return `make the outdir '${shownPath(target)}' itself writable by this user (chmod u+w ${shownPath(target)}): synth moves it aside to swap in the new output; or point the outdir elsewhere`;
+  }
+  if (alongside && failed && path.dirname(failed) === path.dirname(path.resolve(alongside))) {
+    const folder = path.dirname(path.resolve(alongside));
+    return `make the lock file's folder '${shownPath(folder)}' writable by this user: the new lock is written beside the lock file and renamed over it; or point the lockFile prop elsewhere`;
+  }
+  return `make the outdir's folder '${shownPath(path.dirname(target))}' writable by this user, or point the outdir elsewhere`;
 }
 
 /** A path relative to the working directory when it lies below it, else absolute. */
