@@ -17,7 +17,7 @@ import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
 import { invalidInput } from '../private/invalid-input';
 import { outsideCapabilityApp } from '../private/misplaced';
-import { nearMiss } from '../private/near-miss';
+import { keysOf, misspeltKeyProblems } from '../private/near-miss';
 import { RunFolder } from '../private/run-folder';
 import { runFolderFailure } from '../private/scratch';
 import { valueText } from '../private/value-text';
@@ -356,11 +356,19 @@ function sourceLocations(root: IConstruct, findings: readonly Violation[]): Reco
   return Object.keys(locations).length > 0 ? locations : undefined;
 }
 
-/** The props `CapabilityApp` takes: its own, and cdk8s' `AppProps` (of cdk8s 2.x). */
-const KNOWN_PROPS: readonly string[] = [
-  'outdir', 'lockFile', 'gitops', 'enforce', 'context', 'builtinCloudFormationValidation',
-  'outputFileExtension', 'yamlOutputType', 'recordConstructMetadata', 'resolvers',
-];
+/** The props `CapabilityApp` takes: its own, and cdk8s' `AppProps` (the compiler holds the list to both). */
+const KNOWN_PROPS = keysOf<CapabilityAppProps>({
+  outdir: true,
+  lockFile: true,
+  gitops: true,
+  enforce: true,
+  context: true,
+  builtinCloudFormationValidation: true,
+  outputFileExtension: true,
+  yamlOutputType: true,
+  recordConstructMetadata: true,
+  resolvers: true,
+});
 
 /**
  * `props`, or the `CAP010` refusal naming each prop that is not valid, in one violation: from JavaScript,
@@ -390,10 +398,7 @@ function checkedProps(props: CapabilityAppProps): CapabilityAppProps {
   }
   if (props.enforce !== undefined) appendAll(problems, enforceOptionsProblems(props.enforce));
   // a prop it does not know passes (cdk8s adds props of its own across versions), unless it misspells one it knows
-  for (const key of Object.keys(props)) {
-    const meant = KNOWN_PROPS.includes(key) ? undefined : nearMiss(key, KNOWN_PROPS);
-    if (meant !== undefined) problems.push(`'${key}' is not a prop; did you mean '${meant}'?`);
-  }
+  appendAll(problems, misspeltKeyProblems(props, KNOWN_PROPS));
   if (problems.length > 0) throw invalidInput(`CapabilityApp props: ${problems.join('; ')}`);
   return props;
 }

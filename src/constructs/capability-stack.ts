@@ -3,9 +3,29 @@ import { Construct } from 'constructs';
 import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
 import { requireCapability } from '../private/misplaced';
+import { keysOf } from '../private/near-miss';
 import { recordSelfDependency } from '../private/self-dependency';
 import { stackCycleRefusal } from '../private/stack-cycle-refusal';
 import { stackNameRefusal } from '../private/stack-name-refusal';
+
+/**
+ * The props of aws-cdk's `StackProps` (the compiler holds the list to them). aws-cdk adds props across versions,
+ * so a prop not in it is refused only when it misspells one (`refuseUnknownKeys`' `open`).
+ */
+export const STACK_PROPS = keysOf<StackProps>({
+  env: true,
+  stackName: true,
+  description: true,
+  tags: true,
+  synthesizer: true,
+  terminationProtection: true,
+  analyticsReporting: true,
+  crossRegionReferences: true,
+  permissionsBoundary: true,
+  suppressTemplateIndentation: true,
+  notificationArns: true,
+  propertyInjectors: true,
+});
 
 /**
  * What `SharedBase` and `DeploymentAggregate` share: an aws-cdk `Stack` inside

@@ -7,7 +7,9 @@ import { hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
 import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { withInheritedAspects } from '../private/inherited-aspects';
+import { refuseUnknownKeys } from '../private/invalid-input';
 import type { GeneratedNames } from '../private/names';
+import { keysOf } from '../private/near-miss';
 import { assemblyDirFor } from '../private/scratch';
 import { valueText } from '../private/value-text';
 import { recordAwsCdkWriteCalls } from '../private/write-calls';
@@ -35,6 +37,9 @@ export interface CapabilityProps extends RuntimeCapabilityProps {
    */
   readonly prefixStackNames?: boolean;
 }
+
+/** The props `Capability` takes (the compiler holds the list to `CapabilityProps`). */
+const CAPABILITY_PROPS = keysOf<CapabilityProps>({ env: true, prefixStackNames: true, description: true, generatedNames: true });
 
 /**
  * One capability: a composition of a shared base and per-tenant deployment
@@ -89,6 +94,7 @@ export class Capability extends Stage {
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
     super(requireCapabilityId(scope, id), id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
+    refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path);
     this.generatedNames = setUpCapability(this, props);
     const prefix: unknown = props.prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does

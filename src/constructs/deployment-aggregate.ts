@@ -1,7 +1,9 @@
 import { StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { CapabilityStack } from './capability-stack';
+import { CapabilityStack, STACK_PROPS } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
+import { refuseUnknownKeys } from '../private/invalid-input';
+import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /** Properties of a `DeploymentAggregate`. */
@@ -13,6 +15,9 @@ export interface DeploymentAggregateProps extends StackProps {
    */
   readonly tenant?: string;
 }
+
+/** The props `DeploymentAggregate` takes: its own and aws-cdk's `StackProps` (the compiler holds the list to both). */
+const AGGREGATE_PROPS = [...keysOf<Omit<DeploymentAggregateProps, keyof StackProps>>({ tenant: true }), ...STACK_PROPS];
 
 /**
  * The deployment-time resources of one tenant (for a CDN, its certificate, DNS
@@ -42,6 +47,8 @@ export class DeploymentAggregate extends CapabilityStack {
    */
   constructor(scope: Construct, id: string, props: DeploymentAggregateProps = {}) {
     super(scope, id, props, 'DeploymentAggregate');
+    // aws-cdk adds stack props across versions: one it does not know passes, unless it misspells one it knows
+    refuseUnknownKeys(`DeploymentAggregate '${this.node.path}' props`, props, AGGREGATE_PROPS, this.node.path, true);
     brand(this, 'DeploymentAggregate');
     this.tenant = props.tenant ?? id;
     const tenant: unknown = props.tenant;

@@ -5,7 +5,9 @@ import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
 import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName, isReservedFieldManager } from '../private/field-manager-name';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
+import { refuseUnknownKeys } from '../private/invalid-input';
 import { usernameProblem } from '../private/kubernetes-username';
+import { keysOf } from '../private/near-miss';
 
 /** Properties of a `RuntimeWriter`. */
 export interface RuntimeWriterProps {
@@ -102,6 +104,7 @@ export class RuntimeWriter extends Construct {
   constructor(scope: Construct, id: string, props: RuntimeWriterProps) {
     super(scope, id);
     brand(this, 'RuntimeWriter');
+    refuseUnknownKeys(`RuntimeWriter '${this.node.path}' props`, props, WRITER_PROPS, this.node.path);
     const problems: string[] = [];
     const target = (props as Partial<RuntimeWriterProps>).target;
     if (isKindReference(target)) {
@@ -126,6 +129,8 @@ export class RuntimeWriter extends Construct {
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
   }
 }
+
+const WRITER_PROPS = keysOf<RuntimeWriterProps>({ target: true, fields: true, identity: true, manager: true });
 
 function isKindReference(x: unknown): x is KindReference {
   if (x === null || typeof x !== 'object' || Construct.isConstruct(x)) return false;

@@ -1,7 +1,8 @@
 import { StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { CapabilityStack } from './capability-stack';
+import { CapabilityStack, STACK_PROPS } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
+import { refuseUnknownKeys } from '../private/invalid-input';
 
 /** Properties of a `SharedBase`. */
 export interface SharedBaseProps extends StackProps {}
@@ -31,6 +32,8 @@ export class SharedBase extends CapabilityStack {
    */
   constructor(scope: Construct, id: string, props: SharedBaseProps = {}) {
     super(scope, id, props, 'SharedBase');
+    // aws-cdk adds stack props across versions: one it does not know passes, unless it misspells one it knows
+    refuseUnknownKeys(`SharedBase '${this.node.path}' props`, props, STACK_PROPS, this.node.path, true);
     brand(this, 'SharedBase');
   }
 }

@@ -1,4 +1,5 @@
 import { constructionRefusal } from './misplaced';
+import { misspeltKeyProblems, unknownKeyProblems } from './near-miss';
 
 /** The code of an object, or of what a construct was given, that would be refused where it goes (`ViolationCode.INVALID_OBJECT`). */
 export const INVALID_OBJECT = 'CAP010';
@@ -12,6 +13,24 @@ export const INVALID_OBJECT = 'CAP010';
  */
 export function invalidInput(message: string, path?: string): Error {
   return constructionRefusal(INVALID_OBJECT, `invalid object: ${message}`, path);
+}
+
+/**
+ * Refuses, with one `CAP010` naming them all, each key of an options object that its API does not take, with
+ * the key it most likely misspells: a misspelt option would otherwise be dropped without a word. Anything but
+ * an object passes (its own check names it).
+ *
+ * @param api what takes the options, as the message names it (`addBackend 'App/shop/Routing/Web'`)
+ * @param known every key the options take (`keysOf`), including those of a parent interface
+ * @param path the construct path the refusal names
+ * @param open true when `known` may miss keys another package adds across versions (cdk8s' `ChartProps`):
+ *   then only a key that misspells a known one is refused, as `CapabilityApp` does its props
+ * @throws CompositionError `CAP010`
+ */
+export function refuseUnknownKeys(api: string, given: unknown, known: readonly string[], path?: string, open = false): void {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) return;
+  const problems = open ? misspeltKeyProblems(given, known) : unknownKeyProblems(given, known, '');
+  if (problems.length > 0) throw invalidInput(`${api}: ${problems.join('; ')}`, path);
 }
 
 /**

@@ -57,3 +57,29 @@ function editDistance(a: string, b: string): number {
   }
   return d[a.length][b.length];
 }
+
+/**
+ * The keys of `T`, every one and no other: the compiler refuses a `keys` object that misses a key of `T` or
+ * holds one it does not have, so a list of known option keys cannot drift from the options' interface (nor
+ * from a parent interface of another package, such as cdk8s' `ChartProps`, when that package adds a prop).
+ *
+ * @example
+ * keysOf<{ a?: number; b: string }>({ a: true, b: true }); // ['a', 'b']
+ */
+export function keysOf<T>(keys: { readonly [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.keys(keys);
+}
+
+/**
+ * Why each key of `given` that is not one of `known` is refused, when `known` is not every key there may be
+ * (a parent's props that another package adds to across versions): only a key that misspells a known one,
+ * `'<key>' is not a prop; did you mean '<known>'?`; any other passes.
+ */
+export function misspeltKeyProblems(given: object, known: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(given)) {
+    const meant = known.includes(key) ? undefined : nearMiss(key, known);
+    if (meant !== undefined) problems.push(`'${key}' is not a prop; did you mean '${meant}'?`);
+  }
+  return problems;
+}

@@ -1,8 +1,9 @@
 import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
-import { invalidInput } from '../private/invalid-input';
+import { invalidInput, refuseUnknownKeys } from '../private/invalid-input';
 import { cdk8sPlus } from '../private/lazy';
+import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /** Options of `RuntimeRouting.addBackend`. */
@@ -31,7 +32,9 @@ export interface BackendOptions {
   readonly namespace?: string;
   /**
    * Environment variables of the container, for example handles of the
-   * interface contract (`values.originDnsName.envValue()`).
+   * interface contract (`values.originDnsName.envValue()`). Each value is an
+   * `EnvValue` of cdk8s-plus: a literal is `EnvValue.fromValue('1')`; a plain
+   * string or any other value is refused (`CAP010`), not written without a value.
    *
    * @default - none
    */
@@ -157,6 +160,32 @@ export const VERSION_LABEL = 'cdk-capability.io/version';
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+const BACKEND_OPTIONS = keysOf<BackendOptions>({
+  image: true, port: true, replicas: true, name: true, namespace: true, env: true, securityContext: true,
+});
+const VERSIONED_OPTIONS = keysOf<VersionedBackendOptions>({
+  port: true, versions: true, replicas: true, name: true, namespace: true, env: true, securityContext: true,
+});
+const VERSION_OPTIONS = keysOf<BackendVersionOptions>({ image: true, replicas: true, env: true });
+
+/**
+ * Why `env` is not a map of variable names to cdk8s-plus `EnvValue`s, one problem a variable: cdk8s-plus
+ * writes a plain string, or an object of neither `value` nor `valueFrom`, as a variable without a value, and
+ * a string's characters as variables named "0", "1", ...
+ */
+function envProblems(env: unknown, label: string): string[] {
+  if (env === undefined) return [];
+  if (env === null || typeof env !== 'object' || Array.isArray(env)) {
+    return [`'${label}' (${valueText(env)}) must be a map of variable names to EnvValues of cdk8s-plus, such as { LOG_LEVEL: EnvValue.fromValue('info') }`];
+  }
+  return Object.entries(env as Record<string, unknown>).flatMap(([name, value]) => {
+    const v = value as { value?: unknown; valueFrom?: unknown } | null;
+    if (v !== null && typeof v === 'object' && (v.value !== undefined || v.valueFrom !== undefined)) return [];
+    const literal = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'value';
+    return [`${label} variable '${name}' (${valueText(value)}) must be an EnvValue of cdk8s-plus, such as EnvValue.fromValue(${JSON.stringify(literal)})`];
+  });
+}
+
 /**
  * Declares a backend: a cdk8s-plus `Deployment` and a `Service` in front of it.
  *
@@ -168,6 +197,9 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
   const path = `${scope.node.path}/${id}`;
   const refused = (problem: string) => invalidInput(`addBackend '${path}': ${problem}`, path);
   if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }`);
+  refuseUnknownKeys(`addBackend '${path}'`, options, BACKEND_OPTIONS, path);
+  const badEnv = envProblems(options.env, 'env');
+  if (badEnv.length > 0) throw refused(badEnv.join('; '));
   // from JavaScript, anything: each prop a Deployment or Service takes is checked here, not left to the API server
   if (typeof options.image !== 'string' || options.image.trim() === '') throw refused(`'image' (${valueText(options.image)}) must be a container image, such as 'ghcr.io/example/web:1.4.2'`);
   if (options.replicas !== undefined && !(Number.isInteger(options.replicas) && options.replicas >= 0)) {
@@ -217,6 +249,9 @@ export function addVersionedBackend(scope: Construct, id: string, options: Versi
   const path = `${scope.node.path}/${id}`;
   const refused = (problem: string) => invalidInput(`addVersionedBackend '${path}': ${problem}`, path);
   if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { port: 8080, versions: { blue: { image: 'ghcr.io/example/web:1.4.2' } } }`);
+  refuseUnknownKeys(`addVersionedBackend '${path}'`, options, VERSIONED_OPTIONS, path);
+  const badEnv = envProblems(options.env, 'env');
+  if (badEnv.length > 0) throw refused(badEnv.join('; '));
   const given: unknown = options.versions;
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw refused(`'versions' (${valueText(given)}) must be a map of version names to versions, such as { blue: { image: 'ghcr.io/example/web:1.4.2' } }`);
@@ -231,6 +266,9 @@ export function addVersionedBackend(scope: Construct, id: string, options: Versi
     }
     const v = options.versions[version];
     if (v === null || typeof v !== 'object') throw refused(`version ${JSON.stringify(version)} (${valueText(v)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2' }`);
+    refuseUnknownKeys(`addVersionedBackend '${path}' version ${JSON.stringify(version)}`, v, VERSION_OPTIONS, path);
+    const badVersionEnv = envProblems(v.env, `versions.${version}.env`);
+    if (badVersionEnv.length > 0) throw refused(badVersionEnv.join('; '));
     const idOf = `${id}${version.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}`;
     versions[version] = addBackend(scope, idOf, {
       image: v.image,

@@ -7,7 +7,9 @@ import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, MeshVirtualService, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
+import { refuseUnknownKeys } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
+import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /** Properties of a `RuntimeRouting`. */
@@ -79,6 +81,8 @@ export class RuntimeRouting extends Chart {
    */
   constructor(scope: Construct, id: string, props: RuntimeRoutingProps = {}) {
     super(requireCapability(scope, id, 'RuntimeRouting'), id, props);
+    // cdk8s adds chart props across versions: one it does not know passes, unless it misspells one it knows
+    refuseUnknownKeys(`RuntimeRouting '${this.node.path}' props`, props, ROUTING_PROPS, this.node.path, true);
     brand(this, 'RuntimeRouting');
     this.capability = RuntimeCapability.of(this);
     this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
@@ -182,6 +186,11 @@ function tenantHeaderProblems(capability: RuntimeCapability): string[] {
 }
 
 /** Why `routeStyle` or `gateway` is refused: empty when both are fine. */
+/** The props `RuntimeRouting` takes: its own and cdk8s' `ChartProps` (the compiler holds the list to both). */
+const ROUTING_PROPS = keysOf<RuntimeRoutingProps>({
+  routeStyle: true, gateway: true, labels: true, namespace: true, disableResourceNameHashes: true,
+});
+
 function routingPropsProblems(props: RuntimeRoutingProps): string[] {
   const problems: string[] = [];
   const styles: unknown[] = Object.values(RouteStyle);

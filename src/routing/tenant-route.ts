@@ -6,8 +6,9 @@ import { isTenantHeaderName } from './tenant-header';
 import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { DNS1123_LABEL } from '../private/dns-names';
-import { dnsLabelLike, invalidInput } from '../private/invalid-input';
+import { dnsLabelLike, invalidInput, refuseUnknownKeys } from '../private/invalid-input';
 import { gatewayApi, istio } from '../private/lazy';
+import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /** How tenant routes are rendered. */
@@ -122,6 +123,7 @@ export interface MeshVirtualService {
 /** A Gateway API `Hostname` (`HTTPRoute` `spec.hostnames[]`): lowercase DNS labels, optionally behind one `*.`. */
 const GATEWAY_HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const MAX_HOSTNAME = 253;
+const ROUTE_OPTIONS = keysOf<TenantRouteOptions>({ name: true, namespace: true, hostnames: true, pathPrefix: true, weights: true, header: true });
 
 /** The characters a Gateway API path match takes (RFC 3986 path characters and %-escapes). */
 const PATH_CHARACTERS = /^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$/;
@@ -170,6 +172,7 @@ export function addTenantRoute(
   if (backend === null || typeof backend !== 'object' || !('deployment' in backend || 'versions' in backend)) {
     throw refused(`'backend' (${valueText(backend)}) must be what addBackend or addVersionedBackend returned`);
   }
+  refuseUnknownKeys(`addTenantRoute '${path}'`, options, ROUTE_OPTIONS, path);
   const hostnames: unknown = options.hostnames;
   if (hostnames !== undefined && !(Array.isArray(hostnames) && hostnames.every((h) => typeof h === 'string' && h !== ''))) {
     throw refused(`'hostnames' (${valueText(hostnames)}) must be a list of host names, such as ["acme.example.com"]`);
