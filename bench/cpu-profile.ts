@@ -98,10 +98,19 @@ export function toSources(profile: Profile, sourceMapOf: (file: string) => Sourc
   return { ...profile, nodes };
 }
 
+/**
+ * A source of the bundle as the repository names it: the map names each `../src/<file>` beside the installed
+ * package's lib/ (`node_modules/cdk-capability/src/...`), which is this repository's `src/<file>`.
+ */
+function ownSource(path: string): string {
+  const own = path.lastIndexOf('node_modules/cdk-capability/src/');
+  return own === -1 ? path : `/${path.slice(own + 'node_modules/cdk-capability/'.length)}`;
+}
+
 /** A path short enough for a table: from `node_modules/<pkg>/` or from `src/`. */
 function shortFile(url: string): string {
   if (!url) return '';
-  const path = url.replace(/^file:\/\//, '');
+  const path = ownSource(url.replace(/^file:\/\//, ''));
   const nm = path.lastIndexOf('node_modules/');
   if (nm !== -1) return path.slice(nm + 'node_modules/'.length);
   const src = path.lastIndexOf('/src/');
@@ -111,7 +120,7 @@ function shortFile(url: string): string {
 
 function areaOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 and native code';
-  const path = url.replace(/^file:\/\//, '');
+  const path = ownSource(url.replace(/^file:\/\//, ''));
   const nm = path.lastIndexOf('node_modules/');
   if (nm !== -1) {
     const parts = path.slice(nm + 'node_modules/'.length).split('/');

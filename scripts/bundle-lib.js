@@ -184,14 +184,23 @@ function withoutInnerNameCalls(text) {
   return out;
 }
 
-/** The map's embedded sources as the files in src/ read, not as `builtinNamespaces` gave them to esbuild. */
+/**
+ * The map's embedded sources as the files in src/ read, not as `builtinNamespaces` gave them to esbuild; and each
+ * source of src/ named `../src/<file>`, beside the lib/ the bundle is in, wherever it is written. A stack frame a
+ * source-map reader (ts-node's, Node's --enable-source-maps) maps is then a file of the package itself
+ * (`isOwnFile`), as it is in an installed package, not one of the folder that built it: the frames the package
+ * skips to find the program's call stay skipped.
+ */
 function sourcesAsWritten(mapFile) {
   const map = JSON.parse(fs.readFileSync(mapFile, 'utf-8'));
-  map.sourcesContent = map.sources.map((source, i) => {
-    const file = path.resolve(path.dirname(mapFile), source);
-    return file.startsWith(SRC + path.sep) && file.endsWith('.ts') ? fs.readFileSync(file, 'utf-8') : map.sourcesContent[i];
-  });
+  const files = map.sources.map((source) => path.resolve(path.dirname(mapFile), source));
+  map.sourcesContent = files.map((file, i) => (isSource(file) ? fs.readFileSync(file, 'utf-8') : map.sourcesContent[i]));
+  map.sources = files.map((file, i) => (file.startsWith(SRC + path.sep) ? `../src/${path.relative(SRC, file).split(path.sep).join('/')}` : map.sources[i]));
   fs.writeFileSync(mapFile, JSON.stringify(map));
+}
+
+function isSource(file) {
+  return file.startsWith(SRC + path.sep) && file.endsWith('.ts');
 }
 
 if (require.main === module) {
