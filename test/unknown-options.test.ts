@@ -22,10 +22,11 @@ function thrown(f: () => unknown): string {
 // A misspelt option was dropped without a word: each key no option of the API is refused, all in one refusal,
 // each with the option it most likely misspells.
 describe('an unknown option is CAP010 naming the key, the API and the option it misspells', () => {
-  test('Capability', () => {
+  test('Capability: a misspelt prop is refused; a capability class\'s own prop, handed on with ours, passes', () => {
     expect(thrown(() => new Capability(app(), 'shop', { prefixStackName: false, generatedName: 'full-path' } as any))).toBe(REFUSED
-      + "Capability 'shop' props: 'prefixStackName' is not an option (did you mean 'prefixStackNames'?); the options are 'env', 'prefixStackNames', 'description', 'generatedNames'; "
-      + "'generatedName' is not an option (did you mean 'generatedNames'?); the options are 'env', 'prefixStackNames', 'description', 'generatedNames'");
+      + "Capability 'shop' props: 'prefixStackName' is not a prop; did you mean 'prefixStackNames'?; 'generatedName' is not a prop; did you mean 'generatedNames'?");
+    // as docs/packaging.md's QueueCapability does: super(scope, id, props) with props extending CapabilityProps
+    expect(() => new Capability(app(), 'queues', { tenants: ['acme'], prefixStackNames: false } as any)).not.toThrow();
   });
 
   test('RuntimeRouting: a misspelt prop is refused; one cdk8s may add passes', () => {

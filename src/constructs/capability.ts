@@ -38,7 +38,7 @@ export interface CapabilityProps extends RuntimeCapabilityProps {
   readonly prefixStackNames?: boolean;
 }
 
-/** The props `Capability` takes (the compiler holds the list to `CapabilityProps`). */
+/** The props `Capability` takes (the compiler holds the list to `CapabilityProps`); a prop that misspells one is refused, any other passes. */
 const CAPABILITY_PROPS = keysOf<CapabilityProps>({ env: true, prefixStackNames: true, description: true, generatedNames: true });
 
 /**
@@ -94,7 +94,8 @@ export class Capability extends Stage {
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
     super(requireCapabilityId(scope, id), id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
-    refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path);
+    // a misspelt prop only: a capability class (docs/packaging.md) hands its own props, ours among them, to this constructor
+    refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path, true);
     this.generatedNames = setUpCapability(this, props);
     const prefix: unknown = props.prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does
