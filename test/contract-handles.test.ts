@@ -70,27 +70,28 @@ describe('a field builder given options it cannot take', () => {
 });
 
 describe('InterfaceContract props a JavaScript program gets wrong', () => {
-  test('a misspelt prop is CAP010 at synth naming the prop it most likely misspells, not a default parameter path taken without a word', () => {
-    // GIVEN parameterPrefix misspelt
-    const { app, base, edge } = composition(undefined, { parameterPrefx: '/platform' });
-    edge.publish(base, VALUES);
+  test('a misspelt prop is CAP010 as the contract is created, naming the prop it most likely misspells, not a default parameter path taken without a word', () => {
+    // GIVEN a capability
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const cdn = new Capability(app, 'cdn');
 
-    // THEN
-    expect(violationsOf(app)).toEqual([
-      "CAP010 invalid object: 'cdn/Edge' failed its own validation: 'parameterPrefx' is not an option (did you mean 'parameterPrefix'?); "
+    // THEN parameterPrefix misspelt is refused
+    expect(refusalOf(() => new InterfaceContract(cdn, 'Edge', { version: '1.0.0', fields: {}, parameterPrefx: '/platform' } as any))).toEqual({
+      code: 'CAP010',
+      message: "invalid object: InterfaceContract 'cdn/Edge' props: 'parameterPrefx' is not an option (did you mean 'parameterPrefix'?); "
         + "the options are 'version', 'fields', 'parameterPrefix', 'name'",
-    ]);
+      paths: ['cdn/Edge'],
+    });
   });
 
-  test('fields left out (a misspelt fields) are CAP010 naming both, not a CAP000 crash of collect', () => {
-    // GIVEN fields given as feilds
+  test('fields left out are CAP010 naming them, not a CAP000 crash of collect', () => {
+    // GIVEN no fields
     const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
-    const edge = new InterfaceContract(new Capability(app, 'cdn'), 'Edge', { version: '1.0.0', feilds: { tenantHeader: Field.string() } } as any);
+    const edge = new InterfaceContract(new Capability(app, 'cdn'), 'Edge', { version: '1.0.0' } as any);
 
-    // THEN the contract has no fields meanwhile, and synth names both problems
+    // THEN the contract has no fields meanwhile, and synth names them
     expect(edge.fields).toEqual({});
     expect(violationsOf(app)).toEqual([
-      "CAP010 invalid object: 'cdn/Edge' failed its own validation: 'feilds' is not an option (did you mean 'fields'?); the options are 'version', 'fields', 'parameterPrefix', 'name'",
       "CAP010 invalid object: 'cdn/Edge' failed its own validation: 'fields' (undefined) must be a map of fields, such as { tenantHeader: Field.string() }",
     ]);
   });

@@ -39,8 +39,6 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
       "'patches'[0] (an object) must be a JsonPatch, made with JsonPatch.add, replace, remove, move, copy or test."],
     ['write that is no function', { write: 'addLabel' }, '\'write\' ("addLabel") must be a function of the target.'],
     ['force that is a string', { fields: { data: { a: '1' } }, force: 'yes' }, '\'force\' ("yes") must be true or false.'],
-    ['force misspelt (its leaves were written without it, a CAP002 that named no typo)', { fields: { data: { a: '1' } }, forse: true },
-      "'forse' is not an option (did you mean 'force'?); the options are 'target', 'fields', 'patches', 'write', 'force'."],
     ['fields holding a function (a CAP000 before: a function cannot be cloned)', { fields: { data: { a: () => '1' } } },
       "'fields.data.a' is a function, which JSON and YAML have no form for. Give it as a string or a number."],
     ['a patch whose path is no JSON pointer (cdk8s applied it, changing nothing)', { patches: [JsonPatch.add('data/a', '1')] },
@@ -54,10 +52,18 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     expect(refusal(props)).toEqual([BAD + expected]);
   });
 
-  test('fields misspelt name the prop meant, beside having nothing to write', () => {
-    expect(refusal({ feilds: { data: { a: '1' } } })).toEqual([
-      `${BAD}'feilds' is not an option (did you mean 'fields'?); the options are 'target', 'fields', 'patches', 'write', 'force'.`,
-      `${BAD}it has nothing to write: give it 'fields', 'patches' or 'write'.`,
+  test('a misspelt prop is CAP010 as the contribution is created, naming the prop meant (a misspelt force wrote without it, a misspelt fields had nothing to write)', () => {
+    // GIVEN
+    const f = fixture();
+    const made = (props: object) => thrownBy(() => new Contribution(f.team, 'Bad', { target: f.settings, ...props } as any)) as CompositionError;
+
+    // THEN
+    const refusals = [made({ fields: { data: { level: 'debug' } }, forse: true }), made({ feilds: { data: { a: '1' } } })];
+    expect(refusals.map((e) => CompositionError.isCompositionError(e) && e.violations.map((v) => [v.code, v.message, v.paths]))).toEqual([
+      [['CAP010', "invalid object: Contribution 'cdn/Routing/Team/Bad' props: 'forse' is not an option (did you mean 'force'?); "
+        + "the options are 'target', 'fields', 'patches', 'write', 'force'", ['cdn/Routing/Team/Bad']]],
+      [['CAP010', "invalid object: Contribution 'cdn/Routing/Team/Bad' props: 'feilds' is not an option (did you mean 'fields'?); "
+        + "the options are 'target', 'fields', 'patches', 'write', 'force'", ['cdn/Routing/Team/Bad']]],
     ]);
   });
 
@@ -141,7 +147,7 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     ]);
   });
 
-  test('any props at all, as JavaScript may pass them: a synth that accepts or refuses with coded errors, never a crash or CAP000', () => {
+  test('any props at all, as JavaScript may pass them: a refusal as it is created, or a synth that accepts or refuses, each with coded errors, never a crash or CAP000', () => {
     const anything = fc.oneof(
       fc.anything(),
       fc.record({
@@ -154,7 +160,20 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     fc.assert(fc.property(anything, (props) => {
       const f = fixture();
       const given = props && typeof props === 'object' && !Array.isArray(props) ? { target: f.settings, ...props } : props;
-      new Contribution(f.team, 'Any', given as any);
+      // a prop it does not take is refused as it is created, with a coded error
+      const refused = (() => {
+        try {
+          new Contribution(f.team, 'Any', given as any);
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      })();
+      if (refused !== undefined) {
+        expect(CompositionError.isCompositionError(refused)).toBe(true);
+        expect((refused as CompositionError).violations.map((v) => v.code)).toEqual(['CAP010']);
+        return;
+      }
       const result = CapabilityTesting.synth(f.app);
       for (const v of [...result.violations, ...result.warnings]) {
         expect(v.code).not.toBe('CAP000');

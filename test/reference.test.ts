@@ -32,27 +32,41 @@ function podReadingTls(routing: Construct): void {
   });
 }
 
+/** The one violation of the refusal `make` throws, as code, message and paths; fails unless it is a CompositionError. */
+function refusalOf(make: () => unknown): [string, string, readonly string[]] {
+  const error = thrownBy(make) as CompositionError;
+  expect(CompositionError.isCompositionError(error)).toBe(true);
+  expect(error.violations).toHaveLength(1);
+  return [error.violations[0].code, error.violations[0].message, error.violations[0].paths];
+}
+
 describe('a key the declaration does not take', () => {
-  test('is CAP010 naming the key it most likely misspells, not dropped (a misspelt namespace: the object in any namespace)', () => {
-    expect(refusals((r) => {
-      Reference.external(r, 'Tls', { apiVersion: 'v1', kind: 'Secret', name: 'tls', namspace: 'shop' } as any);
-      Reference.externalPods(r, 'Pods', { namespace: 'shop', labels: { app: 'api' }, selector: { app: 'api' } } as any);
-      Reference.clusterScoped(r, 'Issuers', { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', name: 'letsencrypt' } as any);
-    })).toEqual([
-      "'cdn/Routing/Issuers' failed its own validation: Reference.clusterScoped's kind has \"name\", which it does not take; it takes 'apiVersion', 'kind'",
-      "'cdn/Routing/Pods' failed its own validation: Reference.externalPods's options has \"selector\", which it does not take; it takes 'namespace', 'labels'",
-      "'cdn/Routing/Tls' failed its own validation: Reference.external's target has \"namspace\", which it does not take (did you mean 'namespace'?); it takes 'apiVersion', 'kind', 'name', 'namespace'",
+  /** A routing chart of a fresh app. */
+  const routing = () => new RuntimeRouting(new Capability(new CapabilityApp({ outdir: path.join(tempDir(), 'dist') }), 'cdn'), 'Routing');
+
+  test('is CAP010 as it is declared, naming the key it most likely misspells, not dropped (a misspelt namespace: the object in any namespace)', () => {
+    const r = routing();
+    expect([
+      refusalOf(() => Reference.external(r, 'Tls', { apiVersion: 'v1', kind: 'Secret', name: 'tls', namspace: 'shop' } as any)),
+      refusalOf(() => Reference.externalPods(r, 'Pods', { namespace: 'shop', labels: { app: 'api' }, selector: { app: 'api' } } as any)),
+      refusalOf(() => Reference.clusterScoped(r, 'Issuers', { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', name: 'letsencrypt' } as any)),
+    ]).toEqual([
+      ['CAP010', "invalid object: Reference.external target of 'cdn/Routing/Tls': 'namspace' is not an option (did you mean 'namespace'?); "
+        + "the options are 'apiVersion', 'kind', 'name', 'namespace'", ['cdn/Routing/Tls']],
+      ['CAP010', "invalid object: Reference.externalPods options of 'cdn/Routing/Pods': 'selector' is not an option; the options are 'namespace', 'labels'", ['cdn/Routing/Pods']],
+      ['CAP010', "invalid object: Reference.clusterScoped kind of 'cdn/Routing/Issuers': 'name' is not an option; the options are 'apiVersion', 'kind'", ['cdn/Routing/Issuers']],
     ]);
   });
 
   test("byName's options and target: a name in the target (an object, where a kind is asked for) is named", () => {
-    expect(refusals((r) => {
-      const policy = new ApiObject(r, 'Policy', { apiVersion: FMS, kind: 'FMSPolicy', metadata: { name: 'edge', namespace: 'shop' }, spec: { ruleSetRef: 'baseline' } });
-      new ApiObject(r, 'Baseline', { apiVersion: FMS, kind: 'NetworkRuleSet', metadata: { name: 'baseline', namespace: 'shop' } });
-      Reference.byName(r, 'Rules', { source: policy, field: 'spec.ruleSetRef', feild: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'NetworkRuleSet', name: 'baseline' } } as any);
-    })).toEqual([
-      "'cdn/Routing/Rules' failed its own validation: Reference.byName's 'target' has \"name\", which it does not take; it takes 'apiVersion', 'kind'",
-      "'cdn/Routing/Rules' failed its own validation: Reference.byName's options has \"feild\", which it does not take (did you mean 'field'?); it takes 'source', 'field', 'target'",
+    const r = routing();
+    const policy = new ApiObject(r, 'Policy', { apiVersion: FMS, kind: 'FMSPolicy', metadata: { name: 'edge', namespace: 'shop' }, spec: { ruleSetRef: 'baseline' } });
+    expect([
+      refusalOf(() => Reference.byName(r, 'Rules', { source: policy, field: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'NetworkRuleSet', name: 'baseline' } } as any)),
+      refusalOf(() => Reference.byName(r, 'Rules2', { source: policy, feild: 'spec.ruleSetRef', target: { apiVersion: FMS, kind: 'NetworkRuleSet' } } as any)),
+    ]).toEqual([
+      ['CAP010', "invalid object: Reference.byName 'target' of 'cdn/Routing/Rules': 'name' is not an option; the options are 'apiVersion', 'kind'", ['cdn/Routing/Rules']],
+      ['CAP010', "invalid object: Reference.byName options of 'cdn/Routing/Rules2': 'feild' is not an option (did you mean 'field'?); the options are 'source', 'field', 'target'", ['cdn/Routing/Rules2']],
     ]);
   });
 

@@ -5,10 +5,10 @@ import { appendAll } from '../private/append';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
 import { FieldHandleOrigin, fieldHandleOrigin } from '../private/field-handle';
-import { requireChildId } from '../private/invalid-input';
+import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { isMap } from '../private/maps';
 import { requireCapabilityApp } from '../private/misplaced';
-import { unknownKeyProblems } from '../private/near-miss';
+import { keysOf } from '../private/near-miss';
 import { isJsonPatch, JsonPatchOperation, patchOperation } from '../private/upstream-state';
 import { valueText } from '../private/value-text';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
@@ -148,7 +148,7 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
    * @param props the target and what to write
    */
   constructor(scope: Construct, id: string, props: ContributionProps<T>) {
-    super(requireChildId(requireCapabilityApp(scope, id, 'Contribution'), id, 'Contribution', 'Timeouts'), id);
+    super(withKnownProps(requireChildId(requireCapabilityApp(scope, id, 'Contribution'), id, 'Contribution', 'Timeouts'), id, props), id);
     brand(this, 'Contribution');
     recordWriteCalls();
     const given = (props ?? {}) as Partial<ContributionProps<T>>;
@@ -195,10 +195,17 @@ export function writeCallbackOf(c: Contribution): { construct: IConstruct; write
 }
 
 /** The props a `Contribution` takes: another key would be dropped without a word (a misspelt `force`). */
-const CONTRIBUTION_PROPS = ['target', 'fields', 'patches', 'write', 'force'];
+const CONTRIBUTION_PROPS = keysOf<ContributionProps>({ target: true, fields: true, patches: true, write: true, force: true });
+
+/** `scope`; or, before the contribution is added, the `CAP010` refusal of each prop it does not take, with the one it most likely misspells. */
+function withKnownProps(scope: Construct, id: string, props: unknown): Construct {
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  refuseUnknownKeys(`Contribution '${path}' props`, props, CONTRIBUTION_PROPS, path);
+  return scope;
+}
 
 function problemsOf(props: Partial<ContributionProps<any>>): string[] {
-  const problems: string[] = unknownKeyProblems(props, CONTRIBUTION_PROPS, '');
+  const problems: string[] = [];
   if (props.target === undefined || props.target === null) problems.push("'target' is missing: give it the object to write into");
   const { fields, patches, write } = props;
   if (fields === undefined && patches === undefined && write === undefined) {

@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import { fieldValueProblem, shapeOf } from '../private/field-value';
 import { invalidInput } from '../private/invalid-input';
-import { unknownKeyProblems } from '../private/near-miss';
+import { keysOf, unknownKeyProblems } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /**
@@ -92,7 +92,7 @@ export class Field<T> {
 }
 
 /** The options every field builder takes. */
-const FIELD_OPTIONS = ['description'];
+const FIELD_OPTIONS = keysOf<FieldOptions>({ description: true });
 
 /**
  * The description in a field builder's `options`; the `CAP010` refusal naming each problem when they are not

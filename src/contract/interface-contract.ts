@@ -20,10 +20,10 @@ import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
 import { envVarNameFor } from '../private/env-var-name';
 import { markFieldHandle } from '../private/field-handle';
-import { invalidInput, requireChildId } from '../private/invalid-input';
+import { invalidInput, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { cdk8sPlus, externalSecrets } from '../private/lazy';
 import { constructionRefusal } from '../private/misplaced';
-import { unknownKeyProblems } from '../private/near-miss';
+import { keysOf } from '../private/near-miss';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
 import { majorOfVersion } from '../private/semver-version';
@@ -243,7 +243,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     this.capability = Capability.of(this);
     registerMember(scope, 'InterfaceContract', this);
     this.version = props.version;
-    const problems = [...fieldsProblems(props.fields), ...textPropProblems(props), ...unknownKeyProblems(props, CONTRACT_PROPS, '')];
+    const problems = [...fieldsProblems(props.fields), ...textPropProblems(props)];
     // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are;
     // fields that are no map at all are none meanwhile, so that nothing reads them as a map
     this.fields = (problems.length > 0 && !isPlainMap(props.fields) ? {} : props.fields) as F;
@@ -430,15 +430,22 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
   }
 }
 
-/** `scope`, when `props` are an object; else (from JavaScript, anything) the `CAP010` refusal naming them, before the contract is added. */
+/**
+ * `scope`, when `props` are an object of the props the contract takes; else (from JavaScript, anything) the
+ * `CAP010` refusal naming them, or each prop it does not take with the one it most likely misspells, before the
+ * contract is added.
+ */
 function withProps(scope: Construct, id: string, props: unknown): Construct {
-  if (props !== null && typeof props === 'object' && !Array.isArray(props)) return scope;
   const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  if (props !== null && typeof props === 'object' && !Array.isArray(props)) {
+    refuseUnknownKeys(`InterfaceContract '${path}' props`, props, CONTRACT_PROPS, path);
+    return scope;
+  }
   throw invalidInput(`InterfaceContract '${path}': its props (${valueText(props)}) must be an object, such as { version: '1.0.0', fields: { tenantHeader: Field.string() } }`, path);
 }
 
 /** The props an `InterfaceContract` takes: another key would be dropped without a word (a misspelt `parameterPrefix`). */
-const CONTRACT_PROPS = ['version', 'fields', 'parameterPrefix', 'name'];
+const CONTRACT_PROPS = keysOf<InterfaceContractProps<FieldMap>>({ version: true, fields: true, parameterPrefix: true, name: true });
 
 function isPlainMap(x: unknown): x is object {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
