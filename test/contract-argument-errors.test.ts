@@ -85,6 +85,63 @@ describe('InterfaceContract.publish given what it cannot take', () => {
   });
 });
 
+describe('InterfaceContract.publish given values from the wrong side or of no value', () => {
+  test("a handle consume() returned (a runtime value) is CAP009 as publish is called, not aws-cdk's circular-reference error at synth", () => {
+    // GIVEN the contract consumed, its handle passed back into publish
+    const { base, routing, edge } = composition();
+    const values = edge.consume(routing);
+
+    // THEN
+    expect(refusalOf(() => edge.publish(base, { originDnsName: 'origin.example.com', tenantHeader: values.tenantHeader as any }))).toEqual({
+      code: 'CAP009',
+      message: "contract misuse: publish of 'cdn/Edge': 'values.tenantHeader' is the handle of field 'tenantHeader' of 'cdn/Edge' that consume() returned: "
+        + 'a runtime value, read by a pod from the Secret the contract binds, which no stack can publish. '
+        + 'Publish the deployment-time value itself: a literal, or an aws-cdk value such as distribution.domainName',
+      paths: ['cdn/Edge'],
+    });
+    expect(edge.publications).toEqual([]);
+  });
+
+  test('a function, or a Map of the values, is CAP009 naming it', () => {
+    // GIVEN
+    const { base, edge } = composition();
+    const header = () => 'x-tenant-id';
+
+    // THEN
+    expect(refusalOf(() => edge.publish(base, { originDnsName: 'origin.example.com', tenantHeader: header as any })).message).toBe(
+      "contract misuse: publish of 'cdn/Edge': 'values.tenantHeader' (the function header) must be a value, not a function: call it, and publish what it returns",
+    );
+    expect(refusalOf(() => edge.publish(base, new Map(Object.entries(VALUES)) as any)).message).toBe(
+      "contract misuse: publish of 'cdn/Edge': 'values' (a Map) must map the contract's fields to their values, such as { originDnsName: ..., tenantHeader: ... }",
+    );
+  });
+
+  test('an env entry of a handle published as a field is CAP009 at synth, quoting it as JSON and naming its type with its article', () => {
+    // GIVEN an env entry published for a string field
+    const { app, base, routing, edge } = composition();
+    edge.publish(base, { originDnsName: 'origin.example.com', tenantHeader: edge.consume(routing).tenantHeader.envVar() as any });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP009 contract misuse: 'cdn/Base' publishes 'tenantHeader' of 'cdn/Edge' with the wrong type: "
+        + '{"name":"tenantHeader","valueFrom":{"secretKeyRef":{"name... is an object, expected a string.',
+    ]);
+  });
+
+  test('a misspelt field is CAP009 at synth, naming the declared field it most likely misspells', () => {
+    // GIVEN originDnsName misspelt
+    const { app, base, edge } = composition();
+    edge.publish(base, { originDnsNme: 'origin.example.com', tenantHeader: 'x-tenant-id' } as any);
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP009 contract misuse: 'cdn/Base' does not publish the declared field 'originDnsName' of 'cdn/Edge'. Publish a value for it, or declare it with .optional().",
+      "CAP009 contract misuse: 'cdn/Base' publishes 'originDnsNme', which 'cdn/Edge' does not declare (declared: originDnsName, tenantHeader; did you mean 'originDnsName'?). "
+        + 'Declare the field in the contract or stop publishing it.',
+    ]);
+  });
+});
+
 describe('InterfaceContract.consume given what it cannot take', () => {
   const CHART_RULE = 'must be the RuntimeRouting, another cdk8s chart, or a construct in one: the chart that reads the values, such as consume(routing)';
 
@@ -115,6 +172,60 @@ describe('InterfaceContract.consume given what it cannot take', () => {
     );
   });
 
+  test('a namespace, store name or refresh interval the ExternalSecret cannot carry is CAP009, not a binding the operator or the API server refuses', () => {
+    // GIVEN
+    const { routing, edge } = composition();
+    const rule = (option: string) => `contract misuse: consume of 'cdn/Edge': 'options.${option}'`;
+    const NAMESPACE = "must be a namespace, a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
+    const STORE = "must be the name of the External Secrets store, a DNS-1123 subdomain (lowercase letters, digits, '-' and '.') such as 'aws-parameter-store', or left out for that one";
+    const INTERVAL = "must be a duration as the External Secrets Operator reads it (Go's time.ParseDuration), such as '1h', '15m' or '1h30m', or '0' to read the parameter once";
+
+    // THEN an empty namespace was a second ExternalSecret of the same name (CAP001), an invalid one CAP010 at synth
+    expect(refusalOf(() => edge.consume(routing, { namespace: '' })).message).toBe(`${rule('namespace')} ("") ${NAMESPACE} such as "edge", or left out for the chart's namespace`);
+    expect(refusalOf(() => edge.consume(routing, { namespace: 'Edge NS' })).message).toBe(`${rule('namespace')} ("Edge NS") ${NAMESPACE} such as "edge-ns", or left out for the chart's namespace`);
+    // AND these were written as given
+    expect(refusalOf(() => edge.consume(routing, { secretStoreName: '' })).message).toBe(`${rule('secretStoreName')} ("") ${STORE}`);
+    expect(refusalOf(() => edge.consume(routing, { secretStoreName: 'My Store' })).message).toBe(`${rule('secretStoreName')} ("My Store") ${STORE}`);
+    expect(refusalOf(() => edge.consume(routing, { refreshInterval: 'hourly' })).message).toBe(`${rule('refreshInterval')} ("hourly") ${INTERVAL}`);
+    expect(refusalOf(() => edge.consume(routing, { refreshInterval: '' })).message).toBe(`${rule('refreshInterval')} ("") ${INTERVAL}`);
+    expect(refusalOf(() => edge.consume(routing, { refreshInterval: '-1h' })).message).toBe(`${rule('refreshInterval')} ("-1h") ${INTERVAL}`);
+    expect(edge.consumptions).toEqual([]);
+  });
+
+  test('durations as Go reads them, and store names of dots and dashes, bind', () => {
+    for (const refreshInterval of ['0', '1h30m', '90s', '1.5h', '500ms']) {
+      // GIVEN
+      const { routing, edge } = composition();
+
+      // WHEN
+      edge.consume(routing, { namespace: 'edge-1', secretStoreName: 'aws.parameter-store', refreshInterval });
+
+      // THEN
+      expect(edge.consumptions[0].externalSecret.toJson().spec).toMatchObject({ refreshInterval, secretStoreRef: { name: 'aws.parameter-store' } });
+    }
+  });
+
+  test('consuming again where a binding exists with other options is CAP009, not those options dropped without a word', () => {
+    // GIVEN the contract bound in namespace edge with a 5m refresh
+    const { cdn, routing, edge } = composition();
+    edge.consume(routing, { namespace: 'edge', refreshInterval: '5m' });
+
+    // THEN another chart (or the same one) asking for other options there is refused
+    const other = new RuntimeRouting(cdn, 'Other');
+    expect(refusalOf(() => edge.consume(other, { namespace: 'edge', refreshInterval: '1h', secretStoreName: 'other', secretStoreKind: 'ClusterSecretStore' })).message).toBe(
+      "contract misuse: consume of 'cdn/Edge': the binding in namespace 'edge' that 'cdn/Routing' made has secretStoreName \"aws-parameter-store\" and refreshInterval \"5m\", "
+        + "but this call gives 'options.secretStoreName' (\"other\") and 'options.refreshInterval' (\"1h\"): "
+        + 'one ExternalSecret binds the contract in a namespace, so each consume there gives the same options, or leaves them out',
+    );
+    // AND the same options, or none, share the binding
+    edge.consume(other, { namespace: 'edge', refreshInterval: '5m' });
+    edge.consume(routing, { namespace: 'edge' });
+    expect(edge.consumptions.map((c) => [c.chart.node.path, c.externalSecret.node.path])).toEqual([
+      ['cdn/Routing', 'cdn/Routing/EdgeInterface'],
+      ['cdn/Other', 'cdn/Routing/EdgeInterface'],
+    ]);
+  });
+
   test('a construct inside a chart consumes, binding in that chart', () => {
     // GIVEN
     const { routing, edge } = composition();
@@ -139,6 +250,22 @@ describe('an InterfaceContract created wrongly', () => {
       message: "invalid object: InterfaceContract 'cdn/Limits': its props (undefined) must be an object, such as { version: '1.0.0', fields: { tenantHeader: Field.string() } }",
       paths: ['cdn/Limits'],
     });
+  });
+
+  test('with the id of a contract the capability has, or an id that is no string, is CAP010 naming its place, not the constructs error', () => {
+    // GIVEN
+    const { cdn } = composition();
+
+    // THEN
+    expect(refusalOf(() => new InterfaceContract(cdn, 'Edge', { version: '2.0.0', fields: {} }))).toEqual({
+      code: 'CAP010',
+      message: "invalid object: InterfaceContract 'cdn/Edge': 'cdn' already has a child of the id 'Edge' (the InterfaceContract 'cdn/Edge'), "
+        + "and a construct's id is unique among its siblings. Give the InterfaceContract an id of its own",
+      paths: ['cdn/Edge'],
+    });
+    expect(refusalOf(() => new InterfaceContract(cdn, 42 as any, { version: '2.0.0', fields: {} })).message).toBe(
+      "invalid object: InterfaceContract in 'cdn': its id (42) must be a string that is not empty, such as 'Edge'",
+    );
   });
 
   test('outside a Capability is CAP015, naming it', () => {

@@ -95,11 +95,12 @@ describe('consume handles are typed by the fields', () => {
     edge.publish(base, { originDnsName: 'origin.example.com', tenantHeader: 'x-tenant-id' });
     const handles = edge.consume(routing);
 
-    // WHEN the undeclared handle "nope" is read
+    // WHEN the undeclared handle "nope" is read, THEN (besides the compile error) the read throws CAP009
     // @ts-expect-error nope is not a field of the contract
-    void handles.nope;
-
-    // THEN (besides the compile error) synth refuses it
+    expect(() => handles.nope).toThrow(
+      "CAP009 contract misuse: 'cdn/Routing' reads 'nope', which 'cdn/Edge' does not declare (declared: originDnsName, tenantHeader). Declare the field or read a declared one.",
+    );
+    // AND a program that catches it is still refused at synth
     expect(summary(app.synthesize().violations).map((v) => v.message)).toEqual([
       "contract misuse: 'cdn/Routing' reads 'nope', which 'cdn/Edge' does not declare (declared: originDnsName, tenantHeader). Declare the field or read a declared one.",
     ]);

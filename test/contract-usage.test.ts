@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { Capability, CompositionError, DeploymentAggregate, Field, FieldMap, InterfaceContract, SharedBase } from '../src';
 import { edgeComposition, summary } from './contract-fixtures';
 import { lockedSeries, nextRelease, ReleaseBuilder, removeReleaseDirs } from './release-fixtures';
-import { capturingOutput, newApp, removeTempDirs } from './util';
+import { capturingOutput, newApp, removeTempDirs, thrownBy } from './util';
 
 afterAll(removeTempDirs);
 afterAll(removeReleaseDirs);
@@ -309,12 +309,12 @@ describe('CAP009: where and how often it is published', () => {
 });
 
 describe('CAP009: the consumer', () => {
-  test('a consumer reading a field the contract does not declare is refused', () => {
-    // GIVEN the routing chart reading "nope" (the types forbid it; bypassed)
+  test('a consumer reading a field the contract does not declare is refused at synth, also when the program caught the refusal of the read', () => {
+    // GIVEN the routing chart reading "nope" (the types forbid it; bypassed), the refusal caught
     const { app, edge, base, distribution, routing } = edgeComposition();
     edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
     const handles = edge.consume(routing);
-    void (handles as any).nope;
+    thrownBy(() => (handles as any).nope);
 
     // WHEN synthesized
     const { violations } = app.synthesize();
@@ -329,17 +329,36 @@ describe('CAP009: the consumer', () => {
     ]);
   });
 
-  test('reading the undeclared field yields undefined rather than a handle', () => {
+  test('reading a misspelt field throws CAP009 as it is read, naming the field it most likely misspells, not a TypeError at its first method', () => {
     // GIVEN the handles
     const { edge, base, distribution, routing } = edgeComposition();
     edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
     const handles = edge.consume(routing);
 
-    // WHEN an undeclared field is read
-    const nope = (handles as any).nope;
+    // WHEN a misspelt field's env entry is made (a TypeError "Cannot read properties of undefined" before)
+    const error = thrownBy(() => (handles as any).tenantHeadr.envVar()) as CompositionError;
 
-    // THEN there is no handle
-    expect(nope).toBeUndefined();
+    // THEN the read is refused, naming the chart, the field, the one meant and the declared ones
+    expect(CompositionError.isCompositionError(error)).toBe(true);
+    expect(summary(error.violations)).toEqual([
+      {
+        code: 'CAP009',
+        message: `contract misuse: 'cdn/Routing' reads 'tenantHeadr', which '${EDGE}' does not declare (declared: originDnsName, tenantHeader; did you mean 'tenantHeader'?). Declare the field or read a declared one.`,
+        paths: [EDGE],
+      },
+    ]);
+  });
+
+  test('keys that libraries probe objects for (then, toJSON, $$typeof, Symbol.iterator) are read as absent, not refused', () => {
+    // GIVEN the handles
+    const { edge, routing } = edgeComposition();
+    const handles = edge.consume(routing) as any;
+
+    // WHEN a promise, JSON and jest read them, THEN nothing is refused and nothing is recorded
+    const probed = [handles.then, handles.toJSON, handles.$$typeof, handles.asymmetricMatch, handles[Symbol.iterator]];
+    expect(probed).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(Object.keys(JSON.parse(JSON.stringify(handles)))).toEqual(['originDnsName', 'tenantHeader']);
+    expect(edge.undeclaredReads).toEqual([]);
   });
 });
 

@@ -4,11 +4,12 @@
  * throw at construction. The props are built as JavaScript would pass them.
  */
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { ApiObject, JsonPatch } from 'cdk8s';
+import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { Capability, CapabilityTesting, CompositionError, Contribution, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { thrownBy } from './util';
 
 function fixture() {
   const app = CapabilityTesting.app();
@@ -38,8 +39,82 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
       "'patches'[0] (an object) must be a JsonPatch, made with JsonPatch.add, replace, remove, move, copy or test."],
     ['write that is no function', { write: 'addLabel' }, '\'write\' ("addLabel") must be a function of the target.'],
     ['force that is a string', { fields: { data: { a: '1' } }, force: 'yes' }, '\'force\' ("yes") must be true or false.'],
+    ['fields holding a function (a CAP000 before: a function cannot be cloned)', { fields: { data: { a: () => '1' } } },
+      "'fields.data.a' is a function, which JSON and YAML have no form for. Give it as a string or a number."],
+    ['a patch whose path is no JSON pointer (cdk8s applied it, changing nothing)', { patches: [JsonPatch.add('data/a', '1')] },
+      '\'patches\'[0] (add) has the path "data/a", which is no JSON pointer, so the patch would change nothing: a pointer starts with \'/\', such as "/data/a".'],
+    ['a move from a dotted path', { patches: [JsonPatch.move('data.level', '/data/b')] },
+      '\'patches\'[0] (move) has the from "data.level", which is no JSON pointer, so the patch would change nothing: a pointer starts with \'/\', such as "/data/level".'],
+    ['an async write callback (what it wrote after its first await was lost)', { write: async (t: ApiObject) => { await Promise.resolve(); t.metadata.addLabel('late', 'yes'); } },
+      "its write callback returned a promise (is it an async function?): synth runs it once and does not wait for it, so what it writes after its first 'await' would be lost. "
+        + 'Write synchronously: compute what it awaits before the Contribution is created, and drop async.'],
   ])('%s', (_, props, expected) => {
     expect(refusal(props)).toEqual([BAD + expected]);
+  });
+
+  test('a misspelt prop is CAP010 as the contribution is created, naming the prop meant (a misspelt force wrote without it, a misspelt fields had nothing to write)', () => {
+    // GIVEN
+    const f = fixture();
+    const made = (props: object) => thrownBy(() => new Contribution(f.team, 'Bad', { target: f.settings, ...props } as any)) as CompositionError;
+
+    // THEN
+    const refusals = [made({ fields: { data: { level: 'debug' } }, forse: true }), made({ feilds: { data: { a: '1' } } })];
+    expect(refusals.map((e) => CompositionError.isCompositionError(e) && e.violations.map((v) => [v.code, v.message, v.paths]))).toEqual([
+      [['CAP010', "invalid object: Contribution 'cdn/Routing/Team/Bad' props: 'forse' is not an option (did you mean 'force'?); "
+        + "the options are 'target', 'fields', 'patches', 'write', 'force'", ['cdn/Routing/Team/Bad']]],
+      [['CAP010', "invalid object: Contribution 'cdn/Routing/Team/Bad' props: 'feilds' is not an option (did you mean 'fields'?); "
+        + "the options are 'target', 'fields', 'patches', 'write', 'force'", ['cdn/Routing/Team/Bad']]],
+    ]);
+  });
+
+  test('a target that is no construct is quoted', () => {
+    expect(refusal({ fields: { data: { a: '1' } } }, () => 'settings')).toEqual([
+      `${BAD}'target' ("settings") must be an ApiObject, a construct with one as its default child, or a CfnResource.`,
+    ]);
+    expect(refusal({ fields: { data: { a: '1' } } }, () => ({ kind: 'ConfigMap', name: 'settings' }))).toEqual([
+      `${BAD}'target' ({"kind":"ConfigMap","name":"settings"}) must be an ApiObject, a construct with one as its default child, or a CfnResource.`,
+    ]);
+  });
+
+  test('a target of another app is refused, not a contribution that writes nothing', () => {
+    // GIVEN a ConfigMap of a plain cdk8s app, which the CapabilityApp's synth never renders
+    const other = new ApiObject(new Chart(new App(), 'web'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+
+    // THEN
+    expect(refusal({ fields: { data: { a: '1' } } }, () => other)).toEqual([
+      `${BAD}'target' ('web/Settings') is in another app than the contribution, whose synth never renders it, so nothing would be written. `
+        + 'Target an object of this app, or create the contribution in the app of the target.',
+    ]);
+  });
+
+  test("a contract field's handle as a field value is refused, naming the env entry to write instead", () => {
+    // GIVEN the handle of a consumed field
+    const f = fixture();
+    const edge = new InterfaceContract(f.cdn, 'Edge', { version: '1.0.0', fields: { tenantHeader: Field.string() } });
+    edge.publish(new SharedBase(f.cdn, 'Base'), { tenantHeader: 'x-tenant-id' });
+    const values = edge.consume(f.routing);
+    new Contribution(f.team, 'Bad', { target: f.settings, fields: { data: { header: values.tenantHeader } } });
+
+    // THEN
+    expect(CapabilityTesting.synth(f.app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `${BAD}'fields.data.header' is the handle of field 'tenantHeader' of 'cdn/Edge', not a value: a consumed field reaches a pod only as a container env entry `
+        + "that reads it from the Secret the contract binds. Write that entry into a container's env instead, such as values.tenantHeader.envVar().",
+    ]);
+  });
+
+  test('a second Contribution of one id, or one of no id, is CAP010 naming its place, not the constructs error', () => {
+    // GIVEN
+    const f = fixture();
+    new Contribution(f.team, 'Level', { target: f.settings, fields: { data: { a: '1' } } });
+
+    // THEN
+    const [twice, none] = [() => new Contribution(f.team, 'Level', { target: f.settings, fields: { data: { b: '1' } } }), () => new Contribution(f.team, '', { target: f.settings, fields: {} })]
+      .map((make) => thrownBy(make) as CompositionError);
+    expect([twice, none].map((e) => CompositionError.isCompositionError(e) && e.violations.map((v) => [v.code, v.message, v.paths]))).toEqual([
+      [['CAP010', "invalid object: Contribution 'cdn/Routing/Team/Level': 'cdn/Routing/Team' already has a child of the id 'Level' (the Contribution 'cdn/Routing/Team/Level'), "
+        + "and a construct's id is unique among its siblings. Give the Contribution an id of its own", ['cdn/Routing/Team/Level']]],
+      [['CAP010', "invalid object: Contribution in 'cdn/Routing/Team': its id (\"\") must be a string that is not empty, such as 'Timeouts'", ['cdn/Routing/Team']]],
+    ]);
   });
 
   test('no target at all', () => {
@@ -72,7 +147,7 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     ]);
   });
 
-  test('any props at all, as JavaScript may pass them: a synth that accepts or refuses with coded errors, never a crash or CAP000', () => {
+  test('any props at all, as JavaScript may pass them: a refusal as it is created, or a synth that accepts or refuses, each with coded errors, never a crash or CAP000', () => {
     const anything = fc.oneof(
       fc.anything(),
       fc.record({
@@ -85,7 +160,20 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     fc.assert(fc.property(anything, (props) => {
       const f = fixture();
       const given = props && typeof props === 'object' && !Array.isArray(props) ? { target: f.settings, ...props } : props;
-      new Contribution(f.team, 'Any', given as any);
+      // a prop it does not take is refused as it is created, with a coded error
+      const refused = (() => {
+        try {
+          new Contribution(f.team, 'Any', given as any);
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      })();
+      if (refused !== undefined) {
+        expect(CompositionError.isCompositionError(refused)).toBe(true);
+        expect((refused as CompositionError).violations.map((v) => v.code)).toEqual(['CAP010']);
+        return;
+      }
       const result = CapabilityTesting.synth(f.app);
       for (const v of [...result.violations, ...result.warnings]) {
         expect(v.code).not.toBe('CAP000');

@@ -832,6 +832,13 @@ describe('CAP005: dangling references', () => {
             + "the composition has fms.example.com/NetworkRuleSet shop/baseline, and a kind is written in its exact case ('NetworkRuleSet')"),
           paths: ['cdn/Routing/Policy'],
         },
+        // AND the declaration is refused where the kind was written: no API names a kind so
+        {
+          code: 'CAP010',
+          message: "invalid object: 'cdn/Routing/PolicyRules' failed its own validation: Reference.byName's 'target'.kind (\"networkruleset\") must be UpperCamelCase, "
+            + 'letters and digits only, as the API names kinds. Fix the kind.',
+          paths: ['cdn/Routing/PolicyRules'],
+        },
       ]);
     });
 

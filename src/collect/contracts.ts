@@ -83,6 +83,7 @@ export function collectContracts(
       }),
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
+      earlyValueReads: contract.earlyValueReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
     };
   });
 }

@@ -462,6 +462,13 @@ export interface ContractFact {
     /** The name asked for. */
     readonly field: string;
   }>;
+  /** Values of handles read before the contract was published (each undefined then). */
+  readonly earlyValueReads: ReadonlyArray<{
+    /** The chart whose handle was read. */
+    readonly chart: string;
+    /** The field. */
+    readonly field: string;
+  }>;
 }
 
 /** What a node of the composition graph stands for: a stack or an object (an index into `stacks`/`objects`). */

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { apiVersionProblem, kindProblem } from './api-kinds';
 import type { ExternalFact, ExternalPodsFact, ObjectFact, ReferenceFact } from './facts';
 import { apiGroup, DEFAULT_NAMESPACE, describeIdentity, isClusterScoped, ObjectIdentity } from './object-identity';
 import { podSpecOf } from './pod-spec';
@@ -27,15 +28,20 @@ export function collectReferences(
   clusterScoped: ReadonlySet<string> = new Set(),
 ): DeclaredReferences {
   const declared = new Map<number, Reference[]>();
+  const problems: ReferenceProblem[] = declaredKindProblems(constructs);
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.byName) continue;
     // a source without an ApiObject is the reference's own CAP010 (its validation), not a crash here
     const api = apiObjectOf(c.byName.source);
     const source = api ? indexOf.get(api) : undefined;
-    if (source !== undefined) appendTo(declared, source, c);
+    if (source !== undefined) {appendTo(declared, source, c);} else if (api) {
+      problems.push({
+        path: c.node.path,
+        error: `Reference.byName's 'source' ('${api.node.path}') is not in this app, so no synth of it checks the reference. Declare it in the app of the source, or give a source of this one.`,
+      });
+    }
   }
   const found: ReferenceFact[] = [];
-  const problems: ReferenceProblem[] = [];
   objects.forEach((o, i) => {
     if (o.duplicateOf !== undefined) return;
     appendAll(found, apiReferences(o, i, clusterScoped));
@@ -44,6 +50,32 @@ export function collectReferences(
     appendAll(problems, own.problems);
   });
   return { references: found, problems };
+}
+
+/**
+ * The kinds the `Reference`s declare that no API serves as written, as the object rule judges an object's
+ * (`object-shapes`): a kind that is not UpperCamelCase, or that the built-in group it names does not have
+ * (`v1` `secret`, `apps/v1` `Secret`), and the core group named `core/v1`. Such a declaration matches no object,
+ * so a reference to the object it meant stays dangling (`CAP005`) with no word about the declaration.
+ */
+function declaredKindProblems(constructs: readonly IConstruct[]): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  for (const c of constructs) {
+    if (!Reference.isReference(c)) continue;
+    const declared: Array<[string, { apiVersion: string; kind: string } | undefined]> = [
+      ["Reference.external's target", c.external],
+      ["Reference.clusterScoped's kind", c.clusterScopedKind],
+      ["Reference.byName's 'target'", c.byName?.target],
+    ];
+    for (const [what, k] of declared) {
+      if (!k) continue;
+      const versionProblem = apiVersionProblem(k.apiVersion, k.kind);
+      if (versionProblem) problems.push({ path: c.node.path, error: `${what}.apiVersion (${JSON.stringify(k.apiVersion)}) ${versionProblem}` });
+      const problem = kindProblem(k.kind, apiGroup(k.apiVersion));
+      if (problem) problems.push({ path: c.node.path, error: `${what}.kind (${JSON.stringify(k.kind)}) ${problem}` });
+    }
+  }
+  return problems;
 }
 
 /** A `Reference.byName` whose field does not hold a name: its path and what is wrong (`CAP010`). */

@@ -1,11 +1,16 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { appendAll } from '../private/append';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
+import { FieldHandleOrigin, fieldHandleOrigin } from '../private/field-handle';
+import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { isMap } from '../private/maps';
 import { requireCapabilityApp } from '../private/misplaced';
-import { isJsonPatch } from '../private/upstream-state';
+import { keysOf } from '../private/near-miss';
+import { isJsonPatch, JsonPatchOperation, patchOperation } from '../private/upstream-state';
+import { valueText } from '../private/value-text';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
 
 /**
@@ -143,7 +148,7 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
    * @param props the target and what to write
    */
   constructor(scope: Construct, id: string, props: ContributionProps<T>) {
-    super(requireCapabilityApp(scope, id, 'Contribution'), id);
+    super(withKnownProps(requireChildId(requireCapabilityApp(scope, id, 'Contribution'), id, 'Contribution', 'Timeouts'), id, props), id);
     brand(this, 'Contribution');
     recordWriteCalls();
     const given = (props ?? {}) as Partial<ContributionProps<T>>;
@@ -151,10 +156,14 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
     const fields = isMap(given.fields) ? given.fields : {};
     this.fields = fields;
     this.force = given.force === true;
-    const target = given.target && typeof given.target === 'object' && 'node' in given.target ? resolveTarget(given.target) : undefined;
-    if (given.target !== undefined && !target) {
-      const where = typeof (given.target as IConstruct)?.node?.path === 'string' ? ` ('${(given.target as IConstruct).node.path}')` : '';
-      problems.push(`'target'${where} must be an ApiObject, a construct with one as its default child, or a CfnResource`);
+    const target = Construct.isConstruct(given.target) ? resolveTarget(given.target) : undefined;
+    if (given.target !== undefined && given.target !== null && !target) {
+      const where = Construct.isConstruct(given.target) ? `'${given.target.node.path}'` : valueText(given.target);
+      problems.push(`'target' (${where}) must be an ApiObject, a construct with one as its default child, or a CfnResource`);
+    }
+    if (target && target.node.root !== this.node.root) {
+      problems.push(`'target' ('${target.node.path}') is in another app than the contribution, whose synth never renders it, so nothing would be written. `
+        + 'Target an object of this app, or create the contribution in the app of the target');
     }
     if (target && isCfnResource(target) && Array.isArray(given.patches) && given.patches.length > 0) {
       problems.push("'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'");
@@ -185,6 +194,16 @@ export function writeCallbackOf(c: Contribution): { construct: IConstruct; write
   return r?.write && r.construct ? { construct: r.construct, write: r.write } : undefined;
 }
 
+/** The props a `Contribution` takes: another key would be dropped without a word (a misspelt `force`). */
+const CONTRIBUTION_PROPS = keysOf<ContributionProps>({ target: true, fields: true, patches: true, write: true, force: true });
+
+/** `scope`; or, before the contribution is added, the `CAP010` refusal of each prop it does not take, with the one it most likely misspells. */
+function withKnownProps(scope: Construct, id: string, props: unknown): Construct {
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  refuseUnknownKeys(`Contribution '${path}' props`, props, CONTRIBUTION_PROPS, path);
+  return scope;
+}
+
 function problemsOf(props: Partial<ContributionProps<any>>): string[] {
   const problems: string[] = [];
   if (props.target === undefined || props.target === null) problems.push("'target' is missing: give it the object to write into");
@@ -192,17 +211,64 @@ function problemsOf(props: Partial<ContributionProps<any>>): string[] {
   if (fields === undefined && patches === undefined && write === undefined) {
     problems.push("it has nothing to write: give it 'fields', 'patches' or 'write'");
   }
-  if (fields !== undefined && !isMap(fields)) problems.push(`'fields' (${describe(fields)}) must be an object, such as { spec: { replicas: 3 } }`);
+  if (fields !== undefined && !isMap(fields)) {problems.push(`'fields' (${describe(fields)}) must be an object, such as { spec: { replicas: 3 } }`);} else if (fields !== undefined) {
+    // a value JSON has no form for would crash the merge (a function cannot be cloned), or be written as it is
+    const found = nonJsonIn(fields);
+    if (found?.handle) {
+      const { contract, field } = found.handle;
+      problems.push(`'fields.${found.path.join('.')}' is the handle of field '${field}' of '${contract}', not a value: a consumed field reaches a pod only as a container env entry `
+        + `that reads it from the Secret the contract binds. Write that entry into a container's env instead, such as values.${field}.envVar()`);
+    } else if (found) {
+      problems.push(`'fields.${found.path.join('.')}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number`);
+    }
+  }
   if (patches !== undefined) {
     if (!Array.isArray(patches)) {problems.push(`'patches' (${describe(patches)}) must be a list of JsonPatch, such as [JsonPatch.add('/spec/replicas', 3)]`);} else {
       patches.forEach((p, i) => {
         if (!isJsonPatch(p)) problems.push(`'patches'[${i}] (${describe(p)}) must be a JsonPatch, made with JsonPatch.add, replace, remove, move, copy or test`);
+        else appendAll(problems, pointerProblems(patchOperation(p), i));
       });
     }
   }
   if (write !== undefined && typeof write !== 'function') problems.push(`'write' (${describe(write)}) must be a function of the target`);
   if (props.force !== undefined && typeof props.force !== 'boolean') problems.push(`'force' (${describe(props.force)}) must be true or false`);
   return problems;
+}
+
+/**
+ * The first value in `fields` that JSON has no form for (a function, a Symbol, a BigInt) or that is a contract
+ * field's handle, with its path; undefined when there is none. Only maps and lists are walked into: an instance
+ * of a class (a cdk8s `Lazy`, an `IntOrString`) is for the resolvers of cdk8s to produce at synth.
+ */
+function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: FieldHandleOrigin } | undefined {
+  const open: Array<{ value: object; path: string[] }> = [{ value: fields, path: [] }];
+  while (open.length > 0) {
+    const { value, path } = open.pop()!;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    for (const [key, child] of entries) {
+      const at = [...path, key];
+      const handle = fieldHandleOrigin(child);
+      if (handle) return { path: at, kind: 'a handle', handle };
+      if (typeof child === 'function') return { path: at, kind: 'a function' };
+      if (typeof child === 'symbol') return { path: at, kind: 'a Symbol' };
+      if (typeof child === 'bigint') return { path: at, kind: 'a BigInt' };
+      if (child !== null && typeof child === 'object' && (Array.isArray(child) || [Object.prototype, null].includes(Object.getPrototypeOf(child)))) open.push({ value: child, path: at });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a patch's `path` or `from` is no JSON pointer (RFC 6901: empty, or starting with '/'): cdk8s applies such a
+ * patch without a word, and it changes nothing.
+ */
+function pointerProblems(operation: JsonPatchOperation, index: number): string[] {
+  return (['path', 'from'] as const).flatMap((key) => {
+    const pointer = operation[key];
+    if (pointer === undefined || pointer === '' || pointer.startsWith('/')) return [];
+    const meant = `/${pointer.includes('/') ? pointer : pointer.split('.').join('/')}`;
+    return [`'patches'[${index}] (${operation.op}) has the ${key} ${JSON.stringify(pointer)}, which is no JSON pointer, so the patch would change nothing: a pointer starts with '/', such as ${JSON.stringify(meant)}`];
+  });
 }
 
 function describe(value: unknown): string {

@@ -1,6 +1,9 @@
 import { Construct, IConstruct } from 'constructs';
 import { apiObjectOf } from './api-object-of';
 import { brand, hasBrand } from '../private/brand';
+import { DNS1123_LABEL } from '../private/dns-names';
+import { dnsLabelLike, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
+import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
 /** An object by API version, kind, name and (for namespaced kinds) namespace. */
@@ -136,7 +139,7 @@ export class Reference extends Construct {
     id: string,
     props: { external?: ObjectReference; externalPods?: ExternalPodsOptions; byName?: NameReferenceOptions; clusterScopedKind?: KindReference },
   ) {
-    super(scope, id);
+    super(refuseUnknownDeclarationKeys(requireChildId(scope, id, 'Reference', 'SharedRules'), id, props), id);
     brand(this, 'Reference');
     // from JavaScript, anything: a declaration that is not of its shape is refused (CAP010 at synth, naming
     // what is missing) and left out, so that no check reads it as it is
@@ -169,10 +172,16 @@ function referenceProblems(props: { external?: unknown; externalPods?: unknown; 
     }
     for (const key of required) if (!text(o[key])) problems.push(`${what}.${key} (${valueText(o[key])}) must be a string that is not empty, as in ${example}`);
   };
+  const namespaceProblem = (what: string, namespace: unknown, example: string) => {
+    if (typeof namespace !== 'string' || DNS1123_LABEL.test(namespace)) return;
+    const like = dnsLabelLike(namespace);
+    problems.push(`${what} (${valueText(namespace)}) must be a namespace, a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters) such as ${JSON.stringify(like || example)}`);
+  };
   if ('external' in props) {
     fields("Reference.external's target", props.external, ['apiVersion', 'kind', 'name'], "{ apiVersion: 'v1', kind: 'Secret', name: 'tls', namespace: 'edge' }");
     const namespace = (props.external as { namespace?: unknown } | null)?.namespace;
     if (namespace !== undefined && typeof namespace !== 'string') problems.push(`Reference.external's target.namespace (${valueText(namespace)}) must be a string`);
+    namespaceProblem("Reference.external's target.namespace", namespace, 'edge');
   }
   if ('externalPods' in props) {
     const example = "{ namespace: 'shop', labels: { app: 'api' } }";
@@ -181,6 +190,7 @@ function referenceProblems(props: { external?: unknown; externalPods?: unknown; 
       problems.push(`Reference.externalPods's options (${valueText(o)}) must be an object such as ${example}`);
     } else {
       if (!text(o.namespace)) problems.push(`Reference.externalPods's namespace (${valueText(o.namespace)}) must be a string that is not empty, as in ${example}`);
+      else namespaceProblem("Reference.externalPods's namespace", o.namespace, 'shop');
       const labels = o.labels as Record<string, unknown> | null;
       const isMap = labels !== null && typeof labels === 'object' && !Array.isArray(labels);
       if (!isMap || Object.keys(labels).length === 0 || !Object.values(labels).every((v) => typeof v === 'string')) {
@@ -202,4 +212,41 @@ function referenceProblems(props: { external?: unknown; externalPods?: unknown; 
     }
   }
   return problems;
+}
+
+/** The keys each declaration takes (the compiler holds the lists to their interfaces). */
+const KEYS = {
+  external: keysOf<ObjectReference>({ apiVersion: true, kind: true, name: true, namespace: true }),
+  externalPods: keysOf<ExternalPodsOptions>({ namespace: true, labels: true }),
+  kind: keysOf<KindReference>({ apiVersion: true, kind: true }),
+  byName: keysOf<NameReferenceOptions>({ source: true, field: true, target: true }),
+};
+
+/**
+ * `scope`; or, before the declaration is added, the `CAP010` refusal of a key that a declaration's target, kind or options do not take,
+ * with the key it most likely misspells: it would be dropped without a word (a misspelt namespace: the object in
+ * any namespace; a name in byName's target kind). A construct or another class's instance of the shape (an
+ * `ApiObject` as a kind, which its type allows) has keys of its own, and is not judged so.
+ */
+function refuseUnknownDeclarationKeys(
+  scope: Construct,
+  id: string,
+  props: { external?: unknown; externalPods?: unknown; byName?: unknown; clusterScopedKind?: unknown },
+): Construct {
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  const refuse = (api: string, given: unknown, known: readonly string[]) => {
+    if (given !== null && typeof given === 'object' && isPlainObject(given)) refuseUnknownKeys(`${api} '${path}'`, given, known, path);
+  };
+  refuse('Reference.external target of', props.external, KEYS.external);
+  refuse('Reference.externalPods options of', props.externalPods, KEYS.externalPods);
+  refuse('Reference.clusterScoped kind of', props.clusterScopedKind, KEYS.kind);
+  refuse('Reference.byName options of', props.byName, KEYS.byName);
+  refuse("Reference.byName 'target' of", (props.byName as { target?: unknown } | undefined)?.target, KEYS.kind);
+  return scope;
+}
+
+/** An object literal (or one without a prototype): what the declarations take; not a construct or another class's instance. */
+function isPlainObject(x: object): boolean {
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
 }

@@ -1,7 +1,13 @@
 import { Token } from 'aws-cdk-lib';
 import { fieldValueProblem, shapeOf } from '../private/field-value';
+import { invalidInput } from '../private/invalid-input';
+import { keysOf, unknownKeyProblems } from '../private/near-miss';
+import { valueText } from '../private/value-text';
 
-/** Options of every field builder. */
+/**
+ * Options of every field builder. A builder given options that are not of this shape (a
+ * description that is no string, a misspelt option) throws `CAP010`, naming each.
+ */
 export interface FieldOptions {
   /**
    * What the field means, written to the JSON Schema in `interface.json`.
@@ -25,27 +31,27 @@ export interface FieldOptions {
 export class Field<T> {
   /** A string. */
   public static string(options: FieldOptions = {}): Field<string> {
-    return new Field<string>('string', undefined, true, options.description);
+    return new Field<string>('string', undefined, true, descriptionOf('string', options));
   }
 
   /** A DNS name (RFC 1123 hostname), such as `d111111abcdef8.cloudfront.net`. */
   public static dnsName(options: FieldOptions = {}): Field<string> {
-    return new Field<string>('string', 'hostname', true, options.description);
+    return new Field<string>('string', 'hostname', true, descriptionOf('dnsName', options));
   }
 
   /** An absolute `http` or `https` URL. */
   public static url(options: FieldOptions = {}): Field<string> {
-    return new Field<string>('string', 'uri', true, options.description);
+    return new Field<string>('string', 'uri', true, descriptionOf('url', options));
   }
 
   /** A number. */
   public static number(options: FieldOptions = {}): Field<number> {
-    return new Field<number>('number', undefined, true, options.description);
+    return new Field<number>('number', undefined, true, descriptionOf('number', options));
   }
 
   /** A boolean. */
   public static boolean(options: FieldOptions = {}): Field<boolean> {
-    return new Field<boolean>('boolean', undefined, true, options.description);
+    return new Field<boolean>('boolean', undefined, true, descriptionOf('boolean', options));
   }
 
   /** Marks values of `T` for the compiler only; never set. */
@@ -83,6 +89,27 @@ export class Field<T> {
   public problemWith(value: unknown): string | undefined {
     return fieldValueProblem(this, shapeOf(value, Token.isUnresolved(value)));
   }
+}
+
+/** The options every field builder takes. */
+const FIELD_OPTIONS = keysOf<FieldOptions>({ description: true });
+
+/**
+ * The description in a field builder's `options`; the `CAP010` refusal naming each problem when they are not
+ * `FieldOptions` (from JavaScript, anything): a description of another type would reach the JSON Schema of
+ * `interface.json` as it is, and a misspelt option would be dropped without a word.
+ */
+function descriptionOf(builder: string, options: unknown): string | undefined {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidInput(`Field.${builder}: its options (${valueText(options)}) must be an object, such as { description: 'DNS name of the edge origin' }`);
+  }
+  const problems = unknownKeyProblems(options, FIELD_OPTIONS, '');
+  const { description } = options as { description?: unknown };
+  if (description !== undefined && typeof description !== 'string') {
+    problems.push(`'description' (${valueText(description)}) must be a string: what the field means, written to interface.json`);
+  }
+  if (problems.length > 0) throw invalidInput(`Field.${builder} options: ${problems.join('; ')}`);
+  return description as string | undefined;
 }
 
 /** The fields of a contract, by name. */

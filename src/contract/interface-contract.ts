@@ -2,13 +2,28 @@ import { aws_iam as iam, aws_ssm as ssm, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
-import { consumeArgumentsProblems, contractArgumentsRefusal, ContractSubject, publishArgumentsProblems } from './contract-arguments';
+import {
+  BindingOptions,
+  bindingOptionsProblems,
+  consumeArgumentsProblems,
+  CONTRACT_MISUSE,
+  contractArgumentsRefusal,
+  ContractSubject,
+  envVarArgumentsProblem,
+  handleArgumentsRefusal,
+  publishArgumentsProblems,
+  undeclaredReadText,
+} from './contract-arguments';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { publishedSize, TIER_LIMITS } from './parameter-size';
 import { Capability } from '../constructs/capability';
 import { brand, hasBrand } from '../private/brand';
-import { invalidInput } from '../private/invalid-input';
+import { envVarNameFor } from '../private/env-var-name';
+import { markFieldHandle } from '../private/field-handle';
+import { invalidInput, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { cdk8sPlus, externalSecrets } from '../private/lazy';
+import { constructionRefusal } from '../private/misplaced';
+import { keysOf } from '../private/near-miss';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
 import { majorOfVersion } from '../private/semver-version';
@@ -107,11 +122,24 @@ export interface FieldHandle<T> {
    * The value when it was published as a literal known at synth, else undefined.
    * Reading it records nothing: only a handle rendered into a manifest (`envValue`,
    * `envVar`) makes its object a reader of the field in `interface.json` and the lock.
+   * Read before `publish`, it is undefined: synth refuses that read (`CAP009`) when the
+   * field is then published as a literal.
    */
   readonly value: T | undefined;
-  /** The field as a cdk8s-plus environment value read from the bound Secret. */
+  /**
+   * The field as a cdk8s-plus environment value read from the bound Secret; the variable's
+   * name is its key in `envVariables`.
+   *
+   * @throws CompositionError `CAP009` when given an argument
+   */
   envValue(): kplus.EnvValue;
-  /** The field as a raw container `env` entry read from the bound Secret. */
+  /**
+   * The field as a raw container `env` entry read from the bound Secret.
+   *
+   * @param variableName the variable's name; by default the field's
+   * @throws CompositionError `CAP009` when the name is no string, or no environment variable name
+   * Kubernetes 1.30 takes (letters, digits, '_', '-' and '.', not starting with a digit)
+   */
   envVar(variableName?: string): {
     /** The variable's name. */
     name: string;
@@ -128,7 +156,11 @@ export interface FieldHandle<T> {
   };
 }
 
-/** The typed handles `consume` returns: one per declared field. */
+/**
+ * The typed handles `consume` returns: one per declared field. Reading a field the contract
+ * does not declare (from JavaScript, or `as any`) throws `CAP009`, naming the field it most
+ * likely misspells.
+ */
 export type ContractHandles<F extends FieldMap> = { readonly [K in keyof F & string]: FieldHandle<FieldValue<F[K]>> };
 
 /** One runtime consumer of the contract. */
@@ -187,9 +219,18 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @internal
    */
   public readonly undeclaredReads: Array<{ readonly chart: Construct; readonly field: string }> = [];
+  /**
+   * Handles' values read before the contract was published, which were undefined (reported at synth when the
+   * field is then published as a literal).
+   *
+   * @internal
+   */
+  public readonly earlyValueReads: Array<{ readonly chart: Construct; readonly field: string }> = [];
 
   private readonly published: Publication[] = [];
   private readonly consumed: Consumption[] = [];
+  /** The options of each binding, by its ExternalSecret: every consume in its namespace shares them. */
+  private readonly bindingOptions = new Map<ApiObject, BindingOptions>();
 
   /**
    * @param scope the capability
@@ -197,14 +238,15 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param props version and fields
    */
   constructor(scope: Capability, id: string, props: InterfaceContractProps<F>) {
-    super(withProps(scope, id, props), id);
+    super(requireChildId(withProps(scope, id, props), id, 'InterfaceContract', 'Edge'), id);
     brand(this, 'InterfaceContract');
     this.capability = Capability.of(this);
     registerMember(scope, 'InterfaceContract', this);
     this.version = props.version;
-    this.fields = props.fields;
-    // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are
     const problems = [...fieldsProblems(props.fields), ...textPropProblems(props)];
+    // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are;
+    // fields that are no map at all are none meanwhile, so that nothing reads them as a map
+    this.fields = (problems.length > 0 && !isPlainMap(props.fields) ? {} : props.fields) as F;
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
     const major = majorOfVersion(props.version) ?? 0;
     const prefix = (typeof props.parameterPrefix === 'string' ? props.parameterPrefix : '/cdk-capability').replace(/\/+$/, '');
@@ -229,8 +271,8 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param stack the `SharedBase` or a `DeploymentAggregate` of the same capability
    * @param values every required field; aws-cdk tokens allowed; no secrets
    * @returns what was created
-   * @throws CompositionError `CAP009` when `stack` is no stack, `values` no object or `options` not of their
-   * types (a JavaScript program can pass anything), naming each
+   * @throws CompositionError `CAP009` when `stack` is no stack, `values` no object (or a value a handle of
+   * `consume`, or a function) or `options` not of their types (a JavaScript program can pass anything), naming each
    */
   public publish(stack: Stack, values: PublishedValues<F>, options: PublishOptions = {}): Publication {
     const problems = publishArgumentsProblems(this.subject(), stack, values, options);
@@ -270,13 +312,20 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * namespace only).
    *
    * @param chart the `RuntimeRouting` (or any cdk8s chart) that reads the values
-   * @throws CompositionError `CAP009` when `chart` is in no cdk8s chart or `options` are not of their types,
-   * naming each
+   * @throws CompositionError `CAP009` when `chart` is in no cdk8s chart, `options` are not of their types (a
+   * namespace that is no DNS-1123 label, a store name that is no object name, a refresh interval that is no
+   * duration), or differ from the options of the binding already in that namespace, naming each
    */
   public consume(chart: Construct, options: ConsumeOptions = {}): ContractHandles<F> {
     const problems = consumeArgumentsProblems(chart, options);
     if (problems.length > 0) throw contractArgumentsRefusal(this.subject(), 'consume', problems);
     const namespace = options.namespace ?? (chart as { namespace?: string }).namespace;
+    const binding = this.consumed.find((c) => c.namespace === namespace);
+    if (binding) {
+      const where = `${namespace === undefined ? 'without a namespace' : `in namespace '${namespace}'`} that '${this.consumed.find((c) => c.externalSecret === binding.externalSecret)!.chart.node.path}' made`;
+      const clashes = bindingOptionsProblems(this.bindingOptions.get(binding.externalSecret)!, options, where);
+      if (clashes.length > 0) throw contractArgumentsRefusal(this.subject(), 'consume', clashes);
+    }
     const existing = this.consumed.find((c) => c.chart === chart && c.namespace === namespace);
     const consumption = existing ?? this.bind(chart, namespace, options);
     const handles: Record<string, FieldHandle<unknown>> = {};
@@ -284,7 +333,9 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     return new Proxy(handles, {
       get: (target, key) => {
         if (typeof key === 'string' && !(key in target) && !IGNORED_KEYS.has(key) && !/^[$@_]/.test(key)) {
+          // recorded for synth too, in case the program goes on after catching the refusal
           this.undeclaredReads.push({ chart, field: key });
+          throw constructionRefusal(CONTRACT_MISUSE, `contract misuse: ${undeclaredReadText(this.subject(), chart.node.path, key)}`, this.node.path);
         }
         return Reflect.get(target, key);
       },
@@ -310,52 +361,100 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     // the chart's first binding keeps its id; one in another namespace of the chart is told apart by it (the chart's own: none given)
     const base = `${this.node.id}Interface`;
     const id = chart.node.tryFindChild(base) ? `${base}[${namespace ?? 'chart namespace'}]` : base;
+    const bound: BindingOptions = {
+      secretStoreName: options.secretStoreName ?? 'aws-parameter-store',
+      secretStoreKind: options.secretStoreKind ?? 'ClusterSecretStore',
+      refreshInterval: options.refreshInterval ?? '1h',
+    };
     const externalSecret = new es.ExternalSecret(chart, id, {
       metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
       spec: {
-        refreshInterval: options.refreshInterval ?? '1h',
-        secretStoreRef: { kind: options.secretStoreKind === 'SecretStore' ? es.ExternalSecretSpecSecretStoreRefKind.SECRET_STORE : es.ExternalSecretSpecSecretStoreRefKind.CLUSTER_SECRET_STORE, name: options.secretStoreName ?? 'aws-parameter-store' },
+        refreshInterval: bound.refreshInterval,
+        secretStoreRef: { kind: bound.secretStoreKind === 'SecretStore' ? es.ExternalSecretSpecSecretStoreRefKind.SECRET_STORE : es.ExternalSecretSpecSecretStoreRefKind.CLUSTER_SECRET_STORE, name: bound.secretStoreName },
         target: { name: secretName, creationPolicy: es.ExternalSecretSpecTargetCreationPolicy.OWNER },
         dataFrom: [{ extract: { key: this.parameterName } }],
       },
     });
     const consumption: Consumption = { chart, externalSecret, secretName, namespace };
+    this.bindingOptions.set(externalSecret, bound);
     this.consumed.push(consumption);
     return consumption;
   }
 
   private handle(name: string, consumption: Consumption): FieldHandle<unknown> {
     const contract = this;
-    return {
+    const handle: FieldHandle<unknown> = {
       name,
       get value() {
-        const v = contract.published[0]?.values[name];
-        return v === undefined || Token.isUnresolved(v) ? undefined : v;
+        return contract.valueOf(name, consumption);
       },
-      envValue() {
-        const id = `${contract.node.id}InterfaceSecret`;
-        const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
-        const secret = existing ?? cdk8sPlus().Secret.fromSecretName(consumption.chart, id, consumption.secretName);
-        return cdk8sPlus().EnvValue.fromSecretValue({ secret, key: name });
+      envValue(...given: unknown[]) {
+        return contract.envValueOf(name, consumption, given);
       },
-      envVar(variableName?: string) {
-        return { name: variableName ?? name, valueFrom: { secretKeyRef: { name: consumption.secretName, key: name } } };
+      envVar(...given: unknown[]) {
+        return contract.envVarOf(name, consumption, given);
       },
     };
+    // the handle and its methods, which cdk8s copies as they are into a manifest that holds the handle
+    const origin = { contract: this.node.path, field: name };
+    for (const marked of [handle, handle.envValue, handle.envVar]) markFieldHandle(marked, origin);
+    return handle;
+  }
+
+  /** A handle's `value`: the literal published, once published; a read before that is recorded (`CAP009` at synth when a literal is published). */
+  private valueOf(name: string, consumption: Consumption): unknown {
+    const publication = this.published[0];
+    if (!publication) this.earlyValueReads.push({ chart: consumption.chart, field: name });
+    const v = publication?.values[name];
+    return v === undefined || Token.isUnresolved(v) ? undefined : v;
+  }
+
+  /** A handle's `envValue()`: a cdk8s-plus environment value read from the bound Secret. */
+  private envValueOf(name: string, consumption: Consumption, given: readonly unknown[]): kplus.EnvValue {
+    if (given.length > 0) {
+      throw handleArgumentsRefusal(this.subject(), name, 'envValue', `it takes no arguments, but was given ${given.map((a) => valueText(a)).join(', ')}: `
+        + `the variable's name is its key in envVariables, such as { ${envVarNameFor(name) ?? 'TENANT_HEADER'}: values.${name}.envValue() }; for a raw env entry of a name of your own, call envVar(name)`);
+    }
+    const id = `${this.node.id}InterfaceSecret`;
+    const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
+    const secret = existing ?? cdk8sPlus().Secret.fromSecretName(consumption.chart, id, consumption.secretName);
+    return cdk8sPlus().EnvValue.fromSecretValue({ secret, key: name });
+  }
+
+  /** A handle's `envVar(variableName?)`: a raw container env entry read from the bound Secret. */
+  private envVarOf(name: string, consumption: Consumption, given: readonly unknown[]): ReturnType<FieldHandle<unknown>['envVar']> {
+    const problem = envVarArgumentsProblem(name, given);
+    if (problem) throw handleArgumentsRefusal(this.subject(), name, 'envVar', problem);
+    const variableName = given[0] as string | undefined;
+    return { name: variableName ?? name, valueFrom: { secretKeyRef: { name: consumption.secretName, key: name } } };
   }
 }
 
-/** `scope`, when `props` are an object; else (from JavaScript, anything) the `CAP010` refusal naming them, before the contract is added. */
+/**
+ * `scope`, when `props` are an object of the props the contract takes; else (from JavaScript, anything) the
+ * `CAP010` refusal naming them, or each prop it does not take with the one it most likely misspells, before the
+ * contract is added.
+ */
 function withProps(scope: Construct, id: string, props: unknown): Construct {
-  if (props !== null && typeof props === 'object' && !Array.isArray(props)) return scope;
   const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  if (props !== null && typeof props === 'object' && !Array.isArray(props)) {
+    refuseUnknownKeys(`InterfaceContract '${path}' props`, props, CONTRACT_PROPS, path);
+    return scope;
+  }
   throw invalidInput(`InterfaceContract '${path}': its props (${valueText(props)}) must be an object, such as { version: '1.0.0', fields: { tenantHeader: Field.string() } }`, path);
+}
+
+/** The props an `InterfaceContract` takes: another key would be dropped without a word (a misspelt `parameterPrefix`). */
+const CONTRACT_PROPS = keysOf<InterfaceContractProps<FieldMap>>({ version: true, fields: true, parameterPrefix: true, name: true });
+
+function isPlainMap(x: unknown): x is object {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 /** Why a contract's `fields` are refused (`CAP010` at synth): they must be a map of `Field`s, such as `{ tenantHeader: Field.string() }`. */
 function fieldsProblems(fields: unknown): string[] {
   const example = 'such as { tenantHeader: Field.string() }';
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return [`'fields' (${valueText(fields)}) must be a map of fields, ${example}`];
+  if (!isPlainMap(fields)) return [`'fields' (${valueText(fields)}) must be a map of fields, ${example}`];
   return Object.entries(fields)
     .filter(([, field]) => !isField(field))
     .map(([name, field]) => `field ${JSON.stringify(name)} (${valueText(field)}) must be a Field, made by Field.string(), Field.dnsName(), Field.url(), Field.number() or Field.boolean()`);

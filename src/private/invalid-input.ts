@@ -1,5 +1,7 @@
+import type { IConstruct } from 'constructs';
 import { constructionRefusal } from './misplaced';
 import { misspeltKeyProblems, unknownKeyProblems } from './near-miss';
+import { valueText } from './value-text';
 
 /** The code of an object, or of what a construct was given, that would be refused where it goes (`ViolationCode.INVALID_OBJECT`). */
 export const INVALID_OBJECT = 'CAP010';
@@ -42,4 +44,25 @@ export function refuseUnknownKeys(api: string, given: unknown, known: readonly s
  */
 export function dnsLabelLike(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '').slice(0, 63).replace(/-+$/, '');
+}
+
+/**
+ * `scope`, when a new child of it can take `id`; else, before the child is added, the `CAP010` refusal naming
+ * `what` and its place: an id that is no string or is empty (constructs' TypeError `id.replace is not a function`,
+ * or `Only root constructs may have an empty ID`), or the id of a child `scope` has already (constructs'
+ * `There is already a Construct with name ...`, which names neither path).
+ *
+ * @param what the class being created, as the message names it (`Contribution`)
+ * @param example an id of its kind, for the message
+ */
+export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what: string, example: string): T {
+  const where = scope.node.path ? `'${scope.node.path}'` : 'the app';
+  if (typeof id !== 'string' || id === '') {
+    throw invalidInput(`${what} in ${where}: its id (${valueText(id)}) must be a string that is not empty, such as '${example}'`, scope.node.path);
+  }
+  // constructs takes '/' in an id as '--'
+  const existing = scope.node.tryFindChild(id.replace(/\//g, '--'));
+  if (!existing) return scope;
+  const path = scope.node.path ? `${scope.node.path}/${existing.node.id}` : existing.node.id;
+  throw invalidInput(`${what} '${path}': ${where} already has a child of the id '${existing.node.id}' (${valueText(existing)}), and a construct's id is unique among its siblings. Give the ${what} an id of its own`, path);
 }

@@ -1,3 +1,5 @@
+import { FieldHandleOrigin, fieldHandleOrigin } from './field-handle';
+
 /**
  * How deep a manifest may nest maps and lists. The YAML writer and cdk8s
  * recurse once per level (cdk8s overflows the stack near 4,000 levels, the
@@ -9,8 +11,11 @@ export const MAX_NESTING_DEPTH = 1000;
 export interface ManifestWalk {
   /** The path to the first map or list found `limit` levels deep; absent when the manifest nests no deeper. */
   readonly tooDeep?: string[];
-  /** The first value JSON cannot hold (a `BigInt`, a `Symbol`, a function) above that depth, with its path. */
-  readonly nonJson?: { readonly path: string[]; readonly kind: string };
+  /**
+   * The first value JSON cannot hold (a `BigInt`, a `Symbol`, a function) above that depth, with its path; for
+   * a method of a contract's field handle, the handle's path and what it is a handle of.
+   */
+  readonly nonJson?: { readonly path: string[]; readonly kind: string; readonly handle?: FieldHandleOrigin };
 }
 
 /** What JSON cannot hold, as messages name it. */
@@ -64,7 +69,11 @@ function walk(value: object, limit: number): ManifestWalk {
       if (typeof child === 'object') {
         children.push({ value: child, depth: frame.depth + 1, key, parent: frame });
       } else if (nonJson === undefined && NON_JSON[typeof child]) {
-        nonJson = { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: NON_JSON[typeof child] };
+        // a method of a contract field's handle, which cdk8s copies into the manifest with the handle's other keys
+        const handle = fieldHandleOrigin(child);
+        nonJson = handle
+          ? { path: pathOf(frame), kind: 'a handle', handle }
+          : { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: NON_JSON[typeof child] };
       }
     }
     // pushed in reverse, so the first key is walked first

@@ -1,10 +1,12 @@
+import { quoted } from './text';
 import type { ContractFact } from '../../collect/facts';
+import { undeclaredReadText } from '../../contract/contract-arguments';
+import { appendAll, appendTo } from '../../private/append';
 import { fieldValueProblem } from '../../private/field-value';
+import { nearMiss } from '../../private/near-miss';
 import { isSemverVersion, majorOfVersion } from '../../private/semver-version';
 import { ViolationCode } from '../finding';
 import { CheckContext, defineRule, RuleFinding } from '../rule';
-import { quoted } from './text';
-import { appendAll, appendTo } from '../../private/append';
 
 /**
  * `CAP009`: the contract used wrongly: more than one contract in a capability
@@ -66,8 +68,9 @@ function contractProblems(contract: ContractFact, { facts }: CheckContext): Rule
       paths: [path, p.stack],
     });
   }
+  const subject = { path, capability: contract.capabilityId, fields: Object.keys(contract.fields) };
   for (const read of contract.undeclaredReads) {
-    found.push({ message: `'${read.chart}' reads '${read.field}', which '${path}' does not declare (declared: ${declared}). Declare the field or read a declared one.`, paths: [path, read.chart] });
+    found.push({ message: undeclaredReadText(subject, read.chart, read.field), paths: [path, read.chart] });
   }
   if (!isSemverVersion(contract.version)) {
     found.push({ message: `'version' (${JSON.stringify(contract.version)}) of '${path}' must be a semver version such as "1.2.0".`, paths: [path] });
@@ -81,6 +84,18 @@ function contractProblems(contract: ContractFact, { facts }: CheckContext): Rule
   }
   const stack = publication.stack;
   const where = [path, stack];
+  const early = new Set<string>();
+  for (const read of contract.earlyValueReads) {
+    const value = publication.values[read.field];
+    const key = `${read.chart}\u0000${read.field}`;
+    if (value === undefined || value.deployTime || value.literal === undefined || early.has(key)) continue;
+    early.add(key);
+    found.push({
+      message: `'${read.chart}' read the value of '${read.field}' of '${path}' before '${stack}' published it, so it got undefined, not ${JSON.stringify(value.literal)}. `
+        + 'Publish the contract before reading a handle\'s value, or read the field at runtime with envValue() or envVar().',
+      paths: [path, read.chart],
+    });
+  }
   for (const [name, field] of Object.entries(contract.fields)) {
     const value = publication.values[name];
     if (value === undefined) {
@@ -99,7 +114,11 @@ function contractProblems(contract: ContractFact, { facts }: CheckContext): Rule
   }
   for (const name of Object.keys(publication.values)) {
     if (!(name in contract.fields)) {
-      found.push({ message: `'${stack}' publishes '${name}', which '${path}' does not declare (declared: ${declared}). Declare the field in the contract or stop publishing it.`, paths: where });
+      const meant = nearMiss(name, subject.fields);
+      found.push({
+        message: `'${stack}' publishes '${name}', which '${path}' does not declare (declared: ${declared}${meant ? `; did you mean '${meant}'?` : ''}). Declare the field in the contract or stop publishing it.`,
+        paths: where,
+      });
     }
   }
   return found;

@@ -23,6 +23,15 @@ function valueProblem(object: ObjectFact): RuleFinding[] {
   if (!found) return [];
   const what = describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' });
   const at = found.path.length > 0 ? found.path.join('.') : '(the whole object)';
+  if (found.handle) {
+    const { contract, field } = found.handle;
+    return [{
+      message: `'${at}' of ${what} declared by '${object.declarer}' is the handle of field '${field}' of '${contract}', not a value: `
+        + 'a consumed field reaches a pod only as a container env entry that reads it from the Secret the contract binds. '
+        + `Render it as one: env: [values.${field}.envVar()], or with cdk8s-plus envVariables: { NAME: values.${field}.envValue() }.`,
+      paths: [object.declarer],
+    }];
+  }
   return [{
     message: `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number.`,
     paths: [object.declarer],

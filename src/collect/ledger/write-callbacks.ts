@@ -210,7 +210,11 @@ function runAll(contributions: readonly Contribution[], { outside, policies, add
         between?.ran(c);
         open = started;
         open.writers.push(writer);
-        outcome = runOne(open, writer, () => attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct)), policies);
+        let returned: unknown;
+        outcome = runOne(open, writer, () => {
+          returned = attributeTo({ path: writer, kind: 'contribution-write' }, () => callback.write(callback.construct));
+        }, policies);
+        if (isThenable(returned)) outcome = asyncCallback(writer, returned);
       }
       ranNow = true;
     } else {
@@ -329,6 +333,24 @@ function unseenWrite(target: ApiObject | CfnResource, writers: readonly string[]
       `but the object renders otherwise than ${one ? 'it was' : 'they were'} seen to write, at ${difference}: a callback wrote the object outside its API ` +
       '(into its private state, through a reference kept from before it ran), so what it wrote cannot be attributed. ' +
       'Write through the object\'s API (metadata.addLabel, metadata.addAnnotation) or with `fields`; if no callback writes that way, report it to cdk-capability with these callbacks',
+  };
+}
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The refusal of a write callback that returned a promise (an `async` function): synth runs a callback once and
+ * does not wait for it, so what it writes after its first `await` would be lost, or land after synth read the
+ * target. What the promise ends in is taken, so that a rejection cannot end the process after the refusal.
+ */
+function asyncCallback(writer: string, returned: PromiseLike<unknown>): CallbackProblem {
+  Promise.resolve(returned).catch(() => undefined);
+  return {
+    path: writer,
+    error: "its write callback returned a promise (is it an async function?): synth runs it once and does not wait for it, so what it writes after its first 'await' would be lost. "
+      + 'Write synchronously: compute what it awaits before the Contribution is created, and drop async.',
   };
 }
 
