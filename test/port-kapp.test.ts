@@ -21,7 +21,9 @@ afterAll(() => {
   removeReleaseDirs();
 });
 
-function object(scope: Construct, id: string, apiVersion: string, kind: string, name: string, namespace?: string, rest: Record<string, unknown> = {}): ApiObject {
+function object(
+  scope: Construct, id: string, apiVersion: string, kind: string, name: string, namespace?: string, rest: Record<string, unknown> = {},
+): ApiObject {
   return new ApiObject(scope, id, { apiVersion, kind, metadata: namespace === undefined ? { name } : { name, namespace }, ...rest });
 }
 
