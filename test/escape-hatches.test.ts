@@ -179,6 +179,67 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     expect(containers.map((c: any) => [c.name, c.image])).toEqual([['proxy', 'envoy:1.30'], ['api', 'nginx:1.27']]);
   });
 
+  test('a plain patch that adds an element to a declared atomic list (args) rewrites the list: the declarer\'s escape hatch, shown as one override', () => {
+    // GIVEN a Deployment whose container declares args [a] (an atomic list: its elements have no owners of their own)
+    const { app, routing } = fixture();
+    const web = new ApiObject(routing, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'prod' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx', args: ['a'] }] } } },
+    });
+
+    // WHEN a plain patch appends b
+    const at = siteOfNextLine();
+    web.addJsonPatch(JsonPatch.add('/spec/template/spec/containers/0/args/-', 'b'));
+
+    // THEN accepted: the list is [a, b], and the plan shows the override of the whole list
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects[0].spec.template.spec.containers[0].args).toEqual(['a', 'b']);
+    expect(result.plan!.ownership!.overrides).toEqual([
+      { object: 'apps/Deployment prod/web', field: 'spec.template.spec.containers[name=app].args', by: `cdn/Routing/Web (addJsonPatch at ${at})`, rendered: ['a'], patched: ['a', 'b'] },
+    ]);
+  });
+
+  test('a Contribution\'s patch that adds an element to a declared atomic list still conflicts with the declarer: the list has one owner', () => {
+    // GIVEN a Deployment whose container declares args [a]
+    const { app, routing } = fixture();
+    const web = new ApiObject(routing, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'prod' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx', args: ['a'] }] } } },
+    });
+
+    // WHEN another team's Contribution appends b
+    new Contribution(new Construct(routing, 'Team'), 'Args', { target: web, patches: [JsonPatch.add('/spec/template/spec/containers/0/args/-', 'b')] });
+
+    // THEN CAP002 names the declarer and the Contribution on the list
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations.map((v) => [v.code, v.message])).toEqual([[
+      'CAP002',
+      "field conflict: 'cdn/Routing/Team/Args' and 'cdn/Routing/Web' both write spec.template.spec.containers[name=app].args of apps/Deployment prod/web. " + FIX,
+    ]]);
+  });
+
+  // Ported from cdk8s-team/cdk8s-core test/api-object.test.ts (commit 6e6c8be5), describe('addJsonPatch()'),
+  // "applied after the object has been synthesized": an add to a list, a remove and a copy, in one call.
+  test('cdk8s-core: add to a list, remove and copy in one plain call give cdk8s\' own object', () => {
+    // GIVEN an object with spec { foo: 1234, bar: { baz: [1, 2, 3] } }, in a chart named test
+    const app = CapabilityTesting.app();
+    const routing = new RuntimeRouting(new Capability(app, 'c'), 'test');
+    const obj = new ApiObject(routing, 'obj', { apiVersion: 'example.com/v1', kind: 'Obj', spec: { foo: 1234, bar: { baz: [1, 2, 3] } } });
+
+    // WHEN
+    obj.addJsonPatch(JsonPatch.add('/spec/bar/baz/3', 4), JsonPatch.remove('/spec/foo'), JsonPatch.copy('/apiVersion', '/spec/apiVersion'));
+
+    // THEN the object cdk8s-core's test expects (its apiVersion example.com/v1 here: we refuse custom kinds in the core group)
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.runtimeObjects.find((o) => o.kind === 'Obj').spec).toEqual({ apiVersion: 'example.com/v1', bar: { baz: [1, 2, 3, 4] } });
+  });
+
   test('a patch that creates an empty map, then one that adds a key to it: accepted, as the same map in a declaration blocks nobody', () => {
     // GIVEN a ConfigMap without annotations
     const { app, routing } = fixture();

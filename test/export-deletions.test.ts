@@ -164,6 +164,75 @@ describe('CAP008: a CloudFormation export that a remaining stack imported', () =
       ]);
     });
 
+    describe('in the accounts and regions the lock records', () => {
+      interface EnvVariant {
+        /** The construct id of the bucket whose name shop/acme exports; absent: no shop/acme. */
+        readonly exported?: string;
+        /** shop/acme's environment. */
+        readonly acme?: { account?: string; region?: string };
+        /** shop/globex's environment. */
+        readonly globex?: { account?: string; region?: string };
+      }
+
+      /** GIVEN-side builder: `tenants` with an environment for each stack. */
+      function placed(app: CapabilityApp, v: EnvVariant): void {
+        const cdn = new Capability(app, 'shop');
+        if (v.exported) {
+          const acme = new DeploymentAggregate(cdn, 'acme', { env: v.acme });
+          new CfnOutput(acme, 'LogsName', { value: new s3.Bucket(acme, v.exported).bucketName, exportName: 'shop-acme-logs' });
+        }
+        new ssm.StringParameter(new DeploymentAggregate(cdn, 'globex', { env: v.globex }), 'Logs', { stringValue: Fn.importValue('shop-acme-logs') });
+      }
+
+      /** The CAP008 message of removing shop/acme while shop/globex imported its export, `note` after the reason. */
+      const stackRemoved = (note: string) => 'unsafe deletion: this release removes stack shop/acme, but stack shop/globex remains and it imported its export \'shop-acme-logs\' '
+        + `in the locked release (Resources.Logs6819BB44.Properties.Value)${note}. `
+        + 'Remove stack shop/globex in this release too, or keep stack shop/acme one more release (the version of stack shop/globex deployed with CloudFormation needs it until this release is deployed) and remove it in the next.';
+
+      test.each([
+        ['regions', { region: 'eu-west-1' }, { region: 'us-east-1' }],
+        ['accounts', { account: '111111111111', region: 'eu-west-1' }, { account: '222222222222', region: 'eu-west-1' }],
+      ])('an export of one name in other %s is another export: removing it is accepted', (_, acme, globex) => {
+        // GIVEN the real lock of a release where shop/globex imports shop-acme-logs, shop/acme deploying elsewhere
+        const series = lockedSeries(placed, { exported: 'Logs', acme, globex });
+
+        // WHEN the next release removes shop/acme, or changes the value it exports
+        const removed = nextRelease(series, placed, { globex });
+        const changed = nextRelease(series, placed, { exported: 'Data', acme, globex });
+
+        // THEN neither is refused: what shop/globex imports is an export of its own account and region
+        expect(coded(removed.violations)).toEqual([]);
+        expect(coded(changed.violations)).toEqual([]);
+      });
+
+      test('an export in the importer\'s own account and region is refused as before, with no note', () => {
+        // GIVEN both stacks in account 111111111111, region eu-west-1
+        const env = { account: '111111111111', region: 'eu-west-1' };
+        const series = lockedSeries(placed, { exported: 'Logs', acme: env, globex: env });
+
+        // WHEN the next release removes shop/acme
+        const { violations } = nextRelease(series, placed, { globex: env });
+
+        // THEN one CAP008, as for two stacks that name no environment
+        expect(coded(violations)).toEqual([{ code: 'CAP008', message: stackRemoved(''), paths: ['shop/acme', 'shop/globex'] }]);
+      });
+
+      test('a stack that names no region is taken to deploy beside the one that does, and the message says so', () => {
+        // GIVEN shop/acme pinned to region eu-west-1, shop/globex environment-agnostic
+        const series = lockedSeries(placed, { exported: 'Logs', acme: { region: 'eu-west-1' } });
+
+        // WHEN the next release removes shop/acme
+        const { violations } = nextRelease(series, placed, {});
+
+        // THEN it is refused, saying what was assumed
+        expect(coded(violations)).toEqual([{
+          code: 'CAP008',
+          message: stackRemoved(' (CloudFormation exports are per account and region: stack shop/globex names no region, so it is taken to deploy where stack shop/acme does (region eu-west-1))'),
+          paths: ['shop/acme', 'shop/globex'],
+        }]);
+      });
+    });
+
     test('removing the exporting stack while a stack that imported it by name remains is refused, with no stack dependency to name', () => {
       // GIVEN the real lock of a release where shop/globex imports shop-acme-logs from shop/acme, with no stack dependency
       const series = lockedSeries(tenants, { exported: 'Logs' });

@@ -147,7 +147,8 @@ function keepOneMoreRelease(gone: LockedUnit, stays: LockedUnit): string {
 
 /**
  * CloudFormation exports that this release removes or changes (the value as the template writes it) while a
- * remaining stack imported them in the locked release (`Fn::ImportValue` of the name): CloudFormation refuses
+ * remaining stack imported them in the locked release (`Fn::ImportValue` of the name, in the account and region
+ * the lock records for both, `sharedEnvironment`): CloudFormation refuses
  * to delete or change an export that a stack imports, and the importer's version in the cloud imports it
  * until its own update, which aws-cdk deploys after the exporter's while it depends on it. So, unlike the
  * other removals, dropping the import in the same release is not enough; the export is kept one more release
@@ -176,7 +177,9 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
       for (const { i, exported } of exporters.get(imported.name) ?? []) {
         if (i === j) continue;
         const gone = lock.units[i];
-        const why = `it imported ${present.has(gone.id) ? 'it' : `its export '${exported.name}'`} in the locked release (${imported.at})`;
+        const where = sharedEnvironment(gone, stays);
+        if (where === 'apart') continue;
+        const why = `it imported ${present.has(gone.id) ? 'it' : `its export '${exported.name}'`} in the locked release (${imported.at})${where === 'same' ? '' : where}`;
         const paths = [stays.path, gone.path];
         if (!present.has(gone.id)) {
           if (!walked.has(`${i}:${j}`)) found.push({ removed: gone.label, neededBy: stays.label, why, paths, fix: keepOneMoreRelease(gone, stays) });
@@ -211,6 +214,26 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
     }
   });
   return found;
+}
+
+/**
+ * Whether an export of stack `exporter` can be what stack `importer` imports, by the environments the lock
+ * records for them: CloudFormation exports are per account and region, so a name imported in another
+ * region or account is another export (`apart`). Two stacks that name no environment deploy where the same
+ * `cdk deploy` puts them (`same`, as in a lock written before environments were recorded). When one names
+ * its region or account and the other does not, the one that does not may deploy there: taken as the same
+ * environment, and said so (the text returned, to append to the reason).
+ */
+function sharedEnvironment(exporter: LockedUnit, importer: LockedUnit): 'same' | 'apart' | string {
+  const differ = (a?: string, b?: string) => a !== undefined && b !== undefined && a !== b;
+  if (differ(exporter.region, importer.region) || differ(exporter.account, importer.account)) return 'apart';
+  const notes: string[] = [];
+  for (const [unit, other] of [[exporter, importer], [importer, exporter]]) {
+    const unnamed = (['account', 'region'] as const).filter((part) => unit[part] === undefined && other[part] !== undefined);
+    if (unnamed.length === 0) continue;
+    notes.push(`${unit.label} names no ${unnamed.join(' or ')}, so it is taken to deploy where ${other.label} does (${unnamed.map((part) => `${part} ${other[part]}`).join(', ')})`);
+  }
+  return notes.length === 0 ? 'same' : ` (CloudFormation exports are per account and region: ${notes.join('; ')})`;
 }
 
 function describe(o: ObjectFact): string {

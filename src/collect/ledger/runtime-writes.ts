@@ -113,7 +113,9 @@ export function recordRuntimeWrites(
     const writer = writerOf(patch);
     const op = patchOperation(patch);
     const plain = writer.kind === 'json-patch';
-    const inserts = isInsertion(op, declared); // a new list element: beside the declared ones, never over them
+    // a new element of a keyed list or set: beside the declared ones, never over them; one of an atomic list
+    // rewrites the list, which its declaration wrote (the declarer's escape hatch when the patch is plain)
+    const inserts = isInsertion(op, declared) && !pointerToPath(op.path, declared, topology, op.value, true).atomic;
     const patchedSoFar = once(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i + 1)));
     const owned = patchOwnedLeaves(op, declared, topology);
     const leaves = owned.map((l) => l.path);
