@@ -182,11 +182,17 @@ export function rawOverridesOf(resource: IConstruct): Record<string, unknown> {
  * properties are rendered as a CloudFormation intrinsic, which every
  * generated validator and mapper passes through unchanged, and left out of
  * the result. What else the validation refuses still throws, as without it.
+ *
+ * With `props`, those properties (a copy of `cfnProperties` taken earlier, before an aspect ran) are rendered
+ * in place of what the resource holds now.
  */
-export function declaredPropertiesOf(resource: IConstruct, { partial = false }: { readonly partial?: boolean } = {}): Record<string, unknown> {
+export function declaredPropertiesOf(
+  resource: IConstruct,
+  { partial = false, props: given }: { readonly partial?: boolean; readonly props?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   const r = resource as unknown as { cfnProperties?: unknown; renderProperties?: (props: unknown) => unknown };
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
-  const props = r.cfnProperties;
+  const props = given ?? r.cfnProperties;
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
   const resolved = awsCdk().Stack.of(resource).resolve(props) as unknown;
   const render = (p: unknown) => {
