@@ -162,3 +162,22 @@ test('Tags stay the writers of their keys, as tag-writes names them', () => {
     + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
   ]);
 });
+
+test("an aspect of the app above the capability is the app's, named so", () => {
+  const { app, base, ops } = fixture();
+  const bucket = new s3.Bucket(base, 'Bucket');
+  const at = siteOfNextLine();
+  Aspects.of(app).add(new Accelerate('Enabled'));
+  new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+  expect(messages(app)).toEqual([
+    conflict("'cdn/Base/Ops/Accelerate'", `the app (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+  ]);
+});
+
+test('an aspect that changes nothing writes nothing', () => {
+  const { app, base } = fixture();
+  new s3.CfnBucket(base, 'Bucket', { bucketName: 'assets' });
+  Aspects.of(base).add({ visit: () => undefined });
+  expect(writesOf(app, 'AWS::S3::Bucket cdn/Base/Bucket')).toEqual([]);
+  expect(messages(app)).toEqual([]);
+});

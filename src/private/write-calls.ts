@@ -390,7 +390,12 @@ function wrapAspects(): void {
 
 /** A resource's `cfnProperties` as they are now, plain maps and lists copied, its tags left out; undefined when it has none. */
 function propertiesOf(resource: CfnResource): Record<string, unknown> | undefined {
-  const props = (resource as unknown as { cfnProperties?: unknown }).cfnProperties;
+  let props: unknown;
+  try {
+    props = (resource as unknown as { cfnProperties?: unknown }).cfnProperties;
+  } catch {
+    return undefined; // an L1 that cannot list its properties now: the visit is not recorded, the declarer keeps what it wrote
+  }
   if (props === null || typeof props !== 'object') return undefined;
   const copy = snapshot(props) as Record<string, unknown>;
   const tags = awsCdk().TagManager.of(resource)?.tagPropertyName;
