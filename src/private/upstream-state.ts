@@ -300,6 +300,27 @@ export function heldTagsOf(manager: object): Map<string, HeldTag> {
   return held;
 }
 
+/**
+ * The scope an aws-cdk `Aspects` instance belongs to (`Aspects.of(scope)`,
+ * its private `_scope`): the scope an `add` on it adds an aspect to.
+ */
+export function aspectsScopeOf(aspects: object): IConstruct {
+  const scope = (aspects as { _scope?: unknown })._scope;
+  if (scope === null || typeof scope !== 'object' || !('node' in scope)) throw new UpstreamShapeError('aspectsScopeOf', 'aws-cdk Aspects._scope to be a construct');
+  return scope as IConstruct;
+}
+
+/**
+ * The properties a CloudFormation resource's L1 holds now, unrendered and
+ * unresolved (aws-cdk's protected `cfnProperties`, a new object on every
+ * read for a generated L1): what an aspect changes when it sets an L1 property.
+ */
+export function cfnPropertiesOf(resource: IConstruct): Record<string, unknown> {
+  const props = (resource as { cfnProperties?: unknown }).cfnProperties;
+  if (props === null || typeof props !== 'object') throw new UpstreamShapeError('cfnPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
+  return props as Record<string, unknown>;
+}
+
 /** One application of an aspect to a scope, as aws-cdk's `AspectApplication` holds it. */
 export interface HeldAspectApplication {
   /** The aspect. */

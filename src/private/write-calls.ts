@@ -4,7 +4,7 @@ import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
-import { HeldTag, heldTagsOf } from './upstream-state';
+import { aspectsScopeOf, cfnPropertiesOf, HeldTag, heldTagsOf, UpstreamShapeError } from './upstream-state';
 
 /**
  * Who the write calls made while a Contribution runs are attributed to: its
@@ -356,8 +356,8 @@ function wrapAspects(): void {
     const file = call.byLibrary ? callerFile(wrapper) : undefined;
     const policy = file === undefined ? undefined : POLICY_ASPECTS.find(([re]) => re.test(file));
     if (call.byLibrary && !policy) return result;
-    const scope = (this as unknown as { _scope?: IConstruct })._scope;
-    if (!scope || typeof aspect.visit !== 'function' || !Object.isExtensible(aspect)) return result;
+    const scope = aspectsScopeOf(this);
+    if (typeof aspect.visit !== 'function' || !Object.isExtensible(aspect)) return result;
     aspectCalls.set(aspect, { scope, call: policy ? { ...callFields(call), api: policy[1] } : call });
     const visit = aspect.visit;
     Object.defineProperty(aspect, 'visit', {
@@ -390,13 +390,13 @@ function wrapAspects(): void {
 
 /** A resource's `cfnProperties` as they are now, plain maps and lists copied, its tags left out; undefined when it has none. */
 function propertiesOf(resource: CfnResource): Record<string, unknown> | undefined {
-  let props: unknown;
+  let props: Record<string, unknown>;
   try {
-    props = (resource as unknown as { cfnProperties?: unknown }).cfnProperties;
-  } catch {
+    props = cfnPropertiesOf(resource);
+  } catch (e) {
+    if (e instanceof UpstreamShapeError) throw e;
     return undefined; // an L1 that cannot list its properties now: the visit is not recorded, the declarer keeps what it wrote
   }
-  if (props === null || typeof props !== 'object') return undefined;
   const copy = snapshot(props) as Record<string, unknown>;
   const tags = awsCdk().TagManager.of(resource)?.tagPropertyName;
   if (tags !== undefined) delete copy[tags];
