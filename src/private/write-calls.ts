@@ -352,10 +352,12 @@ function wrapAspects(): void {
   const wrapper = function (this: Aspects, aspect: IAspect, ...rest: unknown[]) {
     const result = add.call(this, aspect, ...rest);
     if (aspect === null || typeof aspect !== 'object' || aspect instanceof Tag || aspect instanceof RemoveTag || aspectCalls.has(aspect)) return result;
+    // an L2 adds aspects to its own constructs (every iam.Role one): known from two frames, before a whole stack is taken
+    const file = callerFile(wrapper);
+    const byLibrary = file !== undefined && isLibraryFile(file);
+    const policy = byLibrary ? POLICY_ASPECTS.find(([re]) => re.test(file)) : undefined;
+    if (byLibrary && !policy) return result;
     const call = capture('Aspects.of().add', wrapper);
-    const file = call.byLibrary ? callerFile(wrapper) : undefined;
-    const policy = file === undefined ? undefined : POLICY_ASPECTS.find(([re]) => re.test(file));
-    if (call.byLibrary && !policy) return result;
     const scope = aspectsScopeOf(this);
     if (typeof aspect.visit !== 'function' || !Object.isExtensible(aspect)) return result;
     aspectCalls.set(aspect, { scope, call: policy ? { ...callFields(call), api: policy[1] } : call });
