@@ -194,15 +194,15 @@ describe('property overrides are writes', () => {
     ]);
   });
 
-  test('an aspect of aws-cdk that overrides a property (PermissionsBoundary) writes for the declarer', () => {
+  test('an aspect of aws-cdk that overrides a property (PermissionsBoundary) writes for the scope it was applied to', () => {
     // GIVEN a role under a permissions boundary, and a Contribution of the same property
     const { app, base, ops } = fixture();
     const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
     new Contribution(ops, 'Boundary', { target: role, fields: { PermissionsBoundary: 'arn:aws:iam::aws:policy/ReadOnlyAccess' } });
 
-    // WHEN / THEN the boundary aspect's override is the role's, and the contribution conflicts with it
-    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base/Ops/Boundary', 'cdn/Base/Role']]]);
+    // WHEN / THEN the boundary aspect's override is the aspect's, and the contribution conflicts with it
+    expect(codesAndPaths(app)).toEqual([['CAP002', ['cdn/Base', 'cdn/Base/Ops/Boundary']]]);
   });
 });
 

@@ -11,8 +11,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import {
-  aspectApplicationList, declaredPropertiesOf, elementTemplateOf, jsonPatchesOf, labelMapsOf, patchOperation, rawOverridesOf,
-  recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
+  aspectApplicationList, aspectsScopeOf, cfnPropertiesOf, declaredPropertiesOf, elementTemplateOf, jsonPatchesOf, labelMapsOf, patchOperation,
+  rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
 } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
@@ -221,6 +221,28 @@ describe('aws-cdk', () => {
 
     // WHEN / THEN
     expect(() => aspectApplicationList(stack)).toThrow(/upstream seam 'aspectApplicationList'/);
+  });
+
+  test('aspectsScopeOf and cfnPropertiesOf: the scope Aspects.of was given, and the L1 properties as set', () => {
+    // GIVEN a stack and a bucket with a name
+    const stack = new Stack(new App(), 'Stack');
+    const r = new s3.CfnBucket(stack, 'Bucket', { bucketName: 'assets' });
+
+    // WHEN / THEN
+    expect(aspectsScopeOf(Aspects.of(stack))).toBe(stack);
+    expect(cfnPropertiesOf(r).bucketName).toBe('assets');
+  });
+
+  test('aspectsScopeOf and cfnPropertiesOf name themselves when the private shape is gone', () => {
+    // GIVEN
+    const stack = new Stack(new App(), 'Stack');
+    const r = new s3.CfnBucket(stack, 'Bucket');
+    Object.defineProperty(Aspects.of(stack), '_scope', { value: undefined });
+    Object.defineProperty(r, 'cfnProperties', { value: undefined });
+
+    // WHEN / THEN
+    expect(() => aspectsScopeOf(Aspects.of(stack))).toThrow(/upstream seam 'aspectsScopeOf'/);
+    expect(() => cfnPropertiesOf(r)).toThrow(/upstream seam 'cfnPropertiesOf'/);
   });
 
   test('rawOverridesOf and declaredPropertiesOf name themselves when the private shape is gone', () => {

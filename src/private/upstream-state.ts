@@ -182,11 +182,17 @@ export function rawOverridesOf(resource: IConstruct): Record<string, unknown> {
  * properties are rendered as a CloudFormation intrinsic, which every
  * generated validator and mapper passes through unchanged, and left out of
  * the result. What else the validation refuses still throws, as without it.
+ *
+ * With `props`, those properties (a copy of `cfnProperties` taken earlier, before an aspect ran) are rendered
+ * in place of what the resource holds now.
  */
-export function declaredPropertiesOf(resource: IConstruct, { partial = false }: { readonly partial?: boolean } = {}): Record<string, unknown> {
+export function declaredPropertiesOf(
+  resource: IConstruct,
+  { partial = false, props: given }: { readonly partial?: boolean; readonly props?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   const r = resource as unknown as { cfnProperties?: unknown; renderProperties?: (props: unknown) => unknown };
   if (typeof r.renderProperties !== 'function') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.renderProperties to be a method');
-  const props = r.cfnProperties;
+  const props = given ?? r.cfnProperties;
   if (props === null || typeof props !== 'object') throw new UpstreamShapeError('declaredPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
   const resolved = awsCdk().Stack.of(resource).resolve(props) as unknown;
   const render = (p: unknown) => {
@@ -292,6 +298,27 @@ export function heldTagsOf(manager: object): Map<string, HeldTag> {
     held.set(key, { value: String(tag?.value), priority: Number((m.priorities as Map<string, number>).get(key) ?? 0) });
   }
   return held;
+}
+
+/**
+ * The scope an aws-cdk `Aspects` instance belongs to (`Aspects.of(scope)`,
+ * its private `_scope`): the scope an `add` on it adds an aspect to.
+ */
+export function aspectsScopeOf(aspects: object): IConstruct {
+  const scope = (aspects as { _scope?: unknown })._scope;
+  if (scope === null || typeof scope !== 'object' || !('node' in scope)) throw new UpstreamShapeError('aspectsScopeOf', 'aws-cdk Aspects._scope to be a construct');
+  return scope as IConstruct;
+}
+
+/**
+ * The properties a CloudFormation resource's L1 holds now, unrendered and
+ * unresolved (aws-cdk's protected `cfnProperties`, a new object on every
+ * read for a generated L1): what an aspect changes when it sets an L1 property.
+ */
+export function cfnPropertiesOf(resource: IConstruct): Record<string, unknown> {
+  const props = (resource as { cfnProperties?: unknown }).cfnProperties;
+  if (props === null || typeof props !== 'object') throw new UpstreamShapeError('cfnPropertiesOf', 'aws-cdk CfnResource.cfnProperties to be an object');
+  return props as Record<string, unknown>;
 }
 
 /** One application of an aspect to a scope, as aws-cdk's `AspectApplication` holds it. */

@@ -1,10 +1,10 @@
-import type { CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
+import type { Aspects, CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
-import { HeldTag, heldTagsOf } from './upstream-state';
+import { aspectsScopeOf, cfnPropertiesOf, HeldTag, heldTagsOf, UpstreamShapeError } from './upstream-state';
 
 /**
  * Who the write calls made while a Contribution runs are attributed to: its
@@ -27,6 +27,26 @@ export interface WriteCall {
   readonly byLibrary: boolean;
   /** Where the program made it (`file:line`, relative to the working directory), formatted on first read; undefined when unknown. */
   readonly site: string | undefined;
+  /** The program's aspect (not a Tag) whose visit made it, if any. */
+  readonly aspect?: IAspect;
+}
+
+/** An `Aspects.of(scope).add` call (or aws-cdk's `PermissionsBoundary.of(scope).apply`) the program made, by the aspect it added. */
+export interface AspectCall {
+  /** The scope the aspect was added to. */
+  readonly scope: IConstruct;
+  /** The call. */
+  readonly call: WriteCall;
+}
+
+/** One visit of a program's aspect (not a Tag) that changed a CloudFormation resource's properties. */
+export interface AspectRun {
+  /** The aspect. */
+  readonly aspect: IAspect;
+  /** The resource's `cfnProperties` before the visit (plain maps and lists copied, tokens kept), its tags left out. */
+  readonly before: Record<string, unknown>;
+  /** The same after the visit. */
+  readonly after: Record<string, unknown>;
 }
 
 /** One override call on a CloudFormation resource. */
@@ -78,6 +98,9 @@ const tagEvents = new WeakMap<TagManager, TagEvent[]>();
 const tagsBeforeTags = new WeakMap<TagManager, ReadonlyMap<string, HeldTag>>();
 const tagScopes = new WeakMap<Tags, IConstruct>();
 const removalDefaults = new WeakMap<CfnResource, RemovalDefault>();
+const aspectCalls = new WeakMap<IAspect, AspectCall>();
+const aspectRuns = new WeakMap<CfnResource, AspectRun[]>();
+let currentAspect: IAspect | undefined;
 let installed = false;
 let awsCdkInstalled = false;
 let tagCallCount = 0;
@@ -123,6 +146,7 @@ export function recordAwsCdkWriteCalls(): void {
   wrapOverrides();
   wrapRemovalPolicy();
   wrapTags();
+  wrapAspects();
 }
 
 /**
@@ -161,6 +185,16 @@ export function tagEventsOf(manager: TagManager): readonly TagEvent[] {
  */
 export function tagsBeforeTagAspects(manager: TagManager): ReadonlyMap<string, HeldTag> | undefined {
   return tagsBeforeTags.get(manager);
+}
+
+/** The call that added a program's aspect (not a Tag): undefined for a Tag and for an aspect a library added to its own construct. */
+export function aspectCallOf(aspect: IAspect): AspectCall | undefined {
+  return aspectCalls.get(aspect);
+}
+
+/** The visits of the program's aspects that changed a resource's properties, in the order they ran. */
+export function aspectRunsOf(resource: CfnResource): readonly AspectRun[] {
+  return aspectRuns.get(resource) ?? [];
 }
 
 /** True when some `Tags.of(scope)` call was recorded: otherwise no resource has tag events to read. */
@@ -293,6 +327,115 @@ function logTag(manager: TagManager, event: TagEvent): void {
   list.push(event);
 }
 
+/**
+ * aws-cdk's files whose `Aspects.of(scope).add` is the program's policy on a scope it names
+ * (`PermissionsBoundary.of(scope).apply`), by the API the program called; an aspect any other
+ * library file adds (an L2 on its own construct) is its declarer's.
+ */
+const POLICY_ASPECTS: ReadonlyArray<[RegExp, string]> = [
+  [/[\\/]aws-iam[\\/]lib[\\/]permissions-boundary\.js$/, 'PermissionsBoundary.of().apply'],
+  [/[\\/]core[\\/]lib[\\/]removal-policies\.js$/, 'RemovalPolicies.of().apply'],
+  [/[\\/]custom-resources[\\/]lib[\\/]custom-resource-config[\\/]custom-resource-config\.js$/, 'CustomResourceConfig.of()'],
+];
+
+/**
+ * Records each aspect the program adds (`Aspects.of(scope).add`, aws-cdk's policy aspects such as
+ * `PermissionsBoundary.of(scope).apply`), Tags left out (`wrapTags` records them), and, for each visit
+ * of such an aspect to a CloudFormation resource, the resource's properties before and after it when
+ * the visit changed them. An aspect's `visit` is wrapped on the aspect object itself (an own
+ * property, so its identity is kept); a program with no such aspect pays one check per `add`.
+ */
+function wrapAspects(): void {
+  const { Aspects, CfnResource, RemoveTag, Tag } = awsCdk();
+  const proto = Aspects.prototype as unknown as Record<string, (...args: unknown[]) => void>;
+  const add = proto.add;
+  const wrapper = function (this: Aspects, aspect: IAspect, ...rest: unknown[]) {
+    const result = add.call(this, aspect, ...rest);
+    if (aspect === null || typeof aspect !== 'object' || aspect instanceof Tag || aspect instanceof RemoveTag || aspectCalls.has(aspect)) return result;
+    // an L2 adds aspects to its own constructs (every iam.Role one): known from two frames, before a whole stack is taken
+    const file = callerFile(wrapper);
+    const byLibrary = file !== undefined && isLibraryFile(file);
+    const policy = byLibrary ? POLICY_ASPECTS.find(([re]) => re.test(file)) : undefined;
+    if (byLibrary && !policy) return result;
+    const call = capture('Aspects.of().add', wrapper);
+    const scope = aspectsScopeOf(this);
+    if (typeof aspect.visit !== 'function' || !Object.isExtensible(aspect)) return result;
+    aspectCalls.set(aspect, { scope, call: policy ? { ...callFields(call), api: policy[1] } : call });
+    const visit = aspect.visit;
+    Object.defineProperty(aspect, 'visit', {
+      configurable: true,
+      writable: true,
+      enumerable: false,
+      value: function (this: IAspect, node: IConstruct) {
+        const outer = currentAspect;
+        currentAspect = aspect;
+        const before = CfnResource.isCfnResource(node) ? propertiesOf(node) : undefined;
+        try {
+          return visit.call(this, node);
+        } finally {
+          currentAspect = outer;
+          if (before) {
+            const after = propertiesOf(node as CfnResource);
+            if (after && !sameValue(before, after)) {
+              const list = aspectRuns.get(node as CfnResource) ?? [];
+              aspectRuns.set(node as CfnResource, list);
+              list.push({ aspect, before, after });
+            }
+          }
+        }
+      },
+    });
+    return result;
+  };
+  proto.add = wrapper as (...args: unknown[]) => void;
+}
+
+/** A resource's `cfnProperties` as they are now, plain maps and lists copied, its tags left out; undefined when it has none. */
+function propertiesOf(resource: CfnResource): Record<string, unknown> | undefined {
+  let props: Record<string, unknown>;
+  try {
+    props = cfnPropertiesOf(resource);
+  } catch (e) {
+    if (e instanceof UpstreamShapeError) throw e;
+    return undefined; // an L1 that cannot list its properties now: the visit is not recorded, the declarer keeps what it wrote
+  }
+  const copy = snapshot(props) as Record<string, unknown>;
+  const tags = awsCdk().TagManager.of(resource)?.tagPropertyName;
+  if (tags !== undefined) delete copy[tags];
+  return copy;
+}
+
+/** Plain maps and lists compared by content, anything else (a token, a class instance) by identity. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue(a[k], b[k]));
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}
+
+/** A call's fields read now (its getters evaluated), to derive another from it. */
+function callFields(call: WriteCall): Omit<WriteCall, 'api'> {
+  return { ...(call.attribution ? { attribution: call.attribution } : {}), byLibrary: call.byLibrary, site: call.site };
+}
+
+/** The file of the direct caller of `above`. */
+function callerFile(above: Function): string | undefined {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 2;
+  Error.captureStackTrace(holder, above);
+  Error.stackTraceLimit = limit;
+  return directCaller(holder.stack);
+}
+
 /** A call of `api`, made now: the current attribution and an unformatted stack, read lazily. */
 function capture(api: string, above: Function): WriteCall {
   const holder: { stack?: string } = {};
@@ -301,11 +444,13 @@ function capture(api: string, above: Function): WriteCall {
   Error.captureStackTrace(holder, above);
   Error.stackTraceLimit = limit;
   const made = attribution;
+  const aspect = made ? undefined : currentAspect;
   let caller: string | null | undefined;
   const site = programSite(holder);
   return {
     api,
     ...(made ? { attribution: made } : {}),
+    ...(aspect ? { aspect } : {}),
     get byLibrary() {
       caller ??= directCaller(holder.stack) ?? null;
       return caller !== null && isLibraryFile(caller);

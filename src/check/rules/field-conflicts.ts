@@ -149,7 +149,7 @@ const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
 
 /**
  * How to give each field one owner: drop it from all writers but one; plain
- * calls on one object keep one call; a runtime writer's leaf is the
+ * calls on one object keep one call; an aspect is kept off the resource; a runtime writer's leaf is the
  * controller's at deploy time too.
  */
 function dropFrom(writers: readonly Writer[]): string {
@@ -157,8 +157,12 @@ function dropFrom(writers: readonly Writer[]): string {
     return `keep one of these calls on '${writers[0].path}' (each replaces the value of the one before it), and write what another team needs with a Contribution`;
   }
   const all = `drop it from ${writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride`;
+  const aspects = writers.filter((w) => w.kind === 'aspect');
+  // an aspect writes every resource it visits: its fix is where it reaches, not a prop
+  const offResource = aspects.length === 0 ? ''
+    : `, or keep ${aspects.length === 1 ? 'the aspect' : 'all aspects but one'} off the resource (${aspects.length === 1 ? 'its' : 'their'} visit skips it, or ${aspects.length === 1 ? 'it is' : 'they are'} added to a scope that does not hold it)`;
   const runtime = writers.filter((w) => w.kind === 'runtime');
-  if (runtime.length === 0) return `${all})`;
+  if (runtime.length === 0) return `${all})${offResource}`;
   return `${all}, or the RuntimeWriter's fields): ${joinAnd(runtime.map(describeWriter))} ${runtime.length === 1 ? 'writes it' : 'write it'} in the cluster, where the deploy-time value would be overwritten or would overwrite ${runtime.length === 1 ? 'the controller' : 'the controllers'}`;
 }
 

@@ -1,5 +1,6 @@
 import { CfnResource, Stack, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
+import { aspectWritesOf, aspectWriterOf } from './aspect-writes';
 import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { withImportsAt, withImportsOf } from './cross-stack-imports';
@@ -19,7 +20,7 @@ import { appendTo } from '../../private/append';
 import { isPlainMap } from '../../private/maps';
 import { renderStatement } from '../../private/statement-additions';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
-import { anyTagCalls, OverrideCall, overrideCallsOf, tagEventsOf, tagsBeforeTagAspects } from '../../private/write-calls';
+import { anyTagCalls, aspectRunsOf, OverrideCall, overrideCallsOf, tagEventsOf, tagsBeforeTagAspects } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
 import type { HandoverFact, OverrideFact } from '../facts';
 import { policyTopologyOf, statementsPathOf } from '../topology/cloudformation-topology';
@@ -70,7 +71,11 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  * tags from more than one writer:
  *
  * - the declarer writes the properties its declaration renders (L2 and L1
- *   props, its own `setTag` calls, aspects other than Tags), each tag key a leaf;
+ *   props, its own `setTag` calls, aspects an L2 adds to its own construct), each tag key a leaf;
+ * - each aspect the program added (`Aspects.of(scope).add`, `PermissionsBoundary.of(scope).apply`) writes
+ *   the leaves its visit changed, and those its override calls wrote (`aspectWritesOf`); over a value the
+ *   declaration rendered, the app's policy over its own resource, recorded for the plan as an escape
+ *   hatch is (the declarer's write gives way);
  * - each override call is its own writer (a Contribution's when made inside
  *   one, the declarer's when its L2 made it); a plain override of a leaf the
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
@@ -119,7 +124,7 @@ export function recordCloudFormationWrites(
     const declared = tags.get(c);
     const tagWrites = tagProperty !== undefined && declared ? resolveTags(c, declared, tagEventsOf(TagManager.of(c)!)) : undefined;
     const granted = grantsOf.get(c) ?? [];
-    if (calls.length === 0 && runs.length === 0 && granted.length === 0 && !tagWrites?.contested) {
+    if (calls.length === 0 && runs.length === 0 && granted.length === 0 && !tagWrites?.contested && aspectRunsOf(c).length === 0) {
       for (const h of tagWrites?.handovers ?? []) ledger.handover(tagHandover(c, tagProperty!, h));
       continue;
     }
@@ -164,10 +169,17 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
     }
   }
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
+  // what aspects wrote is theirs, not the declarer's: over a declared value, an override the plan shows
+  const aspects = aspectWritesOf(c, FieldSet.of(writes.map(([, leaf]) => leaf.path)));
+  if (aspects) {
+    declaredLeaves = declaredLeaves.filter((leaf) => !aspects.written.has(leaf.path));
+    for (const o of aspects.overrides) w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...o });
+    for (const [writer, leaf, value] of aspects.writes) writes.push([writer, leaf, undefined, value]);
+  }
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
 
   const hatches = new EscapeHatchWrites(declaredLeaves);
-  recordOverrideCalls(w.calls, { ledger: w.ledger, object, resourcePath: c.node.path, declarer, doc, hatches, writes, under: 1 });
+  recordOverrideCalls(w.calls, { ledger: w.ledger, object, resource: c, declarer, doc, hatches, writes, under: 1 });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
 }
@@ -204,7 +216,7 @@ function grantedStatements(c: CfnResource, doc: Record<string, unknown>, grants:
 interface OverrideRecording {
   readonly ledger: LedgerBuilder;
   readonly object: LedgerObject;
-  readonly resourcePath: string;
+  readonly resource: CfnResource;
   readonly declarer: Writer;
   /** The object as its declaration renders it (for the values an escape hatch replaces). */
   readonly doc: unknown;
@@ -225,12 +237,13 @@ interface OverrideRecording {
  */
 function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecording): void {
   const { hatches, writes, declarer, doc } = r;
-  const writerOf = overrideWriters(r.resourcePath, declarer);
+  const writerOf = overrideWriters(r.resource, declarer);
   const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => r.ledger.override({ object: r.object.label, kind: 'cfn', declarer, ...fact });
   const replaced = new ReplacedWrites();
   for (const call of calls) {
     const writer = writerOf(call);
-    const plain = writer.kind === 'override';
+    // an aspect's override call, as a plain one, is the app's own over what the declaration rendered
+    const plain = writer.kind === 'override' || writer.kind === 'aspect';
     const deletes = call.value === undefined;
     const at = call.path.slice(r.under);
     const leaves = deletes ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
@@ -273,13 +286,16 @@ function valueOver(field: FieldPath, at: FieldPath, value: unknown): unknown {
 
 /**
  * Who made each override call on a resource: the Contribution it was made in,
+ * the program's aspect whose visit made it (`PermissionsBoundary.of(scope).apply`'s too),
  * the declarer when its own L2 made it, else the plain call (numbered in call
  * order). Overrides no call was recorded for are one writer.
  */
-function overrideWriters(resourcePath: string, declarer: Writer): (call: OverrideCall) => Writer {
+function overrideWriters(resource: CfnResource, declarer: Writer): (call: OverrideCall) => Writer {
+  const resourcePath = resource.node.path;
   const plain = new Map<object, Writer>();
   return ({ call }) => {
     if (call.attribution) return contributionWriter(call.attribution.path, call.attribution.kind);
+    if (call.aspect) return aspectWriterOf(call.aspect, resource);
     if (call.byLibrary) return declarer;
     if (call.api === '(unrecorded)') return callWriter('override', resourcePath);
     let writer = plain.get(call);
@@ -341,7 +357,7 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], r
     for (const leaf of written[i]) writes.push([writer, leaf, undefined, () => writtenAttribute(run.attributes!, leaf.path)]);
   });
   const hatches = new EscapeHatchWrites(declaredLeaves);
-  recordOverrideCalls(calls, { ledger, object, resourcePath: c.node.path, declarer, doc: now.doc, hatches, writes, under: 0 });
+  recordOverrideCalls(calls, { ledger, object, resource: c, declarer, doc: now.doc, hatches, writes, under: 0 });
   const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf, value?: ValueOfWrite) =>
     ledger.record({ object, writer, path, presence, replacing, value });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);

@@ -7,6 +7,8 @@
  * - `json-patch`: a plain `ApiObject.addJsonPatch` call outside any Contribution;
  * - `override`: a plain `addOverride` / `addPropertyOverride` / `addDeletionOverride` call outside any Contribution;
  * - `tag`: a `Tags.of(scope).add(key, value)` (or `remove`) call, for the tag keys it writes;
+ * - `aspect`: an aspect the program added (`Aspects.of(scope).add`, aws-cdk's `PermissionsBoundary.of(scope).apply`),
+ *   for the resource properties its visits set, changed or removed;
  * - `runtime`: a controller that writes the object in the cluster, declared as a runtime writer.
  */
 export type WriterKind =
@@ -17,6 +19,7 @@ export type WriterKind =
   | 'json-patch'
   | 'override'
   | 'tag'
+  | 'aspect'
   | 'runtime';
 
 /**
@@ -33,7 +36,7 @@ export interface Writer {
   /**
    * The construct path that names the writer: the declaring construct, the
    * Contribution, the object a plain patch or override is called on, the scope
-   * a Tag was added to, the runtime writer.
+   * a Tag or an aspect was added to, the runtime writer.
    */
   readonly path: string;
   /** How it writes. */
@@ -85,16 +88,17 @@ const METHODS: Readonly<Partial<Record<WriterKind, string>>> = {
   'json-patch': 'addJsonPatch',
   'override': 'addPropertyOverride',
   'tag': 'Tags.of().add',
+  'aspect': 'Aspects.of().add',
   'runtime': 'RuntimeWriter',
 };
 
 /**
  * The writer of one plain call on an object (`addJsonPatch`, `addOverride`) or
- * scope (`Tags.of(scope).add`).
+ * scope (`Tags.of(scope).add`, `Aspects.of(scope).add`).
  *
  * @param path the object's (or the scope's) construct path
  */
-export function callWriter(kind: 'json-patch' | 'override' | 'tag', path: string, options: CallOptions = {}): Writer {
+export function callWriter(kind: 'json-patch' | 'override' | 'tag' | 'aspect', path: string, options: CallOptions = {}): Writer {
   const { call, site, method } = options;
   return {
     path,

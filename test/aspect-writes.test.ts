@@ -1,0 +1,183 @@
+/**
+ * What a program's aspect writes in a CloudFormation resource is the aspect's, named by the scope it was added to
+ * and its call, not the resource's declarer's: over the declarer's own value it is the app's override, shown in the
+ * plan; with another writer of the same leaf (a Contribution, another aspect) it is a field conflict naming both.
+ */
+import { Aspects, CfnResource, IAspect, Tags } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct, IConstruct } from 'constructs';
+import { siteOfNextLine } from './util';
+import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
+import { formatPath } from '../src/collect/ledger/field-path';
+import { writerName } from '../src/collect/ledger/writer';
+
+const BUCKET = 'AWS::S3::Bucket cdn/Base/Bucket/Resource';
+
+function fixture() {
+  const app = CapabilityTesting.app();
+  const cdn = new Capability(app, 'cdn');
+  const base = new SharedBase(cdn, 'Base');
+  return { app, base, ops: new Construct(base, 'Ops') };
+}
+
+/** Sets `accelerateConfiguration` on every `CfnBucket` it visits. */
+class Accelerate implements IAspect {
+  constructor(private readonly status: string) {}
+  public visit(node: IConstruct): void {
+    if (node instanceof s3.CfnBucket) node.accelerateConfiguration = { accelerationStatus: this.status };
+  }
+}
+
+const conflict = (a: string, b: string, field: string, object: string, fix = ', or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it)') =>
+  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride)${fix}.`;
+const messages = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => v.message);
+
+/** Each write of the resource labelled `label` in the ledger: its writer's name and its field. */
+function writesOf(app: CapabilityApp, label: string): string[][] {
+  const object = app.synthesize().facts!.ledger.objects.find((o) => o.label === label);
+  return (object?.writes ?? []).map((w) => [writerName(w.writer), formatPath(w.path)]).sort((a, b) => a.join().localeCompare(b.join()));
+}
+
+describe('an aspect that sets a property', () => {
+  test('and a Contribution that writes it conflict, the aspect named by its scope and call', () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+    ]);
+    expect(CapabilityTesting.synth(app).violations.map((v) => [v.code, v.paths])).toEqual([['CAP002', ['cdn/Base', 'cdn/Base/Ops/Accelerate']]]);
+  });
+
+  test('is its writer in the ledger, and the declarer writes only what it declared', () => {
+    const { app, base } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket', { bucketName: 'assets' });
+    const at = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    new Contribution(base, 'Versioning', { target: bucket, fields: { VersioningConfiguration: { Status: 'Enabled' } } });
+    expect(writesOf(app, BUCKET)).toEqual([
+      [`cdn/Base (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus'],
+      ['cdn/Base/Bucket', 'BucketName'],
+      ['cdn/Base/Versioning', 'VersioningConfiguration.Status'],
+    ]);
+    expect(messages(app)).toEqual([]);
+  });
+
+  test("over the declarer's own value is the app's override, shown in the plan, not a conflict", () => {
+    const { app, base } = fixture();
+    new s3.CfnBucket(base, 'Bucket', { accelerateConfiguration: { accelerationStatus: 'Suspended' } });
+    const at = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides).toEqual([{
+      object: 'AWS::S3::Bucket cdn/Base/Bucket',
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      by: `cdn/Base (Aspects.of().add at ${at})`,
+      rendered: 'Suspended',
+      patched: 'Enabled',
+    }]);
+  });
+
+  test('and another aspect that sets it to another value conflict, each named by its call', () => {
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'));
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)'),
+    ]);
+  });
+
+  test("that removes the declarer's value is an override too, and one that sets nothing new writes nothing", () => {
+    const { app, base } = fixture();
+    new s3.CfnBucket(base, 'Bucket', { bucketName: 'assets', accelerateConfiguration: { accelerationStatus: 'Enabled' } });
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (c instanceof s3.CfnBucket) c.bucketName = undefined; } });
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides).toEqual([{ object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'BucketName', by: `cdn/Base (Aspects.of().add at ${at})`, rendered: 'assets' }]);
+  });
+});
+
+describe("an aspect's override call", () => {
+  test('and a Contribution that writes the leaf conflict, the aspect named by its scope and call', () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (CfnResource.isCfnResource(c)) c.addPropertyOverride('AccelerateConfiguration.AccelerationStatus', 'Enabled'); } });
+    new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+    ]);
+  });
+});
+
+describe("aws-cdk's PermissionsBoundary", () => {
+  test('and a Contribution that writes PermissionsBoundary conflict, naming the apply call', () => {
+    const { app, base, ops } = fixture();
+    const role = new iam.Role(base, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    const at = siteOfNextLine();
+    iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
+    new Contribution(ops, 'Boundary', { target: role, fields: { PermissionsBoundary: 'arn:aws:iam::aws:policy/ReadOnlyAccess' } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (PermissionsBoundary.of().apply at ${at})`, "'cdn/Base/Ops/Boundary'", 'PermissionsBoundary', 'AWS::IAM::Role cdn/Base/Role/Resource'),
+    ]);
+  });
+
+  test("over the role's own boundary is the app's override, shown in the plan", () => {
+    const { app, base } = fixture();
+    new iam.Role(base, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      permissionsBoundary: iam.ManagedPolicy.fromManagedPolicyArn(base, 'Own', 'arn:aws:iam::aws:policy/ReadOnlyAccess'),
+    });
+    const at = siteOfNextLine();
+    iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides).toEqual([{
+      object: 'AWS::IAM::Role cdn/Base/Role/Resource',
+      field: 'PermissionsBoundary',
+      by: `cdn/Base (PermissionsBoundary.of().apply at ${at})`,
+      rendered: 'arn:aws:iam::aws:policy/ReadOnlyAccess',
+      patched: 'arn:aws:iam::aws:policy/PowerUserAccess',
+    }]);
+  });
+});
+
+test('Tags stay the writers of their keys, as tag-writes names them', () => {
+  const { app, base } = fixture();
+  new s3.CfnBucket(base, 'Bucket', { tags: [{ key: 'team', value: 'payments' }] });
+  const at = siteOfNextLine();
+  Tags.of(base).add('team', 'obs');
+  expect(messages(app)).toEqual([
+    `field conflict: 'cdn/Base' (Tags.of().add at ${at}) and 'cdn/Base/Bucket' both write Tags.team of AWS::S3::Bucket cdn/Base/Bucket. `
+    + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+  ]);
+});
+
+test("an aspect of the app above the capability is the app's, named so", () => {
+  const { app, base, ops } = fixture();
+  const bucket = new s3.Bucket(base, 'Bucket');
+  const at = siteOfNextLine();
+  Aspects.of(app).add(new Accelerate('Enabled'));
+  new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+  expect(messages(app)).toEqual([
+    conflict("'cdn/Base/Ops/Accelerate'", `the app (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+  ]);
+});
+
+test('an aspect that changes nothing writes nothing', () => {
+  const { app, base } = fixture();
+  new s3.CfnBucket(base, 'Bucket', { bucketName: 'assets' });
+  Aspects.of(base).add({ visit: () => undefined });
+  expect(writesOf(app, 'AWS::S3::Bucket cdn/Base/Bucket')).toEqual([]);
+  expect(messages(app)).toEqual([]);
+});
