@@ -163,15 +163,22 @@ test('Tags stay the writers of their keys, as tag-writes names them', () => {
   ]);
 });
 
-test("an aspect of the app above the capability is the app's, named so", () => {
+test("an aspect of the app above the capability is the app's, named so, with no empty construct path", () => {
+  // GIVEN a bucket in the shared base
   const { app, base, ops } = fixture();
   const bucket = new s3.Bucket(base, 'Bucket');
+
+  // WHEN an aspect of the app and a Contribution write its acceleration status
   const at = siteOfNextLine();
   Aspects.of(app).add(new Accelerate('Enabled'));
   new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
-  expect(messages(app)).toEqual([
+
+  // THEN CAP002 names the app's aspect by its call; the violation's paths hold the Contribution's alone (the app has no path)
+  const { violations } = CapabilityTesting.synth(app);
+  expect(violations.map((v) => [v.message, v.paths])).toEqual([[
     conflict("'cdn/Base/Ops/Accelerate'", `the app (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET),
-  ]);
+    ['cdn/Base/Ops/Accelerate'],
+  ]]);
 });
 
 test('an aspect that changes nothing writes nothing', () => {

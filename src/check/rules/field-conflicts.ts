@@ -65,7 +65,8 @@ export const fieldConflicts = defineRule({
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
       message: c.defaults ? overDefaults(c, c.defaults) : c.forced ? forcedMessage(c, c.forced) : conflictMessage(c),
-      paths: [...new Set(c.writers.map((w) => w.path))],
+      // an aspect or Tag of the app itself has no construct path: its call site is in the message
+      paths: [...new Set(c.writers.map((w) => w.path).filter((path) => path !== ''))],
     })),
 });
 
