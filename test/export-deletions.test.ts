@@ -205,16 +205,42 @@ describe('CAP008: a CloudFormation export that a remaining stack imported', () =
         expect(coded(changed.violations)).toEqual([]);
       });
 
-      test('an export in the importer\'s own account and region is refused as before, with no note', () => {
+      test('an export in the importer\'s own account and region is refused, naming both stacks, the account and the region', () => {
         // GIVEN both stacks in account 111111111111, region eu-west-1
         const env = { account: '111111111111', region: 'eu-west-1' };
         const series = lockedSeries(placed, { exported: 'Logs', acme: env, globex: env });
 
-        // WHEN the next release removes shop/acme
-        const { violations } = nextRelease(series, placed, { globex: env });
+        // WHEN the next release removes shop/acme, or changes the value it exports
+        const removed = nextRelease(series, placed, { globex: env });
+        const changed = nextRelease(series, placed, { exported: 'Data', acme: env, globex: env });
 
-        // THEN one CAP008, as for two stacks that name no environment
-        expect(coded(violations)).toEqual([{ code: 'CAP008', message: stackRemoved(''), paths: ['shop/acme', 'shop/globex'] }]);
+        // THEN each is one CAP008 that says where both deploy
+        const where = ' (CloudFormation exports are per account and region: both deploy to account 111111111111, region eu-west-1)';
+        expect(coded(removed.violations)).toEqual([{ code: 'CAP008', message: stackRemoved(where), paths: ['shop/acme', 'shop/globex'] }]);
+        expect(coded(changed.violations)).toEqual([{
+          code: 'CAP008',
+          message: 'unsafe deletion: this release changes the value of export \'shop-acme-logs\' of stack shop/acme (from {"Ref":"Logs6819BB44"} to {"Ref":"Data666C94C7"}), '
+            + `but stack shop/globex remains and it imported it in the locked release (Resources.Logs6819BB44.Properties.Value)${where}. `
+            + 'CloudFormation refuses to change an export that a stack imports. Keep \'shop-acme-logs\' with its value one more release, '
+            + 'export the new value under another name and move the importers to it, and change or remove the old export in the next release.',
+          paths: ['shop/acme', 'shop/globex'],
+        }]);
+      });
+
+      test('two stacks in one region, one naming its account, are refused naming the region and what was assumed of the account', () => {
+        // GIVEN shop/acme in account 111111111111, region eu-west-1; shop/globex in region eu-west-1, naming no account
+        const series = lockedSeries(placed, { exported: 'Logs', acme: { account: '111111111111', region: 'eu-west-1' }, globex: { region: 'eu-west-1' } });
+
+        // WHEN the next release removes shop/acme
+        const { violations } = nextRelease(series, placed, { globex: { region: 'eu-west-1' } });
+
+        // THEN one CAP008 names the shared region, then the account taken for shop/globex
+        expect(coded(violations)).toEqual([{
+          code: 'CAP008',
+          message: stackRemoved(' (CloudFormation exports are per account and region: both deploy to region eu-west-1; '
+            + 'stack shop/globex names no account, so it is taken to deploy where stack shop/acme does (account 111111111111))'),
+          paths: ['shop/acme', 'shop/globex'],
+        }]);
       });
 
       test('a stack that names no region is taken to deploy beside the one that does, and the message says so', () => {

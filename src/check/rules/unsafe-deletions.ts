@@ -220,14 +220,16 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
  * Whether an export of stack `exporter` can be what stack `importer` imports, by the environments the lock
  * records for them: CloudFormation exports are per account and region, so a name imported in another
  * region or account is another export (`apart`). Two stacks that name no environment deploy where the same
- * `cdk deploy` puts them (`same`, as in a lock written before environments were recorded). When one names
- * its region or account and the other does not, the one that does not may deploy there: taken as the same
- * environment, and said so (the text returned, to append to the reason).
+ * `cdk deploy` puts them (`same`, as in a lock written before environments were recorded). Otherwise the
+ * text returned (to append to the reason) names the account and region both name, and, when one names its
+ * region or account and the other does not, says that the one that does not is taken to deploy there.
  */
 function sharedEnvironment(exporter: LockedUnit, importer: LockedUnit): 'same' | 'apart' | string {
   const differ = (a?: string, b?: string) => a !== undefined && b !== undefined && a !== b;
   if (differ(exporter.region, importer.region) || differ(exporter.account, importer.account)) return 'apart';
   const notes: string[] = [];
+  const both = (['account', 'region'] as const).filter((part) => exporter[part] !== undefined && importer[part] !== undefined);
+  if (both.length > 0) notes.push(`both deploy to ${both.map((part) => `${part} ${exporter[part]}`).join(', ')}`);
   for (const [unit, other] of [[exporter, importer], [importer, exporter]]) {
     const unnamed = (['account', 'region'] as const).filter((part) => unit[part] === undefined && other[part] !== undefined);
     if (unnamed.length === 0) continue;
