@@ -667,3 +667,106 @@ describe('cdk-capability audit usage errors', () => {
     ]);
   });
 });
+
+describe('what a Deployment controller and kubectl record, as a real cluster holds it', () => {
+  const T = '2026-12-06T10:00:02Z';
+  const HPA = 'web/Routing/Hpa (RuntimeWriter)';
+  /** The lock's view of Deployment web/api: the declarer writes minReadySeconds, the HPA (manager kube-controller-manager) the replicas. */
+  const API: ExpectedObject = {
+    identity: { group: 'apps', kind: 'Deployment', namespace: 'web', name: 'api' },
+    label: 'apps/Deployment web/api',
+    unitId: 'object:apps|Deployment|web|api',
+    writers: [
+      { writer: 'web/Routing/Api', manager: 'cdk-capability:web/Routing/Api', leaves: [{ path: ['spec', 'minReadySeconds'] }] },
+      { writer: HPA, manager: 'kube-controller-manager', leaves: [{ path: ['spec', 'replicas'] }], runtime: true },
+    ],
+  };
+  const APPLIED_API = [
+    { manager: 'cdk-capability', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'minReadySeconds']]) },
+    { manager: 'cdk-capability:web/Routing/Api', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'minReadySeconds']]) },
+    { manager: 'kube-controller-manager', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['spec', 'replicas']]), subresource: 'scale' },
+  ];
+  /** Deployment web/api, rolled out and scaled, with `more` managedFields entries. */
+  const api = (...more: object[]) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'api', namespace: 'web', annotations: { 'deployment.kubernetes.io/revision': '1' }, managedFields: [...APPLIED_API, ...more] },
+    spec: { minReadySeconds: 0, replicas: 5 },
+    status: { replicas: 5 },
+  });
+
+  test('the revision annotation the Deployment controller writes with the status, under the manager the HPA shares, is no finding', () => {
+    // GIVEN kube-controller-manager's status write, which carries deployment.kubernetes.io/revision (pkg/controller/deployment/sync.go: UpdateStatus)
+    const status = {
+      manager: 'kube-controller-manager',
+      operation: 'Update',
+      subresource: 'status',
+      time: T,
+      fieldsType: 'FieldsV1',
+      fieldsV1: toFieldsV1([['metadata', 'annotations', 'deployment.kubernetes.io/revision'], ['status', 'replicas']]),
+    };
+
+    // WHEN audited against a lock that declares the HPA under kube-controller-manager, and one that declares no HPA
+    const withHpa = auditCluster([API], live(api(status)));
+    const withoutHpa = auditCluster([{ ...API, writers: [API.writers[0]] }], live(api(status)));
+
+    // THEN neither reports the annotation (nor anything else of the status write)
+    expect(kinds(withHpa)).toEqual([]);
+    expect(kinds(withoutHpa)).toEqual([]);
+  });
+
+  test('the same annotation written by an update of the object itself is still the HPA manager\'s field outside its fields', () => {
+    // GIVEN kube-controller-manager writing the annotation with an update of the object, not of a subresource
+    const update = { manager: 'kube-controller-manager', operation: 'Update', time: T, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1([['metadata', 'annotations', 'deployment.kubernetes.io/revision']]) };
+
+    // THEN it is reported, as any write of that manager outside its fields
+    expect(kinds(auditCluster([API], live(api(update))))).toEqual([
+      ['stale-owner', 'apps/Deployment web/api', 'kube-controller-manager', undefined, [['metadata', 'annotations', 'deployment.kubernetes.io/revision']]],
+    ]);
+  });
+
+  test('a kubectl apply without --server-side: names it, says to apply with cdk-capability apply, and how to remove the annotation it leaves', () => {
+    // GIVEN a client-side kubectl apply that changed data.mode and left its annotation
+    const object = configMap('settings', [
+      ['cdk-capability', 'Apply', [['metadata', 'labels', 'team']]],
+      APPLIED[2],
+      ['kubectl-client-side-apply', 'Update', [['data', 'mode'], ['metadata', 'annotations', 'kubectl.kubernetes.io/last-applied-configuration']], T],
+    ]);
+
+    // WHEN
+    const findings = auditCluster([SETTINGS], live(object));
+
+    // THEN
+    expect(findings.map((f) => [f.kind, f.message])).toEqual([
+      [
+        'overwritten-by-update',
+        `ConfigMap shop/settings: data.mode of 'cdn/Routing/Web' (field manager ${WEB}) is owned by 'kubectl-client-side-apply' (Update at ${T}), ` +
+          'a kubectl apply without --server-side (kubectl records a client-side apply as an Update under that manager), not by the writer. ' +
+          "Apply the release with cdk-capability apply, which applies each writer's fields server-side under its own manager and takes them back, not with a plain kubectl apply -f.",
+      ],
+      [
+        'undeclared-manager',
+        `ConfigMap shop/settings: 'kubectl-client-side-apply' (Update at ${T}) owns metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"], ` +
+          'a kubectl apply without --server-side (kubectl records a client-side apply as an Update under that manager). ' +
+          'No writer of the release writes it: if nothing needs it, remove it (the annotation kubectl.kubernetes.io/last-applied-configuration that a client-side apply leaves: ' +
+          'kubectl annotate ConfigMap/settings -n shop kubectl.kubernetes.io/last-applied-configuration-), or pass --ignore-manager kubectl-client-side-apply.',
+      ],
+    ]);
+  });
+
+  test('before-first-apply: names what it is (an adopted object) and that cdk-capability apply takes the field from it', () => {
+    // GIVEN an object created client-side, then adopted: the field it held is the placeholder's
+    const object = configMap('settings', [['cdk-capability', 'Apply', [['metadata', 'labels', 'team']]], APPLIED[2], ['before-first-apply', 'Update', [['data', 'mode']], T]]);
+
+    // WHEN
+    const findings = auditCluster([SETTINGS], live(object));
+
+    // THEN
+    expect(findings.map((f) => [f.kind, f.message])).toEqual([[
+      'overwritten-by-update',
+      `ConfigMap shop/settings: data.mode of 'cdn/Routing/Web' (field manager ${WEB}) is owned by 'before-first-apply' (Update at ${T}), ` +
+        'the placeholder for what the object held before its first server-side apply (it was created or changed with a client-side kubectl apply, kubectl create or another update, then adopted), not by the writer. ' +
+        "Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer's own manager.",
+    ]]);
+  });
+});

@@ -39,6 +39,44 @@ export interface FindingFacts {
   readonly appliedBy?: string;
   /** The release's admission policies, as the cluster shows them. */
   readonly policies: PolicyState;
+  /** The object as kubectl's arguments name it (`Deployment.apps/web -n shop`), for a command the message gives. */
+  readonly target?: string;
+}
+
+/** The manager under which kubectl records an `apply` without `--server-side` (as an `Update`). */
+export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';
+/**
+ * The manager the API server gives the fields an object held before its first server-side apply: it was
+ * created or changed with a client-side apply, `kubectl create` or another update, then adopted.
+ */
+export const BEFORE_FIRST_APPLY_MANAGER = 'before-first-apply';
+/** The annotation a client-side `kubectl apply` keeps its last applied configuration in. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * What a write by a client-side manager was, and how to undo what it left, for the two managers that are
+ * no controller: a `kubectl apply` without `--server-side`, and the fields held before the object's first
+ * server-side apply. Undefined for any other manager.
+ */
+function clientSideWrite(manager: string | undefined, target: string | undefined): { cause: string; retake: string; leftOver: string } | undefined {
+  const annotate = `kubectl annotate ${target ?? '<the object>'} ${LAST_APPLIED}-`;
+  // `%` stands for the fields (`it`, `them`), filled in by the message
+  const leftOver = 'No writer of the release writes %: if nothing needs %, remove %';
+  if (manager === CLIENT_SIDE_APPLY_MANAGER) {
+    return {
+      cause: 'a kubectl apply without --server-side (kubectl records a client-side apply as an Update under that manager)',
+      retake: 'Apply the release with cdk-capability apply, which applies each writer\'s fields server-side under its own manager and takes them back, not with a plain kubectl apply -f',
+      leftOver: `${leftOver} (the annotation ${LAST_APPLIED} that a client-side apply leaves: ${annotate}), or pass --ignore-manager ${manager}.`,
+    };
+  }
+  if (manager === BEFORE_FIRST_APPLY_MANAGER) {
+    return {
+      cause: 'the placeholder for what the object held before its first server-side apply (it was created or changed with a client-side kubectl apply, kubectl create or another update, then adopted)',
+      retake: 'Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer\'s own manager',
+      leftOver: `${leftOver} (for the annotation ${LAST_APPLIED}: ${annotate}), or pass --ignore-manager ${manager}.`,
+    };
+  }
+  return undefined;
 }
 
 /**
@@ -70,6 +108,7 @@ export function auditMessage(f: FindingFacts): string {
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
     `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
 
+  const client = clientSideWrite(f.manager?.manager, f.target);
   const from = f.handedBackFrom;
   /** How a finding names a manager that owns fields handed back from its runtime writer. */
   const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
@@ -88,6 +127,7 @@ export function auditMessage(f: FindingFacts): string {
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
+      if (client) return `${f.object}: ${what}${whose} ${is} owned by ${by}, ${client.cause}, not by the writer. ${client.retake}.${gitops}`;
       return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.${gitops}`;
     case 'taken-over':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
@@ -115,6 +155,7 @@ export function auditMessage(f: FindingFacts): string {
         ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. ${applyAgain(f.appliedBy, 'Run cdk-capability apply again (every step is idempotent).')}`
         : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. ${applyAgain(f.appliedBy, 'Apply the release again with cdk-capability apply.')}`;
     case 'undeclared-manager':
+      if (client) return `${f.object}: ${by} owns ${what}, ${client.cause}. ${client.leftOver.replace(/%/g, one ? 'it' : 'them')}${gitops}`;
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
       return `${f.object}: ${f.kind}`;

@@ -7,7 +7,7 @@ import type { LiveObject, ManagedFieldsEntry } from './live-objects';
 import { ledgerLeaves, pathKey } from './managed-leaves';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
-import { appliedKey, identityKey, ObjectIdentity } from '../collect/object-identity';
+import { appliedKey, effectiveNamespace, identityKey, ObjectIdentity } from '../collect/object-identity';
 import { appendAll } from '../private/append';
 import { compareText } from '../private/compare';
 
@@ -354,6 +354,9 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       const mine = at?.leaf;
       if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
       if (mine?.writer.runtime && mine.manager === undefined) continue; // any client may write it
+      // written through a subresource (status, scale) and no writer's: the controller's own bookkeeping, such as the
+      // revision annotation the Deployment controller writes with the status, under a manager a RuntimeWriter may share
+      if (x.entry.subresource !== undefined && mine === undefined) continue;
       // a leaf handed back from a runtime writer to a writer of the release, still owned by that controller's manager
       const from = mine && !mine.writer.runtime ? handedBackFrom(m, at!.key) : undefined;
       if (from !== undefined) {
@@ -395,9 +398,16 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
         handedBackFrom: g.handedBackFrom,
         appliedBy,
         policies,
+        target: kubectlTarget(e.identity),
       }),
     };
   });
+}
+
+/** The object as kubectl's arguments name it: `Deployment.apps/web -n shop`. */
+function kubectlTarget(id: ObjectIdentity): string {
+  const namespace = effectiveNamespace(id);
+  return `${id.kind}${id.group ? `.${id.group}` : ''}/${id.name}${namespace === undefined ? '' : ` -n ${namespace}`}`;
 }
 
 /** True when the set owns something below the path (`key` is the path's `pathKey`): a value of a set, a key of a map. */
