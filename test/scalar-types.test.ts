@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
 import { newApp, removeTempDirs } from './util';
 import { scalarTypeProblems } from '../src/collect/scalar-types';
 
@@ -181,5 +181,58 @@ describe('scalar types, against the published schema', () => {
       // THEN they refuse the same leaves
       expect(problems.map((p) => p.at)).toEqual(publishedTypeRefusals(manifest));
     }), { numRuns: 400 });
+  });
+});
+
+describe('maps and lists where the schema takes another shape', () => {
+  test('a map for replicas, a list for an image and a string for a pod template\'s labels are CAP010 naming the path, the shape and the fix', () => {
+    // GIVEN
+    const d = deployment();
+    d.spec.replicas = { value: 3 };
+    d.spec.template.spec.containers[0].image = ['web:1.0'];
+    d.spec.template.metadata.labels = 'app=web';
+
+    // THEN the published schema refuses each, and synth too
+    expect(publishedTypeRefusals(d)).toEqual([['spec', 'replicas'], ['spec', 'template', 'metadata', 'labels'], ['spec', 'template', 'spec', 'containers', '0', 'image']]);
+    expect(violationsOf(d)).toEqual([
+      'CAP010 invalid object: \'spec.replicas\' ({"value":3}) of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a number, as Kubernetes 1.30\'s schema types it; the API server refuses a map there. Write 3, not {"value":3}.',
+      'CAP010 invalid object: \'spec.template.metadata.labels\' ("app=web") of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a map (an object of keys and values), as Kubernetes 1.30\'s schema types it; the API server refuses a string there. Write a map, such as { key: value }.',
+      'CAP010 invalid object: \'spec.template.spec.containers[name=web].image\' (["web:1.0"]) of apps/Deployment web declared by \'cdn/Routing/Deployment\' must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a list there. Write "web:1.0", not ["web:1.0"].',
+    ]);
+  });
+
+  test('a Contribution\'s field of the wrong shape is refused as the declaration\'s is', () => {
+    // GIVEN a ConfigMap and a Contribution that writes a map where data takes a string
+    const { app, chart } = routing();
+    const settings = new ApiObject(chart, 'Settings', configMap());
+    new Contribution(chart, 'Mode', { target: settings, fields: { data: { level: { value: 'live', more: 1 } } } });
+
+    // THEN
+    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP010 invalid object: \'data.level\' ({"value":"live","more":1}) of ConfigMap settings declared by \'cdn/Routing/Settings\' must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a map there. Write a string in place of the map.',
+    ]);
+  });
+});
+
+describe('shapes, against the published schema', () => {
+  const bases = [deployment, service, configMap];
+  /** Every node of a valid manifest (scalars, maps and lists) but the root and what names, labels and the model's choice check. */
+  function nodes(value: unknown, at: string[] = []): string[][] {
+    const here = at.length > 0 ? [at] : [];
+    if (value === null || typeof value !== 'object') return here;
+    return [...here, ...Object.entries(value).flatMap(([k, v]) => nodes(v, [...at, k]))];
+  }
+  const all = bases.flatMap((base, b) => nodes(base())
+    .filter((at) => !['apiVersion', 'kind', 'metadata'].includes(at[0]))
+    .map((at) => [b, at] as const));
+
+  test('any node given a scalar, a map or a list is refused by the check exactly where the published schema refuses its type', () => {
+    const shapes = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant({ a: 'b' }), fc.constant(['x']), fc.constant([{ a: 1 }]));
+    fc.assert(fc.property(fc.constantFrom(...all), shapes, ([b, at], value) => {
+      const manifest = bases[b]();
+      setAt(manifest, at, value);
+      const problems = scalarTypeProblems(manifest.apiVersion === 'v1' ? '' : 'apps', manifest.kind, manifest);
+      expect(problems.map((p) => p.at)).toEqual(publishedTypeRefusals(manifest));
+    }), { numRuns: 600 });
   });
 });

@@ -5,14 +5,17 @@ import { K8S_1_30 } from './topology/k8s-1.30.generated';
 /** The JSON type a scalar field of a built-in kind takes. */
 export type ScalarType = 'string' | 'number' | 'boolean' | 'string or number';
 
-/** A scalar leaf whose JSON type is not the one its field takes. */
+/** The JSON type a field of a built-in kind takes: a scalar's, or a map (an object) or a list (an array). */
+export type ShapeType = ScalarType | 'map' | 'list';
+
+/** A value whose JSON type is not the one its field takes: a scalar of another type, a map or a list for a scalar, a scalar or a list for a map, a scalar or a map for a list. */
 export interface ScalarTypeProblem {
-  /** The keys from the manifest's root to the leaf (list indexes as digits). */
+  /** The keys from the manifest's root to the value (list indexes as digits). */
   readonly at: readonly string[];
   /** The type the field takes. */
-  readonly expected: ScalarType;
-  /** The value given. */
-  readonly value: string | number | boolean;
+  readonly expected: ShapeType;
+  /** The value given: a scalar, or a map or a list (`object`). */
+  readonly value: string | number | boolean | object;
 }
 
 /** aws-cdk token text in a string, which the boundary rule reports. */
@@ -59,12 +62,13 @@ interface Walk {
   readonly at: string[];
 }
 
-/** Checks one scalar leaf of the scalar kind its field takes. */
+/** Checks one scalar leaf of the scalar kind its field takes: a map or a list there is refused too. */
 function checkScalar(walk: Walk, scalarKind: ScalarKind | undefined, v: unknown): void {
-  if (v === null || typeof v === 'object') return;
+  if (v === null) return;
+  const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
+  if (typeof v === 'object') return void walk.found.push({ at: [...walk.at], expected, value: v });
   // an int-or-string, a quantity or a time takes a string (and the first two a number), never a boolean
   if (scalarKind === 'untyped' && typeof v !== 'boolean') return;
-  const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
   if (typeof v === expected) return;
   if (typeof v === 'string' && TOKEN_TEXT.test(v)) return;
   // an aws-cdk number token renders as about -1.888e+289
@@ -79,7 +83,7 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
   const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
   if (!spec) return;
   if ('list' in spec) {
-    if (!Array.isArray(v)) return;
+    if (!Array.isArray(v)) return notShaped(walk, 'list', v);
     for (let i = 0; i < v.length; i++) {
       walk.at.push(String(i));
       walkRef(walk, spec.list, v[i], spec.scalar);
@@ -87,7 +91,7 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
     }
     return;
   }
-  if (!isMap(v)) return;
+  if (!isMap(v)) return notShaped(walk, 'map', v);
   const scalars = scalarFieldsOf(spec);
   const root = walk.at.length === 0;
   for (const name in v) {
@@ -105,6 +109,13 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
     }
     walk.at.pop();
   }
+}
+
+/** A map or a list field given another shape: a scalar (tokens left to the boundary rule), or a list for a map and a map for a list. */
+function notShaped(walk: Walk, expected: 'map' | 'list', v: unknown): void {
+  if (typeof v === 'string' && TOKEN_TEXT.test(v)) return;
+  if (typeof v === 'number' && Math.abs(v) > 1e288) return;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (v !== null && typeof v === 'object')) walk.found.push({ at: [...walk.at], expected, value: v });
 }
 
 /** The root `metadata`, without the fields the validity rule checks. */

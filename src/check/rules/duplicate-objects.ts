@@ -2,6 +2,7 @@ import type { ObjectFact } from '../../collect/facts';
 import { DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
+import { contractSecretCollision } from './contract-secret-names';
 import { joinAnd, quoted } from './text';
 
 /** The fix of a duplicate object, as a capability app makes it. */
@@ -31,7 +32,7 @@ export const duplicateObjects = defineRule({
       const note = why(objects);
       const shown = note.includes(DEFAULT_NAMESPACE) ? { ...identity, namespace: effectiveNamespace(identity) } : identity;
       return {
-        message: `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${generatedNamesFix(objects) ?? DUPLICATE_OBJECT_FIX}`,
+        message: contractSecretCollision(facts, objects) ?? `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${generatedNamesFix(objects) ?? DUPLICATE_OBJECT_FIX}`,
         paths,
       };
     });

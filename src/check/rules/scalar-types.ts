@@ -1,13 +1,15 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity } from '../../collect/object-identity';
-import { ScalarType, ScalarTypeProblem, scalarTypeProblems } from '../../collect/scalar-types';
+import { ScalarTypeProblem, scalarTypeProblems, ShapeType } from '../../collect/scalar-types';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
 /** How messages name a type. */
-const NAMED: Readonly<Record<ScalarType, string>> = {
+const NAMED: Readonly<Record<ShapeType, string>> = {
+  'map': 'a map (an object of keys and values)',
+  'list': 'a list (an array)',
   'string': 'a string',
   'number': 'a number',
   'boolean': 'a boolean (true or false)',
@@ -17,7 +19,9 @@ const NAMED: Readonly<Record<ScalarType, string>> = {
 /**
  * `CAP010`: a scalar field of a built-in kind given a value of another JSON
  * type (`replicas: '3'`, a ConfigMap's `data: { a: 1 }`, `paused: 'true'`),
- * which plain JavaScript lets through and the API server refuses. The types
+ * which plain JavaScript lets through and the API server refuses; a map or a
+ * list where the schema takes a scalar (`replicas: { value: 3 }`, `image: ['x']`),
+ * and a scalar or another shape where it takes a map or a list. The types
  * are Kubernetes 1.30's (`scalarTypeProblems`); int-or-string fields and
  * quantities take both.
  */
@@ -35,18 +39,33 @@ function problemsOf(object: ObjectFact): RuleFinding[] {
   // a built-in kind's: the problems are of built-in kinds only
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
   return problems.map((p) => ({
-    message: `'${manifestPathText(p.at, object.manifest, topology)}' (${JSON.stringify(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+    message: `'${manifestPathText(p.at, object.manifest, topology)}' (${shown(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
     paths: [object.declarer],
   }));
 }
 
-function typeOf(value: string | number | boolean): string {
-  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : 'a boolean';
+function typeOf(value: string | number | boolean | object): string {
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : 'a boolean';
+}
+
+/** A value as messages show it: JSON, cut after 60 characters. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** The same value written in the type the field takes, when there is one: `Write 3, not "3".` */
 function fix(p: ScalarTypeProblem): string {
-  const given = JSON.stringify(p.value);
+  const given = shown(p.value);
+  if (p.expected === 'map') return 'Write a map, such as { key: value }.';
+  if (p.expected === 'list') return 'Write a list, such as [item].';
+  if (typeof p.value === 'object') {
+    // a map of one key or a list of one element around a value the field takes: that value is the fix
+    const values: unknown[] = Array.isArray(p.value) ? p.value : Object.values(p.value);
+    const inner = values.length === 1 ? values[0] : undefined;
+    const fits = p.expected === 'string or number' ? typeof inner === 'string' || typeof inner === 'number' : typeof inner === p.expected;
+    return fits ? `Write ${shown(inner)}, not ${given}.` : `Write ${NAMED[p.expected]} in place of the ${Array.isArray(p.value) ? 'list' : 'map'}.`;
+  }
   if (p.expected === 'string') return `Write ${JSON.stringify(String(p.value))}, not ${given}.`;
   if (p.expected === 'string or number') return 'Write a number or a string.';
   if (p.expected === 'number') {
