@@ -1,6 +1,6 @@
 import * as path from 'path';
 import type { OutputWriter } from '../output-writer';
-import { renderObjects, runtimeSteps } from './runtime-steps';
+import { placedManifest, renderObjects, runtimeSteps } from './runtime-steps';
 
 /** The annotation Argo CD orders by. */
 export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
@@ -19,8 +19,9 @@ export const argoCdWriter: OutputWriter = {
     runtimeSteps(steps, runtimeFiles).forEach(({ files }, wave) => {
       for (const f of files) {
         const annotated = f.objects.map((o) => {
-          const metadata = { ...o.manifest.metadata, annotations: { ...o.manifest.metadata?.annotations, [SYNC_WAVE_ANNOTATION]: String(wave) } };
-          return { ...o.manifest, metadata };
+          const manifest = placedManifest(o);
+          const metadata = { ...manifest.metadata, annotations: { ...manifest.metadata?.annotations, [SYNC_WAVE_ANNOTATION]: String(wave) } };
+          return { ...manifest, metadata };
         });
         out.files.set(`gitops/argocd/${path.posix.basename(f.file)}`, renderObjects(annotated));
       }
