@@ -8,7 +8,8 @@ export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 /**
  * The Argo CD writer: `gitops/argocd/`, the runtime manifests with the
  * annotation `argocd.argoproj.io/sync-wave` set to the position of their step
- * among the runtime steps. It claims that annotation: an object that sets it
+ * among the runtime steps, and each namespaced object that names no namespace
+ * in `default` (`placedManifest`). It claims that annotation: an object that sets it
  * itself is refused (`CAP002`) before anything is rendered.
  */
 export const argoCdWriter: OutputWriter = {
