@@ -336,6 +336,19 @@ describe('objects that name no namespace', () => {
   });
 });
 
+describe('docs/gitops.md', () => {
+  test('its Argo CD Application applies server-side, as the audit under argocd-controller expects, and names no destination namespace', () => {
+    // GIVEN the Application example
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'gitops.md'), 'utf8');
+    const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1])).filter((y) => y?.kind === 'Application');
+
+    // THEN
+    expect(examples).toHaveLength(1);
+    expect(examples[0].spec.syncPolicy.syncOptions).toEqual(['ServerSideApply=true']);
+    expect(examples[0].spec.destination).toEqual({ server: 'https://kubernetes.default.svc' });
+  });
+});
+
 describe('fluxFiles (pure)', () => {
   function step(id: string, dependsOn: string[], lifecycle: 'deploy' | 'runtime' = 'runtime'): PlanStep {
     return { id, lifecycle, files: lifecycle === 'runtime' ? [`runtime/${id}.yaml`] : [], dependsOn: dependsOn.map((s) => ({ step: s, reasons: ['r'] })) };
