@@ -114,7 +114,7 @@ describe('Flux', () => {
     expect(kustomizations[0]).toMatch(/^# Step cdn\/Routing#1 of plan\.json\.\n# Apply after the deploy steps cdn\/Base \(cdk deploy runs them first\)\.\n/);
   });
 
-  test('each step folder holds a byte-identical copy of the step\'s runtime file, listed by its kustomization.yaml', () => {
+  test('each step folder holds a copy of the step\'s runtime file, byte-identical when every namespaced object names its namespace, listed by its kustomization.yaml', () => {
     for (const [n, step] of [[1, 'cdn-routing-1'], [2, 'cdn-routing-2'], [3, 'cdn-routing-3']] as const) {
       const file = `000${n}-${step}.yaml`;
       expect(files.get(`gitops/flux/steps/${step}/${file}`)).toBe(files.get(`runtime/${file}`));
@@ -256,12 +256,106 @@ describe('Flux options', () => {
   });
 });
 
+/**
+ * A chart without a namespace: a Deployment and a ConfigMap that name none, a ClusterRole, and a custom resource
+ * of a cluster-scoped CRD of the composition (in a second step, after its CRD).
+ */
+function namespaceLessApp(gitops: GitOps): CapabilityApp {
+  const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops });
+  const shop = new Capability(app, 'shop');
+  const routing = new RuntimeRouting(shop, 'Routing');
+  new ApiObject(routing, 'Web', {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', labels: { app: 'web' } },
+    spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+  });
+  new ApiObject(routing, 'Reader', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [] });
+  const crd = new ApiObject(routing, 'GadgetCrd', {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'gadgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Cluster',
+      names: { kind: 'Gadget', plural: 'gadgets' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  });
+  new ApiObject(routing, 'Gadget', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } }).node.addDependency(crd);
+  return app;
+}
+
+describe('objects that name no namespace', () => {
+  const DEPLOYMENT = [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  labels:',
+    '    app: web',
+    '  name: web',
+    '  namespace: default',
+    'spec:',
+    '  selector:',
+    '    matchLabels:',
+    '      app: web',
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    '        app: web',
+    '    spec:',
+    '      containers:',
+    '        - image: nginx:1.27',
+    '          name: web',
+  ];
+  const CLUSTER_ROLE = ['apiVersion: rbac.authorization.k8s.io/v1', 'kind: ClusterRole', 'metadata:', '  name: reader', 'rules: []'];
+
+  test('Flux: a namespaced object names default in the step\'s copy; a ClusterRole and a custom resource of a cluster-scoped CRD stay as in runtime/', () => {
+    // WHEN
+    const files = accepted(namespaceLessApp(FLUX).synthesize());
+
+    // THEN
+    const copy = files.get('gitops/flux/steps/shop-routing-1/0001-shop-routing-1.yaml')!;
+    const docs = copy.split('---\n');
+    expect(docs.find((d) => d.includes('kind: Deployment'))).toBe([...DEPLOYMENT, ''].join('\n'));
+    expect(docs.find((d) => d.includes('kind: ClusterRole'))).toBe([...CLUSTER_ROLE, ''].join('\n'));
+    expect(files.get('gitops/flux/steps/shop-routing-2/0002-shop-routing-2.yaml')).toBe('apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n');
+    // runtime/ is what the lock and `cdk-capability apply` read: it stays as declared
+    expect(files.get('runtime/0001-shop-routing-1.yaml')).toBe(copy.replace('  namespace: default\n', ''));
+  });
+
+  test('Argo CD: a namespaced object names default in the copy; a ClusterRole gets the sync wave only', () => {
+    // WHEN
+    const files = accepted(namespaceLessApp(GitOps.argoCd()).synthesize());
+
+    // THEN
+    const docs = files.get('gitops/argocd/0001-shop-routing-1.yaml')!.split('---\n');
+    const wave = ['  annotations:', '    argocd.argoproj.io/sync-wave: "0"'];
+    expect(docs.find((d) => d.includes('kind: Deployment'))).toBe([...DEPLOYMENT.slice(0, 7), ...wave, ...DEPLOYMENT.slice(7), ''].join('\n'));
+    expect(docs.find((d) => d.includes('kind: ClusterRole'))).toBe([...CLUSTER_ROLE.slice(0, 4), ...wave, ...CLUSTER_ROLE.slice(4), ''].join('\n'));
+  });
+});
+
+describe('docs/gitops.md', () => {
+  test('its Argo CD Application applies server-side, as the audit under argocd-controller expects, and names no destination namespace', () => {
+    // GIVEN the Application example
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'gitops.md'), 'utf8');
+    const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1])).filter((y) => y?.kind === 'Application');
+
+    // THEN
+    expect(examples).toHaveLength(1);
+    expect(examples[0].spec.syncPolicy.syncOptions).toEqual(['ServerSideApply=true']);
+    expect(examples[0].spec.destination).toEqual({ server: 'https://kubernetes.default.svc' });
+  });
+});
+
 describe('fluxFiles (pure)', () => {
   function step(id: string, dependsOn: string[], lifecycle: 'deploy' | 'runtime' = 'runtime'): PlanStep {
     return { id, lifecycle, files: lifecycle === 'runtime' ? [`runtime/${id}.yaml`] : [], dependsOn: dependsOn.map((s) => ({ step: s, reasons: ['r'] })) };
   }
   function runtimeFile(id: string): RuntimeFile {
-    return { file: `runtime/${id}.yaml`, objects: [{ manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id } } } as any] };
+    const identity = { group: '', kind: 'ConfigMap', namespace: '', name: id };
+    return { file: `runtime/${id}.yaml`, objects: [{ identity, manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id } } } as any] };
   }
 
   test('a diamond of steps keeps both edges into its last step and drops the edges from deploy steps', () => {

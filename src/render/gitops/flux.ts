@@ -9,7 +9,7 @@ import { kustomization } from '../kustomization';
 import type { OutputWriter } from '../output-writer';
 import type { PlanStep, RuntimeFile } from '../plan-steps';
 import { goDuration } from './flux-options';
-import { renderObjects, runtimeSteps } from './runtime-steps';
+import { placedManifest, renderObjects, runtimeSteps } from './runtime-steps';
 
 /** The Flux source that holds the synthesized output (a Git repository, usually). */
 export interface FluxSourceReference {
@@ -99,7 +99,7 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
     const name = names[i];
     const folder = `gitops/flux/steps/${name}`;
     const manifests = stepFiles.map((f) => path.posix.basename(f.file));
-    stepFiles.forEach((f, k) => files.set(`${folder}/${manifests[k]}`, renderObjects(f.objects.map((o) => o.manifest))));
+    stepFiles.forEach((f, k) => files.set(`${folder}/${manifests[k]}`, renderObjects(f.objects.map(placedManifest))));
     files.set(`${folder}/kustomization.yaml`, kustomization(manifests));
 
     const dependsOn = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'runtime').map((d) => ({ name: names[runtime.findIndex((r) => r.step.id === d.step)] }));

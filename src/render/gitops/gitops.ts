@@ -21,7 +21,9 @@ export class GitOps {
    * Flux: one `Kustomization` (`kustomize.toolkit.fluxcd.io/v1`) per runtime
    * step, chained by `dependsOn` as the plan chains the steps, each applying
    * its own folder with `wait`. Written to `gitops/flux/`: point one Flux
-   * Kustomization at `gitops/flux/cluster`.
+   * Kustomization at `gitops/flux/cluster`. A step's folder holds copies of
+   * its runtime files in which a namespaced object that names no namespace
+   * names `default`, where the library counts it.
    *
    * @throws CompositionError `CAP010` when an option is not valid (a missing
    * `sourceRef`, a source kind Flux does not know, a duration that is not a
@@ -37,7 +39,10 @@ export class GitOps {
   /**
    * Argo CD: the runtime manifests with the annotation
    * `argocd.argoproj.io/sync-wave` set to the position of their step among the
-   * runtime steps (0, 1, ...). Written to `gitops/argocd/`: point an Argo CD
+   * runtime steps (0, 1, ...), and a namespaced object that names no namespace
+   * naming `default`, where the library counts it. Apply them with the
+   * Application's `syncOptions: [ServerSideApply=true]`, so that Argo CD
+   * applies under the manager `argocd-controller` the audit expects. Written to `gitops/argocd/`: point an Argo CD
    * Application (directory source) at it.
    *
    * @throws CompositionError `CAP010` when given options (from JavaScript): it takes none, and would drop them
