@@ -1,9 +1,9 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import * as fc from 'fast-check';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
-import { newApp, removeTempDirs } from './util';
+import { newApp, removeTempDirs, siteOfNextLine } from './util';
 import { scalarTypeProblems } from '../src/collect/scalar-types';
 
 afterAll(removeTempDirs);
@@ -201,16 +201,33 @@ describe('maps and lists where the schema takes another shape', () => {
     ]);
   });
 
-  test('a Contribution\'s field of the wrong shape is refused as the declaration\'s is', () => {
+  test('a Contribution\'s field of the wrong shape is refused naming the Contribution that wrote it, not only the declarer', () => {
     // GIVEN a ConfigMap and a Contribution that writes a map where data takes a string
     const { app, chart } = routing();
     const settings = new ApiObject(chart, 'Settings', configMap());
     new Contribution(chart, 'Mode', { target: settings, fields: { data: { level: { value: 'live', more: 1 } } } });
 
-    // THEN
-    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
-      'CAP010 invalid object: \'data.level\' ({"value":"live","more":1}) of ConfigMap settings declared by \'cdn/Routing/Settings\' must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a map there. Write a string in place of the map.',
-    ]);
+    // THEN the message and the violation's paths name the Contribution
+    expect(app.synthesize().violations.map((v) => [`${v.code} ${v.message}`, v.paths])).toEqual([[
+      'CAP010 invalid object: \'data.level\' ({"value":"live","more":1}) of ConfigMap settings declared by \'cdn/Routing/Settings\', written by \'cdn/Routing/Mode\', '
+        + 'must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a map there. Write a string in place of the map.',
+      ['cdn/Routing/Mode'],
+    ]]);
+  });
+
+  test('a value an escape hatch wrote is refused naming the call that wrote it', () => {
+    // GIVEN a ConfigMap whose data.level a plain patch sets to a number
+    const { app, chart } = routing();
+    const settings = new ApiObject(chart, 'Settings', configMap());
+    const at = siteOfNextLine();
+    settings.addJsonPatch(JsonPatch.add('/data/level', 3));
+
+    // THEN the message names the object and the call
+    expect(app.synthesize().violations.map((v) => [v.message, v.paths])).toEqual([[
+      `invalid object: 'data.level' (3) of ConfigMap settings declared by 'cdn/Routing/Settings', written by 'cdn/Routing/Settings' (addJsonPatch at ${at}), `
+        + 'must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a number there. Write "3", not 3.',
+      ['cdn/Routing/Settings'],
+    ]]);
   });
 });
 

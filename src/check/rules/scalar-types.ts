@@ -1,4 +1,6 @@
-import type { ObjectFact } from '../../collect/facts';
+import type { Facts, ObjectFact } from '../../collect/facts';
+import { formatPath } from '../../collect/ledger/field-path';
+import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
 import { ScalarTypeProblem, scalarTypeProblems, ShapeType } from '../../collect/scalar-types';
 import { topologyOf } from '../../collect/topology/field-topology';
@@ -29,19 +31,46 @@ export const scalarTypes = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'scalar types',
   explanation: "A scalar field of a built-in kind takes one JSON type (a number, a string, a boolean); the API server refuses another (replicas: '3'), after earlier steps were already applied.",
-  run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? problemsOf(o) : [])),
+  run: ({ facts }) => {
+    const writersAt = fieldWriters(facts);
+    return facts.objects.flatMap((o) => (o.duplicateOf === undefined ? problemsOf(o, writersAt) : []));
+  },
 });
 
-function problemsOf(object: ObjectFact): RuleFinding[] {
+function problemsOf(object: ObjectFact, writersAt: (object: ObjectFact, field: string) => Writer[]): RuleFinding[] {
   const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest);
   if (problems.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
   // a built-in kind's: the problems are of built-in kinds only
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
-  return problems.map((p) => ({
-    message: `'${manifestPathText(p.at, object.manifest, topology)}' (${shown(p.value)}) of ${what} declared by '${object.declarer}' must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
-    paths: [object.declarer],
-  }));
+  return problems.map((p) => {
+    const field = manifestPathText(p.at, object.manifest, topology);
+    // the writers of the value, when another than the declarer wrote it (a Contribution, an escape hatch)
+    const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
+    const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+    return {
+      message: `'${field}' (${shown(p.value)}) of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+      paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+    };
+  });
+}
+
+/**
+ * The writers the field ledger records at a field of an object or below it (a map written where a scalar
+ * belongs is recorded by its leaves), each once; `field` as `manifestPathText` names it.
+ */
+function fieldWriters(facts: Facts): (object: ObjectFact, field: string) => Writer[] {
+  let byLabel: Map<string, Facts['ledger']['objects'][number]> | undefined;
+  return (object, field) => {
+    byLabel ??= new Map(facts.ledger.objects.filter((w) => w.kind === 'k8s').map((w) => [w.label, w]));
+    const writers = (byLabel.get(describeIdentity(object.identity))?.writes ?? [])
+      .filter((w) => {
+        const at = formatPath(w.path);
+        return at === field || at.startsWith(`${field}.`) || at.startsWith(`${field}[`);
+      })
+      .map((w) => w.writer);
+    return [...new Map(writers.map((w) => [describeWriter(w), w])).values()];
+  };
 }
 
 function typeOf(value: string | number | boolean | object): string {
