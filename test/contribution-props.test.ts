@@ -3,6 +3,8 @@
  * contribution, what it received and what it expects; never CAP000, never a
  * throw at construction. The props are built as JavaScript would pass them.
  */
+import { CfnResource } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
@@ -129,6 +131,32 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     expect(refusal({ patches: [JsonPatch.add('/A', 1)] }, (f) => new s3.Bucket(new SharedBase(f.cdn, 'Base'), 'Bucket'))).toEqual([
       `${BAD}'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'.`,
     ]);
+  });
+
+  test("aws-cdk's prop names in 'fields' of an AWS:: resource are refused with the template's name: the resource's own rendering when it holds the prop, else the capitalized key", () => {
+    // GIVEN a bucket named by its props, and a DynamoDB table, whose SSESpecification is not the capitalized sseSpecification
+    const base = (f: ReturnType<typeof fixture>) => new SharedBase(f.cdn, 'Base');
+    const bucket = (f: ReturnType<typeof fixture>) => new s3.Bucket(base(f), 'Bucket', { bucketName: 'assets' });
+
+    // THEN each lower-case key is one refusal; a capitalized key beside them is taken
+    expect(refusal({ fields: { bucketName: 'x', versioningConfiguration: { status: 'Enabled' }, Tags: [] } }, bucket)).toEqual([
+      `${BAD}'fields.bucketName' is not a CloudFormation property of AWS::S3::Bucket ('cdn/Base/Bucket/Resource'): 'fields' takes the template's property names, which start with a capital, not aws-cdk's prop names. Write 'BucketName'.`,
+      `${BAD}'fields.versioningConfiguration' is not a CloudFormation property of AWS::S3::Bucket ('cdn/Base/Bucket/Resource'): 'fields' takes the template's property names, which start with a capital, not aws-cdk's prop names. Write 'VersioningConfiguration'.`,
+    ]);
+    const table = (f: ReturnType<typeof fixture>) => new dynamodb.Table(base(f), 'Table', {
+      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING }, encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    });
+    expect(refusal({ fields: { sseSpecification: { sseEnabled: false } } }, table)).toEqual([
+      `${BAD}'fields.sseSpecification' is not a CloudFormation property of AWS::DynamoDB::Table ('cdn/Base/Table/Resource'): 'fields' takes the template's property names, which start with a capital, not aws-cdk's prop names. Write 'SSESpecification'.`,
+    ]);
+  });
+
+  test('a custom resource names its properties as it likes: lower-case keys are taken', () => {
+    // GIVEN a CfnResource of a Custom:: type
+    const custom = (f: ReturnType<typeof fixture>) => new CfnResource(new SharedBase(f.cdn, 'Base'), 'Seed', { type: 'Custom::Seed', properties: { ServiceToken: 'arn:aws:lambda:eu-west-1:111111111111:function:seed' } });
+
+    // THEN no refusal
+    expect(refusal({ fields: { rows: 3 } }, custom)).toEqual([]);
   });
 
   test('a write callback that throws writes nothing and names the error', () => {

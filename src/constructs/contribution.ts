@@ -9,7 +9,7 @@ import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { isMap } from '../private/maps';
 import { requireCapabilityApp } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
-import { isJsonPatch, JsonPatchOperation, patchOperation } from '../private/upstream-state';
+import { declaredPropertiesOf, isJsonPatch, JsonPatchOperation, patchOperation } from '../private/upstream-state';
 import { valueText } from '../private/value-text';
 import { attributeTo, recordWriteCalls } from '../private/write-calls';
 
@@ -168,6 +168,7 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
     if (target && isCfnResource(target) && Array.isArray(given.patches) && given.patches.length > 0) {
       problems.push("'patches' apply to Kubernetes objects only; write CloudFormation properties with 'fields' or 'write'");
     }
+    if (target && isCfnResource(target)) appendAll(problems, cloudFormationNameProblems(target, fields));
     const patches = problems.length === 0 && Array.isArray(given.patches) ? given.patches : [];
     recorded.set(this, { target, construct: given.target, patches, write: problems.length === 0 ? given.write as any : undefined, problems });
     if (problems.length > 0 || !target) return;
@@ -181,6 +182,31 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
       });
     }
   }
+}
+
+/**
+ * Each key of `fields` that no property of an `AWS::` resource can have: one that starts with a small letter
+ * (`bucketName`, the name aws-cdk's L1 and L2 props use), where CloudFormation names every property of those
+ * types with a capital (`BucketName`); `addPropertyOverride` would write it into the template as it is, which
+ * CloudFormation refuses at deploy. The name to write is the resource's own rendering of that prop when it
+ * holds one, else the key with a capital first letter. Other types (`Custom::`, a third party's) may name
+ * their properties as they like, and are not judged.
+ */
+function cloudFormationNameProblems(resource: CfnResource, fields: Record<string, unknown>): string[] {
+  const type = resource.cfnResourceType;
+  const keys = type.startsWith('AWS::') ? Object.keys(fields).filter((k) => /^[a-z]/.test(k)) : [];
+  if (keys.length === 0) return [];
+  let rendered: string[] = [];
+  try {
+    rendered = Object.keys(declaredPropertiesOf(resource, { partial: true }));
+  } catch {
+    // a resource whose properties do not render yet: the capitalized key is the name to give
+  }
+  return keys.map((key) => {
+    const name = rendered.find((n) => n.toLowerCase() === key.toLowerCase()) ?? `${key[0].toUpperCase()}${key.slice(1)}`;
+    return `'fields.${key}' is not a CloudFormation property of ${type} ('${resource.node.path}'): 'fields' takes the template's property names, which start with a capital, `
+      + `not aws-cdk's prop names. Write '${name}'`;
+  });
 }
 
 /** What is wrong with a contribution's props (empty when nothing is), as collect reports it (`CAP010`). */
