@@ -29,6 +29,9 @@ export interface KeyedLeaves {
 /** The segment of each element of one list: its element key or set value, or its index. */
 type ElementSegments = ReturnType<typeof elementSegments>;
 
+/** A list index in a path of `LockedUnit.values` (`[0]`): a quoted map key starts with `"`. */
+const LIST_INDEX = /\[\d/;
+
 /** How `formatPath` writes a map key: bare after `.` when it is an identifier, else quoted in brackets. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -125,6 +128,8 @@ export interface KeyedValues {
 export function keyedValues(values: Readonly<Record<string, unknown>>, root: FieldTopology): KeyedValues {
   const named: Record<string, unknown> = {};
   const names = new Map<string, string>();
+  // most objects (a ConfigMap, a Service without ports) have no list element to name
+  if (!Object.keys(values).some((path) => LIST_INDEX.test(path))) return { values: { ...values }, names };
   for (const leaf of keyedLeaves(values, root).leaves) {
     if (Object.hasOwn(named, leaf.path)) return { values: { ...values }, names: new Map() };
     named[leaf.path] = values[leaf.source];
