@@ -14,7 +14,10 @@ import { compareText } from '../private/compare';
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
 export const SENSITIVE_CHANGED = '(sensitive, changed)';
 
-/** What a sensitive leaf shows when the lock held it unmasked (written by an earlier version): never the old value. */
+/**
+ * What a sensitive leaf shows when the lock held it unmasked (written by an earlier version), never the old value;
+ * or when the lock digested it under another name and its value cannot be digested under that one (`Redigest`).
+ */
 export const SENSITIVE_NOT_COMPARED = '(sensitive, not compared)';
 
 /**
