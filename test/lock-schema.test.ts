@@ -81,7 +81,7 @@ const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label =
 
 /** The 40 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
 const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> = [
-  ['formatVersion 2', () => edited((l) => (l.formatVersion = 2)), ['/formatVersion']],
+  ['formatVersion 3', () => edited((l) => (l.formatVersion = 3)), ['/formatVersion']],
   ['formatVersion "1"', () => edited((l) => (l.formatVersion = '1')), ['/formatVersion']],
   ['formatVersion missing', () => edited((l) => delete l.formatVersion), ['/formatVersion']],
   ['the whole file null', () => 'null', ['(the whole file)']],

@@ -21,12 +21,12 @@ describe('the lock validator compiled ahead of time', () => {
 
   test('it reports a violation as the lock rule words it', () => {
     // GIVEN a lock with one wrong value
-    const lock = { formatVersion: 2, interfaces: [], units: [], barriers: [], edges: [] };
+    const lock = { formatVersion: 3, interfaces: [], units: [], barriers: [], edges: [] };
 
     // WHEN
     const problems = lockSchemaProblems(lock);
 
     // THEN with the schema's own description of what is expected
-    expect(problems).toEqual(['/formatVersion (2) must be 1, the only format version']);
+    expect(problems).toEqual(['/formatVersion (3) must be 1 or 2, the format versions this version reads']);
   });
 });

@@ -216,7 +216,7 @@ describe('the lock file', () => {
     // THEN the lock records the interface and every stack and object, and the variable is as it was
     expect(process.env.CDK_CAPABILITY_UPDATE_LOCK).toBe(before);
     const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
-    expect(lock.formatVersion).toBe(1);
+    expect(lock.formatVersion).toBe(2);
     expect(lock.interfaces.map((i: any) => `${i.capability}/${i.name} ${i.version}`)).toEqual(['cdn/Edge 1.0.0']);
     expect(lock.units.map((u: any) => u.label)).toEqual(CDN_UNITS);
   });
@@ -402,7 +402,7 @@ describe('the lock file', () => {
   test('a lock file of the wrong shape is refused with one CAP014 per violation, each naming its JSON pointer', () => {
     // GIVEN a lock file holding valid JSON that is not a lock
     const series = newSeries();
-    fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 2, units: {} }));
+    fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 3, units: {} }));
     const app = appOf(series);
     cdn(app, { version: '1.0.0' });
 
@@ -413,7 +413,7 @@ describe('the lock file', () => {
     const prefix = `lock file: '${series.lockFile}' is not a cdk-capability lock: `;
     const fix = '. Restore the file from version control, correct it (docs/lock.md), or delete it to start a first release.';
     expect(coded(violations)).toEqual(
-      ['/barriers is missing', '/edges is missing', '/formatVersion (2) must be 1, the only format version', '/interfaces is missing', '/units ({}) must be a list'].map((problem) => ({
+      ['/barriers is missing', '/edges is missing', '/formatVersion (3) must be 1 or 2, the format versions this version reads', '/interfaces is missing', '/units ({}) must be a list'].map((problem) => ({
         code: 'CAP014',
         message: `${prefix}${problem}${fix}`,
         paths: [],

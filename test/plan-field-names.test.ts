@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, Contribution, Plan, RuntimeRouting } from '../src';
-import { appOf, coded, lockedSeries, nextRelease, removeReleaseDirs, withLockKey, withUpdateLock } from './release-fixtures';
+import { appOf, coded, lockedSeries, newSeries, nextRelease, ReleaseSeries, removeReleaseDirs, withLockKey, withUpdateLock } from './release-fixtures';
 import { formatPlan } from '../src/cli/format-plan';
 import { readPlanFile } from '../src/cli/plan-file';
 import { topologyOf } from '../src/collect/topology/field-topology';
@@ -34,6 +34,11 @@ function web(app: CapabilityApp, v: WebVariant): ApiObject {
 const PROXY = { name: 'proxy', image: 'envoy:1.30' };
 const LOG = { name: 'log', image: 'fluent-bit:3' };
 const webContainer = (image: string, extra: Record<string, unknown> = {}) => ({ name: 'web', image, ports: [{ containerPort: 8080 }], ...extra });
+const KEY = 'k'.repeat(40);
+const PASSWORD = { env: [{ name: 'DB_PASSWORD', value: 'hunter2-hunter2' }] };
+const OTHER_PASSWORD = { env: [{ name: 'DB_PASSWORD', value: 'swordfish-swordfish' }] };
+/** The release test/fixtures/lock-format-1 holds the lock of, as an earlier version wrote it. */
+const RELEASE_1: WebVariant = { containers: [webContainer('web:1.0', PASSWORD), LOG] };
 
 /** The plan of release `next` against the real lock of release `previous`; fails when either is refused. */
 function planOf(previous: WebVariant, next: WebVariant): Plan {
@@ -170,21 +175,115 @@ describe('the plan names an element of a keyed list by its keys, as the field le
     ]);
   });
 
-  test('a masked value whose container moved is not compared: its digest covers its index', () => {
+  test('a masked value whose container moved is compared by its digest: unchanged, it shows no change', () => {
     // GIVEN a literal DB_PASSWORD in container web, digested with a key
-    const key = 'k'.repeat(40);
-    const env = { env: [{ name: 'DB_PASSWORD', value: 'hunter2-hunter2' }] };
-    const series = withLockKey(key, () => lockedSeries(web, { containers: [webContainer('web:1.0', env)] }));
+    const series = withLockKey(KEY, () => lockedSeries(web, { containers: [webContainer('web:1.0', PASSWORD)] }));
 
     // WHEN the next release inserts proxy before web, the password unchanged
-    const { plan } = withLockKey(key, () => nextRelease(series, web, { containers: [PROXY, webContainer('web:1.0', env)] }));
+    const { plan } = withLockKey(KEY, () => nextRelease(series, web, { containers: [PROXY, webContainer('web:1.0', PASSWORD)] }));
 
-    // THEN the plan says it could not compare it, and never shows it
+    // THEN proxy is the only change: the password's digest, under the leaf's keyed name, is the same
+    expect(changeLines(plan!)).toEqual(['  ~ apps/Deployment shop/web', '      + spec.template.spec.containers[name=proxy]: {"image":"envoy:1.30","name":"proxy"}']);
+  });
+
+  test('a masked value whose container moved and whose value changed shows (sensitive, changed)', () => {
+    // GIVEN a literal DB_PASSWORD in container web, digested with a key
+    const series = withLockKey(KEY, () => lockedSeries(web, { containers: [webContainer('web:1.0', PASSWORD)] }));
+
+    // WHEN the next release inserts proxy before web and changes the password
+    const { plan } = withLockKey(KEY, () => nextRelease(series, web, { containers: [PROXY, webContainer('web:1.0', OTHER_PASSWORD)] }));
+
+    // THEN the password shows changed, and never in clear
     expect(changeLines(plan!)).toEqual([
       '  ~ apps/Deployment shop/web',
       '      + spec.template.spec.containers[name=proxy]: {"image":"envoy:1.30","name":"proxy"}',
-      '      ~ spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value: (sensitive) -> (sensitive, not compared)',
+      '      ~ spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value: (sensitive) -> (sensitive, changed)',
     ]);
+  });
+
+  test('the lock records an object\'s leaves and the digests of its masked values by their keyed names', () => {
+    // GIVEN containers web (with a literal DB_PASSWORD) and log
+    // WHEN the release is accepted with a key
+    const series = withLockKey(KEY, () => lockedSeries(web, RELEASE_1));
+
+    // THEN the Deployment's leaves are named by their containers' and variables' names, its lists of no keys by index
+    const unit = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')).units.find((u: any) => u.label === 'apps/Deployment shop/web');
+    expect(Object.keys(unit.values).filter((p) => p.startsWith('spec.template.spec.containers'))).toEqual([
+      'spec.template.spec.containers[name=web].env[name=DB_PASSWORD].name',
+      'spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value',
+      'spec.template.spec.containers[name=web].image',
+      'spec.template.spec.containers[name=web].name',
+      'spec.template.spec.containers[name=web].ports[containerPort=8080,protocol=TCP].containerPort',
+      'spec.template.spec.containers[name=log].image',
+      'spec.template.spec.containers[name=log].name',
+    ]);
+    expect(Object.keys(unit.sensitive)).toEqual(['spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value']);
+  });
+});
+
+describe('a lock of format 1 (leaves by index, as earlier versions wrote it) gives the plan a lock of format 2 gives', () => {
+  /** The committed lock of `RELEASE_1`, written by an earlier version (test/fixtures/lock-format-1). */
+  const formatOne = (): ReleaseSeries => {
+    const series = newSeries();
+    fs.copyFileSync(path.join(__dirname, 'fixtures', 'lock-format-1', 'capability.lock.json'), series.lockFile);
+    return series;
+  };
+  const planAgainst = (series: ReleaseSeries, next: WebVariant): Plan => {
+    const { violations, plan } = withLockKey(KEY, () => nextRelease(series, web, next));
+    expect(coded(violations)).toEqual([]);
+    return plan!;
+  };
+
+  test('the fixture is a lock of format 1 whose masked value is digested under its index path', () => {
+    // GIVEN the committed lock of an earlier version
+    const lock = JSON.parse(fs.readFileSync(formatOne().lockFile, 'utf-8'));
+
+    // THEN it is of format 1, by index
+    expect(lock.formatVersion).toBe(1);
+    expect(Object.keys(lock.units.find((u: any) => u.label === 'apps/Deployment shop/web').sensitive)).toEqual(['spec.template.spec.containers[0].env[0].value']);
+  });
+
+  test.each<[string, WebVariant, string[]]>([
+    ['the same release', RELEASE_1, []],
+    [
+      'a container inserted before web, the password unchanged',
+      { containers: [PROXY, webContainer('web:1.0', PASSWORD), LOG] },
+      ['  ~ apps/Deployment shop/web', '      + spec.template.spec.containers[name=proxy]: {"image":"envoy:1.30","name":"proxy"}'],
+    ],
+    [
+      'a container inserted before web, the password changed',
+      { containers: [PROXY, webContainer('web:1.0', OTHER_PASSWORD), LOG] },
+      [
+        '  ~ apps/Deployment shop/web',
+        '      + spec.template.spec.containers[name=proxy]: {"image":"envoy:1.30","name":"proxy"}',
+        '      ~ spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value: (sensitive) -> (sensitive, changed)',
+      ],
+    ],
+    [
+      'the password changed in place',
+      { containers: [webContainer('web:1.0', OTHER_PASSWORD), LOG] },
+      ['  ~ apps/Deployment shop/web', '      ~ spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value: (sensitive) -> (sensitive, changed)'],
+    ],
+    [
+      'log removed and web\'s image changed',
+      { containers: [webContainer('web:1.1', PASSWORD)] },
+      [
+        '  ~ apps/Deployment shop/web',
+        '      ~ spec.template.spec.containers[name=web].image: "web:1.0" -> "web:1.1"',
+        '      - spec.template.spec.containers[name=log]: {"image":"fluent-bit:3","name":"log"}',
+      ],
+    ],
+  ])('%s', (_, next, lines) => {
+    // GIVEN the lock of release 1 written by an earlier version, and the same release locked by this one
+    const old = formatOne();
+    const now = withLockKey(KEY, () => lockedSeries(web, RELEASE_1));
+
+    // WHEN the next release is planned against each
+    const [againstOld, againstNow] = [planAgainst(old, next), planAgainst(now, next)];
+
+    // THEN both give these changes, and the same plan's changes
+    expect(changeLines(againstOld)).toEqual(lines.length > 0 ? lines : ['  (none)']);
+    expect(againstOld.changes).toEqual(againstNow.changes);
   });
 });
 

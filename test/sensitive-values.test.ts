@@ -258,10 +258,12 @@ describe('digests of sensitive values', () => {
     const units = JSON.parse(lock).units;
     expect(units.find((u: any) => u.label === 'ConfigMap db').values).toMatchObject({ 'data.url': '(sensitive)', 'data.host': 'db' });
     expect(units.find((u: any) => u.label === 'apps/Deployment web').values).toMatchObject({
-      'spec.template.spec.containers[0].env[0].value': 'db',
-      'spec.template.spec.containers[0].env[1].name': 'DB_PASSWORD',
-      'spec.template.spec.containers[0].env[1].value': '(sensitive)',
+      'spec.template.spec.containers[name=web].env[name=DB_HOST].value': 'db',
+      'spec.template.spec.containers[name=web].env[name=DB_PASSWORD].name': 'DB_PASSWORD',
+      'spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value': '(sensitive)',
     });
+    // AND the password's digest is under the name its value has in the lock
+    expect(Object.keys(units.find((u: any) => u.label === 'apps/Deployment web').sensitive)).toEqual(['spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value']);
     // AND the plan shows both changed, masked
     expect(JSON.parse(planJson).changes.fields).toEqual([
       { unit: 'ConfigMap db', fields: [{ path: 'data.url', before: '(sensitive)', after: '(sensitive, changed)' }] },

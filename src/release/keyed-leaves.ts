@@ -1,4 +1,4 @@
-import { lockedManifest, valuePathSteps } from './locked-manifest';
+import { indexedLeaves, lockedManifest, valuePathSteps } from './locked-manifest';
 import { formatPath } from '../collect/ledger/field-path';
 import type { FieldTopology } from '../collect/topology/field-topology';
 import { elementSegments, listTypeOf } from '../collect/topology/list-topology';
@@ -12,7 +12,7 @@ export interface KeyedLeaf {
    * (`spec.rules[0].backendRefs[1].weight`).
    */
   readonly path: string;
-  /** The leaf's path as `LockedUnit.values` records it, list elements by index. */
+  /** The leaf's path as `LockedUnit.values` records it: list elements by index in a lock of format 1, by their keys in one of format 2. */
   readonly source: string;
   /** The keyed elements and set values the leaf lies in, outermost first, each named as `path` names it. */
   readonly elements: readonly string[];
@@ -29,11 +29,14 @@ export interface KeyedLeaves {
 /** The segment of each element of one list: its element key or set value, or its index. */
 type ElementSegments = ReturnType<typeof elementSegments>;
 
+/** A list index in a path of `LockedUnit.values` (`[0]`): a quoted map key starts with `"`. */
+const LIST_INDEX = /\[\d/;
+
 /** How `formatPath` writes a map key: bare after `.` when it is an identifier, else quoted in brackets. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The leaves of a locked object (`LockedUnit.values`, by index) renamed as the field ledger names them, so
+ * The leaves of a locked object (`LockedUnit.values`, by index or already by keys) named as the field ledger names them, so
  * that the plan, a `CAP002` finding and the lock's writers give one field one name, and an element inserted
  * into a keyed list (a container before the others) is one new element, not a change of every later one.
  *
@@ -45,6 +48,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * shows what the whole list's replacement changes. So does a keyed list two of whose elements have one key
  * (a key known only after deploy, say), which no key names apart.
  *
+ * A lock of format 2 records the leaves by these names already; they are read back by index
+ * (`indexedLeaves`) and named again by the topology, so both formats name a leaf alike.
+ *
  * @param values the leaves by path, as the lock records them
  * @param root the topology of the object's kind; without one (a stack), every leaf keeps its path
  */
@@ -53,11 +59,12 @@ export function keyedLeaves(values: Readonly<Record<string, unknown>>, root: Fie
     return { leaves: Object.keys(values).map((path) => ({ path, source: path, elements: [] })), element: () => undefined };
   }
   const manifest = lockedManifest(values);
+  const indexed = indexedLeaves(values);
   const lists = new Map<string, ElementSegments>();
   const elements = new Map<string, unknown>();
   const leaves: KeyedLeaf[] = [];
-  for (const source of Object.keys(values)) {
-    const steps = valuePathSteps(source);
+  for (const { path: at, source } of indexed) {
+    const steps = valuePathSteps(at);
     if (!steps) {
       leaves.push({ path: source, source, elements: [] });
       continue;
@@ -96,4 +103,40 @@ export function keyedLeaves(values: Readonly<Record<string, unknown>>, root: Fie
     leaves.push({ path: name, source, elements: within });
   }
   return { leaves, element: (name) => elements.get(name) };
+}
+
+/** The leaves of an object as a lock of format 2 records them (`keyedValues`). */
+export interface KeyedValues {
+  /** The leaves by name, in the order of the leaves by index. */
+  readonly values: Record<string, unknown>;
+  /** The name of each index path that has another; empty when the leaves keep their index paths. */
+  readonly names: ReadonlyMap<string, string>;
+}
+
+/**
+ * The leaves of an object by the names the plan gives them (`keyedLeaves`), as a lock of format 2 records them:
+ * `spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value` rather than `...containers[1].env[0].value`,
+ * so the lock's diff in review shows a container inserted before another as lines added, and the others unchanged.
+ *
+ * Only when the names read back to the same leaves (`indexedLeaves`), each in its place: otherwise (a key whose value
+ * holds `].`, say, which the name cannot delimit) the leaves keep their index paths, which every reader takes too.
+ *
+ * @param values the leaves by index path, as `lockValues` makes them
+ * @param root the topology of the object's kind
+ * @returns the leaves by name, in the same order, and the name of each index path
+ */
+export function keyedValues(values: Readonly<Record<string, unknown>>, root: FieldTopology): KeyedValues {
+  const named: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  // most objects (a ConfigMap, a Service without ports) have no list element to name
+  if (!Object.keys(values).some((path) => LIST_INDEX.test(path))) return { values: { ...values }, names };
+  for (const leaf of keyedLeaves(values, root).leaves) {
+    if (Object.hasOwn(named, leaf.path)) return { values: { ...values }, names: new Map() };
+    named[leaf.path] = values[leaf.source];
+    names.set(leaf.source, leaf.path);
+  }
+  const back = indexedLeaves(named);
+  const sources = Object.keys(values);
+  if (back.length !== sources.length || back.some((l, i) => l.path !== sources[i])) return { values: { ...values }, names: new Map() };
+  return { values: named, names };
 }

@@ -6,6 +6,13 @@ import type { RuntimeWriterRecord } from './runtime-writer-record';
 /** What the lock holds instead of a value that must not be written: a Secret's data, a secret property, or a value shaped like a secret. */
 export const SENSITIVE = '(sensitive)';
 
+/**
+ * The format version this version of cdk-capability writes. 2 records an object's leaves (`LockedUnit.values`) and
+ * the digests of its masked ones (`LockedUnit.sensitive`) by the names the plan gives them, keyed list elements by
+ * their keys; 1 (still read) by index path.
+ */
+export const LOCK_FORMAT_VERSION = 2;
+
 /** What the lock holds instead of an aws-cdk token: its value is known only at deploy time. */
 export const KNOWN_AFTER_DEPLOY = '(known after deploy)';
 
@@ -54,7 +61,11 @@ export interface LockedUnit {
    */
   readonly binds?: string;
   /**
-   * Its leaves by path (`spec.replicas`), masked: every value of a Secret's
+   * Its leaves by path (`spec.replicas`), masked; for an object, each named as the plan names it (format 2): an
+   * element of a keyed list by its keys (`spec.template.spec.containers[name=web].image`), a set value by itself,
+   * an element of an atomic list by its index (`spec.rules[0].backendRefs[1].weight`); in a lock of format 1, and
+   * where a key's value cannot be delimited in a name, every list element by its index
+   * (`spec.template.spec.containers[0].image`). Every value of a Secret's
    * `data` and `stringData`, of a CloudFormation property that takes a secret,
    * of the `Default` of a `NoEcho` parameter, and any value shaped like a
    * secret, is `(sensitive)`; an aws-cdk token is `(known after deploy)`.
@@ -63,7 +74,7 @@ export interface LockedUnit {
   readonly values?: Readonly<Record<string, unknown>>;
   /**
    * The keyed digest (HMAC-SHA256 with `CDK_CAPABILITY_LOCK_KEY`, see
-   * `Lock.sensitiveKeyId`) of each `(sensitive)` leaf, by path: how the plan
+   * `Lock.sensitiveKeyId`) of each `(sensitive)` leaf, by path as `values` names it, over that name: how the plan
    * tells a changed secret from an unchanged one without holding either.
    * Absent when the lock was written without a key.
    */
@@ -142,8 +153,8 @@ export interface LockedPolicy {
  * and tokens masked, so it holds no secret.
  */
 export interface Lock {
-  /** Format version of this file. */
-  readonly formatVersion: 1;
+  /** Format version of this file: `LOCK_FORMAT_VERSION` as written; 1 in a lock of an earlier version, read too. */
+  readonly formatVersion: 1 | 2;
   /**
    * The id of the key that digested the sensitive values (`LockKey.id`);
    * absent when the lock was written without `CDK_CAPABILITY_LOCK_KEY`, and

@@ -41,16 +41,104 @@ export function valuePathSteps(path: string): Step[] | undefined {
   return steps.length > 0 ? steps : undefined;
 }
 
+/** How the lock writes a map key after `.` in an index path (`LockedUnit.values` of format 1); else quoted in brackets. */
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
+/** One step of a lock path that may name list elements by their keys: a map key, an index, or an element's segment. */
+type NamedStep = string | number | { readonly element: string };
+
+/**
+ * The steps of a path of `LockedUnit.values` as a lock of format 2 writes it, keyed list elements by their keys
+ * (`spec.template.spec.containers[name=web].env[name=DB_PASSWORD].value`), set values by themselves
+ * (`metadata.finalizers[=example.com/protect]`): an element's segment is the text in brackets, up to the `]`
+ * followed by `.`, `[` or the end, and is kept whole (it only has to tell the list's elements apart).
+ */
+function namedSteps(path: string): NamedStep[] | undefined {
+  const steps: NamedStep[] = [];
+  let i = 0;
+  while (i < path.length) {
+    if (path[i] === '[') {
+      const rest = path.slice(i);
+      const index = /^\[(\d+)\]/.exec(rest);
+      const quoted = index ? undefined : /^\[("(?:[^"\\]|\\.)*")\](?=$|[.[])/.exec(rest);
+      if (index || quoted) {
+        steps.push(index ? Number(index[1]) : (JSON.parse(quoted![1]) as string));
+        i += (index ?? quoted)![0].length;
+        continue;
+      }
+      const element = /^\[.*?\](?=$|[.[])/.exec(rest);
+      if (!element) return undefined;
+      steps.push({ element: element[0] });
+      i += element[0].length;
+      continue;
+    }
+    if (path[i] === '.') {
+      if (steps.length === 0) return undefined;
+      i++;
+    } else if (steps.length > 0) {
+      return undefined;
+    }
+    const name = /^[A-Za-z_$][\w$-]*/.exec(path.slice(i));
+    if (!name) return undefined;
+    steps.push(name[0]);
+    i += name[0].length;
+  }
+  return steps.length > 0 ? steps : undefined;
+}
+
+/**
+ * The leaves of a locked object by index path, as a lock of format 1 records them
+ * (`spec.template.spec.containers[1].env[0].value`), whichever format the lock has: a leaf of format 2 in a keyed
+ * element (`containers[name=web]`) gets that element's place in its list, the elements of one list numbered in the
+ * order their leaves come (the manifest's order, which the lock keeps). A path of neither form is kept as it is.
+ *
+ * @param values the leaves by path, as the lock records them
+ * @returns each leaf's index path, with the path the lock records it by, in the lock's order
+ */
+export function indexedLeaves(values: Readonly<Record<string, unknown>>): Array<{ readonly path: string; readonly source: string }> {
+  const places = new Map<string, Map<string, number>>();
+  return Object.keys(values).map((source) => {
+    const steps = namedSteps(source);
+    if (!steps || !steps.some((s) => typeof s === 'object')) return { path: source, source };
+    let path = '';
+    for (const step of steps) {
+      if (typeof step === 'number') {
+        path += `[${step}]`;
+      } else if (typeof step === 'string') {
+        path += PLAIN_KEY.test(step) ? `${path === '' ? '' : '.'}${step}` : `[${JSON.stringify(step)}]`;
+      } else {
+        let list = places.get(path);
+        if (!list) places.set(path, (list = new Map()));
+        let place = list.get(step.element);
+        if (place === undefined) list.set(step.element, (place = list.size));
+        path += `[${place}]`;
+      }
+    }
+    return { path, source };
+  });
+}
+
+/**
+ * The leaves of a locked object by index path (`indexedLeaves`), with their values: what a reader of the manifest
+ * the lock describes reads, whichever format the lock has.
+ */
+export function indexedValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { path, source } of indexedLeaves(values)) out[path] = values[source];
+  return out;
+}
+
 /**
  * The manifest a locked object's leaves describe (`LockedUnit.values`, the inverse of how the lock records
  * them): what the previous release applied, with `(sensitive)` and `(known after deploy)` where the lock
- * holds no value. A path not of the lock's form is left out.
+ * holds no value. Keyed elements (a lock of format 2) take their places in their lists (`indexedValues`). A path
+ * not of the lock's form is left out.
  *
  * @param values the leaves by path, as the lock records them
  */
 export function lockedManifest(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const root: Record<string, unknown> = {};
-  for (const [path, value] of Object.entries(values)) {
+  for (const [path, value] of Object.entries(indexedValues(values))) {
     const steps = valuePathSteps(path);
     if (!steps) continue;
     let node: any = root;

@@ -3,6 +3,7 @@ import type { InterfaceRecord } from './interface-record';
 import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
 import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
+import { indexedLeaves, indexedValues } from './locked-manifest';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { lockedWriterIdentity } from './writer-identity';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
@@ -13,7 +14,10 @@ import { compareText } from '../private/compare';
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
 export const SENSITIVE_CHANGED = '(sensitive, changed)';
 
-/** What a sensitive leaf shows when the lock held it unmasked (written by an earlier version): never the old value. */
+/**
+ * What a sensitive leaf shows when the lock held it unmasked (written by an earlier version), never the old value;
+ * or when the lock digested it under another name and its value cannot be digested under that one (`Redigest`).
+ */
 export const SENSITIVE_NOT_COMPARED = '(sensitive, not compared)';
 
 /**
@@ -141,6 +145,17 @@ export type LeafWritersOf = (unit: LockedUnit) => readonly LeafWriter[] | undefi
  */
 export type UnitTopology = (unit: LockedUnit) => FieldTopology | undefined;
 
+/**
+ * The keyed digest of a masked leaf of this release taken under another name (`LockKey.digest` over the unit, that
+ * name and the value), or undefined when this release holds no value behind the leaf: how the plan compares the
+ * leaf with a digest the lock took under the leaf's name there (its index path, in a lock of format 1).
+ *
+ * @param unit the unit of this release
+ * @param name the leaf's name in this release's lock
+ * @param as the name the locked digest was taken under
+ */
+export type Redigest = (unit: LockedUnit, name: string, as: string) => string | undefined;
+
 /** A runtime writer added, changed (its target, leaves, identity or field manager) or removed against the lock. */
 export interface RuntimeWriterChange {
   /** Its construct path. */
@@ -202,8 +217,16 @@ const NO_VALUES = 'the lock holds no field values (written by an earlier version
  *   they come from `LockedUnit.owners`
  * @param topologyOf the topology of each object's kind: with it, the changed leaves name keyed list elements
  *   by their keys, as the ledger does; without it, by their indexes
+ * @param redigest digests a masked value of this release under the name a locked digest was taken under (its
+ *   index path in a lock of format 1), so that it is compared; without it, such a value is not compared
  */
-export function diffReleases(previous: Lock | undefined, next: Lock, leafWritersOf?: LeafWritersOf, topologyOf?: UnitTopology): ReleaseDiff {
+export function diffReleases(
+  previous: Lock | undefined,
+  next: Lock,
+  leafWritersOf?: LeafWritersOf,
+  topologyOf?: UnitTopology,
+  redigest?: Redigest,
+): ReleaseDiff {
   if (!previous) {
     return {
       firstRelease: true,
@@ -224,7 +247,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock, leafWriters
   const compared = notCompared === undefined;
   const changedUnits = next.units.filter((u) => {
     const old = before.get(u.id);
-    return old !== undefined && (old.digest !== u.digest || (compared && sensitiveChanged(old, u).length > 0));
+    return old !== undefined && (old.digest !== u.digest || (compared && sensitiveChanged(old, u, redigest)));
   });
   const holding = notCompared ? next.units.filter((u) => before.has(u.id) && holdsSensitive(before.get(u.id)!) && holdsSensitive(u)) : [];
   return {
@@ -232,7 +255,7 @@ export function diffReleases(previous: Lock | undefined, next: Lock, leafWriters
     added: next.units.filter((u) => !before.has(u.id)).map((u) => u.label),
     changed: changedUnits.map((u) => u.label),
     removed: previous.units.filter((u) => !after.has(u.id)).map((u) => u.label),
-    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared, topologyOf?.(u))),
+    fields: changedUnits.map((u) => unitChanges(before.get(u.id)!, u, compared, topologyOf?.(u), redigest)),
     traffic: changedUnits.flatMap((u) => trafficChange(before.get(u.id)!, u)),
     handovers: next.units.flatMap((u) => (before.has(u.id) ? handovers(before.get(u.id)!, u, leafWritersOf) : [])),
     contracts: contractChanges(previous.interfaces, next.interfaces),
@@ -254,10 +277,18 @@ function holdsSensitive(u: LockedUnit): boolean {
   return Object.values(u.values ?? {}).some((v) => v === SENSITIVE);
 }
 
-/** The masked leaves of both versions whose keyed digests differ (digests of one key). */
-function sensitiveChanged(old: LockedUnit, now: LockedUnit): string[] {
-  if (!old.sensitive || !now.sensitive) return [];
-  return Object.keys(now.sensitive).filter((path) => path in old.sensitive! && old.sensitive![path] !== now.sensitive![path]);
+/**
+ * True when a masked leaf of both versions has keyed digests that say its value changed (digests of one key): the
+ * leaf as the lock names it, or, in a lock of format 1, by the index path it has in this release too (the digests
+ * are equal, so are the manifests' shapes).
+ */
+function sensitiveChanged(old: LockedUnit, now: LockedUnit, redigest: Redigest | undefined): boolean {
+  if (!old.sensitive || !now.sensitive) return false;
+  const named = new Map(indexedLeaves(now.values ?? {}).map((l) => [l.path, l.source]));
+  return Object.keys(old.sensitive).some((path) => {
+    const name = Object.hasOwn(now.sensitive!, path) ? path : named.get(path);
+    return name !== undefined && sameSecret(old, path, now, name, redigest) === false;
+  });
 }
 
 /**
@@ -267,11 +298,14 @@ function sensitiveChanged(old: LockedUnit, now: LockedUnit): string[] {
  * whose value is the element.
  *
  * @param compared whether both were digested with one key, so a masked leaf whose digest differs shows as
- *   `(sensitive, changed)`; a masked leaf whose element moved in its list (its index changed) shows as
- *   `(sensitive, not compared)`, since its digest is bound to its index
+ *   `(sensitive, changed)`. A digest covers the leaf's name in its lock: by its keys, in a lock of format 2, so a
+ *   masked leaf whose element moved in its list is compared as any other; a lock of format 1 took it under the
+ *   leaf's index path, under which `redigest` digests this release's value
  * @param topology the topology of the object's kind; without it (a stack), leaves keep the lock's paths
+ * @param redigest digests a masked value of this release under another name (`diffReleases`); without it, a
+ *   masked leaf whose digests were taken under two names shows as `(sensitive, not compared)`
  */
-export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, topology?: FieldTopology): UnitChanges {
+export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, topology?: FieldTopology, redigest?: Redigest): UnitChanges {
   if (!old.values || !now.values) return { unit: now.label, fields: [], note: NO_VALUES };
   const [oldValues, nowValues] = [old.values, now.values];
   const before = keyedLeaves(oldValues, topology);
@@ -298,7 +332,7 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
       continue;
     }
     const previous = oldValues[was.source];
-    const secret = value === SENSITIVE && compared ? secretChange(old, was.source, now, leaf.source) : undefined;
+    const secret = value === SENSITIVE && compared ? secretChange(old, was.source, now, leaf.source, redigest) : undefined;
     if (value === SENSITIVE && previous !== SENSITIVE) {
       fields.push({ path: leaf.path, before: SENSITIVE, after: SENSITIVE_NOT_COMPARED });
     } else if (!sameValue(previous, value)) {
@@ -315,15 +349,27 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
 }
 
 /**
- * What a masked leaf of both versions shows by its keyed digests (one key): `(sensitive, changed)` when they
- * differ, `(sensitive, not compared)` when the leaf moved in a list (a digest covers the leaf's path in the
- * lock, its index), nothing when it is unchanged or a side has no digest.
+ * What a masked leaf of both versions shows by its keyed digests (one key): `(sensitive, changed)` when they say
+ * its value changed, nothing when it is unchanged or a side has no digest, `(sensitive, not compared)` when the
+ * digests were taken under other names and this release's value cannot be digested again (`sameSecret`).
  */
-function secretChange(old: LockedUnit, oldPath: string, now: LockedUnit, nowPath: string): string | undefined {
-  const [a, b] = [old.sensitive?.[oldPath], now.sensitive?.[nowPath]];
-  if (a === undefined || b === undefined) return undefined;
-  if (oldPath !== nowPath) return SENSITIVE_NOT_COMPARED;
-  return a === b ? undefined : SENSITIVE_CHANGED;
+function secretChange(old: LockedUnit, oldPath: string, now: LockedUnit, nowPath: string, redigest: Redigest | undefined): string | undefined {
+  if (old.sensitive?.[oldPath] === undefined || now.sensitive?.[nowPath] === undefined) return undefined;
+  const same = sameSecret(old, oldPath, now, nowPath, redigest);
+  if (same === undefined) return SENSITIVE_NOT_COMPARED;
+  return same ? undefined : SENSITIVE_CHANGED;
+}
+
+/**
+ * Whether a masked leaf holds one value in both versions, by keyed digests (one key); undefined when a side has no
+ * digest, or when the lock took its digest under another name than this release (its index path, in a lock of
+ * format 1) and this release's value cannot be digested under that name (no `redigest`). A digest covers the
+ * leaf's name, so two digests under two names say nothing about each other.
+ */
+function sameSecret(old: LockedUnit, oldPath: string, now: LockedUnit, nowPath: string, redigest: Redigest | undefined): boolean | undefined {
+  const a = old.sensitive?.[oldPath];
+  const b = oldPath === nowPath ? now.sensitive?.[nowPath] : now.sensitive?.[nowPath] !== undefined ? redigest?.(now, nowPath, oldPath) : undefined;
+  return a === undefined || b === undefined ? undefined : a === b;
 }
 
 /** True when a unit holds a value the lock masks (`(sensitive)`, `(known after deploy)`), which its digest is taken over. */
@@ -362,8 +408,8 @@ function majorOfRecord(r: InterfaceRecord): PublishedMajor {
 
 /** The weight of each backend of a route, from its locked values; undefined for a unit that is not a route. */
 export function routeWeights(unit: LockedUnit): Record<string, number> | undefined {
-  const values = unit.values;
-  if (!values) return undefined;
+  if (!unit.values) return undefined;
+  const values = indexedValues(unit.values);
   const gateway = unit.groupKind === 'gateway.networking.k8s.io/HTTPRoute';
   const istio = unit.groupKind === 'networking.istio.io/VirtualService';
   if (!gateway && !istio) return undefined;

@@ -6,9 +6,11 @@ import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
+import { FieldTopology, topologyOf } from '../collect/topology/field-topology';
 import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
-import { Lock, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
+import { keyedValues } from '../release/keyed-leaves';
+import { Lock, LOCK_FORMAT_VERSION, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { secretEnvValueAt } from '../release/sensitive-env';
 import { templateSecretAt } from '../release/sensitive-properties';
@@ -30,7 +32,13 @@ import { templateSecretAt } from '../release/sensitive-properties';
  *
  * @param rendered each object's manifest as already rendered (YAML), hashed instead of serializing it again
  * @param key the key of the digests of sensitive values; without one the lock keeps none
+ * An object's leaves are recorded by the names the plan gives them (`keyedValues`: keyed list elements by their
+ * keys), and so are the keyed digests of its masked values, so that a digest says whether a value changed wherever
+ * its element moved in its list.
+ *
  * @param policies the objects of the field-ownership step (`enforce`), in the order applied
+ * @param masked where to put the value behind each masked leaf, by unit id and the leaf's name in the lock: what
+ *   the plan digests again under the name an earlier lock gave the leaf (`diffReleases`); never written
  */
 export function buildLock(
   facts: Facts,
@@ -38,6 +46,7 @@ export function buildLock(
   rendered: ReadonlyMap<ObjectFact, string>,
   key?: LockKey,
   policies: readonly ObjectFact[] = [],
+  masked?: Map<string, ReadonlyMap<string, unknown>>,
 ): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
@@ -47,7 +56,8 @@ export function buildLock(
   const paths = new LeafPaths();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
-  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths));
+  const topology = (manifest: any) => topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''), crds);
+  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths, topology(o.manifest), masked));
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
   const barrierNodes: number[] = [];
@@ -70,7 +80,7 @@ export function buildLock(
         stackName: stack.stackName,
         ...(stack.region !== undefined ? { region: stack.region } : {}),
         ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-        ...digested(id, leaves, () => JSON.stringify(template), key),
+        ...digested(id, leaves, () => JSON.stringify(template), key, undefined, masked),
       });
     } else {
       const o = facts.objects[unit.index];
@@ -81,7 +91,7 @@ export function buildLock(
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
       const leaves = lockValues(o.manifest, (at) => (isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnvValueAt(o.manifest, at) !== undefined, paths);
-      const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key);
+      const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology(o.manifest), masked);
       units.push({
         id,
         label,
@@ -106,7 +116,7 @@ export function buildLock(
   const edges: Array<[number, number, string]> = [];
   for (const e of g.edges()) edges.push([index[e.from], index[e.to], e.reason]);
   return {
-    formatVersion: 1,
+    formatVersion: LOCK_FORMAT_VERSION,
     ...(key ? { sensitiveKeyId: key.id } : {}),
     interfaces: artifact.interfaces,
     ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
@@ -118,14 +128,21 @@ export function buildLock(
 }
 
 /** The unit of an object of the field-ownership step: its identity, digest and leaves, and no writers. */
-function policyUnit(o: ObjectFact, rendered: ReadonlyMap<ObjectFact, string>, key: LockKey | undefined, paths: LeafPaths): LockedUnit {
+function policyUnit(
+  o: ObjectFact,
+  rendered: ReadonlyMap<ObjectFact, string>,
+  key: LockKey | undefined,
+  paths: LeafPaths,
+  topology: FieldTopology,
+  masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
+): LockedUnit {
   const id = objectUnitId(o.key);
   const leaves = lockValues(o.manifest, () => false, paths);
   return {
     id,
     label: describeIdentity(o.identity),
     path: o.declarer,
-    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key),
+    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, masked),
     groupKind: groupKind(o.identity.group, o.identity.kind),
   };
 }
@@ -133,13 +150,24 @@ function policyUnit(o: ObjectFact, rendered: ReadonlyMap<ObjectFact, string>, ke
 /**
  * A unit's digest, values and keyed digests of its masked values. Without a
  * masked value the digest is of the whole text (as rendered); with one, of the
- * masked leaves, which never hold the value.
+ * masked leaves by index path (as every format of the lock took it), which never hold the value. With the topology
+ * of an object's kind, its values and digests are by the names the plan gives its leaves (`keyedValues`).
  */
-function digested(id: string, leaves: LockedLeaves, text: () => string, key: LockKey | undefined): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
-  if (leaves.masked.size === 0) return { digest: hashText(text()), values: leaves.values };
+function digested(
+  id: string,
+  leaves: LockedLeaves,
+  text: () => string,
+  key: LockKey | undefined,
+  topology: FieldTopology | undefined,
+  masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
+): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
+  const { values, names } = topology ? keyedValues(leaves.values, topology) : { values: leaves.values, names: new Map<string, string>() };
+  if (leaves.masked.size === 0) return { digest: hashText(text()), values };
+  const byName = new Map([...leaves.masked].map(([path, value]) => [names.get(path) ?? path, value]));
+  masked?.set(id, byName);
   const sensitive: Record<string, string> = {};
-  if (key) for (const [path, value] of leaves.masked) sensitive[path] = key.digest(id, path, value);
-  return { digest: hashText(JSON.stringify(leaves.values)), values: leaves.values, ...(key ? { sensitive } : {}) };
+  if (key) for (const [path, value] of byName) sensitive[path] = key.digest(id, path, value);
+  return { digest: hashText(JSON.stringify(leaves.values)), values, ...(key ? { sensitive } : {}) };
 }
 
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */
