@@ -5,6 +5,7 @@ import { describeIdentity } from '../../collect/object-identity';
 import { ScalarTypeProblem, scalarTypeProblems, ShapeType } from '../../collect/scalar-types';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
+import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -38,7 +39,10 @@ export const scalarTypes = defineRule({
 });
 
 function problemsOf(object: ObjectFact, writersAt: (object: ObjectFact, field: string) => Writer[]): RuleFinding[] {
-  const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest);
+  // a value the JSON-values rule refuses (a handle, a function, a Symbol) is that rule's finding, not a shape's
+  const nonJson = walkManifest(object.manifest).nonJson?.path;
+  const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest)
+    .filter((p) => !nonJson || !p.at.every((segment, i) => String(nonJson[i]) === segment));
   if (problems.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
   // a built-in kind's: the problems are of built-in kinds only
