@@ -2,6 +2,7 @@ import { apiVersionProblem, kindProblem } from '../../collect/api-kinds';
 import type { ObjectFact } from '../../collect/facts';
 import { apiGroup, describeIdentity } from '../../collect/object-identity';
 import { dataKeyProblem, MAX_DATA_KEY, suggestDataKey } from '../../private/data-key';
+import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -78,7 +79,9 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
       return found;
     }
   }
-  const size = serializedBytes(m);
+  // serialized only when the walk the nesting-depth check shares cannot tell it is under the limit
+  const bound = walkManifest(m).maxBytes;
+  const size = bound !== undefined && bound <= MAX_OBJECT_BYTES ? 0 : serializedBytes(m);
   if (size > MAX_OBJECT_BYTES) {
     report(`${where()} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
   }
