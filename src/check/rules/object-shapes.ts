@@ -55,7 +55,9 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
   const dataKind = group === '' && (kind === 'ConfigMap' || kind === 'Secret');
   if (dataKind) {
     const maps = kind === 'ConfigMap' ? ['data', 'binaryData'] : ['data', 'stringData'];
-    let bytes = 0;
+    // at least the data's bytes (3 bytes of UTF-8 a UTF-16 unit, a base64 value decodes shorter): counted
+    // exactly only when over the limit
+    let bound = 0;
     const seen = new Map<string, string>();
     for (const field of maps) {
       const map = m[field];
@@ -71,9 +73,10 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
           report(`key ${JSON.stringify(key)} of ${where()} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
         }
         seen.set(key, field);
-        bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
+        if (typeof value === 'string') bound += 3 * value.length;
       }
     }
+    const bytes = bound > MAX_DATA_BYTES ? dataBytesOf(m, maps, kind) : 0;
     if (bytes > MAX_DATA_BYTES) {
       report(`the data of ${where()} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
       return found;
@@ -86,6 +89,17 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
     report(`${where()} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
   }
   return found;
+}
+
+/** Bytes of the data of a ConfigMap or Secret in the `maps` it has, as the API server counts them. */
+function dataBytesOf(m: Record<string, any>, maps: readonly string[], kind: string): number {
+  let bytes = 0;
+  for (const field of maps) {
+    const map = m[field];
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+    for (const value of Object.values(map)) bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
+  }
+  return bytes;
 }
 
 /** Bytes of one data value: decoded for base64 maps (`binaryData`, a Secret's `data`). */
