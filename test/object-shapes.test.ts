@@ -64,6 +64,38 @@ describe('CAP010: shapes the API server refuses', () => {
     ]);
   });
 
+  test('the data limit counts UTF-8 bytes: 400,000 euro signs are 1,200,000 bytes and refused, though 400,000 characters', () => {
+    // GIVEN a ConfigMap of 3-byte characters, fewer than 1 MiB of them
+    const { app, routing } = fixture();
+    new ApiObject(routing, 'Euros', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'euros' }, data: { a: '\u20ac'.repeat(200_000), b: '\u20ac'.repeat(200_000) } });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN refused by its bytes
+    expect(violations.map((v) => v.message)).toEqual([
+      `invalid object: the data of ConfigMap euros declared by 'shop/Routing/Euros' is 1200000 bytes, more than the ${MIB} bytes (1 MiB) the API server allows a ConfigMap. Split it across several ConfigMaps, or keep large files out of the cluster (an image, a volume, object storage).`,
+    ]);
+  });
+
+  test('the limit is of the serialized text: 300,000 control characters, 1.8 MB escaped, are refused; a 1.4 MiB string that may be escaped is not', () => {
+    // GIVEN one widget whose string is short but serializes to six bytes a character, and one whose may-be-escaped string stays under
+    const { app, routing } = fixture();
+    const widget = (name: string, blob: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { blob } });
+    new ApiObject(routing, 'Escaped', widget('escaped', '\u0001'.repeat(300_000)));
+    new ApiObject(routing, 'Plain', widget('plain', 'x'.repeat(1.4 * MIB)));
+    const bytes = Buffer.byteLength(JSON.stringify(widget('escaped', '\u0001'.repeat(300_000))));
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN the escaped one is refused with its serialized size (not its length)
+    expect(bytes).toBe(1_800_000 + 96);
+    expect(violations.map((v) => v.message)).toEqual([
+      `invalid object: example.com/Widget escaped declared by 'shop/Routing/Escaped' is ${bytes} bytes serialized, more than the ${1.5 * MIB} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`,
+    ]);
+  });
+
   // Ported from kubernetes/apimachinery pkg/util/validation/validation_test.go (TestIsConfigMapKey).
   test.each(['a', 'good', 'good-good', 'still.good', 'this.is.also.good', '.so.is.this', 'THIS_IS_GOOD', 'so_is_this_17'])('IsConfigMapKey accepts %j', (key) => {
     expect(dataKeyProblem(key)).toBeUndefined();

@@ -16,7 +16,22 @@ export interface ManifestWalk {
    * a method of a contract's field handle, the handle's path and what it is a handle of.
    */
   readonly nonJson?: { readonly path: string[]; readonly kind: string; readonly handle?: FieldHandleOrigin };
+  /**
+   * At least as many bytes as `JSON.stringify` of the manifest takes in UTF-8, counted on the same walk, so a
+   * check of the serialized size serializes only a manifest that may be over its limit; absent when the walk
+   * cannot bound it (it stopped too deep, met a value JSON cannot hold or an object with a `toJSON` method).
+   */
+  readonly maxBytes?: number;
 }
+
+/**
+ * The most bytes `JSON.stringify` writes for one UTF-16 unit of a string: a control character or a lone
+ * surrogate is escaped as `\uXXXX`; any other unit takes at most 3 bytes of UTF-8 (a surrogate pair, two
+ * units, 4).
+ */
+const MAX_BYTES_PER_UNIT = 6;
+/** The longest JSON text of a number: `-1.7976931348623157e+308`, `-5e-324`. */
+const MAX_NUMBER_BYTES = 24;
 
 /** What JSON cannot hold, as messages name it. */
 const NON_JSON: Readonly<Record<string, string>> = { bigint: 'a BigInt', symbol: 'a Symbol', function: 'a function' };
@@ -53,7 +68,11 @@ export function walkManifest(value: unknown, limit: number = MAX_NESTING_DEPTH):
 
 function walk(value: object, limit: number): ManifestWalk {
   let nonJson: ManifestWalk['nonJson'];
+  // an upper bound of the serialized bytes; NaN once it cannot be bounded
+  let bytes = hasToJson(value) ? NaN : 2;
   const open: Frame[] = [{ value, depth: 0, key: '' }];
+  // the children of the map or list in hand, reused: pushed onto `open` in reverse, so the first key is walked first
+  const children: Frame[] = [];
   while (open.length > 0) {
     const frame = open.pop()!;
     if (frame.depth === limit) return { tooDeep: pathOf(frame), ...(nonJson ? { nonJson } : {}) };
@@ -61,25 +80,39 @@ function walk(value: object, limit: number): ManifestWalk {
     const list = Array.isArray(v) ? (v as unknown[]) : undefined;
     const keys = list ? undefined : Object.keys(v);
     const n = list ? list.length : keys!.length;
-    const children: Frame[] = [];
+    children.length = 0;
     for (let i = 0; i < n; i++) {
       const key = keys ? keys[i] : String(i);
+      // a comma, and a key with its quotes and colon
+      bytes += keys ? MAX_BYTES_PER_UNIT * key.length + 4 : 1;
       const child = list ? list[i] : v[key];
-      if (child === null) continue;
-      if (typeof child === 'object') {
-        children.push({ value: child, depth: frame.depth + 1, key, parent: frame });
-      } else if (nonJson === undefined && NON_JSON[typeof child]) {
+      const type = typeof child;
+      if (type === 'string') {
+        bytes += MAX_BYTES_PER_UNIT * (child as string).length + 2;
+      } else if (child === null || child === undefined) {
+        bytes += 4;
+      } else if (type === 'object') {
+        bytes += hasToJson(child as object) ? NaN : 2;
+        children.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
+      } else if (type === 'number' || type === 'boolean') {
+        bytes += MAX_NUMBER_BYTES;
+      } else if (nonJson === undefined && NON_JSON[type]) {
         // a method of a contract field's handle, which cdk8s copies into the manifest with the handle's other keys
         const handle = fieldHandleOrigin(child);
         nonJson = handle
           ? { path: pathOf(frame), kind: 'a handle', handle }
-          : { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: NON_JSON[typeof child] };
+          : { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: NON_JSON[type] };
       }
     }
-    // pushed in reverse, so the first key is walked first
     for (let i = children.length - 1; i >= 0; i--) open.push(children[i]);
   }
-  return nonJson ? { nonJson } : {};
+  if (nonJson) return { nonJson };
+  return Number.isNaN(bytes) ? {} : { maxBytes: bytes };
+}
+
+/** True when `JSON.stringify` would call a `toJSON` method of `value` (a `Date`), so its text is not its keys'. */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function pathOf(frame: Frame): string[] {

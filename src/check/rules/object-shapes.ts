@@ -2,6 +2,7 @@ import { apiVersionProblem, kindProblem } from '../../collect/api-kinds';
 import type { ObjectFact } from '../../collect/facts';
 import { apiGroup, describeIdentity } from '../../collect/object-identity';
 import { dataKeyProblem, MAX_DATA_KEY, suggestDataKey } from '../../private/data-key';
+import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -54,7 +55,9 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
   const dataKind = group === '' && (kind === 'ConfigMap' || kind === 'Secret');
   if (dataKind) {
     const maps = kind === 'ConfigMap' ? ['data', 'binaryData'] : ['data', 'stringData'];
-    let bytes = 0;
+    // at least the data's bytes (3 bytes of UTF-8 a UTF-16 unit, a base64 value decodes shorter): counted
+    // exactly only when over the limit
+    let bound = 0;
     const seen = new Map<string, string>();
     for (const field of maps) {
       const map = m[field];
@@ -70,19 +73,33 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
           report(`key ${JSON.stringify(key)} of ${where()} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
         }
         seen.set(key, field);
-        bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
+        if (typeof value === 'string') bound += 3 * value.length;
       }
     }
+    const bytes = bound > MAX_DATA_BYTES ? dataBytesOf(m, maps, kind) : 0;
     if (bytes > MAX_DATA_BYTES) {
       report(`the data of ${where()} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
       return found;
     }
   }
-  const size = serializedBytes(m);
+  // serialized only when the walk the nesting-depth check shares cannot tell it is under the limit
+  const bound = walkManifest(m).maxBytes;
+  const size = bound !== undefined && bound <= MAX_OBJECT_BYTES ? 0 : serializedBytes(m);
   if (size > MAX_OBJECT_BYTES) {
     report(`${where()} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
   }
   return found;
+}
+
+/** Bytes of the data of a ConfigMap or Secret in the `maps` it has, as the API server counts them. */
+function dataBytesOf(m: Record<string, any>, maps: readonly string[], kind: string): number {
+  let bytes = 0;
+  for (const field of maps) {
+    const map = m[field];
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+    for (const value of Object.values(map)) bytes += dataBytes(value, field === 'binaryData' || (kind === 'Secret' && field === 'data'));
+  }
+  return bytes;
 }
 
 /** Bytes of one data value: decoded for base64 maps (`binaryData`, a Secret's `data`). */
