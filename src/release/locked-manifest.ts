@@ -11,34 +11,8 @@ type Step = string | number;
  * @returns the steps, or undefined for a path not of that form
  */
 export function valuePathSteps(path: string): Step[] | undefined {
-  const steps: Step[] = [];
-  let i = 0;
-  while (i < path.length) {
-    if (path[i] === '[') {
-      const index = /^\[(\d+)\]/.exec(path.slice(i));
-      if (index) {
-        steps.push(Number(index[1]));
-        i += index[0].length;
-        continue;
-      }
-      const quoted = /^\[("(?:[^"\\]|\\.)*")\]/.exec(path.slice(i));
-      if (!quoted) return undefined;
-      steps.push(JSON.parse(quoted[1]) as string);
-      i += quoted[0].length;
-      continue;
-    }
-    if (path[i] === '.') {
-      if (steps.length === 0) return undefined;
-      i++;
-    } else if (steps.length > 0) {
-      return undefined;
-    }
-    const name = /^[A-Za-z_$][\w$-]*/.exec(path.slice(i));
-    if (!name) return undefined;
-    steps.push(name[0]);
-    i += name[0].length;
-  }
-  return steps.length > 0 ? steps : undefined;
+  const steps = namedSteps(path);
+  return steps?.every((step): step is Step => typeof step !== 'object') ? steps : undefined;
 }
 
 /** How the lock writes a map key after `.` in an index path (`LockedUnit.values` of format 1); else quoted in brackets. */
