@@ -33,7 +33,7 @@ function refusal(fields: Record<string, unknown>, target: (base: SharedBase) => 
 
 const BAD = "CAP010 invalid object: Contribution 'cdn/Routing/Team/Bad': ";
 const FIX = "aws-cdk-lib's CfnBucket renders no property of that name, and CloudFormation would refuse the template at deploy. "
-  + 'Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade aws-cdk-lib.';
+  + "Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade it, or write the property with addPropertyOverride in a 'write' callback.";
 
 describe('a name in fields that the L1 of the resource does not render is CAP010, naming the name it most likely misspells', () => {
   test.each([
@@ -62,12 +62,12 @@ describe('a name in fields that the L1 of the resource does not render is CAP010
     expect(refusal({ Label: 'x' }, (b) => new ssm.StringParameter(b, 'Param', { stringValue: 'v' }))).toEqual([
       `${BAD}'fields.Label' is not a CloudFormation property of AWS::SSM::Parameter ('cdn/Base/Param/Resource') (its properties are 'AllowedPattern', 'DataType', `
         + "'Description', 'Name', 'Policies', 'Tags', 'Tier', 'Type', 'Value'): aws-cdk-lib's CfnParameter renders no property of that name, and CloudFormation "
-        + 'would refuse the template at deploy. Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade aws-cdk-lib.',
+        + "would refuse the template at deploy. Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade it, or write the property with addPropertyOverride in a 'write' callback.",
     ]);
     expect(refusal({ Handle: 'x' }, (b) => new CfnWaitConditionHandle(b, 'Wait'))).toEqual([
       `${BAD}'fields.Handle' is not a CloudFormation property of AWS::CloudFormation::WaitConditionHandle ('cdn/Base/Wait') (the type has no properties): `
         + "aws-cdk-lib's CfnWaitConditionHandle renders no property of that name, and CloudFormation would refuse the template at deploy. "
-        + 'Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade aws-cdk-lib.',
+        + "Write the property as the template names it; for a property newer than the installed aws-cdk-lib, upgrade it, or write the property with addPropertyOverride in a 'write' callback.",
     ]);
   });
 

@@ -228,7 +228,7 @@ function unknownNameProblems(resource: CfnResource, key: string, known: CloudFor
     : known.names.size === 0 ? 'the type has no properties' : `its properties are ${[...known.names].sort().map((n) => `'${n}'`).join(', ')}`;
   return [`${which} not a CloudFormation property of ${resource.cfnResourceType} ('${resource.node.path}') (${hint}): aws-cdk-lib's ${known.l1} renders no property `
     + 'of that name, and CloudFormation would refuse the template at deploy. Write the property as the template names it; for a property newer than '
-    + 'the installed aws-cdk-lib, upgrade aws-cdk-lib'];
+    + "the installed aws-cdk-lib, upgrade it, or write the property with addPropertyOverride in a 'write' callback"];
 }
 
 /** The refusal of `key`, aws-cdk's prop name (a small letter first), where the template's name is `name`. */
