@@ -3,12 +3,13 @@
  * aws-cdk L1 renders. A misspelt one (`BucketNme`) would be written into the template as it is and refused by
  * CloudFormation only at deploy; it is CAP010 at synth, naming the name it most likely misspells.
  */
-import { CfnCustomResource, CfnResource, CfnWaitConditionHandle, Stack } from 'aws-cdk-lib';
+import { CfnCustomResource, CfnResource, CfnWaitConditionHandle, Stack, Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct, IConstruct } from 'constructs';
@@ -198,6 +199,27 @@ describe('the names aws-cdk renders are every name it knows for the type, and ea
       },
     ), { numRuns: 100, seed: 20261206 });
   });
+});
+
+test('the names are rendered once per L1 class, and not for a Contribution that writes no CloudFormation fields', () => {
+  // GIVEN a type no other test here renders, its rendering counted
+  const f = fixture();
+  const render = jest.spyOn(sns.CfnTopic.prototype as unknown as { renderProperties: (p: unknown) => unknown }, 'renderProperties');
+  try {
+    // WHEN contributions without fields, and then with fields into three topics, are made
+    const topics = ['A', 'B', 'C'].map((id) => new sns.Topic(f.base, id));
+    new Contribution(f.team, 'Tag', { target: topics[0], write: (t) => Tags.of(t).add('team', 'ops') });
+    new Contribution(f.team, 'Empty', { target: topics[0], fields: {} });
+    const before = render.mock.calls.length;
+    const problems = topics.map((t) => contributionProblems(new Contribution(f.team, `Name${t.node.id}`, { target: t, fields: { DisplayNam: t.node.id } })));
+
+    // THEN the names were rendered once, for the first, and each is judged
+    expect([before, render.mock.calls.length]).toEqual([0, 1]);
+    expect(problems.map((p) => p.map((m) => m.slice(0, m.indexOf('?)') + 2))))
+      .toEqual(['A', 'B', 'C'].map((id) => [`'fields.DisplayNam' is not a CloudFormation property of AWS::SNS::Topic ('cdn/Base/${id}/Resource') (did you mean 'DisplayName'?)`]));
+  } finally {
+    render.mockRestore();
+  }
 });
 
 describe('closestPropertyName', () => {
