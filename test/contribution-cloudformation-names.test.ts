@@ -88,8 +88,15 @@ describe('a name in fields that the L1 of the resource does not render is CAP010
 });
 
 describe('what has no generated L1 to say which names it takes is not judged', () => {
-  test('a plain CfnResource of an AWS:: type takes any name with a capital first', () => {
-    expect(refusal({ BucketNme: 'x' }, (b) => new CfnResource(b, 'Raw', { type: 'AWS::S3::Bucket' }))).toEqual([]);
+  test("a plain CfnResource of an AWS:: type takes any name with a capital first; aws-cdk's prop names are refused with the name it renders, else the capitalized key", () => {
+    const raw = (b: SharedBase) => new CfnResource(b, 'Raw', { type: 'AWS::S3::Bucket', properties: { BucketName: 'assets' } });
+    expect(refusal({ BucketNme: 'x' }, raw)).toEqual([]);
+    expect(refusal({ bucketname: 'x', versioningConfiguration: { Status: 'Enabled' } }, raw)).toEqual([
+      `${BAD}'fields.bucketname' is not a CloudFormation property of AWS::S3::Bucket ('cdn/Base/Raw'): 'fields' takes the template's property names, `
+        + "which start with a capital, not aws-cdk's prop names. Write 'BucketName'.",
+      `${BAD}'fields.versioningConfiguration' is not a CloudFormation property of AWS::S3::Bucket ('cdn/Base/Raw'): 'fields' takes the template's property names, `
+        + "which start with a capital, not aws-cdk's prop names. Write 'VersioningConfiguration'.",
+    ]);
   });
 
   test('a Custom:: resource, and an AWS::CloudFormation::CustomResource, whose provider takes any property, take any name', () => {
