@@ -133,7 +133,7 @@ describe('a Contribution with props it cannot use is CAP010 naming it, never CAP
     ]);
   });
 
-  test("aws-cdk's prop names in 'fields' of an AWS:: resource are refused with the template's name: the resource's own rendering when it holds the prop, else the capitalized key", () => {
+  test("aws-cdk's prop names in 'fields' of an AWS:: resource are refused with the template's name, as the resource's L1 renders it (SSESpecification, not the capitalized key)", () => {
     // GIVEN a bucket named by its props, and a DynamoDB table, whose SSESpecification is not the capitalized sseSpecification
     const base = (f: ReturnType<typeof fixture>) => new SharedBase(f.cdn, 'Base');
     const bucket = (f: ReturnType<typeof fixture>) => new s3.Bucket(base(f), 'Bucket', { bucketName: 'assets' });

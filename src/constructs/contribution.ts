@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { appendAll } from '../private/append';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
+import { closestPropertyName, CloudFormationPropertyNames, cloudFormationPropertyNames } from '../private/cloudformation-property-names';
 import { FieldHandleOrigin, fieldHandleOrigin } from '../private/field-handle';
 import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { isMap } from '../private/maps';
@@ -185,28 +186,66 @@ export class Contribution<T extends IConstruct = IConstruct> extends Construct {
 }
 
 /**
- * Each key of `fields` that no property of an `AWS::` resource can have: one that starts with a small letter
- * (`bucketName`, the name aws-cdk's L1 and L2 props use), where CloudFormation names every property of those
- * types with a capital (`BucketName`); `addPropertyOverride` would write it into the template as it is, which
- * CloudFormation refuses at deploy. The name to write is the resource's own rendering of that prop when it
- * holds one, else the key with a capital first letter. Other types (`Custom::`, a third party's) may name
- * their properties as they like, and are not judged.
+ * Each key of `fields` that no property of the resource's type can have, judged by its first segment (the property
+ * `addPropertyOverride` writes into: `VersioningConfiguration` of `VersioningConfiguration.Status`);
+ * `addPropertyOverride` would write it into the template as it is, which CloudFormation refuses at deploy.
+ *
+ * A resource of a generated L1 (`CfnBucket`) takes the names that L1 renders (`cloudFormationPropertyNames`): a key
+ * that is aws-cdk's prop name (`bucketName`, a small letter first) is named with the template's name of the same
+ * letters, any other key the L1 does not render (`BucketNme`, `VersioningConfig`) with the name it most likely
+ * misspells. An `AWS::` resource of no generated L1 (a plain `CfnResource`) takes any key with a capital first,
+ * as CloudFormation names every property of those types; the name to give for a key with a small letter is the
+ * resource's own rendering of that prop when it holds one, else the key with a capital first letter. Other types
+ * (`Custom::`, a third party's) and `AWS::CloudFormation::CustomResource`, which passes any property to its
+ * provider, may name their properties as they like, and are not judged.
  */
 function cloudFormationNameProblems(resource: CfnResource, fields: Record<string, unknown>): string[] {
   const type = resource.cfnResourceType;
-  const keys = type.startsWith('AWS::') ? Object.keys(fields).filter((k) => /^[a-z]/.test(k)) : [];
-  if (keys.length === 0) return [];
+  const keys = Object.keys(fields);
+  if (keys.length === 0 || type === 'AWS::CloudFormation::CustomResource') return [];
+  const known = cloudFormationPropertyNames(resource);
+  if (known) return keys.flatMap((key) => unknownNameProblems(resource, key, known));
+  const lower = type.startsWith('AWS::') ? keys.filter((k) => /^[a-z]/.test(k)) : [];
+  if (lower.length === 0) return [];
   let rendered: string[] = [];
   try {
     rendered = Object.keys(declaredPropertiesOf(resource, { partial: true }));
   } catch {
     // a resource whose properties do not render yet: the capitalized key is the name to give
   }
-  return keys.map((key) => {
-    const name = rendered.find((n) => n.toLowerCase() === key.toLowerCase()) ?? `${key[0].toUpperCase()}${key.slice(1)}`;
-    return `'fields.${key}' is not a CloudFormation property of ${type} ('${resource.node.path}'): 'fields' takes the template's property names, which start with a capital, `
-      + `not aws-cdk's prop names. Write '${name}'`;
-  });
+  return lower.map((key) => propNameProblem(resource, key, rendered.find((n) => n.toLowerCase() === key.toLowerCase()) ?? `${key[0].toUpperCase()}${key.slice(1)}`));
+}
+
+/** Why `key` of `fields` is refused, when its first segment is not a name its generated L1 renders ([] when it is one). */
+function unknownNameProblems(resource: CfnResource, key: string, known: CloudFormationPropertyNames): string[] {
+  const name = firstPropertySegment(key);
+  if (known.names.has(name)) return [];
+  const same = [...known.names].find((n) => n.toLowerCase() === name.toLowerCase());
+  if (same !== undefined && /^[a-z]/.test(name) && name === key) return [propNameProblem(resource, key, same)];
+  const meant = closestPropertyName(name, known.names);
+  const which = name === key ? `'fields.${key}' is` : `'fields.${key}' writes into '${name}', which is`;
+  const hint = meant !== undefined ? `did you mean '${meant}'?`
+    : known.names.size === 0 ? 'the type has no properties' : `its properties are ${[...known.names].sort().map((n) => `'${n}'`).join(', ')}`;
+  return [`${which} not a CloudFormation property of ${resource.cfnResourceType} ('${resource.node.path}') (${hint}): aws-cdk-lib's ${known.l1} renders no property `
+    + 'of that name, and CloudFormation would refuse the template at deploy. Write the property as the template names it; for a property newer than '
+    + "the installed aws-cdk-lib, upgrade it, or write the property with addPropertyOverride in a 'write' callback"];
+}
+
+/** The refusal of `key`, aws-cdk's prop name (a small letter first), where the template's name is `name`. */
+function propNameProblem(resource: CfnResource, key: string, name: string): string {
+  return `'fields.${key}' is not a CloudFormation property of ${resource.cfnResourceType} ('${resource.node.path}'): 'fields' takes the template's property names, `
+    + `which start with a capital, not aws-cdk's prop names. Write '${name}'`;
+}
+
+/** The property a key of `fields` writes into: its first segment, as `addPropertyOverride` splits it (at a '.' that no backslash escapes). */
+function firstPropertySegment(key: string): string {
+  let name = '';
+  for (let i = 0; i < key.length; i++) {
+    if (key[i] === '\\' && i + 1 < key.length) name += key[++i];
+    else if (key[i] === '.') return name;
+    else name += key[i];
+  }
+  return name;
 }
 
 /** What is wrong with a contribution's props (empty when nothing is), as collect reports it (`CAP010`). */
