@@ -3,7 +3,7 @@
  * and its call, not the resource's declarer's: over the declarer's own value it is the app's override, shown in the
  * plan; with another writer of the same leaf (a Contribution, another aspect) it is a field conflict naming both.
  */
-import { Aspects, CfnResource, IAspect, Tags } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnResource, IAspect, Tags } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
@@ -104,6 +104,86 @@ describe('an aspect that sets a property', () => {
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
     expect(result.plan?.ownership?.overrides).toEqual([{ object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'BucketName', by: `cdn/Base (Aspects.of().add at ${at})`, rendered: 'assets' }]);
+  });
+});
+
+describe('two aspects that set one property at different priorities', () => {
+  test('are a handover to the one aws-cdk runs later (the higher priority), shown in the plan, not a conflict', () => {
+    // GIVEN a bucket, and an aspect at MUTATING priority (200) that enables acceleration
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+
+    // WHEN an aspect at the default priority (500), which aws-cdk runs after it, suspends it
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'));
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the template has the later value, the plan hands the leaf over, and only that aspect writes it
+    expect(result.violations).toEqual([]);
+    const bucket = Object.values<any>(result.templates['cdn/Base'].Resources).find((r) => r.Type === 'AWS::S3::Bucket');
+    expect(bucket.Properties.AccelerateConfiguration).toEqual({ AccelerationStatus: 'Suspended' });
+    expect(result.plan?.ownership?.handovers).toEqual([{
+      object: BUCKET,
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      from: `cdn/Base (Aspects.of().add at ${first})`,
+      to: `cdn/Base (Aspects.of().add at ${second})`,
+      reason: 'aspect-priority',
+    }]);
+    expect(writesOf(app, BUCKET)).toEqual([[`cdn/Base (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus']]);
+  });
+
+  test("over the declarer's value are its override by the first and a handover to the second", () => {
+    // GIVEN a bucket that suspends acceleration in its own props
+    const { app, base } = fixture();
+    new s3.CfnBucket(base, 'Bucket', { accelerateConfiguration: { accelerationStatus: 'Suspended' } });
+
+    // WHEN the app's aspect at priority 700 removes it after one at the default priority enabled it, added nearer the bucket
+    const removes = siteOfNextLine();
+    Aspects.of(app).add({ visit: (c: IConstruct) => { if (c instanceof s3.CfnBucket) c.accelerateConfiguration = undefined; } }, { priority: 700 });
+    const enables = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the plan shows the override of the declared value and the handover of it to the later aspect, which removes it
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides).toEqual([{
+      object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'AccelerateConfiguration.AccelerationStatus',
+      by: `cdn/Base (Aspects.of().add at ${enables})`, rendered: 'Suspended', patched: 'Enabled',
+    }]);
+    expect(result.plan?.ownership?.handovers).toEqual([{
+      object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'AccelerateConfiguration.AccelerationStatus',
+      from: `cdn/Base (Aspects.of().add at ${enables})`, to: `the app (Aspects.of().add at ${removes})`, reason: 'aspect-priority',
+    }]);
+  });
+
+  test('at one explicit priority still conflict, each named by its call', () => {
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'), { priority: AspectPriority.MUTATING });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)'),
+    ]);
+  });
+
+  test('and a Contribution that writes it all conflict, whatever their priorities', () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'), { priority: AspectPriority.READONLY });
+    new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)')
+        .replace(' and ', ', ').replace(' both write', " and 'cdn/Base/Ops/Accelerate' all write").replace('from one writer', 'from all writers but one'),
+    ]);
   });
 });
 
