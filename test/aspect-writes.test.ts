@@ -149,12 +149,18 @@ describe('two aspects that set one property at different priorities', () => {
     // THEN the plan shows the override of the declared value and the handover of it to the later aspect, which removes it
     expect(result.violations).toEqual([]);
     expect(result.plan?.ownership?.overrides).toEqual([{
-      object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'AccelerateConfiguration.AccelerationStatus',
-      by: `cdn/Base (Aspects.of().add at ${enables})`, rendered: 'Suspended', patched: 'Enabled',
+      object: 'AWS::S3::Bucket cdn/Base/Bucket',
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      by: `cdn/Base (Aspects.of().add at ${enables})`,
+      rendered: 'Suspended',
+      patched: 'Enabled',
     }]);
     expect(result.plan?.ownership?.handovers).toEqual([{
-      object: 'AWS::S3::Bucket cdn/Base/Bucket', field: 'AccelerateConfiguration.AccelerationStatus',
-      from: `cdn/Base (Aspects.of().add at ${enables})`, to: `the app (Aspects.of().add at ${removes})`, reason: 'aspect-priority',
+      object: 'AWS::S3::Bucket cdn/Base/Bucket',
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      from: `cdn/Base (Aspects.of().add at ${enables})`,
+      to: `the app (Aspects.of().add at ${removes})`,
+      reason: 'aspect-priority',
     }]);
   });
 

@@ -75,7 +75,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  * - each aspect the program added (`Aspects.of(scope).add`, `PermissionsBoundary.of(scope).apply`) writes
  *   the leaves its visit changed, and those its override calls wrote (`aspectWritesOf`); over a value the
  *   declaration rendered, the app's policy over its own resource, recorded for the plan as an escape
- *   hatch is (the declarer's write gives way);
+ *   hatch is (the declarer's write gives way); over an aspect's of a lower priority, which aws-cdk runs
+ *   first, a handover;
  * - each override call is its own writer (a Contribution's when made inside
  *   one, the declarer's when its L2 made it); a plain override of a leaf the
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
@@ -170,11 +171,12 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   }
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
   // what aspects wrote is theirs, not the declarer's: over a declared value, an override the plan shows
-  const aspects = aspectWritesOf(c, FieldSet.of(writes.map(([, leaf]) => leaf.path)));
+  const aspects = aspectRunsOf(c).length === 0 ? undefined : aspectWritesOf(c, othersThanAspects(writes, w.calls));
   if (aspects) {
     declaredLeaves = declaredLeaves.filter((leaf) => !aspects.written.has(leaf.path));
     for (const o of aspects.overrides) w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...o });
     for (const [writer, leaf, value] of aspects.writes) writes.push([writer, leaf, undefined, value]);
+    for (const h of aspects.handovers) w.ledger.handover({ object: object.label, kind: 'cfn', path: h.path, from: h.from, to: h.writer, reason: 'aspect-priority' });
   }
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
 
@@ -182,6 +184,20 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   recordOverrideCalls(w.calls, { ledger: w.ledger, object, resource: c, declarer, doc, hatches, writes, under: 1 });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
+}
+
+/**
+ * The leaves writers other than the declarer and the aspects write in a resource's properties: the write
+ * callbacks' and Tags' (`writes`), and those of the override calls made outside aspects and the declarer's L2
+ * (a Contribution's `fields`, a plain call). An aspect's write of one is no override and no handover.
+ */
+function othersThanAspects(writes: readonly CfnWrite[], calls: readonly OverrideCall[]): FieldSet {
+  const others = FieldSet.of(writes.map(([, leaf]) => leaf.path));
+  for (const { path, value, call } of calls) {
+    if (call.aspect || call.byLibrary) continue;
+    for (const leaf of value === undefined ? [path.slice(1)] : leavesOf(value, CFN_PROPERTIES, path.slice(1), opaque)) others.insert(leaf);
+  }
+  return others;
 }
 
 /** A write to record: the writer, the leaf, the escape hatch it is when it is one, and the value it writes when known. */
