@@ -3,7 +3,7 @@
  * and its call, not the resource's declarer's: over the declarer's own value it is the app's override, shown in the
  * plan; with another writer of the same leaf (a Contribution, another aspect) it is a field conflict naming both.
  */
-import { AspectPriority, Aspects, CfnResource, IAspect, Tags } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnResource, IAspect, RemovalPolicies, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
@@ -189,6 +189,83 @@ describe('two aspects that set one property at different priorities', () => {
       conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
         ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)')
         .replace(' and ', ', ').replace(' both write', " and 'cdn/Base/Ops/Accelerate' all write").replace('from one writer', 'from all writers but one'),
+    ]);
+  });
+});
+
+describe("an aspect that changes a resource's attributes (removal policy, metadata)", () => {
+  const ATTRIBUTES = `${BUCKET} (resource attributes)`;
+
+  test("over the removal policy the bucket's props set is the app's override, shown in the plan", () => {
+    // GIVEN a bucket its declarer retains
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket', { removalPolicy: RemovalPolicy.RETAIN });
+
+    // WHEN the app's policy destroys every resource of the base
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the plan shows each removal attribute taken by the policy, from Retain to Delete
+    expect(result.violations).toEqual([]);
+    const by = `cdn/Base (RemovalPolicies.of().apply at ${at})`;
+    expect(result.plan?.ownership?.overrides).toEqual([
+      { object: ATTRIBUTES, field: 'DeletionPolicy', by, rendered: 'Retain', patched: 'Delete' },
+      { object: ATTRIBUTES, field: 'UpdateReplacePolicy', by, rendered: 'Retain', patched: 'Delete' },
+    ]);
+  });
+
+  test("over aws-cdk's default removal policy writes it, no override, and the declarer writes nothing there", () => {
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides ?? []).toEqual([]);
+    expect(writesOf(app, ATTRIBUTES)).toEqual([
+      [`cdn/Base (RemovalPolicies.of().apply at ${at})`, 'DeletionPolicy'],
+      [`cdn/Base (RemovalPolicies.of().apply at ${at})`, 'UpdateReplacePolicy'],
+    ]);
+  });
+
+  test("and a Contribution's applyRemovalPolicy conflict, the aspect named by its call", () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    new Contribution(ops, 'Backup', { target: bucket, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (RemovalPolicies.of().apply at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', ATTRIBUTES),
+    ]);
+  });
+
+  test("and a Contribution's metadata key conflict on that key alone", () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    new Contribution(ops, 'Docs', { target: bucket, write: (b) => (b.node.defaultChild as s3.CfnBucket).addMetadata('Owner', 'storage') });
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (CfnResource.isCfnResource(c)) c.addMetadata('Owner', 'platform'); } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Docs'", 'Metadata.Owner', ATTRIBUTES),
+    ]);
+  });
+
+  test('at a higher priority than another removal policy takes it, a handover shown in the plan', () => {
+    // GIVEN a bucket aws-cdk retains by default; WHEN a policy at MUTATING destroys it and one at the default priority retains it
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    RemovalPolicies.of(base).destroy({ priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    RemovalPolicies.of(base).retain();
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    const from = `cdn/Base (RemovalPolicies.of().apply at ${first})`;
+    const to = `cdn/Base (RemovalPolicies.of().apply at ${second})`;
+    expect(result.plan?.ownership?.handovers).toEqual([
+      { object: ATTRIBUTES, field: 'DeletionPolicy', from, to, reason: 'aspect-priority' },
+      { object: ATTRIBUTES, field: 'UpdateReplacePolicy', from, to, reason: 'aspect-priority' },
     ]);
   });
 });

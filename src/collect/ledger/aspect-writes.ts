@@ -1,13 +1,14 @@
 import { AspectPriority, Aspects, CfnResource, IAspect, Tokenization } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { changedLeaves } from './changed-leaves';
+import { resourceAttributesOf } from './cloudformation-doc';
 import type { ValueOfWrite } from './field-ledger';
 import { FieldPath } from './field-path';
 import { FieldIndex, FieldSet } from './field-set';
 import type { OwnedLeaf } from './leaves';
 import { callWriter, Writer } from './writer';
 import { declaredPropertiesOf } from '../../private/upstream-state';
-import { aspectCallOf, aspectRunsOf } from '../../private/write-calls';
+import { aspectAttributesRunsOf, aspectCallOf, aspectRunsOf } from '../../private/write-calls';
 import { DEDUCED } from '../topology/field-topology';
 import { valueAt } from '../topology/list-topology';
 
@@ -35,7 +36,7 @@ export interface AspectHandover {
   readonly path: FieldPath;
 }
 
-/** What the program's aspects (Tags aside) wrote in one resource's properties. */
+/** What the program's aspects (Tags aside) wrote in one resource's properties, or in its attributes. */
 export interface AspectWrites {
   /** Each leaf each aspect set, changed or removed, in the order the aspects ran; a leaf a later aspect took is left out. */
   readonly writes: ReadonlyArray<[Writer, OwnedLeaf, ValueOfWrite]>;
@@ -81,17 +82,52 @@ const aspects = new WeakMap<IAspect, ProgramAspect>();
 export function aspectWritesOf(c: CfnResource, others: FieldSet): AspectWrites | undefined {
   const runs = aspectRunsOf(c);
   if (runs.length === 0) return undefined;
+  return writesOfVisits(c, others, runs.map((run) => ({
+    aspect: run.aspect,
+    before: declaredPropertiesOf(c, { props: run.before, partial: true }),
+    after: declaredPropertiesOf(c, { props: run.after, partial: true }),
+  })));
+}
+
+/**
+ * The leaves of a resource's attributes outside its properties (`DeletionPolicy`, `UpdateReplacePolicy`,
+ * `Metadata.*`, `Condition`, ...) the program's aspects changed (`RemovalPolicies.of(scope).destroy()`,
+ * `applyRemovalPolicy` or `addMetadata` in a visit), read off its `cfnOptions` before and after each visit:
+ * each aspect is their writer, as for properties (`aspectWritesOf`). An aspect over the removal policy
+ * aws-cdk applied by default, which no one chose, is no override. Undefined, and free, when no aspect
+ * changed them.
+ *
+ * @param others the attribute leaves a writer other than the declarer wrote (write callbacks, override calls)
+ */
+export function aspectAttributeWritesOf(c: CfnResource, others: FieldSet): AspectWrites | undefined {
+  const runs = aspectAttributesRunsOf(c);
+  if (runs.length === 0) return undefined;
+  return writesOfVisits(c, others, runs.map((run) => {
+    const before = resourceAttributesOf(c, run.before);
+    return { aspect: run.aspect, before: before.doc, after: resourceAttributesOf(c, run.after).doc, defaults: before.defaults };
+  }));
+}
+
+/** One aspect's visit of a resource, read as the ledger reads the object: before and after it. */
+interface Visit {
+  readonly aspect: IAspect;
+  readonly before: Record<string, unknown>;
+  readonly after: Record<string, unknown>;
+  /** The top-level fields of `before` that hold aws-cdk's default, which no one chose: no override. */
+  readonly defaults?: readonly string[];
+}
+
+/** The writes, overrides and handovers of aspects' visits of one object, in the order they ran. */
+function writesOfVisits(c: CfnResource, others: FieldSet, visits: readonly Visit[]): AspectWrites {
   const writes: Array<[Writer, OwnedLeaf, ValueOfWrite]> = [];
   const overrides: AspectOverride[] = [];
   const handovers: AspectHandover[] = [];
   const written = new FieldSet();
   const owners = new FieldIndex<AspectWrite[]>();
   const taken = new Set<number>();
-  for (const run of runs) {
-    const aspect = programAspectOf(run.aspect, c);
+  for (const { aspect: visited, before, after, defaults } of visits) {
+    const aspect = programAspectOf(visited, c);
     const { writer } = aspect;
-    const before = declaredPropertiesOf(c, { props: run.before, partial: true });
-    const after = declaredPropertiesOf(c, { props: run.after, partial: true });
     for (const leaf of changedLeaves(before, after, DEDUCED, opaque)) {
       const value = valueAt(after, leaf.path, DEDUCED);
       const earlier = owners.get(leaf.path);
@@ -105,7 +141,7 @@ export function aspectWritesOf(c: CfnResource, others: FieldSet): AspectWrites |
       writes.push([writer, leaf, () => (value === undefined ? { removes: true } : { value })]);
       owners.upsert(leaf.path, () => []).push({ ...aspect, path: leaf.path, index: writes.length - 1 });
       written.insert(leaf.path);
-      if (earlier || leaf.presence || others.intersects(leaf.path)) continue;
+      if (earlier || leaf.presence || others.intersects(leaf.path) || defaults?.includes(leaf.path[0])) continue;
       const rendered = valueAt(before, leaf.path, DEDUCED);
       if (rendered !== undefined) overrides.push({ writer, path: leaf.path, rendered, ...(value !== undefined ? { patched: value } : {}) });
     }
