@@ -283,6 +283,25 @@ describe("an aspect's override call", () => {
   });
 });
 
+describe('an aspect that writes a resource other than the one it visits', () => {
+  test("through an override call is that resource's writer: with a Contribution there, CAP002 naming the aspect", () => {
+    // GIVEN a bucket with a policy, which a Contribution gives a PolicyDocument version
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    bucket.addToResourcePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('*')], principals: [new iam.AnyPrincipal()] }));
+    new Contribution(ops, 'Version', { target: bucket.policy!.node.defaultChild as CfnResource, fields: { PolicyDocument: { Version: '2008-10-17' } } });
+
+    // WHEN an aspect, visiting the bucket, overrides its policy's version
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (c instanceof s3.Bucket) (c.policy!.node.defaultChild as CfnResource).addPropertyOverride('PolicyDocument.Version', '2012-10-17'); } });
+
+    // THEN the policy's version has two writers, the aspect named by its call
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Version'", 'PolicyDocument.Version', 'AWS::S3::BucketPolicy cdn/Base/Bucket/Policy/Resource'),
+    ]);
+  });
+});
+
 describe("aws-cdk's PermissionsBoundary", () => {
   test('and a Contribution that writes PermissionsBoundary conflict, naming the apply call', () => {
     const { app, base, ops } = fixture();
