@@ -3,7 +3,7 @@
  * and its call, not the resource's declarer's: over the declarer's own value it is the app's override, shown in the
  * plan; with another writer of the same leaf (a Contribution, another aspect) it is a field conflict naming both.
  */
-import { Aspects, CfnResource, IAspect, Tags } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnResource, IAspect, RemovalPolicies, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
@@ -107,6 +107,169 @@ describe('an aspect that sets a property', () => {
   });
 });
 
+describe('two aspects that set one property at different priorities', () => {
+  test('are a handover to the one aws-cdk runs later (the higher priority), shown in the plan, not a conflict', () => {
+    // GIVEN a bucket, and an aspect at MUTATING priority (200) that enables acceleration
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+
+    // WHEN an aspect at the default priority (500), which aws-cdk runs after it, suspends it
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'));
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the template has the later value, the plan hands the leaf over, and only that aspect writes it
+    expect(result.violations).toEqual([]);
+    const bucket = Object.values<any>(result.templates['cdn/Base'].Resources).find((r) => r.Type === 'AWS::S3::Bucket');
+    expect(bucket.Properties.AccelerateConfiguration).toEqual({ AccelerationStatus: 'Suspended' });
+    expect(result.plan?.ownership?.handovers).toEqual([{
+      object: BUCKET,
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      from: `cdn/Base (Aspects.of().add at ${first})`,
+      to: `cdn/Base (Aspects.of().add at ${second})`,
+      reason: 'aspect-priority',
+    }]);
+    expect(writesOf(app, BUCKET)).toEqual([[`cdn/Base (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus']]);
+  });
+
+  test("over the declarer's value are its override by the first and a handover to the second", () => {
+    // GIVEN a bucket that suspends acceleration in its own props
+    const { app, base } = fixture();
+    new s3.CfnBucket(base, 'Bucket', { accelerateConfiguration: { accelerationStatus: 'Suspended' } });
+
+    // WHEN the app's aspect at priority 700 removes it after one at the default priority enabled it, added nearer the bucket
+    const removes = siteOfNextLine();
+    Aspects.of(app).add({ visit: (c: IConstruct) => { if (c instanceof s3.CfnBucket) c.accelerateConfiguration = undefined; } }, { priority: 700 });
+    const enables = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'));
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the plan shows the override of the declared value and the handover of it to the later aspect, which removes it
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides).toEqual([{
+      object: 'AWS::S3::Bucket cdn/Base/Bucket',
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      by: `cdn/Base (Aspects.of().add at ${enables})`,
+      rendered: 'Suspended',
+      patched: 'Enabled',
+    }]);
+    expect(result.plan?.ownership?.handovers).toEqual([{
+      object: 'AWS::S3::Bucket cdn/Base/Bucket',
+      field: 'AccelerateConfiguration.AccelerationStatus',
+      from: `cdn/Base (Aspects.of().add at ${enables})`,
+      to: `the app (Aspects.of().add at ${removes})`,
+      reason: 'aspect-priority',
+    }]);
+  });
+
+  test('at one explicit priority still conflict, each named by its call', () => {
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'), { priority: AspectPriority.MUTATING });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)'),
+    ]);
+  });
+
+  test('and a Contribution that writes it all conflict, whatever their priorities', () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Enabled'), { priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    Aspects.of(base).add(new Accelerate('Suspended'), { priority: AspectPriority.READONLY });
+    new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)')
+        .replace(' and ', ', ').replace(' both write', " and 'cdn/Base/Ops/Accelerate' all write").replace('from one writer', 'from all writers but one'),
+    ]);
+  });
+});
+
+describe("an aspect that changes a resource's attributes (removal policy, metadata)", () => {
+  const ATTRIBUTES = `${BUCKET} (resource attributes)`;
+
+  test("over the removal policy the bucket's props set is the app's override, shown in the plan", () => {
+    // GIVEN a bucket its declarer retains
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket', { removalPolicy: RemovalPolicy.RETAIN });
+
+    // WHEN the app's policy destroys every resource of the base
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    const result = CapabilityTesting.synth(app);
+
+    // THEN the plan shows each removal attribute taken by the policy, from Retain to Delete
+    expect(result.violations).toEqual([]);
+    const by = `cdn/Base (RemovalPolicies.of().apply at ${at})`;
+    expect(result.plan?.ownership?.overrides).toEqual([
+      { object: ATTRIBUTES, field: 'DeletionPolicy', by, rendered: 'Retain', patched: 'Delete' },
+      { object: ATTRIBUTES, field: 'UpdateReplacePolicy', by, rendered: 'Retain', patched: 'Delete' },
+    ]);
+  });
+
+  test("over aws-cdk's default removal policy writes it, no override, and the declarer writes nothing there", () => {
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    expect(result.plan?.ownership?.overrides ?? []).toEqual([]);
+    expect(writesOf(app, ATTRIBUTES)).toEqual([
+      [`cdn/Base (RemovalPolicies.of().apply at ${at})`, 'DeletionPolicy'],
+      [`cdn/Base (RemovalPolicies.of().apply at ${at})`, 'UpdateReplacePolicy'],
+    ]);
+  });
+
+  test("and a Contribution's applyRemovalPolicy conflict, the aspect named by its call", () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    new Contribution(ops, 'Backup', { target: bucket, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    const at = siteOfNextLine();
+    RemovalPolicies.of(base).destroy();
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (RemovalPolicies.of().apply at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', ATTRIBUTES),
+    ]);
+  });
+
+  test("and a Contribution's metadata key conflict on that key alone", () => {
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    new Contribution(ops, 'Docs', { target: bucket, write: (b) => (b.node.defaultChild as s3.CfnBucket).addMetadata('Owner', 'storage') });
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (CfnResource.isCfnResource(c)) c.addMetadata('Owner', 'platform'); } });
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Docs'", 'Metadata.Owner', ATTRIBUTES),
+    ]);
+  });
+
+  test('at a higher priority than another removal policy takes it, a handover shown in the plan', () => {
+    // GIVEN a bucket aws-cdk retains by default; WHEN a policy at MUTATING destroys it and one at the default priority retains it
+    const { app, base } = fixture();
+    new s3.Bucket(base, 'Bucket');
+    const first = siteOfNextLine();
+    RemovalPolicies.of(base).destroy({ priority: AspectPriority.MUTATING });
+    const second = siteOfNextLine();
+    RemovalPolicies.of(base).retain();
+    const result = CapabilityTesting.synth(app);
+    expect(result.violations).toEqual([]);
+    const from = `cdn/Base (RemovalPolicies.of().apply at ${first})`;
+    const to = `cdn/Base (RemovalPolicies.of().apply at ${second})`;
+    expect(result.plan?.ownership?.handovers).toEqual([
+      { object: ATTRIBUTES, field: 'DeletionPolicy', from, to, reason: 'aspect-priority' },
+      { object: ATTRIBUTES, field: 'UpdateReplacePolicy', from, to, reason: 'aspect-priority' },
+    ]);
+  });
+});
+
 describe("an aspect's override call", () => {
   test('and a Contribution that writes the leaf conflict, the aspect named by its scope and call', () => {
     const { app, base, ops } = fixture();
@@ -116,6 +279,25 @@ describe("an aspect's override call", () => {
     new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
     expect(messages(app)).toEqual([
       conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+    ]);
+  });
+});
+
+describe('an aspect that writes a resource other than the one it visits', () => {
+  test("through an override call is that resource's writer: with a Contribution there, CAP002 naming the aspect", () => {
+    // GIVEN a bucket with a policy, which a Contribution gives a PolicyDocument version
+    const { app, base, ops } = fixture();
+    const bucket = new s3.Bucket(base, 'Bucket');
+    bucket.addToResourcePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('*')], principals: [new iam.AnyPrincipal()] }));
+    new Contribution(ops, 'Version', { target: bucket.policy!.node.defaultChild as CfnResource, fields: { PolicyDocument: { Version: '2008-10-17' } } });
+
+    // WHEN an aspect, visiting the bucket, overrides its policy's version
+    const at = siteOfNextLine();
+    Aspects.of(base).add({ visit: (c: IConstruct) => { if (c instanceof s3.Bucket) (c.policy!.node.defaultChild as CfnResource).addPropertyOverride('PolicyDocument.Version', '2012-10-17'); } });
+
+    // THEN the policy's version has two writers, the aspect named by its call
+    expect(messages(app)).toEqual([
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Version'", 'PolicyDocument.Version', 'AWS::S3::BucketPolicy cdn/Base/Bucket/Policy/Resource'),
     ]);
   });
 });

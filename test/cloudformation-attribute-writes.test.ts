@@ -164,14 +164,16 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     ]);
   });
 
-  test('an Aspect\'s applyRemovalPolicy against a Contribution\'s is CAP002 (an aspect writes as the declarer)', () => {
+  test('an Aspect\'s applyRemovalPolicy against a Contribution\'s is CAP002 naming the aspect by its call', () => {
     const { app, base } = shop();
     const data = new s3.Bucket(base, 'Data');
     new Contribution(base, 'Backup', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.RETAIN) });
+    const at = siteOfNextLine();
     Aspects.of(base).add({ visit: (c) => { if (c instanceof s3.CfnBucket) c.applyRemovalPolicy(RemovalPolicy.DESTROY); } });
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+      `CAP002 field conflict: 'shop/Base' (Aspects.of().add at ${at}) and 'shop/Base/Backup' both write DeletionPolicy, UpdateReplacePolicy of AWS::S3::Bucket shop/Base/Data/Resource (resource attributes). `
+      + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride), or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it).',
     ]);
   });
 

@@ -163,7 +163,7 @@ export interface OverrideFact {
 }
 
 /** Why a leaf changes hands inside one release. */
-export type HandoverReason = 'force' | 'tag-priority' | 'nearer-scope';
+export type HandoverReason = 'force' | 'tag-priority' | 'nearer-scope' | 'aspect-priority';
 
 /** A leaf one writer takes from another in this release; the output has the new owner's value. */
 export interface HandoverFact {
@@ -180,7 +180,8 @@ export interface HandoverFact {
   /**
    * `force`: a Contribution with `force: true`; `tag-priority`: a Tag of a
    * higher priority; `nearer-scope`: a Tag added nearer the resource, at an
-   * equal priority (aws-cdk's own layering).
+   * equal priority (aws-cdk's own layering); `aspect-priority`: an aspect
+   * aws-cdk runs after another at a higher priority (`Aspects.of(scope).add(a, { priority })`).
    */
   readonly reason: HandoverReason;
 }

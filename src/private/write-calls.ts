@@ -49,6 +49,27 @@ export interface AspectRun {
   readonly after: Record<string, unknown>;
 }
 
+/** The `cfnOptions` a template renders as resource attributes, by option name; `dependsOn` is ordering, not a field. */
+export const ATTRIBUTE_OPTIONS = ['deletionPolicy', 'updateReplacePolicy', 'creationPolicy', 'updatePolicy', 'metadata', 'condition', 'version', 'description'] as const;
+
+/** A resource's attribute options (`cfnOptions`) at one moment, plain maps and lists copied, and the removal policy aws-cdk's default gave it then. */
+export interface AttributeOptions {
+  /** The options set, by option name (`deletionPolicy`, `metadata`, `condition`, ...). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The removal policy aws-cdk's default gave the resource then, if its last `applyRemovalPolicy` named none. */
+  readonly removalDefault?: RemovalDefault;
+}
+
+/** One visit of a program's aspect (not a Tag) that changed a CloudFormation resource's attributes (`cfnOptions`). */
+export interface AspectAttributesRun {
+  /** The aspect. */
+  readonly aspect: IAspect;
+  /** The attribute options before the visit. */
+  readonly before: AttributeOptions;
+  /** The same after the visit. */
+  readonly after: AttributeOptions;
+}
+
 /** One override call on a CloudFormation resource. */
 export interface OverrideCall {
   /** The override path split on unescaped dots, `Properties` included. */
@@ -100,6 +121,7 @@ const tagScopes = new WeakMap<Tags, IConstruct>();
 const removalDefaults = new WeakMap<CfnResource, RemovalDefault>();
 const aspectCalls = new WeakMap<IAspect, AspectCall>();
 const aspectRuns = new WeakMap<CfnResource, AspectRun[]>();
+const aspectAttributesRuns = new WeakMap<CfnResource, AspectAttributesRun[]>();
 let currentAspect: IAspect | undefined;
 let installed = false;
 let awsCdkInstalled = false;
@@ -195,6 +217,11 @@ export function aspectCallOf(aspect: IAspect): AspectCall | undefined {
 /** The visits of the program's aspects that changed a resource's properties, in the order they ran. */
 export function aspectRunsOf(resource: CfnResource): readonly AspectRun[] {
   return aspectRuns.get(resource) ?? [];
+}
+
+/** The visits of the program's aspects that changed a resource's attributes (`cfnOptions`), in the order they ran. */
+export function aspectAttributesRunsOf(resource: CfnResource): readonly AspectAttributesRun[] {
+  return aspectAttributesRuns.get(resource) ?? [];
 }
 
 /** True when some `Tags.of(scope)` call was recorded: otherwise no resource has tag events to read. */
@@ -342,7 +369,7 @@ const POLICY_ASPECTS: ReadonlyArray<[RegExp, string]> = [
  * Records each aspect the program adds (`Aspects.of(scope).add`, aws-cdk's policy aspects such as
  * `PermissionsBoundary.of(scope).apply`), Tags left out (`wrapTags` records them), and, for each visit
  * of such an aspect to a CloudFormation resource, the resource's properties before and after it when
- * the visit changed them. An aspect's `visit` is wrapped on the aspect object itself (an own
+ * the visit changed them, and its attribute options (`cfnOptions`) likewise. An aspect's `visit` is wrapped on the aspect object itself (an own
  * property, so its identity is kept); a program with no such aspect pays one check per `add`.
  */
 function wrapAspects(): void {
@@ -369,18 +396,21 @@ function wrapAspects(): void {
       value: function (this: IAspect, node: IConstruct) {
         const outer = currentAspect;
         currentAspect = aspect;
-        const before = CfnResource.isCfnResource(node) ? propertiesOf(node) : undefined;
+        const resource = CfnResource.isCfnResource(node) ? node : undefined;
+        const before = resource ? propertiesOf(resource) : undefined;
+        const attributesBefore = resource ? attributeOptionsOf(resource) : undefined;
         try {
           return visit.call(this, node);
         } finally {
           currentAspect = outer;
           if (before) {
-            const after = propertiesOf(node as CfnResource);
-            if (after && !sameValue(before, after)) {
-              const list = aspectRuns.get(node as CfnResource) ?? [];
-              aspectRuns.set(node as CfnResource, list);
-              list.push({ aspect, before, after });
-            }
+            const after = propertiesOf(resource!);
+            if (after && !sameValue(before, after)) appendRun(aspectRuns, resource!, { aspect, before, after });
+          }
+          if (attributesBefore) {
+            const after = attributeOptionsOf(resource!);
+            const changed = !sameValue(attributesBefore.options, after.options);
+            if (changed) appendRun(aspectAttributesRuns, resource!, { aspect, before: attributesBefore, after });
           }
         }
       },
@@ -388,6 +418,21 @@ function wrapAspects(): void {
     return result;
   };
   proto.add = wrapper as (...args: unknown[]) => void;
+}
+
+function appendRun<R>(runs: WeakMap<CfnResource, R[]>, resource: CfnResource, run: R): void {
+  const list = runs.get(resource) ?? [];
+  runs.set(resource, list);
+  list.push(run);
+}
+
+/** A resource's attribute options as they are now, plain maps and lists copied (tokens and conditions kept), and its removal default. */
+function attributeOptionsOf(resource: CfnResource): AttributeOptions {
+  const now = resource.cfnOptions as Record<string, unknown>;
+  const options: Record<string, unknown> = {};
+  for (const option of ATTRIBUTE_OPTIONS) if (now[option] !== undefined) options[option] = snapshot(now[option]);
+  const removalDefault = removalDefaults.get(resource);
+  return removalDefault ? { options, removalDefault } : { options };
 }
 
 /** A resource's `cfnProperties` as they are now, plain maps and lists copied, its tags left out; undefined when it has none. */

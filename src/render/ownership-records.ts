@@ -36,8 +36,8 @@ export interface PlanHandover {
   readonly from: string;
   /** The writer that takes it; the output has its value. */
   readonly to: string;
-  /** `force` (a Contribution with `force: true`), `tag-priority` or `nearer-scope` (aws-cdk's tag layering). */
-  readonly reason: 'force' | 'tag-priority' | 'nearer-scope';
+  /** `force` (a Contribution with `force: true`), `tag-priority` or `nearer-scope` (aws-cdk's tag layering), `aspect-priority` (an aspect aws-cdk runs later, at a higher priority). */
+  readonly reason: 'force' | 'tag-priority' | 'nearer-scope' | 'aspect-priority';
 }
 
 /** Who took which leaves inside this release: the declarers' escape hatches, and the handovers. */

@@ -1,6 +1,6 @@
 import { CfnResource, Stack, TagManager } from 'aws-cdk-lib';
 import { declaredPropertiesOf } from '../../private/upstream-state';
-import { removalDefaultOf } from '../../private/write-calls';
+import { ATTRIBUTE_OPTIONS, AttributeOptions, removalDefaultOf } from '../../private/write-calls';
 
 /**
  * The CloudFormation property that holds a resource's tags (`Tags` for most
@@ -40,18 +40,17 @@ export interface ResourceAttributes {
   readonly defaults: readonly string[];
 }
 
-/** The `cfnOptions` the template renders as resource attributes, by attribute name; `DependsOn` is ordering, not a field. */
-const ATTRIBUTE_OPTIONS = ['deletionPolicy', 'updateReplacePolicy', 'creationPolicy', 'updatePolicy', 'metadata', 'condition', 'version', 'description'] as const;
-
 /**
  * A resource's attributes as `_toCloudFormation` renders them from its
  * `cfnOptions` (capitalized as aws-cdk capitalizes them, `Condition` the
  * condition's logical id), resolved in its stack, overrides left out. The
  * removal policy aws-cdk applied by default (an L2 given no `removalPolicy`)
  * is named in `defaults`: no writer chose it.
+ *
+ * @param at the options as they were at an earlier moment (around an aspect's visit); default: as they are now
  */
-export function resourceAttributesOf(resource: CfnResource): ResourceAttributes {
-  const options = resource.cfnOptions as Record<string, unknown>;
+export function resourceAttributesOf(resource: CfnResource, at?: AttributeOptions): ResourceAttributes {
+  const options = (at?.options ?? resource.cfnOptions) as Record<string, unknown>;
   const raw: Record<string, unknown> = {};
   for (const option of ATTRIBUTE_OPTIONS) {
     const value = options[option];
@@ -61,7 +60,7 @@ export function resourceAttributesOf(resource: CfnResource): ResourceAttributes 
   if (Object.keys(raw).length === 0) return { doc: raw, defaults: [] };
   const doc = Stack.of(resource).resolve(raw) as Record<string, unknown>;
   for (const name of ['CreationPolicy', 'UpdatePolicy']) if (doc[name] !== undefined) doc[name] = capitalized(doc[name]);
-  const removal = removalDefaultOf(resource);
+  const removal = at ? at.removalDefault : removalDefaultOf(resource);
   const defaults: string[] = [];
   if (removal?.deletionPolicy !== undefined && doc.DeletionPolicy === removal.deletionPolicy) defaults.push('DeletionPolicy');
   if (removal?.updateReplacePolicy !== undefined && doc.UpdateReplacePolicy === removal.updateReplacePolicy) defaults.push('UpdateReplacePolicy');

@@ -1,6 +1,6 @@
 import { CfnResource, Stack, TagManager, Tokenization } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
-import { aspectWritesOf, aspectWriterOf } from './aspect-writes';
+import { aspectAttributeWritesOf, AspectWrites, aspectWritesOf, aspectWriterOf } from './aspect-writes';
 import { changedLeaves } from './changed-leaves';
 import { cloudFormationDocOf, ResourceAttributes, resourceAttributesOf, tagPropertyOf } from './cloudformation-doc';
 import { withImportsAt, withImportsOf } from './cross-stack-imports';
@@ -20,7 +20,7 @@ import { appendTo } from '../../private/append';
 import { isPlainMap } from '../../private/maps';
 import { renderStatement } from '../../private/statement-additions';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
-import { anyTagCalls, aspectRunsOf, OverrideCall, overrideCallsOf, tagEventsOf, tagsBeforeTagAspects } from '../../private/write-calls';
+import { anyTagCalls, aspectAttributesRunsOf, aspectRunsOf, OverrideCall, overrideCallsOf, tagEventsOf, tagsBeforeTagAspects } from '../../private/write-calls';
 import { declarerOf } from '../declarer';
 import type { HandoverFact, OverrideFact } from '../facts';
 import { policyTopologyOf, statementsPathOf } from '../topology/cloudformation-topology';
@@ -75,7 +75,8 @@ export function declaredTags(constructs: readonly IConstruct[]): DeclaredTags {
  * - each aspect the program added (`Aspects.of(scope).add`, `PermissionsBoundary.of(scope).apply`) writes
  *   the leaves its visit changed, and those its override calls wrote (`aspectWritesOf`); over a value the
  *   declaration rendered, the app's policy over its own resource, recorded for the plan as an escape
- *   hatch is (the declarer's write gives way);
+ *   hatch is (the declarer's write gives way); over an aspect's of a lower priority, which aws-cdk runs
+ *   first, a handover;
  * - each override call is its own writer (a Contribution's when made inside
  *   one, the declarer's when its L2 made it); a plain override of a leaf the
  *   declaration rendered is the declarer's escape hatch (recorded for the plan,
@@ -170,18 +171,54 @@ function recordResource(c: CfnResource, w: ResourceWrites): void {
   }
   for (const t of w.tagWrites?.writes ?? []) writes.push([t.writer, { path: [w.tagProperty!, t.key] }]);
   // what aspects wrote is theirs, not the declarer's: over a declared value, an override the plan shows
-  const aspects = aspectWritesOf(c, FieldSet.of(writes.map(([, leaf]) => leaf.path)));
-  if (aspects) {
-    declaredLeaves = declaredLeaves.filter((leaf) => !aspects.written.has(leaf.path));
-    for (const o of aspects.overrides) w.ledger.override({ object: object.label, kind: 'cfn', declarer, ...o });
-    for (const [writer, leaf, value] of aspects.writes) writes.push([writer, leaf, undefined, value]);
-  }
+  const aspects = aspectRunsOf(c).length === 0 ? undefined : aspectWritesOf(c, othersThanAspects(writes, w.calls, 1));
+  if (aspects) declaredLeaves = recordAspectWrites(aspects, { ledger: w.ledger, object, declarer, writes, declaredLeaves });
   for (const h of w.tagWrites?.handovers ?? []) w.ledger.handover(tagHandover(c, w.tagProperty!, h));
 
   const hatches = new EscapeHatchWrites(declaredLeaves);
   recordOverrideCalls(w.calls, { ledger: w.ledger, object, resource: c, declarer, doc, hatches, writes, under: 1 });
   for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
+}
+
+/**
+ * The leaves writers other than the declarer and the aspects write in a resource's properties or attributes:
+ * the write callbacks' and Tags' (`writes`), and those of the override calls made outside aspects and the
+ * declarer's L2 (a Contribution's `fields`, a plain call). An aspect's write of one is no override and no handover.
+ *
+ * @param under how many segments of an override path lead to the object (1: `Properties`; 0: the attributes)
+ */
+function othersThanAspects(writes: readonly CfnWrite[], calls: readonly OverrideCall[], under: number): FieldSet {
+  const others = FieldSet.of(writes.map(([, leaf]) => leaf.path));
+  for (const { path, value, call } of calls) {
+    if (call.aspect || call.byLibrary) continue;
+    for (const leaf of value === undefined ? [path.slice(under)] : leavesOf(value, CFN_PROPERTIES, path.slice(under), opaque)) others.insert(leaf);
+  }
+  return others;
+}
+
+/** Where the aspects' writes of one ledger object go. */
+interface AspectRecording {
+  readonly ledger: LedgerBuilder;
+  readonly object: LedgerObject;
+  readonly declarer: Writer;
+  /** The writes to record, added to. */
+  readonly writes: CfnWrite[];
+  readonly declaredLeaves: readonly OwnedLeaf[];
+}
+
+/**
+ * Adds the aspects' writes of one ledger object to `writes` and records their overrides of declared values
+ * and their handovers by priority.
+ *
+ * @returns the declared leaves, less those the aspects wrote
+ */
+function recordAspectWrites(aspects: AspectWrites, r: AspectRecording): OwnedLeaf[] {
+  const { ledger, object, declarer } = r;
+  for (const o of aspects.overrides) ledger.override({ object: object.label, kind: 'cfn', declarer, ...o });
+  for (const [writer, leaf, value] of aspects.writes) r.writes.push([writer, leaf, undefined, value]);
+  for (const h of aspects.handovers) ledger.handover({ object: object.label, kind: 'cfn', path: h.path, from: h.from, to: h.writer, reason: 'aspect-priority' });
+  return r.declaredLeaves.filter((leaf) => !aspects.written.has(leaf.path));
 }
 
 /** A write to record: the writer, the leaf, the escape hatch it is when it is one, and the value it writes when known. */
@@ -327,13 +364,17 @@ function isAttributeCall(call: OverrideCall): boolean {
  * (`DeletionPolicy`, `UpdateReplacePolicy`, `Metadata.*`, `Condition`, ...),
  * an object of their own in the ledger (an attribute and a property may share
  * a name: `Condition`), when more than the declarer may write them: a write
- * callback wrote them, a Contribution overrode one, or two override calls
- * were made. Free otherwise.
+ * callback wrote them, a Contribution overrode one, two override calls
+ * were made, or an aspect's visit changed them. Free otherwise.
  *
  * - the declarer writes what `cfnOptions` rendered before the first write
  *   callback (its L2's removal policy, its own setters and plain
- *   `applyRemovalPolicy` calls) and what changed after the last one (aspects),
- *   except a removal policy aws-cdk applied by default, which no one chose;
+ *   `applyRemovalPolicy` calls) and what changed after the last one,
+ *   except a removal policy aws-cdk applied by default, which no one chose,
+ *   and what the program's aspects changed;
+ * - each aspect the program added (`RemovalPolicies.of(scope).destroy()`, `applyRemovalPolicy` or
+ *   `addMetadata` in a visit) writes the attributes its visits changed (`aspectAttributeWritesOf`), as for
+ *   properties: over a declared value an override the plan shows, over a lower priority's a handover;
  * - each write callback writes the attributes it changed and those whose
  *   option it set, even to the value they held (`applyRemovalPolicy`,
  *   `cfnOptions.deletionPolicy = ...`, `addMetadata`);
@@ -342,13 +383,14 @@ function isAttributeCall(call: OverrideCall): boolean {
  */
 function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], runs: readonly CallbackRun[], ledger: LedgerBuilder): void {
   const written = runs.map((run) => (run.attributes ? attributeLeaves(run.attributes) : []));
-  if (written.every((leaves) => leaves.length === 0) && calls.length < 2 && !calls.some((call) => call.call.attribution)) return;
+  const visited = aspectAttributesRunsOf(c).length > 0;
+  if (written.every((leaves) => leaves.length === 0) && calls.length < 2 && !calls.some((call) => call.call.attribution) && !visited) return;
   const object: LedgerObject = { key: `cfn-attributes|${c.node.path}`, label: `${labelOf(c)} (resource attributes)`, kind: 'cfn' };
   const declarer = declarationWriter(declarerOf(c).node.path);
   const now = resourceAttributesOf(c);
   const first = runs[0]?.attributes;
   const last = runs[runs.length - 1]?.attributes;
-  const declaredLeaves = first && last
+  let declaredLeaves = first && last
     ? [...chosenLeaves(first.before), ...changedLeaves(last.after, now.doc, CFN_PROPERTIES, opaque)]
     : chosenLeaves(now);
   const writes: CfnWrite[] = [];
@@ -356,6 +398,9 @@ function recordAttributeWrites(c: CfnResource, calls: readonly OverrideCall[], r
     const writer = contributionWriter(run.writer, 'contribution-write');
     for (const leaf of written[i]) writes.push([writer, leaf, undefined, () => writtenAttribute(run.attributes!, leaf.path)]);
   });
+  // what aspects changed after the callbacks is theirs, as in the properties
+  const aspects = visited ? aspectAttributeWritesOf(c, othersThanAspects(writes, calls, 0)) : undefined;
+  if (aspects) declaredLeaves = recordAspectWrites(aspects, { ledger, object, declarer, writes, declaredLeaves });
   const hatches = new EscapeHatchWrites(declaredLeaves);
   recordOverrideCalls(calls, { ledger, object, resource: c, declarer, doc: now.doc, hatches, writes, under: 0 });
   const record = (writer: Writer, { path, presence, replacing }: OwnedLeaf, value?: ValueOfWrite) =>
