@@ -73,6 +73,36 @@ describe('the conflicts of one apply, against merge/conflict_test.go', () => {
     ]);
   });
 
+  // Ported from TestNewFromSets, its element .list[id=2,key="a"] (upstream's _KBF("key", "a", "id", 2)): an element is
+  // named by the values of its keys, typed as the schema types them, in any order. The number 2 and the string "2" are
+  // two elements; an integer key given a string names no element the API server can hold, so a controller declared
+  // with it would own nothing of the element it meant, and the declarer's field there would go unchallenged.
+  test('a controller of a field of the element keyed by id=2, key=a: a conflict in either key order, CAP010 for the id as a string (TestNewFromSets)', () => {
+    // GIVEN the declarer writing name of the element key=a, id=2 of a list keyed by key and id
+    const list = {
+      'type': 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['key', 'id'],
+      'items': { type: 'object', properties: { key: { type: 'string' }, id: { type: 'integer' }, name: { type: 'string' } } },
+    };
+    const declared = { list: [{ key: 'a', id: 2, name: 'bob' }] };
+
+    // WHEN a RuntimeWriter writes its name, keyed as SMD prints it, as the ledger prints it, and with the id quoted
+    const [smdOrder, ledgerOrder, quoted] = ['spec.list[id=2,key=a].name', 'spec.list[key=a,id=2].name', 'spec.list[key=a,id="2"].name'].map((field) =>
+      messages(compose({ list }, declared, (routing, thing) => controller(routing, 'Controller', thing, [field]))));
+
+    // THEN the same conflict for the first two; the third is a field the schema does not have
+    const contested = "CAP002 field conflict: 'smd/Routing/Controller' (RuntimeWriter) and 'smd/Routing/Thing' both write spec.list[key=a,id=2].name of example.com/Thing ns/t. "
+      + "Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride, or the RuntimeWriter's fields): "
+      + "'smd/Routing/Controller' (RuntimeWriter) writes it in the cluster, where the deploy-time value would be overwritten or would overwrite the controller.";
+    expect(smdOrder).toEqual([contested]);
+    expect(ledgerOrder).toEqual([contested]);
+    expect(quoted).toEqual([
+      'CAP010 invalid object: \'smd/Routing/Controller\' writes "spec.list[key=a,id=\\"2\\"].name" of example.com/Thing ns/t, which the schema of its CRD \'things.example.com\' does not have: '
+        + 'the key id of the elements of spec.list is an integer, but this path gives it the string "2" (leave the quotes out: id=2). Write a field the schema has.',
+    ]);
+  });
+
   // Ported from TestConflictsFromManagers: two fields of one keyed element deep in nested structs are two conflicts
   // with one manager, each printed with its whole path.
   test('two fields of a keyed element deep in nested structs, each named by its whole path (TestConflictsFromManagers)', () => {
