@@ -44,6 +44,11 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
     ['spec.replica', 'spec has no field "replica" (it has minReadySeconds, paused, progressDeadlineSeconds, replicas, revisionHistoryLimit, selector, strategy, template)'],
     ['spec.selector.matchLabels.app', 'spec.selector is atomic, one leaf: write spec.selector'],
     ['metadata.finalizers[name=x]', 'metadata.finalizers is a set (write a value as [=value]), not an element by key'],
+    [
+      'spec.template.spec.containers[name=web].ports[containerPort="8080"].name',
+      'the key containerPort of the elements of spec.template.spec.containers[name=web].ports is a number, but this path gives it the string "8080" (leave the quotes out: containerPort=8080)',
+    ],
+    ['metadata.finalizers[=1]', 'the values of the set metadata.finalizers are strings, but this path gives the number 1 (quote it: [="1"])'],
   ])('%s of a built-in kind', (field, problem) => {
     expect(violationsOf('web', [field])).toEqual([
       `CAP010 invalid object: 'platform/Routing/NetOp' writes ${JSON.stringify(field)} of apps/Deployment shop/web, which Kubernetes 1.30's schema does not have: ${problem}. Write a field the schema has.`,

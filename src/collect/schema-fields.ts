@@ -1,5 +1,5 @@
 import { apiGroup, groupKind } from './object-identity';
-import type { TypeRef, TypeSpec } from './topology/field-topology';
+import type { ScalarKind, TypeRef, TypeSpec } from './topology/field-topology';
 import { K8S_1_30 } from './topology/k8s-1.30.generated';
 import type { PathStep } from '../private/field-path-syntax';
 
@@ -17,10 +17,10 @@ import type { PathStep } from '../private/field-path-syntax';
  *
  * A keyed element must give exactly its list's key fields (a key field with
  * a default may be left out), a set value needs a set, and an atomic list,
- * map or struct is one leaf that no path goes into. In a CRD's schema, a key
- * or set value must also be of the type of its field or of the set's items
- * (`[version=1]` is the number 1, which names no element of a list keyed by a
- * string: `[version="1"]`).
+ * map or struct is one leaf that no path goes into. A key or set value must
+ * also be of the type of its field or of the set's items where the schema
+ * gives one (`[version=1]` is the number 1, which names no element of a list
+ * keyed by a string: `[version="1"]`).
  *
  * @param group the kind's API group (`''` for the core group)
  * @param kind the kind
@@ -149,7 +149,13 @@ function builtInProblem(ref: TypeRef, steps: readonly PathStep[], i: number): st
   if (!spec) return undefined;
   const atomic = typeof ref === 'object' && 'type' in ref && ref.atomic;
   if ('list' in spec) {
-    const shape: ListShape = atomic ? {} : { keys: spec.keys, defaults: spec.keyDefaults, set: spec.set };
+    const shape: ListShape = atomic ? {} : {
+      keys: spec.keys,
+      defaults: spec.keyDefaults,
+      set: spec.set,
+      keyTypes: spec.keys ? builtInKeyTypes(spec.list, spec.keys) : undefined,
+      valueType: spec.set && spec.list === 'scalar' ? builtInScalarType(spec.scalar) : undefined,
+    };
     return listStepProblem(shape, steps, i) ?? builtInProblem(spec.list, steps, i + 1);
   }
   const step = steps[i];
@@ -159,6 +165,25 @@ function builtInProblem(ref: TypeRef, steps: readonly PathStep[], i: number): st
   if (spec.scalars?.split(' ').includes(step.field)) return builtInProblem('scalar', steps, i + 1);
   if (spec.values !== undefined) return builtInProblem(spec.values, steps, i + 1);
   return `${prefix(steps, i)} has no field ${JSON.stringify(step.field)} (it has ${names([...Object.keys(spec.fields ?? {}), ...(spec.scalars?.split(' ') ?? [])])})`;
+}
+
+/** The types of the key fields of a built-in list's elements: `numbers` and `booleans` as such, other plain scalars strings, `untyped` ones unchecked. */
+function builtInKeyTypes(element: TypeRef, keys: readonly string[]): Record<string, ScalarType> {
+  const spec = typeof element === 'string' ? K8S_1_30.types[element] : 'type' in element ? K8S_1_30.types[element.type] : element;
+  const types: Record<string, ScalarType> = {};
+  if (!spec || 'list' in spec) return types;
+  const words = (list: string | undefined) => new Set(list?.split(' ') ?? []);
+  const [scalars, numbers, booleans, untyped] = [words(spec.scalars), words(spec.numbers), words(spec.booleans), words(spec.untyped)];
+  for (const k of keys) {
+    if (!scalars.has(k) || untyped.has(k)) continue;
+    types[k] = numbers.has(k) ? 'number' : booleans.has(k) ? 'boolean' : 'string';
+  }
+  return types;
+}
+
+/** The type of a built-in set's values: a string unless the schema says otherwise. */
+function builtInScalarType(kind: ScalarKind | undefined): ScalarType | undefined {
+  return kind === undefined ? 'string' : kind === 'numeric' ? 'number' : kind === 'boolean' ? 'boolean' : undefined;
 }
 
 function crdProblem(schema: Record<string, any>, steps: readonly PathStep[], i: number, resource: boolean): string | undefined {
