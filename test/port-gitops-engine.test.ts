@@ -4,15 +4,21 @@
  * of the locked release's apply order (docs/ordering.md, "Teardown"); a sync wave maps to a step, which an
  * `addDependency` chain makes one per object (docs/ordering.md: "Argo CD (gitops/argocd/, one sync wave per step)").
  *
- * Source: argoproj/gitops-engine at commit 5baed5604d2dd970619fc9b91e8d31724662ab3e, file
- * pkg/sync/sync_context_test.go, TestWaveReorderingOfPruneTasks. Already in test/kind-order.test.ts: the kind order
- * cases of pkg/sync/sync_tasks_test.go. Not ported: hooks, sync phases and `PruneLast`, which the library has no
- * equivalent of.
+ * Source: argoproj/gitops-engine at commit 5baed5604d2dd970619fc9b91e8d31724662ab3e, files
+ * pkg/sync/sync_context_test.go (TestWaveReorderingOfPruneTasks) and pkg/sync/sync_tasks_test.go (TestSortSyncTask,
+ * Test_syncTasks_multiStep): the sync order of the `argocd.argoproj.io/sync-wave` and `argocd.argoproj.io/hook`
+ * annotations, which the library does not read: it orders by dependencies and kinds, and with `GitOps.argoCd()` writes
+ * the sync waves itself. Already in test/kind-order.test.ts: the kind order cases of pkg/sync/sync_tasks_test.go. Not
+ * ported: `PruneLast`, which the library has no equivalent of.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { ApiObject } from 'cdk8s';
-import { Capability, CapabilityApp, RuntimeRouting } from '../src';
+import { Construct } from 'constructs';
+import { parseAllDocuments } from 'yaml';
+import { Capability, CapabilityApp, CapabilityTesting, GitOps, RuntimeRouting } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
-import { removeTempDirs, stepSummary } from './util';
+import { removeTempDirs, stepSummary, tempDir } from './util';
 
 afterAll(() => {
   removeTempDirs();
@@ -93,6 +99,102 @@ describe('pruning order, against gitops-engine TestWaveReorderingOfPruneTasks', 
     // THEN pod-4 first, pod-1 last, each after the one before, after the release is applied
     expect(plan!.teardown.steps.map((s) => [s.units, s.when])).toEqual([
       [['Pod pod-4'], 'after-apply'], [['Pod pod-3'], 'after-apply'], [['Pod pod-2'], 'after-apply'], [['Pod pod-1'], 'after-apply'],
+    ]);
+  });
+});
+
+const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+
+/**
+ * gitops-engine's tasks of TestSortSyncTask that have a kind or a name, in its unsorted order: a Pod, a Service, a
+ * PersistentVolume, an object in wave 1, objects named b and a, an object in wave -1 and a ConfigMap. Upstream's tasks
+ * without a kind are ConfigMaps here, so that only the annotations and names tell them apart.
+ */
+function unsortedTasks(scope: Construct): void {
+  const chart = new RuntimeRouting(new Capability(scope, 'c'), 'r');
+  const configMap = (id: string, name: string, wave?: string) =>
+    new ApiObject(chart, id, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(wave === undefined ? {} : { annotations: { [SYNC_WAVE]: wave } }) } });
+  new ApiObject(chart, 'Pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod' }, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } });
+  new ApiObject(chart, 'Service', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80 }] } });
+  new ApiObject(chart, 'Pv', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } });
+  configMap('WavePlus', 'wave-plus', '1');
+  configMap('B', 'b');
+  configMap('A', 'a');
+  configMap('WaveMinus', 'wave-minus', '-1');
+  configMap('Cm', 'cm');
+}
+
+describe('sync waves and hooks, against gitops-engine pkg/sync/sync_tasks_test.go', () => {
+  // Ported from TestSortSyncTask. gitops-engine sorts by phase, wave, kind, then name: wave-minus (wave -1); then in
+  // wave 0 the ConfigMaps a, b, cm, the PersistentVolume, the Service, the Pod; wave-plus (wave 1) last. The library
+  // reads no sync-wave annotation (its order is its dependencies' and kinds', docs/ordering.md) and keeps creation
+  // order among objects of one kind where gitops-engine sorts them by name: one step, the ConfigMaps in the order
+  // they were declared, each annotation written as declared.
+  test('without GitOps.argoCd(): the sync-wave annotations are not read, objects of one kind keep creation order (TestSortSyncTask)', () => {
+    // GIVEN upstream's tasks
+    const app = CapabilityTesting.app();
+    unsortedTasks(app);
+
+    // WHEN synthesized
+    const result = CapabilityTesting.synth(app);
+
+    // THEN one step in kind order, ties in creation order, and the annotations as written
+    expect(result.violations).toEqual([]);
+    expect(stepSummary(result.plan)).toEqual([{
+      id: 'c/r',
+      objects: ['ConfigMap wave-plus', 'ConfigMap b', 'ConfigMap a', 'ConfigMap wave-minus', 'ConfigMap cm', 'PersistentVolume pv', 'Service svc', 'Pod pod'],
+      dependsOn: [],
+    }]);
+    expect(result.runtimeObjects.filter((o) => o.metadata.annotations).map((o) => [o.metadata.name, o.metadata.annotations])).toEqual([
+      ['wave-plus', { [SYNC_WAVE]: '1' }],
+      ['wave-minus', { [SYNC_WAVE]: '-1' }],
+    ]);
+  });
+
+  // With GitOps.argoCd() the library writes the sync-wave annotation of every object from its plan (one wave per
+  // step): an object's own wave would be overwritten, so it is refused (docs/errors.md, CAP002), and the order is
+  // declared with addDependency.
+  test('with GitOps.argoCd(): each object that sets its own sync wave is CAP002, naming it and its value (TestSortSyncTask)', () => {
+    // GIVEN upstream's tasks, with the Argo CD output
+    const app = CapabilityTesting.app({ gitops: GitOps.argoCd() });
+    unsortedTasks(app);
+
+    // WHEN synthesized; THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP002 field conflict: ConfigMap wave-minus declared by 'c/r/WaveMinus' writes metadata.annotations[\"argocd.argoproj.io/sync-wave\"] (\"-1\"), "
+        + 'which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
+      "CAP002 field conflict: ConfigMap wave-plus declared by 'c/r/WavePlus' writes metadata.annotations[\"argocd.argoproj.io/sync-wave\"] (\"1\"), "
+        + 'which GitOps.argoCd() writes from the plan. Remove the annotation and order the object with addDependency.',
+    ]);
+  });
+
+  // Ported from Test_syncTasks_multiStep ("Double"): a PreSync hook runs in the PreSync phase, before every wave of
+  // the Sync phase, whatever its own wave. The library reads no hook annotation: a Job annotated as a PreSync hook
+  // that depends on a ConfigMap gets the wave after the ConfigMap's, and keeps its hook annotation, so Argo CD runs it
+  // in PreSync, before the ConfigMap it was ordered after exists: the plan's order does not hold for a hook. The
+  // library does not refuse it (a hook that depends on nothing in the composition runs first, as its author meant);
+  // what it writes is asserted here.
+  test('with GitOps.argoCd(): a PreSync hook keeps its annotation and gets the wave of its step, after what it depends on (Test_syncTasks_multiStep)', () => {
+    // GIVEN a ConfigMap, and a Job annotated as a PreSync hook that depends on it, with the Argo CD output
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.argoCd() });
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    const settings = new ApiObject(chart, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+    new ApiObject(chart, 'PreSync', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } },
+    }).addDependency(settings);
+
+    // WHEN synthesized
+    app.synth();
+
+    // THEN the ConfigMap in wave 0, the Job in wave 1 with its hook annotation as written
+    const argo = path.join(app.outdir, 'gitops', 'argocd');
+    const written = fs.readdirSync(argo).sort().flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(argo, f), 'utf-8')).map((d) => d.toJS()));
+    expect(written.map((o) => [o.kind, o.metadata.name, o.metadata.annotations])).toEqual([
+      ['ConfigMap', 'settings', { [SYNC_WAVE]: '0' }],
+      ['Job', 'migrate', { 'argocd.argoproj.io/hook': 'PreSync', [SYNC_WAVE]: '1' }],
     ]);
   });
 });

@@ -31,6 +31,8 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
     ['spec.entityConfigurations[id=orders].replicas', 'the elements of spec.entityConfigurations are keyed by name, but spec.entityConfigurations[id=orders] gives id', CRD_SCHEMA],
     ['spec.routeTables[name=main]', 'spec.routeTables is an atomic list, one leaf: write spec.routeTables, not an element by key', CRD_SCHEMA],
     ['spec.entityConfigurations.replicas', 'spec.entityConfigurations is a list: write an element of it by its key (name), not the field "replicas"', CRD_SCHEMA],
+    ['spec.entityConfigurations[name=2024].replicas', 'the key name of the elements of spec.entityConfigurations is a string, but this path gives it the number 2024 (quote it: name="2024")', CRD_SCHEMA],
+    ['spec.domains[=true]', 'the values of the set spec.domains are strings, but this path gives true (quote it: [="true"])', CRD_SCHEMA],
     ['metadata.label.team', 'metadata has no field "label" (it has annotations, creationTimestamp, deletionGracePeriodSeconds, deletionTimestamp, finalizers, generateName, generation, labels, managedFields, name, namespace, ownerReferences, resourceVersion, selfLink, uid)', CRD_SCHEMA],
   ])('%s of the custom resource', (field, problem, schema) => {
     expect(violationsOf('app1', [field])).toEqual([
@@ -42,6 +44,11 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
     ['spec.replica', 'spec has no field "replica" (it has minReadySeconds, paused, progressDeadlineSeconds, replicas, revisionHistoryLimit, selector, strategy, template)'],
     ['spec.selector.matchLabels.app', 'spec.selector is atomic, one leaf: write spec.selector'],
     ['metadata.finalizers[name=x]', 'metadata.finalizers is a set (write a value as [=value]), not an element by key'],
+    [
+      'spec.template.spec.containers[name=web].ports[containerPort="8080"].name',
+      'the key containerPort of the elements of spec.template.spec.containers[name=web].ports is a number, but this path gives it the string "8080" (leave the quotes out: containerPort=8080)',
+    ],
+    ['metadata.finalizers[=1]', 'the values of the set metadata.finalizers are strings, but this path gives the number 1 (quote it: [="1"])'],
   ])('%s of a built-in kind', (field, problem) => {
     expect(violationsOf('web', [field])).toEqual([
       `CAP010 invalid object: 'platform/Routing/NetOp' writes ${JSON.stringify(field)} of apps/Deployment shop/web, which Kubernetes 1.30's schema does not have: ${problem}. Write a field the schema has.`,
@@ -57,7 +64,7 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
 
 describe('fields the schema has are accepted', () => {
   test.each([
-    ['app1', ['spec.domains', 'spec.routeTables', 'spec.entityConfigurations[name=audit].region', 'metadata.labels.team', 'metadata.finalizers[=netop.example.com/cleanup]']],
+    ['app1', ['spec.domains', 'spec.routeTables', 'spec.entityConfigurations[name=audit].region', 'spec.entityConfigurations[name="2024"].region', 'metadata.labels.team', 'metadata.finalizers[=netop.example.com/cleanup]']],
     ['web', ['spec.replicas', 'spec.template.spec.containers[name=sidecar].image', 'spec.template.spec.containers[name=web].ports[containerPort=8080].name', 'metadata.annotations["example.com/x"]']],
   ] as const)('on %s', (target, fields) => {
     expect(violationsOf(target, [...fields])).toEqual([]);

@@ -8,7 +8,8 @@ import { defineRule, RuleFinding } from '../rule';
  * `CAP010`: a `RuntimeWriter` field that the target kind's schema does not
  * have (Kubernetes 1.30's for a built-in kind, its CRD's for a custom resource
  * whose CRD is in the composition): a field the schema lacks, a path into a
- * scalar or an atomic value, an element by other keys than its list's. A kind
+ * scalar or an atomic value, an element by other keys than its list's, a key
+ * or set value of another type than the schema gives it. A kind
  * with no schema in reach (a CRD outside the composition) takes any field.
  */
 export const runtimeWriterFields = defineRule({
