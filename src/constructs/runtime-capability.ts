@@ -103,6 +103,10 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
 /** Why a capability's props are refused (`CAP010` at synth, each naming the prop): empty when they are fine. */
 function capabilityPropsProblems(props: RuntimeCapabilityProps): string[] {
   const problems: string[] = [];
+  // from JavaScript, anything: a string or a list would be read as no props at all, and dropped without a word
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+    return [`its props (${valueText(props)}) must be an object, such as { description: 'Tenant routing at the edge' }`];
+  }
   const { description, generatedNames } = props as { description?: unknown; generatedNames?: unknown };
   if (description !== undefined && typeof description !== 'string') problems.push(`'description' (${valueText(description)}) must be a string, a one-line description`);
   if (generatedNames !== undefined && generatedNames !== 'plain' && generatedNames !== 'full-path') {

@@ -1,5 +1,5 @@
 import type { IConstruct } from 'constructs';
-import { constructionRefusal } from './misplaced';
+import { constructionRefusal, requireConstructScope } from './misplaced';
 import { misspeltKeyProblems, unknownKeyProblems } from './near-miss';
 import { valueText } from './value-text';
 
@@ -48,7 +48,7 @@ export function dnsLabelLike(text: string): string {
 
 /**
  * `scope`, when a new child of it can take `id`; else, before the child is added, the `CAP010` refusal naming
- * `what` and its place: an id that is no string or is empty (constructs' TypeError `id.replace is not a function`,
+ * `what` and its place: a scope that is no construct (`CAP015`), an id that is no string or is empty (constructs' TypeError `id.replace is not a function`,
  * or `Only root constructs may have an empty ID`), or the id of a child `scope` has already (constructs'
  * `There is already a Construct with name ...`, which names neither path).
  *
@@ -56,6 +56,7 @@ export function dnsLabelLike(text: string): string {
  * @param example an id of its kind, for the message
  */
 export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what: string, example: string): T {
+  requireConstructScope(scope, id, what, `the scope, then the id: (routing, '${example}')`);
   const where = scope.node.path ? `'${scope.node.path}'` : 'the app';
   if (typeof id !== 'string' || id === '') {
     throw invalidInput(`${what} in ${where}: its id (${valueText(id)}) must be a string that is not empty, such as '${example}'`, scope.node.path);
