@@ -139,3 +139,36 @@ test('a tenant that is not a string gets no suggestion made of its text', () => 
       + "the route 'tenant-<tenant>'. Route a tenant id such as \"acme\", and have the edge write that value.",
   ]);
 });
+
+describe('null for props', () => {
+  test('of a Capability is CAP010 at synth, not a TypeError reading its env', () => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    created(Capability)(app, 'cap', null);
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: 'cap' failed its own validation: its props (null) must be an object, such as { description: 'Tenant routing at the edge' }",
+    ]);
+  });
+
+  test('of a RuntimeRouting is CAP010 at synth, not a TypeError reading its namespace', () => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    created(RuntimeRouting)(new Capability(app, 'cap'), 'Routing', null);
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: 'cap/Routing' failed its own validation: its props (null) must be an object, such as { gateway: { name: 'edge', namespace: 'gateways' } }",
+    ]);
+  });
+});
+
+test('a string as the env of a Capability is CAP010 at synth, not stacks silently environment-agnostic', () => {
+  const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+  new Capability(app, 'cap', { env: 'us-east-1' as never });
+  expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+    "CAP010 invalid object: 'cap' failed its own validation: 'env' (\"us-east-1\") must be an object such as { account: '123456789012', region: 'us-east-1' }",
+  ]);
+});
+
+test('an id that names a member of Object.prototype is constructs\' own refusal, not a TypeError of the id check', () => {
+  const { routing } = routed();
+  const target = new ApiObject(routing, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'edge' } });
+  expect((thrownBy(() => new Contribution(routing, 'toString', { target, fields: { data: { a: '1' } } })) as Error).message)
+    .toMatch(/^There is already a Construct with name 'toString' in /);
+});

@@ -7,7 +7,7 @@ import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, MeshVirtualService, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
-import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
+import { propsObject, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
@@ -80,13 +80,13 @@ export class RuntimeRouting extends Chart {
    * @param props chart options (namespace, labels)
    */
   constructor(scope: Construct, id: string, props: RuntimeRoutingProps = {}) {
-    super(requireChildId(requireCapability(scope, id, 'RuntimeRouting'), id, 'RuntimeRouting', 'Routing'), id, props);
+    super(requireChildId(requireCapability(scope, id, 'RuntimeRouting'), id, 'RuntimeRouting', 'Routing'), id, propsObject(props));
     // cdk8s adds chart props across versions: one it does not know passes, unless it misspells one it knows
     refuseUnknownKeys(`RuntimeRouting '${this.node.path}' props`, props, ROUTING_PROPS, this.node.path, true);
     brand(this, 'RuntimeRouting');
     this.capability = RuntimeCapability.of(this);
-    this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
-    this.gateway = props.gateway;
+    this.routeStyle = propsObject(props).routeStyle ?? RouteStyle.GATEWAY_API;
+    this.gateway = propsObject(props).gateway;
     // from JavaScript, anything: refused at synth (CAP010), each naming the prop
     const problems = routingPropsProblems(props);
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
