@@ -5,7 +5,7 @@
  */
 import * as path from 'path';
 import { ApiObject, App } from 'cdk8s';
-import { Capability, CapabilityApp, CapabilityTesting, CompositionError, Contribution, DeploymentAggregate, Reference, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
+import { Capability, CapabilityApp, CapabilityTesting, CompositionError, Contribution, DeploymentAggregate, Field, InterfaceContract, Reference, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
 import { removeTempDirs, tempDir, thrownBy } from './util';
 import * as runtime from '../src/runtime';
 
@@ -40,8 +40,9 @@ describe('a scope that is not a construct', () => {
     ['Capability', () => created(Capability)(undefined, 'cdn'), `CAP015 misplaced construct: Capability 'cdn' is given the scope undefined, ${FIX} (new Capability(app, 'cdn')).`],
     ['the runtime-only Capability', () => created(runtime.Capability)({ outdir: 'dist' }, 'web'), `CAP015 misplaced construct: Capability 'web' is given the scope {"outdir":"dist"}, ${FIX} (new Capability(app, 'web')).`],
     ['Contribution', () => created(Contribution)('Routing', 'Obs', {}), `CAP015 misplaced construct: Contribution 'Obs' is given the scope "Routing", ${FIX} (new Contribution(routing, 'Obs', ...)).`],
-    ['RuntimeWriter', () => created(RuntimeWriter)('Routing', 'NetOp', {}), `CAP015 misplaced construct: RuntimeWriter 'NetOp' is given the scope "Routing", ${FIX} (the scope, then the id: (routing, 'NetOp')).`],
-    ['Reference.external', () => untyped(Reference.external)(undefined, 'Tls', { apiVersion: 'v1', kind: 'Secret', name: 'tls' }), `CAP015 misplaced construct: Reference 'Tls' is given the scope undefined, ${FIX} (the scope, then the id: (routing, 'SharedRules')).`],
+    ['RuntimeWriter', () => created(RuntimeWriter)('Routing', 'NetOp', {}), `CAP015 misplaced construct: RuntimeWriter 'NetOp' is given the scope "Routing", ${FIX} (then the id, such as 'NetOp').`],
+    ['InterfaceContract', () => created(InterfaceContract)('cdn', 'Edge', { version: '1.0.0', fields: { host: Field.string() } }), `CAP015 misplaced construct: InterfaceContract 'Edge' is given the scope "cdn", ${FIX} (then the id, such as 'Edge').`],
+    ['Reference.external', () => untyped(Reference.external)(undefined, 'Tls', { apiVersion: 'v1', kind: 'Secret', name: 'tls' }), `CAP015 misplaced construct: Reference 'Tls' is given the scope undefined, ${FIX} (then the id, such as 'SharedRules').`],
   ])('is CAP015 for a %s, naming the scope given and the call that takes a construct', (_what, make, expected) => {
     expect(refusalsOf(make)).toEqual([expected]);
   });

@@ -64,7 +64,7 @@ export function dnsLabelLike(text: string): string {
  * @param example an id of its kind, for the message
  */
 export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what: string, example: string): T {
-  requireConstructScope(scope, id, what, `the scope, then the id: (routing, '${example}')`);
+  requireConstructScope(scope, id, what, `then the id, such as '${example}'`);
   const where = scope.node.path ? `'${scope.node.path}'` : 'the app';
   if (typeof id !== 'string' || id === '') {
     throw invalidInput(`${what} in ${where}: its id (${valueText(id)}) must be a string that is not empty, such as '${example}'`, scope.node.path);

@@ -36,7 +36,7 @@ export function requireCapability<T extends IConstruct>(scope: T, id: string, wh
  * construct of another copy of the constructs package passes (its brand is a global symbol).
  *
  * @param what the class being created, as the message names it (`RuntimeRouting`)
- * @param example how it is created, for the message (`new RuntimeRouting(capability, 'Routing')`)
+ * @param example how it is created, for the message (`new RuntimeRouting(capability, 'Routing')`), or what to pass
  */
 export function requireConstructScope(scope: unknown, id: unknown, what: string, example: string): void {
   if (Construct.isConstruct(scope)) return;
