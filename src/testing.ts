@@ -2,7 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CapabilityApp, CapabilityAppProps } from './app/capability-app';
 import type { Violation } from './check/finding';
+import { constructionRefusal, MISPLACED_CONSTRUCT } from './private/misplaced';
 import { privateTempDir } from './private/scratch';
+import { valueText } from './private/value-text';
 import type { InterfaceArtifact } from './release/interface-record';
 import { textOf } from './render/file-content';
 import type { OutputTree } from './render/output-tree';
@@ -74,9 +76,18 @@ export class CapabilityTesting {
    * refused composition does not throw: its violations are in the result.
    *
    * @param app the app to synthesize
+   * @throws CompositionError `CAP015` when `app` is not a `CapabilityApp`
    * @returns the violations and, when there are none, the plan, manifests, templates and interface
    */
   public static synth(app: CapabilityApp): CapabilityTestResult {
+    // from JavaScript, anything: a plain cdk8s App, a chart or undefined would crash on app.synthesize
+    if (!CapabilityApp.isCapabilityApp(app)) {
+      throw constructionRefusal(
+        MISPLACED_CONSTRUCT,
+        `misplaced construct: CapabilityTesting.synth takes a CapabilityApp, but was given ${valueText(app)}. `
+          + 'Pass the app at the root of the composition, made with CapabilityTesting.app() (or new CapabilityApp()).',
+      );
+    }
     const result = app.synthesize();
     const output = result.output;
     const templates: Record<string, any> = {};

@@ -36,7 +36,7 @@ export function pageSection(file: string, heading: string): { snippets: string[]
   return { snippets: blocks('ts'), texts: blocks('text').map((t) => t.trimEnd()) };
 }
 
-/** Evaluates a snippet as a CommonJS module, `cdk-capability` resolving to src/, and returns its exports. */
+/** Evaluates a snippet as a CommonJS module, `cdk-capability` (and `cdk-capability/runtime`) resolving to src/, and returns its exports. */
 export function loadSnippet(snippet: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   new Function('require', 'exports', 'module', transpile(snippet))(loadModule, module.exports, module);
@@ -50,7 +50,7 @@ function transpile(snippet: string): string {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
-const loadModule = (name: string) => (name === 'cdk-capability' ? require('../src') : require(name));
+const loadModule = (name: string) => (name === 'cdk-capability' ? require('../src') : name === 'cdk-capability/runtime' ? require('../src/runtime') : require(name));
 
 /** The file a snippet runs as, in the working directory, so that messages name its lines as a program's (`main.ts:12`). */
 const SNIPPET_FILE = 'main.ts';

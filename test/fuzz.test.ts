@@ -571,7 +571,9 @@ function ruleOf(kind: string, id: string, message: string): string {
     return 'capability id';
   }
   if (id === '') {
-    expect(message).toBe('Only root constructs may have an empty ID');
+    // refused before constructs' uncoded 'Only root constructs may have an empty ID', naming the scope and an id of the kind
+    const [what, example] = ({ 'shared base': ['SharedBase', 'Base'], 'tenant': ['DeploymentAggregate', 'acme'], 'routing': ['RuntimeRouting', 'Routing'] } as Record<string, [string, string]>)[kind];
+    expect(message).toBe(`The composition was refused with 1 violation:\nCAP010 invalid object: ${what} in 'cdn': its id ("") must be a string that is not empty, such as '${example}'`);
     return 'empty id';
   }
   if (id.replace(/\//g, '--') in Object.prototype) {

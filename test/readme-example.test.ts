@@ -31,3 +31,28 @@ describe("the README's example", () => {
     expect(resources.filter(([, n]) => n === 0)).toEqual([]);
   });
 });
+
+describe("the README's runtime-only example", () => {
+  test('synthesizes as written: one Deployment and its Service, in apply order, and nothing for aws-cdk', () => {
+    // GIVEN the snippet a user copies from "Adopting it in an existing app" (cdk-capability/runtime)
+    const [example] = pageSection(README, 'Adopting it in an existing app').snippets;
+    const outdir = path.join(tempDir(), 'dist');
+    const saved = process.env.CDK8S_OUTDIR;
+    process.env.CDK8S_OUTDIR = outdir;
+
+    // WHEN
+    try {
+      loadSnippet(example);
+    } finally {
+      if (saved === undefined) delete process.env.CDK8S_OUTDIR;
+      else process.env.CDK8S_OUTDIR = saved;
+    }
+
+    // THEN the runtime holds the backend's objects, a Service before its Deployment, and there is no cloud assembly
+    const runtime = path.join(outdir, 'runtime');
+    const files = fs.readdirSync(runtime).filter((f) => f !== 'kustomization.yaml');
+    const kinds = files.flatMap((f) => [...fs.readFileSync(path.join(runtime, f), 'utf-8').matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]));
+    expect(kinds).toEqual(['Service', 'Deployment']);
+    expect(fs.existsSync(path.join(outdir, 'deploy'))).toBe(false);
+  });
+});

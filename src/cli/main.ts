@@ -72,11 +72,28 @@ interface PlanOptions {
  * code 1, as a failure is (also with `--exit-zero`).
  */
 export function main(argv: string[]): number {
+  endQuietlyOnClosedPipe();
   try {
     return runCommand(argv);
   } catch (e) {
     return crashed(argv[0], e);
   }
+}
+
+/**
+ * A reader that stops reading early (`cdk-capability plan --json | head -1`) closes the pipe: the writes
+ * still queued then fail with EPIPE, which Node raises as an unhandled 'error' event, a stack trace and exit
+ * code 1 after the command has finished. That ends the output, not the command: the error is dropped, and
+ * the exit code stays the command's. Any other error of stdout or stderr is raised as before.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.listeners('error').includes(droppedIfClosedPipe)) stream.on('error', droppedIfClosedPipe);
+  }
+}
+
+function droppedIfClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
 }
 
 /** The one line of an exception that escaped a command, as synth reports a crash: `CAP000`, what crashed and the error. */

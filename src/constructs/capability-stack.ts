@@ -2,6 +2,7 @@ import { Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
+import { requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { recordSelfDependency } from '../private/self-dependency';
@@ -44,7 +45,7 @@ export abstract class CapabilityStack extends Stack {
    * @param what the class name a misplaced-construct refusal names
    */
   protected constructor(scope: Construct, id: string, props: StackProps, what: string) {
-    const parent = requireCapability(scope, id, what, isStage);
+    const parent = requireChildId(requireCapability(scope, id, what, isStage), id, what, what === 'SharedBase' ? 'Base' : 'acme');
     try {
       super(parent, id, props);
     } catch (e) {

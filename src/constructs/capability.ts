@@ -7,7 +7,7 @@ import { hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
 import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { withInheritedAspects } from '../private/inherited-aspects';
-import { refuseUnknownKeys } from '../private/invalid-input';
+import { propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import type { GeneratedNames } from '../private/names';
 import { keysOf } from '../private/near-miss';
 import { assemblyDirFor } from '../private/scratch';
@@ -93,11 +93,16 @@ export class Capability extends Stage {
    * @throws CompositionError `CAP010` when `id` is not a capability's name, naming it, the rule and an id that keeps to it
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
-    super(requireCapabilityId(scope, id), id, { env: props.env, outdir: assemblyDirFor(scope), ...(props.prefixStackNames === false ? { stageName: '' } : {}) });
+    super(requireCapabilityId(scope, id), id, { env: propsObject(props).env, outdir: assemblyDirFor(scope), ...(propsObject(props).prefixStackNames === false ? { stageName: '' } : {}) });
     // a misspelt prop only: a capability class (docs/packaging.md) hands its own props, ours among them, to this constructor
     refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path, true);
     this.generatedNames = setUpCapability(this, props);
-    const prefix: unknown = props.prefixStackNames;
+    const env: unknown = propsObject(props).env;
+    // from JavaScript, anything: aws-cdk reads a region of a string as none, and the stacks become environment-agnostic
+    if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env))) {
+      this.node.addValidation({ validate: () => [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`] });
+    }
+    const prefix: unknown = propsObject(props).prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does
     if (prefix !== undefined && typeof prefix !== 'boolean') {
       this.node.addValidation({ validate: () => [`'prefixStackNames' (${valueText(prefix)}) must be true or false`] });
@@ -110,7 +115,7 @@ export class Capability extends Stage {
     // machine: they would make the output differ between checkouts.
     this.node.setContext('aws:cdk:disable-stack-trace', true);
     this.node.setContext('aws:cdk:disable-creation-stack-traces', true);
-    this.description = props.description;
+    this.description = propsObject(props).description;
   }
 
   /**

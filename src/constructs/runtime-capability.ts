@@ -2,6 +2,7 @@ import { Names } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
+import { propsObject } from '../private/invalid-input';
 import { outsideCapability } from '../private/misplaced';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { valueText } from '../private/value-text';
@@ -80,7 +81,7 @@ export class RuntimeCapability extends Construct {
   constructor(scope: Construct, id: string, props: RuntimeCapabilityProps = {}) {
     super(requireCapabilityId(scope, id), id);
     this.generatedNames = setUpCapability(this, props);
-    this.description = props.description;
+    this.description = propsObject(props).description;
   }
 }
 
@@ -97,12 +98,16 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
   // from JavaScript, anything: a description of another type would reach plan.json, which apply then refuses
   const problems = capabilityPropsProblems(props);
   if (problems.length > 0) capability.node.addValidation({ validate: () => problems });
-  return props.generatedNames ?? 'plain';
+  return propsObject(props).generatedNames ?? 'plain';
 }
 
 /** Why a capability's props are refused (`CAP010` at synth, each naming the prop): empty when they are fine. */
 function capabilityPropsProblems(props: RuntimeCapabilityProps): string[] {
   const problems: string[] = [];
+  // from JavaScript, anything: a string or a list would be read as no props at all, and dropped without a word
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+    return [`its props (${valueText(props)}) must be an object, such as { description: 'Tenant routing at the edge' }`];
+  }
   const { description, generatedNames } = props as { description?: unknown; generatedNames?: unknown };
   if (description !== undefined && typeof description !== 'string') problems.push(`'description' (${valueText(description)}) must be a string, a one-line description`);
   if (generatedNames !== undefined && generatedNames !== 'plain' && generatedNames !== 'full-path') {

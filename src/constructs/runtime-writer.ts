@@ -5,9 +5,10 @@ import type { KindReference } from './reference';
 import { brand, hasBrand } from '../private/brand';
 import { FIELD_MANAGER_MAX_BYTES, isFieldManagerName, isReservedFieldManager } from '../private/field-manager-name';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
-import { refuseUnknownKeys } from '../private/invalid-input';
+import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { usernameProblem } from '../private/kubernetes-username';
 import { keysOf } from '../private/near-miss';
+import { valueText } from '../private/value-text';
 
 /** Properties of a `RuntimeWriter`. */
 export interface RuntimeWriterProps {
@@ -102,9 +103,17 @@ export class RuntimeWriter extends Construct {
    * @param props the target, the leaves, the identity and the field manager
    */
   constructor(scope: Construct, id: string, props: RuntimeWriterProps) {
-    super(scope, id);
+    super(requireChildId(scope, id, 'RuntimeWriter', 'NetOp'), id);
     brand(this, 'RuntimeWriter');
     refuseUnknownKeys(`RuntimeWriter '${this.node.path}' props`, props, WRITER_PROPS, this.node.path);
+    // from JavaScript, anything: props that are no object are one problem, not one per prop read from nothing
+    if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+      this.fields = [];
+      this.identity = '';
+      const problem = `its props (${valueText(props)}) must be an object such as { target: appDeployment, fields: ['spec.domains'], identity: 'system:serviceaccount:netop-system:netop' }`;
+      this.node.addValidation({ validate: () => [problem] });
+      return;
+    }
     const problems: string[] = [];
     const target = (props as Partial<RuntimeWriterProps>).target;
     if (isKindReference(target)) {

@@ -238,7 +238,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
    * @param props version and fields
    */
   constructor(scope: Capability, id: string, props: InterfaceContractProps<F>) {
-    super(requireChildId(withProps(scope, id, props), id, 'InterfaceContract', 'Edge'), id);
+    super(withProps(requireChildId(scope, id, 'InterfaceContract', 'Edge'), id, props), id);
     brand(this, 'InterfaceContract');
     this.capability = Capability.of(this);
     registerMember(scope, 'InterfaceContract', this);

@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { invalidInput } from './invalid-input';
+import { requireConstructScope } from './misplaced';
 import { valueText } from './value-text';
 
 /** A capability id: letters, digits, `-`, `_` and `.`, starting with a letter (what aws-cdk requires of a `Stage`'s id). */
@@ -12,6 +13,7 @@ const CAPABILITY_ID = /^[a-z][a-z0-9\-_.]*$/i;
  * `Capability` of `cdk-capability` is an aws-cdk `Stage`, which would throw an uncoded `InvalidStageName`).
  */
 export function requireCapabilityId<T extends IConstruct>(scope: T, id: string): T {
+  requireConstructScope(scope, id, 'Capability', `new Capability(app, '${typeof id === 'string' ? id : 'cdn'}')`);
   if (typeof id === 'string' && CAPABILITY_ID.test(id)) return scope;
   const path = scope.node.path ? `${scope.node.path}/${String(id)}` : String(id);
   const like = typeof id === 'string' ? id.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z]+/, '').replace(/-+$/, '') : '';

@@ -1,5 +1,5 @@
-import type { IConstruct } from 'constructs';
-import { constructionRefusal } from './misplaced';
+import { Construct, IConstruct } from 'constructs';
+import { constructionRefusal, requireConstructScope } from './misplaced';
 import { misspeltKeyProblems, unknownKeyProblems } from './near-miss';
 import { valueText } from './value-text';
 
@@ -36,6 +36,14 @@ export function refuseUnknownKeys(api: string, given: unknown, known: readonly s
 }
 
 /**
+ * `props` when it is an object, else an empty one: what a construct reads its props from when JavaScript gave
+ * it `null` or a string (its own check names what was given), so that reading a prop cannot crash.
+ */
+export function propsObject<T extends object>(props: T | null | undefined): Partial<T> {
+  return props !== null && typeof props === 'object' ? props : {};
+}
+
+/**
  * `text` as a DNS-1123 label would take it, for a message to suggest: lowercase, each run of other characters
  * one '-', no '-' at either end, at most 63 characters; empty when nothing of it is left.
  *
@@ -48,7 +56,7 @@ export function dnsLabelLike(text: string): string {
 
 /**
  * `scope`, when a new child of it can take `id`; else, before the child is added, the `CAP010` refusal naming
- * `what` and its place: an id that is no string or is empty (constructs' TypeError `id.replace is not a function`,
+ * `what` and its place: a scope that is no construct (`CAP015`), an id that is no string or is empty (constructs' TypeError `id.replace is not a function`,
  * or `Only root constructs may have an empty ID`), or the id of a child `scope` has already (constructs'
  * `There is already a Construct with name ...`, which names neither path).
  *
@@ -56,13 +64,15 @@ export function dnsLabelLike(text: string): string {
  * @param example an id of its kind, for the message
  */
 export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what: string, example: string): T {
+  requireConstructScope(scope, id, what, `then the id, such as '${example}'`);
   const where = scope.node.path ? `'${scope.node.path}'` : 'the app';
   if (typeof id !== 'string' || id === '') {
     throw invalidInput(`${what} in ${where}: its id (${valueText(id)}) must be a string that is not empty, such as '${example}'`, scope.node.path);
   }
   // constructs takes '/' in an id as '--'
-  const existing = scope.node.tryFindChild(id.replace(/\//g, '--'));
-  if (!existing) return scope;
+  const existing: unknown = scope.node.tryFindChild(id.replace(/\//g, '--'));
+  // constructs looks children up in a plain object: 'toString' finds Object.prototype's, which constructs itself refuses
+  if (!Construct.isConstruct(existing)) return scope;
   const path = scope.node.path ? `${scope.node.path}/${existing.node.id}` : existing.node.id;
   throw invalidInput(`${what} '${path}': ${where} already has a child of the id '${existing.node.id}' (${valueText(existing)}), and a construct's id is unique among its siblings. Give the ${what} an id of its own`, path);
 }

@@ -1,6 +1,7 @@
-import type { IConstruct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from './brand';
 import { inspectedAsReport } from './errors';
+import { valueText } from './value-text';
 
 /** The code of a construct created outside a capability (`ViolationCode.MISPLACED_CONSTRUCT`). */
 export const MISPLACED_CONSTRUCT = 'CAP015';
@@ -15,6 +16,7 @@ export const MISPLACED_CONSTRUCT = 'CAP015';
  * @param takesStacks for a stack: whether the enclosing capability takes stacks (an aws-cdk Stage)
  */
 export function requireCapability<T extends IConstruct>(scope: T, id: string, what: string, takesStacks?: (capability: IConstruct) => boolean): T {
+  requireConstructScope(scope, id, what, `new ${what}(capability, '${id}')`);
   const capability = [...scope.node.scopes].reverse().find((s) => hasBrand(s, 'Capability'));
   if (capability && (!takesStacks || takesStacks(capability))) return scope;
   const path = scope.node.path ? `${scope.node.path}/${id}` : id;
@@ -28,12 +30,32 @@ export function requireCapability<T extends IConstruct>(scope: T, id: string, wh
 }
 
 /**
+ * Throws the `CAP015` refusal of a construct whose `scope` is not a construct (from JavaScript, anything: a
+ * string, `undefined`, the props), before constructs or aws-cdk read it: their TypeError
+ * (`Cannot read properties of undefined (reading 'node')`) names neither the class nor the scope given. A
+ * construct of another copy of the constructs package passes (its brand is a global symbol).
+ *
+ * @param what the class being created, as the message names it (`RuntimeRouting`)
+ * @param example how it is created, for the message (`new RuntimeRouting(capability, 'Routing')`), or what to pass
+ */
+export function requireConstructScope(scope: unknown, id: unknown, what: string, example: string): void {
+  if (Construct.isConstruct(scope)) return;
+  const name = typeof id === 'string' ? `'${id}'` : `of the id ${valueText(id)}`;
+  refused(
+    `misplaced construct: ${what} ${name} is given the scope ${valueText(scope)}, which is not a construct: the first argument is the construct it belongs to. `
+      + `Pass that construct first (${example}).`,
+    typeof id === 'string' ? id : String(id),
+  );
+}
+
+/**
  * Returns `scope` when a `CapabilityApp` is `scope` or one of its ancestors; throws the `CAP015` refusal
  * otherwise: only its synth merges what `what` writes, which a plain cdk8s or aws-cdk app would drop unseen.
  *
  * @param what the class being created, as the message names it (`Contribution`)
  */
 export function requireCapabilityApp<T extends IConstruct>(scope: T, id: string, what: string): T {
+  requireConstructScope(scope, id, what, `new ${what}(routing, '${id}', ...)`);
   if ([...scope.node.scopes].some((s) => hasBrand(s, 'CapabilityApp'))) return scope;
   const path = scope.node.path ? `${scope.node.path}/${id}` : id;
   return refused(

@@ -194,6 +194,10 @@ function envProblems(env: unknown, label: string): string[] {
  * @throws CompositionError `CAP010` when an option is malformed: the name is not a DNS-1035 label, the port is not a port number, ...
  */
 export function addBackend(scope: Construct, id: string, options: BackendOptions, labels?: Record<string, string>): Backend {
+  // from JavaScript, anything: an id that is no string would crash deep inside (id.toLowerCase is not a function)
+  if (typeof id !== 'string' || id === '') {
+    throw invalidInput(`addBackend of '${scope.node.path}': its id (${valueText(id)}) must be a string that is not empty, such as 'Web'`, scope.node.path);
+  }
   const path = `${scope.node.path}/${id}`;
   const refused = (problem: string) => invalidInput(`addBackend '${path}': ${problem}`, path);
   if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { image: 'ghcr.io/example/web:1.4.2', port: 8080 }`);
@@ -246,6 +250,10 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
  * @throws CompositionError `CAP010` when an option is malformed: a name is not a DNS-1035 label, there is no version, the port is not a port number, ...
  */
 export function addVersionedBackend(scope: Construct, id: string, options: VersionedBackendOptions): VersionedBackend {
+  // from JavaScript, anything: an id that is no string would crash deep inside (id.toLowerCase is not a function)
+  if (typeof id !== 'string' || id === '') {
+    throw invalidInput(`addVersionedBackend of '${scope.node.path}': its id (${valueText(id)}) must be a string that is not empty, such as 'Web'`, scope.node.path);
+  }
   const path = `${scope.node.path}/${id}`;
   const refused = (problem: string) => invalidInput(`addVersionedBackend '${path}': ${problem}`, path);
   if (options === null || typeof options !== 'object') throw refused(`its options (${valueText(options)}) must be an object, such as { port: 8080, versions: { blue: { image: 'ghcr.io/example/web:1.4.2' } } }`);

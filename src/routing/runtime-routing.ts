@@ -7,7 +7,7 @@ import { tenantHeaderOf } from './tenant-header';
 import { addTenantRoute, GatewayReference, MeshVirtualService, RouteStyle, TenantRouteOptions } from './tenant-route';
 import { RuntimeCapability } from '../constructs/runtime-capability';
 import { brand, hasBrand } from '../private/brand';
-import { refuseUnknownKeys } from '../private/invalid-input';
+import { propsObject, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
@@ -80,13 +80,13 @@ export class RuntimeRouting extends Chart {
    * @param props chart options (namespace, labels)
    */
   constructor(scope: Construct, id: string, props: RuntimeRoutingProps = {}) {
-    super(requireCapability(scope, id, 'RuntimeRouting'), id, props);
+    super(requireChildId(requireCapability(scope, id, 'RuntimeRouting'), id, 'RuntimeRouting', 'Routing'), id, propsObject(props));
     // cdk8s adds chart props across versions: one it does not know passes, unless it misspells one it knows
     refuseUnknownKeys(`RuntimeRouting '${this.node.path}' props`, props, ROUTING_PROPS, this.node.path, true);
     brand(this, 'RuntimeRouting');
     this.capability = RuntimeCapability.of(this);
-    this.routeStyle = props.routeStyle ?? RouteStyle.GATEWAY_API;
-    this.gateway = props.gateway;
+    this.routeStyle = propsObject(props).routeStyle ?? RouteStyle.GATEWAY_API;
+    this.gateway = propsObject(props).gateway;
     // from JavaScript, anything: refused at synth (CAP010), each naming the prop
     const problems = routingPropsProblems(props);
     if (problems.length > 0) this.node.addValidation({ validate: () => problems });
@@ -192,7 +192,16 @@ const ROUTING_PROPS = keysOf<RuntimeRoutingProps>({
 });
 
 function routingPropsProblems(props: RuntimeRoutingProps): string[] {
+  // from JavaScript, anything: a string or a list would be read as no props at all, and dropped without a word
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+    return [`its props (${valueText(props)}) must be an object, such as { gateway: { name: 'edge', namespace: 'gateways' } }`];
+  }
   const problems: string[] = [];
+  const labels: unknown = props.labels;
+  // cdk8s spreads them into each object's labels: a list or a string would become labels "0", "1", ...
+  if (labels !== undefined && (labels === null || typeof labels !== 'object' || Array.isArray(labels))) {
+    problems.push(`'labels' (${valueText(labels)}) must be a map of label keys to values, such as { team: 'edge' }`);
+  }
   const styles: unknown[] = Object.values(RouteStyle);
   if (props.routeStyle !== undefined && !styles.includes(props.routeStyle)) {
     problems.push(`'routeStyle' (${valueText(props.routeStyle)}) must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO`);

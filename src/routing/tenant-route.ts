@@ -233,7 +233,8 @@ export function addTenantRoute(
  * tenant that keeps to it (`"Acme Corp"`: `"acme-corp"`).
  */
 function tenantRefusal(scope: Construct, tenant: unknown): Error {
-  const like = dnsLabelLike(String(tenant));
+  // suggested from a string only: undefined or a list would suggest "undefined" or "a-b"
+  const like = typeof tenant === 'string' ? dnsLabelLike(tenant) : typeof tenant === 'number' ? dnsLabelLike(String(tenant)) : '';
   return invalidInput(
     `addTenantRoute of '${scope.node.path}': the tenant ${valueText(tenant)} must be a DNS-1123 label (lowercase letters, digits and '-', `
       + 'starting and ending with a letter or digit, at most 63 characters): it is the value the edge writes into the tenant header, and it names '
