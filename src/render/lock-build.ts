@@ -12,6 +12,7 @@ import type { InterfaceArtifact } from '../release/interface-record';
 import { keyedValues } from '../release/keyed-leaves';
 import { Lock, LOCK_FORMAT_VERSION, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
+import { LockPathSteps } from '../release/locked-manifest';
 import { secretEnvValueAt } from '../release/sensitive-env';
 import { templateSecretAt } from '../release/sensitive-properties';
 
@@ -54,10 +55,11 @@ export function buildLock(
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
   const fieldsV1 = sharedFieldsV1();
   const paths = new LeafPaths();
+  const steps = new LockPathSteps();
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const topology = (manifest: any) => topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''), crds);
-  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths, topology(o.manifest), masked));
+  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths, steps, topology(o.manifest), masked));
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
   const barrierNodes: number[] = [];
@@ -80,7 +82,7 @@ export function buildLock(
         stackName: stack.stackName,
         ...(stack.region !== undefined ? { region: stack.region } : {}),
         ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-        ...digested(id, leaves, () => JSON.stringify(template), key, undefined, masked),
+        ...digested(id, leaves, () => JSON.stringify(template), key, undefined, steps, masked),
       });
     } else {
       const o = facts.objects[unit.index];
@@ -91,7 +93,8 @@ export function buildLock(
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
       const leaves = lockValues(o.manifest, (at) => (isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnvValueAt(o.manifest, at) !== undefined, paths);
-      const { digest, ...values } = digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology(o.manifest), masked);
+      const text = () => rendered.get(o) ?? JSON.stringify(o.manifest);
+      const { digest, ...values } = digested(id, leaves, text, key, topology(o.manifest), steps, masked);
       units.push({
         id,
         label,
@@ -133,6 +136,7 @@ function policyUnit(
   rendered: ReadonlyMap<ObjectFact, string>,
   key: LockKey | undefined,
   paths: LeafPaths,
+  steps: LockPathSteps,
   topology: FieldTopology,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): LockedUnit {
@@ -142,7 +146,7 @@ function policyUnit(
     id,
     label: describeIdentity(o.identity),
     path: o.declarer,
-    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, masked),
+    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, steps, masked),
     groupKind: groupKind(o.identity.group, o.identity.kind),
   };
 }
@@ -151,7 +155,8 @@ function policyUnit(
  * A unit's digest, values and keyed digests of its masked values. Without a
  * masked value the digest is of the whole text (as rendered); with one, of the
  * masked leaves by index path (as every format of the lock took it), which never hold the value. With the topology
- * of an object's kind, its values and digests are by the names the plan gives its leaves (`keyedValues`).
+ * of an object's kind, its values and digests are by the names the plan gives its leaves (`keyedValues`), the
+ * paths parsed once for the whole lock (`steps`).
  */
 function digested(
   id: string,
@@ -159,9 +164,10 @@ function digested(
   text: () => string,
   key: LockKey | undefined,
   topology: FieldTopology | undefined,
+  steps: LockPathSteps,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
-  const { values, names } = topology ? keyedValues(leaves.values, topology) : { values: leaves.values, names: new Map<string, string>() };
+  const { values, names } = topology ? keyedValues(leaves.values, topology, steps) : { values: leaves.values, names: new Map<string, string>() };
   if (leaves.masked.size === 0) return { digest: hashText(text()), values };
   const byName = new Map([...leaves.masked].map(([path, value]) => [names.get(path) ?? path, value]));
   masked?.set(id, byName);
