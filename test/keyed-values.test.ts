@@ -1,6 +1,6 @@
 import { topologyOf } from '../src/collect/topology/field-topology';
 import { keyedValues } from '../src/release/keyed-leaves';
-import { indexedLeaves, lockedManifest } from '../src/release/locked-manifest';
+import { indexedLeaves, LockPathSteps, lockedManifest } from '../src/release/locked-manifest';
 
 describe('keyedValues', () => {
   const deployment = topologyOf('apps/v1', 'Deployment');
@@ -39,6 +39,42 @@ describe('keyedValues', () => {
     // THEN the leaves keep their index paths, as a lock of format 1 records them
     expect(named.values).toEqual(values);
     expect([...named.names]).toEqual([]);
+  });
+});
+
+describe('LockPathSteps', () => {
+  const deployment = topologyOf('apps/v1', 'Deployment');
+
+  test('one shared by the objects of a lock names each as a call of its own does, a fallback to index paths included', () => {
+    // GIVEN objects of one shape (one container each), and one whose key the name cannot delimit
+    const objects = ['web', 'log', 'a].b', 'api'].map((name) => ({
+      'spec.template.spec.containers[0].name': name,
+      'spec.template.spec.containers[0].env[0].name': 'A',
+      'metadata.labels["app.kubernetes.io/name"]': name,
+    }));
+
+    // WHEN named with one LockPathSteps for all of them
+    const steps = new LockPathSteps();
+    const shared = objects.map((values) => keyedValues(values, deployment, steps));
+
+    // THEN each is named as alone, and the one that cannot be named keeps its index paths
+    expect(shared).toEqual(objects.map((values) => keyedValues(values, deployment)));
+    expect(Object.keys(shared[1].values)).toEqual([
+      'spec.template.spec.containers[name=log].name',
+      'spec.template.spec.containers[name=log].env[name=A].name',
+      'metadata.labels["app.kubernetes.io/name"]',
+    ]);
+    expect(shared[2].values).toEqual(objects[2]);
+  });
+
+  test('parses a path once: the same path gives the same steps, a path not of the lock\'s form none', () => {
+    const steps = new LockPathSteps();
+
+    expect(steps.indexed('spec.containers[0]["odd key"]')).toEqual(['spec', 'containers', 0, 'odd key']);
+    expect(steps.indexed('spec.containers[0]["odd key"]')).toBe(steps.indexed('spec.containers[0]["odd key"]'));
+    expect(steps.named('spec.containers[name=web].image')).toEqual(['spec', 'containers', { element: '[name=web]' }, 'image']);
+    expect(steps.indexed('spec.containers[name=web].image')).toBeUndefined();
+    expect(steps.named('spec..x')).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { indexedLeaves, lockedManifest, valuePathSteps } from './locked-manifest';
+import { indexedLeaves, LockPathSteps, lockedManifest } from './locked-manifest';
 import { formatPath } from '../collect/ledger/field-path';
 import type { FieldTopology } from '../collect/topology/field-topology';
 import { elementSegments, listTypeOf } from '../collect/topology/list-topology';
@@ -53,18 +53,23 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *
  * @param values the leaves by path, as the lock records them
  * @param root the topology of the object's kind; without one (a stack), every leaf keeps its path
+ * @param paths the paths parsed so far, to share (`LockPathSteps`)
  */
-export function keyedLeaves(values: Readonly<Record<string, unknown>>, root: FieldTopology | undefined): KeyedLeaves {
+export function keyedLeaves(
+  values: Readonly<Record<string, unknown>>,
+  root: FieldTopology | undefined,
+  paths: LockPathSteps = new LockPathSteps(),
+): KeyedLeaves {
   if (!root) {
     return { leaves: Object.keys(values).map((path) => ({ path, source: path, elements: [] })), element: () => undefined };
   }
-  const manifest = lockedManifest(values);
-  const indexed = indexedLeaves(values);
+  const manifest = lockedManifest(values, paths);
+  const indexed = indexedLeaves(values, paths);
   const lists = new Map<string, ElementSegments>();
   const elements = new Map<string, unknown>();
   const leaves: KeyedLeaf[] = [];
   for (const { path: at, source } of indexed) {
-    const steps = valuePathSteps(at);
+    const steps = paths.indexed(at);
     if (!steps) {
       leaves.push({ path: source, source, elements: [] });
       continue;
@@ -123,19 +128,20 @@ export interface KeyedValues {
  *
  * @param values the leaves by index path, as `lockValues` makes them
  * @param root the topology of the object's kind
+ * @param paths the paths parsed so far, to share: one per lock (`buildLock`), whose objects of one shape share their paths
  * @returns the leaves by name, in the same order, and the name of each index path
  */
-export function keyedValues(values: Readonly<Record<string, unknown>>, root: FieldTopology): KeyedValues {
+export function keyedValues(values: Readonly<Record<string, unknown>>, root: FieldTopology, paths: LockPathSteps = new LockPathSteps()): KeyedValues {
   const named: Record<string, unknown> = {};
   const names = new Map<string, string>();
   // most objects (a ConfigMap, a Service without ports) have no list element to name
   if (!Object.keys(values).some((path) => LIST_INDEX.test(path))) return { values: { ...values }, names };
-  for (const leaf of keyedLeaves(values, root).leaves) {
+  for (const leaf of keyedLeaves(values, root, paths).leaves) {
     if (Object.hasOwn(named, leaf.path)) return { values: { ...values }, names: new Map() };
     named[leaf.path] = values[leaf.source];
     names.set(leaf.source, leaf.path);
   }
-  const back = indexedLeaves(named);
+  const back = indexedLeaves(named, paths);
   const sources = Object.keys(values);
   if (back.length !== sources.length || back.some((l, i) => l.path !== sources[i])) return { values: { ...values }, names: new Map() };
   return { values: named, names };

@@ -12,8 +12,10 @@ type Step = string | number;
  */
 export function valuePathSteps(path: string): Step[] | undefined {
   const steps = namedSteps(path);
-  return steps?.every((step): step is Step => typeof step !== 'object') ? steps : undefined;
+  return steps && onlyIndexSteps(steps) ? steps : undefined;
 }
+
+const onlyIndexSteps = (steps: readonly NamedStep[]): steps is Step[] => steps.every((step) => typeof step !== 'object');
 
 /** How the lock writes a map key after `.` in an index path (`LockedUnit.values` of format 1); else quoted in brackets. */
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
@@ -61,6 +63,32 @@ function namedSteps(path: string): NamedStep[] | undefined {
 }
 
 /**
+ * The steps of the paths of `LockedUnit.values`, each path parsed once (`valuePathSteps`, and with keyed elements).
+ * Reading one object's leaves parses each path several times, and a lock's objects of one shape share their paths
+ * (`LeafPaths`): one per lock (`buildLock`) or per call, so nothing outlives a synth. The steps it returns are shared:
+ * read them, never change them.
+ */
+export class LockPathSteps {
+  private readonly parsed = new Map<string, readonly NamedStep[] | undefined>();
+
+  /** The steps of a path, a keyed element's segment as `{ element }`; undefined for a path not of the lock's form. */
+  public named(path: string): readonly NamedStep[] | undefined {
+    let steps = this.parsed.get(path);
+    if (steps === undefined && !this.parsed.has(path)) {
+      steps = namedSteps(path);
+      this.parsed.set(path, steps);
+    }
+    return steps;
+  }
+
+  /** The steps of an index path (`valuePathSteps`): undefined for a path with a keyed element, or not of the lock's form. */
+  public indexed(path: string): readonly Step[] | undefined {
+    const steps = this.named(path);
+    return steps && onlyIndexSteps(steps) ? steps : undefined;
+  }
+}
+
+/**
  * The leaves of a locked object by index path, as a lock of format 1 records them
  * (`spec.template.spec.containers[1].env[0].value`), whichever format the lock has: a leaf of format 2 in a keyed
  * element (`containers[name=web]`) gets that element's place in its list, the elements of one list numbered in the
@@ -69,10 +97,13 @@ function namedSteps(path: string): NamedStep[] | undefined {
  * @param values the leaves by path, as the lock records them
  * @returns each leaf's index path, with the path the lock records it by, in the lock's order
  */
-export function indexedLeaves(values: Readonly<Record<string, unknown>>): Array<{ readonly path: string; readonly source: string }> {
+export function indexedLeaves(
+  values: Readonly<Record<string, unknown>>,
+  paths: LockPathSteps = new LockPathSteps(),
+): Array<{ readonly path: string; readonly source: string }> {
   const places = new Map<string, Map<string, number>>();
   return Object.keys(values).map((source) => {
-    const steps = namedSteps(source);
+    const steps = paths.named(source);
     if (!steps || !steps.some((s) => typeof s === 'object')) return { path: source, source };
     let path = '';
     for (const step of steps) {
@@ -96,9 +127,9 @@ export function indexedLeaves(values: Readonly<Record<string, unknown>>): Array<
  * The leaves of a locked object by index path (`indexedLeaves`), with their values: what a reader of the manifest
  * the lock describes reads, whichever format the lock has.
  */
-export function indexedValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function indexedValues(values: Readonly<Record<string, unknown>>, paths: LockPathSteps = new LockPathSteps()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { path, source } of indexedLeaves(values)) out[path] = values[source];
+  for (const { path, source } of indexedLeaves(values, paths)) out[path] = values[source];
   return out;
 }
 
@@ -110,15 +141,15 @@ export function indexedValues(values: Readonly<Record<string, unknown>>): Record
  *
  * @param values the leaves by path, as the lock records them
  */
-export function lockedManifest(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function lockedManifest(values: Readonly<Record<string, unknown>>, paths: LockPathSteps = new LockPathSteps()): Record<string, unknown> {
   const root: Record<string, unknown> = {};
-  for (const [path, value] of Object.entries(indexedValues(values))) {
-    const steps = valuePathSteps(path);
+  for (const [path, value] of Object.entries(indexedValues(values, paths))) {
+    const steps = paths.indexed(path);
     if (!steps) continue;
     let node: any = root;
     steps.forEach((step, i) => {
       if (i === steps.length - 1) {
-        node[step] = structuredClone(value);
+        node[step] = copyOf(value);
         return;
       }
       if (node[step] === undefined || node[step] === null || typeof node[step] !== 'object') node[step] = typeof steps[i + 1] === 'number' ? [] : {};
@@ -126,6 +157,11 @@ export function lockedManifest(values: Readonly<Record<string, unknown>>): Recor
     });
   }
   return root;
+}
+
+/** A leaf's value to place in a manifest: a copy of a map or list (`{}`, `[]`), a string, number, boolean or null as it is. */
+function copyOf(value: unknown): unknown {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : structuredClone(value);
 }
 
 /** True when the lock holds no value for a leaf, only what stands for one (`(sensitive)`, `(known after deploy)`). */
