@@ -78,6 +78,14 @@ test('lib/bundle.js uses Node built-in modules themselves, not a copy of each on
   expect(bundle.match(/= require\("fs"\);/g)?.length).toBeGreaterThan(20);
 });
 
+test('lib/bundle.js is Latin-1 only, so V8 holds its source one byte a character rather than two', () => {
+  // GIVEN the built bundle
+  const bundle = fs.readFileSync(path.join(pkg, 'lib', 'bundle.js'), 'utf-8');
+
+  // THEN no character of it is past U+00FF (one such character makes V8 keep the whole 1.2 MB source as UTF-16)
+  expect([...new Set(bundle.match(/[^\u0000-\u00ff]/g) ?? [])]).toEqual([]);
+});
+
 describe('function names in lib/bundle.js (esbuild keepNames)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script, a plain CommonJS file
   const { withoutInnerNameCalls } = require('../scripts/bundle-lib.js') as { withoutInnerNameCalls: (text: string) => string };

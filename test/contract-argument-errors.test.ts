@@ -193,7 +193,7 @@ describe('InterfaceContract.consume given what it cannot take', () => {
   });
 
   test('durations as Go reads them, and store names of dots and dashes, bind', () => {
-    for (const refreshInterval of ['0', '1h30m', '90s', '1.5h', '500ms']) {
+    for (const refreshInterval of ['0', '1h30m', '90s', '1.5h', '500ms', '250us', '250\u00b5s', '250\u03bcs']) {
       // GIVEN
       const { routing, edge } = composition();
 
