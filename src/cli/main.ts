@@ -265,6 +265,13 @@ function readPlan(file: string): Plan | undefined {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
     return undefined;
   }
+  if (fs.statSync(file).isDirectory()) {
+    // an output folder given for its plan: say which file to give, not that a folder is no valid JSON
+    const inside = path.join(file, 'plan.json');
+    const hint = fs.existsSync(inside) ? `: give the plan synth wrote there, --plan ${inside}` : ': give the plan.json synth writes into its output folder';
+    process.stderr.write(`cdk-capability plan: '${file}' is a folder, not a plan file${hint}\n`);
+    return undefined;
+  }
   // the check apply makes: a truncated or hand-edited plan is a coded refusal, never a crash while printing it
   const read = readPlanFile(file);
   if ('problems' in read) {
