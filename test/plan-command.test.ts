@@ -367,9 +367,10 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // THEN the command named and the commands listed, one line each, not every command's whole usage
     const commands = [
       '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--exit-zero]',
+      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--exit-zero]',
+      '  cdk-capability --version',
       '  cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]',
       '  cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
-      '  cdk-capability --version',
       '  cdk-capability --help',
       'Run cdk-capability <command> --help for its options.',
       '',

@@ -44,11 +44,13 @@ and which lock it compared against.
 
 ${EXIT_CODES_USAGE}`;
 
-/** One line of usage per command, the first of its usage: what an unknown command lists. */
+/** Each form of each command, the lines that open its usage (`plan --teardown` too; not their continuations): what an unknown command lists. */
 const COMMANDS: readonly string[] = [
-  ...[USAGE, APPLY_USAGE, AUDIT_USAGE].map((u) => u.split('\n')[0].replace(/^Usage: /, '')),
-  'cdk-capability --version',
-  'cdk-capability --help',
+  ...new Set([
+    ...[USAGE, APPLY_USAGE, AUDIT_USAGE].flatMap((u) => u.split('\n\n')[0].split('\n').map((l) => l.replace(/^Usage: /, '').trim()).filter((l) => l.startsWith('cdk-capability '))),
+    'cdk-capability --version',
+    'cdk-capability --help',
+  ]),
 ];
 
 /** The report formats of `plan --format` (text is the readable plan). */
