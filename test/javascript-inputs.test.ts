@@ -198,3 +198,16 @@ describe('props of a SharedBase or DeploymentAggregate that are not an object', 
     ]);
   });
 });
+
+describe('RuntimeRouting props of the wrong type', () => {
+  test.each([
+    ['disableResourceNameHashes', 'yes', "'disableResourceNameHashes' (\"yes\") must be true or false"],
+    ['namespace', 5, "'namespace' (5) must be a namespace's name, such as 'edge'"],
+  ])('%s given %p is CAP010 at synth, even in a chart that declares no object yet', (prop, given, problem) => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    new RuntimeRouting(new Capability(app, 'cap'), 'Routing', { [prop]: given } as never);
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP010 invalid object: 'cap/Routing' failed its own validation: ${problem}`,
+    ]);
+  });
+});
