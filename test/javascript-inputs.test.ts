@@ -173,3 +173,41 @@ test('an id that names a member of Object.prototype is constructs\' own refusal,
   expect((thrownBy(() => new Contribution(routing, 'toString', { target, fields: { data: { a: '1' } } })) as Error).message)
     .toMatch(/^There is already a Construct with name 'toString' in /);
 });
+
+describe('props of a SharedBase or DeploymentAggregate that are not an object', () => {
+  test.each([
+    ['a string', 'cdn-base', '"cdn-base"'],
+    ['a list', ['edge'], '["edge"]'],
+    ['null', null, 'null'],
+  ])('%s is CAP010 at synth naming the stack, not dropped or a TypeError', (_what, given, text) => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const cap = new Capability(app, 'cap');
+    created(SharedBase)(cap, 'Base', given);
+    created(DeploymentAggregate)(cap, 'acme', given);
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP010 invalid object: 'cap/Base' failed its own validation: its props (${text}) must be an object, such as { stackName: 'cdn-base', env: { account: '123456789012', region: 'us-east-1' } }`,
+      `CAP010 invalid object: 'cap/acme' failed its own validation: its props (${text}) must be an object, such as { stackName: 'cdn-base', env: { account: '123456789012', region: 'us-east-1' } }`,
+    ]);
+  });
+
+  test('a string as the env of a stack is CAP010 at synth, not an environment-agnostic stack', () => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    new SharedBase(new Capability(app, 'cap'), 'Base', { env: 'us-east-1' as never });
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: 'cap/Base' failed its own validation: 'env' (\"us-east-1\") must be an object such as { account: '123456789012', region: 'us-east-1' }",
+    ]);
+  });
+});
+
+describe('RuntimeRouting props of the wrong type', () => {
+  test.each([
+    ['disableResourceNameHashes', 'yes', "'disableResourceNameHashes' (\"yes\") must be true or false"],
+    ['namespace', 5, "'namespace' (5) must be a namespace's name, such as 'edge'"],
+  ])('%s given %p is CAP010 at synth, even in a chart that declares no object yet', (prop, given, problem) => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    new RuntimeRouting(new Capability(app, 'cap'), 'Routing', { [prop]: given } as never);
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP010 invalid object: 'cap/Routing' failed its own validation: ${problem}`,
+    ]);
+  });
+});

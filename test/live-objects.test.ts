@@ -84,7 +84,9 @@ items:
   });
 
   test.each<[string, string, RegExp]>([
-    ['not an object', '3', /^live\.json is not an object$/],
+    ['not an object', '3', /^live\.json is 3, not an object: give the objects as kubectl get -o json --show-managed-fields prints them \(a List, an object, or one object per YAML or JSON document\)$/],
+    ['plain text, which YAML reads as a string', 'garbage', /^live\.json is "garbage" \(it is not JSON, and YAML reads it as that text\), not an object: give the objects as kubectl get -o json/],
+    ['a YAML number in a second document', '---\n3\n---\n4\n', /^live\.json, document 1 is 3 \(read as YAML\), not an object: /],
     ['no name', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}', /^live\.json is not a Kubernetes object \(it needs apiVersion, kind and metadata\.name\)$/],
     ['a bad operation', JSON.stringify({ ...DEPLOYMENT, metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'x', operation: 'Patch' }] } }),
       /^live\.json \(apps\/Deployment shop\/web\): metadata\.managedFields\[0\] \(x\): operation "Patch" is neither Apply nor Update$/],

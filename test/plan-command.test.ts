@@ -327,6 +327,21 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(stderr).toBe(`cdk-capability plan: no plan at '${file}'\n`);
   });
 
+  test('an output folder given for the plan exits 1 and names the plan file in it, not "not valid JSON (EISDIR)"', () => {
+    // GIVEN the folder synth wrote a plan.json into, and an empty one
+    const { file } = writePlan(RELEASE_2, lockedSeries(shop, RELEASE_1));
+    const folder = path.dirname(file);
+    const empty = releaseDir();
+
+    // WHEN the command is given each folder for the plan
+    const given = runMain(['plan', '--plan', folder]);
+    const none = runMain(['plan', '--plan', empty]);
+
+    // THEN exit 1, nothing on stdout, and the file to give instead
+    expect(given).toEqual({ code: 1, stdout: '', stderr: `cdk-capability plan: '${folder}' is a folder, not a plan file: give the plan synth wrote there, --plan ${file}\n` });
+    expect(none).toEqual({ code: 1, stdout: '', stderr: `cdk-capability plan: '${empty}' is a folder, not a plan file: give the plan.json synth writes into its output folder\n` });
+  });
+
   test('an unknown option is refused with exit 1, naming it, and the usage', () => {
     // WHEN run with an option plan does not have
     const { code, stdout, stderr } = runMain(['plan', '--bogus']);
@@ -352,9 +367,10 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // THEN the command named and the commands listed, one line each, not every command's whole usage
     const commands = [
       '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--exit-zero]',
+      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--exit-zero]',
+      '  cdk-capability --version',
       '  cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]',
       '  cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
-      '  cdk-capability --version',
       '  cdk-capability --help',
       'Run cdk-capability <command> --help for its options.',
       '',

@@ -44,11 +44,13 @@ and which lock it compared against.
 
 ${EXIT_CODES_USAGE}`;
 
-/** One line of usage per command, the first of its usage: what an unknown command lists. */
+/** Each form of each command, the lines that open its usage (`plan --teardown` too; not their continuations): what an unknown command lists. */
 const COMMANDS: readonly string[] = [
-  ...[USAGE, APPLY_USAGE, AUDIT_USAGE].map((u) => u.split('\n')[0].replace(/^Usage: /, '')),
-  'cdk-capability --version',
-  'cdk-capability --help',
+  ...new Set([
+    ...[USAGE, APPLY_USAGE, AUDIT_USAGE].flatMap((u) => u.split('\n\n')[0].split('\n').map((l) => l.replace(/^Usage: /, '').trim()).filter((l) => l.startsWith('cdk-capability '))),
+    'cdk-capability --version',
+    'cdk-capability --help',
+  ]),
 ];
 
 /** The report formats of `plan --format` (text is the readable plan). */
@@ -263,6 +265,13 @@ function outdirFromConfig(): string | { readonly problem: string } {
 function readPlan(file: string): Plan | undefined {
   if (!fs.existsSync(file)) {
     process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
+    return undefined;
+  }
+  if (fs.statSync(file).isDirectory()) {
+    // an output folder given for its plan: say which file to give, not that a folder is no valid JSON
+    const inside = path.join(file, 'plan.json');
+    const hint = fs.existsSync(inside) ? `: give the plan synth wrote there, --plan ${inside}` : ': give the plan.json synth writes into its output folder';
+    process.stderr.write(`cdk-capability plan: '${file}' is a folder, not a plan file${hint}\n`);
     return undefined;
   }
   // the check apply makes: a truncated or hand-edited plan is a coded refusal, never a crash while printing it

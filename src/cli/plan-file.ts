@@ -47,9 +47,15 @@ export type PlanFile = { readonly plan: Plan } | { readonly problems: string[] }
  * @returns the plan, or one problem per violation, each naming its JSON pointer
  */
 export function readPlanFile(planFile: string): PlanFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(planFile, 'utf-8');
+  } catch (e) {
+    return { problems: [`it cannot be read (${(e as Error).message})`] };
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(planFile, 'utf-8').replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     return { problems: [`it is not valid JSON (${(e as Error).message})`] };
   }

@@ -2,6 +2,7 @@ import { parseFieldsV1 } from './fields-v1';
 import type { FieldPath } from '../collect/ledger/field-path';
 import { apiGroup, describeIdentity, identityKey, ObjectIdentity } from '../collect/object-identity';
 import { jsyaml } from '../private/js-yaml';
+import { valueText } from '../private/value-text';
 
 /** One entry of an object's `metadata.managedFields`, its set read into paths. */
 export interface ManagedFieldsEntry {
@@ -32,6 +33,9 @@ export interface LiveObject {
   /** Its `metadata.managedFields`, in the order printed. */
   readonly managedFields: readonly ManagedFieldsEntry[];
 }
+
+/** What input `readLiveObjects` reads, as a refusal's fix says it. */
+const AS_KUBECTL_PRINTS = 'give the objects as kubectl get -o json --show-managed-fields prints them (a List, an object, or one object per YAML or JSON document)';
 
 /** Input `readLiveObjects` cannot read: says which document and why. */
 export class LiveObjectsError extends Error {
@@ -72,7 +76,7 @@ export function readLiveObjects(text: string, source: string): LiveObject[] {
     throw new LiveObjectsError(
       !json
         ? `${source} is empty${text.trim() === '' ? '' : ' (comments and empty YAML documents only)'}: there is no object to compare with the lock. kubectl get prints nothing on stdout when it fails (its error is on stderr), and with --ignore-not-found nothing when it finds none of the objects: see kubectl's error, or apply the release first; a cluster without the objects is an empty List ({"kind":"List","items":[]})`
-        : `${source} holds null, not objects: give the objects as kubectl get -o json --show-managed-fields prints them (a List, an object, or one object per YAML or JSON document)`,
+        : `${source} holds null, not objects: ${AS_KUBECTL_PRINTS}`,
     );
   }
   const out: LiveObject[] = [];
@@ -83,7 +87,8 @@ export function readLiveObjects(text: string, source: string): LiveObject[] {
         doc.forEach((d, i) => add(d, `${where}[${i}]`));
         return;
       }
-      throw new LiveObjectsError(`${where} is not an object`);
+      const read = json ? '' : typeof doc === 'string' ? ' (it is not JSON, and YAML reads it as that text)' : ' (read as YAML)';
+      throw new LiveObjectsError(`${where} is ${valueText(doc)}${read}, not an object: ${AS_KUBECTL_PRINTS}`);
     }
     if (Array.isArray(doc.items) && typeof doc.kind === 'string' && doc.kind.endsWith('List')) {
       doc.items.forEach((d: unknown, i: number) => add(d, `${where}.items[${i}]`));

@@ -2,12 +2,13 @@ import { Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
-import { requireChildId } from '../private/invalid-input';
+import { propsObject, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { recordSelfDependency } from '../private/self-dependency';
 import { stackCycleRefusal } from '../private/stack-cycle-refusal';
 import { stackNameRefusal } from '../private/stack-name-refusal';
+import { valueText } from '../private/value-text';
 
 /**
  * The props of aws-cdk's `StackProps` (the compiler holds the list to them). aws-cdk adds props across versions,
@@ -47,12 +48,15 @@ export abstract class CapabilityStack extends Stack {
   protected constructor(scope: Construct, id: string, props: StackProps, what: string) {
     const parent = requireChildId(requireCapability(scope, id, what, isStage), id, what, what === 'SharedBase' ? 'Base' : 'acme');
     try {
-      super(parent, id, props);
+      super(parent, id, propsObject(props));
     } catch (e) {
       // aws-cdk's refusal of the derived stack name, coded and saying which id to change
-      throw stackNameRefusal(e, { what, scope: parent, id, stackName: props.stackName }) ?? e;
+      throw stackNameRefusal(e, { what, scope: parent, id, stackName: propsObject(props).stackName }) ?? e;
     }
     this.capability = Capability.of(this);
+    // from JavaScript, anything: refused at synth (CAP010), naming what was given
+    const problems = stackPropsProblems(props);
+    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
   }
 
   /**
@@ -79,4 +83,20 @@ export abstract class CapabilityStack extends Stack {
   public addDependency(target: Stack, reason?: string): void {
     this.addStackDependency(target, reason);
   }
+}
+
+/**
+ * What is wrong with a stack's props that the types forbid and JavaScript lets through: props that are no
+ * object, which aws-cdk drops or crashes reading, and an `env` that is no object, which aws-cdk reads as
+ * no account and region, so the stack silently becomes environment-agnostic.
+ */
+function stackPropsProblems(props: unknown): string[] {
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+    return [`its props (${valueText(props)}) must be an object, such as { stackName: 'cdn-base', env: { account: '123456789012', region: 'us-east-1' } }`];
+  }
+  const env: unknown = (props as StackProps).env;
+  if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env))) {
+    return [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`];
+  }
+  return [];
 }

@@ -2,7 +2,7 @@ import { StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { CapabilityStack, STACK_PROPS } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
-import { refuseUnknownKeys } from '../private/invalid-input';
+import { propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
@@ -50,8 +50,8 @@ export class DeploymentAggregate extends CapabilityStack {
     // aws-cdk adds stack props across versions: one it does not know passes, unless it misspells one it knows
     refuseUnknownKeys(`DeploymentAggregate '${this.node.path}' props`, props, AGGREGATE_PROPS, this.node.path, true);
     brand(this, 'DeploymentAggregate');
-    this.tenant = props.tenant ?? id;
-    const tenant: unknown = props.tenant;
+    const tenant: unknown = propsObject(props).tenant;
+    this.tenant = (tenant as string | undefined) ?? id;
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
       this.node.addValidation({ validate: () => [`'tenant' (${valueText(tenant)}) must be the tenant's name, a string that is not empty`] });
     }

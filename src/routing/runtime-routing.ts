@@ -202,6 +202,16 @@ function routingPropsProblems(props: RuntimeRoutingProps): string[] {
   if (labels !== undefined && (labels === null || typeof labels !== 'object' || Array.isArray(labels))) {
     problems.push(`'labels' (${valueText(labels)}) must be a map of label keys to values, such as { team: 'edge' }`);
   }
+  // cdk8s reads them as it finds them: 'yes' or 'no' would turn the hashes off alike, and a number for the namespace
+  // reaches only the objects the chart declares (each then refused as an object), none when it declares none yet
+  const hashes: unknown = props.disableResourceNameHashes;
+  if (hashes !== undefined && typeof hashes !== 'boolean') {
+    problems.push(`'disableResourceNameHashes' (${valueText(hashes)}) must be true or false`);
+  }
+  const namespace: unknown = props.namespace;
+  if (namespace !== undefined && typeof namespace !== 'string') {
+    problems.push(`'namespace' (${valueText(namespace)}) must be a namespace's name, such as 'edge'`);
+  }
   const styles: unknown[] = Object.values(RouteStyle);
   if (props.routeStyle !== undefined && !styles.includes(props.routeStyle)) {
     problems.push(`'routeStyle' (${valueText(props.routeStyle)}) must be RouteStyle.GATEWAY_API or RouteStyle.ISTIO`);
