@@ -7,6 +7,8 @@ export interface QuotedKeysVariant {
   readonly image: string;
   /** The value of its DB_PASSWORD (a secret-named variable: masked, digested under its leaf's name). */
   readonly password: string;
+  /** The release of the Rollout whose weight the runtime writer Shifter writes; "2" when not given. */
+  readonly shifted?: string;
 }
 
 /** The release test/fixtures/lock-format-2-unquoted holds the lock of. */
@@ -46,7 +48,7 @@ export function quotedKeys(app: CapabilityApp, v: QuotedKeysVariant): void {
   });
   new RuntimeWriter(routing, 'Shifter', {
     target: rollout,
-    fields: ['spec.releases[version="2"].weight'],
+    fields: [`spec.releases[version=${JSON.stringify(v.shifted ?? '2')}].weight`],
     identity: 'system:serviceaccount:rollouts:shifter',
     manager: 'shifter',
   });
