@@ -45,30 +45,77 @@ describe('parseFieldPath', () => {
 });
 
 describe('the syntax is the one the ledger prints', () => {
-  /** Values that formatPath prints unambiguously (an unquoted value that looks like a number or has "," or "]" reads back otherwise). */
-  const plain = fc.stringMatching(/^[a-z][a-z0-9./-]{0,12}$/).filter((v) => !['true', 'false', 'null'].includes(v));
   const key = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,8}$/);
+  /** Characters that the syntax reads specially, and text that reads as another type when left unquoted. */
+  const SIGNIFICANT = [',', ']', '[', '=', '"', '\\', '.', ' ', '\t', '\n', 'e', 'E', '-', '+', '0', '1', '9', 'true', 'false', 'null', 'k:{', 'v:'];
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: fc.constantFrom(...SIGNIFICANT) }),
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.constantFrom('2', '8080', '1e3', '-1', '0.5', 'true', 'false', 'null', '', ' web', 'web ', 'a,b', 'a]b', 'a=b', '"q"', '"', 'web'),
+  );
+  /** Values as JSON holds them: strings, numbers (JSON's: finite, no -0), booleans, null. */
+  const scalar = fc.oneof(
+    text,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  /** A map key of any text but the two forms the ledger's own segments take (`k:{...}`, `v:...`). */
+  const mapKey = text.filter((k) => !k.startsWith('k:{') && !k.startsWith('v:'));
   const segment = fc.oneof(
     key,
-    fc.stringMatching(/^[a-z][a-z0-9./ -]{0,12}$/),
-    fc.dictionary(key, fc.oneof(plain, fc.integer({ min: 0, max: 65535 })), { minKeys: 1, maxKeys: 3 }).map((keys) => elementKey(keys)),
-    plain.map((v) => setValueKey(v)),
+    mapKey,
+    fc.dictionary(key, scalar, { minKeys: 1, maxKeys: 3 }).map((keys) => elementKey(keys)),
+    scalar.map((v) => setValueKey(v)),
   );
 
-  test('parseFieldPath reads back what formatPath writes', () => {
+  test('parseFieldPath reads back what formatPath writes: strings, numbers, booleans and null as keys and set values, map keys of any text', () => {
     fc.assert(
       fc.property(fc.tuple(key, fc.array(segment, { maxLength: 5 })), ([first, rest]) => {
         // GIVEN a path, as the ledger spells it, printed
         const path = [first, ...rest];
-        const text = formatPath(path);
+        const printed = formatPath(path);
 
-        // WHEN read back and spelt again
-        const again = parseFieldPath(text).map((s) => ('field' in s ? s.field : 'keys' in s ? elementKey(s.keys) : setValueKey(s.value)));
+        // WHEN read back and spelt again (a syntax error fails the case)
+        const again = parseFieldPath(printed).map((s) => ('field' in s ? s.field : 'keys' in s ? elementKey(s.keys) : setValueKey(s.value)));
 
-        // THEN
+        // THEN it is the same path
         expect(again).toEqual(path);
       }),
-      { numRuns: 300 },
+      { numRuns: 2000 },
     );
+  });
+
+  test.each<[string, Record<string, unknown> | undefined, unknown, string]>([
+    ['a string key that reads as a number', { version: '2' }, undefined, 'spec.releases[version="2"]'],
+    ['a number key', { version: 2 }, undefined, 'spec.releases[version=2]'],
+    ['a string key that reads as an exponent', { version: '1e3' }, undefined, 'spec.releases[version="1e3"]'],
+    ['a string key that reads as a negative number', { version: '-1' }, undefined, 'spec.releases[version="-1"]'],
+    ['a string key that reads as null', { version: 'null' }, undefined, 'spec.releases[version="null"]'],
+    ['a string key with a comma', { version: 'a,b' }, undefined, 'spec.releases[version="a,b"]'],
+    ['a string key with "]"', { version: 'a]b' }, undefined, 'spec.releases[version="a]b"]'],
+    ['a string key with "="', { version: 'a=b' }, undefined, 'spec.releases[version="a=b"]'],
+    ['a string key with a quote', { version: 'say "hi"' }, undefined, 'spec.releases[version="say \\"hi\\""]'],
+    ['a string key with a leading space', { version: ' v2' }, undefined, 'spec.releases[version=" v2"]'],
+    ['a string key with a trailing space', { version: 'v2 ' }, undefined, 'spec.releases[version="v2 "]'],
+    ['the empty string', { version: '' }, undefined, 'spec.releases[version=""]'],
+    ['a plain string key', { name: 'web' }, undefined, 'spec.releases[name=web]'],
+    ['two keys, a number and a plain string', { containerPort: 8080, protocol: 'TCP' }, undefined, 'spec.releases[containerPort=8080,protocol=TCP]'],
+    ['a string set value that reads as a boolean', undefined, 'true', 'spec.releases[="true"]'],
+    ['a boolean set value', undefined, true, 'spec.releases[=true]'],
+    ['a string set value that reads as a number', undefined, '8080', 'spec.releases[="8080"]'],
+    ['a plain string set value', undefined, 'example.com/protect', 'spec.releases[=example.com/protect]'],
+  ])('%s is printed so that it reads back as itself', (_, keys, value, printed) => {
+    // GIVEN an element of a keyed list or a value of a set
+    const element = keys ? elementKey(keys) : setValueKey(value);
+
+    // WHEN printed
+    const shown = formatPath(['spec', 'releases', element]);
+
+    // THEN it is printed as expected, and reads back as itself
+    expect(shown).toBe(printed);
+    expect(parseFieldPath(shown)[2]).toEqual(keys ? { keys } : { value });
   });
 });

@@ -33,6 +33,7 @@ describe('a runtime writer field the schema does not have is CAP010', () => {
     ['spec.entityConfigurations.replicas', 'spec.entityConfigurations is a list: write an element of it by its key (name), not the field "replicas"', CRD_SCHEMA],
     ['spec.entityConfigurations[name=2024].replicas', 'the key name of the elements of spec.entityConfigurations is a string, but this path gives it the number 2024 (quote it: name="2024")', CRD_SCHEMA],
     ['spec.domains[=true]', 'the values of the set spec.domains are strings, but this path gives true (quote it: [="true"])', CRD_SCHEMA],
+    ['spec.entityConfigurations[name="2024"].region.zone', 'spec.entityConfigurations[name="2024"].region is a scalar: it has nothing below it', CRD_SCHEMA],
     ['metadata.label.team', 'metadata has no field "label" (it has annotations, creationTimestamp, deletionGracePeriodSeconds, deletionTimestamp, finalizers, generateName, generation, labels, managedFields, name, namespace, ownerReferences, resourceVersion, selfLink, uid)', CRD_SCHEMA],
   ])('%s of the custom resource', (field, problem, schema) => {
     expect(violationsOf('app1', [field])).toEqual([

@@ -1,7 +1,7 @@
 import { apiGroup, groupKind } from './object-identity';
 import type { ScalarKind, TypeRef, TypeSpec } from './topology/field-topology';
 import { K8S_1_30 } from './topology/k8s-1.30.generated';
-import type { PathStep } from '../private/field-path-syntax';
+import { formatScalar, PathStep } from '../private/field-path-syntax';
 
 /**
  * Whether a kind's schema has a path: the question the API server answers
@@ -47,14 +47,14 @@ export interface SchemaPathProblem {
   readonly schema: string;
 }
 
-/** The text of the first `n` steps, for messages. */
+/** The text of the first `n` steps, for messages, as `formatPath` prints a path. */
 function prefix(steps: readonly PathStep[], n: number): string {
   if (n === 0) return 'the object';
   let out = '';
   for (const s of steps.slice(0, n)) {
     if ('field' in s) out += /^[A-Za-z_][A-Za-z0-9_]*$/.test(s.field) ? (out ? `.${s.field}` : s.field) : `[${JSON.stringify(s.field)}]`;
-    else if ('keys' in s) out += `[${Object.entries(s.keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
-    else out += `[=${String(s.value)}]`;
+    else if ('keys' in s) out += `[${Object.entries(s.keys).map(([k, v]) => `${k}=${formatScalar(v)}`).join(',')}]`;
+    else out += `[=${formatScalar(s.value)}]`;
   }
   return out;
 }

@@ -37,6 +37,22 @@ const JSON_STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 /**
+ * A key or set value as a path prints it (`[name=web]`, `[containerPort=8080]`, `[=example.com/protect]`), so that
+ * `parseFieldPath` reads it back as the same value: a string as itself, unless it would read as another value or
+ * not end where it should, then as a JSON string: one that spells a JSON number, `true`, `false` or `null`
+ * (`"2"`, `"true"`), one that is empty, starts or ends with a space, or holds `,`, `]`, `=` or `"`. Any other value
+ * as JSON (`8080`, `true`, `null`).
+ */
+export function formatScalar(value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value) ?? 'null';
+  return needsQuotes(value) ? JSON.stringify(value) : value;
+}
+
+function needsQuotes(text: string): boolean {
+  return text === '' || /[,\]="]|^\s|\s$/.test(text) || text === 'true' || text === 'false' || text === 'null' || JSON_NUMBER.test(text);
+}
+
+/**
  * Reads a field path in the syntax the ledger prints (`formatPath`), the
  * inverse of it:
  *
@@ -48,7 +64,7 @@ const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
  * - a value of a set: `metadata.finalizers[=example.com/protect]`.
  *
  * A key or set value is a JSON string (`[name="80"]`), a JSON number, `true`,
- * `false` or `null`, or else the plain text up to the next `,` or `]`.
+ * `false` or `null`, or else the plain text up to the next `,` or `]` (`formatScalar` writes one).
  *
  * @param text the path
  * @returns its steps, at least one

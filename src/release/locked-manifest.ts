@@ -21,7 +21,7 @@ const onlyIndexSteps = (steps: readonly NamedStep[]): steps is Step[] => steps.e
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
 /** One step of a lock path that may name list elements by their keys: a map key, an index, or an element's segment. */
-type NamedStep = string | number | { readonly element: string };
+export type NamedStep = string | number | { readonly element: string };
 
 /**
  * The steps of a path of `LockedUnit.values` as a lock of format 2 writes it, keyed list elements by their keys
@@ -29,7 +29,7 @@ type NamedStep = string | number | { readonly element: string };
  * (`metadata.finalizers[=example.com/protect]`): an element's segment is the text in brackets, up to the `]`
  * followed by `.`, `[` or the end, and is kept whole (it only has to tell the list's elements apart).
  */
-function namedSteps(path: string): NamedStep[] | undefined {
+export function namedSteps(path: string): NamedStep[] | undefined {
   const steps: NamedStep[] = [];
   let i = 0;
   while (i < path.length) {

@@ -5,6 +5,7 @@ import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
+import { namesBeforeQuoting, unquotedFieldText, unquotedLeafName } from './unquoted-paths';
 import { lockedWriterIdentity } from './writer-identity';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { writerNameWithoutSite } from '../collect/ledger/writer';
@@ -280,13 +281,16 @@ function holdsSensitive(u: LockedUnit): boolean {
 /**
  * True when a masked leaf of both versions has keyed digests that say its value changed (digests of one key): the
  * leaf as the lock names it, or, in a lock of format 1, by the index path it has in this release too (the digests
- * are equal, so are the manifests' shapes).
+ * are equal, so are the manifests' shapes), or, in a lock written before string keys were quoted, by the name it
+ * had then (`[name=2]` for `[name="2"]`).
  */
 function sensitiveChanged(old: LockedUnit, now: LockedUnit, redigest: Redigest | undefined): boolean {
   if (!old.sensitive || !now.sensitive) return false;
   const named = new Map(indexedLeaves(now.values ?? {}).map((l) => [l.path, l.source]));
+  let unquoted: Map<string, string> | undefined;
+  const nameBeforeQuoting = (path: string) => (unquoted ??= namesBeforeQuoting(Object.keys(now.sensitive!), unquotedLeafName)).get(path);
   return Object.keys(old.sensitive).some((path) => {
-    const name = Object.hasOwn(now.sensitive!, path) ? path : named.get(path);
+    const name = Object.hasOwn(now.sensitive!, path) ? path : named.get(path) ?? nameBeforeQuoting(path);
     return name !== undefined && sameSecret(old, path, now, name, redigest) === false;
   });
 }
@@ -445,13 +449,26 @@ function handovers(old: LockedUnit, now: LockedUnit, leafWritersOf: LeafWritersO
   if (before && after) return leafHandovers(now.label, before, after);
   if (!old.groupKind || (!old.owners && !now.owners)) return [];
   const found: Handover[] = [];
-  const paths = new Set([...Object.keys(old.owners ?? {}), ...Object.keys(now.owners ?? {})]);
+  const owners = ownersAsNamedNow(old.owners ?? {}, now.owners ?? {});
+  const paths = new Set([...Object.keys(owners), ...Object.keys(now.owners ?? {})]);
   for (const path of paths) {
-    const from = old.owners?.[path] ?? old.path;
+    const from = owners[path] ?? old.path;
     const to = now.owners?.[path] ?? now.path;
     if (writerNameWithoutSite(from) !== writerNameWithoutSite(to)) found.push({ unit: now.label, path, from, to });
   }
   return found;
+}
+
+/**
+ * The owners of a locked object by the paths this release gives them: a path the lock wrote before string keys were
+ * quoted (`[name=2]`) by the path this release names it (`[name="2"]`) where this release has no owner of the old
+ * text itself.
+ */
+function ownersAsNamedNow(old: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const then = namesBeforeQuoting(Object.keys(now), unquotedFieldText);
+  if (then.size === 0) return old;
+  const renamed = (path: string) => (!Object.hasOwn(now, path) && then.has(path) ? then.get(path)! : path);
+  return Object.fromEntries(Object.entries(old).map(([path, writer]) => [renamed(path), writer]));
 }
 
 /**
@@ -518,8 +535,20 @@ function runtimeWriterChanges(previous: Lock | undefined, next: Lock): { runtime
   for (const after of next.runtimeWriters ?? []) {
     const old = before.get(after.writer);
     if (!old) changes.push({ writer: after.writer, change: 'added', after });
-    else if (!sameValue(old, after)) changes.push({ writer: after.writer, change: 'changed', before: old, after });
+    else if (!sameRecord(old, after)) changes.push({ writer: after.writer, change: 'changed', before: old, after });
   }
   for (const old of previous?.runtimeWriters ?? []) if (!now.has(old.writer)) changes.push({ writer: old.writer, change: 'removed', before: old });
   return changes.length > 0 ? { runtimeWriters: changes } : {};
+}
+
+/**
+ * Whether a runtime writer's record in the lock and in this release are one: equal, or equal but for fields the lock
+ * wrote before string keys were quoted (`spec.releases[version=2]` for `spec.releases[version="2"]`,
+ * `unquotedFieldText`).
+ */
+function sameRecord(old: RuntimeWriterRecord, now: RuntimeWriterRecord): boolean {
+  if (sameValue(old, now)) return true;
+  const sameField = (f: string, i: number) => f === now.fields[i] || f === unquotedFieldText(now.fields[i]);
+  if (old.fields.length !== now.fields.length || !old.fields.every(sameField)) return false;
+  return sameValue({ ...old, fields: now.fields }, now);
 }

@@ -1,3 +1,5 @@
+import { formatScalar } from '../../private/field-path-syntax';
+
 /**
  * A field path in the sense of server-side apply: a list of segments, each a
  * map key (`spec`, `app.kubernetes.io/name`), an associative list element key
@@ -33,7 +35,11 @@ export function fieldNames(path: FieldPath): string[] {
 
 /**
  * How messages print a path: `spec.template.spec.containers[name=web].image`,
- * `metadata.labels["app.kubernetes.io/name"]`, `metadata.finalizers[=example.com/protect]`.
+ * `metadata.labels["app.kubernetes.io/name"]`, `metadata.finalizers[=example.com/protect]`; the syntax
+ * `parseFieldPath` reads back to the same path, so a path copied from a message into a `RuntimeWriter`'s
+ * `fields` names the same field. A key or set value is written as `formatScalar` writes it: a string that would
+ * read as another value, or not end where it should, as a JSON string (`spec.releases[version="2"]`,
+ * `metadata.finalizers[="true"]`).
  */
 export function formatPath(path: FieldPath): string {
   let out = '';
@@ -41,9 +47,9 @@ export function formatPath(path: FieldPath): string {
     const keys = isElementKey(segment) ? parseElementKey(segment) : undefined;
     const value = !keys && isSetValue(segment) ? parseSetValue(segment) : undefined;
     if (value) {
-      out += `[=${typeof value.value === 'string' ? value.value : JSON.stringify(value.value)}]`;
+      out += `[=${formatScalar(value.value)}]`;
     } else if (keys) {
-      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(',')}]`;
+      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${formatScalar(v)}`).join(',')}]`;
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) {
       out += out ? `.${segment}` : segment;
     } else {
