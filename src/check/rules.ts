@@ -19,6 +19,7 @@ import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
 import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
+import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
@@ -56,6 +57,7 @@ export const RULES: readonly Rule[] = [
   autoscaledReplicas,
   statusWrites, // CAP003
   dependencyCycles, // CAP004
+  hookPhases,
   danglingReferences, // CAP005
   boundaryLeaks, // CAP006
   interfaceCompatibility, // CAP007
