@@ -213,4 +213,14 @@ describe('with GitOps.argoCd(): what Argo CD phases keep is accepted', () => {
     // WHEN synthesized; THEN
     expect(messages(app)).toEqual([]);
   });
+
+  test('without GitOps.argoCd(), the same dependency is no CAP004 (kubectl applies the plan order), the hook annotation is CAP010', () => {
+    // GIVEN the refused PreSync case, with no GitOps output
+    const { app, chart } = argoChart(false);
+    const settings = configMap(chart, 'Settings', 'settings');
+    job(chart, 'Migrate', 'migrate', { [HOOK]: 'PreSync' }).addDependency(settings);
+
+    // WHEN synthesized; THEN
+    expect(CapabilityTesting.synth(app).violations.map((v) => v.code)).toEqual(['CAP010']);
+  });
 });

@@ -39,6 +39,7 @@ import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
+import { unkeptHooks } from './rules/unkept-hooks';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -68,6 +69,7 @@ export const RULES: readonly Rule[] = [
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,
+  unkeptHooks,
   scalarTypes,
   nestingDepth,
   jsonValues,
