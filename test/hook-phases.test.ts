@@ -135,6 +135,38 @@ describe('with GitOps.argoCd(): a hook whose dependency Argo CD phases cannot ke
     ]);
   });
 
+  test('an Argo CD hook of a type no sync runs (PostDelete) that an object reads: refused, the hook applied in no phase of a sync', () => {
+    // GIVEN a ConfigMap annotated PostDelete, and a Job that reads it
+    const { app, chart } = argoChart();
+    configMap(chart, 'Settings', 'settings', { [HOOK]: 'PostDelete' });
+    job(chart, 'Migrate', 'migrate', {}, 'settings');
+
+    // WHEN synthesized; THEN
+    expect(messages(app)).toEqual([
+      "CAP004 dependency cycle: batch/Job migrate declared by 'c/r/Migrate' depends on ConfigMap settings declared by 'c/r/Settings' "
+        + '(reference (spec.template.spec.containers[name=main].envFrom)), but with GitOps.argoCd() Argo CD applies batch/Job migrate in the Sync phase '
+        + `and ConfigMap settings in no phase of a sync (argocd.argoproj.io/hook "PostDelete", which no sync applies); ${PHASES}, so batch/Job migrate `
+        + 'would not come after ConfigMap settings. Remove the hook annotation from ConfigMap settings and let the dependency order it, or remove the dependency.',
+    ]);
+  });
+
+  test('an Argo CD hook of a type gitops-engine does not know, beside a Helm hook: placed by the Helm hook, as gitops-engine does, and named so', () => {
+    // GIVEN a Job annotated argocd.argoproj.io/hook PostDelete and helm.sh/hook post-install, made to read a ConfigMap
+    const { app, chart } = argoChart();
+    configMap(chart, 'Settings', 'settings');
+    const reader = job(chart, 'Seed', 'seed', { [HOOK]: 'PostDelete', 'helm.sh/hook': 'post-install' }, 'settings');
+    const at = siteOfNextLine();
+    configMap(chart, 'Later', 'later').addDependency(reader);
+
+    // WHEN synthesized; THEN the Job runs as PostSync, so the ConfigMap of the Sync phase that depends on it is refused
+    expect(messages(app)).toEqual([
+      "CAP004 dependency cycle: ConfigMap later declared by 'c/r/Later' depends on batch/Job seed declared by 'c/r/Seed' "
+        + `(explicit 'c/r/Later'.addDependency('c/r/Seed') at ${at}), but with GitOps.argoCd() Argo CD applies ConfigMap later in the Sync phase `
+        + `and batch/Job seed in the PostSync phase (helm.sh/hook "post-install", which Argo CD runs as PostSync); ${PHASES}, so ConfigMap later `
+        + 'would not come after batch/Job seed. Remove the hook annotation from batch/Job seed and let the dependency order it, or remove the dependency.',
+    ]);
+  });
+
   test('a SyncFail hook that reads a ConfigMap of the Sync phase: refused, the SyncFail phase running only when a sync fails', () => {
     // GIVEN a SyncFail hook Job that reads ConfigMap settings
     const { app, chart } = argoChart();

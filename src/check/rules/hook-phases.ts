@@ -81,7 +81,8 @@ function placement(manifest: any): Placement {
   }
   const helm = hooks.find((h) => h.key === HELM_HOOK);
   const helmPhases = helm ? [...new Set(csv(helm.value).map((t) => HELM_HOOK_PHASES[t]).filter((p): p is Phase => p !== undefined))] : [];
-  return { phases: helmPhases, hook: argo ?? helm };
+  // an Argo CD hook of no type gitops-engine knows (PostDelete) falls back to the Helm hook's types, which then place it
+  return { phases: helmPhases, hook: helmPhases.length > 0 ? helm : argo ?? helm };
 }
 
 /** Whether Argo CD applies `dependent` after `dependency` in every sync, phase by phase: each phase of one after each of the other. */
