@@ -7,18 +7,17 @@
  * Source: argoproj/gitops-engine at commit 5baed5604d2dd970619fc9b91e8d31724662ab3e, files
  * pkg/sync/sync_context_test.go (TestWaveReorderingOfPruneTasks) and pkg/sync/sync_tasks_test.go (TestSortSyncTask,
  * Test_syncTasks_multiStep): the sync order of the `argocd.argoproj.io/sync-wave` and `argocd.argoproj.io/hook`
- * annotations, which the library does not read: it orders by dependencies and kinds, and with `GitOps.argoCd()` writes
- * the sync waves itself. Already in test/kind-order.test.ts: the kind order cases of pkg/sync/sync_tasks_test.go. Not
+ * annotations. The library orders by dependencies and kinds, not by those annotations: with `GitOps.argoCd()` it
+ * writes the sync waves itself, and refuses a hook whose dependency Argo CD's phases cannot keep (CAP004). Already in test/kind-order.test.ts: the kind order cases of pkg/sync/sync_tasks_test.go. Not
  * ported: `PruneLast`, which the library has no equivalent of.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { parseAllDocuments } from 'yaml';
-import { Capability, CapabilityApp, CapabilityTesting, GitOps, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, CapabilityTesting, CompositionError, GitOps, RuntimeRouting } from '../src';
 import { lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
-import { removeTempDirs, stepSummary, tempDir } from './util';
+import { removeTempDirs, siteOfNextLine, stepSummary, tempDir } from './util';
 
 afterAll(() => {
   removeTempDirs();
@@ -169,32 +168,38 @@ describe('sync waves and hooks, against gitops-engine pkg/sync/sync_tasks_test.g
   });
 
   // Ported from Test_syncTasks_multiStep ("Double"): a PreSync hook runs in the PreSync phase, before every wave of
-  // the Sync phase, whatever its own wave. The library reads no hook annotation: a Job annotated as a PreSync hook
-  // that depends on a ConfigMap gets the wave after the ConfigMap's, and keeps its hook annotation, so Argo CD runs it
-  // in PreSync, before the ConfigMap it was ordered after exists: the plan's order does not hold for a hook. The
-  // library does not refuse it (a hook that depends on nothing in the composition runs first, as its author meant);
-  // what it writes is asserted here.
-  test('with GitOps.argoCd(): a PreSync hook keeps its annotation and gets the wave of its step, after what it depends on (Test_syncTasks_multiStep)', () => {
+  // the Sync phase, whatever its own wave. A Job annotated as a PreSync hook that depends on a ConfigMap would get the
+  // wave after the ConfigMap's and keep its hook annotation, so Argo CD would run it in PreSync, before the ConfigMap
+  // it was ordered after exists: the plan's order cannot hold. The library refuses it (docs/errors.md, CAP004), naming
+  // both objects, the hook and the fix; a hook that depends on nothing in the composition still runs first, as its
+  // author meant (test/hook-phases.test.ts).
+  test('with GitOps.argoCd(): a PreSync hook that depends on an object of the Sync phase is CAP004, and nothing is written (Test_syncTasks_multiStep)', () => {
     // GIVEN a ConfigMap, and a Job annotated as a PreSync hook that depends on it, with the Argo CD output
     const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.argoCd() });
     const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
     const settings = new ApiObject(chart, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
-    new ApiObject(chart, 'PreSync', {
+    const hook = new ApiObject(chart, 'PreSync', {
       apiVersion: 'batch/v1',
       kind: 'Job',
       metadata: { name: 'migrate', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } },
       spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } },
-    }).addDependency(settings);
+    });
+    const at = siteOfNextLine();
+    hook.addDependency(settings);
 
     // WHEN synthesized
-    app.synth();
+    const { violations } = app.synthesize();
 
-    // THEN the ConfigMap in wave 0, the Job in wave 1 with its hook annotation as written
-    const argo = path.join(app.outdir, 'gitops', 'argocd');
-    const written = fs.readdirSync(argo).sort().flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(argo, f), 'utf-8')).map((d) => d.toJS()));
-    expect(written.map((o) => [o.kind, o.metadata.name, o.metadata.annotations])).toEqual([
-      ['ConfigMap', 'settings', { [SYNC_WAVE]: '0' }],
-      ['Job', 'migrate', { 'argocd.argoproj.io/hook': 'PreSync', [SYNC_WAVE]: '1' }],
-    ]);
+    // THEN refused, naming the Job and the ConfigMap, their paths, the hook and the fix
+    expect(violations.map((v) => [`${v.code} ${v.message}`, v.paths])).toEqual([[
+      "CAP004 dependency cycle: batch/Job migrate declared by 'c/r/PreSync' depends on ConfigMap settings declared by 'c/r/Settings' "
+        + `(explicit 'c/r/PreSync'.addDependency('c/r/Settings') at ${at}), but with GitOps.argoCd() Argo CD applies batch/Job migrate `
+        + 'in the PreSync phase (argocd.argoproj.io/hook "PreSync") and ConfigMap settings in the Sync phase; it runs PreSync, Sync and PostSync '
+        + 'one after the other, whatever the sync waves, so batch/Job migrate would not come after ConfigMap settings. '
+        + 'Remove the hook annotation from batch/Job migrate and let the dependency order it, or remove the dependency.',
+      ['c/r/PreSync', 'c/r/Settings'],
+    ]]);
+    expect(() => app.synth()).toThrow(CompositionError);
+    expect(fs.existsSync(app.outdir)).toBe(false);
   });
 });

@@ -67,7 +67,8 @@ export function synthesize(root: IConstruct, options: PipelineOptions): Synthesi
   pulse();
 
   const claims = options.writers.flatMap((w) => w.claims ?? []);
-  const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblems: options.lockProblems, claims, enforce: options.enforce }));
+  const gitops = options.writers.find((w) => w.gitopsEngine !== undefined)?.gitopsEngine;
+  const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblems: options.lockProblems, claims, gitops, enforce: options.enforce }));
   if (isCrash(findings)) return refused([findings], facts);
   pulse();
   const errors = findings.filter((f) => f.severity === 'error');

@@ -21,6 +21,13 @@ export interface CheckContext {
   /** Annotations the output formats write. */
   readonly claims: readonly AnnotationClaim[];
   /**
+   * The GitOps engine the output is written for (`CapabilityApp` prop `gitops`), which decides what applies the
+   * runtime objects and so which annotations it honours (Argo CD's hook phases).
+   *
+   * @default - none: kubectl (`cdk-capability apply`) applies the runtime output
+   */
+  readonly gitops?: 'flux' | 'argocd';
+  /**
    * Set when the output enforces the ownership map (`CapabilityApp` prop `enforce`): the identity that applies
    * the runtime output (`enforce.deployer`), and the resources the user gave for kinds (`enforce.resources`,
    * by `Kind.group`).

@@ -19,6 +19,7 @@ import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
 import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
+import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
@@ -38,6 +39,7 @@ import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
+import { unkeptHooks } from './rules/unkept-hooks';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -56,6 +58,7 @@ export const RULES: readonly Rule[] = [
   autoscaledReplicas,
   statusWrites, // CAP003
   dependencyCycles, // CAP004
+  hookPhases,
   danglingReferences, // CAP005
   boundaryLeaks, // CAP006
   interfaceCompatibility, // CAP007
@@ -66,6 +69,7 @@ export const RULES: readonly Rule[] = [
   objectValidity, // CAP010
   mergedContradictions,
   objectShapes,
+  unkeptHooks,
   scalarTypes,
   nestingDepth,
   jsonValues,

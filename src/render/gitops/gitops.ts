@@ -43,7 +43,9 @@ export class GitOps {
    * naming `default`, where the library counts it. Apply them with the
    * Application's `syncOptions: [ServerSideApply=true]`, so that Argo CD
    * applies under the manager `argocd-controller` the audit expects. Written to `gitops/argocd/`: point an Argo CD
-   * Application (directory source) at it.
+   * Application (directory source) at it. Hooks (`argocd.argoproj.io/hook`, and the `helm.sh/hook`s Argo CD maps)
+   * keep their annotation; synth refuses one whose dependency Argo CD's phases cannot keep (`CAP004`: a PreSync
+   * hook that depends on an object of the Sync phase would run before it).
    *
    * @throws CompositionError `CAP010` when given options (from JavaScript): it takes none, and would drop them
    */
