@@ -7,21 +7,27 @@ afterAll(removeTempDirs);
 
 const README = path.join(__dirname, '..', 'README.md');
 
+/** Runs a README snippet as a user's main.ts, with CDK8S_OUTDIR a fresh folder; returns that folder. */
+function synthesized(snippet: Parameters<typeof loadSnippet>[0]): string {
+  const outdir = path.join(tempDir(), 'dist');
+  const saved = process.env.CDK8S_OUTDIR;
+  process.env.CDK8S_OUTDIR = outdir;
+  try {
+    loadSnippet(snippet);
+  } finally {
+    if (saved === undefined) delete process.env.CDK8S_OUTDIR;
+    else process.env.CDK8S_OUTDIR = saved;
+  }
+  return outdir;
+}
+
 describe("the README's example", () => {
   test('synthesizes, and every stack it declares has a resource: CloudFormation refuses an empty template (F0001)', () => {
     // GIVEN (a user trial: the tenant stacks were empty, and aws-cdk's validator warned twice on the first run)
     const [example] = pageSection(README, 'Example').snippets;
-    const outdir = path.join(tempDir(), 'dist');
-    const saved = process.env.CDK8S_OUTDIR;
-    process.env.CDK8S_OUTDIR = outdir;
 
     // WHEN
-    try {
-      loadSnippet(example);
-    } finally {
-      if (saved === undefined) delete process.env.CDK8S_OUTDIR;
-      else process.env.CDK8S_OUTDIR = saved;
-    }
+    const outdir = synthesized(example);
 
     // THEN each template in the cloud assembly holds a resource
     const deploy = path.join(outdir, 'deploy');
@@ -36,17 +42,9 @@ describe("the README's runtime-only example", () => {
   test('synthesizes as written: one Deployment and its Service, in apply order, and nothing for aws-cdk', () => {
     // GIVEN the snippet a user copies from "Adopting it in an existing app" (cdk-capability/runtime)
     const [example] = pageSection(README, 'Adopting it in an existing app').snippets;
-    const outdir = path.join(tempDir(), 'dist');
-    const saved = process.env.CDK8S_OUTDIR;
-    process.env.CDK8S_OUTDIR = outdir;
 
     // WHEN
-    try {
-      loadSnippet(example);
-    } finally {
-      if (saved === undefined) delete process.env.CDK8S_OUTDIR;
-      else process.env.CDK8S_OUTDIR = saved;
-    }
+    const outdir = synthesized(example);
 
     // THEN the runtime holds the backend's objects, a Service before its Deployment, and there is no cloud assembly
     const runtime = path.join(outdir, 'runtime');

@@ -7,7 +7,6 @@ import { writerName } from '../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../collect/object-identity';
 import { CrdTopologies } from '../collect/topology/crd-topology';
 import { FieldTopology, topologyOf } from '../collect/topology/field-topology';
-import { once } from '../private/once';
 import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { keyedValues } from '../release/keyed-leaves';
@@ -39,8 +38,8 @@ import { templateSecretAt } from '../release/sensitive-properties';
  * its element moved in its list.
  *
  * @param policies the objects of the field-ownership step (`enforce`), in the order applied
- * @param masked where to put how to make the values behind a unit's masked leaves, by unit id, each by the leaf's
- *   name in the lock: what the plan digests again under the name an earlier lock gave the leaf (`diffReleases`); never written
+ * @param masked where to put the value behind each masked leaf, by unit id and the leaf's name in the lock: what
+ *   the plan digests again under the name an earlier lock gave the leaf (`diffReleases`); never written
  */
 export function buildLock(
   facts: Facts,
@@ -48,7 +47,7 @@ export function buildLock(
   rendered: ReadonlyMap<ObjectFact, string>,
   key?: LockKey,
   policies: readonly ObjectFact[] = [],
-  masked?: Map<string, () => ReadonlyMap<string, unknown>>,
+  masked?: Map<string, ReadonlyMap<string, unknown>>,
 ): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
@@ -76,18 +75,15 @@ export function buildLock(
       const id = stackUnitId(stack.path);
       const template = stack.template ?? {};
       const leaves = lockValues(withoutResourceMetadata(template), (at) => templateSecretAt(template, at) !== undefined, paths);
-      const { digest, placed } = unitLeaves(id, leaves, () => JSON.stringify(template), key, undefined, steps, masked);
-      units.push(
-        placed({
-          id,
-          label: `stack ${stack.path}`,
-          path: stack.path,
-          stackName: stack.stackName,
-          ...(stack.region !== undefined ? { region: stack.region } : {}),
-          ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-          digest,
-        }),
-      );
+      units.push({
+        id,
+        label: `stack ${stack.path}`,
+        path: stack.path,
+        stackName: stack.stackName,
+        ...(stack.region !== undefined ? { region: stack.region } : {}),
+        ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
+        ...digested(id, leaves, () => JSON.stringify(template), key, undefined, steps, masked),
+      });
     } else {
       const o = facts.objects[unit.index];
       const { group, kind, namespace, name } = o.identity;
@@ -98,8 +94,8 @@ export function buildLock(
       const isSecret = group === '' && kind === 'Secret';
       const leaves = lockValues(o.manifest, (at) => (isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnvValueAt(o.manifest, at) !== undefined, paths);
       const text = () => rendered.get(o) ?? JSON.stringify(o.manifest);
-      const { digest, placed } = unitLeaves(id, leaves, text, key, topology(o.manifest), steps, masked);
-      const head = placed({
+      const { digest, ...values } = digested(id, leaves, text, key, topology(o.manifest), steps, masked);
+      units.push({
         id,
         label,
         path: o.declarer,
@@ -109,13 +105,11 @@ export function buildLock(
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
         ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
+        ...values,
+        ...ownersOf(written, o.declarer),
+        // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
+        writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
       });
-      units.push(
-        Object.assign(head, ownersOf(written, o.declarer), {
-          // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-          writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
-        }),
-      );
     }
   }
   for (const n of barrierNodes) {
@@ -144,79 +138,42 @@ function policyUnit(
   paths: LeafPaths,
   steps: LockPathSteps,
   topology: FieldTopology,
-  masked: Map<string, () => ReadonlyMap<string, unknown>> | undefined,
+  masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): LockedUnit {
   const id = objectUnitId(o.key);
   const leaves = lockValues(o.manifest, () => false, paths);
-  const { digest, placed } = unitLeaves(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, steps, masked);
-  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer, digest });
-  return Object.assign(head, { groupKind: groupKind(o.identity.group, o.identity.kind) });
-}
-
-/** A unit's digest, and how its leaves go on it. */
-interface UnitLeaves {
-  /**
-   * The digest: of the whole text (as rendered) without a masked value; with one, of the masked leaves by index
-   * path (as every format of the lock took it), which never hold the value.
-   */
-  readonly digest: string;
-  /**
-   * `unit` with its `values` and, with a key when it holds a masked value, the keyed digests of its masked
-   * values (`sensitive`), as properties after those it has: named when first read (JSON.stringify, a spread
-   * and a read each read them), and the same on every later read.
-   */
-  placed<T extends object>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
+  return {
+    id,
+    label: describeIdentity(o.identity),
+    path: o.declarer,
+    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, steps, masked),
+    groupKind: groupKind(o.identity.group, o.identity.kind),
+  };
 }
 
 /**
- * A unit's digest and leaves. With the topology of an object's kind, its values and digests are by the names the
- * plan gives its leaves (`keyedValues`, the paths parsed once for the whole lock: `steps`). Naming them is most of
- * the cost of a lock, and nothing of a first release's output reads them (`plan.json` reads the writers): so they
- * are named when first read, which for a lock that is written, or compared with a previous one, is before the
- * synth ends; `masked` gets, for each unit that holds a masked value, how to make its masked values by name.
+ * A unit's digest, values and keyed digests of its masked values. Without a
+ * masked value the digest is of the whole text (as rendered); with one, of the
+ * masked leaves by index path (as every format of the lock took it), which never hold the value. With the topology
+ * of an object's kind, its values and digests are by the names the plan gives its leaves (`keyedValues`), the
+ * paths parsed once for the whole lock (`steps`).
  */
-function unitLeaves(
+function digested(
   id: string,
   leaves: LockedLeaves,
   text: () => string,
   key: LockKey | undefined,
   topology: FieldTopology | undefined,
   steps: LockPathSteps,
-  masked: Map<string, () => ReadonlyMap<string, unknown>> | undefined,
-): UnitLeaves {
-  const keyed = once(() => (topology ? keyedValues(leaves.values, topology, steps) : { values: leaves.values, names: new Map<string, string>() }));
-  const holdsMasked = leaves.masked.size > 0;
-  const byName = once(() => new Map([...leaves.masked].map(([path, value]) => [keyed().names.get(path) ?? path, value])));
-  if (holdsMasked) masked?.set(id, byName);
-  const sensitive = once(() => {
-    const digests: Record<string, string> = {};
-    for (const [path, value] of byName()) digests[path] = key!.digest(id, path, value);
-    return digests;
-  });
-  return {
-    digest: hashText(holdsMasked ? JSON.stringify(leaves.values) : text()),
-    placed: (unit) => {
-      readOnFirstUse(unit, 'values', () => keyed().values);
-      if (holdsMasked && key) readOnFirstUse(unit, 'sensitive', sensitive);
-      return unit as typeof unit & Pick<LockedUnit, 'values' | 'sensitive'>;
-    },
-  };
-}
-
-/**
- * Adds the property `name` to `target`, after those it has, made by `make` when first read and then a plain
- * property with that value (enumerable and writable, as one of an object literal).
- */
-function readOnFirstUse(target: object, name: string, make: () => unknown): void {
-  Object.defineProperty(target, name, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = make();
-      Object.defineProperty(target, name, { value, enumerable: true, configurable: true, writable: true });
-      return value;
-    },
-  });
+  masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
+): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
+  const { values, names } = topology ? keyedValues(leaves.values, topology, steps) : { values: leaves.values, names: new Map<string, string>() };
+  if (leaves.masked.size === 0) return { digest: hashText(text()), values };
+  const byName = new Map([...leaves.masked].map(([path, value]) => [names.get(path) ?? path, value]));
+  masked?.set(id, byName);
+  const sensitive: Record<string, string> = {};
+  if (key) for (const [path, value] of byName) sensitive[path] = key.digest(id, path, value);
+  return { digest: hashText(JSON.stringify(leaves.values)), values, ...(key ? { sensitive } : {}) };
 }
 
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */

@@ -68,11 +68,11 @@ export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, en
   const artifact = interfaceArtifact(facts.contracts, runtimeWriters);
   const policies = runtimeFiles.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP));
   // the controllers' managers that may still own fields handed back to the release, for audit (docs/cluster.md)
-  const masked = new Map<string, () => ReadonlyMap<string, unknown>>();
+  const masked = new Map<string, ReadonlyMap<string, unknown>>();
   const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies, masked), previous);
   // a lock of format 1 digested masked values under their index paths: digest this release's under those to compare
   const redigest: Redigest | undefined =
-    lockKey && ((unit, name, as) => (masked.get(unit.id)?.().has(name) ? lockKey.digest(unit.id, as, masked.get(unit.id)!().get(name)) : undefined));
+    lockKey && ((unit, name, as) => (masked.get(unit.id)?.has(name) ? lockKey.digest(unit.id, as, masked.get(unit.id)!.get(name)) : undefined));
   const changes = diffReleases(previous, lock, leafWritersOf, unitTopologies(facts), redigest);
   return { facts, previous, steps, runtimeFiles, yaml, artifact, lock, changes, teardown: teardownOf(previous, lock, gitops) };
 }
