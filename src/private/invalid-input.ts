@@ -76,3 +76,15 @@ export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what
   const path = scope.node.path ? `${scope.node.path}/${existing.node.id}` : existing.node.id;
   throw invalidInput(`${what} '${path}': ${where} already has a child of the id '${existing.node.id}' (${valueText(existing)}), and a construct's id is unique among its siblings. Give the ${what} an id of its own`, path);
 }
+
+/**
+ * What is wrong with an aws-cdk `env` that the types forbid and JavaScript lets through: one that is no object
+ * (a string, a list, `null`), which aws-cdk reads as no account and region, so the stacks silently become
+ * environment-agnostic. None for `undefined` (no env) or an object.
+ */
+export function envProblems(env: unknown): string[] {
+  if (env === undefined || (env !== null && typeof env === 'object' && !Array.isArray(env))) {
+    return [];
+  }
+  return [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`];
+}
