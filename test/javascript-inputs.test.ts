@@ -167,11 +167,25 @@ test('a string as the env of a Capability is CAP010 at synth, not stacks silentl
   ]);
 });
 
-test('an id that names a member of Object.prototype is constructs\' own refusal, not a TypeError of the id check', () => {
+test('an id that names a member of Object.prototype is CAP010 naming the id and why, not constructs\' "already a Construct" of no path', () => {
   const { routing } = routed();
   const target = new ApiObject(routing, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'edge' } });
-  expect((thrownBy(() => new Contribution(routing, 'toString', { target, fields: { data: { a: '1' } } })) as Error).message)
-    .toMatch(/^There is already a Construct with name 'toString' in /);
+  expect((thrownBy(() => new Contribution(routing, 'toString', { target, fields: { data: { a: '1' } } })) as Error).message).toBe(
+    "The composition was refused with 1 violation:\nCAP010 invalid object: Contribution in 'cap/Routing': its id 'toString' is a name constructs cannot hold "
+      + "(it keeps a construct's children in a plain object, where 'toString' is a member every object has, so it reads the id as taken). "
+      + "Give the Contribution another id, such as 'Timeouts'",
+  );
+});
+
+test.each([
+  ['Capability', (app: CapabilityApp) => new Capability(app, 'constructor'), "Capability in the app: its id 'constructor'", 'cdn'],
+  ['RuntimeRouting', (app: CapabilityApp) => new RuntimeRouting(new Capability(app, 'cap'), '__proto__'), "RuntimeRouting in 'cap': its id '__proto__'", 'Routing'],
+  ['DeploymentAggregate', (app: CapabilityApp) => new DeploymentAggregate(new Capability(app, 'cap'), 'toString'), "DeploymentAggregate in 'cap': its id 'toString'", 'acme'],
+])('a %s id that names a member of Object.prototype is CAP010', (what, create, start, example) => {
+  const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+  const message = (thrownBy(() => create(app)) as Error).message;
+  expect(message.startsWith(`The composition was refused with 1 violation:\nCAP010 invalid object: ${start} is a name constructs cannot hold `)).toBe(true);
+  expect(message.endsWith(`Give the ${what} another id, such as '${example}'`)).toBe(true);
 });
 
 describe('props of a SharedBase or DeploymentAggregate that are not an object', () => {

@@ -188,7 +188,11 @@ describe('errors thrown at construction time, before synth can run', () => {
   test('two constructs with one id in one scope name the id and the scope', () => {
     const app = newApp();
     new Capability(app, 'cdn');
-    expect(() => new Capability(app, 'cdn')).toThrow("There is already a Construct with name 'cdn' in CapabilityApp");
+    // constructs' own "There is already a Construct with name 'cdn' in CapabilityApp" names no path and no code
+    expect(() => new Capability(app, 'cdn')).toThrow(new Error(
+      "The composition was refused with 1 violation:\nCAP010 invalid object: Capability 'cdn': the app already has a child of the id 'cdn' (the Capability 'cdn'), "
+        + "and a construct's id is unique among its siblings. Give the Capability an id of its own",
+    ));
   });
 
   test('an empty id names the rule', () => {

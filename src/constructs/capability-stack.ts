@@ -2,7 +2,7 @@ import { Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
-import { propsObject, requireChildId } from '../private/invalid-input';
+import { envProblems, propsObject, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { recordSelfDependency } from '../private/self-dependency';
@@ -94,9 +94,5 @@ function stackPropsProblems(props: unknown): string[] {
   if (props === null || typeof props !== 'object' || Array.isArray(props)) {
     return [`its props (${valueText(props)}) must be an object, such as { stackName: 'cdn-base', env: { account: '123456789012', region: 'us-east-1' } }`];
   }
-  const env: unknown = (props as StackProps).env;
-  if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env))) {
-    return [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`];
-  }
-  return [];
+  return envProblems((props as StackProps).env);
 }

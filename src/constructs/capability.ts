@@ -7,7 +7,7 @@ import { hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
 import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { withInheritedAspects } from '../private/inherited-aspects';
-import { propsObject, refuseUnknownKeys } from '../private/invalid-input';
+import { envProblems, propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import type { GeneratedNames } from '../private/names';
 import { keysOf } from '../private/near-miss';
 import { assemblyDirFor } from '../private/scratch';
@@ -97,10 +97,10 @@ export class Capability extends Stage {
     // a misspelt prop only: a capability class (docs/packaging.md) hands its own props, ours among them, to this constructor
     refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path, true);
     this.generatedNames = setUpCapability(this, props);
-    const env: unknown = propsObject(props).env;
     // from JavaScript, anything: aws-cdk reads a region of a string as none, and the stacks become environment-agnostic
-    if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env))) {
-      this.node.addValidation({ validate: () => [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`] });
+    const wrongEnv = envProblems(propsObject(props).env);
+    if (wrongEnv.length > 0) {
+      this.node.addValidation({ validate: () => wrongEnv });
     }
     const prefix: unknown = propsObject(props).prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does

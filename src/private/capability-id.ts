@@ -1,5 +1,5 @@
 import type { IConstruct } from 'constructs';
-import { invalidInput } from './invalid-input';
+import { invalidInput, requireUnusedId } from './invalid-input';
 import { requireConstructScope } from './misplaced';
 import { valueText } from './value-text';
 
@@ -14,7 +14,7 @@ const CAPABILITY_ID = /^[a-z][a-z0-9\-_.]*$/i;
  */
 export function requireCapabilityId<T extends IConstruct>(scope: T, id: string): T {
   requireConstructScope(scope, id, 'Capability', `new Capability(app, '${typeof id === 'string' ? id : 'cdn'}')`);
-  if (typeof id === 'string' && CAPABILITY_ID.test(id)) return scope;
+  if (typeof id === 'string' && CAPABILITY_ID.test(id)) return requireUnusedId(scope, id, 'Capability', 'cdn');
   const path = scope.node.path ? `${scope.node.path}/${String(id)}` : String(id);
   const like = typeof id === 'string' ? id.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z]+/, '').replace(/-+$/, '') : '';
   const fix = like === '' ? 'Give it an id that starts with a letter, such as "cdn".' : `Give it an id such as ${JSON.stringify(like)}.`;

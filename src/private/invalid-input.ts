@@ -1,4 +1,4 @@
-import { Construct, IConstruct } from 'constructs';
+import { IConstruct } from 'constructs';
 import { constructionRefusal, requireConstructScope } from './misplaced';
 import { misspeltKeyProblems, unknownKeyProblems } from './near-miss';
 import { valueText } from './value-text';
@@ -69,10 +69,41 @@ export function requireChildId<T extends IConstruct>(scope: T, id: unknown, what
   if (typeof id !== 'string' || id === '') {
     throw invalidInput(`${what} in ${where}: its id (${valueText(id)}) must be a string that is not empty, such as '${example}'`, scope.node.path);
   }
+  return requireUnusedId(scope, id, what, example);
+}
+
+/**
+ * Returns `scope` when no child of it has `id` and constructs can hold the id; throws the `CAP010` refusal
+ * otherwise, naming both paths: a child of the id exists (constructs' `There is already a Construct with
+ * name ...` names neither path), or the id is a member every object has (`toString`, `__proto__`), which
+ * constructs 10 reads as taken.
+ *
+ * @param what the class being created, as the message names it (`Contribution`)
+ * @param example an id of its kind, for the message
+ */
+export function requireUnusedId<T extends IConstruct>(scope: T, id: string, what: string, example: string): T {
+  const where = scope.node.path ? `'${scope.node.path}'` : 'the app';
   // constructs takes '/' in an id as '--'
-  const existing: unknown = scope.node.tryFindChild(id.replace(/\//g, '--'));
-  // constructs looks children up in a plain object: 'toString' finds Object.prototype's, which constructs itself refuses
-  if (!Construct.isConstruct(existing)) return scope;
+  const own = id.replace(/\//g, '--');
+  if (own in Object.prototype) {
+    // constructs 10 keeps children in a plain object: 'toString' finds Object.prototype's member, and constructs refuses
+    // the id as taken, naming no path, though the scope has no such child
+    throw invalidInput(`${what} in ${where}: its id '${id}' is a name constructs cannot hold (it keeps a construct's children in a plain object, where '${id}' is a member every object has, so it reads the id as taken). Give the ${what} another id, such as '${example}'`, scope.node.path);
+  }
+  const existing = scope.node.tryFindChild(own);
+  if (existing === undefined) return scope;
   const path = scope.node.path ? `${scope.node.path}/${existing.node.id}` : existing.node.id;
   throw invalidInput(`${what} '${path}': ${where} already has a child of the id '${existing.node.id}' (${valueText(existing)}), and a construct's id is unique among its siblings. Give the ${what} an id of its own`, path);
+}
+
+/**
+ * What is wrong with an aws-cdk `env` that the types forbid and JavaScript lets through: one that is no object
+ * (a string, a list, `null`), which aws-cdk reads as no account and region, so the stacks silently become
+ * environment-agnostic. None for `undefined` (no env) or an object.
+ */
+export function envProblems(env: unknown): string[] {
+  if (env === undefined || (env !== null && typeof env === 'object' && !Array.isArray(env))) {
+    return [];
+  }
+  return [`'env' (${valueText(env)}) must be an object such as { account: '123456789012', region: 'us-east-1' }`];
 }
