@@ -119,6 +119,7 @@ describe('CAP008: a CloudFormation export that a remaining stack imported', () =
     const series = lockedSeries(shop, { bucket: 'Logs', reads: true });
     const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
     for (const u of lock.units) delete u.values;
+    delete lock.contentDigest; // an edited lock, read as one an earlier version wrote: without the contentDigest an edit would no longer match
     fs.writeFileSync(series.lockFile, JSON.stringify(lock));
 
     // WHEN the next release renames the bucket

@@ -59,12 +59,21 @@ function pointerOf(message: string): string {
 
 const cases = (() => {
   const { series, text } = lockedShop();
-  return { series, text, lock: JSON.parse(text) };
+  return { series, text, lock: withoutDigest(JSON.parse(text)) };
 })();
+
+/**
+ * The lock without its contentDigest, which any edit would no longer match (a refusal of its own, test/lock-merge.test.ts):
+ * these shapes are read as a lock written before the digest was recorded, so that its schema and rules judge them.
+ */
+function withoutDigest(lock: any): any {
+  delete lock.contentDigest;
+  return lock;
+}
 
 /** A copy of the real lock with `edit` applied. */
 function edited(edit: (lock: any) => void): string {
-  const lock = JSON.parse(cases.text);
+  const lock = withoutDigest(JSON.parse(cases.text));
   edit(lock);
   return JSON.stringify(lock, undefined, 2);
 }
@@ -81,7 +90,7 @@ const unit = (lock: any, label: string) => lock.units.find((u: any) => u.label =
 
 /** The 40 hand-edited shapes: an edit of the real lock, and the JSON pointers of the CAP014s it gets (empty: accepted). */
 const SHAPES: ReadonlyArray<readonly [string, () => string, readonly string[]]> = [
-  ['formatVersion 3', () => edited((l) => (l.formatVersion = 3)), ['/formatVersion']],
+  ['formatVersion 0', () => edited((l) => (l.formatVersion = 0)), ['/formatVersion']],
   ['formatVersion "1"', () => edited((l) => (l.formatVersion = '1')), ['/formatVersion']],
   ['formatVersion missing', () => edited((l) => delete l.formatVersion), ['/formatVersion']],
   ['the whole file null', () => 'null', ['(the whole file)']],
@@ -320,6 +329,8 @@ describe('mutations of a valid lock (property)', () => {
           outcomes.refused++;
           expect(problems.length).toBeGreaterThan(0);
           for (const p of problems) {
+            // a formatVersion above this version's: one refusal that names the format, not a pointer
+            if (/was written by a newer version of cdk-capability \(lock format (\d+);/.exec(p)?.[1] === String((doc as any)?.formatVersion)) continue;
             const problem = /is not a cdk-capability lock: (.+)\. Restore/.exec(p)?.[1] ?? '';
             if (/^and \d+ more/.test(problem)) continue;
             expect({ problem, found: namesWhatIsThere(doc, problem) }).toEqual({ problem, found: true });

@@ -402,7 +402,7 @@ describe('the lock file', () => {
   test('a lock file of the wrong shape is refused with one CAP014 per violation, each naming its JSON pointer', () => {
     // GIVEN a lock file holding valid JSON that is not a lock
     const series = newSeries();
-    fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 3, units: {} }));
+    fs.writeFileSync(series.lockFile, JSON.stringify({ formatVersion: 0, units: {} }));
     const app = appOf(series);
     cdn(app, { version: '1.0.0' });
 
@@ -413,7 +413,7 @@ describe('the lock file', () => {
     const prefix = `lock file: '${series.lockFile}' is not a cdk-capability lock: `;
     const fix = '. Restore the file from version control, correct it (docs/lock.md), or delete it to start a first release.';
     expect(coded(violations)).toEqual(
-      ['/barriers is missing', '/edges is missing', '/formatVersion (3) must be 1 or 2, the format versions this version reads', '/interfaces is missing', '/units ({}) must be a list'].map((problem) => ({
+      ['/barriers is missing', '/edges is missing', '/formatVersion (0) must be 1 or 2, the format versions this version reads', '/interfaces is missing', '/units ({}) must be a list'].map((problem) => ({
         code: 'CAP014',
         message: `${prefix}${problem}${fix}`,
         paths: [],

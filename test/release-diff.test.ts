@@ -245,6 +245,7 @@ describe('a changed unit whose recorded values show no difference', () => {
     const series = lockedSeries(platform, RELEASE_1);
     const lock = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8'));
     lock.units.find((u: any) => u.label === 'ConfigMap a').digest = '0'.repeat(64);
+    delete lock.contentDigest; // an edited lock, read as one an earlier version wrote: without the contentDigest an edit would no longer match
     fs.writeFileSync(series.lockFile, JSON.stringify(lock, undefined, 2));
 
     // WHEN the same release is planned against it

@@ -303,6 +303,7 @@ describe('digests of sensitive values', () => {
     const base = lock.units.find((u: any) => u.label === 'stack shop/Base');
     base.values['Resources.Db.Properties.MasterUserPassword'] = FIRST;
     base.digest = 'changed';
+    delete lock.contentDigest; // an edited lock, read as one an earlier version wrote: without the contentDigest an edit would no longer match
     fs.writeFileSync(series.lockFile, JSON.stringify(lock));
 
     // WHEN the next release is planned

@@ -43,7 +43,8 @@ function globexRemoved(env: Env, edit?: (lock: Lock) => Lock): Plan {
 }
 
 function editLock(series: ReleaseSeries, edit: (lock: Lock) => Lock): void {
-  fs.writeFileSync(series.lockFile, JSON.stringify(edit(JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')))));
+  const { contentDigest: _digest, ...lock } = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')); // an edited lock, read as one an earlier version wrote: without the contentDigest an edit would no longer match
+  fs.writeFileSync(series.lockFile, JSON.stringify(edit(lock)));
 }
 
 function lockOf(env: Env): Lock {

@@ -61,7 +61,8 @@ describe('a writer moved to another line of the program is the same writer', () 
     // GIVEN the real lock of a release, rewritten as a lock from before writers were recorded: owners only
     const series = lockedSeries(patched, false);
     const lock = readLock(series.lockFile);
-    const old = { ...lock, units: lock.units.map(({ writers: _writers, ...unit }) => unit) };
+    // without the contentDigest an edit would no longer match, as an earlier version wrote it
+    const old = { ...lock, contentDigest: undefined, units: lock.units.map(({ writers: _writers, ...unit }) => unit) };
     expect(old.units.find((u) => u.label === 'ConfigMap cm')?.owners).toEqual({ 'data.a': expect.stringMatching(/^shop\/Routing\/Cm \(addJsonPatch at test\/writer-identity\.test\.ts:\d+\)$/) });
     fs.writeFileSync(series.lockFile, JSON.stringify(old, null, 2));
 

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
 import { lockSchemaProblems } from './lock-schema';
@@ -258,9 +259,70 @@ export function parseLock(text: string, file: string, recover = RECOVER): LockFi
     }
     return { problems: [`'${file}' is not valid JSON (${(e as Error).message}). ${recover}`] };
   }
+  const newer = newerFormat(parsed);
+  if (newer !== undefined) {
+    return {
+      problems: [
+        `'${file}' was written by a newer version of cdk-capability (lock format ${newer}; this version reads formats 1 to ${LOCK_FORMAT_VERSION}). ` +
+          'Upgrade cdk-capability in this project to the version that wrote it (the one on the branch that committed the lock), and synth again. ' +
+          'Do not delete or edit the lock: without it the release checks (CAP007, CAP008) have nothing to compare with.',
+      ],
+    };
+  }
   const problems = lockSchemaProblems(parsed);
   if (problems.length > 0) return { problems: problems.map((p) => `'${file}' is not a cdk-capability lock: ${p}. ${recover}`) };
-  return { lock: parsed as Lock, problems: [] };
+  const { [CONTENT_DIGEST]: recorded, ...lock } = parsed as Lock & { readonly [CONTENT_DIGEST]?: string };
+  if (recorded !== undefined && !matchesContentDigest(text, lock as Lock, recorded)) {
+    return {
+      problems: [
+        `'${file}' is not the lock cdk-capability wrote: its content does not match its ${CONTENT_DIGEST}, as when git merges two branches' locks ` +
+          'line by line without a conflict (a merge, rebase, cherry-pick or revert), or the file was edited by hand. ' +
+          `A lock merged line by line can record what neither branch released: its edges name units by their index. ${recover === RECOVER ? RESOLVE_MERGE : recover}`,
+      ],
+    };
+  }
+  return { lock: lock as Lock, problems: [] };
+}
+
+/**
+ * The key of the lock file that holds the digest of the rest of its content (`sha256:<hex>`), written second, after
+ * `formatVersion`. Every release changes it, so two branches that each update the lock conflict on that line when git
+ * merges them, and a lock combined line by line without a conflict (or edited by hand) no longer matches it.
+ */
+const CONTENT_DIGEST = 'contentDigest';
+
+const RESOLVE_MERGE =
+  'Resolve the merge by re-running with CDK_CAPABILITY_UPDATE_LOCK=1 on the merged program, from one side\'s lock whole ' +
+  '(git checkout HEAD -- <lock file>, or the lock of the commit you reverted), and commit the lock it writes (docs/lock.md#merging-rebasing-and-reverting).';
+
+/** The digest a lock file records of its content: SHA-256 of the lock without its digest, serialized as `serializeLock` does. */
+function contentDigest(serialized: string): string {
+  return `sha256:${createHash('sha256').update(serialized).digest('hex')}`;
+}
+
+/** The first line of a serialized lock and the line after it: `{` and its format version. */
+function headOf(formatVersion: unknown): string {
+  return `{\n  "formatVersion": ${JSON.stringify(formatVersion)},\n`;
+}
+
+/**
+ * Whether the lock read from `text` is the content its `recorded` digest was taken of. A file as `serializeLock`
+ * wrote it is hashed as it is, without its digest line; any other text of it (reformatted, CRLF line ends) is
+ * serialized again from what was read, so only a change of content fails.
+ */
+function matchesContentDigest(text: string, lock: Lock, recorded: string): boolean {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const head = headOf(lock.formatVersion);
+  const line = `  "${CONTENT_DIGEST}": ${JSON.stringify(recorded)},\n`;
+  if (body.startsWith(head + line) && body.endsWith('\n') && contentDigest(head + body.slice(head.length + line.length, -1)) === recorded) return true;
+  return contentDigest(JSON.stringify(lock, undefined, 2)) === recorded;
+}
+
+/** The `formatVersion` of a parsed lock when it is a format after the one this version writes, else undefined. */
+function newerFormat(parsed: unknown): number | undefined {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const version = (parsed as { readonly formatVersion?: unknown }).formatVersion;
+  return typeof version === 'number' && Number.isInteger(version) && version > LOCK_FORMAT_VERSION ? version : undefined;
 }
 
 /** The first line (1-based) that starts with a git merge-conflict marker (`<<<<<<<`, `=======`, `>>>>>>>`), if any. */
@@ -280,7 +342,14 @@ export function writeLock(file: string, lock: Lock): void {
   fs.renameSync(temporary, file);
 }
 
-/** The lock file's content: the lock as JSON, two-space indented, with a final newline. */
+/**
+ * The lock file's content: the lock as JSON, two-space indented, with a final newline, and second after
+ * `formatVersion` the digest of the rest (`contentDigest`), which `parseLock` checks.
+ */
 export function serializeLock(lock: Lock): string {
-  return JSON.stringify(lock, undefined, 2) + '\n';
+  const { [CONTENT_DIGEST]: _previous, ...content } = lock as Lock & { readonly [CONTENT_DIGEST]?: string };
+  // formatVersion first, as parseLock reads the file back: the digest is of the content in the order it is written
+  const serialized = JSON.stringify(Object.assign({ formatVersion: content.formatVersion }, content), undefined, 2);
+  const head = headOf(content.formatVersion);
+  return `${head}  "${CONTENT_DIGEST}": "${contentDigest(serialized)}",\n${serialized.slice(head.length)}\n`;
 }
