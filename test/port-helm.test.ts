@@ -390,3 +390,84 @@ describe('Helm SortManifests: subcharts of one release as sibling charts', () =>
     ]);
   });
 });
+
+/**
+ * Helm's hook weights. Source: helm/helm at commit e9b85e4de16ad45805843fb121748018cf89094b, pkg/action/hooks.go
+ * (execHookWithDelayedShutdown: the hooks of one event sorted by `helm.sh/hook-weight`, stable over the kind order,
+ * each run and waited for before the next) and pkg/action/hooks_test.go (TestHooksCleanUp: pre-install hooks
+ * build-config-1 of weight -5 and build-config-2 of weight 0, run in that order). Argo CD, the one engine the
+ * library writes hooks for (GitOps.argoCd(); docs/ordering.md, "Hooks"), reads `helm.sh/hook-weight` as the sync
+ * wave of a hook only when it has no `argocd.argoproj.io/sync-wave`, which the library writes on every object.
+ */
+describe('Helm hook weights (TestHooksCleanUp)', () => {
+  /** TestHooksCleanUp's hooks, the heavier declared first, written for Argo CD. */
+  function weightedHooks(second: { readonly hook: string; readonly weight: string }): CapabilityApp {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.argoCd() });
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    const hook = (name: string, events: string, weight: string) => new ApiObject(chart, name, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'test', annotations: { 'helm.sh/hook': events, 'helm.sh/hook-weight': weight } },
+      data: { foo: 'bar' },
+    });
+    hook('build-config-2', 'pre-install', '0');
+    hook('build-config-1', second.hook, second.weight);
+    return app;
+  }
+
+  // The defect this port found: both hooks took one step, so one sync wave, and Argo CD, which orders a wave by kind
+  // and name, not by the weight the library's sync wave hides, was free to run the heavier first. A lighter hook of
+  // an event now comes a step before a heavier one of that event: an edge that only orders, as the kind order is.
+  test('a pre-install hook of weight -5 a step, so a sync wave, before one of weight 0', () => {
+    // GIVEN the two pre-install hooks
+    const app = weightedHooks({ hook: 'pre-install', weight: '-5' });
+
+    // WHEN synthesized
+    const { plan, violations } = app.synthesize();
+    app.synth();
+
+    // THEN Helm's order, in two waves
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/r#1', objects: ['ConfigMap test/build-config-1'], dependsOn: [] },
+      { id: 'c/r#2', objects: ['ConfigMap test/build-config-2'], dependsOn: [{ step: 'c/r#1', reasons: ['Helm hook weight (pre-install)'] }] },
+    ]);
+    const argo = path.join(app.outdir, 'gitops', 'argocd');
+    const waves = fs.readdirSync(argo).sort().flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(argo, f), 'utf-8')).map((d) => d.toJS()))
+      .map((o) => `${o.metadata.name} ${o.metadata.annotations['argocd.argoproj.io/sync-wave']}`);
+    expect(waves).toEqual(['build-config-1 0', 'build-config-2 1']);
+  });
+
+  test('the weights give way to an addDependency the other way: accepted, and plan.json names the order left out', () => {
+    // GIVEN the two pre-install hooks, the lighter made to depend on the heavier
+    const app = weightedHooks({ hook: 'pre-install', weight: '-5' });
+    const chart = app.node.findChild('c').node.findChild('r');
+    const at = siteOfNextLine();
+    chart.node.findChild('build-config-1').node.addDependency(chart.node.findChild('build-config-2'));
+
+    // WHEN synthesized
+    const { plan, violations } = app.synthesize();
+
+    // THEN the dependency's order, and the weights' named as left out
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan).map((s) => s.objects)).toEqual([['ConfigMap test/build-config-2'], ['ConfigMap test/build-config-1']]);
+    expect(plan!.droppedOrder).toEqual([{
+      before: 'ConfigMap test/build-config-1',
+      after: 'ConfigMap test/build-config-2',
+      reason: 'Helm hook weight (pre-install)',
+      closes: [`ConfigMap test/build-config-1 => ConfigMap test/build-config-2: explicit dependency (addDependency), 'c/r/build-config-1'.addDependency('c/r/build-config-2') at ${at}`],
+    }]);
+  });
+
+  test('hooks of no common event, or of one weight, are not ordered by their weights', () => {
+    // GIVEN a post-install hook of weight -5 beside the pre-install hook of weight 0, and two pre-install hooks of
+    // weights 0 and "00" (Helm reads both as 0)
+    const events = weightedHooks({ hook: 'post-install', weight: '-5' }).synthesize();
+    const same = weightedHooks({ hook: 'pre-install', weight: '00' }).synthesize();
+
+    // THEN one step each, in creation order
+    for (const { plan } of [events, same]) {
+      expect(stepSummary(plan)).toEqual([{ id: 'c/r', objects: ['ConfigMap test/build-config-2', 'ConfigMap test/build-config-1'], dependsOn: [] }]);
+    }
+  });
+});
