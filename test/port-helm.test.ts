@@ -397,7 +397,8 @@ describe('Helm SortManifests: subcharts of one release as sibling charts', () =>
  * each run and waited for before the next) and pkg/action/hooks_test.go (TestHooksCleanUp: pre-install hooks
  * build-config-1 of weight -5 and build-config-2 of weight 0, run in that order). Argo CD, the one engine the
  * library writes hooks for (GitOps.argoCd(); docs/ordering.md, "Hooks"), reads `helm.sh/hook-weight` as the sync
- * wave of a hook only when it has no `argocd.argoproj.io/sync-wave`, which the library writes on every object.
+ * wave of a hook only when it has no `argocd.argoproj.io/sync-wave` (argoproj/gitops-engine pkg/sync/syncwaves/waves.go,
+ * `Wave`), which the library writes on every object.
  */
 describe('Helm hook weights (TestHooksCleanUp)', () => {
   /** TestHooksCleanUp's hooks, the heavier declared first, written for Argo CD. */
