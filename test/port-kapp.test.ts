@@ -411,3 +411,43 @@ describe('kapp\'s e2e TestOrder (test/e2e/order_test.go)', () => {
     expect(plan!.teardown.steps.map((s) => [s.units, s.when])).toEqual([[['ConfigMap kapp-test/import-etcd-into-db'], 'after-apply']]);
   });
 });
+
+/**
+ * kapp's default delete rules, from the same commit's pkg/kapp/config/default.go (`changeRuleBindings`): "Delete CRs
+ * before CRDs" and "Delete non-CRs after deleting CRDs so that if CRDs use conversion webhooks it's more likely that
+ * backing webhook resources are still available during deletion of CRs" (both `ignoreIfCyclical`).
+ */
+describe('kapp\'s default delete rules (pkg/kapp/config/default.go)', () => {
+  /** An operator: the CRD of example.com/Widget, a Widget, and the Deployment and Service of its controller. */
+  function operator(app: CapabilityApp, all: boolean): void {
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    if (!all) return;
+    object(chart, 'Crd', 'apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com', undefined, {
+      spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    });
+    object(chart, 'Controller', 'apps/v1', 'Deployment', 'widget-controller', 'ops', {
+      spec: { selector: { matchLabels: { app: 'wc' } }, template: { metadata: { labels: { app: 'wc' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+    });
+    object(chart, 'Service', 'v1', 'Service', 'widget-webhook', 'ops', { spec: { ports: [{ port: 443 }], selector: { app: 'wc' } } });
+    object(chart, 'Widget', 'example.com/v1', 'Widget', 'w1', 'ops');
+  }
+
+  // kapp deletes the Widget, then the CRD, then the Deployment and Service. The library deletes the Widget first too,
+  // and waits for it (`kubectl delete --wait=true`) while the controller still runs; then, the reverse of its apply
+  // order as Helm's UninstallOrder has it (workloads before CustomResourceDefinition), the Service and Deployment, and
+  // the CRD last. A difference: an object of the kind that the composition does not declare (one the controller made)
+  // is deleted with the CRD, after the controller is gone.
+  test('the custom resource first, then the controller, the CRD last (kapp: the CRD before the controller)', () => {
+    // GIVEN the lock of the operator
+    const series = lockedSeries(operator, true);
+
+    // WHEN a release removes it
+    const { plan } = nextRelease(series, operator, false);
+
+    // THEN
+    expect(plan!.teardown.steps.map((s) => s.units)).toEqual([
+      ['example.com/Widget ops/w1'],
+      ['apps/Deployment ops/widget-controller', 'Service ops/widget-webhook', 'apiextensions.k8s.io/CustomResourceDefinition widgets.example.com'],
+    ]);
+  });
+});
