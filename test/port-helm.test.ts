@@ -472,3 +472,80 @@ describe('Helm hook weights (TestHooksCleanUp)', () => {
     }
   });
 });
+
+/**
+ * Helm's TestSortManifests (helm/helm at commit e9b85e4de16ad45805843fb121748018cf89094b,
+ * pkg/release/v1/util/manifest_sorter_test.go): of its manifests, Helm takes first (Job, pre-install), second
+ * (ReplicaSet, post-install), fifth (ReplicaSet, post-delete and post-install) and example-test (Pod, test) for hooks,
+ * fourth (Pod) and eighth (ConfigMap) for the release, sorted by kind (eighth, fourth), and skips third (ReplicaSet
+ * with the unknown hook no-such-hook) altogether. Its files six (a partial) and seven (empty) hold no object.
+ */
+describe('Helm TestSortManifests', () => {
+  function manifests(app: CapabilityApp): void {
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    const pod = { containers: [{ name: 'main', image: 'busybox:1.36' }] };
+    const replicaSet = (name: string, hook: string) => new ApiObject(chart, name, {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name, annotations: { 'helm.sh/hook': hook } },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: pod } },
+    });
+    new ApiObject(chart, 'first', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'first', labels: { doesnot: 'matter' }, annotations: { 'helm.sh/hook': 'pre-install' } },
+      spec: { template: { spec: { ...pod, restartPolicy: 'Never' } } },
+    });
+    replicaSet('second', 'post-install');
+    replicaSet('third', 'no-such-hook');
+    new ApiObject(chart, 'fourth', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fourth', annotations: { nothing: 'here' } }, spec: pod });
+    replicaSet('fifth', 'post-delete, post-install');
+    new ApiObject(chart, 'eighth', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'eighth' }, data: { name: 'value' } });
+    new ApiObject(chart, 'example-test', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'example-test', annotations: { 'helm.sh/hook': 'test' } }, spec: pod });
+  }
+
+  // For kubectl (cdk-capability apply), which runs no hooks, each hook is refused (docs/ordering.md, "Hooks"), third
+  // too: Helm skips a hook it does not know, kubectl would apply it.
+  test('for kubectl: each of the five objects with helm.sh/hook refused (CAP010), the unknown hook too', () => {
+    // GIVEN Helm's manifests
+    const app = newApp();
+    manifests(app);
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN
+    const fix = "Render the chart without its hooks (helmFlags: ['--no-hooks'] of cdk8s' Helm, or ['--skip-tests'] for its tests alone), or remove the annotation "
+      + 'and order the object with addDependency; with GitOps.argoCd(), Argo CD runs the hooks it knows.';
+    const refused = (object: string, site: string, hook: string) => ({
+      code: 'CAP010',
+      message: `invalid object: ${object} declared by '${site}' has the annotation helm.sh/hook ${JSON.stringify(hook)}, but kubectl (cdk-capability apply) runs no hooks: `
+        + `it would apply the object as an ordinary one, in the plan's order, at every apply. ${fix}`,
+      paths: [site],
+    });
+    expect(violations.map((v) => ({ code: v.code, message: v.message, paths: v.paths }))).toEqual([
+      refused('Pod example-test', 'c/r/example-test', 'test'),
+      refused('apps/ReplicaSet fifth', 'c/r/fifth', 'post-delete, post-install'),
+      refused('apps/ReplicaSet second', 'c/r/second', 'post-install'),
+      refused('apps/ReplicaSet third', 'c/r/third', 'no-such-hook'),
+      refused('batch/Job first', 'c/r/first', 'pre-install'),
+    ]);
+  });
+
+  // For Argo CD, which runs Helm's pre-install and post-install hooks in its PreSync and PostSync phases and never a
+  // test or an unknown hook, the plan orders every object by kind, as Helm orders its release (eighth before fourth).
+  test('for Argo CD: accepted, one step in the kind order', () => {
+    // GIVEN Helm's manifests, written for Argo CD
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.argoCd() });
+    manifests(app);
+
+    // WHEN synthesized
+    const { plan, violations } = app.synthesize();
+
+    // THEN
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan).map((s) => s.objects)).toEqual([[
+      'ConfigMap eighth', 'Pod fourth', 'Pod example-test', 'apps/ReplicaSet second', 'apps/ReplicaSet third', 'apps/ReplicaSet fifth', 'batch/Job first',
+    ]]);
+  });
+});
