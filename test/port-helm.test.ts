@@ -417,8 +417,8 @@ describe('Helm hook weights (TestHooksCleanUp)', () => {
   }
 
   // The defect this port found: both hooks took one step, so one sync wave, and Argo CD, which orders a wave by kind
-  // and name, not by the weight the library's sync wave hides, was free to run the heavier first. A lighter hook of
-  // an event now comes a step before a heavier one of that event: an edge that only orders, as the kind order is.
+  // and name, not by the weight the library's sync wave hides, was free to run the heavier first. A lighter Helm hook
+  // of an Argo CD phase now comes a step before a heavier one of that phase: an edge that only orders.
   test('a pre-install hook of weight -5 a step, so a sync wave, before one of weight 0', () => {
     // GIVEN the two pre-install hooks
     const app = weightedHooks({ hook: 'pre-install', weight: '-5' });
@@ -431,7 +431,7 @@ describe('Helm hook weights (TestHooksCleanUp)', () => {
     expect(violations).toEqual([]);
     expect(stepSummary(plan)).toEqual([
       { id: 'c/r#1', objects: ['ConfigMap test/build-config-1'], dependsOn: [] },
-      { id: 'c/r#2', objects: ['ConfigMap test/build-config-2'], dependsOn: [{ step: 'c/r#1', reasons: ['Helm hook weight (pre-install)'] }] },
+      { id: 'c/r#2', objects: ['ConfigMap test/build-config-2'], dependsOn: [{ step: 'c/r#1', reasons: ['Helm hook weight (PreSync)'] }] },
     ]);
     const argo = path.join(app.outdir, 'gitops', 'argocd');
     const waves = fs.readdirSync(argo).sort().flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(argo, f), 'utf-8')).map((d) => d.toJS()))
@@ -455,14 +455,49 @@ describe('Helm hook weights (TestHooksCleanUp)', () => {
     expect(plan!.droppedOrder).toEqual([{
       before: 'ConfigMap test/build-config-1',
       after: 'ConfigMap test/build-config-2',
-      reason: 'Helm hook weight (pre-install)',
+      reason: 'Helm hook weight (PreSync)',
       closes: [`ConfigMap test/build-config-1 => ConfigMap test/build-config-2: explicit dependency (addDependency), 'c/r/build-config-1'.addDependency('c/r/build-config-2') at ${at}`],
     }]);
   });
 
-  test('hooks of no common event, or of one weight, are not ordered by their weights', () => {
-    // GIVEN a post-install hook of weight -5 beside the pre-install hook of weight 0, and two pre-install hooks of
-    // weights 0 and "00" (Helm reads both as 0)
+  // Argo CD runs a pre-install,post-install hook in PreSync, before every post-install hook (and in PostSync again);
+  // Helm runs it in its post-install by weight too. An edge by weight would close a cycle with Argo CD's phases (CAP004
+  // of a composition Argo CD and Helm both accept): a hook of two phases is not ordered by weight.
+  test('a hook of two phases of Argo CD: not ordered by weight, accepted', () => {
+    // GIVEN a post-install hook of weight -5 and a pre-install,post-install hook of weight 0
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), gitops: GitOps.argoCd() });
+    const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
+    for (const [name, events, weight] of [['x', 'post-install', '-5'], ['y', 'post-install, pre-install', '0']]) {
+      new ApiObject(chart, name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'test', annotations: { 'helm.sh/hook': events, 'helm.sh/hook-weight': weight } } });
+    }
+
+    // WHEN synthesized
+    const { plan, violations } = app.synthesize();
+
+    // THEN one step, in creation order
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan)).toEqual([{ id: 'c/r', objects: ['ConfigMap test/x', 'ConfigMap test/y'], dependsOn: [] }]);
+  });
+
+  // Argo CD runs pre-install and pre-upgrade hooks alike in PreSync, by their weights: so does the plan.
+  test('a pre-upgrade hook of weight -5 a step before a pre-install hook of weight 0: one phase of Argo CD', () => {
+    // GIVEN the pre-install hook of weight 0 declared first, and a pre-upgrade hook of weight -5
+    const app = weightedHooks({ hook: 'pre-upgrade', weight: '-5' });
+
+    // WHEN synthesized
+    const { plan, violations } = app.synthesize();
+
+    // THEN the pre-upgrade hook a step before
+    expect(violations).toEqual([]);
+    expect(stepSummary(plan)).toEqual([
+      { id: 'c/r#1', objects: ['ConfigMap test/build-config-1'], dependsOn: [] },
+      { id: 'c/r#2', objects: ['ConfigMap test/build-config-2'], dependsOn: [{ step: 'c/r#1', reasons: ['Helm hook weight (PreSync)'] }] },
+    ]);
+  });
+
+  test('hooks of two phases, or of one weight, are not ordered by their weights', () => {
+    // GIVEN a post-install hook of weight -5 beside the pre-install hook of weight 0 (PostSync and PreSync), and two
+    // pre-install hooks of weights 0 and "00" (Helm reads both as 0)
     const events = weightedHooks({ hook: 'post-install', weight: '-5' }).synthesize();
     const same = weightedHooks({ hook: 'pre-install', weight: '00' }).synthesize();
 

@@ -23,7 +23,7 @@ export const EdgeReason = {
   /** Followed by the referring field in parentheses: `reference (spec.template.spec.serviceAccountName)`. */
   REFERENCE: 'reference',
   CHILD_CHART: 'child chart before its parent chart (cdk8s)',
-  /** Followed by the events the two hooks share in parentheses: `Helm hook weight (pre-install)`. */
+  /** Followed by the Argo CD phase of the two hooks in parentheses: `Helm hook weight (PreSync)`. */
   HOOK_WEIGHT: 'Helm hook weight',
 } as const;
 
@@ -239,8 +239,8 @@ function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
 }
 
 /**
- * Helm's order of the hooks of one event, lighter `helm.sh/hook-weight` first (`hookWeightEdges`): each a step
- * before the next weight, so a sync wave before it in Argo CD's output. An edge that only orders: it gives way
+ * The order of the Helm hooks of one Argo CD phase, lighter `helm.sh/hook-weight` first (`hookWeightEdges`): each a
+ * step before the next weight, so a sync wave before it in Argo CD's output. An edge that only orders: it gives way
  * where it would close a cycle.
  */
 function addHookWeightEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
@@ -248,7 +248,7 @@ function addHookWeightEdges(input: GraphInput, graph: Graph, unitNode: Map<ICons
     const before = unitNode.get(input.objects[e.before].apiObject);
     const after = unitNode.get(input.objects[e.after].apiObject);
     if (before === undefined || after === undefined) continue;
-    graph.addInferredEdge(before, after, `${EdgeReason.HOOK_WEIGHT} (${e.events.join(', ')})`, false, `helm.sh/hook-weight ${e.weights[0]} before ${e.weights[1]}`);
+    graph.addInferredEdge(before, after, `${EdgeReason.HOOK_WEIGHT} (${e.phase})`, false, `helm.sh/hook-weight ${e.weights[0]} before ${e.weights[1]}`);
   }
 }
 
