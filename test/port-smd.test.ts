@@ -6,8 +6,12 @@
  * accepts is a composition the library accepts, and the manifest is the object SMD merges.
  *
  * Source: kubernetes-sigs/structured-merge-diff at commit 15d075473efece0367330fd20a7cc2aad2eeb998, files
- * merge/conflict_test.go, merge/leaf_test.go, merge/set_test.go, merge/field_level_overrides_test.go and
- * merge/multiple_appliers_test.go; each test names the upstream test it ports. A composition is one set of writers,
+ * merge/conflict_test.go, merge/leaf_test.go, merge/set_test.go, merge/field_level_overrides_test.go,
+ * merge/multiple_appliers_test.go, merge/duplicates_test.go, merge/preserve_unknown_test.go and typed/validate_test.go;
+ * each test names the upstream test it ports. Not ported: merge/obsolete_versions_test.go and schema_change_test.go
+ * (a manager's fields across API versions and schema changes: a composition writes one version of one schema),
+ * merge/ignore_test.go (ignored fields are the API server's
+ * configuration), merge/extract_apply_test.go (extracting a manager's apply configuration). A composition is one set of writers,
  * not a sequence of applies: where SMD's case applies, updates and applies again, the port is the set of writers of
  * the moment SMD checks for conflicts. Already compared with SMD itself, leaf by leaf, in test/ledger-vs-smd.test.ts
  * (the cases of test/smd/cases): the applies-only cases of the same files. Where the library differs on purpose,
@@ -302,5 +306,93 @@ describe('nested lists and maps with several appliers, against merge/multiple_ap
       "CAP002 field conflict: 'smd/Routing/ControllerOne' and 'smd/Routing/ControllerTwo' both write spec.mapOfMapsRecursive.c.d.e of example.com/Thing ns/t at runtime. "
         + "Give each field one owner: drop it from one RuntimeWriter's fields.",
     ]);
+  });
+});
+
+describe('duplicates, against merge/duplicates_test.go and typed/validate_test.go', () => {
+  // upstream's duplicatesParser: a set of numbers, and a list of {name, value1, value2} keyed by name
+  const DUPLICATES = {
+    set: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'integer' } },
+    list: {
+      'type': 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      'items': { type: 'object', properties: { name: { type: 'string' }, value1: { type: 'integer' }, value2: { type: 'integer' } } },
+    },
+  };
+
+  // typed/validate_test.go: its duplicatesObjects (a set holding a value twice, a keyed list with an element twice) are
+  // "valid with AllowDuplicates validation, invalid otherwise", and an apply validates without it (typed/validate.go
+  // `duplicate entries for key`). merge/duplicates_test.go makes its duplicates with updates only. A declaration is an
+  // apply: each duplicate is a CAP010 naming the field, the key or value, and its writer.
+  test('an applied set with a value twice and a keyed list with a key twice: CAP010 each (typed/validate_test.go duplicatesObjects)', () => {
+    // GIVEN the declarer applying set [1, 1, 3, 4] (sets/ownership/duplicates) and list elements a, a
+    const result = compose(DUPLICATES, { set: [1, 1, 3, 4], list: [{ name: 'a', value1: 1 }, { name: 'a', value1: 2 }] }, () => undefined);
+
+    // THEN
+    expect(messages(result)).toEqual([
+      "CAP010 invalid object: spec.list of example.com/Thing ns/t has 2 elements with the key [name=a], written by 'smd/Routing/Thing'. "
+        + 'Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.',
+      "CAP010 invalid object: spec.set of example.com/Thing ns/t holds the value 1 2 times, written by 'smd/Routing/Thing'. "
+        + 'Server-side apply refuses a set with a repeated value: write each value once.',
+    ]);
+  });
+
+  // Not upstream's: the duplicate SMD's updater makes by writing element a beside the applier's a is, between two
+  // writers of a composition, one element a in the merge (the ledger merges by key), its fields contested.
+  test('a key twice made by two writers, each writing the element once: CAP002 on its fields, not a duplicate', () => {
+    // GIVEN the declarer writing element a's value1, and a Contribution writing element a again
+    const result = compose(DUPLICATES, { list: [{ name: 'a', value1: 1 }, { name: 'b', value1: 3 }] }, (routing, thing) =>
+      contribute(routing, 'Other', thing, { list: [{ name: 'a', value1: 2 }] }));
+
+    // THEN one element a in the merge, its value1 contested
+    expect(messages(result)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.list[name=a].value1')]);
+  });
+
+  // Ported from list/merge/apply_update_duplicates_apply_without: the applier applies element b alone, the updater
+  // owns element a (the duplicated one) whole; SMD's last apply has no conflict. A controller of element a beside
+  // the declarer of element b is accepted, and the manifest holds the declarer's b.
+  test('an applier of element b and a controller of element a: accepted (apply_update_duplicates_apply_without)', () => {
+    // GIVEN the declarer applying element b; WHEN a RuntimeWriter writes element a
+    const result = compose(DUPLICATES, { list: [{ name: 'b', value1: 3 }] }, (routing, thing) => controller(routing, 'Updater', thing, ['spec.list[name=a]']));
+
+    // THEN
+    expect(messages(result)).toEqual([]);
+    expect(specOf(result)).toEqual({ list: [{ name: 'b', value1: 3 }] });
+  });
+
+  // Ported from sets/ownership/add_duplicate: updater-one's set [1, 3, 4], updater-two's update [1, 1, 3, 4] leaves
+  // updater-two owning the value 1 (SMD gives a duplicated value to the manager that duplicated it). As applies, two
+  // writers of one value of a set share it (apply_update_apply_with_overlap, above): no conflict, the value once.
+  test('two writers of one value of a set: shared, written once (sets/ownership/add_duplicate, as applies)', () => {
+    // GIVEN the declarer writing [1, 3, 4]; WHEN a Contribution writes [1]
+    const result = compose(DUPLICATES, { set: [1, 3, 4] }, (routing, thing) => contribute(routing, 'Two', thing, { set: [1] }));
+
+    // THEN
+    expect(messages(result)).toEqual([]);
+    expect(specOf(result)).toEqual({ set: [1, 3, 4] });
+  });
+});
+
+describe('unknown fields, against merge/preserve_unknown_test.go', () => {
+  // upstream's preserveUnknownParser: a map with a field num and other fields of any name; here an object with
+  // x-kubernetes-preserve-unknown-fields, from which the API server derives the same schema
+  const PRESERVE = { obj: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true, 'properties': { num: { type: 'integer' } } } };
+
+  // Ported from TestPreserveUnknownFields/preserve_unknown_fields: the applier of num: 5 and unknown: value owns both,
+  // each a field of its own. So another writer of unknown conflicts with it on unknown alone, and a writer of a third
+  // unknown field does not.
+  test('a field the schema does not name is a field of its own: a second writer of it conflicts, of another field merges (preserve_unknown_fields)', () => {
+    // GIVEN the declarer applying num: 5 and unknown: value
+    const declared = { obj: { num: 5, unknown: 'value' } };
+
+    // WHEN a Contribution writes unknown, or another field
+    const same = compose(PRESERVE, declared, (routing, thing) => contribute(routing, 'Other', thing, { obj: { unknown: 'new' } }));
+    const other = compose(PRESERVE, declared, (routing, thing) => contribute(routing, 'Other', thing, { obj: { extra: 'new' } }));
+
+    // THEN
+    expect(messages(same)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.obj.unknown')]);
+    expect(messages(other)).toEqual([]);
+    expect(specOf(other)).toEqual({ obj: { num: 5, unknown: 'value', extra: 'new' } });
   });
 });

@@ -2,6 +2,7 @@ import type { Stack } from 'aws-cdk-lib';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { DependencyGraph } from './dependency-graph';
+import { hookWeightEdges } from './hook-weights';
 import { kindRank } from './kind-order';
 import { referenceEdges } from './order-references';
 import { dependencyCallText, explicitDependencyOrigin, stackDependencyCall } from '../../private/dependency-calls';
@@ -22,6 +23,8 @@ export const EdgeReason = {
   /** Followed by the referring field in parentheses: `reference (spec.template.spec.serviceAccountName)`. */
   REFERENCE: 'reference',
   CHILD_CHART: 'child chart before its parent chart (cdk8s)',
+  /** Followed by the Argo CD phase of the two hooks in parentheses: `Helm hook weight (PreSync)`. */
+  HOOK_WEIGHT: 'Helm hook weight',
 } as const;
 
 /** One stack-to-stack dependency, as the cloud assembly records it. */
@@ -86,6 +89,7 @@ export function buildCompositionGraph(input: GraphInput): CompositionGraph {
   const selfDependencies = addExplicitEdges(input.constructs, graph, unitNode, explicit);
   addRuntimeEdges(input.objects, graph, unitNode);
   addReferenceEdges(input, graph, unitNode);
+  addHookWeightEdges(input, graph, unitNode);
   addChartEdges(input, graph, unitNode);
   addKindOrder(input, graph, unitNode);
   for (const dep of input.stackDependencies) {
@@ -231,6 +235,20 @@ function addReferenceEdges(input: GraphInput, graph: Graph, unitNode: Map<IConst
     const reason = `${EdgeReason.REFERENCE} (${e.field})`;
     if (e.orderingOnly) graph.addInferredEdge(before, after, reason, sameChart);
     else graph.addEdge(before, after, reason, sameChart);
+  }
+}
+
+/**
+ * The order of the Helm hooks of one Argo CD phase, lighter `helm.sh/hook-weight` first (`hookWeightEdges`): each a
+ * step before the next weight, so a sync wave before it in Argo CD's output. An edge that only orders: it gives way
+ * where it would close a cycle.
+ */
+function addHookWeightEdges(input: GraphInput, graph: Graph, unitNode: Map<IConstruct, number>): void {
+  for (const e of hookWeightEdges(input.objects.map((o) => o.fact))) {
+    const before = unitNode.get(input.objects[e.before].apiObject);
+    const after = unitNode.get(input.objects[e.after].apiObject);
+    if (before === undefined || after === undefined) continue;
+    graph.addInferredEdge(before, after, `${EdgeReason.HOOK_WEIGHT} (${e.phase})`, false, `helm.sh/hook-weight ${e.weights[0]} before ${e.weights[1]}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ObjectFact, ReferenceFact } from '../facts';
 import { identityKey, isClusterScoped, ObjectIdentity } from '../object-identity';
+import { podSpecOf } from '../pod-spec';
 
 /** One ordering edge from a reference: `before` is applied before `after`, for the field that names it. */
 export interface ReferenceEdge {
@@ -96,7 +97,41 @@ function orderingOnlyReferences(o: ObjectFact): Array<{ target: ObjectIdentity; 
     }
   }
   if (group === 'apiregistration.k8s.io' && kind === 'APIService') to('', 'Service', m.spec?.service?.name, 'spec.service', m.spec?.service?.namespace);
+  const pod = podSpecOf(group, kind, m);
+  if (pod?.spec) podOrderingReferences(pod.spec, pod.at, to);
   return found;
+}
+
+/**
+ * What a pod spec names that only orders: its PriorityClass and RuntimeClass (the API server refuses the pod
+ * while either is missing, and the cluster may have them already), and each ConfigMap and Secret it marks
+ * `optional: true` (read as empty while missing; `references.ts` takes those without `optional` as references
+ * that must resolve), with the field names of `references.ts`.
+ */
+function podOrderingReferences(s: any, at: string, to: (group: string, kind: string, name: unknown, field: string) => void): void {
+  to('scheduling.k8s.io', 'PriorityClass', s.priorityClassName, `${at}.priorityClassName`);
+  to('node.k8s.io', 'RuntimeClass', s.runtimeClassName, `${at}.runtimeClassName`);
+  for (const v of asList(s.volumes)) {
+    const volume = `${at}.volumes[name=${v?.name}]`;
+    if (v?.configMap?.optional) to('', 'ConfigMap', v.configMap.name, `${volume}.configMap`);
+    if (v?.secret?.optional) to('', 'Secret', v.secret.secretName, `${volume}.secret`);
+    for (const p of asList(v?.projected?.sources)) {
+      if (p?.configMap?.optional) to('', 'ConfigMap', p.configMap.name, `${volume}.projected.sources`);
+      if (p?.secret?.optional) to('', 'Secret', p.secret.name, `${volume}.projected.sources`);
+    }
+  }
+  for (const c of [...asList(s.initContainers), ...asList(s.containers)]) {
+    const where = `${at}.containers[name=${c?.name}]`;
+    for (const e of asList(c?.envFrom)) {
+      if (e?.configMapRef?.optional) to('', 'ConfigMap', e.configMapRef.name, `${where}.envFrom`);
+      if (e?.secretRef?.optional) to('', 'Secret', e.secretRef.name, `${where}.envFrom`);
+    }
+    for (const e of asList(c?.env)) {
+      const source = e?.valueFrom;
+      if (source?.configMapKeyRef?.optional) to('', 'ConfigMap', source.configMapKeyRef.name, `${where}.env[name=${e.name}]`);
+      if (source?.secretKeyRef?.optional) to('', 'Secret', source.secretKeyRef.name, `${where}.env[name=${e.name}]`);
+    }
+  }
 }
 
 function asList(x: unknown): any[] {
