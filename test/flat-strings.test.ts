@@ -2,9 +2,11 @@ import * as v8 from 'v8';
 import { ApiObject } from 'cdk8s';
 import { newApp, removeTempDirs } from './util';
 import { Capability, RuntimeRouting } from '../src';
+import { fieldManagerName } from '../src/cluster/field-manager';
 import { describeIdentity, identityKey } from '../src/collect/object-identity';
 import { blockYaml } from '../src/private/block-yaml';
 import { flatString } from '../src/private/flat-string';
+import { sha256Hex } from '../src/private/sha256';
 import { objectUnitId } from '../src/release/lock';
 
 afterAll(removeTempDirs);
@@ -56,6 +58,24 @@ describe('strings a synth holds to its end are flat', () => {
       'apps.example.com/Widget cm-0-000001',
     ]);
     expect(made.map(isFlat)).toEqual([true, true, true, true, true]);
+  });
+
+  test('a digest prefix is a string of its own, not a view into the whole digest', () => {
+    // WHEN the lock's 16-character digest of a text is made
+    const digest = sha256Hex('apiVersion: v1\n', 16);
+    // THEN it is the digest's first 16 characters, flat
+    expect(digest).toBe(sha256Hex('apiVersion: v1\n').slice(0, 16));
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(isFlat(digest)).toBe(true);
+    expect([1, 2, 13, 63].map((n) => sha256Hex('x', n))).toEqual([1, 2, 13, 63].map((n) => sha256Hex('x').slice(0, n)));
+  });
+
+  test("a writer's field manager is one flat string", () => {
+    // WHEN the field manager of a construct path is named
+    const manager = fieldManagerName(['bench/Routing0', '/Cm0'].join(''));
+    // THEN it is the prefix and the path, flat
+    expect(manager).toBe('cdk-capability:bench/Routing0/Cm0');
+    expect(isFlat(manager)).toBe(true);
   });
 
   test("a manifest's YAML is one flat string", () => {
