@@ -21,7 +21,7 @@ function appOf(count: number) {
 // Large outputs are made piece by piece while they are written (src/render/file-content.ts); a small one whole.
 // Either way the bytes must be the same: the plan is JSON.stringify's text, a runtime file its objects' YAML.
 describe('a large output', () => {
-  test(`from ${PIECEWISE_FROM_OBJECTS.toLocaleString('en-US')} objects, plan.json and the runtime files are made in pieces, with the bytes of the whole`, () => {
+  test(`from ${PIECEWISE_FROM_OBJECTS.toLocaleString('en-US')} objects, plan.json, the runtime files and audit/objects.list are made in pieces, with the bytes of the whole`, () => {
     // GIVEN an app just large enough
     const app = appOf(PIECEWISE_FROM_OBJECTS);
 
@@ -47,11 +47,20 @@ describe('a large output', () => {
     expect(fs.readFileSync(path.join(app.outdir, 'runtime/0001-bench-a.yaml'), 'utf-8').split('---\n')[0]).toBe(
       ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: cm-0', '  namespace: edge', 'data:', '  index: "0"', '  quoted: "yes: no"', ''].join('\n'),
     );
+    const identities = files.get('audit/objects.list')!;
+    expect(typeof identities).toBe('object');
+    const listed = fs.readFileSync(path.join(app.outdir, 'audit/objects.list'), 'utf-8');
+    expect(listed).toBe(textOf(identities));
+    const documents = listed.split('---\n');
+    expect(documents).toHaveLength(PIECEWISE_FROM_OBJECTS);
+    expect(documents[0].split('\n').slice(1)).toEqual(['{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-0","namespace":"edge"}}', '']);
+    expect(documents[1]).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-2","namespace":"edge"}}\n');
   });
 
   test('below it, the same files are made whole', () => {
     const result = appOf(PIECEWISE_FROM_OBJECTS - 1).synthesize();
     expect(typeof result.output!.files.get('plan.json')).toBe('string');
     expect(typeof result.output!.files.get('runtime/0001-bench-a.yaml')).toBe('string');
+    expect(typeof result.output!.files.get('audit/objects.list')).toBe('string');
   });
 });

@@ -1,5 +1,6 @@
 import type { Writer } from '../collect/ledger/writer';
 import { APPLIER_FIELD_MANAGER, FIELD_MANAGER_MAX_BYTES, FIELD_MANAGER_PREFIX, PRINTABLE_ASCII, printableClasses, RUNTIME_FIELD_MANAGER_PREFIX } from '../private/field-manager-name';
+import { flatString } from '../private/flat-string';
 import { sha256Hex } from '../private/sha256';
 
 export { APPLIER_FIELD_MANAGER, FIELD_MANAGER_MAX_BYTES, FIELD_MANAGER_PREFIX, RUNTIME_FIELD_MANAGER_PREFIX } from '../private/field-manager-name';
@@ -40,12 +41,12 @@ export function fieldManagerName(writer: string): string {
 
 /** `fieldManagerName` with another prefix: the digest and the limit work the same. */
 function prefixedName(prefix: string, writer: string): string {
-  const plain = `${prefix}${writer}`;
-  // printable ASCII (a construct path as a rule) is one byte a character: no UTF-8 count, no Unicode classes
-  const fits = PRINTABLE_ASCII.test(plain)
-    ? plain.length <= FIELD_MANAGER_MAX_BYTES
-    : Buffer.byteLength(plain) <= FIELD_MANAGER_MAX_BYTES && printableClasses().all.test(writer);
-  if (fits && !writer.includes(MARK)) return plain;
+  // printable ASCII (a construct path as a rule) is one byte a character: no UTF-8 count, no Unicode classes;
+  // the two parts tested apart, so that the name is made once, as one flat string (a name per object is held)
+  const fits = PRINTABLE_ASCII.test(prefix) && PRINTABLE_ASCII.test(writer)
+    ? prefix.length + writer.length <= FIELD_MANAGER_MAX_BYTES
+    : Buffer.byteLength(prefix) + Buffer.byteLength(writer) <= FIELD_MANAGER_MAX_BYTES && printableClasses().all.test(writer);
+  if (fits && !writer.includes(MARK)) return flatString(prefix, writer);
   const digest = sha256Hex(writer, DIGEST_HEX);
   const room = FIELD_MANAGER_MAX_BYTES - Buffer.byteLength(prefix) - 2 * MARK.length - DIGEST_HEX;
   const printable = [...writer.replace(printableClasses().not, '?')];

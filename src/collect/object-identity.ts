@@ -1,3 +1,5 @@
+import { flatString } from '../private/flat-string';
+
 /**
  * The identity of a Kubernetes object: group, kind, namespace (for namespaced
  * kinds) and name. The API version is not part of it: `apps/v1` and
@@ -124,7 +126,7 @@ export function identityOf(manifest: any, extraClusterScoped?: ReadonlySet<strin
 
 /** A string that is equal for equal identities (as declared: no namespace and `default` differ; see `appliedKey`). */
 export function identityKey(id: ObjectIdentity): string {
-  return `${id.group}|${id.kind}|${id.namespace ?? ''}|${id.name}`;
+  return flatString(id.group, '|', id.kind, '|', id.namespace ?? '', '|', id.name);
 }
 
 /**
@@ -146,7 +148,8 @@ export function appliedKey(id: ObjectIdentity): string {
 
 /** How messages name an object: `Deployment web/frontend`, `apps.example.com/Widget w1`. */
 export function describeIdentity(id: ObjectIdentity): string {
-  const kind = id.group ? `${id.group}/${id.kind}` : id.kind;
-  const where = id.namespace ? `${id.namespace}/${id.name}` : id.name;
-  return `${kind} ${where}`;
+  const parts = id.group ? [id.group, '/', id.kind, ' '] : [id.kind, ' '];
+  if (id.namespace) parts.push(id.namespace, '/');
+  parts.push(id.name);
+  return flatString(...parts);
 }

@@ -16,8 +16,11 @@
  * @returns the YAML text with its final newline, or `undefined` for a document this writer leaves to js-yaml
  */
 export function blockYaml(doc: unknown, resolvesAsOther: (text: string) => boolean): string | undefined {
-  const text = new BlockWriter(resolvesAsOther).node(doc, 0, true);
-  return text === undefined ? undefined : `${text}\n`;
+  const writer = new BlockWriter(resolvesAsOther);
+  if (!writer.node(doc, 0, true)) return undefined;
+  writer.parts.push('\n');
+  // joined once: the document is one flat string, not a tree of every piece added to it (see `flatString`)
+  return writer.parts.join('');
 }
 
 /** js-yaml quotes these whatever the schema (its `DEPRECATED_BOOLEANS_SYNTAX` and `DEPRECATED_BASE60_SYNTAX`). */
@@ -31,66 +34,74 @@ const SPACE = 0x20;
 const COLON = 0x3a;
 const SHARP = 0x23;
 const TILDE = 0x7e;
+const NEWLINE = 0x0a;
 
 /** The longest key js-yaml writes as an implicit key (longer ones become `? key`). */
 const IMPLICIT_KEY_MAX = 1024;
 
 class BlockWriter {
+  /** The document's text so far, in the order written. */
+  public readonly parts: string[] = [];
+
   constructor(private readonly resolvesAsOther: (text: string) => boolean) {}
 
   /**
-   * A node at `level`: a non-empty mapping or sequence in block style (from a new line unless `compact`),
-   * an empty one in flow style, or a scalar.
+   * Writes a node at `level`: a non-empty mapping or sequence in block style (from a new line unless
+   * `compact`), an empty one in flow style, or a scalar. False for a node this writer leaves to js-yaml.
    */
-  node(value: unknown, level: number, compact: boolean): string | undefined {
-    if (value === undefined || value === null) return 'null';
+  node(value: unknown, level: number, compact: boolean): boolean {
+    if (value === undefined || value === null) return this.put('null');
     switch (typeof value) {
-      case 'string':
-        return this.string(value);
+      case 'string': {
+        const text = this.string(value);
+        return text !== undefined && this.put(text);
+      }
       case 'boolean':
-        return value ? 'true' : 'false';
+        return this.put(value ? 'true' : 'false');
       case 'number':
-        return Number.isInteger(value) && !Object.is(value, -0) ? String(value) : undefined;
+        return Number.isInteger(value) && !Object.is(value, -0) && this.put(String(value));
       case 'object':
         break;
       default:
-        return undefined;
+        return false;
     }
     const proto = Object.getPrototypeOf(value);
     if (proto === Array.prototype) return this.sequence(value as unknown[], level, compact);
     if (proto === Object.prototype || proto === null) return this.mapping(value as Record<string, unknown>, level, compact);
-    return undefined;
+    return false;
   }
 
-  private mapping(object: Record<string, unknown>, level: number, compact: boolean): string | undefined {
-    let out = '';
+  private put(text: string): true {
+    this.parts.push(text);
+    return true;
+  }
+
+  private mapping(object: Record<string, unknown>, level: number, compact: boolean): boolean {
     const indent = nextLine(level);
+    let first = true;
     for (const key of Object.keys(object)) {
       const name = this.string(key);
-      if (name === undefined || name.length > IMPLICIT_KEY_MAX) return undefined;
-      const value = object[key];
-      const text = this.node(value, level + 1, false);
-      if (text === undefined) return undefined;
-      if (!compact || out !== '') out += indent;
-      out += name;
-      out += text.charCodeAt(0) === 0x0a ? ':' : ': ';
-      out += text;
+      if (name === undefined || name.length > IMPLICIT_KEY_MAX) return false;
+      if (!compact || !first) this.parts.push(indent);
+      const colon = this.parts.length + 1;
+      this.parts.push(name, ': ');
+      if (!this.node(object[key], level + 1, false)) return false;
+      // a block value starts on the next line: no space after the colon
+      if (this.parts[colon + 1].charCodeAt(0) === NEWLINE) this.parts[colon] = ':';
+      first = false;
     }
-    return out === '' ? '{}' : out;
+    return first ? this.put('{}') : true;
   }
 
-  private sequence(array: readonly unknown[], level: number, compact: boolean): string | undefined {
-    if (array.length === 0) return '[]';
-    let out = '';
+  private sequence(array: readonly unknown[], level: number, compact: boolean): boolean {
+    if (array.length === 0) return this.put('[]');
     const indent = nextLine(level);
     for (let i = 0; i < array.length; i++) {
-      const text = this.node(array[i], level + 1, true);
-      if (text === undefined) return undefined;
-      if (!compact || out !== '') out += indent;
-      out += '- ';
-      out += text;
+      if (!compact || i > 0) this.parts.push(indent);
+      this.parts.push('- ');
+      if (!this.node(array[i], level + 1, true)) return false;
     }
-    return out;
+    return true;
   }
 
   /** A string of printable ASCII on one line, plain where js-yaml writes it plain, else double-quoted. */

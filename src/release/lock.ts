@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import type { InterfaceRecord } from './interface-record';
 import { lockSchemaProblems } from './lock-schema';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
+import { flatString } from '../private/flat-string';
 
 /** What the lock holds instead of a value that must not be written: a Secret's data, a secret property, or a value shaped like a secret. */
 export const SENSITIVE = '(sensitive)';
@@ -199,7 +200,7 @@ export function stackUnitId(constructPath: string): string {
 
 /** The lock's id of an object: `object:<identity key>`. */
 export function objectUnitId(identityKey: string): string {
-  return `object:${identityKey}`;
+  return flatString('object:', identityKey);
 }
 
 /** A lock file as read: the lock, or why it cannot be read. */

@@ -1,5 +1,6 @@
 import type { ObjectFact } from '../../collect/facts';
 import { effectiveNamespace } from '../../collect/object-identity';
+import { piecewise, PIECEWISE_FROM_OBJECTS } from '../file-content';
 import type { OutputWriter } from '../output-writer';
 
 /** The file, relative to the outdir, that names every runtime object for `kubectl get -f`. */
@@ -23,9 +24,16 @@ export const auditObjects: OutputWriter = {
   write: ({ runtimeFiles }, out) => {
     const objects = runtimeFiles.flatMap((f) => f.objects);
     if (objects.length === 0) return;
-    out.files.set(AUDIT_OBJECTS_FILE, `# ${HEADER}\n${objects.map((o) => `${JSON.stringify(identityDocument(o))}\n`).join('---\n')}`);
+    // a large file is made piece by piece while it is written, as the runtime files are: it is not held
+    out.files.set(AUDIT_OBJECTS_FILE, objects.length >= PIECEWISE_FROM_OBJECTS ? piecewise(() => lines(objects)) : [...lines(objects)].join(''));
   },
 };
+
+/** The file's text: the header, then one document per object. */
+function* lines(objects: readonly ObjectFact[]): Generator<string> {
+  yield `# ${HEADER}\n`;
+  for (let i = 0; i < objects.length; i++) yield `${i > 0 ? '---\n' : ''}${JSON.stringify(identityDocument(objects[i]))}\n`;
+}
 
 /** The first line of the file: what it is for, to whoever opens it. */
 const HEADER = `The identity of every runtime object, for: kubectl get -f <outdir>/${AUDIT_OBJECTS_FILE} --ignore-not-found -o json --show-managed-fields | npx cdk-capability audit`;
