@@ -19,6 +19,7 @@ import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
 import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
+import { hookDeletePolicyWarnings } from './rules/hook-delete-policies';
 import { hookGenerateNames } from './rules/hook-generate-names';
 import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
@@ -72,6 +73,7 @@ export const RULES: readonly Rule[] = [
   objectShapes,
   unkeptHooks,
   hookGenerateNames,
+  hookDeletePolicyWarnings,
   scalarTypes,
   nestingDepth,
   jsonValues,
