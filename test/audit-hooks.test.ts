@@ -249,6 +249,23 @@ describe('cdk-capability audit of a release Argo CD synced (GitOps.argoCd())', (
     );
   });
 
+  test('what Argo CD applies to track each object (annotation+label tracking) is Argo CD\'s, not a stale owner', () => {
+    // GIVEN the ConfigMap as Argo CD applies it with tracking by annotation and label: argocd.argoproj.io/tracking-id and app.kubernetes.io/instance
+    const tracked = SETTINGS
+      .replace('      argocd.argoproj.io/sync-wave: "0"\n    creationTimestamp', '      argocd.argoproj.io/sync-wave: "0"\n      argocd.argoproj.io/tracking-id: shop:/ConfigMap:shop/settings\n    creationTimestamp')
+      .replace('    managedFields:', '    labels:\n      app.kubernetes.io/instance: shop\n    managedFields:')
+      .replace(
+        '            f:argocd.argoproj.io/sync-wave: {}\n      manager',
+        '            f:argocd.argoproj.io/sync-wave: {}\n            f:argocd.argoproj.io/tracking-id: {}\n          f:labels:\n            f:app.kubernetes.io/instance: {}\n      manager',
+      );
+
+    // WHEN the audit compares it with the lock
+    const run = auditArgoCd(lockFile, tracked + smoke());
+
+    // THEN nothing differs
+    expect(run).toEqual({ code: 0, stdout: `cdk-capability audit: the cluster matches ${lockFile} (5 objects compared).\n`, stderr: '' });
+  });
+
   test('an object annotated Skip that someone else created is not compared: no sync applies it', () => {
     // GIVEN ConfigMap shop/skipped, created by hand with other data
     const skipped = `

@@ -363,7 +363,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
   for (const x of entries) {
     const m = x.entry.manager;
     for (const key of x.leaves) {
-      if (!ours.has(key) && isArgoCdBookkeeping(e, key, m === applier)) continue;
+      if (!ours.has(key) && isArgoCdBookkeeping(e, key, m === applier ? appliedBy ?? applier : undefined)) continue;
       const at = oursAt(key);
       const mine = at?.leaf;
       if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
@@ -423,14 +423,31 @@ const SYNC_WAVE = pathKey(['metadata', 'annotations', 'argocd.argoproj.io/sync-w
 /** The finalizer gitops-engine adds to a hook it applies, and the list that holds it. */
 const HOOK_FINALIZERS = new Set([pathKey(['metadata', 'finalizers', `v:${JSON.stringify(HOOK_FINALIZER)}`]), pathKey(['metadata', 'finalizers'])]);
 
+/** Argo CD's own field managers, as `--applied-by` names them: with `ServerSideApply=true`, and without. */
+const ARGO_CD_MANAGERS = new Set(['argocd-controller', 'argocd-application-controller']);
+/**
+ * What Argo CD writes into every object it applies to track it (argo-cd `util/argo/resource_tracking.go`
+ * `SetAppInstance`): the annotation `argocd.argoproj.io/tracking-id` (tracking by annotation, Argo CD 3's default),
+ * the label `app.kubernetes.io/instance` (by label, before 3), and `argocd.argoproj.io/installation-id`.
+ */
+const ARGO_CD_TRACKING = new Set([
+  pathKey(['metadata', 'annotations', 'argocd.argoproj.io/tracking-id']),
+  pathKey(['metadata', 'annotations', 'argocd.argoproj.io/installation-id']),
+  pathKey(['metadata', 'labels', 'app.kubernetes.io/instance']),
+]);
+
 /**
  * True for a leaf no writer of the lock has that Argo CD writes itself: the sync wave `GitOps.argoCd()` writes
- * into its copies of the manifests, owned by the manager that applied them (`--applied-by`); and, on a hook,
- * the finalizer gitops-engine adds to the hook it applies and removes once the hook completed (`hook.HookFinalizer`,
- * `sync_context.go` `getSyncTasks` and `removeHookFinalizer`), whoever owns it.
+ * into its copies of the manifests, owned by the manager that applied them; what Argo CD's manager (`--applied-by
+ * argocd-controller`) applies to track the object; and, on a hook, the finalizer gitops-engine adds to the hook it
+ * applies and removes once the hook completed (`hook.HookFinalizer`, `sync_context.go` `getSyncTasks` and
+ * `removeHookFinalizer`), whoever owns it.
+ *
+ * @param applier the manager that owns the leaf, when it is the one that applied the release
  */
-function isArgoCdBookkeeping(e: ExpectedObject, key: string, byApplier: boolean): boolean {
-  return (byApplier && key === SYNC_WAVE) || (e.argoCd === 'hook' && HOOK_FINALIZERS.has(key));
+function isArgoCdBookkeeping(e: ExpectedObject, key: string, applier: string | undefined): boolean {
+  if (applier !== undefined && (key === SYNC_WAVE || (ARGO_CD_MANAGERS.has(applier) && ARGO_CD_TRACKING.has(key)))) return true;
+  return e.argoCd === 'hook' && HOOK_FINALIZERS.has(key);
 }
 
 /** The object as kubectl's arguments name it: `Deployment.apps/web -n shop`. */
