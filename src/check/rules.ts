@@ -19,6 +19,8 @@ import { enforcedResourceGuesses } from './rules/enforced-resource-guesses';
 import { enforcedResourceNames } from './rules/enforced-resource-names';
 import { fieldConflicts } from './rules/field-conflicts';
 import { headerAgreement } from './rules/header-agreement';
+import { hookDeletePolicyWarnings } from './rules/hook-delete-policies';
+import { hookGenerateNames } from './rules/hook-generate-names';
 import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
@@ -70,6 +72,8 @@ export const RULES: readonly Rule[] = [
   mergedContradictions,
   objectShapes,
   unkeptHooks,
+  hookGenerateNames,
+  hookDeletePolicyWarnings,
   scalarTypes,
   nestingDepth,
   jsonValues,

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { appliedLeaves } from './apply-sequence';
+import { HOOK_FINALIZER } from './argo-cd-hooks';
 import { auditMessage, PolicyState } from './audit-messages';
 import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
 import { elementOf } from './fields-v1';
@@ -50,6 +51,16 @@ export interface ExpectedObject {
    * handed-back field, not an `undeclared-manager`.
    */
   readonly handedBack?: readonly HandedBackLeaves[];
+  /**
+   * What an Argo CD sync does with it, for an object annotated as a hook (`argocd.argoproj.io/hook`, or a
+   * `helm.sh/hook` Argo CD runs; synth refuses them in output that no Argo CD applies): `hook`, applied at every
+   * sync and deleted by Argo CD by its delete policies, so the cluster may or may not hold it; `never`, applied by
+   * no sync (`Skip` alone, a hook of no type gitops-engine runs), so the audit does not look for it
+   * (`cluster/argo-cd-hooks.ts`).
+   *
+   * @default - an object the release keeps in the cluster
+   */
+  readonly argoCd?: 'hook' | 'never';
 }
 
 /** Leaves handed back from a runtime writer to a writer of the release, with that runtime writer's field manager. */
@@ -158,6 +169,8 @@ export function auditCluster(expected: readonly ExpectedObject[], live: readonly
     const key = keys.find((k) => byKey.has(k)) ?? keys[keys.length - 1];
     known.add(key);
     const object = byKey.get(key);
+    // a sync never applies it; a hook Argo CD deleted (its delete policy), or has not run (a SyncFail hook, a phase a failed sync did not reach)
+    if (e.argoCd === 'never' || (!object && e.argoCd === 'hook')) continue;
     if (!object) {
       findings.push({
         kind: 'missing-object',
@@ -350,6 +363,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
   for (const x of entries) {
     const m = x.entry.manager;
     for (const key of x.leaves) {
+      if (!ours.has(key) && isArgoCdBookkeeping(e, key, m === applier ? appliedBy ?? applier : undefined)) continue;
       const at = oursAt(key);
       const mine = at?.leaf;
       if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
@@ -402,6 +416,38 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       }),
     };
   });
+}
+
+/** Argo CD's sync wave annotation, which the Argo CD copies of the runtime files carry and the lock does not (`GitOps.argoCd()`). */
+const SYNC_WAVE = pathKey(['metadata', 'annotations', 'argocd.argoproj.io/sync-wave']);
+/** The finalizer gitops-engine adds to a hook it applies, and the list that holds it. */
+const HOOK_FINALIZERS = new Set([pathKey(['metadata', 'finalizers', `v:${JSON.stringify(HOOK_FINALIZER)}`]), pathKey(['metadata', 'finalizers'])]);
+
+/** Argo CD's own field managers, as `--applied-by` names them: with `ServerSideApply=true`, and without. */
+const ARGO_CD_MANAGERS = new Set(['argocd-controller', 'argocd-application-controller']);
+/**
+ * What Argo CD writes into every object it applies to track it (argo-cd `util/argo/resource_tracking.go`
+ * `SetAppInstance`): the annotation `argocd.argoproj.io/tracking-id` (tracking by annotation, Argo CD 3's default),
+ * the label `app.kubernetes.io/instance` (by label, before 3), and `argocd.argoproj.io/installation-id`.
+ */
+const ARGO_CD_TRACKING = new Set([
+  pathKey(['metadata', 'annotations', 'argocd.argoproj.io/tracking-id']),
+  pathKey(['metadata', 'annotations', 'argocd.argoproj.io/installation-id']),
+  pathKey(['metadata', 'labels', 'app.kubernetes.io/instance']),
+]);
+
+/**
+ * True for a leaf no writer of the lock has that Argo CD writes itself: the sync wave `GitOps.argoCd()` writes
+ * into its copies of the manifests, owned by the manager that applied them; what Argo CD's manager (`--applied-by
+ * argocd-controller`) applies to track the object; and, on a hook, the finalizer gitops-engine adds to the hook it
+ * applies and removes once the hook completed (`hook.HookFinalizer`, `sync_context.go` `getSyncTasks` and
+ * `removeHookFinalizer`), whoever owns it.
+ *
+ * @param applier the manager that owns the leaf, when it is the one that applied the release
+ */
+function isArgoCdBookkeeping(e: ExpectedObject, key: string, applier: string | undefined): boolean {
+  if (applier !== undefined && (key === SYNC_WAVE || (ARGO_CD_MANAGERS.has(applier) && ARGO_CD_TRACKING.has(key)))) return true;
+  return e.argoCd === 'hook' && HOOK_FINALIZERS.has(key);
 }
 
 /** The object as kubectl's arguments name it: `Deployment.apps/web -n shop`. */

@@ -1,11 +1,12 @@
 import type { AppliedWriter, SequencedObject } from './apply-sequence';
+import { ARGO_CD_HOOK, ARGO_CD_HOOK_DELETE_POLICY, HELM_HOOK, HELM_HOOK_DELETE_POLICY, syncRole } from './argo-cd-hooks';
 import type { ExpectedObject, HandedBackLeaves } from './audit';
 import { fieldManagerOf, runtimeFieldManager } from './field-manager';
 import { FieldsV1, parseFieldsV1, toFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
 import { RuntimeHandover, runtimeHandovers } from './runtime-handover';
 import type { FieldWrite, ObjectFact, RuntimeWriterFact } from '../collect/facts';
-import type { FieldPath } from '../collect/ledger/field-path';
+import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
 import { topologyOfManifest } from '../collect/ledger/runtime-writes';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
@@ -223,10 +224,12 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
   for (const unit of lock.units) {
     if (!unit.writers || !unit.id.startsWith('object:')) continue;
     const [group, kind, namespace, ...name] = unit.id.slice('object:'.length).split('|');
+    const role = syncRole(hookAnnotationsOf(unit.values));
     out.push({
       identity: { group, kind, namespace, name: name.join('|') },
       label: unit.label,
       unitId: unit.id,
+      ...(role !== 'object' ? { argoCd: role } : {}),
       writers: unit.writers.map((w) => ({
         writer: w.writer,
         ...(w.manager !== undefined ? { manager: w.manager } : {}),
@@ -243,6 +246,16 @@ export function expectedObjects(lock: Lock): ExpectedObject[] {
     out.push({ identity, label: describeIdentity(identity), ...(units.has(unitId) ? { unitId } : {}), writers: [], whole: true });
   }
   return out;
+}
+
+/** The hook annotations Argo CD reads, by the names the lock gives their values. */
+const HOOK_VALUES = [ARGO_CD_HOOK, HELM_HOOK, ARGO_CD_HOOK_DELETE_POLICY, HELM_HOOK_DELETE_POLICY].map((key) => [key, formatPath(['metadata', 'annotations', key])]);
+
+/** A manifest holding only the hook annotations of a locked object's values, as `syncRole` reads them. */
+function hookAnnotationsOf(values: Readonly<Record<string, unknown>> | undefined): any {
+  const annotations: Record<string, unknown> = {};
+  for (const [key, name] of HOOK_VALUES) if (values?.[name] !== undefined) annotations[key] = values[name];
+  return { metadata: { annotations } };
 }
 
 /** A hand-back of the lock with its leaves parsed, for `auditCluster`. */

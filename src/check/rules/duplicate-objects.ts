@@ -3,6 +3,7 @@ import { DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace } from '../../c
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 import { contractSecretCollision } from './contract-secret-names';
+import { generatedName } from './hook-generate-names';
 import { joinAnd, quoted } from './text';
 
 /** The fix of a duplicate object, as a capability app makes it. */
@@ -21,7 +22,8 @@ export const duplicateObjects = defineRule({
   run({ facts }) {
     const declarations = new Map<number, ObjectFact[]>();
     facts.objects.forEach((o) => {
-      if (o.duplicateOf === undefined) return;
+      // no name, but a generateName: each a distinct object, each refused by the rule of generated names
+      if (o.duplicateOf === undefined || generatedName(o) !== undefined) return;
       const list = declarations.get(o.duplicateOf) ?? [facts.objects[o.duplicateOf]];
       list.push(o);
       declarations.set(o.duplicateOf, list);

@@ -1,3 +1,4 @@
+import { HELM_HOOK, hookAnnotations, ORDERED_PHASES, Placement, placement, SyncPhase } from '../../cluster/argo-cd-hooks';
 import type { Facts } from '../../collect/facts';
 import type { GraphEdge } from '../../collect/graph/dependency-graph';
 import { describeIdentity } from '../../collect/object-identity';
@@ -5,92 +6,12 @@ import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { edgeOrigin } from './dependency-cycles';
 
-/** Argo CD's hook annotation (gitops-engine `common.AnnotationKeyHook`). */
-export const ARGO_CD_HOOK = 'argocd.argoproj.io/hook';
-
-/** Helm's hook annotation, which Argo CD maps in part to its own phases. */
-export const HELM_HOOK = 'helm.sh/hook';
-
-/** The phases of an Argo CD sync that run in every sync, in the order Argo CD runs them, whatever the sync waves. */
-const ORDERED_PHASES = ['PreSync', 'Sync', 'PostSync'] as const;
-
-/** A phase of an Argo CD sync: the three that every sync runs, and `SyncFail`, which runs only when a sync fails. */
-type Phase = (typeof ORDERED_PHASES)[number] | 'SyncFail';
-
-/** The Helm hooks Argo CD runs, and as which phase (gitops-engine `pkg/sync/hook/helm/type.go`); it ignores the others. */
-const HELM_HOOK_PHASES: Readonly<Record<string, Phase>> = {
-  'pre-install': 'PreSync',
-  'pre-upgrade': 'PreSync',
-  'post-install': 'PostSync',
-  'post-upgrade': 'PostSync',
-};
-
-/** The values of `argocd.argoproj.io/hook` that gitops-engine knows (`common.NewHookType`). */
-const ARGO_CD_HOOK_TYPES = new Set(['PreSync', 'Sync', 'PostSync', 'SyncFail', 'Skip']);
-
-/** The hook annotation of an object, as written. */
-export interface HookAnnotation {
-  /** `argocd.argoproj.io/hook` or `helm.sh/hook`. */
-  readonly key: string;
-  /** Its value, as written (`PreSync`, `pre-install,pre-upgrade`). */
-  readonly value: string;
-}
-
-/** Where Argo CD applies an object in a sync: its phases, and the hook annotation that put it there. */
-interface Placement {
-  /** The phases Argo CD applies it in; none when a sync never applies it (`Skip`, a Helm `test` hook, `PostDelete`). */
-  readonly phases: readonly Phase[];
-  /** The annotation that makes it a hook (or skipped); absent for an ordinary object, which Argo CD applies in the Sync phase. */
-  readonly hook?: HookAnnotation;
-}
-
-/** The values of a comma-separated annotation, trimmed, each once (gitops-engine `GetAnnotationCSVs`). */
-function csv(value: string): string[] {
-  return [...new Set(value.split(',').map((v) => v.trim()).filter((v) => v !== ''))];
-}
-
-/**
- * The hook annotations of a manifest that some applier reads: `argocd.argoproj.io/hook`, and `helm.sh/hook`
- * other than `crd-install` (which Helm used for CRDs, and Argo CD does not take for a hook).
- */
-export function hookAnnotations(manifest: any): HookAnnotation[] {
-  const annotations = manifest?.metadata?.annotations;
-  if (annotations === null || typeof annotations !== 'object') return [];
-  const found: HookAnnotation[] = [];
-  const argo = annotations[ARGO_CD_HOOK];
-  if (typeof argo === 'string') found.push({ key: ARGO_CD_HOOK, value: argo });
-  const helm = annotations[HELM_HOOK];
-  if (typeof helm === 'string' && helm !== 'crd-install') found.push({ key: HELM_HOOK, value: helm });
-  return found;
-}
-
-/**
- * Where Argo CD applies an object in a sync, as gitops-engine decides it (`syncPhases`, `hook.IsHook`,
- * `hook.Types`): an `argocd.argoproj.io/hook` wins over `helm.sh/hook` when it names a type Argo CD knows;
- * `Skip` alone, a hook of no type Argo CD runs (`PostDelete`, a Helm `test`), is applied in no phase of a sync;
- * an object that is no hook, in the Sync phase.
- */
-function placement(manifest: any): Placement {
-  const hooks = hookAnnotations(manifest);
-  if (hooks.length === 0) return { phases: ['Sync'] };
-  const argo = hooks.find((h) => h.key === ARGO_CD_HOOK);
-  const argoTypes = argo ? csv(argo.value).filter((t) => ARGO_CD_HOOK_TYPES.has(t)) : [];
-  if (argoTypes.length > 0) {
-    const phases = argoTypes.filter((t): t is Phase => t !== 'Skip');
-    return { phases: argoTypes.length === 1 && argoTypes[0] === 'Skip' ? [] : phases, hook: argo };
-  }
-  const helm = hooks.find((h) => h.key === HELM_HOOK);
-  const helmPhases = helm ? [...new Set(csv(helm.value).map((t) => HELM_HOOK_PHASES[t]).filter((p): p is Phase => p !== undefined))] : [];
-  // an Argo CD hook of no type gitops-engine knows (PostDelete) falls back to the Helm hook's types, which then place it
-  return { phases: helmPhases, hook: helmPhases.length > 0 ? helm : argo ?? helm };
-}
-
 /** Whether Argo CD applies `dependent` after `dependency` in every sync, phase by phase: each phase of one after each of the other. */
 function ordered(dependent: Placement, dependency: Placement): boolean {
   if (dependent.phases.length === 0 || dependency.phases.length === 0) return false;
   const syncFail = (p: Placement) => p.phases.includes('SyncFail');
   if (syncFail(dependent) || syncFail(dependency)) return dependent.phases.every((p) => p === 'SyncFail') && dependency.phases.every((p) => p === 'SyncFail');
-  const rank = (p: Phase) => ORDERED_PHASES.indexOf(p as (typeof ORDERED_PHASES)[number]);
+  const rank = (p: SyncPhase) => ORDERED_PHASES.indexOf(p as (typeof ORDERED_PHASES)[number]);
   return Math.min(...dependent.phases.map(rank)) >= Math.max(...dependency.phases.map(rank));
 }
 

@@ -131,7 +131,8 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
   }
 
   const rule = NAME_RULES.get(groupKind(object.identity.group, object.identity.kind)) ?? { format: 'subdomain' };
-  const nameProblem = problemOf(meta.name, FORMATS[rule.format], rule.max);
+  // no name but a generateName: the rule of generated names says why that cannot be applied (hook-generate-names.ts)
+  const nameProblem = meta.name === undefined && typeof meta.generateName === 'string' ? undefined : problemOf(meta.name, FORMATS[rule.format], rule.max);
   if (nameProblem) {
     const fix = object.nameFrom
       ? `cdk8s generated the name from the construct path '${object.nameFrom}': change those construct ids, or set metadata.name.`

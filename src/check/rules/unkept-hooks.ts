@@ -1,7 +1,7 @@
+import { ARGO_CD_HOOK, hookAnnotations } from '../../cluster/argo-cd-hooks';
 import { describeIdentity } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-import { ARGO_CD_HOOK, hookAnnotations } from './hook-phases';
 
 /**
  * `CAP010`, without `GitOps.argoCd()`: an object annotated as a hook (`helm.sh/hook`, other than `crd-install`,
