@@ -40,20 +40,23 @@ const ENTRY = [
  * only when it is a file of this user, writable by no one else, and not older than the bundle; V8 refuses one
  * made by another V8 version, another set of V8 flags or for a source of another length. Without a usable cache the
  * bundle is compiled from its source and the cache is written when the process exits, under a temporary name
- * renamed into place; a folder the user cannot write keeps none, silently. Plain `require(file)` instead, with no
- * cache read or written: when Node maps stack frames through source maps (`--enable-source-maps`, which maps only
- * the files its own loader compiled), when Node's compile cache is on (`NODE_COMPILE_CACHE`, Node 22), before Node
- * 20.7 (no `process.sourceMapsEnabled` to tell), where there are no user ids (Windows), and with
- * `CDK_CAPABILITY_CODE_CACHE=0`.
+ * renamed into place; a folder the user cannot write keeps none, silently. The entry file's own
+ * `require('./bundle.js')` instead (which a bundler sees too), no cache read or written: under a module registry
+ * other than Node's (jest keeps the modules of a test in its own registry and realm), when Node maps stack frames
+ * through source maps (`--enable-source-maps`, which maps only the files its own loader compiled), when Node's
+ * compile cache is on (`NODE_COMPILE_CACHE`, Node 22), before Node 20.7 (no `process.sourceMapsEnabled` to tell),
+ * where there are no user ids (Windows), and with `CDK_CAPABILITY_CODE_CACHE=0`.
  *
  * @param {string} file the bundle's absolute path
- * @returns {object} the bundle's exports
+ * @returns {object | undefined} the bundle's exports; undefined where the entry file requires the bundle itself
  */
 function loadBundle(file) {
   const Module = require('module');
+  // under a module registry of its own (jest's, a bundler's), whose `module` is none of Node's: required through it
+  if (typeof Module !== 'function' || !(module instanceof Module) || require.cache !== Module._cache) return undefined;
   if (Module._cache[file]) return Module._cache[file].exports;
   if (process.sourceMapsEnabled !== false || typeof process.getuid !== 'function' || process.env.CDK_CAPABILITY_CODE_CACHE === '0' ||
-    (typeof Module.getCompileCacheDir === 'function' && Module.getCompileCacheDir() !== undefined)) return require(file);
+    (typeof Module.getCompileCacheDir === 'function' && Module.getCompileCacheDir() !== undefined)) return undefined;
   const fs = require('fs');
   const path = require('path');
   const vm = require('vm');
@@ -98,13 +101,14 @@ function loadBundle(file) {
   return bundle.exports;
 }
 
-/** An entry file: the loader, then one line into the bundle (`bundle` relative to the entry file). */
-const stub = (bundle, line) => `'use strict';\n${loadBundle.toString()}\n${line.replace('BUNDLE', `loadBundle(require('path').join(__dirname, '${bundle}'))`)}\n`;
+/** An entry file: the loader, then one line into the bundle (`bundle`: its path from the entry file, `./bundle.js`). */
+const stub = (bundle, line) =>
+  `'use strict';\n${loadBundle.toString()}\n${line.replace('BUNDLE', `(loadBundle(require('path').join(__dirname, '${bundle}')) ?? require('${bundle}'))`)}\n`;
 
 /** The files that stay: the entry points (package.json's `exports` and `bin`), now each a line into the bundle. */
 const STUBS = {
-  'index.js': stub('bundle.js', 'module.exports = BUNDLE.full();'),
-  'runtime.js': stub('bundle.js', 'module.exports = BUNDLE.runtime();'),
+  'index.js': stub('./bundle.js', 'module.exports = BUNDLE.full();'),
+  'runtime.js': stub('./bundle.js', 'module.exports = BUNDLE.runtime();'),
   [path.join('cli', 'main.js')]: `#!/usr/bin/env node\n${stub('../bundle.js', 'process.exitCode = BUNDLE.cli().main(process.argv.slice(2));')}`,
 };
 
@@ -283,4 +287,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { withoutInnerNameCalls, loadBundle };
+module.exports = { withoutInnerNameCalls };

@@ -511,3 +511,23 @@ describe("V8's code cache of lib/bundle.js (the entry files' loader)", () => {
     expect(thrown.stdout).toMatch(/^ {4}at synth \(.*\/src\/app\/capability-app\.ts:\d+:\d+\)$/);
   }, HANG_GUARD_MS);
 });
+
+test('under a module registry of its own (jest runs this test) the entry file requires the bundle through it: one cdk8s, one realm', () => {
+  // GIVEN the built runtime entry and cdk8s, both required through jest's registry
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ApiObject } = require('cdk8s') as typeof import('cdk8s');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Capability, CapabilityApp, RuntimeRouting } = require(path.join(pkg, 'lib', 'runtime.js')) as typeof import('../src/runtime');
+  const out = path.join(tempDir(), 'dist');
+
+  // WHEN a program's ApiObject joins the package's RuntimeRouting, and the app synthesizes
+  const composition = new CapabilityApp({ outdir: out, lockFile: `${out}.lock.json` });
+  const routing = new RuntimeRouting(new Capability(composition, 'web'), 'Routing');
+  new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' } });
+  composition.synth();
+
+  // THEN the object is written, and the bundle is a module of jest's registry, not of Node's own
+  expect(fs.readFileSync(path.join(out, 'runtime', '0001-web-routing.yaml'), 'utf-8')).toMatch(/^kind: ConfigMap$/m);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  expect(Object.keys((require('module') as { _cache: object })._cache)).not.toContain(path.join(pkg, 'lib', 'bundle.js'));
+});
