@@ -47,10 +47,14 @@ const ENTRY = [
  * compile cache is on (`NODE_COMPILE_CACHE`, Node 22), before Node 20.7 (no `process.sourceMapsEnabled` to tell),
  * where there are no user ids (Windows), and with `CDK_CAPABILITY_CODE_CACHE=0`.
  *
+ * The command line's entry reads the cache but never writes it: the app a command runs writes its own when it
+ * exits, before the command does, and the command's would replace it with the little the command itself compiled.
+ *
  * @param {string} file the bundle's absolute path
+ * @param {boolean} writes whether this entry writes the cache when there is none
  * @returns {object | undefined} the bundle's exports; undefined where the entry file requires the bundle itself
  */
-function loadBundle(file) {
+function loadBundle(file, writes) {
   const Module = require('module');
   // under a module registry of its own (jest's, a bundler's), whose `module` is none of Node's: required through it
   if (typeof Module !== 'function' || !(module instanceof Module) || require.cache !== Module._cache) return undefined;
@@ -83,7 +87,7 @@ function loadBundle(file) {
     throw e;
   }
   bundle.loaded = true;
-  if (cachedData === undefined || script.cachedDataRejected) {
+  if (writes && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => {
       const temp = `${cacheFile}.${process.pid}-${Date.now()}`;
       try {
@@ -102,14 +106,14 @@ function loadBundle(file) {
 }
 
 /** An entry file: the loader, then one line into the bundle (`bundle`: its path from the entry file, `./bundle.js`). */
-const stub = (bundle, line) =>
-  `'use strict';\n${loadBundle.toString()}\n${line.replace('BUNDLE', `(loadBundle(require('path').join(__dirname, '${bundle}')) ?? require('${bundle}'))`)}\n`;
+const stub = (bundle, line, writes = true) =>
+  `'use strict';\n${loadBundle.toString()}\n${line.replace('BUNDLE', `(loadBundle(require('path').join(__dirname, '${bundle}'), ${writes}) ?? require('${bundle}'))`)}\n`;
 
 /** The files that stay: the entry points (package.json's `exports` and `bin`), now each a line into the bundle. */
 const STUBS = {
   'index.js': stub('./bundle.js', 'module.exports = BUNDLE.full();'),
   'runtime.js': stub('./bundle.js', 'module.exports = BUNDLE.runtime();'),
-  [path.join('cli', 'main.js')]: `#!/usr/bin/env node\n${stub('../bundle.js', 'process.exitCode = BUNDLE.cli().main(process.argv.slice(2));')}`,
+  [path.join('cli', 'main.js')]: `#!/usr/bin/env node\n${stub('../bundle.js', 'process.exitCode = BUNDLE.cli().main(process.argv.slice(2));', false)}`,
 };
 
 /** A generated CRD module stays its own file, lib/imports/<name>.js, required from lib/bundle.js as ./imports/<name>. */

@@ -440,6 +440,22 @@ describe("V8's code cache of lib/bundle.js (the entry files' loader)", () => {
     expect(second).toEqual(expected);
   }, HANG_GUARD_MS);
 
+  test('the command line reads the cache but never writes it: the first program run after it writes its own', () => {
+    // GIVEN a package without a cache
+    const library = freshPackage();
+
+    // WHEN the command line runs, then a program
+    const cli = spawnSync(process.execPath, [path.join(library, 'lib', 'cli', 'main.js'), '--version'], { encoding: 'utf-8' });
+    const afterCli = caches(library);
+    expect(readTree(synth(library))).toEqual(expected);
+
+    // THEN the command wrote none; the program wrote one that V8 accepts
+    expect([cli.status, cli.stdout.trim(), cli.stderr]).toEqual([0, PKG.version, '']);
+    expect(afterCli).toEqual([]);
+    expect(caches(library)).toEqual([expect.stringMatching(CACHE)]);
+    expect(accepted(library, caches(library)[0])).toBe(true);
+  }, HANG_GUARD_MS);
+
   test('a cache V8 refuses is replaced by one it accepts, and the output is the same', () => {
     // GIVEN a package whose cache holds bytes no V8 made
     const library = freshPackage();
