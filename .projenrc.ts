@@ -145,6 +145,8 @@ project.addBins({ 'cdk-capability': 'lib/cli/main.js' });
 
 // The JavaScript that ships is one file, lib/bundle.js, beside tsc's declarations (scripts/bundle-lib.js; docs/ARCHITECTURE.md).
 project.compileTask.exec('node scripts/bundle-lib.js');
+// V8's code caches a run writes beside lib/bundle.js (its entry files' loader) are of that machine's Node: never packed.
+project.npmignore?.exclude('/lib/*.v8-cache');
 
 // cdk8s-plus is needed only by RuntimeRouting.addBackend and contract handles; any of majors 30 to 33 will do.
 project.package.addField('peerDependenciesMeta', { 'cdk8s-plus-30': { optional: true } });

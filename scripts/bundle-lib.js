@@ -29,12 +29,91 @@ const ENTRY = [
   '',
 ].join('\n');
 
+/**
+ * Loads lib/bundle.js once per process, as `require(file)` does, but through `vm.Script` with V8's code cache of it
+ * when one is usable: the bytecode of every function an earlier run compiled, so this run neither parses the 1.2 MB
+ * nor compiles those functions again (docs/ARCHITECTURE.md, "The build output"). Each entry file holds its own copy
+ * (the function's text), so loading the package still reads two files, and both entry points share one module.
+ *
+ * The cache is `bundle-<v8.cachedDataVersionTag()>.v8-cache` beside the bundle, in the package's own folder: whoever
+ * may write it may write the bundle itself, so it trusts no one the package does not already trust. It is read
+ * only when it is a file of this user, writable by no one else, and not older than the bundle; V8 refuses one
+ * made by another V8 version, another set of V8 flags or for a source of another length. Without a usable cache the
+ * bundle is compiled from its source and the cache is written when the process exits, under a temporary name
+ * renamed into place; a folder the user cannot write keeps none, silently. The entry file's own
+ * `require('./bundle.js')` instead (which a bundler sees too), no cache read or written: under a module registry
+ * other than Node's (jest keeps the modules of a test in its own registry and realm), when Node maps stack frames
+ * through source maps (`--enable-source-maps`, which maps only the files its own loader compiled), when Node's
+ * compile cache is on (`NODE_COMPILE_CACHE`, Node 22), before Node 20.7 (no `process.sourceMapsEnabled` to tell),
+ * where there are no user ids (Windows), and with `CDK_CAPABILITY_CODE_CACHE=0`.
+ *
+ * The command line's entry reads the cache but never writes it: the app a command runs writes its own when it
+ * exits, before the command does, and the command's would replace it with the little the command itself compiled.
+ *
+ * @param {string} file the bundle's absolute path
+ * @param {boolean} writes whether this entry writes the cache when there is none
+ * @returns {object | undefined} the bundle's exports; undefined where the entry file requires the bundle itself
+ */
+function loadBundle(file, writes) {
+  const Module = require('module');
+  // under a module registry of its own (jest's, a bundler's), whose `module` is none of Node's: required through it
+  if (typeof Module !== 'function' || !(module instanceof Module) || require.cache !== Module._cache) return undefined;
+  if (Module._cache[file]) return Module._cache[file].exports;
+  if (process.sourceMapsEnabled !== false || typeof process.getuid !== 'function' || process.env.CDK_CAPABILITY_CODE_CACHE === '0' ||
+    (typeof Module.getCompileCacheDir === 'function' && Module.getCompileCacheDir() !== undefined)) return undefined;
+  const fs = require('fs');
+  const path = require('path');
+  const vm = require('vm');
+  const dir = path.dirname(file);
+  const cacheFile = path.join(dir, `bundle-${require('v8').cachedDataVersionTag()}.v8-cache`);
+  let cachedData;
+  try {
+    const cache = fs.statSync(cacheFile);
+    if (cache.isFile() && cache.uid === process.getuid() && (cache.mode & 0o022) === 0 && cache.mtimeMs >= fs.statSync(file).mtimeMs) {
+      cachedData = fs.readFileSync(cacheFile);
+    }
+  } catch {
+    // no cache yet
+  }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf-8')), { filename: file, cachedData });
+  const bundle = new Module(file, module);
+  bundle.filename = file;
+  bundle.paths = Module._nodeModulePaths(dir);
+  Module._cache[file] = bundle;
+  try {
+    script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dir);
+  } catch (e) {
+    delete Module._cache[file];
+    throw e;
+  }
+  bundle.loaded = true;
+  if (writes && (cachedData === undefined || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      const temp = `${cacheFile}.${process.pid}-${Date.now()}`;
+      try {
+        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(temp, cacheFile);
+      } catch {
+        try {
+          fs.rmSync(temp, { force: true });
+        } catch {
+          // nothing was written
+        }
+      }
+    });
+  }
+  return bundle.exports;
+}
+
+/** An entry file: the loader, then one line into the bundle (`bundle`: its path from the entry file, `./bundle.js`). */
+const stub = (bundle, line, writes = true) =>
+  `'use strict';\n${loadBundle.toString()}\n${line.replace('BUNDLE', `(loadBundle(require('path').join(__dirname, '${bundle}'), ${writes}) ?? require('${bundle}'))`)}\n`;
+
 /** The files that stay: the entry points (package.json's `exports` and `bin`), now each a line into the bundle. */
 const STUBS = {
-  'index.js': "'use strict';\nmodule.exports = require('./bundle.js').full();\n",
-  'runtime.js': "'use strict';\nmodule.exports = require('./bundle.js').runtime();\n",
-  [path.join('cli', 'main.js')]:
-    "#!/usr/bin/env node\n'use strict';\nprocess.exitCode = require('../bundle.js').cli().main(process.argv.slice(2));\n",
+  'index.js': stub('./bundle.js', 'module.exports = BUNDLE.full();'),
+  'runtime.js': stub('./bundle.js', 'module.exports = BUNDLE.runtime();'),
+  [path.join('cli', 'main.js')]: `#!/usr/bin/env node\n${stub('../bundle.js', 'process.exitCode = BUNDLE.cli().main(process.argv.slice(2));', false)}`,
 };
 
 /** A generated CRD module stays its own file, lib/imports/<name>.js, required from lib/bundle.js as ./imports/<name>. */
@@ -107,6 +186,8 @@ async function main() {
   for (const entry of fs.readdirSync(lib, { recursive: true })) {
     const file = String(entry);
     if (file.endsWith('.js') && !keep.has(file) && path.dirname(file) !== 'imports') fs.rmSync(path.join(lib, file));
+    // the code caches of the bundle this build replaces (`loadBundle`)
+    if (file.endsWith('.v8-cache')) fs.rmSync(path.join(lib, file));
   }
   for (const [file, text] of Object.entries(STUBS)) {
     fs.mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });

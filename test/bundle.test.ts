@@ -354,3 +354,196 @@ test('the command line (package.json `bin`) prints the package\'s version', () =
   const r = node([path.join(pkg, PKG.bin['cdk-capability']), '--version']);
   expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: `${PKG.version}\n`, stderr: '' });
 });
+
+describe("V8's code cache of lib/bundle.js (the entry files' loader)", () => {
+  // A program that synthesizes one ConfigMap through the package at argv[2] into the outdir argv[3].
+  const PROGRAM = [
+    "const { ApiObject, Chart } = require('cdk8s');",
+    "const { Capability, CapabilityApp } = require(require('path').join(process.argv[2], 'lib', 'runtime.js'));",
+    "const app = new CapabilityApp({ outdir: process.argv[3], lockFile: process.argv[3] + '.lock.json' });",
+    "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: 'b' } });",
+    'app.synth();',
+    '',
+  ].join('\n');
+  const CACHE = /^bundle-\d+\.v8-cache$/;
+
+  let work: string;
+  let expected: Record<string, string>;
+
+  /** A copy of the built package without any code cache, readable by every user (a test may run as `nobody`). */
+  function freshPackage(): string {
+    const copy = fs.mkdtempSync(path.join(work, 'pkg-'));
+    fs.chmodSync(copy, 0o755);
+    fs.copyFileSync(path.join(pkg, 'package.json'), path.join(copy, 'package.json'));
+    fs.symlinkSync(path.join(ROOT, 'docs'), path.join(copy, 'docs'));
+    fs.cpSync(path.join(pkg, 'lib'), path.join(copy, 'lib'), { recursive: true, filter: (f) => !f.endsWith('.v8-cache') });
+    return copy;
+  }
+
+  /** Runs PROGRAM on `library`; the outdir it wrote. */
+  function synth(library: string, options: { args?: readonly string[]; env?: NodeJS.ProcessEnv; asNobody?: boolean } = {}): string {
+    const out = fs.mkdtempSync(path.join(work, 'out-'));
+    fs.chmodSync(out, 0o777);
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK_VALIDATION: 'false', ...options.env };
+    delete env.CDK8S_OUTDIR;
+    const r = spawnSync(process.execPath, [...(options.args ?? []), path.join(work, 'main.js'), library, path.join(out, 'dist')], {
+      cwd: out, env, encoding: 'utf-8', timeout: HANG_GUARD_MS, ...(options.asNobody ? { uid: 65534, gid: 65534 } : {}),
+    });
+    expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
+    return path.join(out, 'dist');
+  }
+
+  const caches = (library: string) => fs.readdirSync(path.join(library, 'lib')).filter((f) => f.includes('v8-cache'));
+
+  /** Whether V8, in a plain `node` as the program runs in, takes the cache as the bundle's. */
+  function accepted(library: string, cache: string): boolean {
+    const script = [
+      "const fs = require('fs'); const vm = require('vm'); const { wrap } = require('module');",
+      `const [bundle, cache] = ${JSON.stringify([path.join(library, 'lib', 'bundle.js'), path.join(library, 'lib', cache)])};`,
+      "const s = new vm.Script(wrap(fs.readFileSync(bundle, 'utf-8')), { filename: bundle, cachedData: fs.readFileSync(cache) });",
+      'process.stdout.write(String(!s.cachedDataRejected));',
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf-8' });
+    expect(r.stderr).toBe('');
+    return r.stdout === 'true';
+  }
+
+  beforeAll(() => {
+    work = tempDir('cdk-capability-code-cache-');
+    fs.chmodSync(work, 0o755);
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
+    fs.writeFileSync(path.join(work, 'main.js'), PROGRAM);
+    // the output as the bundle writes it loaded by `require`, no cache read or written
+    const plain = freshPackage();
+    expected = readTree(synth(plain, { env: { CDK_CAPABILITY_CODE_CACHE: '0' } }));
+    expect(caches(plain)).toEqual([]);
+    expect(Object.keys(expected)).toEqual(expect.arrayContaining(['plan.json', 'runtime/0001-web-config.yaml']));
+  }, HANG_GUARD_MS);
+
+  test('the first run leaves a cache beside the bundle that only its user may write; later runs take it as it is and write the same output', () => {
+    // GIVEN a package without a cache
+    const library = freshPackage();
+
+    // WHEN a program runs on it, then runs again
+    const first = readTree(synth(library));
+    const [cache] = caches(library);
+    const written = fs.statSync(path.join(library, 'lib', cache));
+    const second = readTree(synth(library));
+
+    // THEN one cache, mode 0600, that V8 accepts; the second run kept it as it was; the output is the same
+    expect(caches(library)).toEqual([expect.stringMatching(CACHE)]);
+    expect(written.mode % 0o1000).toBe(0o600);
+    expect(accepted(library, cache)).toBe(true);
+    const kept = fs.statSync(path.join(library, 'lib', cache));
+    expect([kept.ino, kept.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+    expect(first).toEqual(expected);
+    expect(second).toEqual(expected);
+  }, HANG_GUARD_MS);
+
+  test('the command line reads the cache but never writes it: the first program run after it writes its own', () => {
+    // GIVEN a package without a cache
+    const library = freshPackage();
+
+    // WHEN the command line runs, then a program
+    const cli = spawnSync(process.execPath, [path.join(library, 'lib', 'cli', 'main.js'), '--version'], { encoding: 'utf-8' });
+    const afterCli = caches(library);
+    expect(readTree(synth(library))).toEqual(expected);
+
+    // THEN the command wrote none; the program wrote one that V8 accepts
+    expect([cli.status, cli.stdout.trim(), cli.stderr]).toEqual([0, PKG.version, '']);
+    expect(afterCli).toEqual([]);
+    expect(caches(library)).toEqual([expect.stringMatching(CACHE)]);
+    expect(accepted(library, caches(library)[0])).toBe(true);
+  }, HANG_GUARD_MS);
+
+  test('a cache V8 refuses is replaced by one it accepts, and the output is the same', () => {
+    // GIVEN a package whose cache holds bytes no V8 made
+    const library = freshPackage();
+    synth(library);
+    const [cache] = caches(library);
+    fs.writeFileSync(path.join(library, 'lib', cache), Buffer.alloc(4096, 7), { mode: 0o600 });
+    expect(accepted(library, cache)).toBe(false);
+
+    // WHEN the program runs
+    const out = readTree(synth(library));
+
+    // THEN
+    expect(out).toEqual(expected);
+    expect(caches(library)).toEqual([cache]);
+    expect(accepted(library, cache)).toBe(true);
+  }, HANG_GUARD_MS);
+
+  test('a cache others may write, or older than the bundle, is not read: it is replaced', () => {
+    for (const spoil of [
+      (file: string) => fs.chmodSync(file, 0o666),
+      (file: string) => fs.utimesSync(file, new Date(2000, 0, 1), new Date(2000, 0, 1)),
+    ]) {
+      // GIVEN a cache V8 would accept, but that others may write or that is older than the bundle
+      const library = freshPackage();
+      synth(library);
+      const [cache] = caches(library);
+      const file = path.join(library, 'lib', cache);
+      spoil(file);
+      const before = fs.statSync(file);
+
+      // WHEN the program runs
+      expect(readTree(synth(library))).toEqual(expected);
+
+      // THEN the cache was written anew: another file, of mode 0600
+      const after = fs.statSync(file);
+      expect({ replaced: after.ino !== before.ino, mode: after.mode % 0o1000 }).toEqual({ replaced: true, mode: 0o600 });
+    }
+  }, HANG_GUARD_MS);
+
+  test('a package folder the user cannot write works as ever, silently, and keeps no cache', () => {
+    // GIVEN a package without a cache, in a folder the program's user may not write (as root, the program runs as nobody)
+    const library = freshPackage();
+    const asNobody = process.getuid?.() === 0;
+    if (!asNobody) fs.chmodSync(path.join(library, 'lib'), 0o555);
+    const listed = fs.readdirSync(path.join(library, 'lib')).sort();
+
+    // WHEN the program runs, twice (synth checks the exit and an empty stderr)
+    const outs = [synth(library, { asNobody }), synth(library, { asNobody })].map(readTree);
+
+    // THEN the same output, and nothing was added to the folder
+    fs.chmodSync(path.join(library, 'lib'), 0o755);
+    expect(outs).toEqual([expected, expected]);
+    expect(fs.readdirSync(path.join(library, 'lib')).sort()).toEqual(listed);
+  }, HANG_GUARD_MS);
+
+  test('with --enable-source-maps the bundle is required as ever, so frames name src/, and no cache is read or written', () => {
+    // GIVEN a package without a cache
+    const library = freshPackage();
+
+    // WHEN the program runs with Node's source maps, and a program that throws from inside the package
+    expect(readTree(synth(library, { args: ['--enable-source-maps'] }))).toEqual(expected);
+    const thrown = spawnSync(process.execPath, ['--enable-source-maps', '-e', [
+      `const { CapabilityApp } = require(${JSON.stringify(path.join(library, 'lib', 'runtime.js'))});`,
+      "try { CapabilityApp.prototype.synth.call(null); } catch (e) { process.stdout.write(e.stack.split('\\n')[1]); }",
+    ].join('\n')], { encoding: 'utf-8', env: { ...process.env, CDK_VALIDATION: 'false' } });
+
+    // THEN
+    expect(caches(library)).toEqual([]);
+    expect(thrown.stdout).toMatch(/^ {4}at synth \(.*\/src\/app\/capability-app\.ts:\d+:\d+\)$/);
+  }, HANG_GUARD_MS);
+});
+
+test('under a module registry of its own (jest runs this test) the entry file requires the bundle through it: one cdk8s, one realm', () => {
+  // GIVEN the built runtime entry and cdk8s, both required through jest's registry
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ApiObject } = require('cdk8s') as typeof import('cdk8s');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Capability, CapabilityApp, RuntimeRouting } = require(path.join(pkg, 'lib', 'runtime.js')) as typeof import('../src/runtime');
+  const out = path.join(tempDir(), 'dist');
+
+  // WHEN a program's ApiObject joins the package's RuntimeRouting, and the app synthesizes
+  const composition = new CapabilityApp({ outdir: out, lockFile: `${out}.lock.json` });
+  const routing = new RuntimeRouting(new Capability(composition, 'web'), 'Routing');
+  new ApiObject(routing, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' } });
+  composition.synth();
+
+  // THEN the object is written, and the bundle is a module of jest's registry, not of Node's own
+  expect(fs.readFileSync(path.join(out, 'runtime', '0001-web-routing.yaml'), 'utf-8')).toMatch(/^kind: ConfigMap$/m);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  expect(Object.keys((require('module') as { _cache: object })._cache)).not.toContain(path.join(pkg, 'lib', 'bundle.js'));
+});

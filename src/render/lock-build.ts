@@ -1,4 +1,4 @@
-import { LeafPaths, LockedLeaves, lockValues } from './lock-values';
+import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues } from './lock-values';
 import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
@@ -54,12 +54,12 @@ export function buildLock(
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
   const fieldsV1 = sharedFieldsV1();
-  const paths = new LeafPaths();
-  const steps = new LockPathSteps();
+  // the paths made and parsed so far, shared by the lock's units
+  const shared = { paths: new LeafPaths(), steps: new LockPathSteps() };
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
   const topology = (manifest: any) => topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''), crds);
-  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, paths, steps, topology(o.manifest), masked));
+  const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, shared, topology(o.manifest), masked));
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
   const barrierNodes: number[] = [];
@@ -74,16 +74,19 @@ export function buildLock(
       const stack = facts.stacks[unit.index];
       const id = stackUnitId(stack.path);
       const template = stack.template ?? {};
-      const leaves = lockValues(withoutResourceMetadata(template), (at) => templateSecretAt(template, at) !== undefined, paths);
-      units.push({
-        id,
-        label: `stack ${stack.path}`,
-        path: stack.path,
-        stackName: stack.stackName,
-        ...(stack.region !== undefined ? { region: stack.region } : {}),
-        ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-        ...digested(id, leaves, () => JSON.stringify(template), key, undefined, steps, masked),
-      });
+      const source: UnitSource = { doc: template, template: true, sensitiveAt: templateSecret, shared };
+      const { digest, placed } = unitLeaves(id, source, () => JSON.stringify(template), key, masked);
+      units.push(
+        placed({
+          id,
+          label: `stack ${stack.path}`,
+          path: stack.path,
+          stackName: stack.stackName,
+          ...(stack.region !== undefined ? { region: stack.region } : {}),
+          ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
+          digest,
+        }),
+      );
     } else {
       const o = facts.objects[unit.index];
       const { group, kind, namespace, name } = o.identity;
@@ -92,10 +95,9 @@ export function buildLock(
       const label = describeIdentity(o.identity);
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
-      const leaves = lockValues(o.manifest, (at) => (isSecret && at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnvValueAt(o.manifest, at) !== undefined, paths);
-      const text = () => rendered.get(o) ?? JSON.stringify(o.manifest);
-      const { digest, ...values } = digested(id, leaves, text, key, topology(o.manifest), steps, masked);
-      units.push({
+      const source: UnitSource = { doc: o.manifest, sensitiveAt: isSecret ? secretDataOrEnv : secretEnv, topology: topology(o.manifest), shared };
+      const { digest, placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+      const head = placed({
         id,
         label,
         path: o.declarer,
@@ -105,11 +107,13 @@ export function buildLock(
         ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
         ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
         ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
-        ...values,
-        ...ownersOf(written, o.declarer),
-        // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-        writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
       });
+      units.push(
+        Object.assign(head, ownersOf(written, o.declarer), {
+          // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
+          writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
+        }),
+      );
     }
   }
   for (const n of barrierNodes) {
@@ -135,45 +139,137 @@ function policyUnit(
   o: ObjectFact,
   rendered: ReadonlyMap<ObjectFact, string>,
   key: LockKey | undefined,
-  paths: LeafPaths,
-  steps: LockPathSteps,
+  shared: UnitSource['shared'],
   topology: FieldTopology,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): LockedUnit {
   const id = objectUnitId(o.key);
-  const leaves = lockValues(o.manifest, () => false, paths);
-  return {
-    id,
-    label: describeIdentity(o.identity),
-    path: o.declarer,
-    ...digested(id, leaves, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, topology, steps, masked),
-    groupKind: groupKind(o.identity.group, o.identity.kind),
-  };
+  const { digest, placed } = unitLeaves(id, { doc: o.manifest, topology, shared }, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer, digest });
+  return Object.assign(head, { groupKind: groupKind(o.identity.group, o.identity.kind) });
 }
 
 /**
- * A unit's digest, values and keyed digests of its masked values. Without a
- * masked value the digest is of the whole text (as rendered); with one, of the
- * masked leaves by index path (as every format of the lock took it), which never hold the value. With the topology
- * of an object's kind, its values and digests are by the names the plan gives its leaves (`keyedValues`), the
- * paths parsed once for the whole lock (`steps`).
+ * What a unit's leaves are read from: a stack's template or an object's manifest, and which of its nodes hold a
+ * secret. A plain record, so that a unit whose values are made when first read holds no more than this.
  */
-function digested(
+interface UnitSource {
+  /** The template or manifest. */
+  readonly doc: any;
+  /** True for a stack's template, whose resources' `Metadata` the leaves leave out (`withoutResourceMetadata`). */
+  readonly template?: boolean;
+  /** Whether the node at these keys of `doc` holds a secret, with all below it (`lockValues`' `isSensitive`). */
+  readonly sensitiveAt?: (doc: any, at: readonly string[]) => boolean;
+  /** The topology of an object's kind, by which its leaves are named (`keyedValues`); none for a stack. */
+  readonly topology?: FieldTopology;
+  /** The paths made and parsed so far, one for the whole lock. */
+  readonly shared: { readonly paths: LeafPaths; readonly steps: LockPathSteps };
+}
+
+/** A node of a template that takes a secret (`templateSecretAt`). */
+const templateSecret = (template: any, at: readonly string[]) => templateSecretAt(template, at) !== undefined;
+/** The literal value of a secret-named environment variable (`secretEnvValueAt`). */
+const secretEnv = (manifest: any, at: readonly string[]) => secretEnvValueAt(manifest, at) !== undefined;
+/** A Secret's `data` and `stringData`, or a secret-named environment variable's value. */
+const secretDataOrEnv = (manifest: any, at: readonly string[]) => (at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnv(manifest, at);
+
+/** The document of a unit as its leaves are read: a template without its resources' `Metadata`. */
+function documentOf(source: UnitSource): unknown {
+  return source.template ? withoutResourceMetadata(source.doc) : source.doc;
+}
+
+/** How `lockValues` tells a sensitive node of the unit's document. */
+function isSensitiveIn(source: UnitSource): ((at: readonly string[]) => boolean) | undefined {
+  const sensitiveAt = source.sensitiveAt;
+  return sensitiveAt && ((at) => sensitiveAt(source.doc, at));
+}
+
+/** The leaves of a unit, masked (`lockValues`). */
+function leavesOf(source: UnitSource): LockedLeaves {
+  return lockValues(documentOf(source), isSensitiveIn(source), source.shared.paths);
+}
+
+/** The leaves of a unit by their names (`keyedValues`), and the name of each index path that has another. */
+function namedLeaves(source: UnitSource, values: Record<string, unknown>): { values: Record<string, unknown>; names: ReadonlyMap<string, string> } {
+  return source.topology ? keyedValues(values, source.topology, source.shared.steps) : { values, names: new Map<string, string>() };
+}
+
+/** A unit's digest, and how its leaves go on it. */
+interface UnitLeaves {
+  /**
+   * The digest: of the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index
+   * path (as every format of the lock took it), which never hold the value.
+   */
+  readonly digest: string;
+  /**
+   * `unit` with its `values` and, with a key when it holds a sensitive value, the keyed digests of those values
+   * (`sensitive`), as properties after those it has.
+   */
+  placed<T extends object>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
+}
+
+/**
+ * A unit's digest and leaves. With the topology of an object's kind, its values and digests are by the names the
+ * plan gives its leaves (`keyedValues`, the paths parsed once for the whole lock: `steps`).
+ *
+ * A unit that holds a sensitive value gets them now: its digest is taken over its masked leaves, and `masked`
+ * gets the value behind each by its name. Any other unit's digest is of its text, and its `values` are made from
+ * its document when first read, then kept: naming leaves is most of the cost of a lock, and nothing reads the
+ * values of a unit that is unchanged against the previous lock, unless the lock is written. Nothing is held until
+ * then but the document the facts hold anyway (holding the leaves made had cost the memory of their strings).
+ */
+function unitLeaves(
   id: string,
-  leaves: LockedLeaves,
+  source: UnitSource,
   text: () => string,
   key: LockKey | undefined,
-  topology: FieldTopology | undefined,
-  steps: LockPathSteps,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
-): Pick<LockedUnit, 'digest' | 'values' | 'sensitive'> {
-  const { values, names } = topology ? keyedValues(leaves.values, topology, steps) : { values: leaves.values, names: new Map<string, string>() };
-  if (leaves.masked.size === 0) return { digest: hashText(text()), values };
+): UnitLeaves {
+  if (!holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source))) {
+    return { digest: hashText(text()), placed: (unit) => valuesWhenRead(unit, source) };
+  }
+  const leaves = leavesOf(source);
+  const { values, names } = namedLeaves(source, leaves.values);
   const byName = new Map([...leaves.masked].map(([path, value]) => [names.get(path) ?? path, value]));
   masked?.set(id, byName);
   const sensitive: Record<string, string> = {};
   if (key) for (const [path, value] of byName) sensitive[path] = key.digest(id, path, value);
-  return { digest: hashText(JSON.stringify(leaves.values)), values, ...(key ? { sensitive } : {}) };
+  return {
+    digest: hashText(JSON.stringify(leaves.values)),
+    placed: (unit) => Object.assign(unit, { values }, key ? { sensitive } : {}),
+  };
+}
+
+/** The source of each unit whose values are made when first read, until they are (`VALUES_WHEN_READ`). */
+const valuesSource = new WeakMap<object, UnitSource>();
+/** The values of each unit made when first read, once made (or set). */
+const valuesMade = new WeakMap<object, Record<string, unknown> | undefined>();
+
+/**
+ * `values` of a unit made when first read (`JSON.stringify`, a spread and a read each read it), the same on every
+ * later read. One getter and setter for every unit, and its source beside it: the units keep one shape, as plain
+ * objects of one literal do (a getter of each unit's own had taken three times a small unit's memory).
+ */
+const VALUES_WHEN_READ: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object) {
+    if (!valuesMade.has(this)) {
+      valuesMade.set(this, namedLeaves(valuesSource.get(this)!, leavesOf(valuesSource.get(this)!).values).values);
+      valuesSource.delete(this);
+    }
+    return valuesMade.get(this);
+  },
+  set(this: object, value: Record<string, unknown> | undefined) {
+    valuesMade.set(this, value);
+    valuesSource.delete(this);
+  },
+};
+
+/** Adds `values` to `unit`, after the properties it has, made from `source` when first read (`VALUES_WHEN_READ`). */
+function valuesWhenRead<T extends object>(unit: T, source: UnitSource): T & Pick<LockedUnit, 'values'> {
+  valuesSource.set(unit, source);
+  return Object.defineProperty(unit, 'values', VALUES_WHEN_READ) as T & Pick<LockedUnit, 'values'>;
 }
 
 /** The leaves written by another construct than the declarer, by path: the owners a handover changes. */

@@ -63,6 +63,44 @@ export function lockValues(doc: unknown, isSensitive: (at: readonly string[]) =>
 }
 
 /**
+ * True when `lockValues` masks a leaf of the document as `(sensitive)` (its `masked` is not empty), told without
+ * making a path or a value, and at the first such leaf: the same nodes `isSensitive` names, the same values
+ * shaped like a secret.
+ *
+ * @param isSensitive whether the node at these keys (from the document's root) holds a secret, as `lockValues` takes it
+ */
+export function holdsSensitiveLeaf(doc: unknown, isSensitive: (at: readonly string[]) => boolean = () => false): boolean {
+  const keys: string[] = [];
+  const walk = (v: unknown, inherited: boolean): boolean => {
+    const sensitive = inherited || (keys.length > 0 && isSensitive(keys));
+    if (Array.isArray(v)) {
+      if (v.length === 0) return sensitive;
+      for (let i = 0; i < v.length; i++) {
+        keys.push(String(i));
+        const found = walk(v[i], sensitive);
+        keys.pop();
+        if (found) return true;
+      }
+      return false;
+    }
+    if (v !== null && typeof v === 'object') {
+      const names = Object.keys(v);
+      // an empty map is a leaf of its own, but for the document itself
+      if (names.length === 0) return sensitive && keys.length > 0;
+      for (const k of names) {
+        keys.push(k);
+        const found = walk((v as Record<string, unknown>)[k], sensitive);
+        keys.pop();
+        if (found) return true;
+      }
+      return false;
+    }
+    return v !== undefined && (sensitive || maskedText(v) === SENSITIVE);
+  };
+  return walk(doc, false);
+}
+
+/**
  * The leaves' paths made so far, by parent path and key: objects of one shape
  * share their paths instead of each building its own strings. One per lock
  * (`buildLock`), so nothing outlives a synth.
