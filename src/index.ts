@@ -58,5 +58,6 @@ export type {
   UnitChanges,
 } from './release/release-diff';
 export type { InterfaceChange } from './release/interface-compatibility';
+export type { OrderChange } from './release/order-changes';
 export type { InterfaceArtifact, InterfaceRecord } from './release/interface-record';
 export type { RuntimeWriterRecord, RuntimeWriterTarget } from './release/runtime-writer-record';

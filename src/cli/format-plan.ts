@@ -20,7 +20,7 @@ export function planCounts(plan: Plan): { add: number; change: number; remove: n
 
 /**
  * What a plan changes beside stacks and objects, each counted with how the summary line names it: fields'
- * owners, contract versions, interface fields, runtime writers.
+ * owners, contract versions, interface fields, runtime writers, dependencies (the apply order).
  */
 function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: string; readonly many: string }> {
   const c = plan.changes;
@@ -29,12 +29,13 @@ function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: 
     { count: c.contracts?.length ?? 0, one: 'contract change', many: 'contract changes' },
     { count: c.interface.length, one: 'interface field change', many: 'interface field changes' },
     { count: c.runtimeWriters?.length ?? 0, one: 'runtime writer change', many: 'runtime writer changes' },
+    { count: c.order?.length ?? 0, one: 'order change', many: 'order changes' },
   ];
 }
 
 /**
  * True when the plan changes anything: a stack or object, a field's owner, a contract version, an interface
- * field, or a runtime writer (what the summary line counts). A first release changes something unless the
+ * field, a runtime writer, or a dependency between stacks and objects (what the summary line counts). A first release changes something unless the
  * composition is empty (no step): then there is nothing to apply, as `apply` says.
  */
 export function hasChanges(plan: Plan): boolean {
@@ -63,7 +64,7 @@ function summaryOf(plan: Plan): string {
  * objects and the fix), the objects renamed with their fix, the
  * inferred edges left out of the order with the cycle each would close, traffic shifts
  * between backend versions, handovers of field ownership (and whether each moves between deploy time and
- * runtime), runtime writers added, changed or removed, contract versions and parameter paths, and
+ * runtime), dependencies added or dropped between stacks and objects of both releases, runtime writers added, changed or removed, contract versions and parameter paths, and
  * interface fields with the bump each needs; then this release's escape hatches over what their own
  * objects declare (`field: rendered -> patched`) and its handovers (`force`, tag layering).
  */
@@ -124,6 +125,10 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Handovers of field ownership:');
     for (const line of handoverLines(c.handovers)) lines.push(`  ${line}`);
     for (const note of handBackNotes(plan)) lines.push(`  (${note})`);
+  }
+  if ((c.order ?? []).length > 0) {
+    lines.push('', 'Order (dependencies between stacks and objects of both releases):');
+    for (const o of c.order!) lines.push(`  ${o.change === 'added' ? '+' : '-'} ${o.unit} ${o.change === 'added' ? 'now waits' : 'no longer waits'} for ${o.waitsFor} (${o.reason})`);
   }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');

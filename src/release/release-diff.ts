@@ -4,6 +4,7 @@ import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
 import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
+import { OrderChange, orderChanges } from './order-changes';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { namesBeforeQuoting, unquotedFieldText, unquotedLeafName } from './unquoted-paths';
 import { lockedWriterIdentity } from './writer-identity';
@@ -195,6 +196,11 @@ export interface ReleaseDiff {
    */
   readonly runtimeWriters?: RuntimeWriterChange[];
   /**
+   * Dependencies between stacks and objects of both releases added or dropped: the apply order changes though
+   * no stack or object does. Absent when none is.
+   */
+  readonly order?: OrderChange[];
+  /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
    * Absent when every sensitive value was compared.
@@ -262,8 +268,14 @@ export function diffReleases(
     contracts: contractChanges(previous.interfaces, next.interfaces),
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
     ...runtimeWriterChanges(previous, next),
+    ...nonEmpty('order', orderChanges(previous, next)),
     ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
+}
+
+/** `{ [name]: list }`, or nothing when the list is empty: a change kind the plan leaves out when it has none. */
+function nonEmpty<K extends string, T>(name: K, list: T[]): { [key in K]?: T[] } {
+  return list.length > 0 ? ({ [name]: list } as { [key in K]?: T[] }) : {};
 }
 
 /** Why the sensitive values of two locks cannot be compared, or undefined when they can (both digested with one key). */
