@@ -27,7 +27,7 @@ function unitOf(leaves: Record<string, number>, runtime: ReadonlySet<number>): L
 }
 
 function lockOf(unit: LockedUnit): Lock {
-  return { formatVersion: 1, units: [unit], interfaces: [] } as unknown as Lock;
+  return { formatVersion: 1, units: [unit], interfaces: [], barriers: [], edges: [] } as unknown as Lock;
 }
 
 /** The handovers read leaf by leaf: each leaf written in both versions whose writer differs (no runtime writer involved). */

@@ -222,4 +222,13 @@ describe('a lock written by a newer version of cdk-capability', () => {
       },
     ]);
   });
+
+  test('a formatVersion no version writes (1e21, not a safe integer) is the schema refusal naming /formatVersion, not a newer version', () => {
+    // found by the lock mutation property: 1e21 read as a format and printed as "lock format 1e+21"
+    const text = JSON.stringify({ formatVersion: 1e21, interfaces: [], units: [], barriers: [], edges: [] }, undefined, 2);
+    const { lock, problems } = parseLock(text, 'capability.lock.json');
+    expect(lock).toBeUndefined();
+    expect(problems.some((p) => p.includes('newer version'))).toBe(false);
+    expect(problems.some((p) => p.startsWith("'capability.lock.json' is not a cdk-capability lock: /formatVersion"))).toBe(true);
+  });
 });

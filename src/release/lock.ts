@@ -323,7 +323,7 @@ function matchesContentDigest(text: string, lock: Lock, recorded: string): boole
 function newerFormat(parsed: unknown): number | undefined {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   const version = (parsed as { readonly formatVersion?: unknown }).formatVersion;
-  return typeof version === 'number' && Number.isInteger(version) && version > LOCK_FORMAT_VERSION ? version : undefined;
+  return typeof version === 'number' && Number.isSafeInteger(version) && version > LOCK_FORMAT_VERSION ? version : undefined;
 }
 
 /** The first line (1-based) that starts with a git merge-conflict marker (`<<<<<<<`, `=======`, `>>>>>>>`), if any. */
