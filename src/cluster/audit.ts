@@ -296,6 +296,20 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       ours.set(key, { path: leaf.path, writer: w, manager: managerOf(w), applied: applied.has(key) });
     }
   }
+  /**
+   * The members above a leaf a manager applies (the elements and maps that hold it), by manager, the applier's
+   * being those of every writer it applies for: structured-merge-diff keeps an element (`.`) in an applier's set
+   * when an update took every field of it the applier owned, so that element is the applier's own, no stale owner.
+   */
+  const holders = new Map<string, Set<string>>();
+  for (const { path, writer, manager, applied } of ours.values()) {
+    if (!applied || manager === undefined) continue;
+    for (const m of writer.runtime ? [manager] : [manager, applier]) {
+      let keys = holders.get(m);
+      if (!keys) holders.set(m, (keys = new Set()));
+      for (let n = 1; n < path.length; n++) keys.add(pathKey(path.slice(0, n)));
+    }
+  }
 
   /** Each hand-back's leaves, by the field manager of the runtime writer they were handed back from. */
   const handBacks = new Map(
@@ -343,7 +357,10 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
 
   for (const [key, { path, writer, manager, applied }] of ours) {
     if (manager === undefined || !applied) continue;
-    const owners = entries.filter((x) => ownsOrCovers(x.leaves, path) || (writer.runtime === true && ownsBelow(x.leaves, key)));
+    const covering = entries.filter((x) => ownsOrCovers(x.leaves, path) || (writer.runtime === true && ownsBelow(x.leaves, key)));
+    // a manager that owns the leaf itself holds it, not one that owns only an element or map above it (its `.`)
+    const exact = covering.filter((x) => x.leaves.has(key) || (writer.runtime === true && ownsBelow(x.leaves, key)));
+    const owners = exact.length > 0 ? exact : covering;
     if (owners.some((x) => x.entry.manager === manager)) continue;
     const others = owners.filter((x) => x.entry.manager !== applier);
     if (others.length === 0) {
@@ -377,6 +394,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
         report('stale-owner', JSON.parse(key), x.entry, mine!.writer, mine!.manager, from);
         continue;
       }
+      if (declared.has(m) && !ours.has(key) && holders.get(m)?.has(key)) continue;
       if (m === applier && declared.has(m)) {
         if (mine && !mine.writer.runtime) continue;
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
