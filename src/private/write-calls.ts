@@ -368,9 +368,13 @@ const POLICY_ASPECTS: ReadonlyArray<[RegExp, string]> = [
 /**
  * Records each aspect the program adds (`Aspects.of(scope).add`, aws-cdk's policy aspects such as
  * `PermissionsBoundary.of(scope).apply`), Tags left out (`wrapTags` records them), and, for each visit
- * of such an aspect to a CloudFormation resource, the resource's properties before and after it when
- * the visit changed them, and its attribute options (`cfnOptions`) likewise. An aspect's `visit` is wrapped on the aspect object itself (an own
- * property, so its identity is kept); a program with no such aspect pays one check per `add`.
+ * of such an aspect, the properties of each CloudFormation resource it could write before and after
+ * it when the visit changed them, and its attribute options (`cfnOptions`) likewise. A visit of a
+ * resource watches that resource; a visit of any other construct watches the resources under it, so
+ * an aspect that checks for an L2 (`node instanceof s3.Bucket`) and writes its `defaultChild`, or
+ * visits a stack and writes its resources, is the writer of what it changed, not the declarer. An
+ * aspect's `visit` is wrapped on the aspect object itself (an own property, so its identity is kept);
+ * a program with no such aspect pays one check per `add`.
  */
 function wrapAspects(): void {
   const { Aspects, CfnResource, RemoveTag, Tag } = awsCdk();
@@ -396,28 +400,41 @@ function wrapAspects(): void {
       value: function (this: IAspect, node: IConstruct) {
         const outer = currentAspect;
         currentAspect = aspect;
-        const resource = CfnResource.isCfnResource(node) ? node : undefined;
-        const before = resource ? propertiesOf(resource) : undefined;
-        const attributesBefore = resource ? attributeOptionsOf(resource) : undefined;
+        const watched = resourcesUnder(node, CfnResource.isCfnResource);
+        const before = watched.map(propertiesOf);
+        const attributesBefore = watched.map(attributeOptionsOf);
         try {
           return visit.call(this, node);
         } finally {
           currentAspect = outer;
-          if (before) {
-            const after = propertiesOf(resource!);
-            if (after && !sameValue(before, after)) appendRun(aspectRuns, resource!, { aspect, before, after });
-          }
-          if (attributesBefore) {
-            const after = attributeOptionsOf(resource!);
-            const changed = !sameValue(attributesBefore.options, after.options);
-            if (changed) appendRun(aspectAttributesRuns, resource!, { aspect, before: attributesBefore, after });
-          }
+          watched.forEach((resource, i) => {
+            const props = before[i];
+            if (props) {
+              const after = propertiesOf(resource);
+              if (after && !sameValue(props, after)) appendRun(aspectRuns, resource, { aspect, before: props, after });
+            }
+            const after = attributeOptionsOf(resource);
+            const attributes = attributesBefore[i];
+            if (!sameValue(attributes.options, after.options)) appendRun(aspectAttributesRuns, resource, { aspect, before: attributes, after });
+          });
         }
       },
     });
     return result;
   };
   proto.add = wrapper as (...args: unknown[]) => void;
+}
+
+/**
+ * The resources a visit of `node` is watched on: the node itself when it is a resource; none for a stage or a stack
+ * (each of their resources is visited itself, and reading them all at every stack's visit would cost each resource
+ * again per enclosing stage and stack); else every resource under it, its `defaultChild` among them.
+ */
+function resourcesUnder(node: IConstruct, isResource: (c: unknown) => c is CfnResource): CfnResource[] {
+  if (isResource(node)) return [node];
+  const { Stack, Stage } = awsCdk();
+  if (Stack.isStack(node) || Stage.isStage(node) || node.node.scope === undefined) return [];
+  return node.node.findAll().filter(isResource);
 }
 
 function appendRun<R>(runs: WeakMap<CfnResource, R[]>, resource: CfnResource, run: R): void {
