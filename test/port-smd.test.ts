@@ -304,7 +304,8 @@ describe('nested lists and maps with several appliers, against merge/multiple_ap
     // THEN
     expect(messages(result)).toEqual([
       "CAP002 field conflict: 'smd/Routing/ControllerOne' and 'smd/Routing/ControllerTwo' both write spec.mapOfMapsRecursive.c.d.e of example.com/Thing ns/t at runtime. "
-        + "Give each field one owner: drop it from one RuntimeWriter's fields.",
+        + 'Give each field one owner: drop it from the fields of the RuntimeWriter whose controller does not write it. '
+        + 'If both controllers write it, drop it from both: the admission policy lets one identity alone change a field, and leaves a field no writer declares unconstrained.',
     ]);
   });
 });

@@ -24,7 +24,7 @@ function violationsOf(netop: [Target, string[]], other: [Target, string[]]): str
 }
 
 const conflict = (fields: string, of: string) =>
-  `CAP002 field conflict: 'platform/Routing/NetOp' and 'platform/Routing/PlatformOperator' both write ${fields} of ${of} at runtime. Give each field one owner: drop it from one RuntimeWriter's fields.`;
+  `CAP002 field conflict: 'platform/Routing/NetOp' and 'platform/Routing/PlatformOperator' both write ${fields} of ${of} at runtime. Give each field one owner: drop it from the fields of the RuntimeWriter whose controller does not write it. If both controllers write it, drop it from both: the admission policy lets one identity alone change a field, and leaves a field no writer declares unconstrained.`;
 
 describe('two runtime writers of one leaf are CAP002', () => {
   test('the same leaf of one object', () => {

@@ -37,6 +37,7 @@ import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
+import { runtimeWriterManagers } from './rules/runtime-writer-managers';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
 import { statusWrites } from './rules/status-writes';
@@ -81,6 +82,7 @@ export const RULES: readonly Rule[] = [
   constructValidation,
   runtimeWriterFields,
   runtimeWriterKinds,
+  runtimeWriterManagers,
   enforcedResourceNames,
   enforcedResourceGuesses,
   enforcedIdentities,

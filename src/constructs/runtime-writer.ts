@@ -120,7 +120,11 @@ export class RuntimeWriter extends Construct {
       this.kind = { apiVersion: target.apiVersion, kind: target.kind };
     } else {
       this.apiObject = apiObjectOf(target);
-      if (!this.apiObject) problems.push(`'target' (${describeTarget(target)}) must be an ApiObject, a construct with one as its default child, or { apiVersion, kind } for every object of a kind`);
+      if (!this.apiObject) {problems.push(`'target' (${describeTarget(target)}) must be an ApiObject, a construct with one as its default child, or { apiVersion, kind } for every object of a kind`);} else if (this.apiObject.node.root !== this.node.root) {
+        // an object of another construct tree (a second cdk8s App) is no object of the composition: nothing would protect or record it
+        problems.push(`'target' (${describeTarget(target)}) is an object of another app, not of the composition this RuntimeWriter is in: nothing would record or protect it. `
+          + 'Declare the object in this CapabilityApp, or give { apiVersion, kind } for every object of a kind');
+      }
     }
     const fields: unknown = (props as Partial<RuntimeWriterProps>).fields;
     this.fields = Array.isArray(fields) ? [...fields] : [];

@@ -10,7 +10,10 @@ import { listSome } from './text';
  * `CAP002`: two `RuntimeWriter`s of one leaf (or of a leaf and what is below
  * it) of one object, or of every object of one kind: two controllers that
  * would overwrite each other in the cluster. One violation per pair of
- * writers, naming both and every leaf they contest. Values of a set (a
+ * writers, naming both and every leaf they contest, and what to do when both
+ * controllers really write it (KEDA and its HorizontalPodAutoscaler both scale
+ * `spec.replicas`): declare it for neither, since the policy lets one identity
+ * alone change a leaf. Values of a set (a
  * finalizer) are owned by presence, as in the ledger: two writers of the
  * same value contest nothing.
  */
@@ -28,8 +31,12 @@ export const runtimeWriterOverlaps = defineRule({
         if (target === undefined) continue;
         const fields = contested(a.fields.map((f) => f.path), b.fields.map((f) => f.path));
         if (fields.length === 0) continue;
+        const replicas = fields.includes('spec.replicas')
+          ? ' (KEDA scales a workload to and from zero through the scale subresource as keda-operator, and the HorizontalPodAutoscaler it creates scales it above one: both write spec.replicas)'
+          : '';
         found.push({
-          message: `'${a.path}' and '${b.path}' both write ${listSome(fields)} of ${target} at runtime. Give each field one owner: drop it from one RuntimeWriter's fields.`,
+          message: `'${a.path}' and '${b.path}' both write ${listSome(fields)} of ${target} at runtime. Give each field one owner: drop it from the fields of the RuntimeWriter whose controller does not write it. `
+            + `If both controllers write it${replicas}, drop it from both: the admission policy lets one identity alone change a field, and leaves a field no writer declares unconstrained.`,
           paths: [a.path, b.path],
         });
       }
