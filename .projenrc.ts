@@ -172,6 +172,8 @@ project.addTask('bench', {
   steps: [{ exec: 'tsc -p bench/tsconfig.json' }, { exec: 'node bench/.out/bench/run.js', receiveArgs: true }],
 });
 project.gitignore.exclude('/bench/.out/');
+// a worktree's node_modules may be a symlink to another checkout's, which the default `node_modules/` pattern does not match
+project.gitignore.exclude('/node_modules');
 
 // Typed classes for the CRD kinds we emit, generated offline by the real `cdk8s import` into src/imports and
 // committed: builds never read the CRD files (vendored data in vendor/crds, with their provenance).
