@@ -40,6 +40,7 @@ import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
 import { runtimeWriterManagers } from './rules/runtime-writer-managers';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
+import { secretTypes } from './rules/secret-types';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unkeptHooks } from './rules/unkept-hooks';
@@ -70,6 +71,7 @@ export const RULES: readonly Rule[] = [
   contractParameterSize,
   headerAgreement,
   objectValidity, // CAP010
+  secretTypes,
   mergedContradictions,
   objectShapes,
   unkeptHooks,
