@@ -16,6 +16,7 @@ import type * as PhysicalNames from './ledger/physical-names';
 import { ObjectDraft, recordRuntimeWrites } from './ledger/runtime-writes';
 import type * as WriteCallbacks from './ledger/write-callbacks';
 import { contributionWriter } from './ledger/writer';
+import { LogicalIds } from './logical-ids';
 import { appliedKey, describeIdentity, identityKey, identityOf, ObjectIdentity } from './object-identity';
 import { collectExternalPods, collectExternals, collectReferences } from './references';
 import { renderFailure } from './render-error';
@@ -30,7 +31,7 @@ import { RuntimeCapability } from '../constructs/runtime-capability';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract } from '../contract/interface-contract';
 import { appendAll } from '../private/append';
-import { awsCdk, awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage, isUnresolvedToken } from '../private/aws-cdk';
+import { awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage, isUnresolvedToken } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
@@ -109,7 +110,9 @@ export function collect(root: IConstruct): Facts {
 
   const withAwsCdk = awsCdkInUse(constructs);
   const deploy = withAwsCdk ? collectDeployment(root, constructs, capabilities, stacks, ledger, callbacks) : noDeployment();
-  const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates) : [];
+  // each resource's logical id resolved once, for its physical name and its declarer
+  const logicalIds = new LogicalIds();
+  const physicalNames = withAwsCdk ? deploySide().collectPhysicalNames(constructs, deploy.templates, logicalIds) : [];
 
   // a duplicate's declarations too: two instances of one construct below two capabilities generate one name
   const duplicated = new Set(drafts.flatMap((d) => (d.duplicateOf === undefined ? [] : [d.duplicateOf])));
@@ -192,7 +195,7 @@ export function collect(root: IConstruct): Facts {
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
-    resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs) : {},
+    resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs, logicalIds) : {},
   };
 }
 
@@ -308,13 +311,13 @@ function roleOf(stack: Stack): StackRole {
 }
 
 /** `<stack path>\0<logical id>` to the path of the construct that declares each CloudFormation resource. */
-function resourceDeclarersOf(constructs: readonly IConstruct[]): Record<string, string> {
+function resourceDeclarersOf(constructs: readonly IConstruct[], logicalIds: LogicalIds): Record<string, string> {
   const paths: Record<string, string> = {};
   for (const c of constructs) {
     if (!isCfnResource(c)) continue;
     try {
-      const stack = awsCdk().Stack.of(c);
-      paths[`${stack.node.path}\u0000${stack.resolve(c.logicalId)}`] = declarerOf(c).node.path;
+      const { stack, logicalId } = logicalIds.of(c);
+      paths[`${stack.node.path}\u0000${logicalId}`] = declarerOf(c).node.path;
     } catch {
       // a resource outside a stack names no template; nothing to map
     }

@@ -153,7 +153,9 @@ function secretReferenceSource(t: Reference): string | undefined {
 function secretAttributes(constructs: readonly IConstruct[]): Map<unknown, string> {
   const found = new Map<unknown, string>();
   for (const c of constructs) {
-    for (const [property, held] of Object.entries(c)) {
+    // the keys, not `Object.entries`: a pair per property of every construct was most of this walk's cost
+    for (const property of Object.keys(c)) {
+      const held: unknown = (c as unknown as Record<string, unknown>)[property];
       if (!SecretValue.isSecretValue(held)) continue;
       const name = `${property.replace(/^_+/, '')} of '${declarerOf(c).node.path}', which aws-cdk marks secret`;
       // the wrapped value, not the SecretValue itself, which refuses to resolve under @aws-cdk/core:checkSecretUsage;

@@ -73,9 +73,12 @@ export function nodeStackCycles(stage: Stage, stackHop: (dependent: Stack, depen
 function nodeStackDependencies(stage: Stage): NodeStackDependency[] {
   const found: NodeStackDependency[] = [];
   for (const source of stage.node.findAll()) {
+    const targets = source.node.dependencies;
+    // most constructs have none: their stack is not looked up
+    if (targets.length === 0) continue;
     const dependent = outermostStack(source, stage);
     if (!dependent) continue;
-    for (const target of source.node.dependencies) {
+    for (const target of targets) {
       const dependency = outermostStack(target, stage);
       if (dependency && dependency !== dependent) found.push({ dependent, dependency, source, target });
     }

@@ -41,14 +41,27 @@ export interface EscapeHatchWrite {
  */
 export class EscapeHatchWrites {
   private readonly index = new FieldIndex<EscapeHatchWrite[]>();
-  private readonly values: FieldSet;
-  private readonly nodes: FieldSet;
   private readonly overridden = new FieldSet();
+  // the declared values and nodes, indexed on the first plain write that asks: most objects a ledger
+  // records several writers of (a Contribution, a Tag) have no plain escape hatch, and never ask
+  private declaredSets?: { readonly values: FieldSet; readonly nodes: FieldSet };
 
   /** @param declared the leaves the object's declaration rendered */
-  constructor(declared: readonly OwnedLeaf[]) {
-    this.values = FieldSet.of(declared.filter((l) => !l.presence).map((l) => l.path));
-    this.nodes = FieldSet.of(declared.filter((l) => l.presence).map((l) => l.path));
+  constructor(private readonly declared: readonly OwnedLeaf[]) {}
+
+  private get values(): FieldSet {
+    return this.sets().values;
+  }
+
+  private get nodes(): FieldSet {
+    return this.sets().nodes;
+  }
+
+  private sets(): { readonly values: FieldSet; readonly nodes: FieldSet } {
+    return (this.declaredSets ??= {
+      values: FieldSet.of(this.declared.filter((l) => !l.presence).map((l) => l.path)),
+      nodes: FieldSet.of(this.declared.filter((l) => l.presence).map((l) => l.path)),
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import { CfnElement, CfnResource, Stack } from 'aws-cdk-lib';
 import { IConstruct } from 'constructs';
 import { declarerOf } from '../declarer';
 import type { PhysicalNameFact } from '../facts';
+import { LogicalIds } from '../logical-ids';
 
 /** Where a physical name must be unique. */
 type Scope = 'global' | 'partition' | 'region';
@@ -41,8 +42,13 @@ export const PHYSICAL_NAMES: Record<string, { readonly property: string; readonl
  * reference is compared within its stack.
  *
  * @param templates each stack's synthesized template
+ * @param logicalIds where each resource's stack and logical id are read (collect's, which reads them again)
  */
-export function collectPhysicalNames(constructs: readonly IConstruct[], templates: ReadonlyMap<Stack, any>): PhysicalNameFact[] {
+export function collectPhysicalNames(
+  constructs: readonly IConstruct[],
+  templates: ReadonlyMap<Stack, any>,
+  logicalIds: LogicalIds = new LogicalIds(),
+): PhysicalNameFact[] {
   const claims: PhysicalNameFact[] = [];
   for (const c of constructs) {
     if (CfnElement.isCfnElement(c) && !CfnResource.isCfnResource(c)) {
@@ -51,8 +57,8 @@ export function collectPhysicalNames(constructs: readonly IConstruct[], template
       continue;
     }
     if (!CfnResource.isCfnResource(c)) continue;
-    const stack = Stack.of(c);
-    const props = templates.get(stack)?.Resources?.[stack.resolve(c.logicalId)]?.Properties;
+    const { stack, logicalId } = logicalIds.of(c);
+    const props = templates.get(stack)?.Resources?.[logicalId]?.Properties;
     const name = props && physicalName(c.cfnResourceType, props, stack);
     if (!name) continue;
     claims.push({ key: `${c.cfnResourceType}|${name.key}`, claim: `${c.cfnResourceType} ${name.describe}`, claimant: declarerOf(c).node.path });
