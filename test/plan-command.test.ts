@@ -366,8 +366,8 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
 
     // THEN the command named and the commands listed, one line each, not every command's whole usage
     const commands = [
-      '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--exit-zero]',
-      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--exit-zero]',
+      '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--exit-zero]',
+      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--exit-zero]',
       '  cdk-capability --version',
       '  cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]',
       '  cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
@@ -439,8 +439,9 @@ describe('cdk-capability plan --app (spawned for real)', () => {
 
   test('an accepted first release exits 2 (changes) and prints the summary line', () => {
     expect(`exit ${accepted.code}\n${accepted.stderr}`).toBe('exit 2\n');
-    expect(accepted.stdout.split('\n').slice(0, 2)).toEqual([
-      `Lock: none at ${lockFile}, so this is a first release.`,
+    expect(accepted.stdout.split('\n').slice(0, 3)).toEqual([
+      `Lock: none at ${lockFile}, so this is a first release: every stack and object is an addition, and no release check (CAP007, CAP008) compares it with an earlier release.`,
+      `      If a release was accepted before, restore its lock (git checkout origin/main -- ${lockFile}); in CI, plan --expect-lock refuses a missing lock.`,
       'Plan: 4 to add, 0 to change, 0 to remove (first release: no lock file).',
     ]);
   });

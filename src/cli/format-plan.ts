@@ -123,7 +123,8 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.handovers ?? []).length > 0) {
     lines.push('', 'Handovers of field ownership:');
-    for (const line of handoverLines(c.handovers)) lines.push(`  ${line}`);
+    const writersNow = new Map(plan.writers.map((o) => [o.label, o.writers.map((w) => w.writer)]));
+    for (const line of handoverLines(c.handovers, (unit) => writersNow.get(unit))) lines.push(`  ${line}`);
     for (const note of handBackNotes(plan)) lines.push(`  (${note})`);
   }
   if ((c.order ?? []).length > 0) {

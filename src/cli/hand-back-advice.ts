@@ -23,9 +23,15 @@ export function handoverLine(h: Handover): string {
  * construct path, changes: `~ <object>: 14 fields from 'web/Web' to 'shop/web/Web' (moved under 'shop')`; every
  * leaf of `shop/Routing/Cfg` now `orders/Routing/Cfg`'s, as when a capability is renamed:
  * `~ <object>: 14 fields from 'shop/Routing/Cfg' to 'orders/Routing/Cfg' (moved from 'shop' to 'orders')`.
- * `plan.json` keeps every leaf.
+ * So are those of a writer that is gone from the object, when `writersNow` names the object's writers now (a
+ * construct renamed): `~ <object>: declared by 'shop/Routing/Settings' -> 'shop/Routing/Config' (3 fields)` for
+ * its declarer, `~ <object>: 2 fields from 'shop/Routing/Team' to 'shop/Routing/Squad' ('shop/Routing/Team'
+ * writes nothing of it now)` for another writer. `plan.json` keeps every leaf.
+ *
+ * @param writersNow the construct paths of the writers of an object (by the plan's name for it) in this release,
+ *   its declarer first; undefined for one the plan does not record (a stack's resources)
  */
-export function handoverLines(handovers: readonly Handover[]): string[] {
+export function handoverLines(handovers: readonly Handover[], writersNow?: (unit: string) => readonly string[] | undefined): string[] {
   const groups = new Map<string, Handover[]>();
   for (const h of handovers) {
     const key = JSON.stringify([h.unit, h.from]);
@@ -39,14 +45,33 @@ export function handoverLines(handovers: readonly Handover[]): string[] {
     const key = JSON.stringify([h.unit, h.from]);
     const group = groups.get(key)!;
     const move = scopeMove(group);
-    if (move === undefined) {
+    const gone = move === undefined ? writerGone(group, writersNow) : undefined;
+    if (move === undefined && gone === undefined) {
       lines.push(handoverLine(h));
     } else if (!done.has(key)) {
       done.add(key);
-      lines.push(`~ ${h.unit}: ${group.length} fields from '${h.from}' to '${h.to}' (${move})`);
+      lines.push(gone === 'declarer'
+        ? `~ ${h.unit}: declared by '${h.from}' -> '${h.to}' (${group.length} fields)`
+        : `~ ${h.unit}: ${group.length} fields from '${h.from}' to '${h.to}' (${move ?? `'${h.from}' writes nothing of it now`})`);
     }
   }
   return lines;
+}
+
+/**
+ * Whether the one writer of these handovers (of one object, from one writer, all to one writer, none between deploy
+ * time and runtime) is gone from the object, as when its construct was renamed: `declarer` when the writer they go
+ * to declares the object now (the line `declared by '<from>' -> '<to>'`, also for one field), `writer` for another
+ * writer of two or more. Undefined when the writers of the object now are not known (`writersNow`), or the old writer still
+ * writes some of it: a Contribution that takes fields from the declarer with `force` is listed leaf by leaf.
+ */
+function writerGone(group: readonly Handover[], writersNow?: (unit: string) => readonly string[] | undefined): 'declarer' | 'writer' | undefined {
+  const [first] = group;
+  if (group.some((h) => h.to !== first.to || h.moves !== undefined)) return undefined;
+  const writers = writersNow?.(first.unit);
+  if (writers === undefined || writers.includes(first.from) || !writers.includes(first.to)) return undefined;
+  if (writers[0] === first.to) return 'declarer';
+  return group.length < 2 ? undefined : 'writer';
 }
 
 /**

@@ -12,17 +12,18 @@ import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
 import { formatSarif, ownVersion } from './format-sarif';
 import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
+import { EXPECT_LOCK_OPTION, expectLock, lockLine } from './lock-expectation';
 import { planFileRefusal, readPlanFile } from './plan-file';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
 import { internalError } from '../check/internal-error';
-import { displayPath, UPDATE_LOCK_ENV } from '../release/update-lock';
+import { UPDATE_LOCK_ENV } from '../release/update-lock';
 import { PLAN_OUTDIR_ENV } from '../render/outdir-safety';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--exit-zero]
-       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--exit-zero]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--exit-zero]
+       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--exit-zero]
        cdk-capability --version
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
@@ -41,6 +42,9 @@ and which lock it compared against.
           line that created each construct it names.
   --json  the same as --format json: findings, summary and plan
           (docs/plan-output.schema.json)
+  --expect-lock  refuse (CAP014) when the app's lock file is missing, rather
+          than plan a first release: for CI, where a missing lock is a
+          checkout that left it out (docs/lock.md#a-missing-lock-in-ci)
 
 ${EXIT_CODES_USAGE}`;
 
@@ -66,6 +70,7 @@ interface PlanOptions {
   readonly 'format'?: string;
   readonly 'json'?: boolean;
   readonly 'exit-zero'?: boolean;
+  readonly 'expect-lock'?: boolean;
 }
 
 /**
@@ -141,6 +146,7 @@ function runCommand(argv: string[]): number {
         'format': { type: 'string' },
         'json': { type: 'boolean' },
         'exit-zero': { type: 'boolean' },
+        'expect-lock': { type: 'boolean' },
       },
     }).values;
   } catch (e) {
@@ -158,6 +164,9 @@ function runCommand(argv: string[]): number {
   if (values.teardown && format !== 'text' && format !== 'json') return usageError(`--teardown prints text or --json, not --format ${format}`);
   if (values.plan !== undefined && (format === 'sarif' || format === 'github')) {
     return usageError(`--format ${format} needs the app's findings, so it runs the app: drop --plan`);
+  }
+  if (values.plan !== undefined && values['expect-lock']) {
+    return usageError(`${EXPECT_LOCK_OPTION} checks the lock the app's synth reads, and --plan runs no app: drop one of them`);
   }
 
   let report: SynthReport;
@@ -181,7 +190,8 @@ function runCommand(argv: string[]): number {
     }
     const ran = runApp(app);
     if (ran === undefined) return exit({ kind: 'failed' });
-    report = ran;
+    // --expect-lock: a missing lock is a refusal, not a first release
+    report = values['expect-lock'] ? expectLock(ran) : ran;
   }
 
   if (values.teardown) {
@@ -216,13 +226,6 @@ function refused(report: SynthReport, exit: (o: Outcome) => number, printViolati
   if (printViolations && n > 0) process.stderr.write(`${formatFindings(report.violations)}\n`);
   process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
   return exit({ kind: 'refused' });
-}
-
-/** Which lock the plan compared against, or where it looked and found none; empty for a plan read from a file. */
-function lockLine(report: SynthReport): string {
-  if (!report.lock) return '';
-  const where = displayPath(report.lock.file);
-  return report.lock.found ? `Lock: compared against ${where}.\n` : `Lock: none at ${where}, so this is a first release.\n`;
 }
 
 /**

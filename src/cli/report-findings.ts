@@ -1,8 +1,10 @@
 import * as path from 'path';
+import { lockProblemLine } from './lock-locations';
 import { CODE_TITLES, Severity, ViolationCode } from '../check/finding';
 import { ruleId } from '../check/rule';
 import { RULES } from '../check/rules';
 import type { SourceLocation } from '../private/creation-site';
+import { displayPath } from '../release/update-lock';
 import type { SynthReport } from '../render/report-file';
 
 /** A place in the program: the file relative to the root, with `/`, and the 1-based line and column. */
@@ -37,7 +39,10 @@ export interface ReportedFinding {
   readonly message: string;
   /** The construct paths involved, sorted. */
   readonly paths: readonly string[];
-  /** Where the newest construct with a known creation site was created (the first of `writers`). */
+  /**
+   * Where the newest construct with a known creation site was created (the first of `writers`); for a `CAP014`
+   * about the lock file, the lock file and the line the problem is on (1 when it has none, or the file is missing).
+   */
   readonly location?: ReportedLocation;
   /**
    * Every construct the finding names whose creation site is known, the
@@ -98,8 +103,15 @@ export function reportedFindings(report: SynthReport, root: string): ReportedFin
     .filter((w): w is { p: string; i: number; site: SourceLocation } => w.site !== undefined)
     .sort((a, b) => (b.site.order ?? -1) - (a.site.order ?? -1) || a.i - b.i)
     .map((w) => ({ path: w.p, location: relative(w.site) }));
+  const lockFile = report.lock?.file;
+  // a lock's CAP014 is about the lock file, not a construct: it is annotated there, on the line it names
+  const lockSite = (v: SynthReport['violations'][number]): ReportedLocation | undefined =>
+    lockFile !== undefined && v.code === ViolationCode.LOCK_FILE && v.paths.length === 0 && [lockFile, displayPath(lockFile)].some((f) => v.message.includes(`'${f}'`))
+      ? relative({ file: lockFile, line: lockProblemLine(lockFile, v.message), column: 1 })
+      : undefined;
   const of = (severity: Severity) => (v: SynthReport['violations'][number]): ReportedFinding => {
     const writers = writersOf(v.paths);
+    const location = writers[0]?.location ?? lockSite(v);
     const title = CODE_TITLES[v.code] ?? v.code;
     return {
       code: v.code,
@@ -108,7 +120,7 @@ export function reportedFindings(report: SynthReport, root: string): ReportedFin
       severity,
       message: v.message,
       paths: [...v.paths],
-      ...(writers.length > 0 ? { location: writers[0].location } : {}),
+      ...(location ? { location } : {}),
       writers,
     };
   };

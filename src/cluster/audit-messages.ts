@@ -207,7 +207,7 @@ function policySentence(p: PolicyState): string {
     case 'none':
       return "Set CapabilityApp's enforce so the admission policy refuses such an update.";
     case 'missing':
-      return `The release's admission policy, which refuses such an update, is not in the cluster (${p.objects.join(', ')}: missing-object): apply the release.`;
+      return `The release's admission policy, which refuses such an update, is not in the cluster (${missingPolicies(p.objects)}): apply the release.`;
     case 'not-deny':
       return `The release's admission policy does not refuse such an update: ${p.bindings.map((b) => `${b.label} has validationActions ${JSON.stringify(b.actions)}`).join(', ')}, without Deny. ` +
         "Set CapabilityApp's enforce.validationActions to ['Deny'].";
@@ -216,6 +216,16 @@ function policySentence(p: PolicyState): string {
     case 'present':
       return "The release's admission policy is in the cluster, yet let it through: check that its binding denies (validationActions Deny) and that the controller runs as the RuntimeWriter's identity.";
   }
+}
+
+/**
+ * The release's policies and bindings the cluster lacks, as a finding's hint names them: one or two by name; more
+ * (a release whose field-ownership step was never applied lacks all of them, two per protected kind) by the first
+ * two and how many more, since each is a `missing-object` finding of its own that names it.
+ */
+function missingPolicies(objects: readonly string[]): string {
+  if (objects.length <= 2) return `${objects.join(', ')}: missing-object`;
+  return `${objects.slice(0, 2).join(', ')} and ${objects.length - 2} more of its policies and bindings, each a missing-object finding; runtime/0000-field-ownership.yaml holds them`;
 }
 
 /** At most five fields, then how many more. */

@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import { hasBrand } from './brand';
+
 /** The message of anything thrown, without its stack. */
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -9,8 +12,34 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 /**
  * Makes `console.error(error)` (and `util.inspect`) print a refusal as its report, `CompositionError: The
  * composition was refused ...` then one `CAPnnn ...` line each, instead of the report in brackets, as Node
- * shows an error whose stack holds no frame (a refusal's stack is its report alone).
+ * shows an error whose stack holds no frame (a refusal's stack is its report alone); and a refusal no one
+ * catches too ({@link reportUncaughtRefusals}).
  */
 export function inspectedAsReport(error: Error): void {
   Object.defineProperty(error, INSPECT, { value: () => error.stack, enumerable: false, configurable: true });
+  reportUncaughtRefusals();
+}
+
+/** Set on `globalThis` once the monitor is installed: one per process, also across duplicate installs. */
+const MONITOR_INSTALLED = Symbol.for('cdk-capability.uncaught-refusal-monitor');
+
+/**
+ * A refusal thrown out of the program (`app.synth()` in a `main.ts` that `node`, `ts-node` or `cdk8s synth`
+ * runs, uncaught, or an unhandled rejection) is printed as its report, once, and the process exits 1. Node's own
+ * printer inspects an uncaught error without its custom inspection, so it would show the report in brackets
+ * (`[CompositionError: ...]`) under the source line of the library's `throw`, and its version below. Installed
+ * once, when the first refusal is created; an `uncaughtExceptionMonitor`, so it changes nothing for any other
+ * error, nor when the program handles uncaught exceptions itself (`process.on('uncaughtException')`).
+ */
+function reportUncaughtRefusals(): void {
+  const global = globalThis as { [MONITOR_INSTALLED]?: boolean };
+  if (global[MONITOR_INSTALLED] || typeof process?.on !== 'function') return;
+  global[MONITOR_INSTALLED] = true;
+  process.on('uncaughtExceptionMonitor', (e: unknown) => {
+    if (!(e instanceof Error) || e.name !== 'CompositionError' || !hasBrand(e, 'CompositionError')) return;
+    if (process.listenerCount('uncaughtException') > 0) return;
+    // written synchronously: process.exit does not wait for a pipe's queued writes
+    fs.writeSync(2, `${e.stack}\n`);
+    process.exit(1);
+  });
 }
