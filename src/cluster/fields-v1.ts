@@ -295,17 +295,45 @@ function treeOf(paths: Iterable<FieldPath>, segments: SegmentCache = new Map()):
  * read-only (`FieldsV1`). One per release: it keeps every set it built.
  */
 export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
-  const built = new Map<string, FieldsV1>();
+  const built = newListNode();
   const segments: SegmentCache = new Map();
   return (paths) => {
-    const key = JSON.stringify(paths);
-    let fields = built.get(key);
-    if (!fields) {
-      fields = fieldsV1Of(treeOf(paths, segments));
-      built.set(key, fields);
-    }
-    return fields;
+    const node = listNodeOf(built, paths);
+    return (node.fields ??= fieldsV1Of(treeOf(paths, segments)));
   };
+}
+
+/**
+ * A node of the lists of paths seen so far, a trie by segment with a mark where each path ends: equal lists
+ * end at one node, which keeps their `fieldsV1` (`sharedFieldsV1`). Found by a lookup per segment, without
+ * writing the list as one string.
+ */
+interface ListNode {
+  /** The node after this segment of the path. */
+  readonly next: Map<string, ListNode>;
+  /** The node after the end of the path. */
+  end?: ListNode;
+  /** The set of the list that ends here. */
+  fields?: FieldsV1;
+}
+
+const newListNode = (): ListNode => ({ next: new Map() });
+
+/** The node of `paths` below `root`, made as needed. */
+function listNodeOf(root: ListNode, paths: readonly FieldPath[]): ListNode {
+  let node = root;
+  for (const path of paths) {
+    for (const segment of path) {
+      let next = node.next.get(segment);
+      if (next === undefined) {
+        next = newListNode();
+        node.next.set(segment, next);
+      }
+      node = next;
+    }
+    node = node.end ??= newListNode();
+  }
+  return node;
 }
 
 /**
