@@ -198,25 +198,32 @@ function namedLeaves(source: UnitSource, values: Record<string, unknown>): { val
 interface UnitLeaves {
   /**
    * The digest: of the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index
-   * path (as every format of the lock took it), which never hold the value.
+   * path (as every format of the lock took it), which never hold the value (`digestOf`). Until `placed`, a
+   * placeholder when it is taken when first read.
    */
   readonly digest: string;
   /**
    * `unit` with its `values` and, with a key when it holds a sensitive value, the keyed digests of those values
-   * (`sensitive`), as properties after those it has.
+   * (`sensitive`), as properties after those it has; its `digest`, where it has it, taken when first read when it
+   * is not yet.
    */
-  placed<T extends object>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
+  placed<T extends { digest: string }>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
 }
 
 /**
  * A unit's digest and leaves. With the topology of an object's kind, its values and digests are by the names the
  * plan gives its leaves (`keyedValues`, the paths parsed once for the whole lock: `steps`).
  *
- * A unit that holds a sensitive value gets them now: its digest is taken over its masked leaves, and `masked`
- * gets the value behind each by its name. Any other unit's digest is of its text, and its `values` are made from
- * its document when first read, then kept: naming leaves is most of the cost of a lock, and nothing reads the
- * values of a unit that is unchanged against the previous lock, unless the lock is written. Nothing is held until
- * then but the document the facts hold anyway (holding the leaves made had cost the memory of their strings).
+ * Without a key, nothing is made until read: the digest (and whether the unit holds a sensitive value, which
+ * decides what it is taken of) when first read (`DIGEST_WHEN_READ`), the values too (`VALUES_WHEN_READ`). Only
+ * the comparison with a previous lock and the lock written read them; a first release that writes no lock takes no
+ * digest. With a key, a unit that holds a sensitive value gets them now: its digest is taken over its masked
+ * leaves, the keyed digests of its masked values are recorded (`sensitive`, present or not as it holds one), and
+ * `masked` gets the value behind each by its name. Any other unit's digest is of its text, and its `values` are
+ * made from its document when first read, then kept: naming leaves is most of the cost of a lock, and nothing
+ * reads the values of a unit that is unchanged against the previous lock, unless the lock is written. Nothing is
+ * held until then but the document the facts hold anyway (holding the leaves made had cost the memory of their
+ * strings).
  */
 function unitLeaves(
   id: string,
@@ -225,6 +232,10 @@ function unitLeaves(
   key: LockKey | undefined,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): UnitLeaves {
+  if (key === undefined) {
+    // no keyed digest to record, and the masked values are digested again only with a key (`Redigest`)
+    return { digest: '', placed: (unit) => valuesWhenRead(digestWhenRead(unit, source, text), source) };
+  }
   if (!holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source))) {
     return { digest: hashText(text()), placed: (unit) => valuesWhenRead(unit, source) };
   }
@@ -265,6 +276,42 @@ const VALUES_WHEN_READ: PropertyDescriptor = {
     valuesSource.delete(this);
   },
 };
+
+/** The digest of a unit (`UnitLeaves.digest`): of its text, or of its masked leaves when it holds a sensitive value. */
+function digestOf(source: UnitSource, text: () => string): string {
+  return holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source)) ? hashText(JSON.stringify(leavesOf(source).values)) : hashText(text());
+}
+
+/** The source and text of each unit whose digest is taken when first read, until it is (`DIGEST_WHEN_READ`). */
+const digestSource = new WeakMap<object, { readonly source: UnitSource; readonly text: () => string }>();
+/** The digest of each unit taken when first read, once taken (or set). */
+const digestMade = new WeakMap<object, string>();
+
+/** `digest` of a unit taken when first read (`digestOf`), the same on every later read: one getter for every unit, as `VALUES_WHEN_READ`. */
+const DIGEST_WHEN_READ: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object) {
+    let digest = digestMade.get(this);
+    if (digest === undefined) {
+      const { source, text } = digestSource.get(this)!;
+      digest = digestOf(source, text);
+      digestMade.set(this, digest);
+      digestSource.delete(this);
+    }
+    return digest;
+  },
+  set(this: object, value: string) {
+    digestMade.set(this, value);
+    digestSource.delete(this);
+  },
+};
+
+/** Makes `unit`'s `digest`, where it has it, taken from `source` and `text` when first read (`DIGEST_WHEN_READ`). */
+function digestWhenRead<T extends { digest: string }>(unit: T, source: UnitSource, text: () => string): T {
+  digestSource.set(unit, { source, text });
+  return Object.defineProperty(unit, 'digest', DIGEST_WHEN_READ);
+}
 
 /** Adds `values` to `unit`, after the properties it has, made from `source` when first read (`VALUES_WHEN_READ`). */
 function valuesWhenRead<T extends object>(unit: T, source: UnitSource): T & Pick<LockedUnit, 'values'> {
