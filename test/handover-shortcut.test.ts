@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
-import { leafWritersOf, planWriters, sameJson } from '../src/cluster/object-writers';
+import { leafWritersOf, planWriters } from '../src/cluster/object-writers';
 import { FieldPath, formatPath } from '../src/collect/ledger/field-path';
 import { Lock, LockedUnit, LockedWriter } from '../src/release/lock';
 import { diffReleases } from '../src/release/release-diff';
@@ -108,32 +108,4 @@ test('an object new against the lock has nothing to hand over or release first, 
   expect(noLock).toEqual(noLegacy);
   expect(legacyIsWriter).toEqual(noLegacy);
   expect(legacyIsWriterAgainstLock).toEqual(noLegacy);
-});
-
-describe('sameJson, by which planWriters tells a writer recorded as it was', () => {
-  // JSON-like values with what JSON.stringify leaves out or writes as null: undefined members and elements
-  const value = fc.letrec((tie) => ({
-    node: fc.oneof(
-      { depthSize: 'small' },
-      fc.constantFrom(undefined, null, 0, -0, 1, NaN, true, '', 'a', 'f:spec'),
-      fc.array(tie('node'), { maxLength: 3 }),
-      fc.dictionary(fc.constantFrom('a', 'b', 'f:spec', '.'), tie('node'), { maxKeys: 3 }),
-    ),
-  })).node;
-
-  test('is true exactly when JSON.stringify writes both alike', () => {
-    fc.assert(
-      fc.property(value, value, (a, b) => {
-        expect(sameJson(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
-        expect(sameJson(a, structuredClone(a))).toBe(true);
-      }),
-      { numRuns: 5_000, seed: 20261206 },
-    );
-  });
-
-  test('tells members in another order apart, as the lock writes them', () => {
-    expect(sameJson({ writer: 'a', kind: 'declaration' }, { kind: 'declaration', writer: 'a' })).toBe(false);
-    expect(sameJson({ writer: 'a', manager: undefined }, { writer: 'a' })).toBe(true);
-    expect(sameJson([undefined], [null])).toBe(true);
-  });
 });

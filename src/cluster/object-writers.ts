@@ -134,7 +134,7 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
     }
     const now = new Set(unit.writers.map((w) => w.manager));
     // writers recorded as they were: every leaf any of them owned is still owned, by the same manager
-    const unchanged = old.writers !== undefined && sameJson(old.writers, unit.writers);
+    const unchanged = old.writers !== undefined && JSON.stringify(old.writers) === JSON.stringify(unit.writers);
     // this release's leaves, parsed only when a previous release recorded other writers to compare with
     const leaves = old.writers && !unchanged ? new Set(unit.writers.flatMap((w) => parseFieldsV1(w.fields).map(pathKey))) : new Set<string>();
     const releaseFirst = (unchanged ? [] : old.writers ?? [])
@@ -153,46 +153,6 @@ export function planWriters(lock: Lock, previous: Lock | undefined, legacyManage
     });
   }
   return out;
-}
-
-/**
- * True when `JSON.stringify` writes `a` and `b` alike, told without writing them: members in the same order, a
- * member holding `undefined` (or a function) left out, such an element of a list written as `null`. The writers
- * of a release share their `fieldsV1` sets, so most of what is compared is one object on both sides.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (!isPlainJsonNode(a) || !isPlainJsonNode(b)) return JSON.stringify(a) === JSON.stringify(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(asElement(a[i]), asElement(b[i]))) return false;
-    return true;
-  }
-  const x = writtenKeys(a);
-  const y = writtenKeys(b);
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) {
-    if (x[i] !== y[i] || !sameJson((a as Record<string, unknown>)[x[i]], (b as Record<string, unknown>)[y[i]])) return false;
-  }
-  return true;
-}
-
-/** An object or a list that `JSON.stringify` writes member by member (no `toJSON` of its own). */
-function isPlainJsonNode(v: unknown): v is object {
-  return v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
-}
-
-/** A value as an element of a list is written: `undefined`, a function and a symbol as `null`. */
-function asElement(v: unknown): unknown {
-  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
-}
-
-/** The keys of an object that `JSON.stringify` writes, in its order. */
-function writtenKeys(o: object): string[] {
-  return Object.keys(o).filter((k) => {
-    const v = (o as Record<string, unknown>)[k];
-    return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
-  });
 }
 
 /**
