@@ -75,17 +75,19 @@ export function buildLock(
       const id = stackUnitId(stack.path);
       const template = stack.template ?? {};
       const source: UnitSource = { doc: template, template: true, sensitiveAt: templateSecret, shared };
-      const { digest, placed } = unitLeaves(id, source, () => JSON.stringify(template), key, masked);
+      const { placed } = unitLeaves(id, source, () => JSON.stringify(template), key, masked);
       units.push(
-        placed({
-          id,
-          label: `stack ${stack.path}`,
-          path: stack.path,
-          stackName: stack.stackName,
-          ...(stack.region !== undefined ? { region: stack.region } : {}),
-          ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-          digest,
-        }),
+        placed(
+          {
+            id,
+            label: `stack ${stack.path}`,
+            path: stack.path,
+            stackName: stack.stackName,
+            ...(stack.region !== undefined ? { region: stack.region } : {}),
+            ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
+          },
+          {},
+        ),
       );
     } else {
       const o = facts.objects[unit.index];
@@ -96,18 +98,17 @@ export function buildLock(
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
       const source: UnitSource = { doc: o.manifest, sensitiveAt: isSecret ? secretDataOrEnv : secretEnv, topology: topology(o.manifest), shared };
-      const { digest, placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
-      const head = placed({
-        id,
-        label,
-        path: o.declarer,
-        digest,
-        groupKind: groupKind(group, kind),
-        ...(namespace ? { namespace } : {}),
-        ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
-        ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
-        ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
-      });
+      const { placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+      const head = placed(
+        { id, label, path: o.declarer },
+        {
+          groupKind: groupKind(group, kind),
+          ...(namespace ? { namespace } : {}),
+          ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
+          ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
+          ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
+        },
+      );
       units.push(
         Object.assign(head, ownersOf(written, o.declarer), {
           // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
@@ -144,8 +145,8 @@ function policyUnit(
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): LockedUnit {
   const id = objectUnitId(o.key);
-  const { digest, placed } = unitLeaves(id, { doc: o.manifest, topology, shared }, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
-  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer, digest });
+  const { placed } = unitLeaves(id, { doc: o.manifest, topology, shared }, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer }, {});
   return Object.assign(head, { groupKind: groupKind(o.identity.group, o.identity.kind) });
 }
 
@@ -194,20 +195,15 @@ function namedLeaves(source: UnitSource, values: Record<string, unknown>): { val
   return source.topology ? keyedValues(values, source.topology, source.shared.steps) : { values, names: new Map<string, string>() };
 }
 
-/** A unit's digest, and how its leaves go on it. */
+/** How a unit's digest and leaves go on it. */
 interface UnitLeaves {
   /**
-   * The digest: of the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index
-   * path (as every format of the lock took it), which never hold the value (`digestOf`). Until `placed`, a
-   * placeholder when it is taken when first read.
+   * `head` with the unit's `digest` after its properties, then the properties of `rest`, then its `values` and,
+   * with a key when it holds a sensitive value, the keyed digests of those values (`sensitive`). The digest is of
+   * the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index path (as every
+   * format of the lock took it), which never hold the value (`digestOf`).
    */
-  readonly digest: string;
-  /**
-   * `unit` with its `values` and, with a key when it holds a sensitive value, the keyed digests of those values
-   * (`sensitive`), as properties after those it has; its `digest`, where it has it, taken when first read when it
-   * is not yet.
-   */
-  placed<T extends { digest: string }>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
+  placed<T extends object, R extends object>(head: T, rest: R): T & Pick<LockedUnit, 'digest'> & R & Pick<LockedUnit, 'values' | 'sensitive'>;
 }
 
 /**
@@ -234,10 +230,11 @@ function unitLeaves(
 ): UnitLeaves {
   if (key === undefined) {
     // no keyed digest to record, and the masked values are digested again only with a key (`Redigest`)
-    return { digest: '', placed: (unit) => valuesWhenRead(digestWhenRead(unit, source, text), source) };
+    return { placed: (head, rest) => valuesWhenRead(Object.assign(digestWhenRead(head, source, text), rest), source) };
   }
   if (!holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source))) {
-    return { digest: hashText(text()), placed: (unit) => valuesWhenRead(unit, source) };
+    const digest = hashText(text());
+    return { placed: (head, rest) => valuesWhenRead(Object.assign(head, { digest }, rest), source) };
   }
   const leaves = leavesOf(source);
   const { values, names } = namedLeaves(source, leaves.values);
@@ -245,10 +242,8 @@ function unitLeaves(
   masked?.set(id, byName);
   const sensitive: Record<string, string> = {};
   if (key) for (const [path, value] of byName) sensitive[path] = key.digest(id, path, value);
-  return {
-    digest: hashText(JSON.stringify(leaves.values)),
-    placed: (unit) => Object.assign(unit, { values }, key ? { sensitive } : {}),
-  };
+  const digest = hashText(JSON.stringify(leaves.values));
+  return { placed: (head, rest) => Object.assign(head, { digest }, rest, { values }, key ? { sensitive } : {}) };
 }
 
 /** The source of each unit whose values are made when first read, until they are (`VALUES_WHEN_READ`). */
@@ -307,10 +302,14 @@ const DIGEST_WHEN_READ: PropertyDescriptor = {
   },
 };
 
-/** Makes `unit`'s `digest`, where it has it, taken from `source` and `text` when first read (`DIGEST_WHEN_READ`). */
-function digestWhenRead<T extends { digest: string }>(unit: T, source: UnitSource, text: () => string): T {
+/**
+ * Adds `digest` to `unit`, after the properties it has, taken from `source` and `text` when first read
+ * (`DIGEST_WHEN_READ`). Added, not made over a `digest` the unit has: a property made over into a getter would
+ * turn the unit into a dictionary, slower to read and to write as JSON.
+ */
+function digestWhenRead<T extends object>(unit: T, source: UnitSource, text: () => string): T & Pick<LockedUnit, 'digest'> {
   digestSource.set(unit, { source, text });
-  return Object.defineProperty(unit, 'digest', DIGEST_WHEN_READ);
+  return Object.defineProperty(unit, 'digest', DIGEST_WHEN_READ) as T & Pick<LockedUnit, 'digest'>;
 }
 
 /** Adds `values` to `unit`, after the properties it has, made from `source` when first read (`VALUES_WHEN_READ`). */
