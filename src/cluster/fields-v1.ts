@@ -306,31 +306,44 @@ export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
 /**
  * A node of the lists of paths seen so far, a trie by segment with a mark where each path ends: equal lists
  * end at one node, which keeps their `fieldsV1` (`sharedFieldsV1`). Found by a lookup per segment, without
- * writing the list as one string.
+ * writing the list as one string. Most nodes have one segment after them (the paths of an object no other shares):
+ * that one is kept beside the node, a map only for the others.
  */
 interface ListNode {
-  /** The node after this segment of the path. */
-  readonly next: Map<string, ListNode>;
+  /** The first segment seen after this one, and the node after it. */
+  segment?: string;
+  next?: ListNode;
+  /** The nodes after any other segment. */
+  others?: Map<string, ListNode>;
   /** The node after the end of the path. */
   end?: ListNode;
   /** The set of the list that ends here. */
   fields?: FieldsV1;
 }
 
-const newListNode = (): ListNode => ({ next: new Map() });
+const newListNode = (): ListNode => ({ segment: undefined, next: undefined, others: undefined, end: undefined, fields: undefined });
+
+/** The node after `segment`, made as needed. */
+function nextListNode(node: ListNode, segment: string): ListNode {
+  if (node.next === undefined) {
+    node.segment = segment;
+    return (node.next = newListNode());
+  }
+  if (node.segment === segment) return node.next;
+  node.others ??= new Map();
+  let next = node.others.get(segment);
+  if (next === undefined) {
+    next = newListNode();
+    node.others.set(segment, next);
+  }
+  return next;
+}
 
 /** The node of `paths` below `root`, made as needed. */
 function listNodeOf(root: ListNode, paths: readonly FieldPath[]): ListNode {
   let node = root;
   for (const path of paths) {
-    for (const segment of path) {
-      let next = node.next.get(segment);
-      if (next === undefined) {
-        next = newListNode();
-        node.next.set(segment, next);
-      }
-      node = next;
-    }
+    for (const segment of path) node = nextListNode(node, segment);
     node = node.end ??= newListNode();
   }
   return node;
