@@ -14,6 +14,7 @@ import {
   PathElement,
   serializeFieldsV1,
   serializePathElement,
+  sharedFieldsV1,
   toFieldsV1,
 } from '../src/cluster/fields-v1';
 
@@ -214,5 +215,37 @@ describe('the order and the JSON writer on any string (fast-check)', () => {
       }),
       { numRuns: 5_000 },
     );
+  });
+});
+
+describe('sets shared by a release (sharedFieldsV1)', () => {
+  const ALPHABET = ['a', 'b', 'ab', '', 'k:{"name":"b"}', 'k:{"port":80,"name":"a"}', 'v:"a"', 'i:0', 'i:1', '\ud83d\ude00', '\ue000'];
+  const paths = fc.array(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }), { maxLength: 8 });
+
+  test('a list of paths gets the set toFieldsV1 makes of it, in its order, each time it is asked for', () => {
+    const shared = sharedFieldsV1();
+    fc.assert(
+      fc.property(paths, (list) => {
+        const fields = shared(list);
+        expect(JSON.stringify(fields)).toBe(JSON.stringify(toFieldsV1(list)));
+        expect(shared(list.map((p) => [...p]))).toBe(fields);
+      }),
+      { numRuns: 2_000, seed: 20261206 },
+    );
+  });
+
+  test('lists that split the same segments into other paths get sets of their own', () => {
+    // GIVEN one release's shared sets
+    const shared = sharedFieldsV1();
+    // WHEN lists of the same segments, split into paths differently or with an empty path, are asked for
+    const whole = shared([['spec', 'replicas']]);
+    const split = shared([['spec'], ['replicas']]);
+    const withEmpty = shared([['spec', 'replicas'], []]);
+    // THEN each is the set of its own paths
+    expect(whole).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect(split).toEqual({ 'f:replicas': {}, 'f:spec': {} });
+    expect(withEmpty).toEqual(whole);
+    expect(withEmpty).not.toBe(whole);
+    expect(shared([])).toEqual({});
   });
 });

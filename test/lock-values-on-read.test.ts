@@ -6,6 +6,7 @@ import { CapabilityApp, Capability, RuntimeRouting } from '../src';
 import { appOf, newSeries, release, removeReleaseDirs, withLockKey, withUpdateLock } from './release-fixtures';
 import * as keyedLeaves from '../src/release/keyed-leaves';
 import { serializeLock } from '../src/release/lock';
+import * as lockValuesModule from '../src/render/lock-values';
 import { holdsSensitiveLeaf, lockValues } from '../src/render/lock-values';
 
 // Naming an object's leaves by their keys is most of the cost of a lock. A unit that holds no sensitive value is
@@ -119,6 +120,47 @@ describe('the values of a lock\'s units that hold no sensitive value', () => {
     const again = new CapabilityApp({ outdir: path.join(series.dir, 'again'), lockFile: path.join(series.dir, 'none.json') });
     shop(again, true);
     expect(serializeLock(withLockKey(KEY, () => again.synthesize()).lock!)).toBe(written);
+  });
+});
+
+describe('the digests of a lock\'s units, without a lock key', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('a first release that writes no lock takes none', () => {
+    // GIVEN capability `shop`, with a Deployment whose DB_PASSWORD is a literal, and no lock
+    const app = appOf(newSeries());
+    shop(app, true);
+    const told = jest.spyOn(lockValuesModule, 'holdsSensitiveLeaf');
+    const named = jest.spyOn(keyedLeaves, 'keyedValues');
+
+    // WHEN it is synthesized without CDK_CAPABILITY_UPDATE_LOCK
+    withUpdateLock(undefined, () => app.synth());
+
+    // THEN no unit was told sensitive or not (which decides what its digest is taken of), and no leaf was named
+    expect(told).not.toHaveBeenCalled();
+    expect(named).not.toHaveBeenCalled();
+  });
+
+  test('are taken when first read, in the unit\'s place for them, as the written lock has them', () => {
+    // GIVEN capability `shop` with both Deployments, synthesized without a lock
+    const series = newSeries();
+    const app = appOf(series);
+    shop(app, true);
+    const lock = app.synthesize().lock!;
+    const told = jest.spyOn(lockValuesModule, 'holdsSensitiveLeaf');
+
+    // WHEN each unit's digest is read, twice
+    const digests = lock.units.map((u) => u.digest);
+
+    // THEN each was taken once, where the unit has it, and is the digest the lock written by the same program records
+    expect(lock.units.map((u) => u.digest)).toEqual(digests);
+    expect(told).toHaveBeenCalledTimes(lock.units.length);
+    const db = lock.units.find((u) => u.label === 'apps/Deployment shop/db')!;
+    expect(Object.keys(db)).toEqual(['id', 'label', 'path', 'digest', 'groupKind', 'namespace', 'values', 'writers']);
+    withUpdateLock('1', () => app.synth());
+    const written = JSON.parse(fs.readFileSync(series.lockFile, 'utf-8')).units;
+    expect(written.map((u: any) => u.digest)).toEqual(digests);
+    expect(digests.every((d) => /^[0-9a-f]{16}$/.test(d))).toBe(true);
   });
 });
 

@@ -91,10 +91,12 @@ export function serializePathElement(pe: PathElement): string {
   }
 }
 
+/** The rank of each kind of element in structured-merge-diff's order. */
+const ELEMENT_RANK = { field: 0, key: 1, value: 2, index: 3 } as const;
+
 /** The order structured-merge-diff keeps path elements in (`PathElement.Compare`): fields, keys, values, indexes. */
 export function comparePathElements(a: PathElement, b: PathElement): number {
-  const rank = { field: 0, key: 1, value: 2, index: 3 };
-  if (a.kind !== b.kind) return Math.sign(rank[a.kind] - rank[b.kind]);
+  if (a.kind !== b.kind) return Math.sign(ELEMENT_RANK[a.kind] - ELEMENT_RANK[b.kind]);
   switch (a.kind) {
     case 'field':
       return compareCodePoints(a.name, (b as typeof a).name);
@@ -243,22 +245,42 @@ function readNode(json: unknown, at: readonly string[]): SetNode {
 }
 
 function sortedChildren(node: SetNode): Array<{ element: PathElement; node: SetNode }> {
-  return [...node.children.values()].sort((a, b) => comparePathElements(a.element, b.element));
+  const children = [...node.children.values()];
+  return children.length > 1 ? children.sort((a, b) => comparePathElements(a.element, b.element)) : children;
 }
 
+/** A node's children with the serialized element each is kept under (`serializePathElement`), in structured-merge-diff's order. */
+function sortedEntries(node: SetNode): Array<[string, { element: PathElement; node: SetNode }]> {
+  const children = [...node.children];
+  return children.length > 1 ? children.sort((a, b) => comparePathElements(a[1].element, b[1].element)) : children;
+}
+
+/** A ledger segment read once: its path element and that element serialized (`serializePathElement`). */
+interface ReadSegment {
+  readonly element: PathElement;
+  readonly id: string;
+}
+
+/** The segments read so far, by their text: the paths of one set (and of objects of one shape) repeat them. */
+type SegmentCache = Map<string, ReadSegment>;
+
 /** The set tree of ledger paths. */
-function treeOf(paths: Iterable<FieldPath>): SetNode {
+function treeOf(paths: Iterable<FieldPath>, segments: SegmentCache = new Map()): SetNode {
   const root = newNode();
   for (const path of paths) {
     if (path.length === 0) continue;
     let node = root;
     for (const segment of path) {
-      const element = elementOf(segment);
-      const id = serializePathElement(element);
-      let child = node.children.get(id);
+      let read = segments.get(segment);
+      if (read === undefined) {
+        const element = elementOf(segment);
+        read = { element, id: serializePathElement(element) };
+        segments.set(segment, read);
+      }
+      let child = node.children.get(read.id);
       if (!child) {
-        child = { element, node: newNode() };
-        node.children.set(id, child);
+        child = { element: read.element, node: newNode() };
+        node.children.set(read.id, child);
       }
       node = child.node;
     }
@@ -273,16 +295,58 @@ function treeOf(paths: Iterable<FieldPath>): SetNode {
  * read-only (`FieldsV1`). One per release: it keeps every set it built.
  */
 export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
-  const built = new Map<string, FieldsV1>();
+  const built = newListNode();
+  const segments: SegmentCache = new Map();
   return (paths) => {
-    const key = JSON.stringify(paths);
-    let fields = built.get(key);
-    if (!fields) {
-      fields = toFieldsV1(paths);
-      built.set(key, fields);
-    }
-    return fields;
+    const node = listNodeOf(built, paths);
+    return (node.fields ??= fieldsV1Of(treeOf(paths, segments)));
   };
+}
+
+/**
+ * A node of the lists of paths seen so far, a trie by segment with a mark where each path ends: equal lists
+ * end at one node, which keeps their `fieldsV1` (`sharedFieldsV1`). Found by a lookup per segment, without
+ * writing the list as one string. Most nodes have one segment after them (the paths of an object no other shares):
+ * that one is kept beside the node, a map only for the others.
+ */
+interface ListNode {
+  /** The first segment seen after this one, and the node after it. */
+  segment?: string;
+  next?: ListNode;
+  /** The nodes after any other segment. */
+  others?: Map<string, ListNode>;
+  /** The node after the end of the path. */
+  end?: ListNode;
+  /** The set of the list that ends here. */
+  fields?: FieldsV1;
+}
+
+const newListNode = (): ListNode => ({ segment: undefined, next: undefined, others: undefined, end: undefined, fields: undefined });
+
+/** The node after `segment`, made as needed. */
+function nextListNode(node: ListNode, segment: string): ListNode {
+  if (node.next === undefined) {
+    node.segment = segment;
+    return (node.next = newListNode());
+  }
+  if (node.segment === segment) return node.next;
+  node.others ??= new Map();
+  let next = node.others.get(segment);
+  if (next === undefined) {
+    next = newListNode();
+    node.others.set(segment, next);
+  }
+  return next;
+}
+
+/** The node of `paths` below `root`, made as needed. */
+function listNodeOf(root: ListNode, paths: readonly FieldPath[]): ListNode {
+  let node = root;
+  for (const path of paths) {
+    for (const segment of path) node = nextListNode(node, segment);
+    node = node.end ??= newListNode();
+  }
+  return node;
 }
 
 /**
@@ -290,13 +354,18 @@ export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
  * `JSON.stringify` of it keeps that order; `serializeFieldsV1` for the exact bytes).
  */
 export function toFieldsV1(paths: Iterable<FieldPath>): FieldsV1 {
+  return fieldsV1Of(treeOf(paths));
+}
+
+/** The `fieldsV1` object of a set tree, children in structured-merge-diff's order. */
+function fieldsV1Of(root: SetNode): FieldsV1 {
   const build = (node: SetNode, self: boolean): FieldsV1 => {
     const out: Record<string, FieldsV1> = {};
     if (self && node.children.size > 0) out['.'] = {};
-    for (const { element, node: child } of sortedChildren(node)) out[serializePathElement(element)] = build(child, child.member);
+    for (const [id, { node: child }] of sortedEntries(node)) out[id] = build(child, child.member);
     return out;
   };
-  return build(treeOf(paths), false);
+  return build(root, false);
 }
 
 /** The `fieldsV1` JSON of a set of paths, byte for byte as structured-merge-diff's `Set.ToJSON` writes it. */
@@ -313,8 +382,30 @@ export function serializeFieldsV1(paths: Iterable<FieldPath>): string {
 // ---------------------------------------------------------------------------------------------------------
 // structured-merge-diff's orders and its JSON writer (json-iterator, ConfigCompatibleWithStandardLibrary).
 
-/** Strings compared as Go compares them: by UTF-8 bytes, which is by code point. */
+/**
+ * Strings compared as Go compares them: by UTF-8 bytes, which is by code point. By UTF-16 code unit, which is
+ * the same order, unless a surrogate (a character beyond U+FFFF, or a lone one) is where they first differ or
+ * ends what they share (`compareByCodePoint`).
+ */
 function compareCodePoints(a: string, b: string): number {
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return isSurrogate(x) || isSurrogate(y) ? compareByCodePoint(a, b) : x < y ? -1 : 1;
+  }
+  if (shared > 0 && isSurrogate(a.charCodeAt(shared - 1))) return compareByCodePoint(a, b);
+  return Math.sign(a.length - b.length);
+}
+
+/** True for a UTF-16 surrogate code unit (U+D800 to U+DFFF). */
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
+}
+
+/** `compareCodePoints` code point by code point. */
+function compareByCodePoint(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -75,17 +75,19 @@ export function buildLock(
       const id = stackUnitId(stack.path);
       const template = stack.template ?? {};
       const source: UnitSource = { doc: template, template: true, sensitiveAt: templateSecret, shared };
-      const { digest, placed } = unitLeaves(id, source, () => JSON.stringify(template), key, masked);
+      const { placed } = unitLeaves(id, source, () => JSON.stringify(template), key, masked);
       units.push(
-        placed({
-          id,
-          label: `stack ${stack.path}`,
-          path: stack.path,
-          stackName: stack.stackName,
-          ...(stack.region !== undefined ? { region: stack.region } : {}),
-          ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
-          digest,
-        }),
+        placed(
+          {
+            id,
+            label: `stack ${stack.path}`,
+            path: stack.path,
+            stackName: stack.stackName,
+            ...(stack.region !== undefined ? { region: stack.region } : {}),
+            ...(stack.pinnedAccount !== undefined ? { account: stack.pinnedAccount } : {}),
+          },
+          {},
+        ),
       );
     } else {
       const o = facts.objects[unit.index];
@@ -96,18 +98,17 @@ export function buildLock(
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
       const source: UnitSource = { doc: o.manifest, sensitiveAt: isSecret ? secretDataOrEnv : secretEnv, topology: topology(o.manifest), shared };
-      const { digest, placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
-      const head = placed({
-        id,
-        label,
-        path: o.declarer,
-        digest,
-        groupKind: groupKind(group, kind),
-        ...(namespace ? { namespace } : {}),
-        ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
-        ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
-        ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
-      });
+      const { placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+      const head = placed(
+        { id, label, path: o.declarer },
+        {
+          groupKind: groupKind(group, kind),
+          ...(namespace ? { namespace } : {}),
+          ...(isCrd ? { defines: groupKind(String(o.manifest.spec?.group ?? ''), String(o.manifest.spec?.names?.kind ?? '')) } : {}),
+          ...(group === '' && kind === 'Namespace' ? { namespaceName: name } : {}),
+          ...(binds.has(unit.index) ? { binds: binds.get(unit.index) } : {}),
+        },
+      );
       units.push(
         Object.assign(head, ownersOf(written, o.declarer), {
           // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
@@ -144,8 +145,8 @@ function policyUnit(
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): LockedUnit {
   const id = objectUnitId(o.key);
-  const { digest, placed } = unitLeaves(id, { doc: o.manifest, topology, shared }, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
-  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer, digest });
+  const { placed } = unitLeaves(id, { doc: o.manifest, topology, shared }, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
+  const head = placed({ id, label: describeIdentity(o.identity), path: o.declarer }, {});
   return Object.assign(head, { groupKind: groupKind(o.identity.group, o.identity.kind) });
 }
 
@@ -194,29 +195,31 @@ function namedLeaves(source: UnitSource, values: Record<string, unknown>): { val
   return source.topology ? keyedValues(values, source.topology, source.shared.steps) : { values, names: new Map<string, string>() };
 }
 
-/** A unit's digest, and how its leaves go on it. */
+/** How a unit's digest and leaves go on it. */
 interface UnitLeaves {
   /**
-   * The digest: of the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index
-   * path (as every format of the lock took it), which never hold the value.
+   * `head` with the unit's `digest` after its properties, then the properties of `rest`, then its `values` and,
+   * with a key when it holds a sensitive value, the keyed digests of those values (`sensitive`). The digest is of
+   * the whole text (as rendered) without a sensitive value; with one, of the masked leaves by index path (as every
+   * format of the lock took it), which never hold the value (`digestOf`).
    */
-  readonly digest: string;
-  /**
-   * `unit` with its `values` and, with a key when it holds a sensitive value, the keyed digests of those values
-   * (`sensitive`), as properties after those it has.
-   */
-  placed<T extends object>(unit: T): T & Pick<LockedUnit, 'values' | 'sensitive'>;
+  placed<T extends object, R extends object>(head: T, rest: R): T & Pick<LockedUnit, 'digest'> & R & Pick<LockedUnit, 'values' | 'sensitive'>;
 }
 
 /**
  * A unit's digest and leaves. With the topology of an object's kind, its values and digests are by the names the
  * plan gives its leaves (`keyedValues`, the paths parsed once for the whole lock: `steps`).
  *
- * A unit that holds a sensitive value gets them now: its digest is taken over its masked leaves, and `masked`
- * gets the value behind each by its name. Any other unit's digest is of its text, and its `values` are made from
- * its document when first read, then kept: naming leaves is most of the cost of a lock, and nothing reads the
- * values of a unit that is unchanged against the previous lock, unless the lock is written. Nothing is held until
- * then but the document the facts hold anyway (holding the leaves made had cost the memory of their strings).
+ * Without a key, nothing is made until read: the digest (and whether the unit holds a sensitive value, which
+ * decides what it is taken of) when first read (`DIGEST_WHEN_READ`), the values too (`VALUES_WHEN_READ`). Only
+ * the comparison with a previous lock and the lock written read them; a first release that writes no lock takes no
+ * digest. With a key, a unit that holds a sensitive value gets them now: its digest is taken over its masked
+ * leaves, the keyed digests of its masked values are recorded (`sensitive`, present or not as it holds one), and
+ * `masked` gets the value behind each by its name. Any other unit's digest is of its text, and its `values` are
+ * made from its document when first read, then kept: naming leaves is most of the cost of a lock, and nothing
+ * reads the values of a unit that is unchanged against the previous lock, unless the lock is written. Nothing is
+ * held until then but the document the facts hold anyway (holding the leaves made had cost the memory of their
+ * strings).
  */
 function unitLeaves(
   id: string,
@@ -225,8 +228,13 @@ function unitLeaves(
   key: LockKey | undefined,
   masked: Map<string, ReadonlyMap<string, unknown>> | undefined,
 ): UnitLeaves {
+  if (key === undefined) {
+    // no keyed digest to record, and the masked values are digested again only with a key (`Redigest`)
+    return { placed: (head, rest) => valuesWhenRead(Object.assign(digestWhenRead(head, source, text), rest), source) };
+  }
   if (!holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source))) {
-    return { digest: hashText(text()), placed: (unit) => valuesWhenRead(unit, source) };
+    const digest = hashText(text());
+    return { placed: (head, rest) => valuesWhenRead(Object.assign(head, { digest }, rest), source) };
   }
   const leaves = leavesOf(source);
   const { values, names } = namedLeaves(source, leaves.values);
@@ -234,10 +242,8 @@ function unitLeaves(
   masked?.set(id, byName);
   const sensitive: Record<string, string> = {};
   if (key) for (const [path, value] of byName) sensitive[path] = key.digest(id, path, value);
-  return {
-    digest: hashText(JSON.stringify(leaves.values)),
-    placed: (unit) => Object.assign(unit, { values }, key ? { sensitive } : {}),
-  };
+  const digest = hashText(JSON.stringify(leaves.values));
+  return { placed: (head, rest) => Object.assign(head, { digest }, rest, { values }, key ? { sensitive } : {}) };
 }
 
 /** The source of each unit whose values are made when first read, until they are (`VALUES_WHEN_READ`). */
@@ -265,6 +271,46 @@ const VALUES_WHEN_READ: PropertyDescriptor = {
     valuesSource.delete(this);
   },
 };
+
+/** The digest of a unit (`UnitLeaves.digest`): of its text, or of its masked leaves when it holds a sensitive value. */
+function digestOf(source: UnitSource, text: () => string): string {
+  return holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source)) ? hashText(JSON.stringify(leavesOf(source).values)) : hashText(text());
+}
+
+/** The source and text of each unit whose digest is taken when first read, until it is (`DIGEST_WHEN_READ`). */
+const digestSource = new WeakMap<object, { readonly source: UnitSource; readonly text: () => string }>();
+/** The digest of each unit taken when first read, once taken (or set). */
+const digestMade = new WeakMap<object, string>();
+
+/** `digest` of a unit taken when first read (`digestOf`), the same on every later read: one getter for every unit, as `VALUES_WHEN_READ`. */
+const DIGEST_WHEN_READ: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object) {
+    let digest = digestMade.get(this);
+    if (digest === undefined) {
+      const { source, text } = digestSource.get(this)!;
+      digest = digestOf(source, text);
+      digestMade.set(this, digest);
+      digestSource.delete(this);
+    }
+    return digest;
+  },
+  set(this: object, value: string) {
+    digestMade.set(this, value);
+    digestSource.delete(this);
+  },
+};
+
+/**
+ * Adds `digest` to `unit`, after the properties it has, taken from `source` and `text` when first read
+ * (`DIGEST_WHEN_READ`). Added, not made over a `digest` the unit has: a property made over into a getter would
+ * turn the unit into a dictionary, slower to read and to write as JSON.
+ */
+function digestWhenRead<T extends object>(unit: T, source: UnitSource, text: () => string): T & Pick<LockedUnit, 'digest'> {
+  digestSource.set(unit, { source, text });
+  return Object.defineProperty(unit, 'digest', DIGEST_WHEN_READ) as T & Pick<LockedUnit, 'digest'>;
+}
 
 /** Adds `values` to `unit`, after the properties it has, made from `source` when first read (`VALUES_WHEN_READ`). */
 function valuesWhenRead<T extends object>(unit: T, source: UnitSource): T & Pick<LockedUnit, 'values'> {
