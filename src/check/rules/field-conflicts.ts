@@ -1,4 +1,4 @@
-import type { ForcedWrite, LibraryDefault, ObjectWrites } from '../../collect/facts';
+import type { FieldWrite, ForcedWrite, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
 import { describeWriter, Writer, writerName } from '../../collect/ledger/writer';
@@ -188,24 +188,15 @@ function overDefaults(c: FieldConflict, defaults: readonly LibraryDefault[]): st
  * atomic value: any write that is not a presence write) and some other writer
  * writes that path or below it. Presence writes (an empty map, a key-only list
  * element, a set value) contest nothing among themselves. Linear in writes
- * times path depth: the replaced paths are one `FieldIndex`, and each write
- * walks its own path down it once.
+ * times path depth, and for most writes less: see `contestedPaths`.
  */
 export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConflict[] {
   const found: FieldConflict[] = [];
   for (const object of objects) {
-    const replaced = new FieldIndex<Map<string, Writer>>();
-    for (const { writer, path, presence } of object.writes) if (!presence) replaced.upsert(path, () => new Map()).set(writer.id, writer);
-    if (replaced.size === 0) continue;
-    const contested = new FieldIndex<Map<string, Writer>>();
-    for (const { writer, path } of object.writes) {
-      replaced.forEachPrefix(path, (replacers, depth) => {
-        const at = path.length === depth ? path : path.slice(0, depth);
-        contested.upsert(at, () => new Map(replacers)).set(writer.id, writer);
-      });
-    }
+    const contested = contestedPaths(object.writes);
+    if (contested.length === 0) continue;
     const groups = new Map<string, { writers: Writer[]; fields: Array<[string, FieldPath]> }>();
-    for (const [path, writers] of contested.entries()) {
+    for (const [path, writers] of contested) {
       // Two runtime writers and nothing else: runtime-writer-overlaps reports them once per pair, not once per object.
       if (writers.size < 2 || [...writers.values()].every((w) => w.kind === 'runtime')) continue;
       const sorted = [...writers.values()].sort((a, b) => compareText(writerName(a), writerName(b)) || compareText(a.id, b.id));
@@ -235,6 +226,113 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
     }
   }
   return found;
+}
+
+/** A node of the paths that writers other than an object's main writer write at or through. */
+interface Through {
+  readonly children: Map<string, Through>;
+  /** The writers that replace the node here (any write of this path that is no presence write), by id, in the order written. */
+  replacers?: Map<string, Writer>;
+}
+
+/** A node of the contested paths: children in the order the writes first reached them. */
+interface Contested {
+  children?: Map<string, Contested>;
+  /** For a contested path: its replacers, then every writer that writes at or below it, by id. */
+  writers?: Map<string, Writer>;
+}
+
+/**
+ * Every path of one object that some writer replaces, with that path's replacers and every writer that writes at
+ * or below it, in the order of a `FieldIndex` of them made write by write (depth first, children in the order the
+ * writes first reached them): each replaced path a write walks through is added, with its ancestors, as the write
+ * reaches it. Only paths that another writer than the main one (the writer of most writes, in a Deployment its
+ * declarer) writes at or through are kept, since only they can have two writers: an object of one writer costs
+ * one pass over its writes, and a declarer's write stops at the first segment no other writer's path shares.
+ *
+ * The order of the paths kept is the order they have among all replaced paths: a write makes the nodes down to the
+ * deepest replaced path at or above it, so a node here is made by the same write as there. A presence write
+ * replaces nothing; it makes nodes only down to a replaced ancestor, which may be one of the main writer's alone.
+ *
+ * @returns each path and its writers, in that order; a path of one writer may be left out
+ */
+export function contestedPaths(writes: readonly FieldWrite[]): Array<[FieldPath, Map<string, Writer>]> {
+  const counts = new Map<string, number>();
+  let main: string | undefined;
+  let most = 0;
+  for (const { writer } of writes) {
+    const n = (counts.get(writer.id) ?? 0) + 1;
+    counts.set(writer.id, n);
+    if (n > most) [main, most] = [writer.id, n];
+  }
+  if (counts.size < 2) return [];
+
+  // the paths the other writers write, and their ancestors
+  const root: Through = { children: new Map() };
+  for (const { writer, path } of writes) {
+    if (writer.id === main) continue;
+    let node = root;
+    for (const segment of path) {
+      let child = node.children.get(segment);
+      if (!child) node.children.set(segment, child = { children: new Map() });
+      node = child;
+    }
+  }
+  // how deep each write's path goes among them, and who replaces each of them
+  const reach = writes.map(({ writer, path, presence }) => {
+    const along = [root];
+    for (let depth = 0; depth < path.length; depth++) {
+      const child = along[depth].children.get(path[depth]);
+      if (!child) break;
+      along.push(child);
+    }
+    if (!presence && along.length > path.length) (along[path.length].replacers ??= new Map()).set(writer.id, writer);
+    return along;
+  });
+
+  let mainReplaced: FieldIndex<true> | undefined;
+  const top: Contested = {};
+  writes.forEach(({ writer, path, presence }, w) => {
+    const along = reach[w];
+    let deepest = along.length - 1;
+    if (presence) {
+      // down to the deepest replaced path at or above it: past the other writers' paths, or the deepest among them
+      mainReplaced ??= replacedBy(writes, main);
+      let past = false;
+      mainReplaced.forEachPrefix(path, (_, depth) => {
+        past ||= depth > deepest;
+      });
+      if (!past) while (deepest >= 0 && !along[deepest].replacers) deepest--;
+    }
+    let at = top;
+    for (let depth = 0; depth <= deepest; depth++) {
+      if (depth > 0) {
+        at.children ??= new Map();
+        let child = at.children.get(path[depth - 1]);
+        if (!child) at.children.set(path[depth - 1], child = {});
+        at = child;
+      }
+      const replacers = along[depth].replacers;
+      if (replacers) (at.writers ??= new Map(replacers)).set(writer.id, writer);
+    }
+  });
+
+  const found: Array<[FieldPath, Map<string, Writer>]> = [];
+  const stack: Array<[Contested, string[]]> = [[top, []]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (node.writers) found.push([path, node.writers]);
+    const children = node.children ? [...node.children] : [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i][1], [...path, children[i][0]]]);
+  }
+  return found;
+}
+
+/** The paths `writer` replaces (its writes that are no presence writes). */
+function replacedBy(writes: readonly FieldWrite[], writer: string | undefined): FieldIndex<true> {
+  const index = new FieldIndex<true>();
+  for (const w of writes) if (w.writer.id === writer && !w.presence) index.set(w.path, true);
+  return index;
 }
 
 /** Of two writers, the one that writes every one of `leaves` only by replacing one map above them, with the map. */

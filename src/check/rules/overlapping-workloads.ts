@@ -1,6 +1,7 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
 import { podLabelsOf, selects } from '../../collect/pod-spec';
+import { appendTo } from '../../private/append';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -46,31 +47,90 @@ export const overlappingWorkloads = defineRule({
     }
     const found = [];
     for (const workloads of byNamespace.values()) {
-      for (let i = 0; i < workloads.length; i++) {
-        for (let j = i + 1; j < workloads.length; j++) {
-          const [a, b] = [workloads[i], workloads[j]];
-          const aTakesB = selects(a.selector, b.pods);
-          const bTakesA = selects(b.selector, a.pods);
-          if (!aTakesB && !bTakesA) continue;
-          const labels = Object.entries(aTakesB ? a.selector : b.selector).map(([k, v]) => `${k}=${v}`).join(', ');
-          const which = aTakesB && bTakesA
-            ? `each selects the pods of the other (${labels})`
-            : `${describeIdentity((aTakesB ? a : b).object.identity)} selects the pods of ${describeIdentity((aTakesB ? b : a).object.identity)} (${labels})`;
-          const generated = CDK8S_ADDRESS_LABEL in a.selector || CDK8S_ADDRESS_LABEL in b.selector;
-          const fix = generated
-            ? `cdk8s generated the ${CDK8S_ADDRESS_LABEL} label from the construct path below the capability, which is the same in ${capabilitiesOf(a, b)}: `
-              + "set generatedNames: 'full-path' on the capabilities, or give the workloads different ids or labels of their own."
-            : 'Give each workload labels and a selector of its own.';
-          found.push({
-            message: `'${a.object.declarer}' and '${b.object.declarer}' both claim the pods of namespace ${a.namespace}: ${which}, so their controllers fight over those pods and a Service of one sends traffic to both. ${fix}`,
-            paths: [a.object.declarer, b.object.declarer],
-          });
-        }
+      for (const [i, j] of overlappingPairs(workloads)) {
+        const [a, b] = [workloads[i], workloads[j]];
+        const aTakesB = selects(a.selector, b.pods);
+        const bTakesA = selects(b.selector, a.pods);
+        const labels = Object.entries(aTakesB ? a.selector : b.selector).map(([k, v]) => `${k}=${v}`).join(', ');
+        const which = aTakesB && bTakesA
+          ? `each selects the pods of the other (${labels})`
+          : `${describeIdentity((aTakesB ? a : b).object.identity)} selects the pods of ${describeIdentity((aTakesB ? b : a).object.identity)} (${labels})`;
+        const generated = CDK8S_ADDRESS_LABEL in a.selector || CDK8S_ADDRESS_LABEL in b.selector;
+        const fix = generated
+          ? `cdk8s generated the ${CDK8S_ADDRESS_LABEL} label from the construct path below the capability, which is the same in ${capabilitiesOf(a, b)}: `
+            + "set generatedNames: 'full-path' on the capabilities, or give the workloads different ids or labels of their own."
+          : 'Give each workload labels and a selector of its own.';
+        found.push({
+          message: `'${a.object.declarer}' and '${b.object.declarer}' both claim the pods of namespace ${a.namespace}: ${which}, so their controllers fight over those pods and a Service of one sends traffic to both. ${fix}`,
+          paths: [a.object.declarer, b.object.declarer],
+        });
       }
     }
     return found;
   },
 });
+
+const NONE: readonly number[] = [];
+
+/**
+ * The pairs `[i, j]` (`i < j`) of workloads one of which selects the pods of
+ * the other, ordered by `i`, then `j`. Each selector is compared only with the
+ * pods that carry its rarest label (found in an index of every pod label), so
+ * the work grows with the workloads and the pairs found, not with the square
+ * of the workloads (1,000 Deployments of one namespace are 499,500 pairs). A
+ * pair the index does not name cannot match.
+ */
+function overlappingPairs(workloads: readonly Selecting[]): Array<[number, number]> {
+  // label key -> value -> the workloads whose pods carry it, ascending
+  const holders = new Map<string, Map<string, number[]>>();
+  // pods that are no plain object: a lookup in them may find more than their own labels, so every selector tries them
+  const unindexed: number[] = [];
+  workloads.forEach((w, i) => {
+    const names = ownLabelNames(w.pods);
+    if (!names) unindexed.push(i);
+    for (const key of names ?? []) {
+      const value: unknown = w.pods[key];
+      if (typeof value !== 'string') continue;
+      let values = holders.get(key);
+      if (!values) holders.set(key, values = new Map());
+      appendTo(values, value, i);
+    }
+  });
+  const partners: number[][] = workloads.map(() => []);
+  workloads.forEach((a, i) => {
+    // a selector matches only pods that carry each of its labels, so the holders of its rarest one are the candidates
+    let fewest: readonly number[] | undefined;
+    for (const [key, value] of Object.entries(a.selector)) {
+      const those = holders.get(key)?.get(value) ?? NONE;
+      if (!fewest || those.length < fewest.length) fewest = those;
+    }
+    for (const candidates of [fewest ?? NONE, unindexed]) {
+      for (const j of candidates) {
+        if (j !== i && selects(a.selector, workloads[j].pods)) partners[Math.min(i, j)].push(Math.max(i, j));
+      }
+    }
+  });
+  const pairs: Array<[number, number]> = [];
+  partners.forEach((js, i) => {
+    js.sort((x, y) => x - y);
+    js.forEach((j, n) => {
+      if (n === 0 || js[n - 1] !== j) pairs.push([i, j]);
+    });
+  });
+  return pairs;
+}
+
+/**
+ * Every property `labels[key]` finds, when the pods' labels are a plain
+ * object (or one without a prototype): its own names, enumerable or not.
+ * Undefined for anything else a manifest may hold there (an array, a string),
+ * whose lookups reach further.
+ */
+function ownLabelNames(labels: unknown): string[] | undefined {
+  if (typeof labels !== 'object' || labels === null) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(labels);
+  return prototype === Object.prototype || prototype === null ? Object.getOwnPropertyNames(labels) : undefined;
+}
 
 /** The workload's selector and pod labels, when it is a controller of one namespace that selects by labels alone. */
 function selecting(object: ObjectFact): Selecting | undefined {

@@ -104,12 +104,13 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
   // A contract's binding (its ExternalSecret) is not walked: it is the contract's, so its removal is judged
   // by the readers of its major (interfaceDeletions), not by the objects that read it in the locked release.
   const n = lock.units.length;
-  const out: number[][] = Array.from({ length: n + lock.barriers.length }, () => []);
-  for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason)) out[from]?.push(to);
+  const walkedFrom = removed.filter(({ u }) => u.binds === undefined);
+  // nothing removed (a release that changes what it had): no walk, and no graph to build for it
+  const out: number[][] = walkedFrom.length === 0 ? [] : Array.from({ length: n + lock.barriers.length }, () => []);
+  if (walkedFrom.length > 0) for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason)) out[from]?.push(to);
   const source = new Int32Array(out.length).fill(-1);
   const queue: number[] = [];
-  for (const { u, i } of removed) {
-    if (u.binds !== undefined) continue;
+  for (const { i } of walkedFrom) {
     source[i] = i;
     queue.push(i);
   }
@@ -159,7 +160,8 @@ function keepOneMoreRelease(gone: LockedUnit, stays: LockedUnit): string {
  */
 function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>, walked: ReadonlySet<string>): UnsafeDeletion[] {
   const found: UnsafeDeletion[] = [];
-  const exporters = new Map<string, Array<{ i: number; exported: StackExport }>>();
+  // `changed`: whether the export's value differs from the one its stack exports now, once per export, not once per importer
+  const exporters = new Map<string, Array<{ i: number; exported: StackExport; changed?: boolean }>>();
   lock.units.forEach((u, i) => {
     if (!u.id.startsWith(STACK) || !u.values) return;
     for (const exported of lockedExports(u.values).byName.values()) appendTo(exporters, exported.name, { i, exported });
@@ -174,7 +176,8 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
   lock.units.forEach((stays, j) => {
     if (!stays.id.startsWith(STACK) || !stays.values || !present.has(stays.id)) return;
     for (const imported of lockedImports(stays.values)) {
-      for (const { i, exported } of exporters.get(imported.name) ?? []) {
+      for (const entry of exporters.get(imported.name) ?? []) {
+        const { i, exported } = entry;
         if (i === j) continue;
         const gone = lock.units[i];
         const where = sharedEnvironment(gone, stays);
@@ -199,7 +202,7 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
               + `which aws-cdk deploys after ${gone.label} while it depends on it: removing the import in this release too is not enough. `
               + `Keep the export one more release with this.exportValue(...) on ${gone.label} (aws-cdk's way to keep an export while its importers stop using it), deploy, and remove it in the next release.`,
           });
-        } else if (!exported.masked && !kept.masked && !isDeepStrictEqual(exported.value, kept.value)) {
+        } else if (!exported.masked && !kept.masked && (entry.changed ??= !isDeepStrictEqual(exported.value, kept.value))) {
           found.push({
             change: 'changes the value of',
             removed: `${removed} (from ${JSON.stringify(exported.value)} to ${JSON.stringify(kept.value)})`,
