@@ -176,3 +176,33 @@ describe("a runtime writer's manager owning a field outside its fields that no w
     );
   });
 });
+
+describe('cdk-capability audit --format github with a lock it cannot read', () => {
+  /** The 1-based number of the first line of `text` that contains `needle`, found without a JSON parser. */
+  const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+  test('a lock edited by hand: one annotation on the lock file, on its contentDigest line, as plan gives it', () => {
+    // GIVEN a lock whose content was edited after cdk-capability wrote it
+    const { lockFile } = release('cert-manager');
+    const text = fs.readFileSync(lockFile, 'utf-8').replace('"cert-manager"', '"cert-manager-x"');
+    fs.writeFileSync(lockFile, text);
+
+    // WHEN audit reads it, in the GitHub format
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    const run = capturingOutput(() => main(['audit', input, '--lock', lockFile, '--format', 'github']));
+
+    // THEN exit 1, and the workflow command names the lock file and the contentDigest line
+    const file = path.relative(process.cwd(), lockFile).split(path.sep).join('/').replace(/:/g, '%3A').replace(/,/g, '%2C');
+    expect(lineOf(text, '"contentDigest"')).toBeGreaterThan(1);
+    expect(run.result).toBe(1);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(new RegExp(
+      `^::error file=${escapeRegExp(file)},line=${lineOf(text, '"contentDigest"')},col=1,title=CAP014 lock file::CAP014 lock file: '${escapeRegExp(lockFile)}' is not the lock cdk-capability wrote: its content does not match its contentDigest[^\\n]*\\n$`,
+    ));
+  });
+});
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
