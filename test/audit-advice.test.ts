@@ -4,6 +4,7 @@ import { ApiObject } from 'cdk8s';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
 import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
 import { main } from '../src/cli/main';
+import { auditRule } from '../src/cluster/audit-rules';
 import { toFieldsV1 } from '../src/cluster/fields-v1';
 import { expectedObjects } from '../src/cluster/object-writers';
 import { Lock, writeLock } from '../src/release/lock';
@@ -206,3 +207,14 @@ describe('cdk-capability audit --format github with a lock it cannot read', () =
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the rules a report explains (SARIF rules[]) give the same fixes', () => {
+  test('taken-over and overwritten-by-update name the manager to declare; stale-owner the field to add, and what releases it by operation', () => {
+    const misnamed = /A RuntimeWriter's leaves held by one undeclared manager while the manager it declares owns nothing on the object: declare that manager on the RuntimeWriter/;
+    expect(auditRule('taken-over').explanation).toMatch(misnamed);
+    expect(auditRule('overwritten-by-update').explanation).toMatch(misnamed);
+    expect(auditRule('stale-owner').explanation).toMatch(
+      /outside its fields is its controller writing it: add the field to its fields, or make the controller stop sending it \(its next apply releases it; an Update entry keeps it until another manager changes it or it leaves the object\)/,
+    );
+  });
+});
