@@ -27,7 +27,7 @@ function release(manager: string): { lockFile: string; lock: Lock } {
   const dir = tempDir('audit-advice-');
   const app = new CapabilityApp({ outdir: path.join(dir, 'dist'), lockFile: path.join(dir, 'none.json') });
   const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
-  const target = new ApiObject(routing, 'WebTls', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'web-tls', namespace: 'shop' }, type: 'Opaque' });
+  const target = new ApiObject(routing, 'WebTls', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'web-tls', namespace: 'shop', labels: { team: 'web' } }, type: 'Opaque' });
   new RuntimeWriter(routing, 'CertManager', { target, fields: ['data["tls.crt"]'], identity: 'system:serviceaccount:cert-manager:cert-manager', manager });
   const result = app.synthesize();
   expect(result.violations).toEqual([]);
@@ -55,6 +55,7 @@ function secret(lock: Lock, more: Array<[string, 'Apply' | 'Update', string[][]]
       name: 'web-tls',
       namespace: 'shop',
       annotations: { 'cert-manager.io/issuer-name': 'letsencrypt' },
+      labels: { team: 'web' },
       managedFields: entries.map(([manager, operation, leaves]) => ({ manager, operation, apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(leaves) })),
     },
     data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
@@ -172,6 +173,24 @@ describe("a runtime writer's manager owning a field outside its fields that no w
         "If its controller writes it as its own (an annotation or label it keeps on the object), add it to that RuntimeWriter's fields; " +
         'else make the controller send only its own fields (its entry is an Update, and an updater keeps a field it no longer sends until another manager changes its value or it leaves the object: ' +
         "once the controller stops, remove it from the object if nothing needs it, or remove its Update entry from the object's metadata.managedFields (its next update records again what it changes)).\n" +
+        '\n' +
+        `cdk-capability audit: 1 difference between the cluster and ${lockFile} (1 object compared).\n`,
+    );
+  });
+});
+
+describe("a runtime writer's manager sharing a field a writer of the release has, by update", () => {
+  const { lockFile, lock } = release('cert-manager');
+
+  test('the release gives it up when it next changes the field, or its Update entry is removed; never an apply of the controller', () => {
+    // GIVEN cert-manager's update also wrote the declarer's label, at the same value
+    const run = audit(lockFile, secret(lock, [['cert-manager', 'Update', [CRT, ['metadata', 'labels', 'team']]]]));
+    expect(run.stdout).toBe(
+      `stale-owner: Secret shop/web-tls: 'cert-manager' (Update at ${T}), the field manager of the runtime writer 'shop/Routing/CertManager (RuntimeWriter)', ` +
+        "also owns metadata.labels.team, outside its fields (data[\"tls.crt\"]), which the lock gives to 'shop/Routing/WebTls': its controller writes it, and applying the release changes nothing while it does. " +
+        'Make the controller send only its own fields (its entry is an Update, and an updater keeps a field it no longer sends until another manager changes its value or it leaves the object: ' +
+        "once the controller stops, it gives it up when the release next changes it; to drop it now, remove its Update entry from the object's metadata.managedFields (its next update records again what it changes)); " +
+        "or, if its controller owns it, add it to that RuntimeWriter's fields and take it out of 'shop/Routing/WebTls' (synth refuses two writers of one field).\n" +
         '\n' +
         `cdk-capability audit: 1 difference between the cluster and ${lockFile} (1 object compared).\n`,
     );

@@ -152,7 +152,7 @@ export function auditMessage(f: FindingFacts): string {
         const move = f.writer ? `; or, if its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${f.writer.writer}' (synth refuses two writers of one field)` : '';
         const add = f.writer ? '' : `If its controller writes ${its} as its own (an annotation or label it keeps on the object), add ${its} to that RuntimeWriter's fields; else make`;
         return `${f.object}: ${rwBy} also owns ${what}, ${outside}${given}: its controller writes ${its}, and applying the release changes nothing while it does. ` +
-          `${add || 'Make'} the controller send only its own fields (${release(f.manager!, its)})${move}.`;
+          `${add || 'Make'} the controller send only its own fields (${release(f.manager!, its, f.writer !== undefined)})${move}.`;
       }
       if (f.writer?.runtime && f.writerManager) {
         const reapply = f.appliedBy === undefined ? 'run cdk-capability apply again, whose applies release' : `let ${f.appliedBy} apply the release again, which releases`;
@@ -227,11 +227,16 @@ function constructPath(writer: string): string {
  * sending them, as its entry's operation makes it: an `Apply` entry is replaced by its next apply; an
  * `Update` entry keeps what the update did not change until another manager changes their values or they
  * leave the object.
+ *
+ * @param written true when a writer of the release writes them: the release's apply changes them when their value changes
  */
-function release(manager: ManagedFieldsEntry, its: string): string {
+function release(manager: ManagedFieldsEntry, its: string, written: boolean): string {
   if (manager.operation === 'Apply') return `its next server-side apply without ${its} releases ${its}, and removes ${its} from the object where no other manager owns ${its}`;
+  const after = written
+    ? `it gives ${its} up when the release next changes ${its}; to drop ${its} now, remove its Update entry`
+    : `remove ${its} from the object if nothing needs ${its}, or remove its Update entry`;
   return 'its entry is an Update, and an updater keeps a field it no longer sends until another manager changes its value or it leaves the object: ' +
-    `once the controller stops, remove ${its} from the object if nothing needs ${its}, or remove its Update entry from the object's metadata.managedFields (its next update records again what it changes)`;
+    `once the controller stops, ${after} from the object's metadata.managedFields (its next update records again what it changes)`;
 }
 
 /**
