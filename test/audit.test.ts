@@ -227,7 +227,7 @@ describe('advice that works when followed', () => {
     expect(kinds(findings)).toEqual([['stale-owner', 'ConfigMap shop/settings', 'netop', 'cdn/Routing/Web', [['data', 'mode']]]]);
     expect(findings[0].message).toBe(
       `ConfigMap shop/settings: 'netop' (Apply at ${T}), the field manager of the runtime writer '${NETOP}', also owns data.mode, outside its fields (data.routes), which the lock gives to 'cdn/Routing/Web': ` +
-        'its controller writes it, and applying the release changes nothing while it does. Make the controller send only its own fields (its next server-side apply without it releases it); ' +
+        'its controller writes it, and applying the release changes nothing while it does. Make the controller send only its own fields (its next server-side apply without it releases it, and removes it from the object where no other manager owns it); ' +
         "or, if its controller owns it, add it to that RuntimeWriter's fields and take it out of 'cdn/Routing/Web' (synth refuses two writers of one field).",
     );
   });

@@ -1,8 +1,13 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { parseArgs } from 'util';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
+import { formatGithub } from './format-github';
+import { lockProblemLine } from './lock-locations';
+import type { ReportedFinding } from './report-findings';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
+import { ruleId } from '../check/rule';
 import { auditCluster } from '../cluster/audit';
 import { readLiveObjects } from '../cluster/live-objects';
 import { expectedObjects } from '../cluster/object-writers';
@@ -106,8 +111,9 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   // a lock audit cannot read is CAP014, as a synth's; but deleting it starts no first release here: audit needs it
   const { lock, problems } = loadLock(lockFile, auditRecover(lockFile));
   if (problems.length > 0) {
-    const title = `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}`;
-    process.stderr.write(problems.map((p) => `${title}: ${p}\n`).join(''));
+    // as plan: in the GitHub format, annotations on the lock's line each problem is on, instead of the text lines
+    if (format === 'github') process.stdout.write(formatGithub(problems.map((p) => lockFinding(lockFile, p))));
+    else process.stderr.write(problems.map((p) => `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}: ${p}\n`).join(''));
     return exitCode({ kind: 'failed' });
   }
   if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
@@ -150,6 +156,21 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   process.stdout.write(out);
   // differences are what `plan` calls changes: something to do (apply again, or declare a writer)
   return exitCode({ kind: 'accepted', changes: findings.length > 0 }, { exitZero: values['exit-zero'] });
+}
+
+/** A lock's CAP014 as a report names it: about the lock file, on the line the problem is on (`lockProblemLine`). */
+function lockFinding(lockFile: string, problem: string): ReportedFinding {
+  const title = CODE_TITLES[ViolationCode.LOCK_FILE];
+  return {
+    code: ViolationCode.LOCK_FILE,
+    rule: ruleId(ViolationCode.LOCK_FILE, title),
+    title,
+    severity: 'error',
+    message: `${title}: ${problem}`,
+    paths: [],
+    location: { file: path.relative(process.cwd(), path.resolve(lockFile)).split(path.sep).join('/'), line: lockProblemLine(lockFile, problem), column: 1 },
+    writers: [],
+  };
 }
 
 /**

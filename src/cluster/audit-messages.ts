@@ -33,6 +33,11 @@ export interface FindingFacts {
   readonly writerManager?: string;
   /** The runtime writer whose field manager `manager` is, when it is one's. */
   readonly managerWriter?: WriterLeaves;
+  /**
+   * The runtime writer whose declared manager owns nothing on the object while `manager`, which no writer
+   * declares, holds every field of it: most likely the name its controller writes under.
+   */
+  readonly misnamedWriter?: WriterLeaves;
   /** The runtime writer the fields were handed back from, when `manager` is its field manager (`LockedUnit.handedBack`). */
   readonly handedBackFrom?: string;
   /** The one manager that applied the release (`--applied-by`), when given. */
@@ -124,6 +129,7 @@ export function auditMessage(f: FindingFacts): string {
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies)}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime && f.manager?.subresource === 'scale') return scaleMessage(f.object, `${what}${whose}`, by, f.manager.manager, f.writer.writer);
+      if (f.misnamedWriter) return misnamedMessage(f, `${what}${whose} ${is} now owned by ${by}, whose update changed ${its}`);
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
@@ -132,6 +138,7 @@ export function auditMessage(f: FindingFacts): string {
     case 'taken-over':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
+      if (f.misnamedWriter) return misnamedMessage(f, `${what}${whose} ${is} owned by ${by} alone`);
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}${gitops}`;
       }
@@ -143,7 +150,9 @@ export function auditMessage(f: FindingFacts): string {
       if (rw) {
         const given = f.writer ? `, which the lock gives to '${f.writer.writer}'` : '';
         const move = f.writer ? `; or, if its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${f.writer.writer}' (synth refuses two writers of one field)` : '';
-        return `${f.object}: ${rwBy} also owns ${what}, ${outside}${given}: its controller writes ${its}, and applying the release changes nothing while it does. Make the controller send only its own fields (its next server-side apply without ${its} releases ${its})${move}.`;
+        const add = f.writer ? '' : `If its controller writes ${its} as its own (an annotation or label it keeps on the object), add ${its} to that RuntimeWriter's fields; else make`;
+        return `${f.object}: ${rwBy} also owns ${what}, ${outside}${given}: its controller writes ${its}, and applying the release changes nothing while it does. ` +
+          `${add || 'Make'} the controller send only its own fields (${release(f.manager!, its, f.writer !== undefined)})${move}.`;
       }
       if (f.writer?.runtime && f.writerManager) {
         const reapply = f.appliedBy === undefined ? 'run cdk-capability apply again, whose applies release' : `let ${f.appliedBy} apply the release again, which releases`;
@@ -155,6 +164,12 @@ export function auditMessage(f: FindingFacts): string {
         ? `${f.object}: ${by} owns ${what}, which no writer of the lock has: a release whose apply has not run, or stopped inside its step. ${applyAgain(f.appliedBy, 'Run cdk-capability apply again (every step is idempotent).')}`
         : `${f.object}: ${by} still owns ${what}, which the lock gives to '${f.writer.writer}': a handover or removal whose release did not run. ${applyAgain(f.appliedBy, 'Apply the release again with cdk-capability apply.')}`;
     case 'undeclared-manager':
+      if (f.misnamedWriter) {
+        const w = f.misnamedWriter;
+        return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager; it also holds every field of the runtime writer '${w.writer}', ` +
+          `whose declared manager '${w.manager}' owns nothing on the object: the RuntimeWriter's manager is likely not the name its controller writes under. ` +
+          `Declare manager: '${f.manager!.manager}' on '${constructPath(w.writer)}', and add ${its} to its fields if its controller writes ${its}; else stop that client writing ${its}.`;
+      }
       if (client) return `${f.object}: ${by} owns ${what}, ${client.cause}. ${client.leftOver.replace(/%/g, one ? 'it' : 'them')}${gitops}`;
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
@@ -184,6 +199,44 @@ function scaleMessage(object: string, fields: string, by: string, manager: strin
     : 'a write through the scale subresource (an autoscaler, or kubectl scale)';
   return `${object}: ${fields} is now owned by ${by}, ${hpa}; the RuntimeWriter does not declare that manager. ` +
     `If it is the autoscaler '${writer}' stands for, declare the RuntimeWriter with manager: '${manager}', so the lock names the manager its controller writes under; else stop that client scaling the workload.`;
+}
+
+/**
+ * The advice for a runtime writer's fields held by a manager no writer declares while the manager it declares
+ * owns nothing on the object: the RuntimeWriter's `manager` is likely not the name its controller writes under.
+ *
+ * @param owned what the fields are and who owns them (`data.x of 'w' is owned by 'm' alone`)
+ */
+function misnamedMessage(f: FindingFacts, owned: string): string {
+  const w = f.misnamedWriter!;
+  const m = f.manager!.manager;
+  const its = f.fields.length === 1 ? 'it' : 'them';
+  return `${f.object}: ${owned}, while the manager '${w.manager}' that the RuntimeWriter declares owns nothing on the object: ` +
+    'the RuntimeWriter\'s manager is likely not the name its controller writes under. ' +
+    `If '${m}' is the controller '${w.writer}' stands for, declare manager: '${m}' on '${constructPath(w.writer)}', so the lock names the manager its controller writes under; ` +
+    `else stop that client writing ${its}, and let the runtime writer's controller write ${its} again.`;
+}
+
+/** A writer's construct path, as its `manager` prop is declared on it: a runtime writer's name without ` (RuntimeWriter)`. */
+function constructPath(writer: string): string {
+  return writer.replace(/ \(RuntimeWriter\)$/, '');
+}
+
+/**
+ * What releases the fields a runtime writer's manager owns outside its fields once its controller stops
+ * sending them, as its entry's operation makes it: an `Apply` entry is replaced by its next apply; an
+ * `Update` entry keeps what the update did not change until another manager changes their values or they
+ * leave the object.
+ *
+ * @param written true when a writer of the release writes them: the release's apply changes them when their value changes
+ */
+function release(manager: ManagedFieldsEntry, its: string, written: boolean): string {
+  if (manager.operation === 'Apply') return `its next server-side apply without ${its} releases ${its}, and removes ${its} from the object where no other manager owns ${its}`;
+  const after = written
+    ? `it gives ${its} up when the release next changes ${its}; to drop ${its} now, remove its Update entry`
+    : `remove ${its} from the object if nothing needs ${its}, or remove its Update entry`;
+  return 'its entry is an Update, and an updater keeps a field it no longer sends until another manager changes its value or it leaves the object: ' +
+    `once the controller stops, ${after} from the object's metadata.managedFields (its next update records again what it changes)`;
 }
 
 /**

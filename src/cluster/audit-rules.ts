@@ -31,14 +31,16 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'overwritten-by-update',
     title: 'field overwritten by an update',
     explanation:
-      'A leaf of a writer is now owned by a manager whose last write was an Update (kubectl edit, a controller\'s full-object Update()), which changed it. Declare that client as a RuntimeWriter, or stop it, and apply the release again; a RuntimeWriter\'s leaf its controller writes again, and a RuntimeWriter\'s manager there is its controller writing outside its fields.',
+      'A leaf of a writer is now owned by a manager whose last write was an Update (kubectl edit, a controller\'s full-object Update()), which changed it. Declare that client as a RuntimeWriter, or stop it, and apply the release again; a RuntimeWriter\'s leaf its controller writes again, and a RuntimeWriter\'s manager there is its controller writing outside its fields. ' +
+      'A RuntimeWriter\'s leaves held by one undeclared manager while the manager it declares owns nothing on the object: declare that manager on the RuntimeWriter.',
     level: 'error',
   },
   {
     id: 'taken-over',
     title: 'field taken over',
     explanation:
-      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again. A GitOps engine\'s manager: audit with --applied-by.',
+      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again. A GitOps engine\'s manager: audit with --applied-by. ' +
+      'A RuntimeWriter\'s leaves held by one undeclared manager while the manager it declares owns nothing on the object: declare that manager on the RuntimeWriter (its controller writes under it).',
     level: 'error',
   },
   {
@@ -51,7 +53,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'stale-owner',
     title: 'field owned by a previous writer',
     explanation:
-      'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run (to a RuntimeWriter: hand the field over first). Run cdk-capability apply again. A RuntimeWriter\'s manager owning a field outside its fields is its controller writing it. ' +
+      'A field manager of the composition owns a field the lock gives to another writer or to none: a handover or removal whose apply did not run (to a RuntimeWriter: hand the field over first). Run cdk-capability apply again. A RuntimeWriter\'s manager owning a field outside its fields is its controller writing it: add the field to its fields, or make the controller stop sending it ' +
+      '(its next apply releases it; an Update entry keeps it until another manager changes it or it leaves the object). ' +
       'The manager of a RuntimeWriter a field was handed back from still owning it: stop its controller writing it, then release it (an apply under its manager without the field).',
     level: 'error',
   },

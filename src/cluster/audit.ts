@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'util';
 import { appliedLeaves } from './apply-sequence';
 import { HOOK_FINALIZER } from './argo-cd-hooks';
-import { auditMessage, PolicyState } from './audit-messages';
-import { APPLIER_FIELD_MANAGER, isOurFieldManager } from './field-manager';
+import { auditMessage, BEFORE_FIRST_APPLY_MANAGER, PolicyState } from './audit-messages';
+import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS, isOurFieldManager } from './field-manager';
 import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
 import { ledgerLeaves, pathKey } from './managed-leaves';
@@ -324,6 +324,8 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
     return undefined;
   };
 
+  const misnamed = misnamedManagers(e.writers, entries, object.managedFields, declared);
+
   const groups = new Map<string, Group>();
   const report = (
     kind: AuditFindingKind, path: FieldPath, manager?: ManagedFieldsEntry, writer?: WriterLeaves, writerManager?: string, from?: string,
@@ -427,6 +429,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
         writer: g.writer,
         writerManager: g.writerManager,
         managerWriter: runtimeOf(g.manager?.manager),
+        misnamedWriter: misnamedOf(misnamed, g),
         handedBackFrom: g.handedBackFrom,
         appliedBy,
         policies,
@@ -434,6 +437,49 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       }),
     };
   });
+}
+
+/**
+ * Runtime writers whose declared manager owns nothing on the object while one manager that no writer declares
+ * holds every one of their fields (and maybe more), by that manager: most likely the name the controller writes
+ * under, the RuntimeWriter's `manager` being another. A client's manager (kubectl's, a GitOps engine's, ours) is
+ * no controller's name, and a write through a subresource has its own advice (the scale subresource's).
+ */
+function misnamedManagers(
+  writers: readonly WriterLeaves[], entries: readonly Entry[], all: readonly ManagedFieldsEntry[], declared: ReadonlySet<string>,
+): Map<string, WriterLeaves> {
+  const leavesBy = new Map<string, Set<string>>();
+  for (const x of entries) {
+    const m = x.entry.manager;
+    if (x.entry.subresource !== undefined || declared.has(m) || !mayBeController(m)) continue;
+    let leaves = leavesBy.get(m);
+    if (!leaves) leavesBy.set(m, (leaves = new Set()));
+    for (const leaf of x.leaves) leaves.add(leaf);
+  }
+  const misnamed = new Map<string, WriterLeaves>();
+  for (const w of writers) {
+    if (!w.runtime || w.manager === undefined || w.leaves.length === 0) continue;
+    if (all.some((m) => m.manager === w.manager)) continue;
+    const holders = [...leavesBy].filter(([, leaves]) => w.leaves.every((l) => ownsOrCovers(leaves, l.path) || ownsBelow(leaves, pathKey(l.path))));
+    if (holders.length === 1 && !misnamed.has(holders[0][0])) misnamed.set(holders[0][0], w);
+  }
+  return misnamed;
+}
+
+/** False for a manager that is a client's, never a controller's: kubectl's, Helm's, a GitOps engine's, ours. */
+function mayBeController(manager: string): boolean {
+  return !manager.startsWith('kubectl') && manager !== 'helm' && manager !== BEFORE_FIRST_APPLY_MANAGER && !GITOPS_APPLIERS.includes(manager) && !isOurFieldManager(manager);
+}
+
+/**
+ * The runtime writer a finding's manager is likely the real manager of (`misnamedManagers`): for the fields of
+ * that writer it displaces, and for what else it owns undeclared.
+ */
+function misnamedOf(misnamed: ReadonlyMap<string, WriterLeaves>, g: Group): WriterLeaves | undefined {
+  const w = g.manager ? misnamed.get(g.manager.manager) : undefined;
+  if (!w) return undefined;
+  if (g.kind === 'undeclared-manager') return w;
+  return (g.kind === 'taken-over' || g.kind === 'overwritten-by-update') && g.writer === w ? w : undefined;
 }
 
 /** Argo CD's sync wave annotation, which the Argo CD copies of the runtime files carry and the lock does not (`GitOps.argoCd()`). */
