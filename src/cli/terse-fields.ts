@@ -143,9 +143,56 @@ export function terseFields(fields: readonly FieldChange[]): TerseLine[] {
     const whole = wholes.get(f) ?? folded.get(f);
     if (whole) lines.push(whole);
     if (done.has(f)) continue;
-    if (!('before' in f)) lines.push({ sign: '+', path: f.path, text: `: ${showValue(f.after)}` });
-    else if (!('after' in f)) lines.push({ sign: '-', path: f.path, text: `: ${showValue(f.before)}` });
-    else lines.push({ sign: '~', path: f.path, text: `: ${showValue(f.before)} -> ${showValue(f.after)}` });
+    if (!('before' in f)) lines.push({ sign: '+', path: f.path, text: `: ${shownCut(f.after)}` });
+    else if (!('after' in f)) lines.push({ sign: '-', path: f.path, text: `: ${shownCut(f.before)}` });
+    else lines.push({ sign: '~', path: f.path, text: `: ${shownChange(f.before, f.after)}` });
   }
   return lines;
+}
+
+/** Past this many characters a string is shown cut in the text plan; `plan.json` keeps every value whole. */
+export const LONG_VALUE = 160;
+
+/** Characters of context shown around where two long strings differ. */
+const CONTEXT = 30;
+
+/** A value as the text plan shows it: `showValue`, a string past {@link LONG_VALUE} characters cut, with its length. */
+function shownCut(v: unknown): string {
+  if (typeof v !== 'string' || v.length <= LONG_VALUE) return showValue(v);
+  return `${JSON.stringify(v.slice(0, pairEnd(v, 2 * CONTEXT)))}... (${v.length} characters)`;
+}
+
+/**
+ * A changed value as the text plan shows it: `old -> new`; when either is a string past {@link LONG_VALUE}
+ * characters (a CEL expression of a field-ownership policy, an inline document), only where the two differ, with
+ * some context, and where that is, as a diff shows a changed line rather than the file.
+ */
+function shownChange(before: unknown, after: unknown): string {
+  const long = (v: unknown) => typeof v === 'string' && v.length > LONG_VALUE;
+  if (!long(before) && !long(after)) return `${showValue(before)} -> ${showValue(after)}`;
+  if (!long(before) || !long(after)) return `${shownCut(before)} -> ${shownCut(after)}`;
+  if (typeof before !== 'string' || typeof after !== 'string') return `${shownCut(before)} -> ${shownCut(after)}`;
+  let prefix = 0;
+  while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix++;
+  let suffix = 0;
+  const room = Math.min(before.length, after.length) - prefix;
+  while (suffix < room && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
+  const from = pairStart(before, Math.max(0, prefix - CONTEXT));
+  const window = (v: string) => {
+    const end = pairEnd(v, v.length - Math.max(0, suffix - CONTEXT));
+    const middle = v.slice(from, end);
+    const cut = middle.length > LONG_VALUE ? `${JSON.stringify(middle.slice(0, pairEnd(middle, LONG_VALUE)))}...` : JSON.stringify(middle);
+    return `${from > 0 ? '...' : ''}${cut}${end < v.length && middle.length <= LONG_VALUE ? '...' : ''}`;
+  };
+  return `${window(before)} -> ${window(after)} (${before.length} -> ${after.length} characters, first differing at ${prefix + 1}; plan.json has both whole)`;
+}
+
+/** `i`, or one less when `i` would start a slice at the second half of a surrogate pair. */
+function pairStart(v: string, i: number): number {
+  return i > 0 && /[\uDC00-\uDFFF]/.test(v[i] ?? '') && /[\uD800-\uDBFF]/.test(v[i - 1]) ? i - 1 : i;
+}
+
+/** `i`, or one more when a slice ending at `i` would end between the halves of a surrogate pair. */
+function pairEnd(v: string, i: number): number {
+  return i > 0 && i < v.length && /[\uD800-\uDBFF]/.test(v[i - 1]) && /[\uDC00-\uDFFF]/.test(v[i]) ? i + 1 : i;
 }
