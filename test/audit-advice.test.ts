@@ -223,6 +223,38 @@ describe('cdk-capability audit --format github with a lock it cannot read', () =
   });
 });
 
+describe('cdk-capability audit --format sarif with a lock it cannot read', () => {
+  test('a lock edited by hand: a SARIF log with one CAP014 result on the lock file, on its contentDigest line', () => {
+    // GIVEN a lock whose content was edited after cdk-capability wrote it
+    const { lockFile } = release('cert-manager');
+    const text = fs.readFileSync(lockFile, 'utf-8').replace('"cert-manager"', '"cert-manager-x"');
+    fs.writeFileSync(lockFile, text);
+    const contentDigestLine = text.split('\n').findIndex((l) => l.includes('"contentDigest"')) + 1;
+
+    // WHEN audit reads it, in SARIF (a CI step uploads whatever it prints)
+    const input = path.join(tempDir(), 'live.json');
+    fs.writeFileSync(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    const run = capturingOutput(() => main(['audit', input, '--lock', lockFile, '--format', 'sarif']));
+
+    // THEN exit 1, nothing on stderr, and a SARIF log whose one result is the CAP014, located on the lock file
+    expect(run.result).toBe(1);
+    expect(run.stderr).toBe('');
+    const log = JSON.parse(run.stdout);
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0].results).toHaveLength(1);
+    const [result] = log.runs[0].results;
+    expect(result.ruleId).toBe(log.runs[0].tool.driver.rules[result.ruleIndex].id);
+    expect(log.runs[0].tool.driver.rules[result.ruleIndex].properties).toEqual({ code: 'CAP014' });
+    expect(result.level).toBe('error');
+    expect(result.message.text).toMatch(new RegExp(`^CAP014 lock file: '${escapeRegExp(lockFile)}' is not the lock cdk-capability wrote: its content does not match its contentDigest`));
+    expect(result.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: encodeURI(path.relative(process.cwd(), lockFile).split(path.sep).join('/')), uriBaseId: 'SRCROOT' },
+      region: { startLine: contentDigestLine, startColumn: 1 },
+    });
+    expect(contentDigestLine).toBeGreaterThan(1);
+  });
+});
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -22,7 +22,8 @@ test("the group of a namespace's service accounts as a runtime writer's identity
   expect(synthWith('system:serviceaccounts:keda').violations.map((v) => `${v.code} ${v.message}`)).toEqual([
     "CAP010 invalid object: 'shop/Routing/Keda' failed its own validation: 'identity' (\"system:serviceaccounts:keda\") is the group of every service account of the namespace \"keda\" "
       + '(one of them is system:serviceaccount:keda:<name>), which the API server reports in request.userInfo.groups, never as request.userInfo.username, '
-      + 'the name the admission policy compares: give the username the controller writes as, such as "system:serviceaccount:netop-system:netop"',
+      + 'the name the admission policy compares: give the username the controller writes as, system:serviceaccount:keda:<name>, <name> being the serviceAccountName its pods run as '
+      + "(kubectl get pods -n keda -o jsonpath='{..serviceAccountName}')",
   ]);
 });
 

@@ -4,6 +4,7 @@ import { parseArgs } from 'util';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
 import { formatGithub } from './format-github';
+import { formatSarif } from './format-sarif';
 import { lockProblemLine } from './lock-locations';
 import type { ReportedFinding } from './report-findings';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
@@ -113,6 +114,8 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   if (problems.length > 0) {
     // as plan: in the GitHub format, annotations on the lock's line each problem is on, instead of the text lines
     if (format === 'github') process.stdout.write(formatGithub(problems.map((p) => lockFinding(lockFile, p))));
+    // SARIF too: a CI step that uploads the log gets one with the lock's problem on its line, not an empty file
+    else if (format === 'sarif') process.stdout.write(formatSarif(problems.map((p) => lockFinding(lockFile, p)), process.cwd()));
     else process.stderr.write(problems.map((p) => `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}: ${p}\n`).join(''));
     return exitCode({ kind: 'failed' });
   }

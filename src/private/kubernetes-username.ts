@@ -39,8 +39,13 @@ export function usernameProblem(value: unknown, prop: string, role: string, exam
   }
   const group = groupOf(value);
   if (group) {
+    // a namespace's service-account group: the username is one account of that namespace, the one its pods run as
+    const namespace = value.startsWith('system:serviceaccounts:') ? value.slice('system:serviceaccounts:'.length) : undefined;
+    const instead = namespace === undefined
+      ? `such as ${JSON.stringify(example)}`
+      : `system:serviceaccount:${namespace}:<name>, <name> being the serviceAccountName its pods run as (kubectl get pods -n ${namespace} -o jsonpath='{..serviceAccountName}')`;
     return `${prop} (${JSON.stringify(value)}) is ${group}, which the API server reports in request.userInfo.groups, never as request.userInfo.username, `
-      + `the name the admission policy compares: give the username ${role}, such as ${JSON.stringify(example)}`;
+      + `the name the admission policy compares: give the username ${role}, ${instead}`;
   }
   if (!value.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
   const [namespace, name, ...rest] = value.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
