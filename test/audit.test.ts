@@ -661,7 +661,7 @@ describe('cdk-capability audit usage errors', () => {
     expect(run.result).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n').slice(0, 3)).toEqual([
-      "cdk-capability audit: Unknown option '--formt'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- --formt",
+      "cdk-capability audit: Unknown option '--formt' (did you mean '--format'?). An input file whose name starts with '-' goes after '--': cdk-capability audit -- --formt",
       '',
       'Usage: cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',
     ]);

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
+import { argsProblem } from './args-problem';
 import { exitCode } from './exit-codes';
 import { handBackComments } from './hand-back-advice';
 import { planFileRefusal, readPlanFile } from './plan-file';
@@ -123,6 +124,16 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
   return 0;
 }
 
+/** The options of `cdk-capability apply`, as `parseArgs` takes them. */
+const APPLY_OPTIONS = {
+  'outdir': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'from-step': { type: 'string' },
+  'timeout': { type: 'string' },
+  'deploy-timeout': { type: 'string' },
+  'help': { type: 'boolean' },
+} as const;
+
 /** The options, or the exit code of a usage error (its message written). */
 function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly problem: string }): ApplyOptions | number {
   let values: { 'outdir'?: string; 'dry-run'?: boolean; 'from-step'?: string; 'timeout'?: string; 'deploy-timeout'?: string; 'help'?: boolean };
@@ -135,17 +146,10 @@ function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: {
-        'outdir': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        'from-step': { type: 'string' },
-        'timeout': { type: 'string' },
-        'deploy-timeout': { type: 'string' },
-        'help': { type: 'boolean' },
-      },
+      options: APPLY_OPTIONS,
     }).values;
   } catch (e) {
-    return usage((e as Error).message);
+    return usage(argsProblem(e as Error, Object.keys(APPLY_OPTIONS)));
   }
   if (values.help) {
     process.stdout.write(`${APPLY_USAGE}\n`);

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
+import { argsProblem, didYouMean } from './args-problem';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
 import { formatGithub } from './format-github';
@@ -53,6 +54,18 @@ const auditRecover = (lockFile: string) =>
   `Restore the lock of the release that was applied from version control (git checkout -- ${lockFile}), or correct it (docs/lock.md): audit compares the cluster with that lock, and cannot run without it.`;
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+
+/** The options of `cdk-capability audit`, as `parseArgs` takes them. */
+const AUDIT_OPTIONS = {
+  'lock': { type: 'string' },
+  'json': { type: 'boolean' },
+  'format': { type: 'string' },
+  'exit-zero': { type: 'boolean' },
+  'applied-by': { type: 'string' },
+  'label': { type: 'string', multiple: true },
+  'ignore-manager': { type: 'string', multiple: true },
+  'help': { type: 'boolean' },
+} as const;
 type Format = (typeof FORMATS)[number];
 
 /**
@@ -78,19 +91,10 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: {
-        'lock': { type: 'string' },
-        'json': { type: 'boolean' },
-        'format': { type: 'string' },
-        'exit-zero': { type: 'boolean' },
-        'applied-by': { type: 'string' },
-        'label': { type: 'string', multiple: true },
-        'ignore-manager': { type: 'string', multiple: true },
-        'help': { type: 'boolean' },
-      },
+      options: AUDIT_OPTIONS,
     }));
   } catch (e) {
-    return usageError(argsProblem(e as Error));
+    return usageError(auditArgsProblem(e as Error));
   }
   if (values.help) {
     process.stdout.write(`${AUDIT_USAGE}\n`);
@@ -98,7 +102,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   }
   if (positionals.length > 1) return usageError(`one input at most, got ${positionals.length} (${positionals.join(' ')})`);
   const format = (values.json ? 'json' : values.format ?? 'text') as Format;
-  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}' (one of ${FORMATS.join(', ')})`);
+  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}'${didYouMean(String(values.format), FORMATS)} (one of ${FORMATS.join(', ')})`);
   if (values['applied-by'] === '') return usageError("--applied-by '' must name the field manager that applied the release, such as kustomize-controller");
   if (values['ignore-manager']?.includes('')) return usageError("--ignore-manager '' must name a field manager to leave out, such as kube-controller-manager");
   const labels: Record<string, string> = {};
@@ -177,14 +181,15 @@ function lockFinding(lockFile: string, problem: string): ReportedFinding {
 }
 
 /**
- * What is wrong with the arguments, from `parseArgs`' error. Its message for an unknown option, which ends
- * in an unbalanced quote when positionals are allowed (`as in '-- "--formt"`), is said again: the option,
- * and how to name an input file that starts with `-`.
+ * What is wrong with the arguments, from `parseArgs`' error (`argsProblem`). Its message for an unknown option,
+ * which ends in an unbalanced quote when positionals are allowed (`as in '-- "--formt"`), is said again: the
+ * option, the one it likely misspells, and how to name an input file that starts with `-`.
  */
-function argsProblem(e: Error): string {
-  const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']*)'/.exec(e.message) : null;
-  if (!unknown) return e.message;
-  return `Unknown option '${unknown[1]}'. An input file whose name starts with '-' goes after '--': cdk-capability audit -- ${shellWord(unknown[1])}`;
+function auditArgsProblem(e: Error): string {
+  const problem = argsProblem(e, Object.keys(AUDIT_OPTIONS));
+  const unknown = /^Unknown option '([^']*)'/.exec(problem);
+  if ((e as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown) return problem;
+  return `${problem}. An input file whose name starts with '-' goes after '--': cdk-capability audit -- ${shellWord(unknown[1])}`;
 }
 
 function usageError(message: string): number {

@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { apply, APPLY_USAGE } from './apply';
+import { argsProblem, didYouMean } from './args-problem';
 import { audit, AUDIT_USAGE } from './audit';
 import { readCdk8sConfig } from './cdk8s-config';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
@@ -60,6 +61,18 @@ const COMMANDS: readonly string[] = [
 /** The report formats of `plan --format` (text is the readable plan). */
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
+
+/** The options of `cdk-capability plan`, as `parseArgs` takes them. */
+const PLAN_OPTIONS = {
+  'app': { type: 'string' },
+  'plan': { type: 'string' },
+  'help': { type: 'boolean' },
+  'teardown': { type: 'boolean' },
+  'format': { type: 'string' },
+  'json': { type: 'boolean' },
+  'exit-zero': { type: 'boolean' },
+  'expect-lock': { type: 'boolean' },
+} as const;
 
 /** The options of `cdk-capability plan`. */
 interface PlanOptions {
@@ -128,7 +141,7 @@ function runCommand(argv: string[]): number {
     return ExitCode.NO_CHANGES;
   }
   if (command !== 'plan') {
-    const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
+    const what = command === undefined ? 'no command given' : `unknown command '${command}'${didYouMean(command, ['plan', 'apply', 'audit'])}`;
     process.stderr.write(`cdk-capability: ${what}. The commands:\n${COMMANDS.map((c) => `  ${c}\n`).join('')}Run cdk-capability <command> --help for its options.\n`);
     return exitCode({ kind: 'failed' });
   }
@@ -138,19 +151,10 @@ function runCommand(argv: string[]): number {
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: {
-        'app': { type: 'string' },
-        'plan': { type: 'string' },
-        'help': { type: 'boolean' },
-        'teardown': { type: 'boolean' },
-        'format': { type: 'string' },
-        'json': { type: 'boolean' },
-        'exit-zero': { type: 'boolean' },
-        'expect-lock': { type: 'boolean' },
-      },
+      options: PLAN_OPTIONS,
     }).values;
   } catch (e) {
-    return usageError(`${(e as Error).message}\n\n${USAGE}`);
+    return usageError(`${argsProblem(e as Error, Object.keys(PLAN_OPTIONS))}\n\n${USAGE}`);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -159,7 +163,7 @@ function runCommand(argv: string[]): number {
   const exit = (outcome: Outcome) => exitCode(outcome, { exitZero: values['exit-zero'] });
   // --format (issue 17): reports for pull requests; --json is --format json.
   const format = (values.format ?? (values.json ? 'json' : 'text')) as Format;
-  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}' (one of ${FORMATS.join(', ')})\n\n${USAGE}`);
+  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}'${didYouMean(String(values.format), FORMATS)} (one of ${FORMATS.join(', ')})\n\n${USAGE}`);
   if (values.json && format !== 'json') return usageError(`--json is --format json: drop one of --json and --format ${format}`);
   if (values.teardown && format !== 'text' && format !== 'json') return usageError(`--teardown prints text or --json, not --format ${format}`);
   if (values.plan !== undefined && (format === 'sarif' || format === 'github')) {
