@@ -295,6 +295,24 @@ test('a short synth loads no worker_threads module: the refreshing thread, and s
   expect(node(['-e', program])).toEqual({ status: 0, stdout: 'false false 2\n', stderr: '' });
 });
 
+test('a runtime-only program that does not load perf_hooks itself has it loaded by neither the import nor a synth', () => {
+  // GIVEN a runtime-only program in plain JavaScript, which cdk8s loads no perf_hooks for (about 1.5 ms of start-up)
+  const out = tempDir();
+  const program = [
+    "const { ApiObject, Chart } = require('cdk8s');",
+    "const { Capability, CapabilityApp } = require('cdk-capability/runtime');",
+    "const loaded = () => process.moduleLoadList.includes('NativeModule perf_hooks');",
+    `const app = new CapabilityApp({ outdir: ${JSON.stringify(path.join(out, 'dist'))}, lockFile: ${JSON.stringify(path.join(out, 'none.lock.json'))} });`,
+    "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'const imported = loaded();',
+    'app.synth();',
+    "console.log(imported, loaded(), require('fs').readdirSync(" + JSON.stringify(path.join(out, 'dist', 'runtime')) + ').length);',
+  ].join('\n');
+
+  // WHEN it synthesizes, THEN neither the import nor the synth loaded it, and the output is written
+  expect(node(['-e', program])).toEqual({ status: 0, stdout: 'false false 2\n', stderr: '' });
+});
+
 test('both entry points share one copy of every module: a Capability of one takes a RuntimeRouting of the other', () => {
   const program = [
     "const full = require('cdk-capability');",
