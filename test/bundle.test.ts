@@ -78,12 +78,25 @@ test('lib/bundle.js uses Node built-in modules themselves, not a copy of each on
   expect(bundle.match(/= require\("fs"\);/g)?.length).toBeGreaterThan(20);
 });
 
-test('lib/bundle.js is Latin-1 only, so V8 holds its source one byte a character rather than two', () => {
+test('lib/bundle.js is ASCII only, so V8 holds its source one byte a character and the entry files read it as Latin-1 unchanged', () => {
   // GIVEN the built bundle
   const bundle = fs.readFileSync(path.join(pkg, 'lib', 'bundle.js'), 'utf-8');
 
-  // THEN no character of it is past U+00FF (one such character makes V8 keep the whole 1.2 MB source as UTF-16)
-  expect([...new Set(bundle.match(/[^\u0000-\u00ff]/g) ?? [])]).toEqual([]);
+  // THEN no character of it is past U+007F (one past U+00FF makes V8 keep the whole 1.2 MB source as UTF-16; one past
+  // U+007F would be misread as Latin-1), and Latin-1 reads it as UTF-8 does
+  expect([...new Set(bundle.match(/[^\u0000-\u007f]/g) ?? [])]).toEqual([]);
+  expect(fs.readFileSync(path.join(pkg, 'lib', 'bundle.js'), 'latin1') === bundle).toBe(true);
+});
+
+test('the build refuses a bundle with a character that is not ASCII, naming it and its line', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script, a plain CommonJS file
+  const { nonAsciiProblem } = require('../scripts/bundle-lib.js') as { nonAsciiProblem: (text: string) => string | undefined };
+
+  // WHEN a bundle holds a character Latin-1 would read as two (UTF-8's two bytes of U+00E9), THEN it is named
+  expect(nonAsciiProblem('var a = 1;\nvar b = "caf\u00e9";\n')).toEqual(
+    "character U+00E9 at line 2 is not ASCII; the entry files read the bundle as Latin-1 (keep esbuild's charset 'ascii')");
+  // and an ASCII one, escapes included, passes
+  expect(nonAsciiProblem('var b = "caf\\u00e9";\n')).toBeUndefined();
 });
 
 describe('function names in lib/bundle.js (esbuild keepNames)', () => {
@@ -284,6 +297,24 @@ test('a short synth loads no worker_threads module: the refreshing thread, and s
     "const { ApiObject, Chart } = require('cdk8s');",
     "const { Capability, CapabilityApp } = require('cdk-capability/runtime');",
     "const loaded = () => process.moduleLoadList.includes('NativeModule worker_threads');",
+    `const app = new CapabilityApp({ outdir: ${JSON.stringify(path.join(out, 'dist'))}, lockFile: ${JSON.stringify(path.join(out, 'none.lock.json'))} });`,
+    "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'const imported = loaded();',
+    'app.synth();',
+    "console.log(imported, loaded(), require('fs').readdirSync(" + JSON.stringify(path.join(out, 'dist', 'runtime')) + ').length);',
+  ].join('\n');
+
+  // WHEN it synthesizes, THEN neither the import nor the synth loaded it, and the output is written
+  expect(node(['-e', program])).toEqual({ status: 0, stdout: 'false false 2\n', stderr: '' });
+});
+
+test('a runtime-only program that does not load perf_hooks itself has it loaded by neither the import nor a synth', () => {
+  // GIVEN a runtime-only program in plain JavaScript, which cdk8s loads no perf_hooks for (about 1.5 ms of start-up)
+  const out = tempDir();
+  const program = [
+    "const { ApiObject, Chart } = require('cdk8s');",
+    "const { Capability, CapabilityApp } = require('cdk-capability/runtime');",
+    "const loaded = () => process.moduleLoadList.includes('NativeModule perf_hooks');",
     `const app = new CapabilityApp({ outdir: ${JSON.stringify(path.join(out, 'dist'))}, lockFile: ${JSON.stringify(path.join(out, 'none.lock.json'))} });`,
     "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
     'const imported = loaded();',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
-import { HEARTBEAT } from './heartbeat';
+import { HEARTBEAT, monotonicMs } from './heartbeat';
 
 /**
  * Who holds a lock or made a run folder. The `token` names one holding; the
@@ -93,7 +93,7 @@ export function watch(files: readonly string[]): Map<string, Pulse> {
     if (s === undefined) result.set(f, 'gone');
     else first.set(f, s);
   }
-  const started = performance.now();
+  const started = monotonicMs();
   const step = Math.max(10, Math.min(100, Math.floor(HEARTBEAT.refreshMs / 4)));
   // At least one look after the first stamp, however long this thread was held up before it.
   while (first.size > 0) {
@@ -105,7 +105,7 @@ export function watch(files: readonly string[]): Map<string, Pulse> {
       result.set(f, now === undefined ? 'gone' : 'refreshed');
       first.delete(f);
     }
-    if (performance.now() - started >= HEARTBEAT.staleMs) break;
+    if (monotonicMs() - started >= HEARTBEAT.staleMs) break;
   }
   for (const f of first.keys()) result.set(f, 'stale');
   return result;
