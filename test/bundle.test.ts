@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HANG_GUARD_MS, readTree, removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, NODE_TS, readTree, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
@@ -31,7 +31,7 @@ function node(args: readonly string[], options: { cwd?: string; env?: NodeJS.Pro
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const TS = ['-r', 'ts-node/register/transpile-only'];
+const TS = NODE_TS;
 
 beforeAll(() => {
   const work = tempDir('cdk-capability-bundle-');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HANG_GUARD_MS, removeTempDirs, tempDir, WIDGET_CRD } from './util';
+import { HANG_GUARD_MS, NODE_TS, removeTempDirs, tempDir, WIDGET_CRD } from './util';
 
 afterAll(removeTempDirs);
 
@@ -23,7 +23,7 @@ function plainProject(charts: Record<string, object[]>): string {
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(
     path.join(dir, 'plugin.js'),
-    `require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', target: 'es2022' } });\nmodule.exports = require(${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))});\n`,
+    `require(${JSON.stringify(NODE_TS[1])});\nmodule.exports = require(${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))});\n`,
   );
   fs.writeFileSync(
     path.join(dir, 'cdk8s.yaml'),
@@ -53,7 +53,7 @@ function plainProject(charts: Record<string, object[]>): string {
 function capabilityProject(): string {
   const dir = tempDir('cdk-capability-plugin-app-');
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const register = "require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', target: 'es2022' } });";
+  const register = `require(${JSON.stringify(NODE_TS[1])});`;
   const source = JSON.stringify(path.join(ROOT, 'src', 'index.ts'));
   fs.writeFileSync(path.join(dir, 'plugin.js'), `${register}\nmodule.exports = require(${source});\n`);
   fs.writeFileSync(

@@ -3,12 +3,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { parseAllDocuments } from 'yaml';
-import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, NODE_TS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
 const ROOT = path.resolve(__dirname, '..');
-const TS_NODE = path.join(ROOT, 'node_modules', '.bin', 'ts-node');
 const RUN_TIMEOUT = HANG_GUARD_MS;
 
 /** Every manifest of the written runtime files, in apply order. */
@@ -28,7 +27,7 @@ describe('examples/cdn uses its interface contract on both sides', () => {
   beforeAll(() => {
     // GIVEN the example program, run as cdk8s.yaml runs it, writing to a temporary outdir
     outdir = path.join(tempDir(), 'dist');
-    const result = spawnSync(TS_NODE, ['--transpile-only', 'examples/cdn/main.ts'], {
+    const result = spawnSync(process.execPath, [...NODE_TS, 'examples/cdn/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, CDK8S_OUTDIR: outdir },
       encoding: 'utf-8',

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'child_process';
 import * as path from 'path';
-import { readTree, removeTempDirs, tempDir } from './util';
+import { NODE_TS, readTree, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
 
@@ -16,7 +16,7 @@ const MACHINES = [
 
 function synthExample(env: Record<string, string>, outdir: string): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'main.ts'], {
+    const child = spawn(process.execPath, [...NODE_TS, 'main.ts'], {
       cwd: EXAMPLE,
       env: { ...process.env, ...env, CDK8S_OUTDIR: outdir, CDK_CAPABILITY_UPDATE_LOCK: '' },
       stdio: 'ignore',

@@ -6,7 +6,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { capturingOutput, HANG_GUARD_MS, NODE_TS, NODE_TS_COMMAND, removeTempDirs, tempDir } from './util';
 import { main } from '../src/cli/main';
 import { defaultLockFile, lockWrittenLine, parseUpdateLock } from '../src/release/update-lock';
 
@@ -86,19 +86,18 @@ describe('cdk-capability plan --app from a parent folder', () => {
       ].join('\n'),
     );
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', moduleResolution: 'node', target: 'es2022' } }));
-    const tsNode = path.join(ROOT, 'node_modules', '.bin', 'ts-node');
     const cwd = process.cwd();
     process.chdir(dir);
     try {
       const run = (...args: string[]) => {
-        const { result, stdout, stderr } = capturingOutput(() => main(['plan', '--app', `${tsNode} --transpile-only rel/main.ts`, ...args]));
+        const { result, stdout, stderr } = capturingOutput(() => main(['plan', '--app', `${NODE_TS_COMMAND} rel/main.ts`, ...args]));
         return { code: result, stdout, stderr };
       };
       // WHEN planned from the parent folder with no lock yet, then with the lock of this release beside the app
       const first = run('--json');
       const env: NodeJS.ProcessEnv = { ...process.env, CDK_CAPABILITY_UPDATE_LOCK: 'yes', CDK8S_OUTDIR: path.join(dir, 'dist') };
       delete env.CDK_CAPABILITY_REPORT;
-      const written = spawnSync(tsNode, ['--transpile-only', 'rel/main.ts'], { cwd: dir, encoding: 'utf-8', env });
+      const written = spawnSync(process.execPath, [...NODE_TS, 'rel/main.ts'], { cwd: dir, encoding: 'utf-8', env });
       const second = run();
 
       // THEN the first says where it looked; the app itself wrote its lock beside it; the second compared against it: no changes

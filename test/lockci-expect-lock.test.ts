@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pageSection } from './doc-snippets';
-import { capturingOutput, HANG_GUARD_MS } from './util';
+import { capturingOutput, HANG_GUARD_MS, NODE_TS, NODE_TS_COMMAND } from './util';
 import { expectLock, missingLockDetail } from '../src/cli/lock-expectation';
 import { main } from '../src/cli/main';
 import type { SynthReport } from '../src/render/report-file';
@@ -12,7 +12,7 @@ import type { SynthReport } from '../src/render/report-file';
 // naming where the synth looked and the fix, not a first release with the release checks silently off.
 
 const ROOT = path.resolve(__dirname, '..');
-const FIXTURE_APP = `npx ts-node --transpile-only ${path.join(ROOT, 'test', 'fixtures', 'plan-app', 'main.ts')}`;
+const FIXTURE_APP = `${NODE_TS_COMMAND} ${path.join(ROOT, 'test', 'fixtures', 'plan-app', 'main.ts')}`;
 const scratch: string[] = [];
 afterAll(() => scratch.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
@@ -45,7 +45,7 @@ describe('cdk-capability plan --expect-lock, spawned for real', () => {
 
     // WHEN CI runs `cdk-capability plan --expect-lock`, as the real command line
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('npx', ['ts-node', '--transpile-only', 'src/cli/main.ts', 'plan', '--app', FIXTURE_APP, '--expect-lock'], { cwd: ROOT, env: appEnv(lockFile) });
+      const child = spawn(process.execPath, [...NODE_TS, 'src/cli/main.ts', 'plan', '--app', FIXTURE_APP, '--expect-lock'], { cwd: ROOT, env: appEnv(lockFile) });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

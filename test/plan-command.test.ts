@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, DeploymentAggregate, Field, FieldMap, InterfaceContract, Plan, RuntimeRouting, SharedBase } from '../src';
 import { appOf, lockedSeries, newSeries, releaseDir, removeReleaseDirs, withUpdateLock } from './release-fixtures';
-import { capturingOutput, HANG_GUARD_MS } from './util';
+import { capturingOutput, HANG_GUARD_MS, NODE_TS, NODE_TS_COMMAND } from './util';
 import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
@@ -404,11 +404,11 @@ interface Spawned {
 
 /** Runs the real command line, as a user would, from the repository root. */
 function spawnPlan(fixture: string, env: Record<string, string>): Promise<Spawned> {
-  const app = `npx ts-node --transpile-only ${path.join('test', 'fixtures', 'plan-app', fixture)}`;
+  const app = `${NODE_TS_COMMAND} ${path.join('test', 'fixtures', 'plan-app', fixture)}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete childEnv.CDK8S_OUTDIR;
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['ts-node', '--transpile-only', 'src/cli/main.ts', 'plan', '--app', app], { cwd: ROOT, env: childEnv });
+    const child = spawn(process.execPath, [...NODE_TS, 'src/cli/main.ts', 'plan', '--app', app], { cwd: ROOT, env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

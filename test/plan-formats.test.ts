@@ -4,7 +4,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityApp, RuntimeRouting } from '../src';
-import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { capturingOutput, HANG_GUARD_MS, NODE_TS_COMMAND, removeTempDirs, tempDir } from './util';
 import { ViolationCode } from '../src/check/finding';
 import { RULES } from '../src/check/rules';
 import { danglingReferences } from '../src/check/rules/dangling-references';
@@ -163,14 +163,14 @@ describe('cdk-capability plan --format github', () => {
     );
   });
 
-  test('an accepted first release prints its plan and exits 2, as every format does (the real fixture app, run by ts-node)', () => {
+  test('an accepted first release prints its plan and exits 2, as every format does (the real fixture app, run by node)', () => {
     // GIVEN the accepted plan-app fixture and no lock
     const lock = path.join(tempDir(), 'capability.lock.json');
     const previous = process.env.PLAN_APP_LOCK;
     process.env.PLAN_APP_LOCK = lock;
     try {
       // WHEN
-      const { code, stdout } = runMain(['plan', '--app', 'npx ts-node --transpile-only test/fixtures/plan-app/main.ts', '--format', 'github']);
+      const { code, stdout } = runMain(['plan', '--app', `${NODE_TS_COMMAND} test/fixtures/plan-app/main.ts`, '--format', 'github']);
 
       // THEN no annotation, the readable plan, and no lock written
       expect(`exit ${code}`).toBe('exit 2');

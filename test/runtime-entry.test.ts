@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { HANG_GUARD_MS, readTree, removeTempDirs, tempDir } from './util';
+import { HANG_GUARD_MS, NODE_TS, readTree, removeTempDirs, tempDir } from './util';
 import { prepareTypecheckApps, TYPECHECK_DIR_ENV } from '../bench/scenarios/typecheck';
 import { Capability, CapabilityApp, SharedBase } from '../src';
 import * as runtime from '../src/runtime';
@@ -28,7 +28,7 @@ describe('a runtime-only composition pays only for what it uses (require.cache o
     // GIVEN test/fixtures/runtime-only/main.ts, which imports cdk-capability/runtime only
     out = tempDir();
     // WHEN it runs in a fresh node process (transpiled only: the loaded modules are the program's, not a type checker's)
-    const r = run(['-r', 'ts-node/register/transpile-only', path.join('test', 'fixtures', 'runtime-only', 'main.ts'), out], ROOT);
+    const r = run([...NODE_TS, path.join('test', 'fixtures', 'runtime-only', 'main.ts'), out], ROOT);
     expect(`exit ${r.status}\n${r.stderr}`).toEqual('exit 0\n');
     steps = Object.fromEntries(r.stdout.trim().split('\n').map((l) => JSON.parse(l)).map(({ step, ...rest }) => [step, rest]));
   }, HANG_GUARD_MS);

@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { NODE_TS } from './util';
 import { newOwner } from '../src/private/liveness';
 import { removeLeftOverFolders } from '../src/private/scratch';
 
@@ -71,7 +72,7 @@ describe('left-over private folders', () => {
       'process.stdout.write(require("path").dirname(app.outdir));',
       tail,
     ].join('\n');
-    const run = (tail: string) => spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script(tail)], { cwd: ROOT, env, encoding: 'utf-8' });
+    const run = (tail: string) => spawnSync(process.execPath, [...NODE_TS, '-e', script(tail)], { cwd: ROOT, env, encoding: 'utf-8' });
     const killed = run('process.kill(process.pid, "SIGKILL");');
     expect(killed.signal).toBe('SIGKILL');
     const ours = () => fs.readdirSync(parent).filter((f) => f.startsWith(PREFIX));

@@ -8,6 +8,15 @@ import { CapabilityApp, Plan } from '../src';
 const created: string[] = [];
 
 /**
+ * The arguments of `node` that run a TypeScript file as `ts-node --transpile-only` does, faster
+ * (test/support/transpile-hook.js): `spawn(process.execPath, [...NODE_TS, 'main.ts'])`.
+ */
+export const NODE_TS: readonly string[] = ['-r', path.join(__dirname, 'support', 'transpile-hook.js')];
+
+/** The same as one command line, for an `--app` or a cdk8s.yaml `app`: `${NODE_TS_COMMAND} main.ts`. */
+export const NODE_TS_COMMAND = [process.execPath, ...NODE_TS].map((a) => JSON.stringify(a)).join(' ');
+
+/**
  * How long a test may wait for a child process (tsc, npm, the cdk8s or AWS CDK
  * CLI) before it counts as hung. A guard against a hang, never a time budget:
  * on a loaded 2-core machine a step can take many times its usual time, and a
