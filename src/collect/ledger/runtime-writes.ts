@@ -105,8 +105,8 @@ export function recordRuntimeWrites(
     const writer = contributionWriter(run.writer, 'contribution-write');
     for (const leaf of deltaLeaves(run.changes, topology)) writes.push([writer, leaf, undefined, () => deltaValue(run.changes, leaf.path, topology)]);
   }
-  // the declared leaves indexed for the plain patches that may override them: made by the first patch, none without
-  const hatches = once(() => new EscapeHatchWrites(declaredLeaves));
+  // the declared leaves, indexed for the plain patches that may override them only when one asks (`EscapeHatchWrites`)
+  const hatches = new EscapeHatchWrites(declaredLeaves);
   const writerOf = patchWriters(draft.apiObject.node.path, declarer);
   const override = (fact: Omit<OverrideFact, 'object' | 'kind' | 'declarer'>) => ledger.override({ object: draft.label, kind: 'k8s', declarer, ...fact });
   const replaced = new ReplacedWrites();
@@ -138,20 +138,20 @@ export function recordRuntimeWrites(
     for (const leaf of owned) {
       const path = leaf.path;
       if (plain && op.op === 'remove') {
-        for (const earlier of hatches().removeUnder(writer, path)) {
+        for (const earlier of hatches.removeUnder(writer, path)) {
           override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
         }
       }
       const hatch: EscapeHatchWrite | undefined = plain && op.op !== 'remove' ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) } : undefined;
-      if (hatch) hatches().note(hatch);
+      if (hatch) hatches.note(hatch);
       writes.push([writer, creates(leaf) ? { path, presence: true } : { path }, hatch, valueOf(path)]);
-      if (!plain || inserts || !hatches().overDeclared(path, op.op === 'remove')) continue;
+      if (!plain || inserts || !hatches.overDeclared(path, op.op === 'remove')) continue;
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
       override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
     }
   });
-  for (const leaf of declaredLeaves) if (patches.length === 0 || !hatches().givesWay(leaf.path)) record(declarer, leaf);
+  for (const leaf of declaredLeaves) if (!hatches.givesWay(leaf.path)) record(declarer, leaf);
   for (const [writer, leaf, hatch, value] of writes) if (!hatch?.removed) record(writer, leaf, value);
   for (const c of contributions) {
     const writer = contributionWriter(c.writer);
