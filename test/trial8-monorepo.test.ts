@@ -4,6 +4,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
 import { main } from '../src/cli/main';
+import { CapabilityTesting } from '../src/testing';
 
 // docs/monorepo.md: two capability packages and an app, as workspaces of one repository
 // (test/fixtures/trial8/), planned from the repository's root and from the app's folder.
@@ -129,5 +130,26 @@ describe('docs/monorepo.md', () => {
     for (const [page, link] of [['docs/packaging.md', '](monorepo.md)'], ['docs/ci.md', '](monorepo.md'], ['README.md', '](docs/monorepo.md)']]) {
       expect({ page, linked: fs.readFileSync(path.join(ROOT, page), 'utf-8').includes(link) }).toEqual({ page, linked: true });
     }
+  });
+});
+
+describe("docs/packaging.md: the package's tests and aws-cdk's template validator", () => {
+  const packaging = fs.readFileSync(path.join(ROOT, 'docs', 'packaging.md'), 'utf-8');
+
+  test('CapabilityTesting.app() runs the validator unless told not to, as the page says', () => {
+    const saved = process.env.CDK_VALIDATION;
+    delete process.env.CDK_VALIDATION;
+    try {
+      expect(CapabilityTesting.app().builtinCloudFormationValidation).toBe(true);
+      expect(CapabilityTesting.app({ builtinCloudFormationValidation: false }).builtinCloudFormationValidation).toBe(false);
+    } finally {
+      if (saved !== undefined) process.env.CDK_VALIDATION = saved;
+    }
+  });
+
+  test("the package's test on the page turns it off, and the page says how and why", () => {
+    const blocks = [...packaging.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => m[2]);
+    expect(blocks[2]).toContain('CapabilityTesting.app({ builtinCloudFormationValidation: false })');
+    expect(packaging).toContain('turn it off in a package\'s unit tests (`builtinCloudFormationValidation: false`,\nor `CDK_VALIDATION=false` in the test script\'s environment)');
   });
 });
