@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { formatGithub } from '../src/cli/format-github';
 import { main } from '../src/cli/main';
 import { CapabilityTesting } from '../src/testing';
 
@@ -21,7 +22,7 @@ const APP_FROM_ROOT = 'npx ts-node --transpile-only apps/platform/main.ts';
 function cli(cwd: string, argv: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
   const saved = { env: process.env, cwd: process.cwd() };
   const next: NodeJS.ProcessEnv = { ...process.env, CDK_VALIDATION: 'false', ...env };
-  for (const name of ['CDK8S_OUTDIR', 'CDK_CAPABILITY_UPDATE_LOCK', 'TRIAL8_TENANTS', 'TRIAL8_QUEUE_TENANTS', 'TRIAL8_CONFLICT', 'TRIAL8_LOCK']) {
+  for (const name of ['CDK8S_OUTDIR', 'CDK_CAPABILITY_UPDATE_LOCK', 'GITHUB_WORKSPACE', 'TRIAL8_TENANTS', 'TRIAL8_QUEUE_TENANTS', 'TRIAL8_CONFLICT', 'TRIAL8_LOCK']) {
     if (!(name in env)) delete next[name];
   }
   process.env = next;
@@ -38,13 +39,16 @@ function cli(cwd: string, argv: string[], env: Record<string, string> = {}): { c
 describe('a monorepo: a field conflict between two packages, planned from the root and from the app folder', () => {
   let fromRoot: ReturnType<typeof cli>;
   let fromApp: ReturnType<typeof cli>;
+  let fromAppOnRunner: ReturnType<typeof cli>;
 
   beforeAll(() => {
     // GIVEN team B's package scales team A's worker, whose declaration sets its replicas
     // WHEN CI plans the app from the root with --app, and a developer from the app's folder with its cdk8s.yaml
     fromRoot = cli(MONOREPO, ['plan', '--format', 'json', '--app', APP_FROM_ROOT], { TRIAL8_CONFLICT: '1' });
     fromApp = cli(APP_FOLDER, ['plan', '--format', 'github'], { TRIAL8_CONFLICT: '1' });
-  }, 2 * HANG_GUARD_MS);
+    // AND a GitHub runner, whose checkout is the monorepo, plans from the app's folder
+    fromAppOnRunner = cli(APP_FOLDER, ['plan', '--format', 'github'], { TRIAL8_CONFLICT: '1', GITHUB_WORKSPACE: MONOREPO });
+  }, 3 * HANG_GUARD_MS);
 
   test('from the root, the app\'s own lock is the one compared (beside its cdk8s.yaml), as the page says', () => {
     const doc = JSON.parse(fromRoot.stdout);
@@ -71,11 +75,18 @@ describe('a monorepo: a field conflict between two packages, planned from the ro
     );
   });
 
-  test('from the app\'s folder, the annotations\' files are relative to that folder (../../packages/...), as the page warns', () => {
+  /** The file and line of each annotation. */
+  const annotated = (stdout: string) => stdout.split('\n').filter((l) => l !== '').map((l) => /^::error file=([^,]+),line=(\d+)/.exec(l)?.slice(1, 3));
+
+  test('from the app\'s folder on a GitHub runner, each annotation names its file relative to the workspace, where the runner places it', () => {
+    expect(fromAppOnRunner.code).toBe(1);
+    expect(annotated(fromAppOnRunner.stdout)).toEqual([['packages/cache/index.ts', '14'], ['packages/queue/index.ts', '12']]);
+    expect(PAGE).toContain('On a GitHub runner `--format github` names each file relative to the workspace');
+  });
+
+  test('from the app\'s folder elsewhere, the files are relative to that folder (../../packages/...), as the page says', () => {
     expect(fromApp.code).toBe(1);
-    const files = fromApp.stdout.split('\n').filter((l) => l !== '').map((l) => /^::error file=([^,]+),line=(\d+)/.exec(l)?.slice(1, 3));
-    expect(files).toEqual([['../../packages/cache/index.ts', '14'], ['../../packages/queue/index.ts', '12']]);
-    expect(PAGE).toContain('are relative to that folder, `file=../../packages/cache-capability/src/index.ts`');
+    expect(annotated(fromApp.stdout)).toEqual([['../../packages/cache/index.ts', '14'], ['../../packages/queue/index.ts', '12']]);
   });
 });
 
@@ -151,5 +162,39 @@ describe("docs/packaging.md: the package's tests and aws-cdk's template validato
     const blocks = [...packaging.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => m[2]);
     expect(blocks[2]).toContain('CapabilityTesting.app({ builtinCloudFormationValidation: false })');
     expect(packaging).toContain('turn it off in a package\'s unit tests (`builtinCloudFormationValidation: false`,\nor `CDK_VALIDATION=false` in the test script\'s environment)');
+  });
+});
+
+describe('--format github on a runner: files relative to the workspace', () => {
+  const workspace = path.join(path.sep, 'home', 'runner', 'work', 'shop', 'shop');
+  const cwd = path.join(workspace, 'apps', 'platform');
+  const base = { rule: 'CAP014/lock-file', title: 'lock file', severity: 'error' as const, paths: [] };
+
+  test("a lock's CAP014, annotated on the lock file, names it relative to the workspace; a file outside the workspace stays as it is", () => {
+    // GIVEN a finding on the app's lock, and one whose construct was created in a file outside the checkout
+    const findings = [
+      { ...base, code: 'CAP014' as any, message: 'lock file: bad', location: { file: 'capability.lock.json', line: 3, column: 1 }, writers: [] },
+      {
+        ...base,
+        code: 'CAP005' as any,
+        rule: 'CAP005/dangling-references',
+        title: 'dangling reference',
+        message: 'dangling reference: x',
+        paths: ['a/b'],
+        location: { file: '../../../../elsewhere/main.ts', line: 9, column: 1 },
+        writers: [{ path: 'a/b', location: { file: '../../../../elsewhere/main.ts', line: 9, column: 1 } }],
+      },
+    ];
+
+    // WHEN they are formatted for a runner whose checkout is the workspace, from the app's folder
+    const lines = formatGithub(findings, { cwd, workspace }).split('\n').filter((l) => l !== '');
+
+    // THEN the lock is named from the workspace's root, and the outside file as the finding has it
+    expect(lines).toEqual([
+      '::error file=apps/platform/capability.lock.json,line=3,col=1,title=CAP014 lock file::CAP014 lock file: bad',
+      '::error file=../../../../elsewhere/main.ts,line=9,col=1,title=CAP005 dangling reference::CAP005 dangling reference: x (constructs: a/b)',
+    ]);
+    // and without a workspace, every file is as the finding has it
+    expect(formatGithub(findings, { cwd }).split('\n')[0]).toBe('::error file=capability.lock.json,line=3,col=1,title=CAP014 lock file::CAP014 lock file: bad');
   });
 });
