@@ -4,6 +4,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
 import { argsProblem } from './args-problem';
+import { appsBelow, readCdk8sConfig } from './cdk8s-config';
 import { exitCode } from './exit-codes';
 import { handBackComments } from './hand-back-advice';
 import { planFileRefusal, readPlanFile } from './plan-file';
@@ -40,9 +41,25 @@ cdk and kubectl are taken from PATH, with your AWS and kubectl settings.
 /** How much longer than its own `--timeout` a wait may run before apply stops it: kubectl's own message comes first. */
 const WAIT_GRACE_MS = 30_000;
 
+/**
+ * What to say when `apply` looked in the default `dist` of a folder with no `cdk8s.yaml` (a monorepo's root):
+ * the apps below it, and the `--outdir` of the first; nothing where there is a `cdk8s.yaml`.
+ */
+function noConfigHint(): string {
+  if (fs.existsSync('cdk8s.yaml')) return '';
+  const apps = appsBelow();
+  if (apps.length === 0) return 'there is no ./cdk8s.yaml in this folder: run apply in the folder of the app\'s cdk8s.yaml, or give its output folder (--outdir); or ';
+  const config = readCdk8sConfig(path.join(apps[0], 'cdk8s.yaml'));
+  const output = 'problem' in config ? 'dist' : config.output ?? 'dist';
+  const shown = apps.length > 3 ? `${apps.slice(0, 3).join(', ')} and ${apps.length - 3} more` : apps.join(', ');
+  return `there is no ./cdk8s.yaml in this folder, and the apps below it are ${shown}: run apply in an app's folder, or give its output folder (--outdir ${path.posix.join(apps[0], output)}); or `;
+}
+
 /** Options of `apply`, as parsed from its arguments. */
 interface ApplyOptions {
   readonly outdir: string;
+  /** Whether `--outdir` gave it (else it is ./cdk8s.yaml's, or `dist`). */
+  readonly outdirGiven: boolean;
   readonly dryRun: boolean;
   readonly fromStep: number;
   readonly timeout: string;
@@ -61,7 +78,7 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
   if (typeof parsed === 'number') return parsed;
   const planFile = path.join(parsed.outdir, 'plan.json');
   if (!fs.existsSync(planFile)) {
-    process.stderr.write(`cdk-capability apply: no plan at '${planFile}': run cdk8s synth first (a refused synth writes none)\n`);
+    process.stderr.write(`cdk-capability apply: no plan at '${planFile}': ${parsed.outdirGiven ? '' : noConfigHint()}run cdk8s synth first (a refused synth writes none)\n`);
     return 1;
   }
   const read = readPlanFile(planFile);
@@ -168,7 +185,7 @@ function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly
     process.stderr.write(`cdk-capability apply: ${outdir.problem}; or give --outdir\n`);
     return exitCode({ kind: 'failed' });
   }
-  return { outdir, dryRun: values['dry-run'] ?? false, fromStep, timeout, timeoutMs, deployTimeoutMs };
+  return { outdir, outdirGiven: values.outdir !== undefined, dryRun: values['dry-run'] ?? false, fromStep, timeout, timeoutMs, deployTimeoutMs };
 }
 
 /**

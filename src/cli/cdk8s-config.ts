@@ -38,3 +38,31 @@ export function readCdk8sConfig(file = 'cdk8s.yaml'): Cdk8sConfig | { readonly p
   if (output !== undefined && (typeof output !== 'string' || output === '')) return { problem: `"output" in ${named} (${shown(output)}) must be a folder, such as "dist"` };
   return { ...(app !== undefined ? { app } : {}), ...(output !== undefined ? { output } : {}) };
 }
+
+/** How deep `appsBelow` looks: `apps/platform/cdk8s.yaml` is two folders down. */
+const APPS_DEPTH = 3;
+
+/**
+ * The folders below `dir` that hold a `cdk8s.yaml` (an app of a monorepo, `apps/platform`), relative to `dir`
+ * with `/`, sorted: at most `APPS_DEPTH` folders down, never in `node_modules` or a folder whose name starts
+ * with a dot, and never `dir` itself. For the commands' message when the working folder has no `cdk8s.yaml`.
+ */
+export function appsBelow(dir = '.'): string[] {
+  const found: string[] = [];
+  const visit = (folder: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, folder), { withFileTypes: true });
+    } catch {
+      return; // a folder we cannot read holds no app we can name
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const sub = folder === '' ? e.name : `${folder}/${e.name}`;
+      if (fs.existsSync(path.join(dir, sub, 'cdk8s.yaml'))) found.push(sub);
+      if (depth < APPS_DEPTH) visit(sub, depth + 1);
+    }
+  };
+  visit('', 1);
+  return found.sort();
+}

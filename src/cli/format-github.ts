@@ -1,4 +1,13 @@
-import type { ReportedFinding } from './report-findings';
+import * as path from 'path';
+import type { ReportedFinding, ReportedLocation } from './report-findings';
+
+/** Where the annotations' files are: the folder they are relative to, and the runner's workspace, if any. */
+export interface GithubPlaces {
+  /** The folder the findings' files are relative to (where `plan` runs). */
+  readonly cwd: string;
+  /** The checkout's root on a GitHub runner (`GITHUB_WORKSPACE`), where the runner resolves annotation files; undefined elsewhere. */
+  readonly workspace?: string;
+}
 
 /**
  * GitHub Actions workflow commands, one line per finding and place:
@@ -10,22 +19,45 @@ import type { ReportedFinding } from './report-findings';
  * file (`CAP014`) on the lock's line it names. Escaped as
  * @actions/core escapes them: `%`, CR and LF in the message; those and `:` and
  * `,` in properties.
+ *
+ * The runner places an annotation by its file relative to the workspace
+ * (`GITHUB_WORKSPACE`), not to the folder the step ran in: where `plan` runs in
+ * a folder of the workspace (an app's folder in a monorepo), each file is given
+ * relative to the workspace (`packages/cache/src/index.ts`, not
+ * `../../packages/cache/src/index.ts`). Outside a runner, or for a file outside
+ * the workspace, it stays as the finding has it.
+ *
+ * @param places where the files are relative to; by default the working folder and `GITHUB_WORKSPACE`
  */
-export function formatGithub(findings: readonly ReportedFinding[]): string {
-  return findings.map(annotations).join('');
+export function formatGithub(
+  findings: readonly ReportedFinding[],
+  places: GithubPlaces = { cwd: process.cwd(), workspace: process.env.GITHUB_WORKSPACE || undefined },
+): string {
+  const file = workspaceFile(places);
+  return findings.map((f) => annotations(f, file)).join('');
 }
 
-function annotations(f: ReportedFinding): string {
+/** How a finding's file is named to the runner: relative to the workspace when it is inside it, else as it is. */
+function workspaceFile({ cwd, workspace }: GithubPlaces): (location: ReportedLocation) => string {
+  if (workspace === undefined) return (at) => at.file;
+  return (at) => {
+    const inWorkspace = path.relative(path.resolve(workspace), path.resolve(cwd, at.file));
+    const outside = inWorkspace === '' || inWorkspace === '..' || inWorkspace.startsWith(`..${path.sep}`) || path.isAbsolute(inWorkspace);
+    return outside ? at.file : inWorkspace.split(path.sep).join('/');
+  };
+}
+
+function annotations(f: ReportedFinding, file: (location: ReportedLocation) => string): string {
   const title = `title=${escapeProperty(`${f.code} ${f.title}`)}`;
   const paths = f.paths.length > 0 ? ` (constructs: ${f.paths.join(', ')})` : '';
   const line = (properties: string[], note: string) => `::${f.severity} ${[...properties, title].join(',')}::${escapeData(`${f.code} ${f.message}${paths}${note}`)}\n`;
   if (f.writers.length === 0) {
     // a finding about a file rather than a construct (a lock's CAP014) is annotated on that file
     const at = f.location;
-    return line(at ? [`file=${escapeProperty(at.file)}`, `line=${at.line}`, `col=${at.column}`] : [], '');
+    return line(at ? [`file=${escapeProperty(file(at))}`, `line=${at.line}`, `col=${at.column}`] : [], '');
   }
   return f.writers.map((w, i) => line(
-    [`file=${escapeProperty(w.location.file)}`, `line=${w.location.line}`, `col=${w.location.column}`],
+    [`file=${escapeProperty(file(w.location))}`, `line=${w.location.line}`, `col=${w.location.column}`],
     f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '',
   )).join('');
 }
