@@ -14,6 +14,7 @@ import {
   publishArgumentsProblems,
   undeclaredReadText,
 } from './contract-arguments';
+import { ExternalSecret } from './external-secret';
 import { FieldMap, FieldValue, PublishedValues } from './field';
 import { publishedSize, TIER_LIMITS } from './parameter-size';
 import { Capability } from '../constructs/capability';
@@ -21,7 +22,7 @@ import { brand, hasBrand } from '../private/brand';
 import { envVarNameFor } from '../private/env-var-name';
 import { markFieldHandle } from '../private/field-handle';
 import { invalidInput, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
-import { cdk8sPlus, externalSecrets } from '../private/lazy';
+import { cdk8sPlus } from '../private/lazy';
 import { constructionRefusal } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { parameterNameProblem } from '../private/parameter-name';
@@ -357,7 +358,6 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       this.consumed.push(consumption);
       return consumption;
     }
-    const es = externalSecrets();
     // the chart's first binding keeps its id; one in another namespace of the chart is told apart by it (the chart's own: none given)
     const base = `${this.node.id}Interface`;
     const id = chart.node.tryFindChild(base) ? `${base}[${namespace ?? 'chart namespace'}]` : base;
@@ -366,12 +366,13 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       secretStoreKind: options.secretStoreKind ?? 'ClusterSecretStore',
       refreshInterval: options.refreshInterval ?? '1h',
     };
-    const externalSecret = new es.ExternalSecret(chart, id, {
+    const externalSecret = new ExternalSecret(chart, id, {
       metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
       spec: {
         refreshInterval: bound.refreshInterval,
-        secretStoreRef: { kind: bound.secretStoreKind === 'SecretStore' ? es.ExternalSecretSpecSecretStoreRefKind.SECRET_STORE : es.ExternalSecretSpecSecretStoreRefKind.CLUSTER_SECRET_STORE, name: bound.secretStoreName },
-        target: { name: secretName, creationPolicy: es.ExternalSecretSpecTargetCreationPolicy.OWNER },
+        // the values of the generated enums ExternalSecretSpecSecretStoreRefKind and ExternalSecretSpecTargetCreationPolicy.OWNER
+        secretStoreRef: { kind: bound.secretStoreKind === 'SecretStore' ? 'SecretStore' : 'ClusterSecretStore', name: bound.secretStoreName },
+        target: { name: secretName, creationPolicy: 'Owner' },
         dataFrom: [{ extract: { key: this.parameterName } }],
       },
     });

@@ -48,6 +48,15 @@ export function jsonPatchesOf(apiObject: ApiObject): JsonPatch[] {
   return [...patchArray(apiObject)];
 }
 
+/**
+ * True when cdk8s' own `toJson()` renders `apiObject` as its declaration with every map's keys sorted: no JSON
+ * patch (applied after sorting, as given), `CDK8S_DISABLE_SORT` unset, and the app's resolvers cdk8s' built-in
+ * ones alone (which leave plain data as it is).
+ */
+export function rendersSortedAsDeclared(apiObject: ApiObject): boolean {
+  return patchArray(apiObject).length === 0 && !process.env.CDK8S_DISABLE_SORT && builtInResolvers(apiObject);
+}
+
 /** The operation of one cdk8s `JsonPatch`. */
 export function patchOperation(patch: JsonPatch): JsonPatchOperation {
   const toJson = (patch as unknown as { _toJson?: () => unknown })._toJson;

@@ -38,18 +38,19 @@ export function undeclaredNamespaces(facts: Facts): UndeclaredNamespace[] {
   const known = new Set(BUILT_IN_NAMESPACES);
   for (const o of facts.objects) if (isNamespace(o.identity)) known.add(o.identity.name);
   for (const e of facts.externals) if (isNamespace(e.identity)) known.add(e.identity.name);
-  const found = new Map<string, string[]>();
+  // counted, and only the first named: a label per object would be made for thousands of objects and dropped
+  const found = new Map<string, { objects: number; readonly first: string[] }>();
   for (const o of facts.objects) {
     const namespace = effectiveNamespace(o.identity);
     if (namespace === undefined || known.has(namespace) || o.duplicateOf !== undefined) continue;
-    const objects = found.get(namespace) ?? [];
-    objects.push(describeIdentity(o.identity));
-    found.set(namespace, objects);
+    let seen = found.get(namespace);
+    if (seen === undefined) found.set(namespace, (seen = { objects: 0, first: [] }));
+    if (seen.objects++ < NAMED_OBJECTS) seen.first.push(describeIdentity(o.identity));
   }
-  return [...found].sort(([a], [b]) => compareText(a, b)).map(([namespace, objects]) => ({
+  return [...found].sort(([a], [b]) => compareText(a, b)).map(([namespace, { objects, first }]) => ({
     namespace,
-    objects: objects.length,
-    first: objects.slice(0, NAMED_OBJECTS),
+    objects,
+    first,
     fix: `declare it in the composition, new ApiObject(scope, id, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ${quoted(namespace)} } }); `
       + `or, when it exists outside the release, say so: Reference.external(scope, id, { apiVersion: 'v1', kind: 'Namespace', name: ${quoted(namespace)} })`,
   }));

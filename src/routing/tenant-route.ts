@@ -1,13 +1,13 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Backend, isVersioned, VersionedBackend } from './backend';
+import { HttpRoute } from './http-route';
 import { routeNameRefusal } from './route-name-refusal';
 import { isTenantHeaderName } from './tenant-header';
-import type { HttpRoute, HttpRouteSpecRulesMatches } from '../imports/httproute-gateway.networking.k8s.io';
 import type { VirtualService, VirtualServiceSpecHttp, VirtualServiceSpecHttpMatch } from '../imports/virtualservice-networking.istio.io';
 import { DNS1123_LABEL } from '../private/dns-names';
 import { dnsLabelLike, invalidInput, refuseUnknownKeys } from '../private/invalid-input';
-import { gatewayApi, istio } from '../private/lazy';
+import { istio } from '../private/lazy';
 import { keysOf } from '../private/near-miss';
 import { valueText } from '../private/value-text';
 
@@ -298,12 +298,12 @@ interface Route {
 }
 
 function httpRoute(scope: Construct, id: string, metadata: Metadata, route: Route, gateway: GatewayReference | undefined): HttpRoute {
-  const { HttpRoute, HttpRouteSpecRulesMatchesHeadersType, HttpRouteSpecRulesMatchesPathType } = gatewayApi();
+  // the values of the generated enums HttpRouteSpecRulesMatchesHeadersType.EXACT and ...PathType.PATH_PREFIX
   const matches = Lazy.any({
-    produce: (): HttpRouteSpecRulesMatches[] => [
+    produce: () => [
       {
-        headers: [{ type: HttpRouteSpecRulesMatchesHeadersType.EXACT, name: route.header(), value: route.tenant }],
-        path: { type: HttpRouteSpecRulesMatchesPathType.PATH_PREFIX, value: route.pathPrefix },
+        headers: [{ type: 'Exact', name: route.header(), value: route.tenant }],
+        path: { type: 'PathPrefix', value: route.pathPrefix },
       },
     ],
   });
