@@ -59,7 +59,11 @@ describe('CAP008: deletion safety against the lock', () => {
       expect(coded(violations)).toEqual([
         {
           code: 'CAP008',
-          message: unsafe('apiextensions.k8s.io/CustomResourceDefinition widgets.example.com', 'example.com/Widget shop/w1', CUSTOM_RESOURCE),
+          message: unsafe(
+            "apiextensions.k8s.io/CustomResourceDefinition widgets.example.com (declared by 'cdn/Routing/WidgetCrd' in the locked release)",
+            "example.com/Widget shop/w1 (declared by 'cdn/Routing/Widget-w1')",
+            CUSTOM_RESOURCE,
+          ),
           paths: ['cdn/Routing/Widget-w1', 'cdn/Routing/WidgetCrd'],
         },
       ]);
@@ -115,7 +119,7 @@ describe('CAP008: deletion safety against the lock', () => {
 
       // THEN one CAP008 names the Namespace and the ConfigMap
       expect(coded(violations)).toEqual([
-        { code: 'CAP008', message: unsafe('Namespace shop', 'ConfigMap shop/settings', IN_NAMESPACE), paths: ['cdn/Routing/Settings', 'cdn/Routing/Shop'] },
+        { code: 'CAP008', message: unsafe("Namespace shop (declared by 'cdn/Routing/Shop' in the locked release)", "ConfigMap shop/settings (declared by 'cdn/Routing/Settings')", IN_NAMESPACE), paths: ['cdn/Routing/Settings', 'cdn/Routing/Shop'] },
       ]);
     });
 

@@ -134,6 +134,7 @@ describe('cdk-capability plan --format github', () => {
       'CAP012 warning: possible secre',
       'The composition was refused wi',
       'CAP005 dangling reference: rba',
+      "  'cdn/Routing/Binding' create",
       'cdk-capability plan: the compo',
       '',
     ]);

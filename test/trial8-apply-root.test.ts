@@ -73,3 +73,20 @@ describe('appsBelow', () => {
     expect(appsBelow(root)).toEqual(['a/b/c', 'apps/admin', 'apps/platform']);
   });
 });
+
+describe('plan at the root of a monorepo', () => {
+  test('without --app: names the apps below, how to plan in the first one\'s folder, and an --app from here, exit 1', () => {
+    expect(runIn(monorepo(), ['plan'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cdk-capability plan: no --app given and there is no ./cdk8s.yaml in this folder, and the apps below it are apps/admin, apps/platform: '
+        + "run plan in an app's folder (cd apps/admin && npx cdk-capability plan), or give the command that runs one from here, such as --app \"npx ts-node apps/admin/main.ts\"\n",
+    });
+  });
+
+  test('in a folder with no app at all: where to run it, as before', () => {
+    expect(runIn(tempDir(), ['plan']).stderr).toBe(
+      'cdk-capability plan: no --app given and there is no ./cdk8s.yaml in this folder: run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")\n',
+    );
+  });
+});

@@ -81,7 +81,7 @@ describe('a monorepo: a field conflict between two packages, planned from the ro
   test('from the app\'s folder on a GitHub runner, each annotation names its file relative to the workspace, where the runner places it', () => {
     expect(fromAppOnRunner.code).toBe(1);
     expect(annotated(fromAppOnRunner.stdout)).toEqual([['packages/cache/index.ts', '14'], ['packages/queue/index.ts', '12']]);
-    expect(PAGE).toContain('On a GitHub runner `--format github` names each file relative to the workspace');
+    expect(PAGE).toContain('`--format github` and `--format sarif` name each file relative to the workspace');
   });
 
   test('from the app\'s folder elsewhere, the files are relative to that folder (../../packages/...), as the page says', () => {
@@ -109,7 +109,8 @@ describe('a monorepo: one package removes a tenant whose namespace the other pac
     const findings = JSON.parse(removed.stdout).findings;
     expect(findings.map((f: { code: string; message: string; paths: string[] }) => ({ code: f.code, message: f.message, paths: f.paths }))).toEqual([{
       code: 'CAP008',
-      message: 'unsafe deletion: this release removes Namespace tenant-globex, but ConfigMap tenant-globex/cache remains and it lives in that namespace. '
+      message: "unsafe deletion: this release removes Namespace tenant-globex (declared by 'queues/Routing/Ns-globex' in the locked release), "
+        + "but ConfigMap tenant-globex/cache (declared by 'cache/Routing/Tenant-globex') remains and it lives in that namespace. "
         + 'Remove or move the dependent in the same release, or keep what it needs.',
       paths: ['cache/Routing/Tenant-globex', 'queues/Routing/Ns-globex'],
     }]);

@@ -5,7 +5,7 @@ import { argsProblem, didYouMean } from './args-problem';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
 import { formatGithub } from './format-github';
-import { formatSarif } from './format-sarif';
+import { formatSarif, sarifRoot } from './format-sarif';
 import { lockProblemLine } from './lock-locations';
 import type { ReportedFinding } from './report-findings';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
@@ -119,7 +119,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
     // as plan: in the GitHub format, annotations on the lock's line each problem is on, instead of the text lines
     if (format === 'github') process.stdout.write(formatGithub(problems.map((p) => lockFinding(lockFile, p))));
     // SARIF too: a CI step that uploads the log gets one with the lock's problem on its line, not an empty file
-    else if (format === 'sarif') process.stdout.write(formatSarif(problems.map((p) => lockFinding(lockFile, p)), process.cwd()));
+    else if (format === 'sarif') process.stdout.write(formatSarif(problems.map((p) => lockFinding(lockFile, p, sarifRoot(process.cwd()))), sarifRoot(process.cwd())));
     else process.stderr.write(problems.map((p) => `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}: ${p}\n`).join(''));
     return exitCode({ kind: 'failed' });
   }
@@ -159,14 +159,18 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
     ignoreManagers: values['ignore-manager'] ?? [],
   });
   const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings };
-  const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, process.cwd()) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
+  const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, sarifRoot(process.cwd())) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
   process.stdout.write(out);
   // differences are what `plan` calls changes: something to do (apply again, or declare a writer)
   return exitCode({ kind: 'accepted', changes: findings.length > 0 }, { exitZero: values['exit-zero'] });
 }
 
-/** A lock's CAP014 as a report names it: about the lock file, on the line the problem is on (`lockProblemLine`). */
-function lockFinding(lockFile: string, problem: string): ReportedFinding {
+/**
+ * A lock's CAP014 as a report names it: about the lock file, on the line the problem is on (`lockProblemLine`).
+ *
+ * @param root the folder the file is named relative to
+ */
+function lockFinding(lockFile: string, problem: string, root = process.cwd()): ReportedFinding {
   const title = CODE_TITLES[ViolationCode.LOCK_FILE];
   return {
     code: ViolationCode.LOCK_FILE,
@@ -175,7 +179,7 @@ function lockFinding(lockFile: string, problem: string): ReportedFinding {
     severity: 'error',
     message: `${title}: ${problem}`,
     paths: [],
-    location: { file: path.relative(process.cwd(), path.resolve(lockFile)).split(path.sep).join('/'), line: lockProblemLine(lockFile, problem), column: 1 },
+    location: { file: path.relative(root, path.resolve(lockFile)).split(path.sep).join('/'), line: lockProblemLine(lockFile, problem), column: 1 },
     writers: [],
   };
 }

@@ -61,9 +61,18 @@ export function formatAuditJson(report: AuditReport): string {
   return `${JSON.stringify(doc, undefined, 2)}\n`;
 }
 
-/** GitHub Actions workflow commands, one per finding, on the line of the lock that holds its object. */
-export function formatAuditGithub(report: AuditReport): string {
-  const file = report.lockFile.split(path.sep).join('/');
+/**
+ * GitHub Actions workflow commands, one per finding, on the line of the lock that holds its object; the lock
+ * named relative to the runner's workspace when it is inside it (an app's folder of a monorepo), as the runner
+ * places annotations, else as given.
+ *
+ * @param workspace the runner's workspace, `GITHUB_WORKSPACE` by default
+ */
+export function formatAuditGithub(report: AuditReport, workspace: string | undefined = process.env.GITHUB_WORKSPACE || undefined): string {
+  // on a runner, the lock relative to the workspace, where the runner places annotations, wherever audit runs
+  const inWorkspace = workspace === undefined ? undefined : path.relative(path.resolve(workspace), path.resolve(report.lockFile));
+  const outside = inWorkspace === undefined || inWorkspace === '' || inWorkspace.startsWith('..') || path.isAbsolute(inWorkspace);
+  const file = (outside ? report.lockFile : inWorkspace).split(path.sep).join('/');
   return report.findings
     .map((f) => {
       const rule = auditRule(f.kind);

@@ -84,6 +84,20 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
   return JSON.stringify(log, undefined, 2) + '\n';
 }
 
+/**
+ * The folder a SARIF log's files are relative to (its `SRCROOT`): on a GitHub runner the workspace
+ * (`GITHUB_WORKSPACE`), where code scanning resolves them, when the command runs inside it (an app's folder of a
+ * monorepo); else the folder the command runs in.
+ *
+ * @param cwd the folder the command runs in
+ * @param workspace the runner's workspace, `GITHUB_WORKSPACE` by default
+ */
+export function sarifRoot(cwd: string, workspace: string | undefined = process.env.GITHUB_WORKSPACE || undefined): string {
+  if (workspace === undefined) return cwd;
+  const inside = path.relative(path.resolve(workspace), path.resolve(cwd));
+  return inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside) ? cwd : path.resolve(workspace);
+}
+
 /** `dangling reference` -> `DanglingReference`, the rule's SARIF name. */
 export function ruleName(title: string): string {
   return title.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');

@@ -7,17 +7,19 @@ import { parseArgs } from 'util';
 import { apply, APPLY_USAGE } from './apply';
 import { argsProblem, didYouMean } from './args-problem';
 import { audit, AUDIT_USAGE } from './audit';
-import { readCdk8sConfig } from './cdk8s-config';
+import { appsBelow, readCdk8sConfig } from './cdk8s-config';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub } from './format-github';
 import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
-import { formatSarif, ownVersion } from './format-sarif';
+import { formatRefusal } from './format-refusal';
+import { formatSarif, ownVersion, sarifRoot } from './format-sarif';
 import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
 import { EXPECT_LOCK_OPTION, expectLock, lockLine } from './lock-expectation';
 import { planFileRefusal, readPlanFile } from './plan-file';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
 import { internalError } from '../check/internal-error';
+import { shellWord } from '../private/shell-word';
 import { UPDATE_LOCK_ENV } from '../release/update-lock';
 import { PLAN_OUTDIR_ENV } from '../render/outdir-safety';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
@@ -189,7 +191,7 @@ function runCommand(argv: string[]): number {
       return usageError(
         fs.existsSync('cdk8s.yaml')
           ? 'no --app given and no "app" in ./cdk8s.yaml'
-          : 'no --app given and there is no ./cdk8s.yaml in this folder: run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")',
+          : `no --app given and there is no ./cdk8s.yaml in this folder${noConfigHint()}`,
       );
     }
     const ran = runApp(app);
@@ -206,9 +208,11 @@ function runCommand(argv: string[]): number {
   }
   const root = process.cwd();
   const findings = reportedFindings(report, root);
-  if (format === 'json') process.stdout.write(formatPlanJson(report, findings));
-  else if (format === 'sarif') process.stdout.write(formatSarif(findings, root));
-  else if (format === 'github') process.stdout.write(formatGithub(findings));
+  if (format === 'json') {process.stdout.write(formatPlanJson(report, findings));} else if (format === 'sarif') {
+    // code scanning resolves files from the workspace: on a runner they are relative to it, wherever plan runs
+    const base = sarifRoot(root);
+    process.stdout.write(formatSarif(base === root ? findings : reportedFindings(report, base), base));
+  } else if (format === 'github') {process.stdout.write(formatGithub(findings));}
   // warnings go to stderr in text, refused or not, as synth prints them (the other formats hold them)
   if (format === 'text') {
     for (const w of findings.filter((f) => f.severity === 'warning')) process.stderr.write(`${w.code} warning: ${w.message}\n`);
@@ -216,6 +220,18 @@ function runCommand(argv: string[]): number {
   if (!report.accepted || !report.plan) return refused(report, exit, format === 'text');
   if (format === 'text' || format === 'github') process.stdout.write(`${lockLine(report)}${formatPlan(report.plan)}`);
   return exit({ kind: 'accepted', changes: hasChanges(report.plan) });
+}
+
+/**
+ * How to go on where plan finds no `./cdk8s.yaml`: the apps below the folder (a monorepo's root), and the two ways
+ * to plan the first; else where to run it.
+ */
+function noConfigHint(): string {
+  const apps = appsBelow();
+  if (apps.length === 0) return ': run it where cdk8s.yaml is, or give the command that runs the app (--app "npx ts-node main.ts")';
+  const shown = apps.length > 3 ? `${apps.slice(0, 3).join(', ')} and ${apps.length - 3} more` : apps.join(', ');
+  return `, and the apps below it are ${shown}: run plan in an app's folder (cd ${shellWord(apps[0])} && npx cdk-capability plan), `
+    + `or give the command that runs one from here, such as --app "npx ts-node ${path.posix.join(apps[0], 'main.ts')}"`;
 }
 
 /** A usage error: one line naming the problem (then the usage, when given), exit code 1. */
@@ -227,7 +243,11 @@ function usageError(message: string): number {
 /** Says on stderr that the composition was refused, after its violations when nothing printed them yet. */
 function refused(report: SynthReport, exit: (o: Outcome) => number, printViolations = true): number {
   const n = report.violations.length;
-  if (printViolations && n > 0) process.stderr.write(`${formatFindings(report.violations)}\n`);
+  if (printViolations && n > 0) {
+    // each violation with where the program created what it names, as --format github and sarif place it
+    const errors = reportedFindings(report, process.cwd()).filter((f) => f.severity === 'error');
+    process.stderr.write(`${errors.length === n ? formatRefusal(errors) : formatFindings(report.violations)}\n`);
+  }
   process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
   return exit({ kind: 'refused' });
 }

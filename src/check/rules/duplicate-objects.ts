@@ -34,7 +34,7 @@ export const duplicateObjects = defineRule({
       const note = why(objects);
       const shown = note.includes(DEFAULT_NAMESPACE) ? { ...identity, namespace: effectiveNamespace(identity) } : identity;
       return {
-        message: contractSecretCollision(facts, objects) ?? `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${generatedNamesFix(objects) ?? DUPLICATE_OBJECT_FIX}`,
+        message: contractSecretCollision(facts, objects) ?? `${describeIdentity(shown)} is declared by ${quoted(paths).join(' and ')}${note}. ${generatedNamesFix(objects) ?? routeFix(identity) ?? DUPLICATE_OBJECT_FIX}`,
         paths,
       };
     });
@@ -57,6 +57,18 @@ function generatedNamesFix(objects: readonly ObjectFact[]): string | undefined {
   return `cdk8s generated the name from the construct path below the capability ('${below}'), which is the same in each: `
     + `set generatedNames: 'full-path' on ${named} (cdk8s then names their objects from the whole construct path, which tells them apart, `
     + 'and renames every object whose name it generates there), or give the objects a metadata.name of their own.';
+}
+
+/**
+ * The fix for two Gateway API HTTPRoutes of one name (two capabilities' `addTenantRoute` of one tenant, say): a
+ * Contribution to the other's route is no fix, since each route sends the tenant to its own backend. Undefined
+ * for any other kind.
+ */
+function routeFix(identity: ObjectFact['identity']): string | undefined {
+  if (identity.group !== 'gateway.networking.k8s.io' || identity.kind !== 'HTTPRoute') return undefined;
+  return 'Route the tenant from one of them only; or, to send another path or host name of it elsewhere, give one route '
+    + `a distinct 'name' with its own 'pathPrefix' or 'hostnames' (addTenantRoute's options), such as { name: '${identity.name}-2', pathPrefix: '/api' }: `
+    + 'two routes with the same matches take its requests in an order Gateway API leaves to their age.';
 }
 
 /** Why declarations that read differently are one object: the default namespace, or a cluster-scoped kind. */

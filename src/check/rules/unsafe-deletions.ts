@@ -31,6 +31,8 @@ interface UnsafeDeletion {
   readonly paths: string[];
   /** How to fix it, when it is not removing or moving the dependent in the same release. */
   readonly fix?: string;
+  /** What tells two findings of one removal and one dependent apart, when `removed` and `neededBy` say more than their labels. */
+  readonly key?: string;
 }
 
 const RELEASES_DOC = 'docs/releases.md';
@@ -72,7 +74,7 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
   const removed = lock.units.map((u, i) => ({ u, i })).filter(({ u }) => !present.has(u.id));
   const reported = new Set<string>();
   const report = (d: UnsafeDeletion) => {
-    const key = `${d.removed}\u0000${d.neededBy}`;
+    const key = d.key ?? `${d.removed}\u0000${d.neededBy}`;
     if (!reported.has(key)) {
       reported.add(key);
       found.push(d);
@@ -83,14 +85,14 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
     if (u.defines) {
       for (const o of facts.objects) {
         if (groupKind(o.identity.group, o.identity.kind) === u.defines) {
-          report({ removed: u.label, neededBy: describe(o), why: 'it is a custom resource of the kind the CRD defines', paths: [o.declarer, u.path] });
+          report({ removed: declaredBy(u), neededBy: `${describe(o)} (declared by '${o.declarer}')`, why: 'it is a custom resource of the kind the CRD defines', paths: [o.declarer, u.path], key: `${u.label}\u0000${describe(o)}` });
         }
       }
     }
     if (u.namespaceName) {
       for (const o of facts.objects) {
         if (o.identity.namespace === u.namespaceName) {
-          report({ removed: u.label, neededBy: describe(o), why: 'it lives in that namespace', paths: [o.declarer, u.path] });
+          report({ removed: declaredBy(u), neededBy: `${describe(o)} (declared by '${o.declarer}')`, why: 'it lives in that namespace', paths: [o.declarer, u.path], key: `${u.label}\u0000${describe(o)}` });
         }
       }
     }
@@ -239,6 +241,14 @@ function sharedEnvironment(exporter: LockedUnit, importer: LockedUnit): 'same' |
     notes.push(`${unit.label} names no ${unnamed.join(' or ')}, so it is taken to deploy where ${other.label} does (${unnamed.map((part) => `${part} ${other[part]}`).join(', ')})`);
   }
   return notes.length === 0 ? 'same' : ` (CloudFormation exports are per account and region: ${notes.join('; ')})`;
+}
+
+/**
+ * A removed CRD or Namespace as the message names it: with the construct that declared it in the locked release,
+ * since in a composition of several capabilities (several packages) the one to change is not told by the object.
+ */
+function declaredBy(u: LockedUnit): string {
+  return u.path ? `${u.label} (declared by '${u.path}' in the locked release)` : u.label;
 }
 
 function describe(o: ObjectFact): string {
