@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { escapeData, escapeProperty } from './format-github';
 import { directoryUri, ownVersion, ruleName } from './format-sarif';
+import { inWorkspace, runnerWorkspace } from './workspace-path';
 import type { AuditFinding } from '../cluster/audit';
 import { AUDIT_RULES, auditRule } from '../cluster/audit-rules';
 import { formatPath } from '../collect/ledger/field-path';
@@ -68,11 +69,9 @@ export function formatAuditJson(report: AuditReport): string {
  *
  * @param workspace the runner's workspace, `GITHUB_WORKSPACE` by default
  */
-export function formatAuditGithub(report: AuditReport, workspace: string | undefined = process.env.GITHUB_WORKSPACE || undefined): string {
+export function formatAuditGithub(report: AuditReport, workspace: string | undefined = runnerWorkspace()): string {
   // on a runner, the lock relative to the workspace, where the runner places annotations, wherever audit runs
-  const inWorkspace = workspace === undefined ? undefined : path.relative(path.resolve(workspace), path.resolve(report.lockFile));
-  const outside = inWorkspace === undefined || inWorkspace === '' || inWorkspace.startsWith('..') || path.isAbsolute(inWorkspace);
-  const file = (outside ? report.lockFile : inWorkspace).split(path.sep).join('/');
+  const file = inWorkspace(report.lockFile, workspace) || report.lockFile.split(path.sep).join('/');
   return report.findings
     .map((f) => {
       const rule = auditRule(f.kind);

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import type { ReportedFinding, ReportedLocation } from './report-findings';
+import { inWorkspace, runnerWorkspace } from './workspace-path';
 
 /** Where the annotations' files are: the folder they are relative to, and the runner's workspace, if any. */
 export interface GithubPlaces {
@@ -31,7 +32,7 @@ export interface GithubPlaces {
  */
 export function formatGithub(
   findings: readonly ReportedFinding[],
-  places: GithubPlaces = { cwd: process.cwd(), workspace: process.env.GITHUB_WORKSPACE || undefined },
+  places: GithubPlaces = { cwd: process.cwd(), workspace: runnerWorkspace() },
 ): string {
   const file = workspaceFile(places);
   return findings.map((f) => annotations(f, file)).join('');
@@ -40,11 +41,7 @@ export function formatGithub(
 /** How a finding's file is named to the runner: relative to the workspace when it is inside it, else as it is. */
 function workspaceFile({ cwd, workspace }: GithubPlaces): (location: ReportedLocation) => string {
   if (workspace === undefined) return (at) => at.file;
-  return (at) => {
-    const inWorkspace = path.relative(path.resolve(workspace), path.resolve(cwd, at.file));
-    const outside = inWorkspace === '' || inWorkspace === '..' || inWorkspace.startsWith(`..${path.sep}`) || path.isAbsolute(inWorkspace);
-    return outside ? at.file : inWorkspace.split(path.sep).join('/');
-  };
+  return (at) => inWorkspace(path.resolve(cwd, at.file), workspace) || at.file;
 }
 
 function annotations(f: ReportedFinding, file: (location: ReportedLocation) => string): string {

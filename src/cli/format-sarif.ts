@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ReportedFinding, ReportedLocation, reportedRules } from './report-findings';
+import { inWorkspace, runnerWorkspace } from './workspace-path';
 import { CODE_TITLES } from '../check/finding';
 import { packageRoot } from '../private/package-root';
 
@@ -92,10 +93,8 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
  * @param cwd the folder the command runs in
  * @param workspace the runner's workspace, `GITHUB_WORKSPACE` by default
  */
-export function sarifRoot(cwd: string, workspace: string | undefined = process.env.GITHUB_WORKSPACE || undefined): string {
-  if (workspace === undefined) return cwd;
-  const inside = path.relative(path.resolve(workspace), path.resolve(cwd));
-  return inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside) ? cwd : path.resolve(workspace);
+export function sarifRoot(cwd: string, workspace: string | undefined = runnerWorkspace()): string {
+  return workspace === undefined || inWorkspace(cwd, workspace) === undefined ? cwd : path.resolve(workspace);
 }
 
 /** `dangling reference` -> `DanglingReference`, the rule's SARIF name. */
