@@ -533,9 +533,17 @@ describe("V8's code cache of lib/bundle.js (the entry files' loader)", () => {
     const asNobody = process.getuid?.() === 0;
     if (!asNobody) fs.chmodSync(path.join(library, 'lib'), 0o555);
     const listed = fs.readdirSync(path.join(library, 'lib')).sort();
+    // nobody must reach node_modules through the checkout: a clone in a folder of `mktemp -d` (mode 0700) is
+    // opened to others for the test's length, and closed again
+    const restore = asNobody ? traversableByOthers(ROOT) : () => undefined;
 
     // WHEN the program runs, twice (synth checks the exit and an empty stderr)
-    const outs = [synth(library, { asNobody }), synth(library, { asNobody })].map(readTree);
+    let outs: Array<Record<string, string>>;
+    try {
+      outs = [synth(library, { asNobody }), synth(library, { asNobody })].map(readTree);
+    } finally {
+      restore();
+    }
 
     // THEN the same output, and nothing was added to the folder
     fs.chmodSync(path.join(library, 'lib'), 0o755);
@@ -579,3 +587,21 @@ test('under a module registry of its own (jest runs this test) the entry file re
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   expect(Object.keys((require('module') as { _cache: object })._cache)).not.toContain(path.join(pkg, 'lib', 'bundle.js'));
 });
+
+/**
+ * Gives others the search permission (o+x) on `dir` and each folder above it that lacks it, so that another user
+ * reaches files below `dir`; returns what puts the modes back.
+ */
+function traversableByOthers(dir: string): () => void {
+  const changed: Array<[string, number]> = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const mode = fs.statSync(d).mode % 0o10000;
+    // the lowest bit of the mode is others' search permission
+    if (mode % 2 === 0) {
+      fs.chmodSync(d, mode + 1);
+      changed.push([d, mode]);
+    }
+    if (path.dirname(d) === d) break;
+  }
+  return () => changed.reverse().forEach(([d, mode]) => fs.chmodSync(d, mode));
+}
