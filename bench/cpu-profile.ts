@@ -35,8 +35,16 @@ export interface SelfTime {
 
 /** Self time per function and per area, each sorted by time, largest first. */
 export interface ProfileSummary {
-  /** All sampled time, ms. */
+  /** All sampled time, ms, each gap between samples capped (`gapCapMs`). */
   readonly totalMs: number;
+  /**
+   * The longest time one sample is charged with, ms: twice the profile's median gap between samples (its
+   * sampling interval). A longer gap is time the process did not run (descheduled on a busy machine): V8
+   * charges it to the next sample, which would put a function that happened to run next at the top.
+   */
+  readonly gapCapMs: number;
+  /** The time left out by the cap, ms (0 on a quiet machine). */
+  readonly notRunningMs: number;
   /** Per function. */
   readonly functions: SelfTime[];
   /** Per area: `cdk-capability src/<folder>`, a package under node_modules, `node internals`, `(garbage collector)`... */
@@ -48,13 +56,17 @@ export function summarizeProfile(profile: Profile): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const perFunction = new Map<string, number>();
   const perArea = new Map<string, number>();
+  const capUs = 2 * median(profile.timeDeltas.slice(0, profile.samples.length));
   let totalUs = 0;
+  let notRunningUs = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     // timeDeltas[i] is the time before sample i; attributing it to sample i is how Chrome DevTools reads it
-    const us = profile.timeDeltas[i] ?? 0;
+    const delta = profile.timeDeltas[i] ?? 0;
+    const us = Math.min(delta, capUs);
     const node = byId.get(profile.samples[i]);
     if (!node) continue;
     totalUs += us;
+    notRunningUs += delta - us;
     const frame = node.callFrame;
     const file = shortFile(frame.url);
     const fn = `${frame.functionName || '(anonymous)'}${file ? ` (${file}:${frame.lineNumber + 1})` : ''}`;
@@ -64,7 +76,15 @@ export function summarizeProfile(profile: Profile): ProfileSummary {
   }
   const rank = (m: Map<string, number>): SelfTime[] =>
     [...m].map(([name, us]) => ({ name, ms: us / 1000, share: totalUs ? us / totalUs : 0 })).sort((a, b) => b.ms - a.ms);
-  return { totalMs: totalUs / 1000, functions: rank(perFunction), areas: rank(perArea) };
+  return { totalMs: totalUs / 1000, gapCapMs: capUs / 1000, notRunningMs: notRunningUs / 1000, functions: rank(perFunction), areas: rank(perArea) };
+}
+
+/** The median of `values` (0 for none). */
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Reads and summarizes a `.cpuprofile` file, its bundled frames mapped to their sources (`toSources`). */
@@ -162,7 +182,8 @@ export function profileScenario(side: Side, scenario: string, size: number, dir:
 export function formatSummary(summary: ProfileSummary, top = 10): string[] {
   const line = (t: SelfTime) => `${t.ms.toFixed(0).padStart(8)} ms ${(100 * t.share).toFixed(1).padStart(5)}%  ${t.name}`;
   return [
-    `total sampled: ${summary.totalMs.toFixed(0)} ms`,
+    `total sampled: ${summary.totalMs.toFixed(0)} ms` +
+      (summary.notRunningMs > 0 ? ` (${summary.notRunningMs.toFixed(0)} ms of gaps longer than ${summary.gapCapMs.toFixed(1)} ms left out: the process was not running)` : ''),
     '',
     'self time by area:',
     ...summary.areas.slice(0, 12).map(line),

@@ -288,6 +288,8 @@ function profileSection(p: ProfileReport): string[] {
     `One extra run of our slowest scenario (${p.scenario}, size ${p.size.toLocaleString('en-US')}) under \`node --cpu-prof\`, ` +
       'summarized by `bench/cpu-profile.ts` (self time per function and per area, from the samples of the `.cpuprofile`). ' +
       `The profiler slows the run down (build+synth ${sec(p.runMs)} in this run, ${sec(p.summary.totalMs)} sampled). ` +
+      `Each sample is charged at most ${p.summary.gapCapMs.toFixed(1)} ms, twice the profile's median sampling interval: a longer gap is time the process did not run ` +
+      `(descheduled on a busy machine), which V8 charges to the next sample (${sec(p.summary.notRunningMs)} left out in this run). ` +
       'Any scenario can be profiled on its own: `npm run bench -- --profile <scenario> [--side=bare|floor] [--size=N]` prints its top ten self-time functions.',
     '',
     summaryLine(p.summary),

@@ -326,6 +326,27 @@ describe('bench report', () => {
     expect(summary.areas[0]).toMatchObject({ name: 'cdk-capability src/ledger', ms: 3 });
   });
 
+  test('a gap longer than twice the sampling interval is not charged to the sample after it (the process was not running)', () => {
+    // GIVEN a profile sampled every 1 ms in which the process was descheduled for 250 ms before one sample of `render`
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: 'build', url: 'file:///x/src/collect/collect.js', lineNumber: 9 } },
+        { id: 2, callFrame: { functionName: 'render', url: 'file:///x/src/render/render.js', lineNumber: 19 } },
+      ],
+      samples: [1, 1, 1, 2, 2],
+      timeDeltas: [1000, 1100, 900, 250_000, 1000],
+    };
+
+    // WHEN it is summarized
+    const summary = summarizeProfile(profile);
+
+    // THEN `render` is charged 2 ms (the long gap capped at 2 ms), not 251; the 248 ms left out are reported
+    expect(summary.gapCapMs).toBe(2);
+    expect(summary.functions.map((f) => [f.name, f.ms])).toEqual([['build (src/collect/collect.js:10)', 3], ['render (src/render/render.js:20)', 3]]);
+    expect(summary.totalMs).toBe(6);
+    expect(summary.notRunningMs).toBe(248);
+  });
+
   test('a profile of lib/bundle.js names each frame\'s source file and line through the bundle\'s source map', () => {
     // GIVEN a bundle whose line 2 comes from line 3 of field-ledger.ts, and a frame of a package without a map
     const map = new SourceMap({ version: 3, file: 'bundle.js', sourceRoot: '', sources: ['../../src/collect/ledger/field-ledger.ts'], sourcesContent: [], names: [], mappings: 'AAAA;AAEA' });
