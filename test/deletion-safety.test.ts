@@ -145,6 +145,8 @@ describe('CAP008: deletion safety against the lock', () => {
       readonly reads?: Array<'originDnsName' | 'tenantHeader'>;
       /** Keys Deployment web reads from the bound Secret by a hand-written secretKeyRef. */
       readonly rawReads?: string[];
+      /** The fields of major 2 published beside (`cdn/EdgeV2`, contract `Edge`, 2.0.0); `reads` then read it. */
+      readonly v2?: Array<'originDnsName' | 'tenantHeader'>;
     }
 
     /**
@@ -161,11 +163,14 @@ describe('CAP008: deletion safety against the lock', () => {
         fields[f] = all[f];
         published[f] = values[f];
       }
+      const base = new SharedBase(cdn, 'Base');
       const contract = new InterfaceContract(cdn, 'Edge', { version: v.version, fields });
-      contract.publish(new SharedBase(cdn, 'Base'), published);
+      contract.publish(base, published);
+      const v2 = v.v2 ? new InterfaceContract(cdn, 'EdgeV2', { name: 'Edge', version: '2.0.0', fields: Object.fromEntries(v.v2.map((f) => [f, all[f]])) }) : undefined;
+      v2?.publish(base, Object.fromEntries(v.v2!.map((f) => [f, values[f]])));
       if (!v.reads) return;
       const routing = new RuntimeRouting(cdn, 'Routing');
-      const handles = contract.consume(routing);
+      const handles = (v2 ?? contract).consume(routing);
       new ApiObject(routing, 'Web', {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -189,27 +194,29 @@ describe('CAP008: deletion safety against the lock', () => {
       });
     }
 
-    test('removing a field its reader stops reading in the same release is accepted (the reader remains)', () => {
+    test('removing a field in the next major published beside, its reader moving to it without the field, is accepted (the reader remains)', () => {
       // GIVEN the real lock of 1.0.0 where Deployment web (chart cdn/Routing) reads both fields with .envVar()
       const series = lockedSeries(edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], reads: ['originDnsName', 'tenantHeader'] });
 
-      // WHEN 2.0.0 removes tenantHeader and Deployment web stops reading it (it still reads originDnsName)
-      const { violations, plan } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'] });
+      // WHEN 2.0.0 without tenantHeader is published beside 1.0.0 and Deployment web moves to it (reading originDnsName)
+      // (bumping 1.0.0 in place instead deletes the parameter web read: test/contract-bump-in-place.test.ts)
+      const { violations, plan } = nextRelease(series, edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], v2: ['originDnsName'], reads: ['originDnsName'] });
 
-      // THEN it is accepted: no reader reads the field any more
+      // THEN it is accepted: major 1 keeps the field for as long as it is published
       expect(violations).toEqual([]);
-      expect(plan?.changes.interface).toEqual([{ contract: 'cdn/Edge', field: 'tenantHeader', change: 'removed', needs: 'major' }]);
+      expect(plan?.changes.contracts).toEqual([{ contract: 'cdn/Edge', change: 'added', after: { version: '2.0.0', parameter: '/cdk-capability/cdn/edge/v2' } }]);
     });
 
     test('removing a field a remaining reader still reads is refused, naming the reader and the two-release way out', () => {
       // GIVEN the real lock of 1.0.0 where Deployment web reads both fields
       const series = lockedSeries(edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], reads: ['originDnsName', 'tenantHeader'] });
 
-      // WHEN 2.0.0 removes tenantHeader but Deployment web keeps reading its key from the bound Secret
-      const { violations } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'], rawReads: ['tenantHeader'] });
+      // WHEN 1.1.0 removes tenantHeader (within major 1) but Deployment web keeps reading its key from the bound Secret
+      const { violations } = nextRelease(series, edge, { version: '1.1.0', fields: ['originDnsName'], reads: ['originDnsName'], rawReads: ['tenantHeader'] });
 
-      // THEN one CAP008 names the field, the reader, how it reads it, and the way out
-      expect(coded(violations)).toEqual([
+      // THEN CAP007 asks for the major beside, and one CAP008 names the field, the reader, how it reads it, and the way out
+      expect(coded(violations).map((v) => v.code)).toEqual(['CAP007', 'CAP008']);
+      expect(coded(violations).slice(1)).toEqual([
         {
           code: 'CAP008',
           message:
@@ -233,12 +240,12 @@ describe('CAP008: deletion safety against the lock', () => {
       expect(plan?.changes.interface).toEqual([{ contract: 'cdn/Edge', field: 'tenantHeader', change: 'removed', needs: 'major' }]);
     });
 
-    test('removing a field that no consumer read is accepted with a major bump', () => {
+    test('removing a field that no consumer read is accepted with a major bump beside', () => {
       // GIVEN the real lock of 1.0.0 where cdn/Routing reads originDnsName only
       const series = lockedSeries(edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], reads: ['originDnsName'] });
 
-      // WHEN 2.0.0 removes tenantHeader
-      const { violations } = nextRelease(series, edge, { version: '2.0.0', fields: ['originDnsName'], reads: ['originDnsName'] });
+      // WHEN 2.0.0 without tenantHeader is published beside 1.0.0 and cdn/Routing moves to it
+      const { violations } = nextRelease(series, edge, { version: '1.0.0', fields: ['originDnsName', 'tenantHeader'], v2: ['originDnsName'], reads: ['originDnsName'] });
 
       // THEN it is accepted
       expect(violations).toEqual([]);

@@ -33,6 +33,8 @@ export interface IncompatibleVersion {
   readonly needs: Bump | 'backwards';
   /** The smallest version that would do. */
   readonly suggested: string;
+  /** The locked record the current one continues (its readers tell whether a major bump in place is safe). */
+  readonly locked: InterfaceRecord;
 }
 
 const RANK: Record<Bump, number> = { patch: 0, minor: 1, major: 2 };
@@ -55,7 +57,7 @@ export function compareInterfaces(
     const mine = fieldChanges(contract, old, now);
     appendAll(changes, mine);
     const problem = versionProblem(contract, old.version, now.version, mine);
-    if (problem) incompatible.push(problem);
+    if (problem) incompatible.push({ ...problem, locked: old });
   }
   return { changes, incompatible };
 }
@@ -111,6 +113,27 @@ export function matchInterfaces(previous: readonly InterfaceRecord[], current: r
   return { pairs, retired: previous.filter((r) => !used.has(r)), added };
 }
 
+/**
+ * The readers that the lock records for a contract (or for some of its fields) and that remain: the objects
+ * that read a field, by declaring construct (`readBy`), that are still declared; in a lock written before
+ * readers were recorded, the consumer charts that remain. Each once, in the order the fields name them.
+ *
+ * @param record the locked record, or the part of it that holds the fields to look at
+ * @param declarers the construct paths that declare an object in this release
+ * @param charts the construct paths of this release's charts
+ */
+export function lockedReaders(record: Pick<InterfaceRecord, 'fields'>, declarers: ReadonlySet<string>, charts: ReadonlySet<string>): string[] {
+  const readers = new Set<string>();
+  for (const field of Object.values(record.fields)) {
+    if (field.readBy) {
+      for (const r of field.readBy) if (declarers.has(r)) readers.add(r);
+    } else {
+      for (const c of field.consumedBy) if (charts.has(c)) readers.add(c);
+    }
+  }
+  return [...readers];
+}
+
 function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceRecord): InterfaceChange[] {
   const found: InterfaceChange[] = [];
   const oldProps = (old.schema.properties ?? {}) as Record<string, { type?: string; format?: string }>;
@@ -138,7 +161,7 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
   return found.sort((x, y) => RANK[y.needs] - RANK[x.needs] || compareText(String(x.field), String(y.field)));
 }
 
-function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): IncompatibleVersion | undefined {
+function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): Omit<IncompatibleVersion, 'locked'> | undefined {
   const sv = semver();
   if (!isSemverVersion(from) || !isSemverVersion(to)) return undefined;
   if (sv.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };

@@ -3,7 +3,7 @@ import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { appendAll, appendTo } from '../../private/append';
-import { majorOf, matchInterfaces } from '../../release/interface-compatibility';
+import { lockedReaders, majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
 import { routeWeights } from '../../release/release-diff';
@@ -257,10 +257,17 @@ function describe(o: ObjectFact): string {
 
 /**
  * Interface deletions, decided by readers (the objects that render a handle):
- * a field removed while a reader of it in the lock still reads its key now,
- * and a major retired (its parameter no longer published) while a reader of
+ * a field removed while a reader of it in the lock still reads its key now;
+ * a major retired (its parameter no longer published) while a reader of
  * it in the lock remains: readers move to the next major in one release, and
- * the old major goes in a later one.
+ * the old major goes in a later one; and a major bumped in place (the same
+ * contract, `1.x` -> `2.0.0`) while a reader of the old major in the lock
+ * remains: the parameter's name carries the major, and CloudFormation replaces
+ * an `AWS::SSM::Parameter` whose `Name` changes (the new one created, the old
+ * one deleted as the stack update completes), in the deploy steps, before the
+ * runtime step moves the readers. That bump is the retirement of the old major
+ * in the same release as its readers move; the field check of the pair is left
+ * to it (a field reader of the pair is a reader of the old major).
  */
 function interfaceDeletions(lock: Lock, facts: Facts, current: readonly InterfaceRecord[]): UnsafeDeletion[] {
   const found: UnsafeDeletion[] = [];
@@ -268,11 +275,15 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
   const charts = new Set(facts.charts.map((c) => c.path));
   const { pairs, retired } = matchInterfaces(lock.interfaces, current);
   for (const { old, now } of pairs) {
+    if (majorOf(old) !== majorOf(now) && old.parameter && old.parameter.name !== now.parameter.name) {
+      appendAll(found, bumpedInPlace(old, now, lockedReaders(old, declarers, charts)));
+      continue;
+    }
     const contract = facts.contracts.find((c) => c.capability === now.capability && c.name === now.name && c.version === now.version);
     const secrets = new Set((contract?.consumers ?? []).map((c) => `${c.namespace ?? ''}\u0000${c.secretName}`));
     for (const [field, record] of Object.entries(old.fields)) {
       if (field in now.fields) continue;
-      for (const reader of readersOf(record, declarers, charts)) {
+      for (const reader of lockedReaders({ fields: { [field]: record } }, declarers, charts)) {
         const how = stillReads(facts, reader, field, secrets);
         if (!how) continue;
         found.push({
@@ -286,9 +297,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
     }
   }
   for (const old of retired) {
-    const readers = new Set<string>();
-    for (const record of Object.values(old.fields)) for (const r of readersOf(record, declarers, charts)) readers.add(r);
-    for (const reader of readers) {
+    for (const reader of lockedReaders(old, declarers, charts)) {
       found.push({
         removed: `major ${majorOf(old)} of '${old.capability}/${old.name}' (${old.version}, parameter ${old.parameter?.name})`,
         neededBy: `'${reader}'`,
@@ -301,10 +310,25 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
   return found;
 }
 
-/** The locked readers of a field that remain: objects by declarer, or (in a lock without readers) consumer charts. */
-function readersOf(record: InterfaceRecord['fields'][string], declarers: ReadonlySet<string>, charts: ReadonlySet<string>): string[] {
-  if (record.readBy) return record.readBy.filter((r) => declarers.has(r));
-  return record.consumedBy.filter((c) => charts.has(c));
+/**
+ * A major bumped in place while readers of the old major in the lock remain: one finding per reader. The
+ * deploy steps replace the parameter (the old one deleted when the stack update completes), and the runtime
+ * step that moves the binding and its readers to the new major comes after them.
+ */
+function bumpedInPlace(old: InterfaceRecord, now: InterfaceRecord, readers: readonly string[]): UnsafeDeletion[] {
+  const contract = `'${old.capability}/${old.name}'`;
+  const from = majorOf(old);
+  return readers.map((reader) => ({
+    change: `bumps ${contract} in place from ${old.version} to ${now.version}, which deletes`,
+    removed: `the parameter of major ${from} (${old.parameter?.name})`,
+    neededBy: `'${reader}'`,
+    why: `it read major ${from} in the locked release: CloudFormation replaces a parameter whose name changes, `
+      + `deleting ${old.parameter?.name} as the update of the stack that publishes it completes, before the runtime step moves the binding to ${now.parameter.name}, `
+      + 'so the binding cannot sync in between (its Secret keeps the last values) and not at all if that step fails or is rolled back',
+    paths: [reader],
+    fix: `Keep ${old.version} and publish ${now.version} beside it (a second InterfaceContract with the same name), `
+      + `move the readers to it, and retire major ${from} in a later release (${RELEASES_DOC}).`,
+  }));
 }
 
 /** How `reader` (a declarer, or a chart) still reads `field` from a binding Secret of the contract, if it does. */
