@@ -9,7 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
 import { siteOfNextLine } from './util';
-import { conflict } from './write-fixtures';
+import { calls, conflict, declares } from './write-fixtures';
 import { Capability, CapabilityTesting, SharedBase } from '../src';
 
 /** Sets the Description of every IAM role it visits. */
@@ -187,7 +187,7 @@ describe("the app's Tags are writers of the ledger, named by their call", () => 
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict("'shop/Base/Bucket'", `the app (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket shop/Base/Bucket'),
+      conflict("'shop/Base/Bucket'", `the app (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket shop/Base/Bucket', declares('shop/Base/Bucket'), calls('', `Tags.of().add at ${at}`)),
     ]);
   });
 });

@@ -8,6 +8,7 @@ import { Aspects, CfnResource, IAspect, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { calls, contributes } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { writerName } from '../src/collect/ledger/writer';
@@ -29,8 +30,8 @@ class AccelerateBuckets implements IAspect {
   }
 }
 
-const conflict = (a: string, b: string, field: string, object: string) =>
-  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride), `
+const conflict = (a: string, b: string, field: string, object: string, ...ways: string[]) =>
+  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')}), `
   + 'or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it).';
 const messages = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`);
 
@@ -53,7 +54,7 @@ describe('an aspect that visits an L2 and writes its defaultChild through an L1 
 
     // THEN the conflict names the aspect and its call, and the fix for an aspect
     expect(messages(app)).toEqual([
-      `CAP002 ${conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET)}`,
+      `CAP002 ${conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET, calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('fields', 'cdn/Base/Ops/Accelerate'))}`,
     ]);
   });
 
@@ -95,7 +96,7 @@ describe('an aspect that visits an L2 and writes its defaultChild through an L1 
     const at = siteOfNextLine();
     Aspects.of(base).add({ visit: (node: IConstruct) => { if (node instanceof s3.Bucket) node.applyRemovalPolicy(RemovalPolicy.DESTROY); } });
     expect(messages(app)).toEqual([
-      `CAP002 ${conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', `${BUCKET} (resource attributes)`)}`,
+      `CAP002 ${conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', `${BUCKET} (resource attributes)`, calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('write callback', 'cdn/Base/Ops/Backup'))}`,
     ]);
   });
 });

@@ -8,6 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, IConstruct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { writerName } from '../src/collect/ledger/writer';
@@ -29,8 +30,8 @@ class Accelerate implements IAspect {
   }
 }
 
-const conflict = (a: string, b: string, field: string, object: string, fix = ', or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it)') =>
-  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride)${fix}.`;
+const conflict = (a: string, b: string, field: string, object: string, ways: string[], fix = ', or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it)') =>
+  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')})${fix}.`;
 const messages = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => v.message);
 
 /** Each write of the resource labelled `label` in the ledger: its writer's name and its field. */
@@ -47,7 +48,7 @@ describe('an aspect that sets a property', () => {
     Aspects.of(base).add(new Accelerate('Enabled'));
     new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET, [calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('fields', 'cdn/Base/Ops/Accelerate')]),
     ]);
     expect(CapabilityTesting.synth(app).violations.map((v) => [v.code, v.paths])).toEqual([['CAP002', ['cdn/Base', 'cdn/Base/Ops/Accelerate']]]);
   });
@@ -91,6 +92,7 @@ describe('an aspect that sets a property', () => {
     Aspects.of(base).add(new Accelerate('Suspended'));
     expect(messages(app)).toEqual([
       conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        [calls('cdn/Base', `Aspects.of().add at ${first}`), calls('cdn/Base', `Aspects.of().add at ${second}`)],
         ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)'),
     ]);
   });
@@ -173,6 +175,7 @@ describe('two aspects that set one property at different priorities', () => {
     Aspects.of(base).add(new Accelerate('Suspended'), { priority: AspectPriority.MUTATING });
     expect(messages(app)).toEqual([
       conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        [calls('cdn/Base', `Aspects.of().add at ${first}`), calls('cdn/Base', `Aspects.of().add at ${second}`)],
         ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)'),
     ]);
   });
@@ -187,8 +190,9 @@ describe('two aspects that set one property at different priorities', () => {
     new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
     expect(messages(app)).toEqual([
       conflict(`'cdn/Base' (Aspects.of().add at ${first})`, `'cdn/Base' (Aspects.of().add at ${second})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET,
+        [calls('cdn/Base', `Aspects.of().add at ${first}`), calls('cdn/Base', `Aspects.of().add at ${second}`), contributes('fields', 'cdn/Base/Ops/Accelerate')],
         ', or keep all aspects but one off the resource (their visit skips it, or they are added to a scope that does not hold it)')
-        .replace(' and ', ', ').replace(' both write', " and 'cdn/Base/Ops/Accelerate' all write").replace('from one writer', 'from all writers but one'),
+        .replace(' and ', ', ').replace(' both write', " and 'cdn/Base/Ops/Accelerate' all write").replace('from one of them', 'from all of them but one'),
     ]);
   });
 });
@@ -236,7 +240,7 @@ describe("an aspect that changes a resource's attributes (removal policy, metada
     const at = siteOfNextLine();
     RemovalPolicies.of(base).destroy();
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (RemovalPolicies.of().apply at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', ATTRIBUTES),
+      conflict(`'cdn/Base' (RemovalPolicies.of().apply at ${at})`, "'cdn/Base/Ops/Backup'", 'DeletionPolicy, UpdateReplacePolicy', ATTRIBUTES, [calls('cdn/Base', `RemovalPolicies.of().apply at ${at}`), contributes('write callback', 'cdn/Base/Ops/Backup')]),
     ]);
   });
 
@@ -247,7 +251,7 @@ describe("an aspect that changes a resource's attributes (removal policy, metada
     const at = siteOfNextLine();
     Aspects.of(base).add({ visit: (c: IConstruct) => { if (CfnResource.isCfnResource(c)) c.addMetadata('Owner', 'platform'); } });
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Docs'", 'Metadata.Owner', ATTRIBUTES),
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Docs'", 'Metadata.Owner', ATTRIBUTES, [calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('write callback', 'cdn/Base/Ops/Docs')]),
     ]);
   });
 
@@ -278,7 +282,7 @@ describe("an aspect's override call", () => {
     Aspects.of(base).add({ visit: (c: IConstruct) => { if (CfnResource.isCfnResource(c)) c.addPropertyOverride('AccelerateConfiguration.AccelerationStatus', 'Enabled'); } });
     new Contribution(ops, 'Accelerate', { target: bucket, fields: { AccelerateConfiguration: { AccelerationStatus: 'Suspended' } } });
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', BUCKET, [calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('fields', 'cdn/Base/Ops/Accelerate')]),
     ]);
   });
 });
@@ -297,7 +301,7 @@ describe('an aspect that writes a resource other than the one it visits', () => 
 
     // THEN the policy's version has two writers, the aspect named by its call
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Version'", 'PolicyDocument.Version', 'AWS::S3::BucketPolicy cdn/Base/Bucket/Policy/Resource'),
+      conflict(`'cdn/Base' (Aspects.of().add at ${at})`, "'cdn/Base/Ops/Version'", 'PolicyDocument.Version', 'AWS::S3::BucketPolicy cdn/Base/Bucket/Policy/Resource', [calls('cdn/Base', `Aspects.of().add at ${at}`), contributes('fields', 'cdn/Base/Ops/Version')]),
     ]);
   });
 });
@@ -310,7 +314,7 @@ describe("aws-cdk's PermissionsBoundary", () => {
     iam.PermissionsBoundary.of(base).apply(iam.ManagedPolicy.fromManagedPolicyArn(base, 'Boundary', 'arn:aws:iam::aws:policy/PowerUserAccess'));
     new Contribution(ops, 'Boundary', { target: role, fields: { PermissionsBoundary: 'arn:aws:iam::aws:policy/ReadOnlyAccess' } });
     expect(messages(app)).toEqual([
-      conflict(`'cdn/Base' (PermissionsBoundary.of().apply at ${at})`, "'cdn/Base/Ops/Boundary'", 'PermissionsBoundary', 'AWS::IAM::Role cdn/Base/Role/Resource'),
+      conflict(`'cdn/Base' (PermissionsBoundary.of().apply at ${at})`, "'cdn/Base/Ops/Boundary'", 'PermissionsBoundary', 'AWS::IAM::Role cdn/Base/Role/Resource', [calls('cdn/Base', `PermissionsBoundary.of().apply at ${at}`), contributes('fields', 'cdn/Base/Ops/Boundary')]),
     ]);
   });
 
@@ -341,7 +345,7 @@ test('Tags stay the writers of their keys, as tag-writes names them', () => {
   Tags.of(base).add('team', 'obs');
   expect(messages(app)).toEqual([
     `field conflict: 'cdn/Base' (Tags.of().add at ${at}) and 'cdn/Base/Bucket' both write Tags.team of AWS::S3::Bucket cdn/Base/Bucket. `
-    + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+    + `Give each field one owner: drop it from one of them (${calls('cdn/Base', `Tags.of().add at ${at}`)}; ${declares('cdn/Base/Bucket')}).`,
   ]);
 });
 
@@ -358,7 +362,7 @@ test("an aspect of the app above the capability is the app's, named so, with no 
   // THEN CAP002 names the app's aspect by its call; the violation's paths hold the Contribution's alone (the app has no path)
   const { violations } = CapabilityTesting.synth(app);
   expect(violations.map((v) => [v.message, v.paths])).toEqual([[
-    conflict("'cdn/Base/Ops/Accelerate'", `the app (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET),
+    conflict("'cdn/Base/Ops/Accelerate'", `the app (Aspects.of().add at ${at})`, 'AccelerateConfiguration.AccelerationStatus', BUCKET, [contributes('fields', 'cdn/Base/Ops/Accelerate'), calls('', `Aspects.of().add at ${at}`)]),
     ['cdn/Base/Ops/Accelerate'],
   ]]);
 });

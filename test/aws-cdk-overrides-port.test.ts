@@ -2,6 +2,7 @@ import { CfnCondition, CfnResource, Fn, Stack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
 import { removeTempDirs, siteOfNextLine, tempDir } from './util';
+import { contributes, declares } from './write-fixtures';
 
 /**
  * aws-cdk-lib's own unit tests of resource overrides, ported: the same resource and the same override calls, in a
@@ -39,7 +40,8 @@ function contribution(base: SharedBase, id: string, target: CfnResource, write: 
   return new Contribution(base, id, { target, write: (r) => write(r as CfnResource) });
 }
 
-const DROP_ONE = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
+/** CAP002's fix for two writers, with how each wrote the fields. */
+const dropOne = (...ways: string[]) => `Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 const keepOne = (path: string) =>
   `Give each field one owner: keep one of these calls on '${path}' (each replaces the value of the one before it), and write what another team needs with a Contribution.`;
 
@@ -80,7 +82,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/Audit' and 'shop/Base/Docs' both write Metadata.Key of AWS::Resource::Type shop/Base/MyResource (resource attributes). ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/Audit' and 'shop/Base/Docs' both write Metadata.Key of AWS::Resource::Type shop/Base/MyResource (resource attributes). ${dropOne(contributes('write callback', 'shop/Base/Audit', 'shop/Base/Docs'))}`,
     ]);
   });
 
@@ -137,7 +139,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World.Value2 of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World.Value2 of AWS::Resource::Type shop/Base/MyResource. ${dropOne(declares('shop/Base/MyResource'), contributes('write callback', 'shop/Base/Team'))}`,
     ]);
   });
 
@@ -171,7 +173,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World.Value2 of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World.Value2 of AWS::Resource::Type shop/Base/MyResource. ${dropOne(declares('shop/Base/MyResource'), contributes('write callback', 'shop/Base/Team'))}`,
     ]);
   });
 
@@ -294,7 +296,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/Lists' and 'shop/Base/Maps' both write Override1 of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/Lists' and 'shop/Base/Maps' both write Override1 of AWS::Resource::Type shop/Base/MyResource. ${dropOne(contributes('write callback', 'shop/Base/Lists', 'shop/Base/Maps'))}`,
     ]);
   });
 
@@ -338,7 +340,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/ByMap' and 'shop/Base/ByPath' both write ["Hello.World"]["Foo.Bar.Baz"] of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/ByMap' and 'shop/Base/ByPath' both write ["Hello.World"]["Foo.Bar.Baz"] of AWS::Resource::Type shop/Base/MyResource. ${dropOne(contributes('write callback', 'shop/Base/ByMap', 'shop/Base/ByPath'))}`,
     ]);
   });
 
@@ -354,7 +356,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/Escaped' and 'shop/Base/Plain' both write SingleBackSlashes of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/Escaped' and 'shop/Base/Plain' both write SingleBackSlashes of AWS::Resource::Type shop/Base/MyResource. ${dropOne(contributes('write callback', 'shop/Base/Escaped', 'shop/Base/Plain'))}`,
     ]);
   });
 
@@ -370,7 +372,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/ByMap' and 'shop/Base/ByPath' both write ["Escaped\\\\"]["Back\\\\"].Slashes of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/ByMap' and 'shop/Base/ByPath' both write ["Escaped\\\\"]["Back\\\\"].Slashes of AWS::Resource::Type shop/Base/MyResource. ${dropOne(contributes('write callback', 'shop/Base/ByMap', 'shop/Base/ByPath'))}`,
     ]);
   });
 
@@ -400,7 +402,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World of AWS::Resource::Type shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write Hello.World of AWS::Resource::Type shop/Base/MyResource. ${dropOne(declares('shop/Base/MyResource'), contributes('write callback', 'shop/Base/Team'))}`,
     ]);
   });
 
@@ -431,7 +433,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/Team' and 'shop/Base/rr' both write Fixed of AWS::Resource::Type shop/Base/rr. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/Team' and 'shop/Base/rr' both write Fixed of AWS::Resource::Type shop/Base/rr. ${dropOne(contributes('write callback', 'shop/Base/Team'), declares('shop/Base/rr'))}`,
     ]);
   });
 
@@ -466,7 +468,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/JoinTeam' and 'shop/Base/RefTeam' both write prop1 of MyResourceType shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/JoinTeam' and 'shop/Base/RefTeam' both write prop1 of MyResourceType shop/Base/MyResource. ${dropOne(contributes('write callback', 'shop/Base/JoinTeam', 'shop/Base/RefTeam'))}`,
     ]);
   });
 
@@ -510,7 +512,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
 
     // THEN
     expect(synth(app).messages).toEqual([
-      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write prop1.subprop of MyResourceType shop/Base/MyResource. ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write prop1.subprop of MyResourceType shop/Base/MyResource. ${dropOne(declares('shop/Base/MyResource'), contributes('write callback', 'shop/Base/Team'))}`,
     ]);
   });
 
@@ -592,7 +594,7 @@ describe('overrides, ported from aws-cdk-lib', () => {
       expect(messages).toEqual([]);
       expect(resources.MyResource).toEqual({ Type: 'MyResourceType', Properties: { PROP1: 'foo', PROP2: 'bar' } });
       expect(synth(refused.app).messages).toEqual([
-        `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write PROP1 of MyResourceType shop/Base/MyResource. ${DROP_ONE}`,
+        `CAP002 field conflict: 'shop/Base/MyResource' and 'shop/Base/Team' both write PROP1 of MyResourceType shop/Base/MyResource. ${dropOne(declares('shop/Base/MyResource'), contributes('write callback', 'shop/Base/Team'))}`,
       ]);
     });
 

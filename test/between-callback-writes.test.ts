@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { conflict, fixture } from './write-fixtures';
+import { conflict, contributes, declares, fixture } from './write-fixtures';
 import { CapabilityApp, CapabilityTesting, Contribution } from '../src';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { runWriteCallbacks } from '../src/collect/ledger/write-callbacks';
@@ -110,7 +110,7 @@ describe('a CloudFormation resource another callback targets', () => {
     // THEN
     expect(app.synthesize().violations).toEqual([{
       code: 'CAP002',
-      message: conflict("'cdn/Base/Security/B'", "'cdn/Base/Storage/P'", 'VersioningConfiguration.Status', BUCKET),
+      message: conflict("'cdn/Base/Security/B'", "'cdn/Base/Storage/P'", 'VersioningConfiguration.Status', BUCKET, contributes('write callback', 'cdn/Base/Security/B'), declares('cdn/Base/Storage/P')),
       paths: ['cdn/Base/Security/B', 'cdn/Base/Storage/P'],
     }]);
   });
@@ -231,7 +231,7 @@ describe('a Kubernetes object another callback targets', () => {
     // THEN
     expect(app.synthesize().violations).toEqual([{
       code: 'CAP002',
-      message: conflict("'cdn/Routing/DeployTeam/B'", "'cdn/Routing/NetOp/P'", 'metadata.labels.team', SETTINGS),
+      message: conflict("'cdn/Routing/DeployTeam/B'", "'cdn/Routing/NetOp/P'", 'metadata.labels.team', SETTINGS, contributes('write callback', 'cdn/Routing/DeployTeam/B'), declares('cdn/Routing/NetOp/P')),
       paths: ['cdn/Routing/DeployTeam/B', 'cdn/Routing/NetOp/P'],
     }]);
   });

@@ -8,6 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { siteOfNextLine } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
 import { bucketStatement, defaultPolicyStatements, LOGS_WRITE, POLICY, READ, shop as withLogs, statementField, writesOf } from './grant-fixtures';
 
@@ -162,7 +163,7 @@ describe('a grant in a write callback into a policy that exists', () => {
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
       `field conflict: 'shop/acme/DataAccess', '${POLICY}' and '${POLICY}/Resource' (addPropertyOverride at ${at}) all write PolicyDocument.Statement of AWS::IAM::Policy ${POLICY}/Resource. ` +
-        'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from all of them but one (${contributes('write callback', 'shop/acme/DataAccess')}; ${declares(POLICY)}; ${calls(`${POLICY}/Resource`, `addPropertyOverride at ${at}`)}).`,
     ]);
   });
 });

@@ -148,7 +148,7 @@ describe('declarations and objects a JavaScript program gets wrong: CAP010 at sy
       new ApiObject(r, 'Sym', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sym' }, data: { list: ['a', Symbol('s')] } });
       new ApiObject(r, 'Fn', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn', labels: { made: (() => 'x') as any } } });
     })).toEqual([
-      "'data.list.1' of ConfigMap sym declared by 'cdn/Routing/Sym' is a Symbol, which JSON and YAML have no form for. Give it as a string or a number.",
+      "'data.list[1]' of ConfigMap sym declared by 'cdn/Routing/Sym' is a Symbol, which JSON and YAML have no form for. Give it as a string or a number.",
       "'data.n' of ConfigMap big declared by 'cdn/Routing/Big' is a BigInt, which JSON and YAML have no form for. Give it as a string or a number.",
       // the label rule says it too, as of any label value that is no string
       "'metadata.labels.made' (function () => 'x') of ConfigMap fn declared by 'cdn/Routing/Fn' must be a string. Quote the value.",

@@ -3,6 +3,7 @@ import { Aspects, CfnCondition, CfnDeletionPolicy, Fn, RemovalPolicy, Stack } fr
 import { Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { removeTempDirs, siteOfNextLine, tempDir } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, SharedBase } from '../src';
 
 afterAll(removeTempDirs);
@@ -17,7 +18,8 @@ function bucket(props: s3.BucketProps = {}) {
 
 const messages = (app: CapabilityApp) => app.synthesize().violations.map((v) => `${v.code} ${v.message}`);
 const KEEP_ONE = "Give each field one owner: keep one of these calls on 'shop/Base/Bucket/Resource' (each replaces the value of the one before it), and write what another team needs with a Contribution.";
-const DROP_ONE = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
+/** CAP002's fix for two writers, with how each wrote the fields. */
+const dropOne = (...ways: string[]) => `Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 
 describe('overrides of resource attributes outside Properties are writes', () => {
   test('two Contributions that set DeletionPolicy are CAP002 naming both', () => {
@@ -28,7 +30,7 @@ describe('overrides of resource attributes outside Properties are writes', () =>
 
     // THEN
     expect(messages(app)).toEqual([
-      `CAP002 field conflict: 'shop/Base/Backup' and 'shop/Base/Cleanup' both write DeletionPolicy of AWS::S3::Bucket shop/Base/Bucket/Resource (resource attributes). ${DROP_ONE}`,
+      `CAP002 field conflict: 'shop/Base/Backup' and 'shop/Base/Cleanup' both write DeletionPolicy of AWS::S3::Bucket shop/Base/Bucket/Resource (resource attributes). ${dropOne(contributes('write callback', 'shop/Base/Backup', 'shop/Base/Cleanup'))}`,
     ]);
   });
 
@@ -102,8 +104,8 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     const app = CapabilityTesting.app();
     return { app, base: new SharedBase(new Capability(app, 'shop'), 'Base') };
   }
-  const conflict = (writers: string, fields: string, resource: string) =>
-    `CAP002 field conflict: ${writers} both write ${fields} of AWS::S3::Bucket ${resource} (resource attributes). ${DROP_ONE}`;
+  const conflict = (writers: string, fields: string, resource: string, ...ways: string[]) =>
+    `CAP002 field conflict: ${writers} both write ${fields} of AWS::S3::Bucket ${resource} (resource attributes). ${dropOne(...ways)}`;
   const violationsOf = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`);
 
   test('a Contribution\'s applyRemovalPolicy over the removal policy its declarer set is CAP002, not a lost RETAIN', () => {
@@ -116,7 +118,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
 
     // THEN
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Cleanup' and 'shop/Base/Logs'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Logs/Resource'),
+      conflict("'shop/Base/Cleanup' and 'shop/Base/Logs'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Logs/Resource', contributes('write callback', 'shop/Base/Cleanup'), declares('shop/Base/Logs')),
     ]);
   });
 
@@ -127,7 +129,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     new Contribution(base, 'Scrub', { target: data, write: (b) => b.applyRemovalPolicy(RemovalPolicy.DESTROY) });
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Backup' and 'shop/Base/Scrub'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+      conflict("'shop/Base/Backup' and 'shop/Base/Scrub'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource', contributes('write callback', 'shop/Base/Backup', 'shop/Base/Scrub')),
     ]);
   });
 
@@ -138,7 +140,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     new Contribution(base, 'DropTmp', { target: tmp, write: (r) => { r.cfnOptions.deletionPolicy = CfnDeletionPolicy.DELETE; } });
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/DropTmp' and 'shop/Base/KeepTmp'", 'DeletionPolicy', 'shop/Base/Tmp/Resource'),
+      conflict("'shop/Base/DropTmp' and 'shop/Base/KeepTmp'", 'DeletionPolicy', 'shop/Base/Tmp/Resource', contributes('write callback', 'shop/Base/DropTmp', 'shop/Base/KeepTmp')),
     ]);
   });
 
@@ -149,7 +151,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     data.applyRemovalPolicy(RemovalPolicy.DESTROY);
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource'),
+      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy, UpdateReplacePolicy', 'shop/Base/Data/Resource', contributes('write callback', 'shop/Base/Backup'), declares('shop/Base/Data')),
     ]);
   });
 
@@ -160,7 +162,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     new Contribution(base, 'Backup', { target: data, write: (b) => (b.node.defaultChild as s3.CfnBucket).addOverride('DeletionPolicy', 'Retain') });
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy', 'shop/Base/Data/Resource'),
+      conflict("'shop/Base/Backup' and 'shop/Base/Data'", 'DeletionPolicy', 'shop/Base/Data/Resource', contributes('write callback', 'shop/Base/Backup'), declares('shop/Base/Data')),
     ]);
   });
 
@@ -173,7 +175,8 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
 
     expect(violationsOf(app)).toEqual([
       `CAP002 field conflict: 'shop/Base' (Aspects.of().add at ${at}) and 'shop/Base/Backup' both write DeletionPolicy, UpdateReplacePolicy of AWS::S3::Bucket shop/Base/Data/Resource (resource attributes). `
-      + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride), or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it).',
+      + `Give each field one owner: drop it from one of them (${calls('shop/Base', `Aspects.of().add at ${at}`)}; ${contributes('write callback', 'shop/Base/Backup')}), `
+      + 'or keep the aspect off the resource (its visit skips it, or it is added to a scope that does not hold it).',
     ]);
   });
 
@@ -185,7 +188,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     cfn.addOverride('Metadata.a', 2);
 
     expect(violationsOf(app)).toEqual([
-      conflict(`'shop/Base/Data/Resource' (addOverride at ${at}) and 'shop/Base/Docs'`, 'Metadata.a', 'shop/Base/Data/Resource'),
+      conflict(`'shop/Base/Data/Resource' (addOverride at ${at}) and 'shop/Base/Docs'`, 'Metadata.a', 'shop/Base/Data/Resource', calls('shop/Base/Data/Resource', `addOverride at ${at}`), contributes('write callback', 'shop/Base/Docs')),
     ]);
   });
 
@@ -198,7 +201,7 @@ describe('resource attributes written through aws-cdk\'s API (applyRemovalPolicy
     new Contribution(base, 'Env', { target: cfn, write: (r) => { r.cfnOptions.condition = staging; } });
 
     expect(violationsOf(app)).toEqual([
-      conflict("'shop/Base/Data' and 'shop/Base/Env'", 'Condition', 'shop/Base/Data/Resource'),
+      conflict("'shop/Base/Data' and 'shop/Base/Env'", 'Condition', 'shop/Base/Data/Resource', declares('shop/Base/Data'), contributes('write callback', 'shop/Base/Env')),
     ]);
   });
 

@@ -13,6 +13,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
 
 let outdir: string;
@@ -32,8 +33,8 @@ function fixture() {
 }
 
 /** The exact CAP002 message for two writers of one property. */
-const conflict = (a: string, b: string, fields: string, object: string) =>
-  `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+const conflict = (a: string, b: string, fields: string, object: string, ...ways: string[]) =>
+  `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 
 /** The exact CAP002 message for two claims of one physical name. */
 const claim = (a: string, b: string, what: string) =>
@@ -235,7 +236,7 @@ describe('contributions to CloudFormation resources', () => {
     expect(app.synthesize().violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict('cdn/Base/Bucket', 'cdn/Base/Ops/Name', 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+        message: conflict('cdn/Base/Bucket', 'cdn/Base/Ops/Name', 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket/Resource', declares('cdn/Base/Bucket'), contributes('fields', 'cdn/Base/Ops/Name')),
         paths: ['cdn/Base/Bucket', 'cdn/Base/Ops/Name'],
       },
     ]);
@@ -252,7 +253,7 @@ describe('contributions to CloudFormation resources', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Base/Ops/A', 'cdn/Base/Ops/B', 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource'),
+      conflict('cdn/Base/Ops/A', 'cdn/Base/Ops/B', 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource', contributes('fields', 'cdn/Base/Ops/A', 'cdn/Base/Ops/B')),
     ]);
   });
 
@@ -266,7 +267,7 @@ describe('contributions to CloudFormation resources', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Base/Ops/Value', 'cdn/Base/Param', 'Value', 'AWS::SSM::Parameter cdn/Base/Param'),
+      conflict('cdn/Base/Ops/Value', 'cdn/Base/Param', 'Value', 'AWS::SSM::Parameter cdn/Base/Param', contributes('fields', 'cdn/Base/Ops/Value'), declares('cdn/Base/Param')),
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting, RuntimeWriter } from '../src';
+import { declares, inCluster } from './write-fixtures';
 
 /** The violations of Deployment shop/web (one container named "2", the finalizer "true") with a second writer: a Contribution of its image and finalizers, or a runtime writer of `fields`. */
 function violationsOf(second: { contribution: true } | { fields: string[] }): string[] {
@@ -34,8 +35,8 @@ describe('a path copied from a CAP002 message into a RuntimeWriter names the fie
     // THEN it names the same field: a conflict on it with the declarer, not a field the schema does not have
     expect(violations).toEqual([
       "CAP002 field conflict: 'shop/Routing/Pinner' (RuntimeWriter) and 'shop/Routing/Web' both write spec.template.spec.containers[name=\"2\"].image of apps/Deployment shop/web. " +
-        "Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride, or the RuntimeWriter's fields): " +
-        "'shop/Routing/Pinner' (RuntimeWriter) writes it in the cluster, where the deploy-time value would be overwritten or would overwrite the controller.",
+        `Give each field one owner: drop it from one of them (${inCluster('shop/Routing/Pinner')}; ${declares('shop/Routing/Web')}): ` +
+        'the deploy-time value would be overwritten or would overwrite the controller.',
     ]);
   });
 });

@@ -9,6 +9,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { formatPlan } from '../src/cli/format-plan';
 
@@ -18,7 +19,8 @@ function fixture() {
   return { app, routing: new RuntimeRouting(cdn, 'Routing'), base: new SharedBase(cdn, 'Base') };
 }
 
-const FIX = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
+/** CAP002's fix for two writers, with how each wrote the fields. */
+const fix = (...ways: string[]) => `Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 /** The fix when every writer is a plain call on one object. */
 const KEEP_ONE = (object: string) => `Give each field one owner: keep one of these calls on '${object}' (each replaces the value of the one before it), and write what another team needs with a Contribution.`;
 
@@ -219,7 +221,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     const result = CapabilityTesting.synth(app);
     expect(result.violations.map((v) => [v.code, v.message])).toEqual([[
       'CAP002',
-      "field conflict: 'cdn/Routing/Team/Args' and 'cdn/Routing/Web' both write spec.template.spec.containers[name=app].args of apps/Deployment prod/web. " + FIX,
+      "field conflict: 'cdn/Routing/Team/Args' and 'cdn/Routing/Web' both write spec.template.spec.containers[name=app].args of apps/Deployment prod/web. " + fix(contributes('patches', 'cdn/Routing/Team/Args'), declares('cdn/Routing/Web')),
     ]]);
   });
 
@@ -267,7 +269,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
 
     // THEN refused, naming both
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: 'cdn/Routing/Owner' and 'cdn/Routing/Settings' (addJsonPatch at ${at}) both write metadata.annotations, metadata.annotations["example.com/owner"] of ConfigMap shop/settings. ${FIX}`,
+      `field conflict: 'cdn/Routing/Owner' and 'cdn/Routing/Settings' (addJsonPatch at ${at}) both write metadata.annotations, metadata.annotations["example.com/owner"] of ConfigMap shop/settings. ${fix(contributes('patches', 'cdn/Routing/Owner'), calls('cdn/Routing/Settings', `addJsonPatch at ${at}`))}`,
     ]);
   });
 
@@ -365,7 +367,7 @@ describe('Kubernetes: a plain addJsonPatch', () => {
     // THEN the escape hatch no longer conflicts with the declarer, but with the contribution
     expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
       [
-        `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Level' both write data.level of ConfigMap prod/config. ${FIX}`,
+        `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Level' both write data.level of ConfigMap prod/config. ${fix(calls('cdn/Routing/Config', `addJsonPatch at ${at}`), contributes('write callback', 'cdn/Routing/Ops/Level'))}`,
         ['cdn/Routing/Config', 'cdn/Routing/Ops/Level'],
       ],
     ]);
@@ -408,7 +410,7 @@ describe('a plain deletion of what an earlier plain escape hatch of the same obj
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Mode' both write data.mode of ConfigMap prod/config. ${FIX}`,
+      `field conflict: 'cdn/Routing/Config' (addJsonPatch at ${at}) and 'cdn/Routing/Ops/Mode' both write data.mode of ConfigMap prod/config. ${fix(calls('cdn/Routing/Config', `addJsonPatch at ${at}`), contributes('patches', 'cdn/Routing/Ops/Mode'))}`,
     ]);
   });
 

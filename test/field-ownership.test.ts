@@ -5,6 +5,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CompositionError, Contribution, RuntimeRouting } from '../src';
 
 let outdir: string;
@@ -26,8 +27,8 @@ const duplicate = (object: string, a: string, b: string) =>
   `duplicate object: ${object} is declared by '${a}' and '${b}'. Declare it once; let the other construct write its own fields with new Contribution(scope, id, { target, fields }).`;
 
 /** The exact CAP002 message for two writers. */
-const conflict = (a: string, b: string, fields: string, object: string) =>
-  `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+const conflict = (a: string, b: string, fields: string, object: string, ...ways: string[]) =>
+  `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 
 /** The exact CAP003 message. */
 const statusWrite = (writer: string, fields: string, object: string) =>
@@ -97,7 +98,7 @@ describe('the incident: two controllers write one ApplicationDeployment', () => 
     expect(app.synthesize().violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict('cdn/Routing/DeploymentController/Fields', 'cdn/Routing/Network', 'spec.applicationId', 'apps.example.com/ApplicationDeployment apps/app1'),
+        message: conflict('cdn/Routing/DeploymentController/Fields', 'cdn/Routing/Network', 'spec.applicationId', 'apps.example.com/ApplicationDeployment apps/app1', contributes('fields', 'cdn/Routing/DeploymentController/Fields'), declares('cdn/Routing/Network')),
         paths: ['cdn/Routing/DeploymentController/Fields', 'cdn/Routing/Network'],
       },
     ]);
@@ -312,7 +313,7 @@ describe('JSON patches are writes', () => {
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
       `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) and 'cdn/Routing/Controller/Fields' both write spec.timers.rollout of apps.example.com/ApplicationDeployment apps/app1. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from one of them (${calls('cdn/Routing/App1', `addJsonPatch at ${at}`)}; ${contributes('fields', 'cdn/Routing/Controller/Fields')}).`,
     ]);
   });
 });
@@ -344,7 +345,7 @@ describe('reporting', () => {
       [
         'The composition was refused with 3 violations:',
         `CAP001 ${duplicate('ConfigMap prod/c', 'cdn/Routing/Dup1', 'cdn/Routing/Dup2')}`,
-        `CAP002 ${conflict('cdn/Routing/App1', 'cdn/Routing/Controller/Id', 'spec.applicationId', object)}`,
+        `CAP002 ${conflict('cdn/Routing/App1', 'cdn/Routing/Controller/Id', 'spec.applicationId', object, declares('cdn/Routing/App1'), contributes('fields', 'cdn/Routing/Controller/Id'))}`,
         `CAP003 ${statusWrite('cdn/Routing/Controller/Status', 'status.phase', object)}`,
       ].join('\n'),
     );

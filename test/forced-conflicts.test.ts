@@ -7,6 +7,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
+import { contributes, inCluster } from './write-fixtures';
 
 /** An app with a capability `shop`, its runtime chart with a ConfigMap `shop/settings` (`data.level: info`) and a team. */
 function fixture() {
@@ -91,8 +92,8 @@ describe('a Contribution with force: true and another writer of its leaf', () =>
 
     expect(lines(app)).toEqual([
       "CAP002 field conflict: 'shop/Routing/Operator' (RuntimeWriter) and 'shop/Routing/Team/Debug' both write data.level of ConfigMap shop/settings. "
-      + "Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride, or the RuntimeWriter's fields): "
-      + "'shop/Routing/Operator' (RuntimeWriter) writes it in the cluster, where the deploy-time value would be overwritten or would overwrite the controller.",
+      + `Give each field one owner: drop it from one of them (${inCluster('shop/Routing/Operator')}; ${contributes('fields', 'shop/Routing/Team/Debug')}): `
+      + 'the deploy-time value would be overwritten or would overwrite the controller.',
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
 import { crdWithSpec } from './util';
+import { contributes, declares } from './write-fixtures';
 import { formatPath } from '../src/collect/ledger/field-path';
 import { leavesOf, ownedLeaves } from '../src/collect/ledger/leaves';
 import { patchLeaves, topologyOfManifest } from '../src/collect/ledger/runtime-writes';
@@ -369,8 +370,9 @@ describe('server-side apply leaves, through contributions', () => {
   const podSpec = (fields: Record<string, unknown>) => ({ spec: { template: { spec: fields } } });
 
   /** The exact CAP002 message for two writers of a Deployment prod/web. */
-  const conflict = (a: string, b: string, fields: string, object = 'apps/Deployment prod/web') =>
-    `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+  const conflict = (a: string, b: string, fields: string, object: string, ...ways: string[]) =>
+    `field conflict: '${a}' and '${b}' both write ${fields} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
+  const WEB = 'apps/Deployment prod/web';
 
   /** The single emitted manifest named `name`. */
   function emitted(app: CapabilityApp, name: string): any {
@@ -423,7 +425,7 @@ describe('server-side apply leaves, through contributions', () => {
     expect(app.synthesize().violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image'),
+        message: conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields'), declares('cdn/Routing/Web')),
         paths: ['cdn/Routing/TeamA/Fields', 'cdn/Routing/Web'],
       },
     ]);
@@ -438,7 +440,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.containers[name=app].image', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields'), declares('cdn/Routing/Web')),
     ]);
   });
 
@@ -452,7 +454,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP].name'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].ports[containerPort=80,protocol=TCP].name', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -479,7 +481,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN only the second is refused
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamB/Fields', 'spec.ports[port=80,protocol=TCP].targetPort', 'Service prod/web'),
+      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamB/Fields', 'spec.ports[port=80,protocol=TCP].targetPort', 'Service prod/web', declares('cdn/Routing/Svc'), contributes('fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -508,7 +510,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].volumeMounts[mountPath=/a].name'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].volumeMounts[mountPath=/a].name', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -537,7 +539,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].env[name=A].value'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.containers[name=app].env[name=A].value', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -554,7 +556,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', field),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', field, WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -568,7 +570,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.tolerations'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.tolerations', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -582,7 +584,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.nodeSelector'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.template.spec.nodeSelector', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -595,7 +597,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN a LabelSelector is atomic: the contested leaf is spec.selector
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.selector'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.selector', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields'), declares('cdn/Routing/Web')),
     ]);
   });
 
@@ -612,7 +614,7 @@ describe('server-side apply leaves, through contributions', () => {
     expect(violations[0].paths).toEqual([...writers, 'cdn/Routing/Web']);
     expect(violations[0].message).toBe(
       `field conflict: ${[...writers, 'cdn/Routing/Web'].map((w) => `'${w}'`).join(', ').replace(/, ('[^']*')$/, ' and $1')} all write spec.replicas of apps/Deployment prod/web. ` +
-      'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+      `Give each field one owner: drop it from all of them but one (1000 of them write it as a Contribution, in its fields; ${declares('cdn/Routing/Web')}).`,
     );
   });
 
@@ -666,7 +668,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamA/Fields', 'spec.selector', 'Service prod/web'),
+      conflict('cdn/Routing/Svc', 'cdn/Routing/TeamA/Fields', 'spec.selector', 'Service prod/web', declares('cdn/Routing/Svc'), contributes('fields', 'cdn/Routing/TeamA/Fields')),
     ]);
   });
 
@@ -697,7 +699,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.labels["app.kubernetes.io/part-of"]'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.labels["app.kubernetes.io/part-of"]', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -711,7 +713,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.annotations.owner'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'metadata.annotations.owner', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -737,7 +739,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/Config', 'cdn/Routing/TeamA/Fields', 'data["nginx.conf"]', 'ConfigMap prod/config'),
+      conflict('cdn/Routing/Config', 'cdn/Routing/TeamA/Fields', 'data["nginx.conf"]', 'ConfigMap prod/config', declares('cdn/Routing/Config'), contributes('fields', 'cdn/Routing/TeamA/Fields')),
     ]);
   });
 
@@ -752,7 +754,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.routes', 'apps.example.com/ApplicationDeployment apps/app1'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields', 'spec.routes', 'apps.example.com/ApplicationDeployment apps/app1', contributes('fields', 'cdn/Routing/TeamA/Fields', 'cdn/Routing/TeamB/Fields')),
     ]);
   });
 
@@ -768,7 +770,7 @@ describe('server-side apply leaves, through contributions', () => {
     expect(app.synthesize().violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict('cdn/Routing/App1', 'cdn/Routing/TeamA/Fields', 'spec.config', 'apps.example.com/ApplicationDeployment apps/app1'),
+        message: conflict('cdn/Routing/App1', 'cdn/Routing/TeamA/Fields', 'spec.config', 'apps.example.com/ApplicationDeployment apps/app1', declares('cdn/Routing/App1'), contributes('fields', 'cdn/Routing/TeamA/Fields')),
         paths: ['cdn/Routing/App1', 'cdn/Routing/TeamA/Fields'],
       },
     ]);
@@ -785,7 +787,7 @@ describe('server-side apply leaves, through contributions', () => {
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
-      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.nodeSelector'),
+      conflict('cdn/Routing/TeamA/Fields', 'cdn/Routing/Web', 'spec.template.spec.nodeSelector', WEB, contributes('fields', 'cdn/Routing/TeamA/Fields'), declares('cdn/Routing/Web')),
     ]);
   });
 

@@ -9,6 +9,7 @@ import * as kplus from 'cdk8s-plus-30';
 import * as kplus33 from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { capturingOutput, newApp, removeTempDirs } from './util';
+import { contributes, declares } from './write-fixtures';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting, Violation } from '../src';
 import { main } from '../src/cli/main';
 import { formatPath } from '../src/collect/ledger/field-path';
@@ -106,7 +107,8 @@ describe('CAP002 against a cdk8s-plus default', () => {
     new Contribution(team, 'Scale', { target: web, fields: { spec: { replicas: 5 } } });
 
     expect(codeLines(app.synthesize().violations)).toEqual([
-      "CAP002 field conflict: 'shop/Routing/Platform/Scale' and 'shop/Routing/Web' both write spec.replicas of apps/Deployment shop/web. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).",
+      "CAP002 field conflict: 'shop/Routing/Platform/Scale' and 'shop/Routing/Web' both write spec.replicas of apps/Deployment shop/web. "
+        + `Give each field one owner: drop it from one of them (${contributes('fields', 'shop/Routing/Platform/Scale')}; ${declares('shop/Routing/Web')}).`,
     ]);
   });
 

@@ -5,6 +5,7 @@ import { Capability, CapabilityTesting, Contribution, RuntimeRouting, Violation 
 import type { SmdResult } from './smd/smd';
 import { smdVerdicts } from './smd/verdicts';
 import { crdWithSpec, newApp, removeTempDirs, siteOfNextLine } from './util';
+import { calls, declares } from './write-fixtures';
 import { contradictionsOf } from '../src/collect/ledger/contradictions';
 import { CrdTopologies } from '../src/collect/topology/crd-topology';
 import { topologyOf } from '../src/collect/topology/field-topology';
@@ -73,7 +74,7 @@ describe('CAP010: merged contradictions, naming each writer', () => {
     // THEN the duplicate is CAP010 (and the two images of one element are CAP002: an added element overrides nothing)
     expect(lines(app.synthesize().violations)).toEqual([
       `CAP002 field conflict: 'shop/Routing/Web' and 'shop/Routing/Web' (addJsonPatch at ${at}) both write spec.template.spec.containers[name=app].image of apps/Deployment shop/web. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from one of them (${declares('shop/Routing/Web')}; ${calls('shop/Routing/Web', `addJsonPatch at ${at}`)}).`,
       `CAP010 invalid object: spec.template.spec.containers of apps/Deployment shop/web has 2 elements with the key [name=app], written by 'shop/Routing/Web' and 'shop/Routing/Web' (addJsonPatch at ${at}). ` +
         'Server-side apply refuses a keyed list with a duplicate key: give each element its own key, or write the element once.',
     ]);

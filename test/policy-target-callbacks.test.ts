@@ -9,6 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Capability, CapabilityTesting, Contribution, DeploymentAggregate, SharedBase } from '../src';
 import { bucketStatement, defaultPolicyStatements, LOGS_WRITE, POLICY, POLICY_LABEL as LABEL, READ, shop, statementField, writesOf } from './grant-fixtures';
+import { contributes, declares } from './write-fixtures';
 
 const QUEUES = { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: '*' };
 const TOPICS = { Action: 'sns:Publish', Effect: 'Allow', Resource: '*' };
@@ -175,7 +176,7 @@ describe('a write callback that adds statements to the policy it targets', () =>
     // THEN the name is a field both write
     expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
       `CAP002 field conflict: 'shop/acme/ExtraPerms' and '${POLICY}' both write PolicyName of ${LABEL}. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from one of them (${contributes('write callback', 'shop/acme/ExtraPerms')}; ${declares(POLICY)}).`,
     ]);
   });
 
@@ -192,7 +193,7 @@ describe('a write callback that adds statements to the policy it targets', () =>
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
       `CAP002 field conflict: 'shop/acme/ExtraPerms' and '${POLICY}' both write PolicyDocument.Statement of ${LABEL}. ` +
-        'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from one of them (${contributes('write callback', 'shop/acme/ExtraPerms')}; ${declares(POLICY)}).`,
     ]);
   });
 
@@ -210,7 +211,7 @@ describe('a write callback that adds statements to the policy it targets', () =>
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([
       `CAP002 field conflict: '${POLICY}', 'shop/acme/Narrow' and 'shop/acme/Queues' all write PolicyDocument.Statement of ${LABEL}. ` +
-        'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        `Give each field one owner: drop it from all of them but one (${declares(POLICY)}; ${contributes('write callback', 'shop/acme/Narrow', 'shop/acme/Queues')}).`,
     ]);
   });
 });

@@ -16,6 +16,7 @@ import { Construct } from 'constructs';
 import { parseAllDocuments } from 'yaml';
 import { Capability, CapabilityTesting, CapabilityTestResult, Contribution, RuntimeRouting } from '../src';
 import { removeTempDirs, siteOfNextLine, stepSummary, tempDir } from './util';
+import { contributes, declares } from './write-fixtures';
 
 afterAll(() => removeTempDirs());
 
@@ -67,7 +68,7 @@ describe('JSON patches, against cdk8s-core test/api-object.test.ts and test/json
     // THEN
     expect(messages(CapabilityTesting.synth(app))).toEqual([
       "CAP002 field conflict: 'c/test/Team' and 'c/test/obj' both write spec.bar.baz, spec.foo of example.com/Obj test-obj-c8686f96. "
-        + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        + `Give each field one owner: drop it from one of them (${contributes('patches', 'c/test/Team')}; ${declares('c/test/obj')}).`,
     ]);
   });
 
@@ -156,7 +157,7 @@ describe('chart labels, against cdk8s-core test/api-object.test.ts ("chart label
     ]);
     expect(messages(CapabilityTesting.synth(withTeam))).toEqual([
       "CAP002 field conflict: 'c/my-chart/group/Team' and 'c/my-chart/group/obj2' both write metadata.labels.bar of example.com/Obj2 my-chart-group-obj2-c824cfcd. "
-        + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+        + `Give each field one owner: drop it from one of them (${contributes('fields', 'c/my-chart/group/Team')}; ${declares('c/my-chart/group/obj2')}).`,
     ]);
   });
 });

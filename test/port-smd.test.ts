@@ -20,6 +20,7 @@
 import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Capability, CapabilityTesting, CapabilityTestResult, Contribution, RuntimeRouting, RuntimeWriter } from '../src';
 import { crdWithSpec } from './util';
+import { contributes, declares, inCluster } from './write-fixtures';
 
 /** A CRD of kind `Thing` whose spec has `properties`, one `Thing` declared by 'smd/Routing/Thing', the other writers, synthesized. */
 function compose(
@@ -46,8 +47,9 @@ function controller(routing: RuntimeRouting, id: string, thing: ApiObject, field
 const messages = (result: CapabilityTestResult) => result.violations.map((v) => `${v.code} ${v.message}`);
 const specOf = (result: CapabilityTestResult) => result.runtimeObjects.find((o) => o.kind === 'Thing')?.spec;
 
-const OWNERS = 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).';
-const conflict = (a: string, b: string, fields: string) => `CAP002 field conflict: '${a}' and '${b}' both write ${fields} of example.com/Thing ns/t. ${OWNERS}`;
+/** The CAP002 message for two writers of `fields` of the Thing, with how each wrote them. */
+const conflict = (a: string, b: string, fields: string, ...ways: string[]) =>
+  `CAP002 field conflict: '${a}' and '${b}' both write ${fields} of example.com/Thing ns/t. Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 
 describe('the conflicts of one apply, against merge/conflict_test.go', () => {
   // Ported from TestNewFromSets: the conflicts SMD reports for one apply, grouped by the manager they are with
@@ -72,8 +74,8 @@ describe('the conflicts of one apply, against merge/conflict_test.go', () => {
 
     // THEN Carol conflicts with Alice on Alice's fields and with Bob on Bob's; Alice and Bob do not conflict
     expect(messages(result)).toEqual([
-      conflict('smd/Routing/Alice', 'smd/Routing/Carol', 'spec.list[key=a,id=2].name, spec.value'),
-      conflict('smd/Routing/Carol', 'smd/Routing/Thing', 'spec.key, spec.list[key=a,id=2].port'),
+      conflict('smd/Routing/Alice', 'smd/Routing/Carol', 'spec.list[key=a,id=2].name, spec.value', contributes('fields', 'smd/Routing/Alice', 'smd/Routing/Carol')),
+      conflict('smd/Routing/Carol', 'smd/Routing/Thing', 'spec.key, spec.list[key=a,id=2].port', contributes('fields', 'smd/Routing/Carol'), declares('smd/Routing/Thing')),
     ]);
   });
 
@@ -97,8 +99,8 @@ describe('the conflicts of one apply, against merge/conflict_test.go', () => {
 
     // THEN the same conflict for the first two; the third is a field the schema does not have
     const contested = "CAP002 field conflict: 'smd/Routing/Controller' (RuntimeWriter) and 'smd/Routing/Thing' both write spec.list[key=a,id=2].name of example.com/Thing ns/t. "
-      + "Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride, or the RuntimeWriter's fields): "
-      + "'smd/Routing/Controller' (RuntimeWriter) writes it in the cluster, where the deploy-time value would be overwritten or would overwrite the controller.";
+      + `Give each field one owner: drop it from one of them (${inCluster('smd/Routing/Controller')}; ${declares('smd/Routing/Thing')}): `
+      + 'the deploy-time value would be overwritten or would overwrite the controller.';
     expect(smdOrder).toEqual([contested]);
     expect(ledgerOrder).toEqual([contested]);
     expect(quoted).toEqual([
@@ -125,7 +127,7 @@ describe('the conflicts of one apply, against merge/conflict_test.go', () => {
 
     // THEN one violation, both fields in full
     expect(messages(result)).toEqual([
-      conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.obj.template.obj.list[name=a].id, spec.obj.template.obj.list[name=a].key'),
+      conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.obj.template.obj.list[name=a].id, spec.obj.template.obj.list[name=a].key', contributes('fields', 'smd/Routing/Other'), declares('smd/Routing/Thing')),
     ]);
   });
 });
@@ -153,8 +155,8 @@ describe('an applier and a controller, against merge/leaf_test.go and merge/set_
     // THEN
     expect(messages(result)).toEqual([
       "CAP002 field conflict: 'smd/Routing/Controller' (RuntimeWriter) and 'smd/Routing/Thing' both write spec.string of example.com/Thing ns/t. "
-        + "Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride, or the RuntimeWriter's fields): "
-        + "'smd/Routing/Controller' (RuntimeWriter) writes it in the cluster, where the deploy-time value would be overwritten or would overwrite the controller.",
+        + `Give each field one owner: drop it from one of them (${inCluster('smd/Routing/Controller')}; ${declares('smd/Routing/Thing')}): `
+        + 'the deploy-time value would be overwritten or would overwrite the controller.',
     ]);
   });
 
@@ -207,7 +209,7 @@ describe('atomic and granular maps and lists, against merge/field_level_override
     const result = compose(OVERRIDES, { atomicMapReference: { name: 'a' } }, (routing, thing) => contribute(routing, 'ApplyTwo', thing, { atomicMapReference: { value: 2 } }));
 
     // THEN upstream's conflict: .atomicMapReference, with apply_one
-    expect(messages(result)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.atomicMapReference')]);
+    expect(messages(result)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.atomicMapReference', contributes('fields', 'smd/Routing/ApplyTwo'), declares('smd/Routing/Thing'))]);
   });
 
   test('an atomic list of maps: another element conflicts on the whole list (test_override_associative_list_with_atomic)', () => {
@@ -216,7 +218,7 @@ describe('atomic and granular maps and lists, against merge/field_level_override
       contribute(routing, 'ApplyTwo', thing, { associativeListReference: [{ name: 'b', value: 2 }] }));
 
     // THEN upstream's conflict: .associativeListReference, with apply_one
-    expect(messages(result)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.associativeListReference')]);
+    expect(messages(result)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.associativeListReference', contributes('fields', 'smd/Routing/ApplyTwo'), declares('smd/Routing/Thing'))]);
   });
 
   test('a set of numbers: each writer owns its values, merged in order (test_override_inline_atomic_list_with_associative)', () => {
@@ -239,7 +241,7 @@ describe('atomic and granular maps and lists, against merge/field_level_override
     const forced = compose(ATOMIC, { atomicMap: { field1: 'a' } }, (routing, thing) => contribute(routing, 'ApplyTwo', thing, { atomicMap: { field2: 'b' } }, true));
 
     // THEN without force upstream's conflict on .atomicMap; with it upstream's object, the map handed over
-    expect(messages(refused)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.atomicMap')]);
+    expect(messages(refused)).toEqual([conflict('smd/Routing/ApplyTwo', 'smd/Routing/Thing', 'spec.atomicMap', contributes('fields', 'smd/Routing/ApplyTwo'), declares('smd/Routing/Thing'))]);
     expect(messages(forced)).toEqual([]);
     expect(specOf(forced)).toEqual({ atomicMap: { field2: 'b' } });
     expect(forced.plan!.ownership!.handovers).toEqual([
@@ -347,7 +349,7 @@ describe('duplicates, against merge/duplicates_test.go and typed/validate_test.g
       contribute(routing, 'Other', thing, { list: [{ name: 'a', value1: 2 }] }));
 
     // THEN one element a in the merge, its value1 contested
-    expect(messages(result)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.list[name=a].value1')]);
+    expect(messages(result)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.list[name=a].value1', contributes('fields', 'smd/Routing/Other'), declares('smd/Routing/Thing'))]);
   });
 
   // Ported from list/merge/apply_update_duplicates_apply_without: the applier applies element b alone, the updater
@@ -392,7 +394,7 @@ describe('unknown fields, against merge/preserve_unknown_test.go', () => {
     const other = compose(PRESERVE, declared, (routing, thing) => contribute(routing, 'Other', thing, { obj: { extra: 'new' } }));
 
     // THEN
-    expect(messages(same)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.obj.unknown')]);
+    expect(messages(same)).toEqual([conflict('smd/Routing/Other', 'smd/Routing/Thing', 'spec.obj.unknown', contributes('fields', 'smd/Routing/Other'), declares('smd/Routing/Thing'))]);
     expect(messages(other)).toEqual([]);
     expect(specOf(other)).toEqual({ obj: { num: 5, unknown: 'value', extra: 'new' } });
   });

@@ -7,7 +7,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { conflict, fixture } from './write-fixtures';
+import { conflict, contributes, declares, fixture } from './write-fixtures';
 import { CapabilityApp, CapabilityTesting, Contribution } from '../src';
 import { recordedCallbacks } from '../src/collect/ledger/label-recorder';
 import { runWriteCallbacks } from '../src/collect/ledger/write-callbacks';
@@ -74,7 +74,7 @@ describe('exact values on the recorded path', () => {
     ]);
     expect(CapabilityTesting.synth(app).violations).toEqual([{
       code: 'CAP002',
-      message: conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Team'", 'metadata.labels.team', SETTINGS),
+      message: conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Team'", 'metadata.labels.team', SETTINGS, contributes('write callback', 'cdn/Routing/DeployTeam/Team', 'cdn/Routing/NetOp/Team')),
       paths: ['cdn/Routing/DeployTeam/Team', 'cdn/Routing/NetOp/Team'],
     }]);
   });
@@ -105,7 +105,7 @@ describe('exact values on the recorded path', () => {
     // THEN
     expect(CapabilityTesting.synth(app).violations).toEqual([{
       code: 'CAP002',
-      message: conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Settings'", 'metadata.labels.team', SETTINGS),
+      message: conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Settings'", 'metadata.labels.team', SETTINGS, contributes('write callback', 'cdn/Routing/DeployTeam/Team'), declares('cdn/Routing/NetOp/Settings')),
       paths: ['cdn/Routing/DeployTeam/Team', 'cdn/Routing/NetOp/Settings'],
     }]);
   });
@@ -130,7 +130,7 @@ describe('exact values on the recorded path', () => {
       [{ path: ['metadata', 'labels', 'team'], before: 'deploy', after: 'netop' }],
     ]);
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Team'", 'metadata.labels.team', SETTINGS),
+      conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Team'", 'metadata.labels.team', SETTINGS, contributes('write callback', 'cdn/Routing/DeployTeam/Team', 'cdn/Routing/NetOp/Team')),
     ]);
   });
 

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { capturingOutput, HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { contributes, declares } from './write-fixtures';
 import { formatGithub } from '../src/cli/format-github';
 import { main } from '../src/cli/main';
 import { CapabilityTesting } from '../src/testing';
@@ -71,7 +72,7 @@ describe('a monorepo: a field conflict between two packages, planned from the ro
     }]);
     expect(doc.findings[0].message).toBe(
       "field conflict: 'cache/Routing/ScaleReader' and 'queues/Routing/Worker' both write spec.replicas of apps/Deployment worker. "
-      + 'Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).',
+      + `Give each field one owner: drop it from one of them (${contributes('fields', 'cache/Routing/ScaleReader')}; ${declares('queues/Routing/Worker')}).`,
     );
   });
 

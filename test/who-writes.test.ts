@@ -12,6 +12,7 @@ import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct, IConstruct } from 'constructs';
 import { siteOfNextLine } from './util';
+import { calls, contributes, declares } from './write-fixtures';
 import { Capability, CapabilityApp, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
 
 /** The first cell of each row of the README's table "Who writes this field". */
@@ -31,8 +32,8 @@ function fixture() {
   return { app, routing, base, team: new Construct(routing, 'Team'), ops: new Construct(base, 'Ops') };
 }
 
-const conflict = (a: string, b: string, field: string, object: string) =>
-  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one writer (its props, Contribution, addJsonPatch or addPropertyOverride).`;
+const conflict = (a: string, b: string, field: string, object: string, ...ways: string[]) =>
+  `field conflict: ${a} and ${b} both write ${field} of ${object}. Give each field one owner: drop it from one of them (${ways.join('; ')}).`;
 const SETTINGS = 'ConfigMap cdn/settings';
 const settings = (scope: Construct, data: Record<string, unknown> = { level: 'info' }) =>
   new ApiObject(scope, 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'cdn' }, data });
@@ -47,20 +48,20 @@ interface CaseResult {
 function contributionFields(): CaseResult {
   const { app, routing, team } = fixture();
   new Contribution(team, 'Level', { target: settings(routing), fields: { data: { level: 'debug' } } });
-  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS)] };
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS, declares('cdn/Routing/Settings'), contributes('fields', 'cdn/Routing/Team/Level'))] };
 }
 
 function contributionPatches(): CaseResult {
   const { app, routing, team } = fixture();
   new Contribution(team, 'Level', { target: settings(routing), patches: [JsonPatch.replace('/data/level', 'debug')] });
-  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS)] };
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS, declares('cdn/Routing/Settings'), contributes('patches', 'cdn/Routing/Team/Level'))] };
 }
 
 function contributionWrite(): CaseResult {
   const { app, routing, team } = fixture();
   const web = new kplus.Deployment(routing, 'Web', { metadata: { name: 'web', namespace: 'cdn', labels: { team: 'payments' } }, containers: [{ image: 'nginx' }] });
   new Contribution(team, 'Relabel', { target: web, write: (d) => d.metadata.addLabel('team', 'obs') });
-  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Relabel'", "'cdn/Routing/Web'", 'metadata.labels.team', 'apps/Deployment cdn/web')] };
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Relabel'", "'cdn/Routing/Web'", 'metadata.labels.team', 'apps/Deployment cdn/web', contributes('write callback', 'cdn/Routing/Team/Relabel'), declares('cdn/Routing/Web'))] };
 }
 
 function grantIntoPolicy(): CaseResult {
@@ -85,7 +86,8 @@ function grantIntoPolicy(): CaseResult {
       [
         `field conflict: 'cdn/Base/Ops/DataAccess', 'cdn/Base/Role/DefaultPolicy' and 'cdn/Base/Role/DefaultPolicy/Resource' (addPropertyOverride at ${at}) all write ` +
           'PolicyDocument.Statement of AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource. ' +
-          'Give each field one owner: drop it from all writers but one (its props, Contribution, addJsonPatch or addPropertyOverride).',
+          `Give each field one owner: drop it from all of them but one (${contributes('write callback', 'cdn/Base/Ops/DataAccess')}; ${declares('cdn/Base/Role/DefaultPolicy')}; `
+          + `${calls('cdn/Base/Role/DefaultPolicy/Resource', `addPropertyOverride at ${at}`)}).`,
       ],
     ],
   };
@@ -118,7 +120,7 @@ function statementsIntoTargetPolicy(): CaseResult {
     expected: [
       [],
       ['cdn/Base/Role/DefaultPolicy', 'cdn/Base/Ops/Queues', 'cdn/Base/Ops/DataAccess'],
-      [conflict("'cdn/Base/Ops/Queues'", "'cdn/Base/Role/DefaultPolicy'", 'PolicyDocument.Statement', 'AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource')],
+      [conflict("'cdn/Base/Ops/Queues'", "'cdn/Base/Role/DefaultPolicy'", 'PolicyDocument.Statement', 'AWS::IAM::Policy cdn/Base/Role/DefaultPolicy/Resource', contributes('write callback', 'cdn/Base/Ops/Queues'), declares('cdn/Base/Role/DefaultPolicy'))],
     ],
   };
 }
@@ -162,7 +164,7 @@ function plainJsonPatch(): CaseResult {
       removal.plan?.ownership?.overrides.map((o) => [o.field, o.by, o.over]),
     ],
     expected: [
-      [conflict(`'cdn/Routing/Settings' (addJsonPatch at ${other})`, "'cdn/Routing/Team/Mode'", 'data.mode', SETTINGS)],
+      [conflict(`'cdn/Routing/Settings' (addJsonPatch at ${other})`, "'cdn/Routing/Team/Mode'", 'data.mode', SETTINGS, calls('cdn/Routing/Settings', `addJsonPatch at ${other}`), contributes('fields', 'cdn/Routing/Team/Mode'))],
       [],
       [['data.level', `cdn/Routing/Settings (addJsonPatch at ${at})`]],
       [],
@@ -188,7 +190,7 @@ function plainOverride(): CaseResult {
   return {
     actual: [messages(app), removal.violations, removal.plan?.ownership?.overrides],
     expected: [
-      [conflict(`'cdn/Base/Bucket/Resource' (addPropertyOverride at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource')],
+      [conflict(`'cdn/Base/Bucket/Resource' (addPropertyOverride at ${at})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource', calls('cdn/Base/Bucket/Resource', `addPropertyOverride at ${at}`), contributes('fields', 'cdn/Base/Ops/Accelerate'))],
       [],
       [{
         object: 'AWS::S3::Bucket cdn/Base/Cors/Resource',
@@ -206,7 +208,7 @@ function tags(): CaseResult {
   new s3.CfnBucket(ops, 'Bucket', { tags: [{ key: 'team', value: 'payments' }] });
   const at = siteOfNextLine();
   Tags.of(base).add('team', 'obs');
-  return { actual: messages(app), expected: [conflict(`'cdn/Base' (Tags.of().add at ${at})`, "'cdn/Base/Ops/Bucket'", 'Tags.team', 'AWS::S3::Bucket cdn/Base/Ops/Bucket')] };
+  return { actual: messages(app), expected: [conflict(`'cdn/Base' (Tags.of().add at ${at})`, "'cdn/Base/Ops/Bucket'", 'Tags.team', 'AWS::S3::Bucket cdn/Base/Ops/Bucket', calls('cdn/Base', `Tags.of().add at ${at}`), declares('cdn/Base/Ops/Bucket'))] };
 }
 
 function mutatorsOutside(): CaseResult {
@@ -215,7 +217,7 @@ function mutatorsOutside(): CaseResult {
   web.metadata.addLabel('tier', 'web'); // another team's code, outside any Contribution
   web.containers[0].env.addVariable('MODE', kplus.EnvValue.fromValue('live'));
   new Contribution(team, 'Tier', { target: web, fields: { metadata: { labels: { tier: 'edge' } } } });
-  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Tier'", "'cdn/Routing/Web'", 'metadata.labels.tier', 'apps/Deployment cdn/web')] };
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Team/Tier'", "'cdn/Routing/Web'", 'metadata.labels.tier', 'apps/Deployment cdn/web', contributes('fields', 'cdn/Routing/Team/Tier'), declares('cdn/Routing/Web'))] };
 }
 
 function aspects(): CaseResult {
@@ -236,9 +238,9 @@ function aspects(): CaseResult {
   return {
     actual: messages(app),
     expected: [
-      conflict(`'cdn/Base' (Aspects.of().add at ${accelerate})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource')
+      conflict(`'cdn/Base' (Aspects.of().add at ${accelerate})`, "'cdn/Base/Ops/Accelerate'", 'AccelerateConfiguration.AccelerationStatus', 'AWS::S3::Bucket cdn/Base/Bucket/Resource', calls('cdn/Base', `Aspects.of().add at ${accelerate}`), contributes('fields', 'cdn/Base/Ops/Accelerate'))
         .replace(/\.$/, offResource),
-      conflict(`'cdn/Base' (PermissionsBoundary.of().apply at ${boundary})`, "'cdn/Base/Ops/Boundary'", 'PermissionsBoundary', 'AWS::IAM::Role cdn/Base/Role/Resource')
+      conflict(`'cdn/Base' (PermissionsBoundary.of().apply at ${boundary})`, "'cdn/Base/Ops/Boundary'", 'PermissionsBoundary', 'AWS::IAM::Role cdn/Base/Role/Resource', calls('cdn/Base', `PermissionsBoundary.of().apply at ${boundary}`), contributes('fields', 'cdn/Base/Ops/Boundary'))
         .replace(/\.$/, offResource),
     ],
   };
@@ -252,8 +254,8 @@ function lazyValues(): CaseResult {
   return {
     actual: messages(app),
     expected: [
-      conflict("'cdn/Base/Bucket'", "'cdn/Base/Ops/Name'", 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket'),
-      conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS),
+      conflict("'cdn/Base/Bucket'", "'cdn/Base/Ops/Name'", 'BucketName', 'AWS::S3::Bucket cdn/Base/Bucket', declares('cdn/Base/Bucket'), contributes('fields', 'cdn/Base/Ops/Name')),
+      conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Level'", 'data.level', SETTINGS, declares('cdn/Routing/Settings'), contributes('fields', 'cdn/Routing/Team/Level')),
     ],
   };
 }
@@ -265,7 +267,7 @@ function anotherCallbacksTarget(): CaseResult {
   const limits = new ApiObject(routing, 'Limits', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'cdn' } });
   new Contribution(team, 'Owner', { target, write: (t) => t.metadata.addLabel('owner', 'team') });
   new Contribution(team, 'Tier', { target: limits, write: () => target.metadata.addLabel('tier', 'batch') });
-  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Tier'", 'metadata.labels.tier', SETTINGS)] };
+  return { actual: messages(app), expected: [conflict("'cdn/Routing/Settings'", "'cdn/Routing/Team/Tier'", 'metadata.labels.tier', SETTINGS, declares('cdn/Routing/Settings'), contributes('write callback', 'cdn/Routing/Team/Tier'))] };
 }
 
 /** Per row, its case (named functions: a call site inside one is `file:line` in the stack). */

@@ -12,7 +12,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Construct } from 'constructs';
 import { siteOfNextLine } from './util';
-import { conflict, fixture } from './write-fixtures';
+import { calls, conflict, contributes, declares, fixture, way } from './write-fixtures';
 import { Capability, CapabilityTesting, Contribution, DeploymentAggregate, RuntimeWriter, SharedBase } from '../src';
 
 const APP = 'apps.example.com/ApplicationDeployment apps/app1';
@@ -35,7 +35,7 @@ describe('the seed incident, done four ways, is CAP002 naming both teams', () =>
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/App1'", 'spec.timers.rollout', APP),
+        message: conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/App1'", 'spec.timers.rollout', APP, contributes('fields', 'cdn/Routing/DeployTeam/Timers'), declares('cdn/Routing/NetOp/App1')),
         paths: ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/App1'],
       },
     ]);
@@ -52,7 +52,7 @@ describe('the seed incident, done four ways, is CAP002 naming both teams', () =>
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
-      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
+      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP, contributes('fields', 'cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers')), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
     ]);
   });
 
@@ -67,7 +67,7 @@ describe('the seed incident, done four ways, is CAP002 naming both teams', () =>
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
-      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
+      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP, contributes('patches', 'cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers')), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
     ]);
   });
 
@@ -82,7 +82,7 @@ describe('the seed incident, done four ways, is CAP002 naming both teams', () =>
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => [v.message, v.paths])).toEqual([
-      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
+      [conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.timers.rollout', APP, contributes('write callback', 'cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers')), ['cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers']],
     ]);
   });
 
@@ -97,7 +97,7 @@ describe('the seed incident, done four ways, is CAP002 naming both teams', () =>
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.template.spec.containers[name=main].env[name=TIMERS].value', 'apps/Deployment apps/web'),
+      conflict("'cdn/Routing/DeployTeam/Timers'", "'cdn/Routing/NetOp/Timers'", 'spec.template.spec.containers[name=main].env[name=TIMERS].value', 'apps/Deployment apps/web', contributes('write callback', 'cdn/Routing/DeployTeam/Timers', 'cdn/Routing/NetOp/Timers')),
     ]);
   });
 });
@@ -120,7 +120,7 @@ describe('write callbacks through cdk8s-plus mutators', () => {
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict("'cdn/Routing/DeployTeam/Debug'", "'cdn/Routing/NetOp/Web'", `${env}.valueFrom.configMapKeyRef`, 'apps/Deployment apps/web'), // an atomic struct
+        message: conflict("'cdn/Routing/DeployTeam/Debug'", "'cdn/Routing/NetOp/Web'", `${env}.valueFrom.configMapKeyRef`, 'apps/Deployment apps/web', contributes('write callback', 'cdn/Routing/DeployTeam/Debug'), declares('cdn/Routing/NetOp/Web')), // an atomic struct
         paths: ['cdn/Routing/DeployTeam/Debug', 'cdn/Routing/NetOp/Web'],
       },
     ]);
@@ -138,7 +138,7 @@ describe('write callbacks through cdk8s-plus mutators', () => {
     // THEN only the relabel is refused
     const result = CapabilityTesting.synth(app);
     expect(result.violations.map((v) => v.message)).toEqual([
-      conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Web'", 'metadata.labels.team', 'apps/Deployment apps/web'),
+      conflict("'cdn/Routing/DeployTeam/Team'", "'cdn/Routing/NetOp/Web'", 'metadata.labels.team', 'apps/Deployment apps/web', contributes('write callback', 'cdn/Routing/DeployTeam/Team'), declares('cdn/Routing/NetOp/Web')),
     ]);
   });
 
@@ -194,7 +194,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict("'cdn/Base/Security/Versioning'", "'cdn/Base/Storage/Bucket'", 'VersioningConfiguration.Status', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
+        message: conflict("'cdn/Base/Security/Versioning'", "'cdn/Base/Storage/Bucket'", 'VersioningConfiguration.Status', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', contributes('write callback', 'cdn/Base/Security/Versioning'), declares('cdn/Base/Storage/Bucket')),
         paths: ['cdn/Base/Security/Versioning', 'cdn/Base/Storage/Bucket'],
       },
     ]);
@@ -229,7 +229,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict(`'cdn/Base' (Tags.of().add at ${at})`, "'cdn/Base/Storage/Bucket'", 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket'),
+        message: conflict(`'cdn/Base' (Tags.of().add at ${at})`, "'cdn/Base/Storage/Bucket'", 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket', calls('cdn/Base', `Tags.of().add at ${at}`), declares('cdn/Base/Storage/Bucket')),
         paths: ['cdn/Base', 'cdn/Base/Storage/Bucket'],
       },
     ]);
@@ -248,8 +248,8 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
-      conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'stack cdn/Base'),
+      conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', calls('cdn/Base', `Tags.of().add at ${first}`), calls('cdn/Base', `Tags.of().add at ${second}`)),
+      conflict(`'cdn/Base' (Tags.of().add at ${first})`, `'cdn/Base' (Tags.of().add at ${second})`, 'Tags.cost', 'stack cdn/Base', calls('cdn/Base', `Tags.of().add at ${first}`), calls('cdn/Base', `Tags.of().add at ${second}`)),
     ]);
   });
 
@@ -265,7 +265,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict('\'cdn/Base/Billing\'', `'cdn/Base/Storage/Bucket' (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource'),
+      conflict('\'cdn/Base/Billing\'', `'cdn/Base/Storage/Bucket' (Tags.of().add at ${at})`, 'Tags.team', 'AWS::S3::Bucket cdn/Base/Storage/Bucket/Resource', contributes('write callback', 'cdn/Base/Billing'), calls('cdn/Base/Storage/Bucket', `Tags.of().add at ${at}`)),
     ]);
   });
 
@@ -329,7 +329,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
     expect(CapabilityTesting.synth(app).violations).toEqual([
       {
         code: 'CAP002',
-        message: conflict(`'dns' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.team', 'stack dns/Base'),
+        message: conflict(`'dns' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.team', 'stack dns/Base', calls('dns', `Tags.of().add at ${at}`), way('declare', 'in its stack tags', 'dns/Base')),
         paths: ['dns', 'dns/Base'],
       },
     ]);
@@ -366,7 +366,7 @@ describe('write callbacks and Tags on CloudFormation resources', () => {
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      conflict(`'dns/Base' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.owner', 'stack dns/Base'),
+      conflict(`'dns/Base' (Tags.of().add at ${at})`, "'dns/Base' (stack tags)", 'Tags.owner', 'stack dns/Base', calls('dns/Base', `Tags.of().add at ${at}`), way('declare', 'in its stack tags', 'dns/Base')),
     ]);
   });
 });

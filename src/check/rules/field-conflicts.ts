@@ -1,7 +1,7 @@
 import type { FieldWrite, ForcedWrite, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
-import { describeWriter, Writer, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer, WriterKind, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
@@ -13,6 +13,11 @@ export interface FieldConflict {
   readonly object: string;
   /** Every writer of the contested fields, sorted by name (two or more). */
   readonly writers: readonly Writer[];
+  /**
+   * How each writer wrote the contested fields, by writer id: one kind, except for a Contribution that wrote
+   * them with more than one of its props (`fields` and `patches`).
+   */
+  readonly kinds: ReadonlyMap<string, ReadonlySet<WriterKind>>;
   /** The contested fields, formatted and sorted (the ancestor where one writer owns a whole subtree). */
   readonly fields: string[];
   /** The same fields as paths, in the order of `fields`. */
@@ -89,7 +94,7 @@ function conflictMessage(c: FieldConflict): string {
       + 'Give each field one owner: write each field in one call (a loop that writes one field on every turn keeps only its last value), and write what another team needs with a Contribution.';
   }
   const named = [...calls].map(([writer, times]) => (times === 1 ? writer : `${writer}, called ${timesText(times)}`));
-  return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c.writers)}.`;
+  return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c)}.`;
 }
 
 /**
@@ -149,22 +154,88 @@ function shownValue(w: ForcedWrite, secret: boolean): string {
 const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
 
 /**
- * How to give each field one owner: drop it from all writers but one; plain
- * calls on one object keep one call; an aspect is kept off the resource; a runtime writer's leaf is the
- * controller's at deploy time too.
+ * How to give each field one owner: drop it from all writers but one, naming how each wrote it (its props, a
+ * Contribution's prop, the plain call and where); plain calls on one object keep one call; an aspect is kept off
+ * the resource; a runtime writer's leaf is the controller's at deploy time too. Where the ledger does not know
+ * how a writer wrote (an override no call was recorded for), the ways every writer could have written it.
  */
-function dropFrom(writers: readonly Writer[]): string {
+function dropFrom(c: FieldConflict): string {
+  const writers = c.writers;
   if (writers.every((w) => (w.kind === 'json-patch' || w.kind === 'override') && w.path === writers[0].path)) {
     return `keep one of these calls on '${writers[0].path}' (each replaces the value of the one before it), and write what another team needs with a Contribution`;
   }
-  const all = `drop it from ${writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride`;
   const aspects = writers.filter((w) => w.kind === 'aspect');
   // an aspect writes every resource it visits: its fix is where it reaches, not a prop
   const offResource = aspects.length === 0 ? ''
     : `, or keep ${aspects.length === 1 ? 'the aspect' : 'all aspects but one'} off the resource (${aspects.length === 1 ? 'its' : 'their'} visit skips it, or ${aspects.length === 1 ? 'it is' : 'they are'} added to a scope that does not hold it)`;
   const runtime = writers.filter((w) => w.kind === 'runtime');
+  const overwritten = runtime.length === 0 ? ''
+    : `the deploy-time value would be overwritten or would overwrite ${runtime.length === 1 ? 'the controller' : 'the controllers'}`;
+
+  // writers that wrote the same way are named together (the calls of one line, a loop, once), in the order of their names
+  const ways = new Map<string, { verb: Verb; how: string; whos: Set<string> }>();
+  for (const w of writers) {
+    const way = wayOf(w, c.kinds.get(w.id) ?? new Set([w.kind]));
+    if (!way) {
+      ways.clear();
+      break;
+    }
+    const key = `${way.verb}\u0000${way.how}`;
+    const same = ways.get(key) ?? { ...way, whos: new Set<string>() };
+    same.whos.add(w.path === '' ? 'the app' : `'${w.path}'`);
+    ways.set(key, same);
+  }
+  if (ways.size > 0) {
+    const named = [...ways.values()].map(({ verb, how, whos }) => {
+      if (whos.size === 1) return `${[...whos][0]} ${verb}s it ${how}`;
+      return `${whos.size <= 3 ? joinAnd([...whos]) : `${whos.size} of them`} ${verb} it ${how}`;
+    });
+    const one = writers.length === 2 ? 'one of them' : 'all of them but one';
+    return `drop it from ${one} (${named.join('; ')})${offResource}${overwritten ? `: ${overwritten}` : ''}`;
+  }
+  const all = `drop it from ${writers.length === 2 ? 'one writer' : 'all writers but one'} (its props, Contribution, addJsonPatch or addPropertyOverride`;
   if (runtime.length === 0) return `${all})${offResource}`;
-  return `${all}, or the RuntimeWriter's fields): ${joinAnd(runtime.map(describeWriter))} ${runtime.length === 1 ? 'writes it' : 'write it'} in the cluster, where the deploy-time value would be overwritten or would overwrite ${runtime.length === 1 ? 'the controller' : 'the controllers'}`;
+  return `${all}, or the RuntimeWriter's fields): ${joinAnd(runtime.map(describeWriter))} ${runtime.length === 1 ? 'writes it' : 'write it'} in the cluster, where ${overwritten}`;
+}
+
+/** The props of a Contribution, in the order its docs give them, by the kind of write each makes. */
+const CONTRIBUTION_PROPS: ReadonlyArray<[WriterKind, string]> = [
+  ['contribution-fields', 'fields'],
+  ['contribution-patches', 'patches'],
+  ['contribution-write', 'write callback'],
+];
+
+/** The verb of a way of writing, as it goes after the writers it names (`declares` of one, `declare` of several). */
+type Verb = 'declare' | 'write';
+
+/**
+ * How one writer wrote the contested fields (`declare` `in its props or methods`, `write` `through
+ * addJsonPatch at main.ts:12`); undefined when the ledger does not know (a plain call whose API was not recorded).
+ *
+ * @param kinds how it wrote them: more than one for a Contribution that used several of its props
+ */
+function wayOf(w: Writer, kinds: ReadonlySet<WriterKind>): { verb: Verb; how: string } | undefined {
+  switch (w.kind) {
+    case 'declaration':
+      // a stack's own tags are named apart from a Tag added to the stack (`stack tags`)
+      return { verb: 'declare', how: w.method !== undefined ? `in its ${w.method}` : 'in its props or methods' };
+    case 'contribution-fields':
+    case 'contribution-patches':
+    case 'contribution-write':
+      return { verb: 'write', how: `as a Contribution, in its ${joinAnd(CONTRIBUTION_PROPS.filter(([k]) => kinds.has(k)).map(([, prop]) => prop))}` };
+    case 'json-patch':
+    case 'override':
+    case 'tag':
+    case 'aspect': {
+      if (w.method === undefined) return undefined;
+      const where = w.site !== undefined ? ` at ${w.site}` : w.call !== undefined ? ` #${w.call}` : '';
+      return { verb: 'write', how: `through ${w.method}${where}` };
+    }
+    case 'runtime':
+      return { verb: 'write', how: 'in the cluster, as a RuntimeWriter' };
+    default:
+      return undefined;
+  }
 }
 
 /** The message of a conflict with a declarer over values it has only from its library's defaults: how to hand them over. */
@@ -195,7 +266,7 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
   for (const object of objects) {
     const contested = contestedPaths(object.writes);
     if (contested.length === 0) continue;
-    const groups = new Map<string, { writers: Writer[]; fields: Array<[string, FieldPath]> }>();
+    const groups = new Map<string, { writers: Writer[]; kinds: Map<string, Set<WriterKind>>; fields: Array<[string, FieldPath]> }>();
     for (const [path, writers] of contested) {
       // Two runtime writers and nothing else: runtime-writer-overlaps reports them once per pair, not once per object.
       if (writers.size < 2 || [...writers.values()].every((w) => w.kind === 'runtime')) continue;
@@ -203,8 +274,13 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
       const id = sorted.map((w) => w.id).join('\u0000');
       let group = groups.get(id);
       if (!group) {
-        group = { writers: sorted, fields: [] };
+        group = { writers: sorted, kinds: new Map(), fields: [] };
         groups.set(id, group);
+      }
+      for (const w of writers.values()) {
+        const kinds = group.kinds.get(w.id);
+        if (kinds) kinds.add(w.kind);
+        else group.kinds.set(w.id, new Set([w.kind]));
       }
       group.fields.push([formatPath(path), path]);
     }
@@ -215,7 +291,7 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
       const replacing = replacingWriter(object, group.writers, leaves);
       const forced = forcedWrites(object, group.writers, leaves);
       const wholeTags = wholeTagsWriter(object, group.writers, leaves);
-      const conflict: FieldConflict = { object: object.label, writers: group.writers, fields: fields.map((f) => f[0]), leaves };
+      const conflict: FieldConflict = { object: object.label, writers: group.writers, kinds: group.kinds, fields: fields.map((f) => f[0]), leaves };
       found.push({
         ...conflict,
         ...(defaults ? { defaults } : {}),

@@ -1,5 +1,8 @@
 import type { ObjectFact } from '../../collect/facts';
 import { describeIdentity } from '../../collect/object-identity';
+import { CrdTopologies } from '../../collect/topology/crd-topology';
+import { topologyOf } from '../../collect/topology/field-topology';
+import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -8,21 +11,28 @@ import { defineRule, RuleFinding } from '../rule';
  * `CAP010`: a manifest holding a value that JSON and YAML have no form for: a
  * `BigInt`, a `Symbol` or a function (cdk8s renders such props as they are).
  * Refused at check, so no writer meets it; the first one of each object is
- * named, with its path.
+ * named, with its path as the field ledger names it (`manifestPathText`: an
+ * element of a keyed list by its keys, `containers[name=web]`).
  */
 export const jsonValues = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'JSON values',
   explanation: 'A manifest is written as YAML and sent to the API server as JSON; a BigInt, a Symbol or a function has no form in either, so synth refuses the object instead of failing while it writes it.',
-  run: ({ facts }) => facts.objects.flatMap((o) => (o.duplicateOf === undefined ? valueProblem(o) : [])),
+  run: ({ facts }) => {
+    // the CRDs of the composition, read only when an object holds such a value: their lists' keys name elements
+    let crds: CrdTopologies | undefined;
+    const crdsOf = () => (crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest)));
+    return facts.objects.flatMap((o) => (o.duplicateOf === undefined ? valueProblem(o, crdsOf) : []));
+  },
 });
 
-function valueProblem(object: ObjectFact): RuleFinding[] {
+function valueProblem(object: ObjectFact, crdsOf: () => CrdTopologies): RuleFinding[] {
   // the walk the nesting-depth rule makes too (kept per manifest): one walk for both
   const found = walkManifest(object.manifest).nonJson;
   if (!found) return [];
   const what = describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' });
-  const at = found.path.length > 0 ? found.path.join('.') : '(the whole object)';
+  const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crdsOf());
+  const at = manifestPathText(found.path, object.manifest, topology);
   if (found.handle) {
     const { contract, field } = found.handle;
     return [{
