@@ -96,4 +96,17 @@ describe('a value JSON has no form for is named by its field as the ledger names
       "CAP010 invalid object: 'spec.template.spec.containers[name=worker].env[name=LEVEL].value' of apps/Deployment worker declared by 'cdn/Routing/Sym' is a Symbol, which JSON and YAML have no form for. Give it as a string or a number.",
     ]);
   });
+
+  test('a BigInt in a list element\'s key or in a set is refused as CAP010 naming its field, not a crash of collect', () => {
+    // GIVEN a BigInt as the merge key of a container port, and one as a finalizer (a set)
+    const { app, routing } = composition();
+    new ApiObject(routing, 'Port', deployment({ ports: [{ containerPort: 80n }] }, 'port'));
+    new ApiObject(routing, 'Fin', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fin', finalizers: ['example.com/keep', 7n as unknown as string] }, data: { a: 'b' } });
+
+    // THEN each is named with its field; no CAP000
+    expect(violationsOf(app)).toEqual([
+      "CAP010 invalid object: 'metadata.finalizers[=7]' of ConfigMap fin declared by 'cdn/Routing/Fin' is a BigInt, which JSON and YAML have no form for. Give it as a string or a number.",
+      "CAP010 invalid object: 'spec.template.spec.containers[name=worker].ports[containerPort=80,protocol=TCP].containerPort' of apps/Deployment port declared by 'cdn/Routing/Port' is a BigInt, which JSON and YAML have no form for. Give it as a string or a number.",
+    ]);
+  });
 });

@@ -10,12 +10,24 @@ export type FieldPath = readonly string[];
 
 /** The segment of a keyed list element, as server-side apply writes it: `k:{"name":"web"}`. */
 export function elementKey(keys: Record<string, unknown>): string {
-  return `k:${JSON.stringify(keys)}`;
+  return `k:${keyJson(keys)}`;
 }
 
 /** The segment of a value of a set (`metadata.finalizers`), as server-side apply writes it: `v:"example.com/protect"`. */
 export function setValueKey(value: unknown): string {
-  return `v:${JSON.stringify(value) ?? 'null'}`;
+  return `v:${keyJson(value) ?? 'null'}`;
+}
+
+/**
+ * A key's JSON text. A BigInt, which has none (`JSON.stringify` throws), is written as the number it holds, so
+ * collect reads on and the check stage names the value and its field (`CAP010`) instead of crashing on it.
+ */
+function keyJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  }
 }
 
 /** True when a segment is a keyed list element. */
