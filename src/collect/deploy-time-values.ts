@@ -116,24 +116,29 @@ function contributionWriters(contributions: readonly ContributionFact[], root: I
  * @param scope where a token that is not a reference is resolved, to find the reference it is made of
  */
 export function deployTimeValueOf(value: string | number, scope: IConstruct): Found | undefined {
-  const withProducer = (form: DeployTimeForm, tokens: readonly unknown[]): Found => {
-    const producer = producerOf(tokens, scope);
-    return producer ? { form, producer } : { form };
-  };
   if (typeof value === 'number') {
-    return Token.isUnresolved(value) ? withProducer('number', [safely(() => Tokenization.reverseNumber(value))]) : undefined;
+    return Token.isUnresolved(value) ? withProducer('number', [safely(() => Tokenization.reverseNumber(value))], scope) : undefined;
   }
   if (!MAYBE_DEPLOY_TIME.test(value)) return undefined;
   if (Token.isUnresolved(value) || TOKEN_TEXT.test(value)) {
-    return withProducer('string', safely(() => Tokenization.reverseString(value).tokens) ?? []);
+    return withProducer('string', safely(() => Tokenization.reverseString(value).tokens) ?? [], scope);
   }
   const list = LIST_TOKEN_TEXT.exec(value);
-  if (list) return withProducer('list', [safely(() => Tokenization.reverseList([list[0]]))]);
+  if (list) return withProducer('list', [safely(() => Tokenization.reverseList([list[0]]))], scope);
   for (const m of value.match(EXPONENT_NUMBER) ?? []) {
     const n = Number(m);
-    if (Token.isUnresolved(n)) return withProducer('number', [safely(() => Tokenization.reverseNumber(n))]);
+    if (Token.isUnresolved(n)) return withProducer('number', [safely(() => Tokenization.reverseNumber(n))], scope);
   }
   return DYNAMIC_REFERENCE.test(value) ? { form: 'dynamic-reference' } : undefined;
+}
+
+/**
+ * A value found in `form`, with the construct its tokens refer to when they do (`producerOf`). A function of the
+ * module: `deployTimeValueOf` runs for every scalar and key of every manifest, and most find nothing.
+ */
+function withProducer(form: DeployTimeForm, tokens: readonly unknown[], scope: IConstruct): Found {
+  const producer = producerOf(tokens, scope);
+  return producer ? { form, producer } : { form };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import * as crypto from 'crypto';
 import type { IConstruct } from 'constructs';
 import { hasBrand } from './brand';
 
@@ -78,14 +78,16 @@ function asUnderPlainApp(scope: IConstruct): IConstruct {
  * `Default`, each followed by a newline (constructs 10 `private/node-addr.ts`).
  */
 export function addressOf(components: readonly string[]): string {
-  const hash = createHash('sha1');
-  for (const c of components) {
-    if (c === 'Default') continue;
-    hash.update(c);
-    hash.update('\n');
-  }
-  return `c8${hash.digest('hex')}`;
+  let text = '';
+  for (const c of components) if (c !== 'Default') text += `${c}\n`;
+  return `c8${sha1Hex(text)}`;
 }
+
+/** The hex SHA-1 of a text's UTF-8 bytes: one call where Node has `crypto.hash` (20.12), a hash object before. */
+const sha1Hex: (text: string) => string =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (text) => (crypto as unknown as { hash(algorithm: string, data: string): string }).hash('sha1', text)
+    : (text) => crypto.createHash('sha1').update(text).digest('hex');
 
 const PLUS_UTILS = /[\\/]cdk8s-plus-\d+[\\/]lib[\\/]utils\.js$/;
 

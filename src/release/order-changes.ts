@@ -39,6 +39,12 @@ interface NamedEdge {
  * @param next the lock of this release
  */
 export function orderChanges(previous: Lock, next: Lock): OrderChange[] {
+  if (sameOrder(previous, next)) return [];
+  return orderChangesOf(previous, next);
+}
+
+/** `orderChanges` read off both locks' edges, whatever they are: what the shortcut of `sameOrder` must agree with. */
+export function orderChangesOf(previous: Lock, next: Lock): OrderChange[] {
   const ids = new Set(previous.units.map((u) => u.id));
   const common = new Set(next.units.filter((u) => ids.has(u.id)).map((u) => u.id));
   const before = namedEdges(previous, common);
@@ -48,6 +54,24 @@ export function orderChanges(previous: Lock, next: Lock): OrderChange[] {
     ...[...before].filter(([key]) => !after.has(key)).map(([, e]) => ({ change: 'removed' as const, ...e })),
   ];
   return changes.sort((a, b) => (a.change === b.change ? compareText(a.unit, b.unit) || compareText(a.waitsFor, b.waitsFor) : a.change === 'added' ? -1 : 1));
+}
+
+/**
+ * True when two locks record one apply order, told without naming their edges: the same unit ids and construct
+ * paths at the same indexes, and the same edges in the same order. Every edge's ends are then named alike in both,
+ * so neither adds or drops one. A release unchanged against its lock is this, and its lock has an edge for every
+ * reference, so naming them all would cost it more than any other part of the plan's comparison.
+ */
+function sameOrder(previous: Lock, next: Lock): boolean {
+  const [a, b] = [previous, next];
+  if (a.units.length !== b.units.length || a.barriers.length !== b.barriers.length || a.edges.length !== b.edges.length) return false;
+  for (let i = 0; i < a.units.length; i++) if (a.units[i].id !== b.units[i].id) return false;
+  for (let i = 0; i < a.barriers.length; i++) if (a.barriers[i] !== b.barriers[i]) return false;
+  for (let i = 0; i < a.edges.length; i++) {
+    const [x, y] = [a.edges[i], b.edges[i]];
+    if (x[0] !== y[0] || x[1] !== y[1] || x[2] !== y[2]) return false;
+  }
+  return true;
 }
 
 /**

@@ -394,7 +394,60 @@ function holdsMasked(u: LockedUnit): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  return a === b || sameJson(a, b);
+}
+
+/**
+ * True when two values have one JSON text (`JSON.stringify`): at once when they are the same plain data (arrays,
+ * plain objects with the same keys in the same order, strings, finite numbers, booleans, null), whose texts are then
+ * equal without being written; by their texts otherwise (a value that differs, or any other kind of value).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return samePlainData(a, b, 0) || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** True only when `a` and `b` are the same plain data (`sameJson`), nested 100 deep at most; false when unsure. */
+function samePlainData(a: unknown, b: unknown, depth: number): boolean {
+  switch (typeof a) {
+    case 'string':
+    case 'boolean':
+      return a === b;
+    case 'number':
+      return a === b && Number.isFinite(a); // 0 and -0 are both "0"
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (a === null || b === null) return a === b;
+  if (typeof b !== 'object' || depth > 100) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length || hasToJson(a) || hasToJson(b)) return false;
+    for (let i = 0; i < a.length; i++) if (!samePlainData(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a as object) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a as object);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== other[i]) return false;
+    const x = (a as Record<string, unknown>)[keys[i]];
+    const y = (b as Record<string, unknown>)[keys[i]];
+    if (x === undefined || y === undefined || !samePlainData(x, y, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** An object whose JSON text is its own enumerable keys' (no `toJSON`, no prototype but Object's or none). */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && !hasToJson(value);
+}
+
+/** True when `JSON.stringify` writes what a value's `toJSON` returns rather than the value. */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function contractChanges(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): ContractChange[] {
@@ -450,7 +503,7 @@ export function routeWeights(unit: LockedUnit): Record<string, number> | undefin
 function trafficChange(old: LockedUnit, now: LockedUnit): TrafficChange[] {
   const before = routeWeights(old);
   const after = routeWeights(now);
-  if (!before || !after || JSON.stringify(before) === JSON.stringify(after)) return [];
+  if (!before || !after || sameJson(before, after)) return [];
   return [{ route: now.label, before, after }];
 }
 
@@ -493,7 +546,7 @@ function sameWriting(old: LockedUnit, now: LockedUnit): boolean {
   const all = [...old.writers, ...now.writers];
   const first = all.length > 0 ? lockedWriterIdentity(all[0]) : undefined;
   if (all.every((w) => lockedWriterIdentity(w) === first)) return true;
-  return JSON.stringify(old.writers) === JSON.stringify(now.writers);
+  return sameJson(old.writers, now.writers);
 }
 
 /**

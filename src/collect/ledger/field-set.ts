@@ -163,6 +163,7 @@ export class FieldSet implements Iterable<FieldPath> {
    * it (the member owns it whole), or a member lies below it.
    */
   public intersects(path: FieldPath): boolean {
+    if (this.index.size === 0) return false; // most sets asked are empty: an object without a plain escape hatch
     let found = false;
     this.index.forEachPrefix(path, () => {
       found = true;

@@ -70,24 +70,29 @@ export function libraryDefaultsOf(apiObject: ApiObject, declared: unknown, topol
   const podPath = POD_SPEC[kind];
   if (!podPath) return [];
   const found: LibraryDefault[] = [];
-  const check = (base: FieldPath, value: unknown, table: ReadonlyArray<readonly [readonly string[], unknown]>) => {
-    for (const [rel, expected] of table) if (at(value, rel) === expected) found.push({ path: [...base, ...rel], value: expected, library: 'cdk8s-plus' });
-  };
   const replicas = CDK8S_PLUS_DEFAULTS.replicas[kind];
   if (replicas !== undefined && declarer.replicas === undefined && manifest.spec?.replicas === replicas) {
     found.push({ path: ['spec', 'replicas'], value: replicas, library: 'cdk8s-plus' });
   }
-  if (kind === 'Deployment') check([], manifest, CDK8S_PLUS_DEFAULTS.deployment);
+  if (kind === 'Deployment') checkDefaults(found, [], manifest, CDK8S_PLUS_DEFAULTS.deployment);
   const pod = at(manifest, podPath);
-  check(podPath, pod, CDK8S_PLUS_DEFAULTS.pod);
+  checkDefaults(found, podPath, pod, CDK8S_PLUS_DEFAULTS.pod);
   let node = topology;
   for (const segment of podPath) node = node.field(segment);
   for (const list of ['initContainers', 'containers']) {
     const containers = at(pod, [list]);
     if (!Array.isArray(containers)) continue;
-    for (const c of containers) check([...podPath, list, elementKeyOf(c, node.field(list))], c, CDK8S_PLUS_DEFAULTS.container);
+    for (const c of containers) checkDefaults(found, [...podPath, list, elementKeyOf(c, node.field(list))], c, CDK8S_PLUS_DEFAULTS.container);
   }
   return found;
+}
+
+/**
+ * Adds to `found` each leaf of `table` that `value` (found at `base`) holds the default of. A function of the module,
+ * not a closure of each call: the bundle would name a closure per call (esbuild's `keepNames`).
+ */
+function checkDefaults(found: LibraryDefault[], base: FieldPath, value: unknown, table: ReadonlyArray<readonly [readonly string[], unknown]>): void {
+  for (const [rel, expected] of table) if (at(value, rel) === expected) found.push({ path: [...base, ...rel], value: expected, library: 'cdk8s-plus' });
 }
 
 function at(value: unknown, path: readonly string[]): unknown {
