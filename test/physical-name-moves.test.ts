@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import { CfnElement, CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Capability, CapabilityApp, DeploymentAggregate, SharedBase } from '../src';
 import { coded, lockedSeries, nextRelease, removeReleaseDirs } from './release-fixtures';
@@ -23,6 +24,8 @@ interface ParameterVariant {
   readonly retain?: boolean;
   /** A second parameter, `Kept` in shop/acme, with this `parameterName`. */
   readonly kept?: string;
+  /** Tenant shop/acme is declared; default true. */
+  readonly acme?: boolean;
 }
 
 /** What the builder made, to read aws-cdk's own logical id of the parameter. */
@@ -31,7 +34,11 @@ let built: ssm.StringParameter | undefined;
 /** GIVEN-side builder: capability `shop` with shared base `shop/Base` and tenants `shop/acme`, `shop/globex`, one parameter in one of them. */
 function shop(app: CapabilityApp, v: ParameterVariant): void {
   const cap = new Capability(app, 'shop');
-  const stacks: Record<Where, Stack> = { Base: new SharedBase(cap, 'Base'), acme: new DeploymentAggregate(cap, 'acme'), globex: new DeploymentAggregate(cap, 'globex') };
+  const stacks = {
+    Base: new SharedBase(cap, 'Base'),
+    ...(v.acme === false ? {} : { acme: new DeploymentAggregate(cap, 'acme') }),
+    globex: new DeploymentAggregate(cap, 'globex'),
+  } as Record<Where, Stack>;
   built = new ssm.StringParameter(stacks[v.stack], v.id, { stringValue: 'origin.example.com', ...(v.name ? { parameterName: v.name } : {}) });
   if (v.logicalId) (built.node.defaultChild as CfnResource).overrideLogicalId(v.logicalId);
   if (v.retain) built.applyRemovalPolicy(RemovalPolicy.RETAIN);
@@ -75,7 +82,7 @@ describe('CAP008: a physical name that moves to another resource between release
         code: 'CAP008',
         message: `physical name moved: this release gives AWS::SSM::Parameter Name "/shop/origin" to 'shop/acme/Source' (logical id ${newId} in stack shop/acme), `
           + 'but OriginBCF5A9D0 in stack shop/acme held it in the locked release (which this release removes): '
-          + 'CloudFormation creates a resource under a new logical id before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update), '
+          + 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update), '
           + 'so creating it fails because /shop/origin already exists, and the update of stack shop/acme rolls back. '
           + FIXES_ONE_STACK('OriginBCF5A9D0', newId),
         paths: ['shop/acme', 'shop/acme/Source'],
@@ -237,5 +244,79 @@ describe('CAP008: a physical name that moves to another resource between release
 
     // THEN nothing is refused
     expect(violations).toEqual([]);
+  });
+
+  test('moving it out of a tenant that this release removes is refused: the teardown deletes that stack after the release', () => {
+    // GIVEN the real lock of a release with parameter Origin named /shop/origin in tenant shop/acme
+    const series = lockedSeries(shop, { stack: 'acme', id: 'Origin', name: '/shop/origin' });
+
+    // WHEN the next release removes shop/acme and declares the parameter in shop/globex
+    const result = nextRelease(series, shop, { stack: 'globex', id: 'Origin', name: '/shop/origin', acme: false });
+
+    // THEN one CAP008 says the removed stack is deleted only after the release
+    expect(coded(result.violations)).toEqual([
+      {
+        code: 'CAP008',
+        message: moved('shop/acme', 'shop/globex', builtLogicalId(),
+          'stack shop/acme is removed in this release and deleted only by the teardown after the release is deployed (plan.json teardown)'),
+        paths: ['shop/acme', 'shop/globex/Origin'],
+      },
+    ]);
+  });
+
+  test('swapping the names of two parameters is refused twice: each is replaced while the other holds its new name', () => {
+    // GIVEN the real lock of a release with Origin named /shop/origin and Kept named /shop/kept in shop/acme
+    const series = lockedSeries(shop, { stack: 'acme', id: 'Origin', name: '/shop/origin', kept: '/shop/kept' });
+
+    // WHEN the next release swaps their names
+    const { violations } = nextRelease(series, shop, { stack: 'acme', id: 'Origin', name: '/shop/kept', kept: '/shop/origin' });
+
+    // THEN one CAP008 per name, each naming the other resource's new name
+    expect(violations.map((v) => v.message.replace(/\. Keep the old logical id.*/, ''))).toEqual([
+      'physical name moved: this release gives AWS::SSM::Parameter Name "/shop/kept" to \'shop/acme/Origin\' (logical id OriginBCF5A9D0 in stack shop/acme), '
+        + 'but Kept118DB03B in stack shop/acme held it in the locked release (which this release gives Name "/shop/origin"): '
+        + 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update), '
+        + 'so creating it fails because /shop/kept already exists, and the update of stack shop/acme rolls back',
+      'physical name moved: this release gives AWS::SSM::Parameter Name "/shop/origin" to \'shop/acme/Kept\' (logical id Kept118DB03B in stack shop/acme), '
+        + 'but OriginBCF5A9D0 in stack shop/acme held it in the locked release (which this release gives Name "/shop/kept"): '
+        + 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update), '
+        + 'so creating it fails because /shop/origin already exists, and the update of stack shop/acme rolls back',
+    ]);
+  });
+
+  describe('a bucket, retained by default', () => {
+    /** GIVEN-side builder: bucket `id` named `shop-acme-logs` in tenant shop/acme. */
+    function logs(app: CapabilityApp, id: string): void {
+      new s3.Bucket(new DeploymentAggregate(new Capability(app, 'shop'), 'acme'), id, { bucketName: 'shop-acme-logs' });
+    }
+
+    test('renaming it in one stack is refused, saying the old bucket is never deleted', () => {
+      // GIVEN the real lock of a release with bucket Logs named shop-acme-logs (DeletionPolicy Retain, aws-cdk's default for a bucket)
+      const series = lockedSeries(logs, 'Logs');
+
+      // WHEN the next release renames the construct to AccessLogs
+      const result = nextRelease(series, logs, 'AccessLogs');
+
+      // THEN the template holds the new bucket with the name, retained, and one CAP008 names both ids and the retention
+      const template = Template.fromJSON(result.facts!.stacks.find((st) => st.path === 'shop/acme')!.template);
+      const buckets = template.findResources('AWS::S3::Bucket', { Properties: { BucketName: 'shop-acme-logs' } });
+      const [newId] = Object.keys(buckets);
+      expect(buckets[newId].DeletionPolicy).toBe('Retain');
+      expect(newId).not.toBe('Logs6819BB44');
+      expect(coded(result.violations)).toEqual([
+        {
+          code: 'CAP008',
+          message: `physical name moved: this release gives AWS::S3::Bucket BucketName "shop-acme-logs" to 'shop/acme/AccessLogs' (logical id ${newId} in stack shop/acme), `
+            + 'but Logs6819BB44 in stack shop/acme held it in the locked release (which this release removes): '
+            + 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update); '
+            + 'and the old resource has DeletionPolicy Retain: CloudFormation never deletes it, and shop-acme-logs stays taken: '
+            + 'creating it fails because shop-acme-logs already exists, and the update rolls back. '
+            + `Keep the old logical id: (resource.node.defaultChild as CfnResource).overrideLogicalId('Logs6819BB44'), or Stack.of(resource).renameLogicalId('${newId}', 'Logs6819BB44'); `
+            + 'or release in two steps (remove Logs6819BB44 in one release and delete the resource it leaves behind, then add the new one in the next); '
+            + 'or drop the explicit BucketName and let CloudFormation generate one (docs/releases.md#renaming-a-resource-that-has-a-physical-name).',
+          paths: ['shop/acme', 'shop/acme/AccessLogs'],
+        },
+      ]);
+    });
   });
 });

@@ -153,7 +153,7 @@ function whyItFails(
 ): string | undefined {
   const oldLabel = `stack ${old.unit.path}`;
   const newLabel = `stack ${stack.path}`;
-  const created = 'CloudFormation creates a resource under a new logical id before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update)';
+  const created = 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update)';
   const exists = `so creating it fails because ${old.name} already exists, and the update of ${newLabel} rolls back`;
   const retained = !still && keepsRemovedResource(old.deletionPolicy);
   const keeps = `the old resource has DeletionPolicy ${old.deletionPolicy}: CloudFormation never deletes it, and ${old.name} stays taken`;
