@@ -18,8 +18,8 @@ export interface ResourceNameClaim {
   readonly name: string;
   /** Where the name must be unique. */
   readonly scope: NameScope;
-  /** Its `DeletionPolicy`, when the template sets one. */
-  readonly deletionPolicy?: string;
+  /** Its `DeletionPolicy`; undefined when the template sets none. */
+  readonly deletionPolicy: string | undefined;
 }
 
 /** The deletion policies that keep a resource a stack update removes (`Retain`, `RetainExceptOnCreate`). */
@@ -38,14 +38,17 @@ const RESOURCE_TYPE = /^Resources\.([A-Za-z0-9]+)\.Type$/;
 export function lockedNameClaims(values: Readonly<Record<string, unknown>> | undefined, table: PhysicalNameTable): ResourceNameClaim[] {
   const claims: ResourceNameClaim[] = [];
   if (!values) return claims;
-  for (const [path, type] of Object.entries(values)) {
+  for (const path in values) {
+    if (!path.endsWith('.Type')) continue;
+    const type = values[path];
+    if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(table, type)) continue;
     const id = RESOURCE_TYPE.exec(path)?.[1];
-    if (id === undefined || typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(table, type)) continue;
+    if (id === undefined) continue;
     const { property, scope } = table[type];
     const name = values[`Resources.${id}.Properties.${property}`];
     if (typeof name !== 'string' || isMaskedValue(name)) continue;
     const policy = values[`Resources.${id}.DeletionPolicy`];
-    claims.push({ logicalId: id, type, property, name, scope, ...(typeof policy === 'string' ? { deletionPolicy: policy } : {}) });
+    claims.push({ logicalId: id, type, property, name, scope, deletionPolicy: typeof policy === 'string' ? policy : undefined });
   }
   return claims;
 }
@@ -60,7 +63,7 @@ export function templateNameClaims(template: unknown, table: PhysicalNameTable):
     const { property, scope } = table[r.Type];
     const name = isMap(r.Properties) ? r.Properties[property] : undefined;
     if (typeof name !== 'string') continue;
-    claims.push({ logicalId: id, type: r.Type, property, name, scope, ...(typeof r.DeletionPolicy === 'string' ? { deletionPolicy: r.DeletionPolicy } : {}) });
+    claims.push({ logicalId: id, type: r.Type, property, name, scope, deletionPolicy: typeof r.DeletionPolicy === 'string' ? r.DeletionPolicy : undefined });
   }
   return claims;
 }

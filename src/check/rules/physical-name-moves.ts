@@ -17,7 +17,8 @@ const RELEASES_DOC = 'docs/releases.md#renaming-a-resource-that-has-a-physical-n
 const STACK = stackUnitId('');
 
 /** A claim of the locked release: the resource, and the stack unit it was in. */
-interface LockedClaim extends ResourceNameClaim {
+interface LockedClaim {
+  readonly claim: ResourceNameClaim;
   readonly unit: LockedUnit;
 }
 
@@ -54,29 +55,44 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
   for (const unit of lockedStacks) {
     for (const claim of lockedNameClaims(unit.values, table)) {
       const key = `${claim.type}|${claim.name}`;
-      locked.set(key, [...(locked.get(key) ?? []), { ...claim, unit }]);
+      const list = locked.get(key);
+      if (list) list.push({ claim, unit });
+      else locked.set(key, [{ claim, unit }]);
     }
   }
   if (locked.size === 0) return [];
 
   const byPath = new Map(stacks.map((s) => [s.path, s]));
   const current = new Map(stacks.map((s) => [s.path, templateNameClaims(s.template, table)]));
-  const claimants = new Map<string, string[]>();
-  for (const c of facts.physicalNames) claimants.set(c.key, [...(claimants.get(c.key) ?? []), c.claimant]);
+  let claimants: Map<string, string[]> | undefined;
+  const claimantsOf = (key: string): readonly string[] => {
+    if (!claimants) {
+      claimants = new Map();
+      for (const c of facts.physicalNames) {
+        const list = claimants.get(c.key);
+        if (list) list.push(c.claimant);
+        else claimants.set(c.key, [c.claimant]);
+      }
+    }
+    return claimants.get(key) ?? [];
+  };
   const deploysAfter = planOrder(facts);
 
   const found: Array<{ message: string; paths: string[]; title: string }> = [];
   for (const stack of stacks) {
     for (const claim of current.get(stack.path) ?? []) {
-      const holders = (locked.get(`${claim.type}|${claim.name}`) ?? []).filter((old) => sameScope(old, stack, claim.scope));
+      const named = locked.get(`${claim.type}|${claim.name}`);
+      if (!named) continue;
       // the name did not move: this resource held it in the locked release
-      if (holders.some((old) => old.unit.path === stack.path && old.logicalId === claim.logicalId)) continue;
+      if (named.some((old) => old.unit.path === stack.path && old.claim.logicalId === claim.logicalId)) continue;
+      const holders = named.filter((old) => sameScope(old, stack, claim.scope));
+      if (holders.length === 0) continue;
       // two claimants in this release (the old resource among them, still with the name) are CAP002's
-      const who = claimants.get(factKey(claim, stack)) ?? [];
+      const who = claimantsOf(factKey(claim, stack));
       if (who.length !== 1) continue;
       for (const old of holders) {
-        const still = current.get(old.unit.path)?.find((c) => c.logicalId === old.logicalId);
-        if (still && still.type === old.type && still.name === old.name) continue;
+        const still = current.get(old.unit.path)?.find((c) => c.logicalId === old.claim.logicalId);
+        if (still && still.type === old.claim.type && still.name === old.claim.name) continue;
         const why = whyItFails(old, still, stack, byPath.get(old.unit.path), deploysAfter);
         if (why === undefined) continue;
         found.push({ title: 'physical name moved', message: describe(claim, who[0], stack, old, still, why), paths: [who[0], old.unit.path] });
@@ -154,11 +170,11 @@ function whyItFails(
   const oldLabel = `stack ${old.unit.path}`;
   const newLabel = `stack ${stack.path}`;
   const created = 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update)';
-  const exists = `so creating it fails because ${old.name} already exists, and the update of ${newLabel} rolls back`;
-  const retained = !still && keepsRemovedResource(old.deletionPolicy);
-  const keeps = `the old resource has DeletionPolicy ${old.deletionPolicy}: CloudFormation never deletes it, and ${old.name} stays taken`;
+  const exists = `so creating it fails because ${old.claim.name} already exists, and the update of ${newLabel} rolls back`;
+  const retained = !still && keepsRemovedResource(old.claim.deletionPolicy);
+  const keeps = `the old resource has DeletionPolicy ${old.claim.deletionPolicy}: CloudFormation never deletes it, and ${old.claim.name} stays taken`;
   if (old.unit.path === stack.path) {
-    return retained ? `${created}; and ${keeps}: creating it fails because ${old.name} already exists, and the update rolls back` : `${created}, ${exists}`;
+    return retained ? `${created}; and ${keeps}: creating it fails because ${old.claim.name} already exists, and the update rolls back` : `${created}, ${exists}`;
   }
   if (retained) return `${keeps}, ${exists} in any deploy order`;
   if (!oldStack) return `${oldLabel} is removed in this release and deleted only by the teardown after the release is deployed (plan.json teardown), ${exists}`;
@@ -182,14 +198,14 @@ function describe(
   why: string,
 ): string {
   const oldStack = `stack ${old.unit.path}`;
-  const now = still === undefined ? 'which this release removes' : still.type === old.type ? `which this release gives ${still.property} "${still.name}"` : `which is a ${still.type} in this release`;
+  const now = still === undefined ? 'which this release removes' : still.type === old.claim.type ? `which this release gives ${still.property} "${still.name}"` : `which is a ${still.type} in this release`;
   const fixes = old.unit.path === stack.path
-    ? `Keep the old logical id: (resource.node.defaultChild as CfnResource).overrideLogicalId('${old.logicalId}'), or Stack.of(resource).renameLogicalId('${claim.logicalId}', '${old.logicalId}'); `
-    : `Keep the resource in ${oldStack} under logical id ${old.logicalId}; `;
-  const twoSteps = keepsRemovedResource(old.deletionPolicy) && !still
-    ? `or release in two steps (remove ${old.logicalId} in one release and delete the resource it leaves behind, then add the new one in the next)`
-    : `or release in two steps (remove ${old.logicalId} in one release, add the new resource in the next)`;
+    ? `Keep the old logical id: (resource.node.defaultChild as CfnResource).overrideLogicalId('${old.claim.logicalId}'), or Stack.of(resource).renameLogicalId('${claim.logicalId}', '${old.claim.logicalId}'); `
+    : `Keep the resource in ${oldStack} under logical id ${old.claim.logicalId}; `;
+  const twoSteps = keepsRemovedResource(old.claim.deletionPolicy) && !still
+    ? `or release in two steps (remove ${old.claim.logicalId} in one release and delete the resource it leaves behind, then add the new one in the next)`
+    : `or release in two steps (remove ${old.claim.logicalId} in one release, add the new resource in the next)`;
   return `this release gives ${claim.type} ${claim.property} "${claim.name}" to '${claimant}' (logical id ${claim.logicalId} in stack ${stack.path}), `
-    + `but ${old.logicalId} in ${oldStack} held it in the locked release (${now}): ${why}. `
+    + `but ${old.claim.logicalId} in ${oldStack} held it in the locked release (${now}): ${why}. `
     + `${fixes}${twoSteps}; or drop the explicit ${claim.property} and let CloudFormation generate one (${RELEASES_DOC}).`;
 }
