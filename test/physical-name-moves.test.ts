@@ -284,6 +284,20 @@ describe('CAP008: a physical name that moves to another resource between release
     ]);
   });
 
+  test('giving the name to a new parameter while the old one drops its explicit name is refused: the old one is replaced, and deleted only after', () => {
+    // GIVEN the real lock of a release with Origin named /shop/origin and Kept named /shop/kept in shop/acme
+    const series = lockedSeries(shop, { stack: 'acme', id: 'Origin', name: '/shop/origin', kept: '/shop/kept' });
+
+    // WHEN the next release drops Origin's name and gives /shop/origin to Kept
+    const { violations } = nextRelease(series, shop, { stack: 'acme', id: 'Origin', kept: '/shop/origin' });
+
+    // THEN one CAP008 says what became of the old one
+    expect(violations.map((v) => v.message.replace(/: CloudFormation creates.*/, ''))).toEqual([
+      'physical name moved: this release gives AWS::SSM::Parameter Name "/shop/origin" to \'shop/acme/Kept\' (logical id Kept118DB03B in stack shop/acme), '
+        + 'but OriginBCF5A9D0 in stack shop/acme held it in the locked release (which this release gives another Name)',
+    ]);
+  });
+
   describe('a bucket, retained by default', () => {
     /** GIVEN-side builder: bucket `id` named `shop-acme-logs` in tenant shop/acme. */
     function logs(app: CapabilityApp, id: string): void {

@@ -93,9 +93,18 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
       for (const old of holders) {
         const still = current.get(old.unit.path)?.find((c) => c.logicalId === old.claim.logicalId);
         if (still && still.type === old.claim.type && still.name === old.claim.name) continue;
-        const why = whyItFails(old, still, stack, byPath.get(old.unit.path), deploysAfter);
+        const resource = byPath.get(old.unit.path)?.template?.Resources?.[old.claim.logicalId];
+        const removed = resource === undefined || resource === null;
+        const why = whyItFails(old, removed, stack, byPath.get(old.unit.path), deploysAfter);
         if (why === undefined) continue;
-        found.push({ title: 'physical name moved', message: describe(claim, who[0], stack, old, still, why), paths: [who[0], old.unit.path] });
+        const now = removed
+          ? 'which this release removes'
+          : resource.Type !== old.claim.type
+            ? `which is a ${String(resource.Type)} in this release`
+            : still
+              ? `which this release gives ${still.property} "${still.name}"`
+              : `which this release gives another ${old.claim.property}`;
+        found.push({ title: 'physical name moved', message: describe(claim, who[0], stack, old, now, removed, why), paths: [who[0], old.unit.path] });
       }
     }
   }
@@ -162,7 +171,7 @@ function planOrder(facts: Facts): DeploysAfter {
  */
 function whyItFails(
   old: LockedClaim,
-  still: ResourceNameClaim | undefined,
+  removed: boolean,
   stack: StackFact,
   oldStack: StackFact | undefined,
   deploysAfter: DeploysAfter,
@@ -171,7 +180,7 @@ function whyItFails(
   const newLabel = `stack ${stack.path}`;
   const created = 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update)';
   const exists = `so creating it fails because ${old.claim.name} already exists, and the update of ${newLabel} rolls back`;
-  const retained = !still && keepsRemovedResource(old.claim.deletionPolicy);
+  const retained = removed && keepsRemovedResource(old.claim.deletionPolicy);
   const keeps = `the old resource has DeletionPolicy ${old.claim.deletionPolicy}: CloudFormation never deletes it, and ${old.claim.name} stays taken`;
   if (old.unit.path === stack.path) {
     return retained ? `${created}; and ${keeps}: creating it fails because ${old.claim.name} already exists, and the update rolls back` : `${created}, ${exists}`;
@@ -187,22 +196,22 @@ function whyItFails(
 
 /**
  * The message: the name, the resource of this release that claims it (`claimant`, in `stack`), the resource of
- * the locked release that held it (`old`) and what this release does with it (`still`), why the deploy fails, and the fixes.
+ * the locked release that held it (`old`) and what this release does with it (`now`; `removed` when it is gone), why the deploy fails, and the fixes.
  */
 function describe(
   claim: ResourceNameClaim,
   claimant: string,
   stack: StackFact,
   old: LockedClaim,
-  still: ResourceNameClaim | undefined,
+  now: string,
+  removed: boolean,
   why: string,
 ): string {
   const oldStack = `stack ${old.unit.path}`;
-  const now = still === undefined ? 'which this release removes' : still.type === old.claim.type ? `which this release gives ${still.property} "${still.name}"` : `which is a ${still.type} in this release`;
   const fixes = old.unit.path === stack.path
     ? `Keep the old logical id: (resource.node.defaultChild as CfnResource).overrideLogicalId('${old.claim.logicalId}'), or Stack.of(resource).renameLogicalId('${claim.logicalId}', '${old.claim.logicalId}'); `
     : `Keep the resource in ${oldStack} under logical id ${old.claim.logicalId}; `;
-  const twoSteps = keepsRemovedResource(old.claim.deletionPolicy) && !still
+  const twoSteps = removed && keepsRemovedResource(old.claim.deletionPolicy)
     ? `or release in two steps (remove ${old.claim.logicalId} in one release and delete the resource it leaves behind, then add the new one in the next)`
     : `or release in two steps (remove ${old.claim.logicalId} in one release, add the new resource in the next)`;
   return `this release gives ${claim.type} ${claim.property} "${claim.name}" to '${claimant}' (logical id ${claim.logicalId} in stack ${stack.path}), `
