@@ -33,6 +33,7 @@ import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { overlappingWorkloads } from './rules/overlapping-workloads';
 import { parameterNames } from './rules/parameter-names';
+import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
@@ -67,6 +68,7 @@ export const RULES: readonly Rule[] = [
   boundaryLeaks, // CAP006
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
+  physicalNameMoves,
   contractUsage, // CAP009
   contractParameterSize,
   headerAgreement,
