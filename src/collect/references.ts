@@ -7,6 +7,7 @@ import { podSpecOf } from './pod-spec';
 import { apiObjectOf } from '../constructs/api-object-of';
 import { Reference } from '../constructs/reference';
 import { appendAll, appendTo } from '../private/append';
+import { asList, keyText } from '../private/loose-values';
 import { valueText } from '../private/value-text';
 
 /**
@@ -136,9 +137,9 @@ function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<s
     const s = pod.spec;
     const at = pod.at;
     if (s.serviceAccountName) to('ServiceAccount', s.serviceAccountName, `${at}.serviceAccountName`);
-    (s.imagePullSecrets ?? []).forEach((p: any) => to('Secret', p?.name, `${at}.imagePullSecrets`));
-    for (const v of s.volumes ?? []) {
-      const volume = `${at}.volumes[name=${v?.name}]`;
+    asList(s.imagePullSecrets).forEach((p: any) => to('Secret', p?.name, `${at}.imagePullSecrets`));
+    for (const v of asList(s.volumes)) {
+      const volume = `${at}.volumes[name=${keyText(v?.name)}]`;
       if (v?.configMap && !v.configMap.optional) to('ConfigMap', v.configMap.name, `${volume}.configMap`);
       if (v?.secret && !v.secret.optional) to('Secret', v.secret.secretName, `${volume}.secret`);
       if (v?.persistentVolumeClaim) to('PersistentVolumeClaim', v.persistentVolumeClaim.claimName, `${volume}.persistentVolumeClaim`);
@@ -151,15 +152,15 @@ function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<s
       for (const source of ['cephfs', 'rbd', 'iscsi', 'flexVolume']) to('Secret', v?.[source]?.secretRef?.name, `${volume}.${source}.secretRef`);
       to('Secret', v?.azureFile?.secretName, `${volume}.azureFile.secretName`);
     }
-    for (const c of [...(s.initContainers ?? []), ...(s.containers ?? [])]) {
-      const where = `${at}.containers[name=${c?.name}]`;
-      for (const e of c?.envFrom ?? []) {
+    for (const c of [...asList(s.initContainers), ...asList(s.containers)]) {
+      const where = `${at}.containers[name=${keyText(c?.name)}]`;
+      for (const e of asList(c?.envFrom)) {
         if (e?.configMapRef && !e.configMapRef.optional) to('ConfigMap', e.configMapRef.name, `${where}.envFrom`);
         if (e?.secretRef && !e.secretRef.optional) to('Secret', e.secretRef.name, `${where}.envFrom`);
       }
-      for (const e of c?.env ?? []) {
+      for (const e of asList(c?.env)) {
         const source = e?.valueFrom;
-        const field = `${where}.env[name=${e.name}]`;
+        const field = `${where}.env[name=${keyText(e?.name)}]`;
         if (source?.configMapKeyRef && !source.configMapKeyRef.optional) to('ConfigMap', source.configMapKeyRef.name, field, { key: source.configMapKeyRef.key });
         if (source?.secretKeyRef && !source.secretKeyRef.optional) to('Secret', source.secretKeyRef.name, field, { key: source.secretKeyRef.key });
       }
@@ -167,11 +168,11 @@ function apiReferences(o: ObjectFact, from: number, clusterScoped: ReadonlySet<s
   }
   if (group === 'networking.k8s.io' && kind === 'Ingress') {
     to('Service', m.spec?.defaultBackend?.service?.name, 'spec.defaultBackend');
-    for (const rule of m.spec?.rules ?? []) for (const p of rule?.http?.paths ?? []) to('Service', p?.backend?.service?.name, `spec.rules[host=${rule.host ?? ''}].http.paths`);
+    for (const rule of asList(m.spec?.rules)) for (const p of asList(rule?.http?.paths)) to('Service', p?.backend?.service?.name, `spec.rules[host=${keyText(rule?.host ?? '')}].http.paths`);
   }
   if (group === 'gateway.networking.k8s.io' && kind === 'HTTPRoute') {
-    for (const rule of m.spec?.rules ?? []) {
-      for (const b of rule?.backendRefs ?? []) {
+    for (const rule of asList(m.spec?.rules)) {
+      for (const b of asList(rule?.backendRefs)) {
         if ((b?.group ?? '') === '' && (b?.kind ?? 'Service') === 'Service') to('Service', b.name, 'spec.rules.backendRefs', { namespace: b.namespace ?? ns });
       }
     }
@@ -241,6 +242,3 @@ function fieldValue(manifest: any, field: string): { present: true; value: unkno
   return { present: true, value };
 }
 
-function asList(x: unknown): any[] {
-  return Array.isArray(x) ? x : [];
-}

@@ -283,6 +283,10 @@ function problemsOf(props: Partial<ContributionProps<any>>): string[] {
       const { contract, field } = found.handle;
       problems.push(`'fields.${found.path.join('.')}' is the handle of field '${field}' of '${contract}', not a value: a consumed field reaches a pod only as a container env entry `
         + `that reads it from the Secret the contract binds. Write that entry into a container's env instead, such as values.${field}.envVar()`);
+    } else if (found?.cycleTo) {
+      const holder = found.cycleTo.length === 0 ? "'fields'" : `'fields.${found.cycleTo.join('.')}'`;
+      problems.push(`'fields.${found.path.join('.')}' is ${holder} itself, which holds it: a value that holds itself has no form in JSON or YAML, and no walk of it ends. `
+        + 'Give a copy of the value there, or leave that field out');
     } else if (found) {
       problems.push(`'fields.${found.path.join('.')}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number`);
     }
@@ -305,11 +309,17 @@ function problemsOf(props: Partial<ContributionProps<any>>): string[] {
  * field's handle, with its path; undefined when there is none. Only maps and lists are walked into: an instance
  * of a class (a cdk8s `Lazy`, an `IntOrString`) is for the resolvers of cdk8s to produce at synth.
  */
-function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: FieldHandleOrigin } | undefined {
-  const open: Array<{ value: object; path: string[] }> = [{ value: fields, path: [] }];
+function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: FieldHandleOrigin; cycleTo?: string[] } | undefined {
+  // each map or list with the maps and lists above it: one that holds an object above it is a cycle, which no
+  // walk (the merge, the renderers) would end
+  const open: Array<{ value: object; path: string[]; above: object[] }> = [{ value: fields, path: [], above: [] }];
+  const walked = new Set<object>();
   while (open.length > 0) {
-    const { value, path } = open.pop()!;
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    const { value, path, above } = open.pop()!;
+    walked.add(value);
+    const chain = [...above, value];
+    // Array.from visits the holes of a sparse list (`[, 'b']`), which map skips
+    const entries = Array.isArray(value) ? Array.from(value, (v, i) => [String(i), v] as const) : Object.entries(value);
     for (const [key, child] of entries) {
       const at = [...path, key];
       const handle = fieldHandleOrigin(child);
@@ -317,7 +327,11 @@ function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: Fie
       if (typeof child === 'function') return { path: at, kind: 'a function' };
       if (typeof child === 'symbol') return { path: at, kind: 'a Symbol' };
       if (typeof child === 'bigint') return { path: at, kind: 'a BigInt' };
-      if (child !== null && typeof child === 'object' && (Array.isArray(child) || [Object.prototype, null].includes(Object.getPrototypeOf(child)))) open.push({ value: child, path: at });
+      if (child === null || typeof child !== 'object' || !(Array.isArray(child) || [Object.prototype, null].includes(Object.getPrototypeOf(child)))) continue;
+      const cycle = chain.indexOf(child);
+      if (cycle !== -1) return { path: at, kind: 'a cycle', cycleTo: path.slice(0, cycle) };
+      // a map or list held twice (not in a cycle) has no other values the second time
+      if (!walked.has(child)) open.push({ value: child, path: at, above: chain });
     }
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { asList, keyText } from '../../private/loose-values';
 import type { ObjectFact, ReferenceFact } from '../facts';
 import { identityKey, isClusterScoped, ObjectIdentity } from '../object-identity';
 import { podSpecOf } from '../pod-spec';
@@ -112,7 +113,7 @@ function podOrderingReferences(s: any, at: string, to: (group: string, kind: str
   to('scheduling.k8s.io', 'PriorityClass', s.priorityClassName, `${at}.priorityClassName`);
   to('node.k8s.io', 'RuntimeClass', s.runtimeClassName, `${at}.runtimeClassName`);
   for (const v of asList(s.volumes)) {
-    const volume = `${at}.volumes[name=${v?.name}]`;
+    const volume = `${at}.volumes[name=${keyText(v?.name)}]`;
     if (v?.configMap?.optional) to('', 'ConfigMap', v.configMap.name, `${volume}.configMap`);
     if (v?.secret?.optional) to('', 'Secret', v.secret.secretName, `${volume}.secret`);
     for (const p of asList(v?.projected?.sources)) {
@@ -121,19 +122,15 @@ function podOrderingReferences(s: any, at: string, to: (group: string, kind: str
     }
   }
   for (const c of [...asList(s.initContainers), ...asList(s.containers)]) {
-    const where = `${at}.containers[name=${c?.name}]`;
+    const where = `${at}.containers[name=${keyText(c?.name)}]`;
     for (const e of asList(c?.envFrom)) {
       if (e?.configMapRef?.optional) to('', 'ConfigMap', e.configMapRef.name, `${where}.envFrom`);
       if (e?.secretRef?.optional) to('', 'Secret', e.secretRef.name, `${where}.envFrom`);
     }
     for (const e of asList(c?.env)) {
       const source = e?.valueFrom;
-      if (source?.configMapKeyRef?.optional) to('', 'ConfigMap', source.configMapKeyRef.name, `${where}.env[name=${e.name}]`);
-      if (source?.secretKeyRef?.optional) to('', 'Secret', source.secretKeyRef.name, `${where}.env[name=${e.name}]`);
+      if (source?.configMapKeyRef?.optional) to('', 'ConfigMap', source.configMapKeyRef.name, `${where}.env[name=${keyText(e?.name)}]`);
+      if (source?.secretKeyRef?.optional) to('', 'Secret', source.secretKeyRef.name, `${where}.env[name=${keyText(e?.name)}]`);
     }
   }
-}
-
-function asList(x: unknown): any[] {
-  return Array.isArray(x) ? x : [];
 }

@@ -1,5 +1,5 @@
 import type { FieldTopology } from './field-topology';
-import { elementSegments } from './list-topology';
+import { elementSegments, keyValuesOf, listTypeOf } from './list-topology';
 import { isMap } from '../../private/maps';
 import { formatPath } from '../ledger/field-path';
 
@@ -20,7 +20,8 @@ export function manifestPathText(at: readonly string[], doc: unknown, root: Fiel
   for (const s of at) {
     if (/^\d+$/.test(s) && !isMap(current)) {
       const list: readonly unknown[] = Array.isArray(current) ? current : [];
-      const segment = elementSegments(list, node, atomic)[Number(s)] ?? Number(s);
+      // an element whose key JSON cannot spell (a Symbol, a function: refused for it) is named by its index
+      const segment = plainKey(list[Number(s)], node, atomic) ? elementSegments(list, node, atomic)[Number(s)] ?? Number(s) : Number(s);
       out += typeof segment === 'number' ? `[${segment}]` : formatPath([segment]);
       current = list[Number(s)];
       node = node.element();
@@ -32,4 +33,16 @@ export function manifestPathText(at: readonly string[], doc: unknown, root: Fiel
     atomic ||= node.atomic;
   }
   return out || '(the whole object)';
+}
+
+/**
+ * True unless `element` of a keyed list is no map, or it or an element of a set is keyed by a value that is not
+ * a string, a number (a BigInt too), a boolean or null.
+ */
+function plainKey(element: unknown, list: FieldTopology, insideAtomic: boolean): boolean {
+  const type = insideAtomic ? 'atomic' : listTypeOf(list);
+  if (type === 'atomic') return true;
+  if (type === 'associative' && !isMap(element)) return false;
+  const values = type === 'set' ? [element] : Object.values(keyValuesOf(element, list));
+  return values.every((v) => v === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof v));
 }
