@@ -1,4 +1,4 @@
-import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues } from './lock-values';
+import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues, mayHoldSensitiveLeaf } from './lock-values';
 import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
@@ -232,8 +232,9 @@ function unitLeaves(
     // no keyed digest to record, and the masked values are digested again only with a key (`Redigest`)
     return { placed: (head, rest) => valuesWhenRead(Object.assign(digestWhenRead(head, source, text), rest), source) };
   }
-  if (!holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source))) {
-    const digest = hashText(text());
+  const whole = text();
+  if (!holdsSensitive(source, whole)) {
+    const digest = hashText(whole);
     return { placed: (head, rest) => valuesWhenRead(Object.assign(head, { digest }, rest), source) };
   }
   const leaves = leavesOf(source);
@@ -274,7 +275,19 @@ const VALUES_WHEN_READ: PropertyDescriptor = {
 
 /** The digest of a unit (`UnitLeaves.digest`): of its text, or of its masked leaves when it holds a sensitive value. */
 function digestOf(source: UnitSource, text: () => string): string {
-  return holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source)) ? hashText(JSON.stringify(leavesOf(source).values)) : hashText(text());
+  const t = text();
+  return holdsSensitive(source, t) ? hashText(JSON.stringify(leavesOf(source).values)) : hashText(t);
+}
+
+/**
+ * Whether a unit holds a sensitive value (`holdsSensitiveLeaf` of its document), its document walked only when its
+ * text and the nodes that can take a secret say it may (`mayHoldSensitiveLeaf`): most units are told from their text.
+ *
+ * @param text the unit's text, as its digest is taken of
+ */
+function holdsSensitive(source: UnitSource, text: string): boolean {
+  const nodes = source.sensitiveAt === undefined ? 'none' : source.sensitiveAt === secretEnv ? 'env' : source.sensitiveAt === templateSecret ? 'template' : 'any';
+  return mayHoldSensitiveLeaf(source.doc, text, nodes) && holdsSensitiveLeaf(documentOf(source), isSensitiveIn(source));
 }
 
 /** The source and text of each unit whose digest is taken when first read, until it is (`DIGEST_WHEN_READ`). */

@@ -1,5 +1,7 @@
-import { secretShapesIn } from '../check/rules/possible-secrets';
+import { mayHoldSecretShape, secretShapesIn } from '../check/rules/possible-secrets';
 import { KNOWN_AFTER_DEPLOY, SENSITIVE } from '../release/lock';
+import { isSecretEnvName } from '../release/sensitive-env';
+import { SECRET_PROPERTIES } from '../release/sensitive-properties';
 
 const TOKEN = /\$\{Token\[/;
 const SECRET_REFERENCE = /\{\{resolve:(secretsmanager|ssm-secure):/;
@@ -98,6 +100,105 @@ export function holdsSensitiveLeaf(doc: unknown, isSensitive: (at: readonly stri
     return v !== undefined && (sensitive || maskedText(v) === SENSITIVE);
   };
   return walk(doc, false);
+}
+
+/**
+ * False when no string of a document can be masked as `(sensitive)` for what it holds (`maskedText`: a secret
+ * reference or a secret shape), told from a text that holds every string of the document as it is: JSON, or the
+ * YAML `toYaml` writes (block style, no line folding, only `"`, `\\` and characters that are not printable escaped,
+ * as in JSON). What marks a secret reference or a shape (`{{resolve:`, `AKIA`, `://`, ...) is printable ASCII
+ * without a quote or a backslash on one line, so a string that holds one puts it in the text as it is.
+ *
+ * @param text the document's text (a unit's YAML or JSON)
+ */
+export function textMayHoldMaskedString(text: string): boolean {
+  return SECRET_REFERENCE.test(text) || mayHoldSecretShape(text);
+}
+
+/**
+ * False when no node of a manifest is the literal value of a container's environment variable named like a
+ * secret (`secretEnvValueAt`); true when one may be: an entry of an `env` of an element of a `containers` or
+ * `initContainers` anywhere in it with a string `name` that says it is a secret (`isSecretEnvName`) and a non-empty
+ * string `value`. The manifest's `text` (as `textMayHoldMaskedString` takes it) tells a manifest without either key.
+ */
+export function mayHoldSecretEnvValue(manifest: unknown, text: string): boolean {
+  if (!text.includes('ontainers')) return false;
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (walk(v[i])) return true;
+      return false;
+    }
+    for (const k of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[k];
+      if ((k === 'containers' || k === 'initContainers') && containersMayHoldSecretEnv(child)) return true;
+      if (walk(child)) return true;
+    }
+    return false;
+  };
+  return walk(manifest);
+}
+
+/** `mayHoldSecretEnvValue` of the elements (or members) of one `containers` list. */
+function containersMayHoldSecretEnv(containers: unknown): boolean {
+  if (containers === null || typeof containers !== 'object') return false;
+  for (const container of Object.values(containers)) {
+    const env = container !== null && typeof container === 'object' ? (container as { env?: unknown }).env : undefined;
+    if (env === null || typeof env !== 'object') continue;
+    for (const entry of Object.values(env)) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const { name, value } = entry as { name?: unknown; value?: unknown };
+      if (typeof name === 'string' && typeof value === 'string' && value !== '' && isSecretEnvName(name)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * False when no node of a CloudFormation template takes a secret (`templateSecretAt`): no parameter is `NoEcho`
+ * and no resource has a type with a property that takes one (`SECRET_PROPERTIES`); true when one may.
+ */
+export function mayHoldTemplateSecret(template: unknown): boolean {
+  const t = template as { Resources?: unknown; Parameters?: unknown } | null | undefined;
+  const parameters = t?.Parameters;
+  if (parameters !== null && typeof parameters === 'object') {
+    for (const p of Object.values(parameters)) {
+      const noEcho = (p as { NoEcho?: unknown } | null | undefined)?.NoEcho;
+      if (noEcho === true || noEcho === 'true') return true;
+    }
+  }
+  const resources = t?.Resources;
+  if (resources !== null && typeof resources === 'object') {
+    for (const r of Object.values(resources)) {
+      const type = (r as { Type?: unknown } | null | undefined)?.Type;
+      if (typeof type === 'string' && SECRET_PROPERTIES[type]) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * False when `holdsSensitiveLeaf` is false for a document, told without walking every node of it; true when it may
+ * be true (then walk it): when its text may hold a string that is masked (`textMayHoldMaskedString`), or a node of it
+ * may take a secret where it is (`mayHoldSecretEnvValue`, `mayHoldTemplateSecret`).
+ *
+ * @param text the document's text, as `textMayHoldMaskedString` takes it
+ * @param nodes which nodes `holdsSensitiveLeaf`'s `isSensitive` names: `none`; `env`, the literal values of
+ *   secret-named environment variables (`secretEnvValueAt`); `template`, a template's nodes that take a secret
+ *   (`templateSecretAt`); `any` other (always walked)
+ */
+export function mayHoldSensitiveLeaf(doc: unknown, text: string, nodes: 'none' | 'env' | 'template' | 'any'): boolean {
+  if (textMayHoldMaskedString(text)) return true;
+  switch (nodes) {
+    case 'none':
+      return false;
+    case 'env':
+      return mayHoldSecretEnvValue(doc, text);
+    case 'template':
+      return mayHoldTemplateSecret(doc);
+    default:
+      return true;
+  }
 }
 
 /**

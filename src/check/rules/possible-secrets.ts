@@ -51,6 +51,14 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
  */
 const MAY_HOLD_A_SHAPE = /AKIA|ASIA|PRIVATE KEY|gh[pousr]_|github_pat_|xox[abposr]-|sk_live_|AIza|:\/\//;
 
+/**
+ * False when no part of `text` holds a secret shape (`secretShapesIn` finds none in it, nor in any string it
+ * contains): the quick filter alone, for a text that holds many values at once.
+ */
+export function mayHoldSecretShape(text: string): boolean {
+  return MAY_HOLD_A_SHAPE.test(text);
+}
+
 /** The secret shapes `text` holds, each with its match, in `SECRET_SHAPES` order. */
 export function secretShapesIn(text: string): Array<{ readonly shape: SecretShape; readonly match: string }> {
   if (!MAY_HOLD_A_SHAPE.test(text)) return [];
