@@ -7,9 +7,10 @@
  * port crashed collect.
  */
 import * as path from 'path';
+import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
-import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -131,5 +132,22 @@ describe('a value that is not plain data is accepted or refused with a user-faci
       "CAP010 invalid object: Contribution 'cdn/Routing/List': 'fields.data.l.1' is 'fields.data.l' itself, which holds it: a value that holds itself has no form in JSON or YAML, and no walk of it ends. Give a copy of the value there, or leave that field out.",
       "CAP010 invalid object: Contribution 'cdn/Routing/Loop': 'fields.metadata.annotations.again' is 'fields.metadata.annotations' itself, which holds it: a value that holds itself has no form in JSON or YAML, and no walk of it ends. Give a copy of the value there, or leave that field out.",
     ]);
+  });
+
+  test('an addPropertyOverride value that holds itself is refused as aws-cdk refuses it (CAP010), not a RangeError thrown out of the call', () => {
+    // GIVEN an override whose value holds itself
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    const parameter = new ssm.CfnParameter(base, 'Origin', { type: 'String', value: 'origin.example.com' });
+    const loop: Record<string, unknown> = { mode: 'fast' };
+    loop.again = loop;
+
+    // WHEN the program makes the call, THEN it returns as aws-cdk's own does
+    expect(() => parameter.addPropertyOverride('Value', loop)).not.toThrow();
+
+    // THEN synth refuses it with aws-cdk's own words, coded, and no stage crashes
+    const violations = app.synthesize().violations;
+    expect(violations.map((v) => v.code)).toEqual(['CAP010']);
+    expect(violations[0].message).toMatch(/^invalid object: the stacks of capability 'cdn' could not be synthesized: Resolution error: Unable to resolve object tree with circular reference\. Path: \/Resources\/\$\{Token\[[^\]]+\]\}\/Properties\/Value\/again/);
   });
 });

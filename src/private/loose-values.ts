@@ -16,3 +16,24 @@ export function asList(x: unknown): any[] {
 export function keyText(v: unknown): string {
   return typeof v === 'symbol' ? v.toString() : String(v);
 }
+
+/**
+ * True when `value` holds itself: a map or list that holds, at any depth, a map or list above it. No walk of such
+ * a value ends; JSON and YAML have no form for it (cdk8s and aws-cdk refuse it when they resolve it).
+ */
+export function holdsItself(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const open: Array<{ value: object; above: readonly object[] }> = [{ value, above: [] }];
+  const walked = new Set<object>();
+  while (open.length > 0) {
+    const { value: v, above } = open.pop()!;
+    walked.add(v);
+    const chain = [...above, v];
+    for (const child of Object.values(v)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (chain.includes(child)) return true;
+      if (!walked.has(child)) open.push({ value: child, above: chain });
+    }
+  }
+  return false;
+}

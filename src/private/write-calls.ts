@@ -285,15 +285,27 @@ function wrapRemovalPolicy(): void {
 /**
  * A copy of an override's plain maps and lists as they are at the call (the
  * maps aws-cdk later merges other overrides into); tokens and other objects
- * are kept as they are.
+ * are kept as they are. A map or list the value holds twice is copied once, so
+ * a value that holds itself is copied as one that holds itself (aws-cdk's
+ * resolve refuses it at synth: `CAP010`), not followed until the stack runs out
+ * inside the program's `addPropertyOverride` call.
  */
-function snapshot(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snapshot);
+function snapshot(value: unknown, copies = new Map<object, unknown>()): unknown {
   if (value === null || typeof value !== 'object') return value;
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const list: unknown[] = new Array(value.length);
+    copies.set(value, list);
+    // forEach skips a sparse list's holes, which the copy keeps as holes
+    value.forEach((v, i) => { list[i] = snapshot(v, copies); });
+    return list;
+  }
   const proto = Object.getPrototypeOf(value);
   if (proto !== null && proto !== Object.prototype) return value;
   const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
-  for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v);
+  copies.set(value, copy);
+  for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v, copies);
   return copy;
 }
 

@@ -17,6 +17,7 @@ import { ResolvedTags, resolveTags, TagHandover } from './tag-writes';
 import type { AttributesRun, CallbackRun } from './write-callbacks';
 import { callWriter, contributionWriter, declarationWriter, Writer } from './writer';
 import { appendTo } from '../../private/append';
+import { holdsItself } from '../../private/loose-values';
 import { isPlainMap } from '../../private/maps';
 import { renderStatement } from '../../private/statement-additions';
 import { HeldTag, heldTagsOf, rawOverridesOf } from '../../private/upstream-state';
@@ -283,7 +284,8 @@ function recordOverrideCalls(calls: readonly OverrideCall[], r: OverrideRecordin
     const plain = writer.kind === 'override' || writer.kind === 'aspect';
     const deletes = call.value === undefined;
     const at = call.path.slice(r.under);
-    const leaves = deletes ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
+    // a value that holds itself is one leaf at the call's path (aws-cdk refuses it at synth: CAP010), never walked
+    const leaves = deletes || holdsItself(call.value) ? [at] : leavesOf(call.value, CFN_PROPERTIES, at, opaque);
     if (!deletes) {
       const dropped = replaced.by(writer, at, leaves, plain ? declarer : undefined);
       for (const path of dropped) writes.push([writer, { path, replacing: at }, undefined, () => ({ removes: true })]);
