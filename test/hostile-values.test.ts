@@ -6,6 +6,7 @@
  * code: an internal error (CAP000, a crashed stage) fails the case. Found by hand first: a BigInt as a container
  * port crashed collect.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
@@ -149,5 +150,24 @@ describe('a value that is not plain data is accepted or refused with a user-faci
     const violations = app.synthesize().violations;
     expect(violations.map((v) => v.code)).toEqual(['CAP010']);
     expect(violations[0].message).toMatch(/^invalid object: the stacks of capability 'cdn' could not be synthesized: Resolution error: Unable to resolve object tree with circular reference\. Path: \/Resources\/\$\{Token\[[^\]]+\]\}\/Properties\/Value\/again/);
+  });
+
+  test('an override that gives a BigInt or a Symbol, which aws-cdk would leave out of the template without a word, is refused (CAP010) naming the call', () => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    const parameter = new ssm.CfnParameter(base, 'Origin', { type: 'String', value: 'origin.example.com' });
+    parameter.addPropertyOverride('Value', 5n);
+    parameter.addPropertyOverride('Tags', { team: Symbol('edge') });
+
+    // the line of each call in this file, as the message names it
+    const lines = fs.readFileSync(__filename, 'utf-8').split('\n');
+    const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    const message = (call: string, field: string, kind: string) =>
+      `CAP010 invalid object: 'cdn/Base/Origin' failed its own validation: addPropertyOverride at test/hostile-values.test.ts:${lineOf(call)} gives '${field}' ${kind}, `
+      + 'which JSON has no form for: aws-cdk would leave it out of the template or fail to render it. Give it as a string or a number.';
+    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      message("addPropertyOverride('Value', 5n)", 'Value', 'a BigInt'),
+      message("addPropertyOverride('Tags', { team: Symbol('edge') })", 'Tags.team', 'a Symbol'),
+    ]);
   });
 });

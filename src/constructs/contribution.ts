@@ -5,8 +5,8 @@ import { appendAll } from '../private/append';
 import { isCfnResource } from '../private/aws-cdk';
 import { brand, hasBrand } from '../private/brand';
 import { closestPropertyName, CloudFormationPropertyNames, cloudFormationPropertyNames } from '../private/cloudformation-property-names';
-import { FieldHandleOrigin, fieldHandleOrigin } from '../private/field-handle';
 import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
+import { nonJsonIn } from '../private/loose-values';
 import { isMap } from '../private/maps';
 import { requireCapabilityApp } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
@@ -302,39 +302,6 @@ function problemsOf(props: Partial<ContributionProps<any>>): string[] {
   if (write !== undefined && typeof write !== 'function') problems.push(`'write' (${describe(write)}) must be a function of the target`);
   if (props.force !== undefined && typeof props.force !== 'boolean') problems.push(`'force' (${describe(props.force)}) must be true or false`);
   return problems;
-}
-
-/**
- * The first value in `fields` that JSON has no form for (a function, a Symbol, a BigInt) or that is a contract
- * field's handle, with its path; undefined when there is none. Only maps and lists are walked into: an instance
- * of a class (a cdk8s `Lazy`, an `IntOrString`) is for the resolvers of cdk8s to produce at synth.
- */
-function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: FieldHandleOrigin; cycleTo?: string[] } | undefined {
-  // each map or list with the maps and lists above it: one that holds an object above it is a cycle, which no
-  // walk (the merge, the renderers) would end
-  const open: Array<{ value: object; path: string[]; above: object[] }> = [{ value: fields, path: [], above: [] }];
-  const walked = new Set<object>();
-  while (open.length > 0) {
-    const { value, path, above } = open.pop()!;
-    walked.add(value);
-    const chain = [...above, value];
-    // Array.from visits the holes of a sparse list (`[, 'b']`), which map skips
-    const entries = Array.isArray(value) ? Array.from(value, (v, i) => [String(i), v] as const) : Object.entries(value);
-    for (const [key, child] of entries) {
-      const at = [...path, key];
-      const handle = fieldHandleOrigin(child);
-      if (handle) return { path: at, kind: 'a handle', handle };
-      if (typeof child === 'function') return { path: at, kind: 'a function' };
-      if (typeof child === 'symbol') return { path: at, kind: 'a Symbol' };
-      if (typeof child === 'bigint') return { path: at, kind: 'a BigInt' };
-      if (child === null || typeof child !== 'object' || !(Array.isArray(child) || [Object.prototype, null].includes(Object.getPrototypeOf(child)))) continue;
-      const cycle = chain.indexOf(child);
-      if (cycle !== -1) return { path: at, kind: 'a cycle', cycleTo: path.slice(0, cycle) };
-      // a map or list held twice (not in a cycle) has no other values the second time
-      if (!walked.has(child)) open.push({ value: child, path: at, above: chain });
-    }
-  }
-  return undefined;
 }
 
 /**
