@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { aws_ssm as ssm } from 'aws-cdk-lib';
+import { aws_ssm as ssm, CfnResource } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from '../src';
@@ -169,5 +169,22 @@ describe('a value that is not plain data is accepted or refused with a user-faci
       message("addPropertyOverride('Value', 5n)", 'Value', 'a BigInt'),
       message("addPropertyOverride('Tags', { team: Symbol('edge') })", 'Tags.team', 'a Symbol'),
     ]);
+  });
+
+  test('property: any such value in a CloudFormation resource\'s props, an override or a Contribution to it is accepted or refused with a user-facing code', () => {
+    fc.assert(
+      fc.property(hostile, fc.constantFrom('props' as const, 'override' as const, 'contribution' as const), (make, how) => {
+        const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+        const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+        const value = make();
+        const parameter = new CfnResource(base, 'Origin', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: how === 'props' ? value : 'origin.example.com' } });
+        if (how === 'override') parameter.addPropertyOverride('Description', value);
+        if (how === 'contribution') new Contribution(base, 'Describe', { target: parameter, fields: { Description: value } } as any);
+        const codes = app.synthesize().violations.map((v) => v.code);
+        // CAP000 is a crashed stage: a bug, never an accepted refusal
+        expect(codes.filter((c) => !/^CAP0(0[1-9]|1[0-7])$/.test(c))).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
