@@ -138,8 +138,15 @@ describe('FieldLedger', () => {
       ledger.record(writer, 'o', 'O', ['metadata', 'labels', 'team']);
     }
 
+    // each writer's way of writing (both Contributions' fields here): what CAP002 names in its fix
     expect(ledger.raw()).toEqual([
-      { object: 'O', writers: ['a', 'b'], fields: ['metadata.labels.team', 'spec.replicas'], leaves: [['metadata', 'labels', 'team'], ['spec', 'replicas']] },
+      {
+        object: 'O',
+        writers: ['a', 'b'],
+        kinds: new Map([['contribution:a', new Set(['contribution-fields'])], ['contribution:b', new Set(['contribution-fields'])]]),
+        fields: ['metadata.labels.team', 'spec.replicas'],
+        leaves: [['metadata', 'labels', 'team'], ['spec', 'replicas']],
+      },
     ]);
   });
 
