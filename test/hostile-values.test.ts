@@ -13,6 +13,7 @@ import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { removeTempDirs, tempDir } from './util';
+import { holdsItself } from '../src/private/loose-values';
 
 afterAll(removeTempDirs);
 
@@ -186,5 +187,16 @@ describe('a value that is not plain data is accepted or refused with a user-faci
       }),
       { numRuns: 150 },
     );
+  });
+
+  test('a value holds itself only through its own maps and lists: a token inside it (which holds its construct, whose tree has cycles) is the resolver\'s', () => {
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    const base = new SharedBase(new Capability(app, 'cdn'), 'Base');
+    const parameter = new ssm.CfnParameter(base, 'Origin', { type: 'String', value: 'origin.example.com' });
+    const loop: Record<string, unknown> = { mode: 'fast' };
+    loop.again = [loop];
+
+    expect(holdsItself({ Tags: [{ Key: 'arn', Value: parameter.getAtt('Value') }] })).toBe(false);
+    expect(holdsItself({ Tags: [{ Key: 'loop', Value: loop }] })).toBe(true);
   });
 });

@@ -1,4 +1,6 @@
 import { FieldHandleOrigin, fieldHandleOrigin } from './field-handle';
+import { nonJsonKind } from './manifest-walk';
+import { isPlainMap } from './maps';
 
 /**
  * Reading a manifest the program wrote, before any check has refused it: a value may be anything a TypeScript
@@ -21,23 +23,11 @@ export function keyText(v: unknown): string {
 
 /**
  * True when `value` holds itself: a map or list that holds, at any depth, a map or list above it. No walk of such
- * a value ends; JSON and YAML have no form for it (cdk8s and aws-cdk refuse it when they resolve it).
+ * a value ends; JSON and YAML have no form for it (cdk8s and aws-cdk refuse it when they resolve it). Only maps
+ * and lists are walked into, as `nonJsonIn` walks them: a token or another class's instance is the resolvers'.
  */
 export function holdsItself(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const open: Array<{ value: object; above: readonly object[] }> = [{ value, above: [] }];
-  const walked = new Set<object>();
-  while (open.length > 0) {
-    const { value: v, above } = open.pop()!;
-    walked.add(v);
-    const chain = [...above, v];
-    for (const child of Object.values(v)) {
-      if (child === null || typeof child !== 'object') continue;
-      if (chain.includes(child)) return true;
-      if (!walked.has(child)) open.push({ value: child, above: chain });
-    }
-  }
-  return false;
+  return value !== null && typeof value === 'object' && firstLooseValue(value, true) !== undefined;
 }
 
 /**
@@ -46,7 +36,20 @@ export function holdsItself(value: unknown): boolean {
  * undefined when there is none. Only maps and lists are walked into: an instance of a class (a cdk8s `Lazy`, an
  * aws-cdk token, an `IntOrString`) is for the resolvers of cdk8s or aws-cdk to produce at synth.
  */
-export function nonJsonIn(fields: object): { path: string[]; kind: string; handle?: FieldHandleOrigin; cycleTo?: string[] } | undefined {
+export function nonJsonIn(fields: object): LooseValue | undefined {
+  return firstLooseValue(fields, false);
+}
+
+/** What `nonJsonIn` finds, and where. */
+export interface LooseValue {
+  readonly path: string[];
+  readonly kind: string;
+  readonly handle?: FieldHandleOrigin;
+  readonly cycleTo?: string[];
+}
+
+/** `nonJsonIn`'s walk; with `cyclesOnly`, values JSON has no form for are passed over and only a cycle is found. */
+function firstLooseValue(fields: object, cyclesOnly: boolean): LooseValue | undefined {
   // each map or list with the maps and lists above it: one that holds an object above it is a cycle, which no
   // walk (the merge, the renderers) would end
   const open: Array<{ value: object; path: string[]; above: object[] }> = [{ value: fields, path: [], above: [] }];
@@ -59,12 +62,13 @@ export function nonJsonIn(fields: object): { path: string[]; kind: string; handl
     const entries = Array.isArray(value) ? Array.from(value, (v, i) => [String(i), v] as const) : Object.entries(value);
     for (const [key, child] of entries) {
       const at = [...path, key];
-      const handle = fieldHandleOrigin(child);
-      if (handle) return { path: at, kind: 'a handle', handle };
-      if (typeof child === 'function') return { path: at, kind: 'a function' };
-      if (typeof child === 'symbol') return { path: at, kind: 'a Symbol' };
-      if (typeof child === 'bigint') return { path: at, kind: 'a BigInt' };
-      if (child === null || typeof child !== 'object' || !(Array.isArray(child) || [Object.prototype, null].includes(Object.getPrototypeOf(child)))) continue;
+      if (!cyclesOnly) {
+        const handle = fieldHandleOrigin(child);
+        if (handle) return { path: at, kind: 'a handle', handle };
+        const kind = nonJsonKind(child);
+        if (kind) return { path: at, kind };
+      }
+      if (!Array.isArray(child) && !isPlainMap(child)) continue;
       const cycle = chain.indexOf(child);
       if (cycle !== -1) return { path: at, kind: 'a cycle', cycleTo: path.slice(0, cycle) };
       // a map or list held twice (not in a cycle) has no other values the second time

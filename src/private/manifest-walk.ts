@@ -36,6 +36,11 @@ const MAX_NUMBER_BYTES = 24;
 /** What JSON cannot hold, as messages name it. */
 const NON_JSON: Readonly<Record<string, string>> = { bigint: 'a BigInt', symbol: 'a Symbol', function: 'a function' };
 
+/** What a value JSON has no form for is (`a BigInt`, `a Symbol`, `a function`); undefined for any other value. */
+export function nonJsonKind(value: unknown): string | undefined {
+  return NON_JSON[typeof value];
+}
+
 /** One map or list being walked, with the way back to the root. */
 interface Frame {
   readonly value: object;
@@ -111,7 +116,7 @@ function walk(value: object, limit: number): ManifestWalk {
 }
 
 /** True when `JSON.stringify` would call a `toJSON` method of `value` (a `Date`), so its text is not its keys'. */
-function hasToJson(value: object): boolean {
+export function hasToJson(value: object): boolean {
   return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 

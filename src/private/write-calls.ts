@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
 import { nonJsonIn } from './loose-values';
+import { nonJsonKind } from './manifest-walk';
 import { isOwnFile } from './package-root';
 import { aspectsScopeOf, cfnPropertiesOf, HeldTag, heldTagsOf, UpstreamShapeError } from './upstream-state';
 
@@ -304,7 +305,7 @@ function refuseNonJson(resource: CfnResource, call: WriteCall, path: string, val
 
 /** The first value JSON has no form for in an override's value (itself, or inside its maps and lists). */
 function nonJsonValue(value: unknown): { path: readonly string[]; kind: string } | undefined {
-  const kind = ({ bigint: 'a BigInt', symbol: 'a Symbol', function: 'a function' } as Record<string, string | undefined>)[typeof value];
+  const kind = nonJsonKind(value);
   if (kind) return { path: [], kind };
   if (value === null || typeof value !== 'object') return undefined;
   const found = nonJsonIn(value);

@@ -1,4 +1,5 @@
 import { isMaskedValue } from './locked-manifest';
+import { isMap } from '../private/maps';
 
 /** Where a physical name must be unique, as collect's `PHYSICAL_NAMES` says it. */
 export type NameScope = 'global' | 'partition' | 'region';
@@ -66,8 +67,4 @@ export function templateNameClaims(template: unknown, table: PhysicalNameTable):
     claims.push({ logicalId: id, type: r.Type, property, name, scope, deletionPolicy: typeof r.DeletionPolicy === 'string' ? r.DeletionPolicy : undefined });
   }
   return claims;
-}
-
-function isMap(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

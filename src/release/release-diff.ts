@@ -12,6 +12,7 @@ import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { writerNameWithoutSite } from '../collect/ledger/writer';
 import type { FieldTopology } from '../collect/topology/field-topology';
 import { compareText } from '../private/compare';
+import { hasToJson } from '../private/manifest-walk';
 
 /** What a changed sensitive leaf shows instead of its values: that it changed, by its keyed digest. */
 export const SENSITIVE_CHANGED = '(sensitive, changed)';
@@ -443,11 +444,6 @@ function samePlainData(a: unknown, b: unknown, depth: number): boolean {
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && !hasToJson(value);
-}
-
-/** True when `JSON.stringify` writes what a value's `toJSON` returns rather than the value. */
-function hasToJson(value: object): boolean {
-  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function contractChanges(previous: readonly InterfaceRecord[], current: readonly InterfaceRecord[]): ContractChange[] {
