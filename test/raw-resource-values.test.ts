@@ -5,6 +5,8 @@
  * accepted it). Synth refuses such a value (`CAP010`) naming the resource and the property; generated L1s are left
  * to their own validators, and tokens to aws-cdk's resolver.
  */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { aws_s3 as s3, aws_ssm as ssm, CfnResource, CustomResource, Fn, Lazy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -115,6 +117,87 @@ describe('a value JSON has no form for in a raw resource\'s properties', () => {
     );
   });
 });
+
+describe('values aws-cdk loses without a word, in a raw resource\'s properties and in an override', () => {
+  const dropped = 'aws-cdk would leave it out of the template without a word';
+  const empty = 'aws-cdk would render it as {} in the template without a word';
+  const cases: Array<[string, () => unknown, string, string]> = [
+    ['a Map', () => new Map([['a', 1]]), 'a Map', 'Give it as a plain object, such as Object.fromEntries(map).'],
+    ['a Set', () => new Set(['a']), 'a Set', 'Give it as a list, such as [...set].'],
+    ['a RegExp', () => /x/, 'a RegExp', 'Give it as a string, such as its source.'],
+  ];
+
+  test('the premise, in a bare aws-cdk app (its own process: this library records overrides in any app of its process): a Map is rendered as {} from properties and left out from an override, NaN written as null', () => {
+    const script = [
+      "const { App, Stack, CfnResource, aws_ssm: ssm } = require('aws-cdk-lib');",
+      "const { Template } = require('aws-cdk-lib/assertions');",
+      "const stack = new Stack(new App(), 'Bare');",
+      "new CfnResource(stack, 'Raw', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: new Map([['a', 1]]), Description: NaN } });",
+      "const l1 = new ssm.CfnParameter(stack, 'L1', { type: 'String', value: 'x' });",
+      "l1.addPropertyOverride('Description', new Map([['a', 1]]));",
+      'const r = Template.fromStack(stack).toJSON().Resources;',
+      'process.stdout.write(JSON.stringify([r.Raw.Properties, r.L1.Properties]));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['-e', script], { cwd: path.join(__dirname, '..'), encoding: 'utf-8', env: { ...process.env, CDK_VALIDATION: 'false' } });
+
+    expect(JSON.parse(out)).toEqual([{ Type: 'String', Value: {}, Description: null }, { Type: 'String', Value: 'x' }]);
+  });
+
+  test.each(cases)('%s: rendered as {} from properties, left out from an override; refused in both, naming the property and the plain form', (_, make, kind, fix) => {
+    const { app, base } = shop();
+    new CfnResource(base, 'Raw', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: { nested: [make()] } } });
+    const l1 = new ssm.CfnParameter(base, 'L1', { type: 'String', value: 'x' });
+    l1.addPropertyOverride('Description', make());
+
+    const line = lineOf("l1.addPropertyOverride('Description', make());");
+    expect(messages(app)).toEqual([
+      `CAP010 invalid object: 'shop/Base/L1' failed its own validation: addPropertyOverride at test/raw-resource-values.test.ts:${line} gives 'Description' ${kind}: ${dropped}. ${fix}`,
+      `CAP010 invalid object: 'shop/Base/Raw' failed its own validation: its properties give 'Value.nested.0' ${kind}: ${empty}. ${fix}`,
+    ]);
+  });
+
+  test('NaN and the infinities, which aws-cdk writes as null, are refused in properties and overrides', () => {
+    const { app, base } = shop();
+    new CfnResource(base, 'Raw', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: NaN } });
+    const l1 = new ssm.CfnParameter(base, 'L1', { type: 'String', value: 'x' });
+    l1.addPropertyOverride('Tags.ratio', -Infinity);
+
+    const tail = 'which JSON has no form for: aws-cdk would write null in the template. Give it as a finite number, or as a string.';
+    expect(messages(app)).toEqual([
+      `CAP010 invalid object: 'shop/Base/L1' failed its own validation: addPropertyOverride at test/raw-resource-values.test.ts:${lineOf("l1.addPropertyOverride('Tags.ratio', -Infinity);")} gives 'Tags.ratio' -Infinity, ${tail}`,
+      `CAP010 invalid object: 'shop/Base/Raw' failed its own validation: its properties give 'Value' NaN, ${tail}`,
+    ]);
+  });
+
+  test('a Buffer is written as a map of its bytes by index: refused; a Date is written as its ISO text from properties (accepted) but left out from an override (refused)', () => {
+    const { app, base } = shop();
+    new CfnResource(base, 'Bytes', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: Buffer.from('x') } });
+    new CfnResource(base, 'When', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: new Date(0) } });
+    const l1 = new ssm.CfnParameter(base, 'L1', { type: 'String', value: 'x' });
+    l1.addPropertyOverride('Description', new Date(0));
+
+    expect(messages(app)).toEqual([
+      "CAP010 invalid object: 'shop/Base/Bytes' failed its own validation: its properties give 'Value' a Buffer: aws-cdk would write a map of its bytes by index in the template. Give it as a string, such as buffer.toString('base64'), or a list of numbers.",
+      `CAP010 invalid object: 'shop/Base/L1' failed its own validation: addPropertyOverride at test/raw-resource-values.test.ts:${lineOf("l1.addPropertyOverride('Description', new Date(0));")} gives 'Description' a Date: ${dropped}. Give it as a string, such as date.toISOString().`,
+    ]);
+  });
+
+  test('a Date in properties and an instance of the program\'s own class are accepted, rendered as aws-cdk renders them', () => {
+    class Limits {
+      constructor(public readonly max = 5) {}
+    }
+    const { app, base } = shop();
+    new CfnResource(base, 'When', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: new Date(0), Tags: new Limits() } });
+
+    expect(messages(app)).toEqual([]);
+    Template.fromStack(Stack.of(base)).hasResourceProperties('AWS::SSM::Parameter', { Value: '1970-01-01T00:00:00.000Z', Tags: { max: 5 } });
+  });
+});
+
+/** The line of this file that holds `text`, as a message names a call's site. */
+function lineOf(text: string): number {
+  return fs.readFileSync(__filename, 'utf-8').split('\n').findIndex((l) => l.includes(text)) + 1;
+}
 
 function expectLogicalId(bucket: s3.Bucket): string {
   return Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnResource);
