@@ -8,7 +8,7 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { aws_s3 as s3, aws_ssm as ssm, CfnResource, CustomResource, Fn, Lazy, Stack } from 'aws-cdk-lib';
+import { App, aws_s3 as s3, aws_ssm as ssm, CfnResource, CustomResource, Fn, Lazy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as fc from 'fast-check';
 import { Capability, CapabilityApp, SharedBase } from '../src';
@@ -141,6 +141,15 @@ describe('values aws-cdk loses without a word, in a raw resource\'s properties a
     const out = execFileSync(process.execPath, ['-e', script], { cwd: path.join(__dirname, '..'), encoding: 'utf-8', env: { ...process.env, CDK_VALIDATION: 'false' } });
 
     expect(JSON.parse(out)).toEqual([{ Type: 'String', Value: {}, Description: null }, { Type: 'String', Value: 'x' }]);
+  });
+
+  test('a plain aws-cdk App in the same process keeps aws-cdk\'s behaviour: the library judges only its own apps', () => {
+    shop(); // this library's recording of overrides is installed for the process
+    const stack = new Stack(new App(), 'Bare');
+    const l1 = new ssm.CfnParameter(stack, 'L1', { type: 'String', value: 'x' });
+    l1.addPropertyOverride('Description', 5n);
+
+    expect(Template.fromStack(stack).toJSON().Resources.L1.Properties).toEqual({ Type: 'String', Value: 'x' });
   });
 
   test.each(cases)('%s: rendered as {} from properties, left out from an override; refused in both, naming the property and the plain form', (_, make, kind, fix) => {

@@ -1,5 +1,6 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import { awsCdk } from './aws-cdk';
+import { hasBrand } from './brand';
 import { nonJsonIn } from './loose-values';
 import { nonJsonKind } from './manifest-walk';
 import { cfnPropertiesOf } from './upstream-state';
@@ -24,9 +25,10 @@ export function refuseNonJsonOverride(resource: CfnResource, call: ValueCall, pa
   const written = call.api === 'addPropertyOverride' && path.startsWith('Properties.') ? path.slice('Properties.'.length) : path;
   const at = [written, ...found.path].join('.');
   resource.node.addValidation({
-    validate: () => [
-      `${call.api}${call.site ? ` at ${call.site}` : ''} gives '${at}' ${found.kind}${lossOf(found.kind, 'override')}`,
-    ],
+    // the recording wraps aws-cdk for its whole process: an app that is no CapabilityApp keeps aws-cdk's behaviour
+    validate: () => (hasBrand(resource.node.root, 'CapabilityApp')
+      ? [`${call.api}${call.site ? ` at ${call.site}` : ''} gives '${at}' ${found.kind}${lossOf(found.kind, 'override')}`]
+      : []),
   });
 }
 
