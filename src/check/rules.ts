@@ -36,6 +36,7 @@ import { parameterNames } from './rules/parameter-names';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
+import { quantityFormats } from './rules/quantity-formats';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
 import { runtimeWriterManagers } from './rules/runtime-writer-managers';
@@ -80,6 +81,7 @@ export const RULES: readonly Rule[] = [
   hookGenerateNames,
   hookDeletePolicyWarnings,
   scalarTypes,
+  quantityFormats,
   nestingDepth,
   jsonValues,
   contractShapes,
