@@ -10,8 +10,8 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { pageSection } from './doc-snippets';
 import { validateManifest } from './k8s-schemas';
-import { removeTempDirs, synthExample } from './util';
-import { Capability, CapabilityTesting, RuntimeRouting } from '../src';
+import { removeTempDirs, synthExample, tempDir } from './util';
+import { Capability, CapabilityApp, CapabilityTesting, RuntimeRouting } from '../src';
 
 afterAll(removeTempDirs);
 
@@ -145,5 +145,23 @@ describe('docs/adoption.md, section 5', () => {
     // THEN the replicas are refused, the included Deployment named as section 5 says
     expect(result.violations.map((v) => [v.code, v.paths])).toEqual([['CAP002', ['shop/Routing/App/orders-deployment-shop', 'shop/Routing/App/orders-horizontalpodautoscaler-shop']]]);
     expect(result.violations[0].message).toMatch(/^field conflict: autoscaling\/HorizontalPodAutoscaler shop\/orders declared by 'shop\/Routing\/App\/orders-horizontalpodautoscaler-shop' scales apps\/Deployment shop\/orders, whose spec.replicas 'shop\/Routing\/App\/orders-deployment-shop' writes \(2\)/);
+  });
+
+  test('what it says Include does not do that kubectl apply -f did: a List stays one object, and no namespace is default', () => {
+    // GIVEN a List document and a document without a namespace, included
+    const outdir = path.join(tempDir(), 'dist');
+    const app = new CapabilityApp({ outdir, builtinCloudFormationValidation: false });
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    new Include(routing, 'App', { url: path.join(__dirname, 'fixtures', 'trial9', 'list-and-no-namespace.yaml') });
+
+    // WHEN it is synthesized
+    app.synth();
+
+    // THEN the List is one object of a generated name, its item no object of its own, and the ConfigMap is the one in default
+    const identities = fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(identities).toEqual([
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' } },
+      { apiVersion: 'v1', kind: 'List', metadata: { name: 'routing-app-object0-list-c83e47d4', namespace: 'default' } },
+    ]);
   });
 });
