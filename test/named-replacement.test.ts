@@ -1,7 +1,9 @@
 import * as fs from 'fs';
 import { CfnElement, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as eks from 'aws-cdk-lib/aws-eks';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Capability, CapabilityApp, DeploymentAggregate } from '../src';
@@ -17,10 +19,13 @@ interface Variant {
   readonly table?: { readonly tableName?: string; readonly partitionKey: string; readonly sortKey?: string; readonly billing?: dynamodb.BillingMode };
   readonly queue?: { readonly queueName?: string; readonly fifo?: boolean };
   readonly bucket?: { readonly bucketName?: string; readonly objectLockEnabled?: boolean };
+  readonly role?: { readonly roleName: string; readonly path?: string };
+  /** An EKS cluster (the L1) named "shop" in these subnets, version `version`. */
+  readonly cluster?: { readonly subnetIds: string[]; readonly version: string };
 }
 
 /** What the builder made last, to read aws-cdk's own logical ids. */
-const built: { table?: dynamodb.Table; queue?: sqs.Queue; bucket?: s3.Bucket } = {};
+const built: { table?: dynamodb.Table; queue?: sqs.Queue; bucket?: s3.Bucket; role?: iam.Role } = {};
 
 function shop(app: CapabilityApp, v: Variant): void {
   const acme = new DeploymentAggregate(new Capability(app, 'shop'), 'acme');
@@ -44,9 +49,24 @@ function shop(app: CapabilityApp, v: Variant): void {
       ...(v.bucket.objectLockEnabled ? { objectLockEnabled: true } : {}),
     });
   }
+  if (v.role) {
+    built.role = new iam.Role(acme, 'Deployer', {
+      roleName: v.role.roleName,
+      assumedBy: new iam.ServicePrincipal('codebuild.amazonaws.com'),
+      ...(v.role.path ? { path: v.role.path } : {}),
+    });
+  }
+  if (v.cluster) {
+    new eks.CfnCluster(acme, 'Cluster', {
+      name: 'shop',
+      roleArn: 'arn:aws:iam::111111111111:role/eks-cluster',
+      version: v.cluster.version,
+      resourcesVpcConfig: { subnetIds: v.cluster.subnetIds },
+    });
+  }
 }
 
-function logicalIdOf(construct: dynamodb.Table | sqs.Queue | s3.Bucket): string {
+function logicalIdOf(construct: dynamodb.Table | sqs.Queue | s3.Bucket | iam.Role): string {
   return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
@@ -119,6 +139,52 @@ describe('CAP008: a custom-named resource whose change requires replacement', ()
           + `or replace it in two releases (remove ${id} in one release and delete the resource its DeletionPolicy Retain leaves behind, then add it back in the next) `
           + '(docs/releases.md#replacing-a-resource-that-has-a-physical-name).',
         paths: ['shop/acme/Archive'],
+      },
+    ]);
+  });
+
+  test('an IAM role that keeps its roleName while its path changes is refused; without a retaining policy, the two releases need no cleanup', () => {
+    // GIVEN the real lock of a release with role Deployer named "shop-deployer" at the default path
+    const series = lockedSeries(shop, { role: { roleName: 'shop-deployer' } });
+
+    // WHEN the next release gives it the path /shop/
+    const result = nextRelease(series, shop, { role: { roleName: 'shop-deployer', path: '/shop/' } });
+
+    // THEN the template has the path, under the same name and logical id, with no deletion policy
+    const id = logicalIdOf(built.role!);
+    acmeTemplate(result).hasResource('AWS::IAM::Role', { Properties: { RoleName: 'shop-deployer', Path: '/shop/' }, DeletionPolicy: Match.absent() });
+    expect(coded(result.violations)).toEqual([
+      {
+        code: 'CAP008',
+        message: `custom-named resource replaced: this release changes Path (from unset to "/shop/") of AWS::IAM::Role 'shop/acme/Deployer' (logical id ${id} in stack shop/acme), `
+          + 'whose RoleName "shop-deployer" stays: '
+          + 'a change of Path makes CloudFormation replace the resource (Update requires: Replacement), creating the replacement before it deletes the old one, which still holds shop-deployer, '
+          + REFUSAL('shop-deployer')
+          + 'Drop the explicit RoleName and let CloudFormation generate one, or give it a new RoleName in this release, '
+          + `or replace it in two releases (remove ${id} in one release, add it back in the next) `
+          + '(docs/releases.md#replacing-a-resource-that-has-a-physical-name).',
+        paths: ['shop/acme/Deployer'],
+      },
+    ]);
+  });
+
+  test('a nested property that replaces on its own (an EKS cluster\'s ResourcesVpcConfig.SubnetIds) is refused by its path; the version beside it, updated in place, is not listed', () => {
+    const series = lockedSeries(shop, { cluster: { subnetIds: ['subnet-a', 'subnet-b'], version: '1.30' } });
+
+    const result = nextRelease(series, shop, { cluster: { subnetIds: ['subnet-a', 'subnet-c'], version: '1.31' } });
+
+    acmeTemplate(result).hasResourceProperties('AWS::EKS::Cluster', { Name: 'shop', Version: '1.31', ResourcesVpcConfig: { SubnetIds: ['subnet-a', 'subnet-c'] } });
+    expect(coded(result.violations)).toEqual([
+      {
+        code: 'CAP008',
+        message: 'custom-named resource replaced: this release changes ResourcesVpcConfig.SubnetIds (from ["subnet-a","subnet-b"] to ["subnet-a","subnet-c"]) '
+          + 'of AWS::EKS::Cluster \'shop/acme/Cluster\' (logical id Cluster in stack shop/acme), whose Name "shop" stays: '
+          + 'a change of ResourcesVpcConfig.SubnetIds makes CloudFormation replace the resource (Update requires: Replacement), creating the replacement before it deletes the old one, which still holds shop, '
+          + REFUSAL('shop')
+          + 'Drop the explicit Name and let CloudFormation generate one, or give it a new Name in this release, '
+          + 'or replace it in two releases (remove Cluster in one release, add it back in the next) '
+          + '(docs/releases.md#replacing-a-resource-that-has-a-physical-name).',
+        paths: ['shop/acme/Cluster'],
       },
     ]);
   });
