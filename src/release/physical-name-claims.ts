@@ -42,6 +42,9 @@ export function keepsRemovedResource(policy: string | undefined): boolean {
 
 const RESOURCE_TYPE = /^Resources\.([A-Za-z0-9]+)\.Type$/;
 
+/** The start of a resource's leaves in a locked stack. */
+const RESOURCES = 'Resources.';
+
 /**
  * The physical names a locked stack's resources claimed, from the leaves the lock records for it
  * (`LockedUnit.values`: `Resources.<logicalId>.Type`, `Resources.<logicalId>.Properties.<Name>`), and its record
@@ -72,7 +75,7 @@ export function lockedNameClaims(values: Readonly<Record<string, unknown>> | und
     claims.push(namedClaim(id, type, property, name, scope, typeof policy === 'string' ? policy : undefined));
   }
   if (records.length > 0) {
-    const resources = lockedManifest(recordLeaves(values, records)).Resources;
+    const resources = lockedManifest(resourceLeaves(values, records)).Resources;
     for (const id of records) {
       const r = isMap(resources) ? resources[id] : undefined;
       const claim = isMap(r) ? recordClaim(id, r, stackPath) : undefined;
@@ -82,11 +85,18 @@ export function lockedNameClaims(values: Readonly<Record<string, unknown>> | und
   return claims;
 }
 
-/** The leaves of the record sets `ids` of a locked stack: their properties and deletion policies. */
-function recordLeaves(values: Readonly<Record<string, unknown>>, ids: readonly string[]): Record<string, unknown> {
-  const prefixes = ids.map((id) => `Resources.${id}.`);
+/**
+ * The leaves of the resources `ids` of a locked stack (`Resources.<logicalId>.<...>`), in one pass over its
+ * leaves whatever the number of resources.
+ */
+export function resourceLeaves(values: Readonly<Record<string, unknown>>, ids: Iterable<string>): Record<string, unknown> {
+  const wanted = new Set(ids);
   const leaves: Record<string, unknown> = {};
-  for (const path in values) if (prefixes.some((p) => path.startsWith(p))) leaves[path] = values[path];
+  for (const path in values) {
+    if (!path.startsWith(RESOURCES)) continue;
+    const end = path.indexOf('.', RESOURCES.length);
+    if (end > 0 && wanted.has(path.slice(RESOURCES.length, end))) leaves[path] = values[path];
+  }
   return leaves;
 }
 

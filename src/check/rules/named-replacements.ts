@@ -5,7 +5,7 @@ import { isMap } from '../../private/maps';
 import type { Lock, LockedUnit } from '../../release/lock';
 import { stackUnitId } from '../../release/lock';
 import { isMaskedValue, lockedManifest } from '../../release/locked-manifest';
-import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
+import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, resourceLeaves, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
 import { REPLACEMENT_PROPERTIES } from '../../release/replacement-properties.generated';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -102,11 +102,7 @@ export function findNamedReplacements(lock: Lock, facts: Facts, replacing: Repla
 
 /** The resources `ids` of a locked stack, as its leaves describe them (masked values in place). */
 function lockedResources(unit: LockedUnit, ids: readonly string[]): Record<string, unknown> {
-  const prefixes = ids.map((id) => `Resources.${id}.`);
-  const leaves: Record<string, unknown> = {};
-  const values = unit.values!;
-  for (const path in values) if (prefixes.some((p) => path.startsWith(p))) leaves[path] = values[path];
-  const resources = lockedManifest(leaves).Resources;
+  const resources = lockedManifest(resourceLeaves(unit.values!, ids)).Resources;
   return isMap(resources) ? resources : {};
 }
 
