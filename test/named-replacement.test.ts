@@ -215,6 +215,17 @@ describe('CAP008: a custom-named resource whose change requires replacement', ()
       },
     ]);
   });
+
+  test('a new value shaped like a secret, which the lock would mask, is not shown either', () => {
+    const series = lockedSeries(shop, { table: { tableName: 'orders', partitionKey: 'id' } });
+
+    // WHEN the new partition key is shaped like an AWS access key id
+    const result = nextRelease(series, shop, { table: { tableName: 'orders', partitionKey: 'AKIAIOSFODNN7EXAMPLE' } });
+
+    // THEN the refusal says only that KeySchema changed
+    expect(coded(result.violations).map((v) => v.message.slice(0, v.message.indexOf(' of AWS::')))).toEqual(['custom-named resource replaced: this release changes KeySchema (changed)']);
+    expect(result.violations[0].message).not.toContain('AKIA');
+  });
 });
 
 describe('accepted: no replacement of a custom-named resource', () => {

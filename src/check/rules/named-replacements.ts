@@ -9,6 +9,7 @@ import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, 
 import { REPLACEMENT_PROPERTIES } from '../../release/replacement-properties.generated';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { secretShapesIn } from './possible-secrets';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: the table's module loads aws-cdk-lib, which only a lock with stacks needs */
 const physicalNameTable = lazily(() => (require('../../collect/ledger/physical-names') as typeof PhysicalNames).PHYSICAL_NAMES as PhysicalNameTable);
@@ -27,7 +28,7 @@ interface ReplacingChange {
   readonly path: string;
   readonly before: unknown;
   readonly after: unknown;
-  /** The lock masked part of the old value: the values are not shown. */
+  /** The lock masked part of the old value, or the new one holds a secret's shape: the values are not shown. */
   readonly masked: boolean;
 }
 
@@ -123,7 +124,7 @@ function replacingChanges(before: unknown, after: unknown, paths: readonly strin
     const old = at(before, steps);
     const now = at(after, steps);
     if (compare(old, now) !== 'changed') continue;
-    changes.push({ path, before: old, after: now, masked: holdsMasked(old) });
+    changes.push({ path, before: old, after: now, masked: holdsMasked(old) || holdsSecretShape(now) });
   }
   return changes;
 }
@@ -167,6 +168,13 @@ function holdsMasked(value: unknown): boolean {
   if (isMaskedValue(value)) return true;
   if (Array.isArray(value)) return value.some(holdsMasked);
   return isMap(value) && Object.values(value).some(holdsMasked);
+}
+
+/** Whether a value of this release holds a string shaped like a secret, which the lock would mask and a message must not show. */
+function holdsSecretShape(value: unknown): boolean {
+  if (typeof value === 'string') return secretShapesIn(value).length > 0;
+  if (Array.isArray(value)) return value.some(holdsSecretShape);
+  return isMap(value) && Object.values(value).some(holdsSecretShape);
 }
 
 /** A value as a message shows it: JSON, `unset` for none. */
