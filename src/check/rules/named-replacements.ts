@@ -86,7 +86,7 @@ export function findNamedReplacements(lock: Lock, facts: Facts, replacing: Repla
       return old.type !== RECORD_SET && c !== undefined && c.type === old.type && c.name === old.name && (replacing[old.type]?.yes.length ?? 0) > 0;
     });
     if (kept.length === 0) continue;
-    const before = lockedResources(unit, kept.map((c) => c.logicalId));
+    const before = lockedResources(unit, kept, replacing);
     const resources = (stack.template as { Resources: Record<string, unknown> }).Resources;
     for (const claim of kept) {
       const was = before[claim.logicalId];
@@ -101,9 +101,18 @@ export function findNamedReplacements(lock: Lock, facts: Facts, replacing: Repla
   return found;
 }
 
-/** The resources `ids` of a locked stack, as its leaves describe them (masked values in place). */
-function lockedResources(unit: LockedUnit, ids: readonly string[]): Record<string, unknown> {
-  const resources = lockedManifest(resourceLeaves(unit.values!, ids)).Resources;
+/**
+ * The resources of `claims` in a locked stack, as its leaves describe them (masked values in place), with only the
+ * properties that replace them: the manifest is made of those leaves alone.
+ */
+function lockedResources(unit: LockedUnit, claims: readonly ResourceNameClaim[], replacing: ReplacementTable): Record<string, unknown> {
+  const leaves = resourceLeaves(unit.values!, claims.map((c) => c.logicalId));
+  const prefixes = claims.flatMap((c) => replacing[c.type].yes.map((p) => `Resources.${c.logicalId}.Properties.${p.split('.')[0]}`));
+  const wanted: Record<string, unknown> = {};
+  for (const path in leaves) {
+    if (prefixes.some((p) => path.startsWith(p) && (path.length === p.length || path[p.length] === '.' || path[p.length] === '['))) wanted[path] = leaves[path];
+  }
+  const resources = lockedManifest(wanted).Resources;
   return isMap(resources) ? resources : {};
 }
 
