@@ -27,6 +27,7 @@ import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
+import { namedReplacements } from './rules/named-replacements';
 import { nestingDepth } from './rules/nesting-depth';
 import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
@@ -70,6 +71,7 @@ export const RULES: readonly Rule[] = [
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
   physicalNameMoves,
+  namedReplacements,
   contractUsage, // CAP009
   contractParameterSize,
   headerAgreement,
