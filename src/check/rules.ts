@@ -34,6 +34,7 @@ import { objectValidity } from './rules/object-validity';
 import { outputAnnotations } from './rules/output-annotations';
 import { overlappingWorkloads } from './rules/overlapping-workloads';
 import { parameterNames } from './rules/parameter-names';
+import { patchValues } from './rules/patch-values';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
 import { possibleSecrets } from './rules/possible-secrets';
@@ -84,6 +85,7 @@ export const RULES: readonly Rule[] = [
   hookDeletePolicyWarnings,
   scalarTypes,
   quantityFormats,
+  patchValues,
   nestingDepth,
   jsonValues,
   contractShapes,

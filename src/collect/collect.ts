@@ -7,7 +7,8 @@ import { declarerOf } from './declarer';
 import { DeploySynthesis, noDeployment } from './deploy-result';
 import type * as DeploySynthesisModule from './deploy-synthesis';
 import type * as DeployTimeValues from './deploy-time-values';
-import type { ContradictionFact, ContributionFact, Facts, ObjectFact, StackFact, StackRole } from './facts';
+import { droppedPatchValues } from './dropped-patch-values';
+import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import type * as CloudFormationWrites from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
@@ -37,6 +38,7 @@ import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
 import { lazily } from '../private/lazy';
 import { nonJsonPropertiesProblem } from '../private/non-json-values';
+import { hasJsonPatches } from '../private/upstream-state';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
@@ -94,7 +96,7 @@ export function collect(root: IConstruct): Facts {
     }
   }
 
-  const { drafts, renderErrors, clusterScoped, scopeProblems } = renderObjects(apiObjects, constructs);
+  const { drafts, renderErrors, clusterScoped, scopeProblems, dropped } = renderObjects(apiObjects, constructs);
   appendAll(validationErrors, scopeProblems);
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
@@ -199,6 +201,7 @@ export function collect(root: IConstruct): Facts {
       selfDependencies: graph.selfDependencies,
       contributionErrors: [...contributionErrorsOf(constructs), ...callbacks.problems],
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
+      ...(dropped.length > 0 ? { droppedPatchValues: dropped } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
     resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs, logicalIds) : {},
@@ -254,12 +257,18 @@ type PathErrors = Array<{ path: string; error: string }>;
 function renderObjects(
   apiObjects: readonly ApiObject[],
   constructs: readonly IConstruct[],
-): { drafts: Draft[]; renderErrors: PathErrors; clusterScoped: ReadonlySet<string>; scopeProblems: Readonly<PathErrors> } {
+): {
+    drafts: Draft[]; renderErrors: PathErrors; clusterScoped: ReadonlySet<string>; scopeProblems: Readonly<PathErrors>; dropped: DroppedPatchValue[];
+  } {
   const renderErrors: PathErrors = [];
+  const dropped: DroppedPatchValue[] = [];
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
   for (const apiObject of apiObjects) {
     try {
-      rendered.push({ apiObject, manifest: apiObject.toJson() });
+      const manifest = apiObject.toJson();
+      rendered.push({ apiObject, manifest });
+      // only an object with patches: a generated class serializes after them, and may lose what they write
+      if (hasJsonPatches(apiObject)) appendAll(dropped, droppedPatchValues(apiObject, manifest));
     } catch (e) {
       renderErrors.push({ path: apiObject.node.path, error: renderFailure(apiObject, e) });
     }
@@ -274,7 +283,7 @@ function renderObjects(
     if (duplicateOf === undefined) first.set(applied, i);
     return { apiObject, declarer: declarerOf(apiObject).node.path, key, label: describeIdentity(identity), identity, manifest, duplicateOf };
   });
-  return { drafts, renderErrors, clusterScoped, scopeProblems };
+  return { drafts, renderErrors, clusterScoped, scopeProblems, dropped };
 }
 
 /** The contributions to Kubernetes objects, in creation order. */

@@ -506,6 +506,28 @@ export interface CollectionProblems {
    * with the severity aws-cdk gives each (absent when the validator is off).
    */
   readonly templateFindings?: readonly TemplateFinding[];
+  /**
+   * Values an object's JSON patches write that its render loses (a generated class serializes the object after
+   * its patches, by its schema: a quantity given as text becomes null, a key the schema lacks is dropped).
+   * @default - none
+   */
+  readonly droppedPatchValues?: readonly DroppedPatchValue[];
+}
+
+/** A value a JSON patch writes that the object's render loses (`droppedPatchValues`). */
+export interface DroppedPatchValue {
+  /** The object's construct path. */
+  readonly path: string;
+  /** The keys from the manifest's root to the value (list indexes as digits). */
+  readonly at: readonly string[];
+  /** The value the patches leave there: a scalar, or a whole map or list whose key the render lacks. */
+  readonly value: unknown;
+  /** What the render holds there. */
+  readonly rendered: 'null' | 'nothing';
+  /** The object's class (`KubeStatefulSet`). */
+  readonly className: string;
+  /** The patch call that wrote it, as messages name a call (`addJsonPatch at main.ts:12`), when known. */
+  readonly call?: string;
 }
 
 /** A tenant aggregate that could not be made to depend on its shared base, since the base depends on it already. */

@@ -48,6 +48,11 @@ export function jsonPatchesOf(apiObject: ApiObject): JsonPatch[] {
   return [...patchArray(apiObject)];
 }
 
+/** True when `apiObject` has a JSON patch (`addJsonPatch`), without copying them. */
+export function hasJsonPatches(apiObject: ApiObject): boolean {
+  return patchArray(apiObject).length > 0;
+}
+
 /**
  * True when cdk8s' own `toJson()` renders `apiObject` as its declaration with every map's keys sorted: no JSON
  * patch (applied after sorting, as given), `CDK8S_DISABLE_SORT` unset, and the app's resolvers cdk8s' built-in
