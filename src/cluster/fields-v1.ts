@@ -330,8 +330,9 @@ export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
 /**
  * A node of the lists of paths seen so far, a trie by segment with a mark where each path ends: equal lists
  * end at one node, which keeps their `fieldsV1` (`sharedFieldsV1`). Found by a lookup per segment, without
- * writing the list as one string (as the lists of a shape that share no set are written once). Most nodes have one segment after them (the paths of an object no other shares):
- * that one is kept beside the node, a map only for the others.
+ * writing the list as one string (only a list that ends at a new node is written, to find its shape). Most nodes
+ * have one segment after them (the paths of an object no other shares): that one is kept beside the node, a map
+ * only for the others.
  */
 interface ListNode {
   /** The first segment seen after this one, and the node after it. */
