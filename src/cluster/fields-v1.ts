@@ -1,3 +1,4 @@
+import { compareCodePoints, compareFieldLists, compareValues, goJson, goString, JsonValue } from './smd-json';
 import type { FieldPath } from '../collect/ledger/field-path';
 
 /**
@@ -22,7 +23,7 @@ import type { FieldPath } from '../collect/ledger/field-path';
 export type FieldsV1 = { readonly [element: string]: FieldsV1 };
 
 /** A JSON value inside a `k:` or `v:` element. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type { JsonValue } from './smd-json';
 
 /** One element of a path, as structured-merge-diff keeps it (`fieldpath.PathElement`). */
 export type PathElement =
@@ -271,12 +272,7 @@ function treeOf(paths: Iterable<FieldPath>, segments: SegmentCache = new Map()):
     if (path.length === 0) continue;
     let node = root;
     for (const segment of path) {
-      let read = segments.get(segment);
-      if (read === undefined) {
-        const element = elementOf(segment);
-        read = { element, id: serializePathElement(element) };
-        segments.set(segment, read);
-      }
+      const read = readSegment(segments, segment);
       let child = node.children.get(read.id);
       if (!child) {
         child = { element: read.element, node: newNode() };
@@ -290,24 +286,53 @@ function treeOf(paths: Iterable<FieldPath>, segments: SegmentCache = new Map()):
 }
 
 /**
- * `toFieldsV1` that builds each distinct list of paths once and returns that one object for every equal
- * list: the many objects of one shape (10,000 ConfigMaps with the same keys) share one `fieldsV1`, which is
- * read-only (`FieldsV1`). One per release: it keeps every set it built.
+ * `toFieldsV1` that builds the set of each shape of list once: the many objects of one shape share one
+ * `fieldsV1`, which is read-only (`FieldsV1`), or, where they differ only in the keys of keyed elements and
+ * set values (a Deployment's container named after its tenant), share every node but those above such an
+ * element. One per release: it keeps every set it built.
+ *
+ * The shape of a list (`shapeOf`) is the list with each keyed element and set value replaced by its kind and the
+ * order in which its element first appears in the list: two lists of one shape are equal but for those elements,
+ * which are equal in one where they are in the other. So they nest the same, and their nodes are in the same order
+ * unless a node has two of those elements of one kind below it, ordered by their keys: a shape with such a node is
+ * built for each list (`Shape.built` by the list), any other once, then made for each list by renaming its elements
+ * (`renamed`).
  */
 export function sharedFieldsV1(): (paths: readonly FieldPath[]) => FieldsV1 {
   const built = newListNode();
   const segments: SegmentCache = new Map();
+  const shapes = new Map<string, Shape>();
+  const shaped = (paths: readonly FieldPath[]): FieldsV1 => {
+    const json = JSON.stringify(paths);
+    const { key, elements } = shapeOf(json, segments);
+    let shape = shapes.get(key);
+    if (shape === undefined) {
+      const fields = fieldsV1Of(treeOf(paths, segments));
+      shape = { fields, elements, renamed: renamable(fields, elements) };
+      shapes.set(key, shape);
+      return fields;
+    }
+    if (sameElements(shape.elements, elements)) return shape.fields;
+    if (shape.renamed === undefined) {
+      shape.built ??= new Map();
+      let fields = shape.built.get(json);
+      if (fields === undefined) shape.built.set(json, (fields = fieldsV1Of(treeOf(paths, segments))));
+      return fields;
+    }
+    return renamedFieldsV1(shape.fields, shape.renamed, elements);
+  };
   return (paths) => {
     const node = listNodeOf(built, paths);
-    return (node.fields ??= fieldsV1Of(treeOf(paths, segments)));
+    return (node.fields ??= shaped(paths));
   };
 }
 
 /**
  * A node of the lists of paths seen so far, a trie by segment with a mark where each path ends: equal lists
  * end at one node, which keeps their `fieldsV1` (`sharedFieldsV1`). Found by a lookup per segment, without
- * writing the list as one string. Most nodes have one segment after them (the paths of an object no other shares):
- * that one is kept beside the node, a map only for the others.
+ * writing the list as one string (only a list that ends at a new node is written, to find its shape). Most nodes
+ * have one segment after them (the paths of an object no other shares): that one is kept beside the node, a map
+ * only for the others.
  */
 interface ListNode {
   /** The first segment seen after this one, and the node after it. */
@@ -349,6 +374,111 @@ function listNodeOf(root: ListNode, paths: readonly FieldPath[]): ListNode {
   return node;
 }
 
+/** The set of one shape of list (`sharedFieldsV1`), as built for the first list of that shape. */
+interface Shape {
+  /** The set of the first list. */
+  readonly fields: FieldsV1;
+  /** The keyed elements and set values of the first list, in the order they first appear (`shapeOf`). */
+  readonly elements: readonly string[];
+  /**
+   * The index in `elements` of each element's id in `fields`, and the nodes of `fields` with one of them below:
+   * undefined when a node has two of them of one kind, whose order depends on their keys.
+   */
+  readonly renamed: Renaming | undefined;
+  /** For a shape that cannot be renamed, the set of each list built so far, by the list as JSON. */
+  built?: Map<string, FieldsV1>;
+}
+
+/** How the set of a shape is made for another list of that shape (`renamedFieldsV1`). */
+interface Renaming {
+  /** The index in `Shape.elements` of each id that is one of them. */
+  readonly index: ReadonlyMap<string, number>;
+  /** The nodes with such an id below them, which are made again; every other node is shared. */
+  readonly above: ReadonlySet<FieldsV1>;
+}
+
+/**
+ * A string element of a list written as JSON (`JSON.stringify` of the paths) that may be a keyed element or a set
+ * value: one that begins a string (after `[` or `,`, where no string's own characters are, since a `"` inside one
+ * is escaped) and begins with `k:` or `v:`.
+ */
+const ELEMENT_LITERAL = /(?<=[[,])"[kv]:(?:[^"\\]|\\.)*"/g;
+
+/**
+ * The shape of a list of paths given as JSON (`sharedFieldsV1`): the JSON with each segment that is a keyed element
+ * or a set value (`elementOf`) written `#k<n>` or `#v<n>` (which no JSON holds), `n` the order in which its element
+ * (by `serializePathElement`, so two spellings of one element are one) first appears; and those elements' ids, in
+ * that order.
+ */
+function shapeOf(json: string, segments: SegmentCache): { key: string; elements: string[] } {
+  const elements: string[] = [];
+  const key = json.replace(ELEMENT_LITERAL, (literal) => {
+    const read = readSegment(segments, JSON.parse(literal) as string);
+    const kind = read.element.kind;
+    if (kind !== 'key' && kind !== 'value') return literal;
+    let n = elements.indexOf(read.id);
+    if (n < 0) n = elements.push(read.id) - 1;
+    return `#${kind === 'key' ? 'k' : 'v'}${n}`;
+  });
+  return { key, elements };
+}
+
+function sameElements(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * How the set of a shape is renamed for another list of the shape (`Renaming`), or undefined when a node has two of
+ * its elements of one kind as children: their order is by their keys, which another list may order otherwise.
+ */
+function renamable(fields: FieldsV1, elements: readonly string[]): Renaming | undefined {
+  const index = new Map(elements.map((id, i) => [id, i]));
+  const above = new Set<FieldsV1>();
+  const visit = (node: FieldsV1): boolean | undefined => {
+    let below = false;
+    let keys = 0;
+    let values = 0;
+    for (const id of Object.keys(node)) {
+      if (index.has(id)) {
+        below = true;
+        if (id.startsWith('k:') ? ++keys > 1 : ++values > 1) return undefined;
+      }
+      const inner = visit(node[id]);
+      if (inner === undefined) return undefined;
+      below ||= inner;
+    }
+    if (below) above.add(node);
+    return below;
+  };
+  return visit(fields) === undefined ? undefined : { index, above };
+}
+
+/** The set of a shape (`fields`) for a list whose elements are `elements`: each node above one made again with its ids renamed. */
+function renamedFieldsV1(fields: FieldsV1, renaming: Renaming, elements: readonly string[]): FieldsV1 {
+  const make = (node: FieldsV1): FieldsV1 => {
+    if (!renaming.above.has(node)) return node;
+    const out: Record<string, FieldsV1> = {};
+    for (const id of Object.keys(node)) {
+      const n = renaming.index.get(id);
+      out[n === undefined ? id : elements[n]] = make(node[id]);
+    }
+    return out;
+  };
+  return make(fields);
+}
+
+/** A segment read once (`SegmentCache`), made as needed. */
+function readSegment(segments: SegmentCache, segment: string): ReadSegment {
+  let read = segments.get(segment);
+  if (read === undefined) {
+    const element = elementOf(segment);
+    read = { element, id: serializePathElement(element) };
+    segments.set(segment, read);
+  }
+  return read;
+}
+
 /**
  * The `fieldsV1` object of a set of paths, with its keys in structured-merge-diff's order (so
  * `JSON.stringify` of it keeps that order; `serializeFieldsV1` for the exact bytes).
@@ -377,123 +507,4 @@ export function serializeFieldsV1(paths: Iterable<FieldPath>): string {
     return `{${parts.join(',')}}`;
   };
   return emit(treeOf(paths), false);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// structured-merge-diff's orders and its JSON writer (json-iterator, ConfigCompatibleWithStandardLibrary).
-
-/**
- * Strings compared as Go compares them: by UTF-8 bytes, which is by code point. By UTF-16 code unit, which is
- * the same order, unless a surrogate (a character beyond U+FFFF, or a lone one) is where they first differ or
- * ends what they share (`compareByCodePoint`).
- */
-function compareCodePoints(a: string, b: string): number {
-  const shared = Math.min(a.length, b.length);
-  for (let i = 0; i < shared; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    return isSurrogate(x) || isSurrogate(y) ? compareByCodePoint(a, b) : x < y ? -1 : 1;
-  }
-  if (shared > 0 && isSurrogate(a.charCodeAt(shared - 1))) return compareByCodePoint(a, b);
-  return Math.sign(a.length - b.length);
-}
-
-/** True for a UTF-16 surrogate code unit (U+D800 to U+DFFF). */
-function isSurrogate(unit: number): boolean {
-  return unit >= 0xd800 && unit <= 0xdfff;
-}
-
-/** `compareCodePoints` code point by code point. */
-function compareByCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return Math.sign(d);
-  }
-  return Math.sign(x.length - y.length);
-}
-
-/** `value.FieldList.Compare`: lexically, by name then value, a shorter list first. */
-function compareFieldLists(a: ReadonlyArray<readonly [string, JsonValue]>, b: ReadonlyArray<readonly [string, JsonValue]>): number {
-  for (let i = 0; ; i++) {
-    if (i >= a.length && i >= b.length) return 0;
-    if (i >= a.length) return -1;
-    if (i >= b.length) return 1;
-    const c = compareCodePoints(a[i][0], b[i][0]) || compareValues(a[i][1], b[i][1]);
-    if (c !== 0) return c;
-  }
-}
-
-/** `value.Compare`: numbers (ints and floats numerically), then strings, booleans, lists, maps, null. */
-function compareValues(a: JsonValue, b: JsonValue): number {
-  const rank = (v: JsonValue) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : Array.isArray(v) ? 3 : v === null ? 5 : 4);
-  const ra = rank(a);
-  const rb = rank(b);
-  if (ra !== rb) return Math.sign(ra - rb);
-  if (typeof a === 'number') return Math.sign(a - (b as number));
-  if (typeof a === 'string') return compareCodePoints(a, b as string);
-  if (typeof a === 'boolean') return a === b ? 0 : a ? 1 : -1;
-  if (Array.isArray(a)) {
-    const l = b as readonly JsonValue[];
-    for (let i = 0; ; i++) {
-      if (i >= a.length && i >= l.length) return 0;
-      if (i >= a.length) return -1;
-      if (i >= l.length) return 1;
-      const c = compareValues(a[i], l[i]);
-      if (c !== 0) return c;
-    }
-  }
-  if (a === null) return 0;
-  return compareMaps(a as Record<string, JsonValue>, b as Record<string, JsonValue>);
-}
-
-/** `value.MapCompare`: the union of keys in lexical order, a missing key or a shorter map first. */
-function compareMaps(a: Record<string, JsonValue>, b: Record<string, JsonValue>): number {
-  const la = Object.keys(a).length;
-  const lb = Object.keys(b).length;
-  if (la === 0 && lb === 0) return 0;
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareCodePoints);
-  let i = 0;
-  for (const k of keys) {
-    let c: number;
-    if (i === la) c = -1;
-    else if (i === lb) c = 1;
-    else if (!(k in a)) c = 1;
-    else if (!(k in b)) c = -1;
-    else c = compareValues(a[k], b[k]);
-    i++;
-    if (c !== 0) return c;
-  }
-  return 0;
-}
-
-/** A JSON value as json-iterator's standard-library configuration writes it: map keys sorted, HTML escaped. */
-function goJson(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return goString(v, true);
-  if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
-  const map = v as Record<string, JsonValue>;
-  return `{${Object.keys(map).sort(compareCodePoints).map((k) => `${goString(k, true)}:${goJson(map[k])}`).join(',')}}`;
-}
-
-/**
- * A JSON string as json-iterator writes it: `"` and `\` escaped, `\n` `\r` `\t` by letter and other control
- * characters as `\u00XX`; with `html`, also `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX`.
- */
-function goString(s: string, html: boolean): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || (html && (ch === '<' || ch === '>' || ch === '&'))) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else if (html && (c === 0x2028 || c === 0x2029)) out += `\\u${c.toString(16)}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
