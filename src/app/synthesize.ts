@@ -9,6 +9,7 @@ import { pulse } from '../private/heartbeat';
 import type { InterfaceArtifact } from '../release/interface-record';
 import type { Lock } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
+import { followStackRenames } from '../release/stack-renames';
 import type { EnforceOptions } from '../render/enforcement/enforce-options';
 import type { OutputTree } from '../render/output-tree';
 import type { OutputWriter } from '../render/output-writer';
@@ -68,14 +69,16 @@ export function synthesize(root: IConstruct, options: PipelineOptions): Synthesi
 
   const claims = options.writers.flatMap((w) => w.claims ?? []);
   const gitops = options.writers.find((w) => w.gitopsEngine !== undefined)?.gitopsEngine;
-  const findings = guarded('check', root, facts, () => check({ facts, previous: options.previous, lockProblems: options.lockProblems, claims, gitops, enforce: options.enforce }));
+  // a stack construct renamed with its stackName kept is the same CloudFormation stack: the lock names it as this release does
+  const previous = options.previous && followStackRenames(options.previous, facts.stacks);
+  const findings = guarded('check', root, facts, () => check({ facts, previous, lockProblems: options.lockProblems, claims, gitops, enforce: options.enforce }));
   if (isCrash(findings)) return refused([findings], facts);
   pulse();
   const errors = findings.filter((f) => f.severity === 'error');
   const warnings = findings.filter((f) => f.severity === 'warning').map(toViolation);
   if (errors.length > 0) return { ...refused(errors, facts), warnings };
 
-  const rendered = guarded('render', root, facts, () => render(facts, options.previous, options.writers, options.lockKey, options.enforce));
+  const rendered = guarded('render', root, facts, () => render(facts, previous, options.writers, options.lockKey, options.enforce));
   if (isCrash(rendered)) return { ...refused([rendered], facts), warnings };
   pulse();
   const { context, output } = rendered;
