@@ -35,6 +35,7 @@ import { overlappingWorkloads } from './rules/overlapping-workloads';
 import { parameterNames } from './rules/parameter-names';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
+import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
@@ -80,6 +81,7 @@ export const RULES: readonly Rule[] = [
   hookGenerateNames,
   hookDeletePolicyWarnings,
   scalarTypes,
+  podSpecValidity,
   nestingDepth,
   jsonValues,
   contractShapes,
