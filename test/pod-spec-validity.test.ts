@@ -115,7 +115,7 @@ describe('what the API server refuses is refused at synth', () => {
 
     // THEN
     expect(podSpecFindings(app)).toEqual([
-      "CAP010 invalid object: 'spec.template.spec.containers[0].name' of apps/Deployment shop/web declared by 'shop/Routing/Web' is missing: every container needs a name; the API server refuses it: spec.template.spec.containers[0].name: Required value. Give the container a name, a DNS-1123 label unique in the pod: name: 'web'.",
+      "CAP010 invalid object: 'spec.template.spec.containers[0].name' of apps/Deployment shop/web declared by 'shop/Routing/Web' is missing: every container needs a name; the API server refuses it: spec.template.spec.containers[0].name: Required value. Give the container a name, a DNS-1123 label unique in the pod, such as name: 'web'.",
     ]);
   });
 
@@ -125,7 +125,7 @@ describe('what the API server refuses is refused at synth', () => {
     web.addContainer({ name: 'Web', image: 'web:1', securityContext: NOT_ROOT });
 
     expect(podSpecFindings(app)).toEqual([
-      "CAP010 invalid object: 'spec.template.spec.containers[name=Web].name' (\"Web\") of apps/Deployment shop/web declared by 'shop/Routing/Web' must be a DNS-1123 label of at most 63 characters (lowercase letters, digits and '-', starting and ending with a letter or digit) such as \"web\", but it contains \"W\"; the API server refuses it: spec.template.spec.containers[0].name: Invalid value: \"Web\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'). Name the container \"web\" (addContainer({ name: 'web', ... })).",
+      "CAP010 invalid object: 'spec.template.spec.containers[name=Web].name' (\"Web\") of apps/Deployment shop/web declared by 'shop/Routing/Web' must be a DNS-1123 label of at most 63 characters (lowercase letters, digits and '-', starting and ending with a letter or digit) such as \"web\", but it contains \"W\"; the API server refuses it: spec.template.spec.containers[0].name: Invalid value: \"Web\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'). Name the container \"web\" (name: 'web' in its container props).",
     ]);
   });
 
@@ -137,7 +137,7 @@ describe('what the API server refuses is refused at synth', () => {
     });
 
     expect(podSpecFindings(app)).toEqual([
-      "CAP010 invalid object: 'spec.template.spec.containers[name=main].ports[containerPort=9090,protocol=TCP].name' (\"metrics-endpoint\") of apps/Deployment shop/web declared by 'shop/Routing/Web' must be an IANA service name: at most 15 characters of lowercase letters, digits and '-', with at least one letter, without '--', neither starting nor ending with '-'; the API server refuses it: spec.template.spec.containers[0].ports[0].name: Invalid value: \"metrics-endpoint\": must be no more than 15 characters. Name the port \"metrics-endpoin\" (ports: [{ number, name: 'metrics-endpoin' }]); a Service's targetPort or a probe that names it must use the new name.",
+      "CAP010 invalid object: 'spec.template.spec.containers[name=main].ports[containerPort=9090,protocol=TCP].name' (\"metrics-endpoint\") of apps/Deployment shop/web declared by 'shop/Routing/Web' must be an IANA service name: at most 15 characters of lowercase letters, digits and '-', with at least one letter, without '--', neither starting nor ending with '-'; the API server refuses it: spec.template.spec.containers[0].ports[0].name: Invalid value: \"metrics-endpoint\": must be no more than 15 characters. Name the port \"metrics\" (ports: [{ number, name: 'metrics' }]); a Service's targetPort or a probe that names it must use the new name.",
     ]);
   });
 

@@ -162,12 +162,13 @@ function explain(e: PodSpecError, value: unknown, object: ObjectFact, topology: 
       return { summary: 'is missing or empty: a pod needs at least one container', fix: plus ? 'Add a container: addContainer({ name, image }).' : 'Add a container: containers: [{ name, image }].' };
     case 'container-name': {
       if (e.type === 'Required value') {
-        return { summary: 'is missing: every container needs a name', fix: `Give the container a name, a DNS-1123 label unique in the pod: ${plus ? "addContainer({ name: 'web', ... })" : "name: 'web'"}.` };
+        const name = nameFromImage(valueAt(object.manifest, [...e.at.slice(0, -1), 'image'])) ?? 'app';
+        return { summary: 'is missing: every container needs a name', fix: `Give the container a name, a DNS-1123 label unique in the pod, such as name: '${name}'.` };
       }
       const better = suggest(s, FORMATS.label, 63);
       return {
         summary: `must be ${expectation(FORMATS.label, s, problemOf(s, FORMATS.label) ?? 'it is not')}`,
-        fix: `Name the container ${better ? JSON.stringify(better) : 'with lowercase letters, digits and \'-\''}${plus ? ` (addContainer({ name: '${better ?? 'web'}', ... }))` : ''}.`,
+        fix: `Name the container ${better ? JSON.stringify(better) : 'with lowercase letters, digits and \'-\''}${plus ? ` (name: '${better ?? 'app'}' in its container props)` : ''}.`,
       };
     }
     case 'container-name-unique': {
@@ -291,10 +292,20 @@ function volumeNames(object: ObjectFact, e: PodSpecError): string[] {
   return Array.isArray(volumes) ? volumes.flatMap((v) => (isMap(v) && typeof v.name === 'string' ? [v.name] : [])) : [];
 }
 
-/** An IANA service name close to `name`, or undefined. */
+/** An IANA service name close to `name` (cut at a '-' rather than inside a word), or undefined. */
 function portName(name: string): string | undefined {
-  const s = name.toLowerCase().replace(/[^-a-z0-9]/g, '-').replace(/-+/g, '-').slice(0, 15).replace(/^-+|-+$/g, '');
+  let s = name.toLowerCase().replace(/[^-a-z0-9]/g, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '');
+  if (s.length > 15) s = s[15] === '-' || !s.slice(0, 15).includes('-') ? s.slice(0, 15) : s.slice(0, s.lastIndexOf('-', 15));
+  s = s.replace(/-+$/, '');
   return s && s !== name && isValidPortName(s).length === 0 ? s : undefined;
+}
+
+/** A container name from an image reference (`ghcr.io/example/migrate:1` gives `migrate`), or undefined. */
+function nameFromImage(image: unknown): string | undefined {
+  if (typeof image !== 'string') return undefined;
+  const base = image.split('@')[0].split('/').pop()!.split(':')[0];
+  const s = suggest(base, FORMATS.label, 63) ?? base;
+  return FORMATS.label.test(s) ? s : undefined;
 }
 
 /** An environment variable name close to `name`, or undefined. */
