@@ -304,6 +304,91 @@ describe('TestValidateEphemeralContainers', () => {
   });
 });
 
+describe('TestValidateVolumes', () => {
+  const volumeErrors = (volume: Record<string, unknown>) => under(podErrors({ volumes: [volume], containers: [{ name: 'ctr', image: 'image' }] }), 'spec.volumes[0]', 'vol');
+
+  test('the success cases of the sources this port reads are accepted', () => {
+    for (const volume of [
+      { name: 'hostpath', hostPath: { path: '/mnt/path', type: 'Directory' } },
+      { name: 'hostpath', hostPath: { path: '/mnt/path', type: 'Socket' } },
+      { name: 'gce-pd', gcePersistentDisk: { pdName: 'my-PD', fsType: 'ext4', partition: 1, readOnly: false } },
+      { name: 'aws-ebs', awsElasticBlockStore: { volumeID: 'my-PD', fsType: 'ext4', partition: 1, readOnly: false } },
+      { name: 'git-repo', gitRepo: { repository: 'my-repo', revision: 'hashstring', directory: 'target' } },
+      { name: 'git-repo-dot', gitRepo: { repository: 'my-repo', directory: '.' } },
+      { name: 'git-repo-dot-dot-foo', gitRepo: { repository: 'my-repo', directory: '..foo' } },
+      { name: 'iscsi', iscsi: { targetPortal: '127.0.0.1', iqn: 'iqn.2015-02.example.com:test', lun: 1, fsType: 'ext4', readOnly: false } },
+      { name: 'secret', secret: { secretName: 'my-secret' } },
+      { name: 'secret', secret: { secretName: 'my-secret', defaultMode: 0o644 } },
+      { name: 'secret', secret: { secretName: 'my-secret', items: [{ key: 'key', path: 'filename', mode: 0o644 }] } },
+      { name: 'secret', secret: { secretName: 'my-secret', items: [{ key: 'key', path: 'dir/filename' }] } },
+      { name: 'cfgmap', configMap: { name: 'my-cfgmap' } },
+      { name: 'cfgmap', configMap: { name: 'my-cfgmap', defaultMode: 0o644 } },
+      { name: 'cfgmap', configMap: { name: 'my-cfgmap', items: [{ key: 'key', path: 'filename', mode: 0o644 }] } },
+      { name: 'cfgmap', configMap: { name: 'my-cfgmap', items: [{ key: 'key', path: 'dir/filename' }] } },
+    ]) expect(volumeErrors(volume)).toEqual([]);
+  });
+
+  test.each([
+    ['zero-length name', { name: '', emptyDir: {} }, ['vol.name: Required value']],
+    ['name > 63 characters', { name: 'a'.repeat(64), emptyDir: {} }, [`vol.name: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`]],
+    ['name has dots', { name: 'a.b.c', emptyDir: {} }, ['vol.name: Invalid value: "a.b.c": must not contain dots']],
+    ['name not a DNS label', { name: 'Not a DNS label!', emptyDir: {} }, [`vol.name: Invalid value: "Not a DNS label!": ${DNS_LABEL}`]],
+  ])('%s is refused with the API server\'s message', (_name, volume, expected) => {
+    expect(volumeErrors(volume)).toEqual(expected);
+  });
+
+  test('more than one source is a one-of contradiction, the merged-contradictions rule\'s; the sources\' own fields are not read', () => {
+    expect(volumeErrors({ name: 'dups', emptyDir: {}, hostPath: { path: '/mnt/path', type: 'Directory' } })).toEqual([]);
+  });
+});
+
+describe('TestValidateContainers and TestValidateInitContainers', () => {
+  const app = { name: 'app', image: 'nginx', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' };
+  const init = (more: Record<string, unknown>) => ({ name: 'init', image: 'image', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', ...more });
+
+  test.each(['Always', 'OnFailure', 'Never', 'invalid', ''])('Forbidden RestartPolicy: %j on a container', (restartPolicy) => {
+    expect(podErrors({ containers: [{ ...app, name: 'foo', image: 'image', restartPolicy }] })).toEqual(['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers']);
+  });
+
+  test('the init containers of the success case are accepted: one host port over two protocols, a sidecar with hooks and probes', () => {
+    const tcpProbe = { tcpSocket: { port: 80 } };
+    expect(podErrors({
+      containers: [app],
+      initContainers: [
+        init({ name: 'container-1-same-host-port-different-protocol', ports: [{ containerPort: 80, hostPort: 80, protocol: 'TCP' }, { containerPort: 80, hostPort: 80, protocol: 'UDP' }] }),
+        init({ name: 'container-2-same-host-port-different-protocol', ports: [{ containerPort: 80, hostPort: 80, protocol: 'TCP' }, { containerPort: 80, hostPort: 80, protocol: 'UDP' }] }),
+        init({
+          name: 'container-3-restart-always-with-lifecycle-hook-and-probes',
+          restartPolicy: 'Always',
+          lifecycle: { postStart: { exec: { command: ['echo', 'post start'] } }, preStop: { exec: { command: ['echo', 'pre stop'] } } },
+          livenessProbe: { ...tcpProbe, successThreshold: 1 },
+          readinessProbe: tcpProbe,
+          startupProbe: { ...tcpProbe, successThreshold: 1 },
+        }),
+      ],
+    })).toEqual([]);
+  });
+
+  test.each([
+    ['empty name', [init({ name: '' })], ['spec.initContainers[0].name: Required value']],
+    ['name collision with regular container', [init({ name: 'app' })], ['spec.initContainers[0].name: Duplicate value: "app"']],
+    ['invalid termination message policy', [init({ terminationMessagePolicy: 'Unknown' })], ['spec.initContainers[0].terminationMessagePolicy: Unsupported value: "Unknown": supported values: "File", "FallbackToLogsOnError"']],
+    ['uses disallowed field: Lifecycle', [init({ lifecycle: { preStop: { exec: { command: ['ls', '-l'] } } } })], ['spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always']],
+    ['uses disallowed field: LivenessProbe', [init({ livenessProbe: { tcpSocket: { port: 80 }, successThreshold: 1 } })], ['spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always']],
+    ['Disallowed field with other errors should only return a single Forbidden', [init({ startupProbe: { tcpSocket: { port: 80 }, initialDelaySeconds: -1, timeoutSeconds: -1, periodSeconds: -1, successThreshold: -1, failureThreshold: -1, terminationGracePeriodSeconds: -1 } })],
+      ['spec.initContainers[0].startupProbe: Forbidden: may not be set for init containers without restartPolicy=Always']],
+    ['Not supported RestartPolicy: OnFailure', [init({ restartPolicy: 'OnFailure' })], ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+    ['Not supported RestartPolicy: empty', [init({ restartPolicy: '' })], ['spec.initContainers[0].restartPolicy: Unsupported value: "": supported values: "Always"']],
+  ])('%s is refused with the API server\'s message', (_name, initContainers, expected) => {
+    expect(podErrors({ containers: [app], initContainers })).toEqual(expected);
+  });
+
+  test('duplicate names and duplicate ports of one key are server-side apply\'s duplicate keys, the merged-contradictions rule\'s', () => {
+    expect(podErrors({ containers: [app], initContainers: [init({}), init({})] })).toEqual([]);
+    expect(podErrors({ containers: [app], initContainers: [init({ name: 'abc', ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }, { containerPort: 8080, hostPort: 8080, protocol: 'TCP' }] })] })).toEqual([]);
+  });
+});
+
 describe('validateContainers, validateInitContainers and ValidateVolumes (validation.go)', () => {
   test.each([
     ['no containers', { containers: [] }, ['spec.containers: Required value']],

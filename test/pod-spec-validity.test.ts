@@ -209,6 +209,23 @@ describe('what the API server refuses is refused at synth', () => {
   });
 });
 
+test('what server-side apply refuses itself is refused once, by the merged-contradictions rule', () => {
+  // GIVEN two containers named api, and an env entry with value beside valueFrom
+  const { app, chart } = routing();
+  deployment(chart, {
+    containers: [
+      { name: 'api', image: 'api:1', env: [{ name: 'MODE', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] },
+      { name: 'api', image: 'api:2' },
+    ],
+  });
+
+  // WHEN
+  const rules = app.synthesize().violations.map((v) => ruleOf(v));
+
+  // THEN
+  expect(rules).toEqual(['CAP010/merged-contradictions', 'CAP010/merged-contradictions']);
+});
+
 describe('what the rule cannot see it does not refuse', () => {
   test('a pod spec whose containers a RuntimeWriter writes in the cluster', () => {
     // GIVEN a template declared without its containers, which a controller fills in

@@ -369,7 +369,7 @@ function validateContainerPorts(value: unknown, at: readonly string[], found: Fo
 
 /** `AccumulateUniqueHostPorts` over `containers` (one init container at a time: they run one by one). */
 function checkHostPortConflicts(containers: readonly unknown[], at: readonly string[], found: Found, offset = 0): void {
-  const seen = new Map<string, readonly string[]>();
+  const seen = new Map<string, { at: readonly string[]; port: string }>();
   containers.forEach((c, ci) => {
     if (!isMap(c)) return;
     list(c.ports).forEach((p, pi) => {
@@ -377,10 +377,12 @@ function checkHostPortConflicts(containers: readonly unknown[], at: readonly str
       const port = int(p.hostPort);
       if (!port) return;
       const key = `${str(p.protocol) || 'TCP'}/${str(p.hostIP) ?? ''}/${port}`;
+      // the port's own key in server-side apply: a second port of one key in one container is its duplicate key
+      const own = `${ci}/${String(p.containerPort)}/${str(p.protocol) || 'TCP'}`;
       const pAt = [...at, String(ci + offset), 'ports', String(pi), 'hostPort'];
       const first = seen.get(key);
-      if (first) found.push({ at: pAt, type: 'Duplicate value', value: key, check: 'host-port-conflict', depends: [first] });
-      else seen.set(key, pAt);
+      if (!first) seen.set(key, { at: pAt, port: own });
+      else if (first.port !== own) found.push({ at: pAt, type: 'Duplicate value', value: key, check: 'host-port-conflict', depends: [first.at] });
     });
   });
 }
