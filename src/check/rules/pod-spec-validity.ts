@@ -106,8 +106,7 @@ function fieldText(at: readonly string[], doc: unknown, root: FieldTopology): st
     if (Array.isArray(current) && /^\d+$/.test(s)) {
       const element = current[Number(s)];
       const keys = listTypeOf(node) === 'associative' ? node.keys ?? [] : [];
-      const keyed = keys.length > 0 && isMap(element) && keys.every((k) => element[k] !== undefined && element[k] !== null && element[k] !== '' && element[k] !== 0
-        || (node.keyDefaults?.[k] !== undefined && node.keyDefaults[k] !== '' && node.keyDefaults[k] !== 0));
+      const keyed = keys.length > 0 && keys.every((k) => meaningful(isMap(element) ? element[k] : undefined) || meaningful(node.keyDefaults?.[k]));
       const segment = elementKeyOf(element, node);
       const unique = keyed && current.filter((e) => elementKeyOf(e, node) === segment).length === 1;
       out += unique ? formatPath([segment]) : `[${s}]`;
@@ -120,6 +119,11 @@ function fieldText(at: readonly string[], doc: unknown, root: FieldTopology): st
     }
   }
   return out;
+}
+
+/** A key value that names an element: not missing, and not the empty string or 0 a missing key defaults to. */
+function meaningful(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '' && value !== 0;
 }
 
 function describe(
