@@ -63,6 +63,10 @@ const project = new typescript.TypeScriptProject({
     // ~25 ms sooner than from tsc's ~170 files (README, "What each path costs"). A bundler that keeps modules reached by
     // require() lazy (the runtime entry must load no aws-cdk-lib) and reads TypeScript itself, in one install (its platform binary).
     'esbuild@^0.28.2',
+    // AWS's published resource specification as aws-cdk generates its L1s from it (db.json.gz, each property's
+    // causesReplacement): the build-time source of src/release/replacement-properties.generated.ts
+    // (`npx projen replacement-properties`), pinned so the generated table names one version. Never loaded at run time.
+    '@aws-cdk/aws-service-spec@0.1.216',
   ],
   // semver: the reference semver implementation.
   // js-yaml writes the manifests: byte-identical to cdk8s' own writer on our shapes and, measured cold as a synth
@@ -231,6 +235,15 @@ project.addTask('lock-validator', {
   exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-lock-validator.ts',
 });
 project.gitattributes.addAttributes('/src/release/lock-validator.generated.ts', 'linguist-generated'); // not linted: *.generated.ts
+
+// Which properties of the physical-name types (collect's PHYSICAL_NAMES) make CloudFormation replace the resource, from
+// AWS's published specification (@aws-cdk/aws-service-spec), generated and committed: a synth never loads the 2.6 MB
+// database. test/replacement-properties.test.ts regenerates it from the installed package and fails when it is stale.
+project.addTask('replacement-properties', {
+  description: 'Regenerate src/release/replacement-properties.generated.ts from @aws-cdk/aws-service-spec (properties whose causesReplacement is yes or maybe)',
+  exec: 'ts-node --project projenrc/tsconfig.json scripts/generate-replacement-properties.ts',
+});
+project.gitattributes.addAttributes('/src/release/replacement-properties.generated.ts', 'linguist-generated');
 
 // structured-merge-diff's verdicts, recorded by the live Go oracle so `npm test` needs Node alone (test/smd/verdicts.ts).
 project.addTask('smd:record', {

@@ -15,6 +15,8 @@
  *   not strings by their scalar kind (`numbers`, `booleans`, `untyped`: an
  *   int-or-string, a quantity, a time), as is the kind of the scalar values
  *   of a map and elements of a list (`scalar`), for the check of scalar types;
+ * - which scalar fields (`quantities`) and map values (`quantityValues`) are
+ *   resource quantities, for the check of their format;
  * - map and list relationships (atomic, set, associative with keys), the
  *   defaults of list keys (`protocol: TCP`), atomic structs, and per-use
  *   overrides of a named type's relationship;
@@ -81,6 +83,8 @@ export const API_GROUPS: Readonly<Record<string, string>> = {
 };
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+/** The type of a resource quantity (`500m`, `1Gi`), which the API server parses (`resource.ParseQuantity`). */
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const UNTYPED_ATOMIC = '__untyped_atomic_';
 const UNTYPED_DEDUCED = '__untyped_deduced_';
 
@@ -141,7 +145,10 @@ interface SmdTypeDef extends SmdAtom {
 type Ref = string | Spec | { readonly type: string; readonly atomic: boolean };
 /** A scalar that is not a string, as `TopologyData` names its kind. */
 type ScalarKind = 'numeric' | 'boolean' | 'untyped';
-type MapOut = { fields?: Record<string, Ref>; scalars?: string; numbers?: string; booleans?: string; untyped?: string; values?: Ref; scalar?: ScalarKind; atomic?: true };
+type MapOut = {
+  fields?: Record<string, Ref>; scalars?: string; numbers?: string; booleans?: string; untyped?: string; quantities?: string;
+  values?: Ref; scalar?: ScalarKind; quantityValues?: true; atomic?: true;
+};
 type Spec = MapOut | { list: Ref; scalar?: ScalarKind; keys?: string[]; keyDefaults?: Record<string, unknown>; set?: true };
 
 /** Short, readable names: `io.k8s.api.apps.v1.Deployment` is `apps.v1.Deployment`, ObjectMeta `meta.v1.ObjectMeta`. */
@@ -240,12 +247,14 @@ class Converter {
     const fields: Record<string, Ref> = {};
     const scalars: string[] = [];
     const byKind: Record<ScalarKind, string[]> = { numeric: [], boolean: [], untyped: [] };
+    const quantities: string[] = [];
     for (const f of map.fields ?? []) {
       const r = this.ref(f.type, `${where}.${f.name}`);
       if (r === 'scalar') {
         scalars.push(f.name);
         const kind = nonString(this.scalarKind(f.type, `${where}.${f.name}`));
         if (kind) byKind[kind].push(f.name);
+        if (f.type.namedType === QUANTITY) quantities.push(f.name);
       } else {
         fields[f.name] = r;
       }
@@ -255,10 +264,12 @@ class Converter {
     if (byKind.numeric.length > 0) spec.numbers = byKind.numeric.join(' ');
     if (byKind.boolean.length > 0) spec.booleans = byKind.boolean.join(' ');
     if (byKind.untyped.length > 0) spec.untyped = byKind.untyped.join(' ');
+    if (quantities.length > 0) spec.quantities = quantities.join(' ');
     if (map.elementType) {
       spec.values = this.ref(map.elementType, `${where}{}`);
       const kind = spec.values === 'scalar' ? nonString(this.scalarKind(map.elementType, `${where}{}`)) : undefined;
       if (kind) spec.scalar = kind;
+      if (map.elementType.namedType === QUANTITY) spec.quantityValues = true;
     }
     const rel = relationship(map.elementRelationship ?? 'separable', where);
     if (rel === 'associative') throw new Error(`${where}: an associative map`);

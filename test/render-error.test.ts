@@ -101,7 +101,7 @@ describe('a value from a second copy of cdk8s (a capability package installed fr
     ]);
   });
 
-  test("a Lazy-like value of the app's own cdk8s that is no Lazy keeps the usual message", () => {
+  test("a Lazy-like value of the app's own cdk8s that is no Lazy is named as a value cdk8s cannot render, not as a second copy", () => {
     // GIVEN a class instance cdk8s cannot render, from no package at all
     class Lazy2 {
       public readonly mode = 'live';
@@ -111,7 +111,8 @@ describe('a value from a second copy of cdk8s (a capability package installed fr
 
     // WHEN / THEN
     expect(violations(app)).toEqual([
-      "CAP010 invalid object: 'shop/Routing/Odd' could not be rendered: Error: can't render non-simple object of type 'Lazy2'. Fix the object's props.",
+      "CAP010 invalid object: 'shop/Routing/Odd' could not be rendered: its props give 'data' a Lazy2, which cdk8s cannot render (it renders plain maps, lists, strings, numbers, booleans and its own tokens). "
+      + 'Give it as a plain object of its fields, such as { ...value }, or a string.',
     ]);
   });
 });

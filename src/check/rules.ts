@@ -27,6 +27,7 @@ import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
+import { namedReplacements } from './rules/named-replacements';
 import { nestingDepth } from './rules/nesting-depth';
 import { objectShapes } from './rules/object-shapes';
 import { objectValidity } from './rules/object-validity';
@@ -37,6 +38,7 @@ import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
 import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
+import { quantityFormats } from './rules/quantity-formats';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
 import { runtimeWriterKinds } from './rules/runtime-writer-kinds';
 import { runtimeWriterManagers } from './rules/runtime-writer-managers';
@@ -70,6 +72,7 @@ export const RULES: readonly Rule[] = [
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008
   physicalNameMoves,
+  namedReplacements,
   contractUsage, // CAP009
   contractParameterSize,
   headerAgreement,
@@ -81,6 +84,7 @@ export const RULES: readonly Rule[] = [
   hookGenerateNames,
   hookDeletePolicyWarnings,
   scalarTypes,
+  quantityFormats,
   podSpecValidity,
   nestingDepth,
   jsonValues,

@@ -36,6 +36,7 @@ import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
 import { lazily } from '../private/lazy';
+import { nonJsonPropertiesProblem } from '../private/non-json-values';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
@@ -86,6 +87,11 @@ export function collect(root: IConstruct): Facts {
     else if (hasBrand(c, 'InterfaceContract')) contracts.push(c as InterfaceContract<FieldMap>);
     else if (Reference.isReference(c)) declaredReferences.push(c);
     for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
+    if (isCfnResource(c)) {
+      // aws-cdk renders a raw resource's BigInt as {} without a word
+      const error = nonJsonPropertiesProblem(c);
+      if (error) validationErrors.push({ path: c.node.path, error });
+    }
   }
 
   const { drafts, renderErrors, clusterScoped, scopeProblems } = renderObjects(apiObjects, constructs);

@@ -35,6 +35,8 @@ export function renderFailure(apiObject: ApiObject, e: unknown): string {
   const text = renderErrorText(e);
   const twoCopies = twoCopiesFailure(apiObject, text);
   if (twoCopies !== undefined) return twoCopies;
+  const unrenderable = unrenderableValue(apiObject, text);
+  if (unrenderable !== undefined) return unrenderable;
   try {
     const patches = jsonPatchesOf(apiObject);
     if (patches.length === 0) return text;
@@ -84,6 +86,64 @@ function twoCopiesFailure(apiObject: ApiObject, text: string): string | undefine
     'then run npm dedupe in the app, or install the package from a packed tarball (npm pack, then npm i <file>.tgz) rather than from its folder. ' +
     `With npm link, remove the linked package's own copy (rm -rf <package>/node_modules/${name}) so it resolves the app's`
   );
+}
+
+/** Marks a render error that names the value at fault and says its own fix (`unrenderableValue`). */
+const NAMED_VALUE = /^its props give '[^']*' /;
+
+/** True when a render error says its own fix (two copies of a package, a value named with its fix): none is added to it. */
+export function carriesItsFix(error: string): boolean {
+  return error.startsWith(TWO_COPIES) || NAMED_VALUE.test(error);
+}
+
+/** cdk8s' TypeError for a map without a prototype (`Object.create(null)`), whose constructor it reads. */
+const NO_PROTOTYPE = /^TypeError: Cannot read properties of undefined \(reading 'name'\)$/;
+
+/** How to write a value of a class cdk8s cannot render as plain data. */
+const PLAIN_FORM: Readonly<Record<string, string>> = {
+  Map: 'a plain object, such as Object.fromEntries(map)',
+  Set: 'a list, such as [...set]',
+  Date: 'a string, such as date.toISOString()',
+  RegExp: 'a string, such as its source',
+  Buffer: "a string, such as buffer.toString('base64')",
+};
+
+/**
+ * When cdk8s could not render a value of the object's props that is no plain data (a `Map`, a `Date`, an
+ * instance of the program's own class: cdk8s renders maps, lists, scalars and its own tokens only; or a map
+ * without a prototype, on which cdk8s crashes), where the value is in the props and what to write instead;
+ * undefined when it is not found among the props' plain maps and lists (a cdk8s-plus object holds its values
+ * in constructs of its own).
+ */
+function unrenderableValue(apiObject: ApiObject, text: string): string | undefined {
+  const type = NON_SIMPLE.exec(text)?.[1];
+  const bare = type === undefined && NO_PROTOTYPE.test(text);
+  if (type === undefined && !bare) return undefined;
+  const isIt = (v: object) => (bare ? Object.getPrototypeOf(v) === null : v.constructor?.name === type);
+  const found = plainPathTo(declaredApiObjectProps(apiObject), isIt, [], new Set());
+  if (found === undefined || found.length === 0) return undefined;
+  const where = found.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p === '' ? k : `${p}.${k}`), '');
+  if (bare) return `its props give '${where}' a map without a prototype (Object.create(null)), which cdk8s cannot render. Give it as a plain object, such as { ...value }`;
+  const form = PLAIN_FORM[type!] ?? (/Array$/.test(type!) ? 'a list of numbers, such as Array.from(bytes)' : 'a plain object of its fields, such as { ...value }, or a string');
+  return `its props give '${where}' ${/^[AEIO]/.test(type!) ? 'an' : 'a'} ${type}, which cdk8s cannot render (it renders plain maps, lists, strings, numbers, booleans and its own tokens). Give it as ${form}`;
+}
+
+/**
+ * The path through plain maps and lists (only those: a value under another object is left) from `node` to the
+ * first value `is` holds for, depth first; undefined when there is none.
+ */
+function plainPathTo(node: unknown, is: (v: object) => boolean, path: Array<string | number>, seen: Set<object>): Array<string | number> | undefined {
+  if (node === null || typeof node !== 'object' || seen.has(node) || path.length > 64) return undefined;
+  if (is(node)) return path;
+  const plain = Array.isArray(node) || Object.getPrototypeOf(node) === Object.prototype;
+  if (!plain) return undefined;
+  seen.add(node);
+  const entries: Array<[string | number, unknown]> = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+  for (const [key, child] of entries) {
+    const found = plainPathTo(child, is, [...path, key], seen);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The first value (depth first, at most 64 levels) under `node` whose class is named `type`. */

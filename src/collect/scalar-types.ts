@@ -1,6 +1,7 @@
 import { groupKind } from './object-identity';
 import type { MapSpec, ScalarKind, TypeRef, TypeSpec } from './topology/field-topology';
 import { K8S_1_30 } from './topology/k8s-1.30.generated';
+import { parseQuantity } from '../private/quantity';
 
 /** The JSON type a scalar field of a built-in kind takes. */
 export type ScalarType = 'string' | 'number' | 'boolean' | 'string or number';
@@ -18,6 +19,14 @@ export interface ScalarTypeProblem {
   readonly value: string | number | boolean | object;
 }
 
+/** A resource quantity the API server cannot parse (`memory: 1Gb`, `cpu: 500 m`). */
+export interface QuantityProblem {
+  /** The keys from the manifest's root to the value (list indexes as digits). */
+  readonly at: readonly string[];
+  /** The text given. */
+  readonly value: string;
+}
+
 /** aws-cdk token text in a string, which the boundary rule reports. */
 const TOKEN_TEXT = /[$#]\{Token\[/;
 
@@ -28,6 +37,8 @@ const CHECKED_METADATA: ReadonlySet<string> = new Set(['name', 'namespace', 'lab
 interface ScalarFields {
   readonly all: ReadonlySet<string>;
   readonly kinds: ReadonlyMap<string, ScalarKind>;
+  /** Those that are resource quantities. */
+  readonly quantities: ReadonlySet<string>;
 }
 
 const scalarFields = new WeakMap<MapSpec, ScalarFields>();
@@ -49,22 +60,50 @@ const scalarFields = new WeakMap<MapSpec, ScalarFields>();
  * @returns the problems in the manifest's key order; none for a kind that is not built in
  */
 export function scalarTypeProblems(group: string, kind: string, manifest: unknown): ScalarTypeProblem[] {
+  return walked(group, kind, manifest).found;
+}
+
+/**
+ * The resource quantities of an object of a built-in kind (a container's `resources.limits` and `requests`, an
+ * `emptyDir.sizeLimit`, a PVC's `resources.requests.storage`, a ResourceQuota's `hard`, ...: every field Kubernetes
+ * 1.30's schema types `Quantity`) that the API server cannot parse (`parseQuantity`): `1Gb`, `500 m`, `2 cores`.
+ * Numbers are quantities; tokens are the boundary rule's. Found in the walk `scalarTypeProblems` makes (one walk
+ * for both, kept per manifest).
+ *
+ * @returns the problems in the manifest's key order; none for a kind that is not built in
+ */
+export function quantityProblems(group: string, kind: string, manifest: unknown): QuantityProblem[] {
+  return walked(group, kind, manifest).quantities;
+}
+
+/** Each manifest's walk, by kind: the rules of scalar types and of quantities read one walk, each in its turn. */
+const walks = new WeakMap<object, { key: string; walk: Walk }>();
+
+function walked(group: string, kind: string, manifest: unknown): Walk {
   const key = groupKind(group, kind);
-  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return [];
-  const walk: Walk = { found: [], at: [] };
-  walkRef(walk, K8S_1_30.kinds[key], manifest, undefined);
-  return walk.found;
+  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return { found: [], quantities: [], at: [] };
+  const kept = walks.get(manifest);
+  if (kept?.key === key) return kept.walk;
+  const walk: Walk = { found: [], quantities: [], at: [] };
+  walkRef(walk, K8S_1_30.kinds[key], manifest, undefined, false);
+  walks.set(manifest, { key, walk });
+  return walk;
 }
 
 /** Where a walk is: the keys from the root to the value in hand, and the problems found so far. */
 interface Walk {
   readonly found: ScalarTypeProblem[];
+  readonly quantities: QuantityProblem[];
   readonly at: string[];
 }
 
-/** Checks one scalar leaf of the scalar kind its field takes: a map or a list there is refused too. */
-function checkScalar(walk: Walk, scalarKind: ScalarKind | undefined, v: unknown): void {
+/**
+ * Checks one scalar leaf of the scalar kind its field takes: a map or a list there is refused too; and the text of
+ * a quantity.
+ */
+function checkScalar(walk: Walk, scalarKind: ScalarKind | undefined, v: unknown, quantity: boolean): void {
   if (v === null) return;
+  if (quantity && typeof v === 'string' && !TOKEN_TEXT.test(v) && parseQuantity(v) === undefined) walk.quantities.push({ at: [...walk.at], value: v });
   const expected: ScalarType = scalarKind === 'numeric' ? 'number' : scalarKind === 'boolean' ? 'boolean' : scalarKind === 'untyped' ? 'string or number' : 'string';
   if (typeof v === 'object') return void walk.found.push({ at: [...walk.at], expected, value: v });
   // an int-or-string, a quantity or a time takes a string (and the first two a number), never a boolean
@@ -77,16 +116,16 @@ function checkScalar(walk: Walk, scalarKind: ScalarKind | undefined, v: unknown)
 }
 
 /** Walks `v` along the schema type `ref`; `scalarKind` is the kind of a scalar list element or map value. */
-function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | undefined): void {
+function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | undefined, quantity: boolean): void {
   if (v === null || v === undefined || ref === 'deduced' || ref === 'atomic') return;
-  if (ref === 'scalar') return checkScalar(walk, scalarKind, v);
+  if (ref === 'scalar') return checkScalar(walk, scalarKind, v, quantity);
   const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
   if (!spec) return;
   if ('list' in spec) {
     if (!Array.isArray(v)) return notShaped(walk, 'list', v);
     for (let i = 0; i < v.length; i++) {
       walk.at.push(String(i));
-      walkRef(walk, spec.list, v[i], spec.scalar);
+      walkRef(walk, spec.list, v[i], spec.scalar, false);
       walk.at.pop();
     }
     return;
@@ -100,12 +139,12 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
     if (child === null || child === undefined) continue;
     walk.at.push(name);
     if (spec.fields && Object.hasOwn(spec.fields, name)) {
-      if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined);
+      if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined, false);
       else if (isMap(child)) walkMetadata(walk, child);
     } else if (scalars.all.has(name)) {
-      checkScalar(walk, scalars.kinds.get(name), child);
+      checkScalar(walk, scalars.kinds.get(name), child, scalars.quantities.has(name));
     } else if (spec.values !== undefined) {
-      walkRef(walk, spec.values, child, spec.scalar);
+      walkRef(walk, spec.values, child, spec.scalar, spec.quantityValues === true);
     }
     walk.at.pop();
   }
@@ -125,8 +164,8 @@ function walkMetadata(walk: Walk, meta: Record<string, unknown>): void {
   for (const name in meta) {
     if (!Object.hasOwn(meta, name) || CHECKED_METADATA.has(name)) continue;
     walk.at.push(name);
-    if (spec.fields && Object.hasOwn(spec.fields, name)) walkRef(walk, spec.fields[name], meta[name], undefined);
-    else if (scalars.all.has(name)) checkScalar(walk, scalars.kinds.get(name), meta[name]);
+    if (spec.fields && Object.hasOwn(spec.fields, name)) walkRef(walk, spec.fields[name], meta[name], undefined, false);
+    else if (scalars.all.has(name)) checkScalar(walk, scalars.kinds.get(name), meta[name], false);
     walk.at.pop();
   }
 }
@@ -138,7 +177,7 @@ function scalarFieldsOf(spec: MapSpec): ScalarFields {
     for (const [kind, names] of [['numeric', spec.numbers], ['boolean', spec.booleans], ['untyped', spec.untyped]] as const) {
       for (const name of names?.split(' ') ?? []) kinds.set(name, kind);
     }
-    fields = { all: new Set(spec.scalars?.split(' ') ?? []), kinds };
+    fields = { all: new Set(spec.scalars?.split(' ') ?? []), kinds, quantities: new Set(spec.quantities?.split(' ') ?? []) };
     scalarFields.set(spec, fields);
   }
   return fields;

@@ -38,8 +38,28 @@ function reportUncaughtRefusals(): void {
   process.on('uncaughtExceptionMonitor', (e: unknown) => {
     if (!(e instanceof Error) || e.name !== 'CompositionError' || !hasBrand(e, 'CompositionError')) return;
     if (process.listenerCount('uncaughtException') > 0) return;
+    reportRefusalBeforeSynth(e);
     // written synchronously: process.exit does not wait for a pipe's queued writes
     fs.writeSync(2, `${e.stack}\n`);
     process.exit(1);
   });
+}
+
+/** The variable `cdk-capability plan` names its report file in (`REPORT_ENV` of render/report-file, a layer above). */
+const REPORT_VARIABLE = 'CDK_CAPABILITY_REPORT';
+
+/**
+ * Writes the report `cdk-capability plan` asks for when a refusal leaves the program before any synth wrote one:
+ * one thrown while the program builds its tree (a duplicate construct id, `CAP015`, a contract's arguments), so
+ * the plan prints it in every format as a refused synth's. A synth's own report, written before it throws, stays.
+ */
+function reportRefusalBeforeSynth(e: Error): void {
+  const file = process.env[REPORT_VARIABLE];
+  const violations = (e as { violations?: unknown }).violations;
+  if (!file || !Array.isArray(violations) || fs.existsSync(file)) return;
+  try {
+    fs.writeFileSync(file, `${JSON.stringify({ formatVersion: 1, accepted: false, violations, warnings: [] }, undefined, 2)}\n`);
+  } catch {
+    // the plan then says that the app left no report, and the refusal is printed below as it always is
+  }
 }

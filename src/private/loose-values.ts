@@ -35,9 +35,12 @@ export function holdsItself(value: unknown): boolean {
  * field's handle, or that holds a map or list above it (`cycleTo`: the path of that map or list), with its path;
  * undefined when there is none. Only maps and lists are walked into: an instance of a class (a cdk8s `Lazy`, an
  * aws-cdk token, an `IntOrString`) is for the resolvers of cdk8s or aws-cdk to produce at synth.
+ *
+ * @param kindOf what a value is when it is one to find (`a BigInt`), else undefined: `nonJsonKind` unless a
+ *   caller knows more values its renderer loses (aws-cdk's, a `Map`)
  */
-export function nonJsonIn(fields: object): LooseValue | undefined {
-  return firstLooseValue(fields, false);
+export function nonJsonIn(fields: object, kindOf: (value: unknown) => string | undefined = nonJsonKind): LooseValue | undefined {
+  return firstLooseValue(fields, false, kindOf);
 }
 
 /** What `nonJsonIn` finds, and where. */
@@ -49,7 +52,7 @@ export interface LooseValue {
 }
 
 /** `nonJsonIn`'s walk; with `cyclesOnly`, values JSON has no form for are passed over and only a cycle is found. */
-function firstLooseValue(fields: object, cyclesOnly: boolean): LooseValue | undefined {
+function firstLooseValue(fields: object, cyclesOnly: boolean, kindOf: (value: unknown) => string | undefined = nonJsonKind): LooseValue | undefined {
   // each map or list with the maps and lists above it: one that holds an object above it is a cycle, which no
   // walk (the merge, the renderers) would end
   const open: Array<{ value: object; path: string[]; above: object[] }> = [{ value: fields, path: [], above: [] }];
@@ -65,7 +68,7 @@ function firstLooseValue(fields: object, cyclesOnly: boolean): LooseValue | unde
       if (!cyclesOnly) {
         const handle = fieldHandleOrigin(child);
         if (handle) return { path: at, kind: 'a handle', handle };
-        const kind = nonJsonKind(child);
+        const kind = kindOf(child);
         if (kind) return { path: at, kind };
       }
       if (!Array.isArray(child) && !isPlainMap(child)) continue;

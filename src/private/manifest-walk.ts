@@ -12,7 +12,7 @@ export interface ManifestWalk {
   /** The path to the first map or list found `limit` levels deep; absent when the manifest nests no deeper. */
   readonly tooDeep?: string[];
   /**
-   * The first value JSON cannot hold (a `BigInt`, a `Symbol`, a function) above that depth, with its path; for
+   * The first value JSON cannot hold (a `BigInt`, a `Symbol`, a function, `NaN`, an infinity) above that depth, with its path; for
    * a method of a contract's field handle, the handle's path and what it is a handle of.
    */
   readonly nonJson?: { readonly path: string[]; readonly kind: string; readonly handle?: FieldHandleOrigin };
@@ -36,7 +36,11 @@ const MAX_NUMBER_BYTES = 24;
 /** What JSON cannot hold, as messages name it. */
 const NON_JSON: Readonly<Record<string, string>> = { bigint: 'a BigInt', symbol: 'a Symbol', function: 'a function' };
 
-/** What a value JSON has no form for is (`a BigInt`, `a Symbol`, `a function`); undefined for any other value. */
+/**
+ * What a value JSON has no form for is (`a BigInt`, `a Symbol`, `a function`); undefined for any other value.
+ * NaN and the infinities, which JSON has no form for either, are numbers to this test: a walk of a manifest
+ * (`walkManifest`) names them (`NaN`, `Infinity`, `-Infinity`), and aws-cdk's values are judged apart.
+ */
 export function nonJsonKind(value: unknown): string | undefined {
   return NON_JSON[typeof value];
 }
@@ -101,6 +105,10 @@ function walk(value: object, limit: number): ManifestWalk {
         children.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
       } else if (type === 'number' || type === 'boolean') {
         bytes += MAX_NUMBER_BYTES;
+        // NaN and the infinities: YAML writes .nan and .inf, which no JSON the API server reads can hold
+        if (nonJson === undefined && type === 'number' && !Number.isFinite(child)) {
+          nonJson = { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: String(child) };
+        }
       } else if (nonJson === undefined && NON_JSON[type]) {
         // a method of a contract field's handle, which cdk8s copies into the manifest with the handle's other keys
         const handle = fieldHandleOrigin(child);

@@ -3,8 +3,7 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
 import { programSite } from './creation-site';
-import { nonJsonIn } from './loose-values';
-import { nonJsonKind } from './manifest-walk';
+import { refuseNonJsonOverride } from './non-json-values';
 import { isOwnFile } from './package-root';
 import { aspectsScopeOf, cfnPropertiesOf, HeldTag, heldTagsOf, UpstreamShapeError } from './upstream-state';
 
@@ -257,7 +256,7 @@ function wrapOverrides(): void {
           overrideCalls.set(this, list);
           // aws-cdk keeps the value by reference and merges later overrides into it: record it as it is now
           list.push({ path: splitOverridePath(String(args[0])), value: snapshot(args[1]), call: outer! });
-          refuseNonJson(this, outer!, String(args[0]), args[1]);
+          refuseNonJsonOverride(this, outer!, String(args[0]), args[1]);
         }
         return original.apply(this, args);
       } finally {
@@ -283,34 +282,6 @@ function wrapRemovalPolicy(): void {
     }
     return result;
   };
-}
-
-/**
- * Makes `resource` fail its own validation (`CAP010` at synth) when an override gives it a value JSON has no
- * form for (a BigInt, a Symbol, a function): aws-cdk would leave a BigInt or Symbol out of the template without a
- * word, or fail to render it.
- */
-function refuseNonJson(resource: CfnResource, call: WriteCall, path: string, value: unknown): void {
-  const found = nonJsonValue(value);
-  if (!found) return;
-  // addPropertyOverride('Value') is addOverride('Properties.Value'): named as the program wrote it
-  const written = call.api === 'addPropertyOverride' && path.startsWith('Properties.') ? path.slice('Properties.'.length) : path;
-  const at = [written, ...found.path].join('.');
-  resource.node.addValidation({
-    validate: () => [
-      `${call.api}${call.site ? ` at ${call.site}` : ''} gives '${at}' ${found.kind}, which JSON has no form for: aws-cdk would leave it out of the template or fail to render it. Give it as a string or a number.`,
-    ],
-  });
-}
-
-/** The first value JSON has no form for in an override's value (itself, or inside its maps and lists). */
-function nonJsonValue(value: unknown): { path: readonly string[]; kind: string } | undefined {
-  const kind = nonJsonKind(value);
-  if (kind) return { path: [], kind };
-  if (value === null || typeof value !== 'object') return undefined;
-  const found = nonJsonIn(value);
-  // a handle or a value that holds itself: aws-cdk's resolve refuses those itself
-  return found && !found.handle && !found.cycleTo ? found : undefined;
 }
 
 /**

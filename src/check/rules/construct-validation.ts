@@ -1,4 +1,4 @@
-import { TWO_COPIES } from '../../collect/render-error';
+import { carriesItsFix } from '../../collect/render-error';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 
@@ -13,8 +13,8 @@ export const constructValidation = defineRule({
   run({ facts }) {
     const found: RuleFinding[] = facts.problems.validationErrors.map(({ path, error }) => ({ message: `'${path}' failed its own validation: ${error}`, paths: [path] }));
     for (const { path, error } of facts.problems.renderErrors) {
-      // a second copy of a package: the error says the fix itself
-      const fix = error.startsWith(TWO_COPIES) ? '' : error.startsWith('JSON patch ') ? ' Fix the patch.' : " Fix the object's props.";
+      // a second copy of a package, a value named with its fix: the error says the fix itself
+      const fix = carriesItsFix(error) ? '' : error.startsWith('JSON patch ') ? ' Fix the patch.' : " Fix the object's props.";
       found.push({ message: `'${path}' could not be rendered: ${error}.${fix}`, paths: [path] });
     }
     return found;

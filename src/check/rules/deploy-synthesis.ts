@@ -18,6 +18,7 @@ export const deploySynthesis = defineRule({
     for (const { capability, error } of facts.problems.synthesisErrors) {
       if (CYCLE_ERROR.test(error)) continue;
       if (onlyReportedValidations(error, validated)) continue; // construct-validation reports each, named by its construct
+      if (resolvingReportedResource(error, validated)) continue;
       const where = `the stacks of capability '${capability}' could not be synthesized`;
       let message = `${where}: ${error}`;
       if (/cross stage boundaries/.test(error)) {
@@ -41,4 +42,18 @@ function onlyReportedValidations(error: string, validated: ReadonlySet<string>):
   if (!/^Validation failed with the following errors:/.test(error)) return false;
   const paths = [...error.matchAll(/^\s*\[([^\]\n]+)\]/gm)].map((m) => m[1]);
   return paths.length > 0 && paths.every((p) => validated.has(p));
+}
+
+/**
+ * True when an aws-cdk synthesis error is a resolution error in the template of
+ * a resource that already failed its own validation (aws-cdk names it by its
+ * logical id's token, `${Token[shop.Base.Raw.LogicalID.12]}`): a function in a
+ * raw resource's properties or an override, which the validation names by the
+ * program's own call. One problem, one finding.
+ */
+function resolvingReportedResource(error: string, validated: ReadonlySet<string>): boolean {
+  const resource = /^Resolution error: .*Path: \/Resources\/\$\{Token\[(.+?)\.LogicalID\.\d+\]\}\//.exec(error)?.[1];
+  if (resource === undefined) return false;
+  for (const path of validated) if (path.split('/').join('.') === resource) return true;
+  return false;
 }

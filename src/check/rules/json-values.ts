@@ -9,7 +9,9 @@ import { defineRule, RuleFinding } from '../rule';
 
 /**
  * `CAP010`: a manifest holding a value that JSON and YAML have no form for: a
- * `BigInt`, a `Symbol` or a function (cdk8s renders such props as they are).
+ * `BigInt`, a `Symbol` or a function (cdk8s renders such props as they are);
+ * or `NaN` or an infinity, which YAML writes as `.nan` and `.inf` but the JSON
+ * sent to the API server cannot hold.
  * Refused at check, so no writer meets it; the first one of each object is
  * named, with its path as the field ledger names it (`manifestPathText`: an
  * element of a keyed list by its keys, `containers[name=web]`).
@@ -42,8 +44,12 @@ function valueProblem(object: ObjectFact, crdsOf: () => CrdTopologies): RuleFind
       paths: [object.declarer],
     }];
   }
+  // NaN and the infinities: YAML has .nan and .inf, JSON (what kubectl, Argo CD and Flux send the API server) has none
+  const notFinite = found.kind === 'NaN' || found.kind.endsWith('Infinity');
   return [{
-    message: `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number.`,
+    message: notFinite
+      ? `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON has no form for: cdk8s writes it as ${found.kind === 'NaN' ? '.nan' : found.kind === 'Infinity' ? '.inf' : '-.inf'}, which cannot be sent to the API server as JSON. Give it as a finite number, or as a string.`
+      : `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number.`,
     paths: [object.declarer],
   }];
 }

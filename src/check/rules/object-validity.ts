@@ -164,7 +164,8 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
           'Rename the key.',
         );
       }
-      if (typeof value !== 'string') {
+      // NaN and the infinities are the JSON-values rule's (JSON has no form for them)
+      if (typeof value !== 'string' && !(typeof value === 'number' && !Number.isFinite(value))) {
         report(`'metadata.${field}.${key}' (${show(value)})`, 'a string', 'Quote the value.');
       } else if (field === 'labels') {
         const problem = problemOf(value, FORMATS['label-value']);

@@ -3,7 +3,7 @@ import type * as PhysicalNames from '../../collect/ledger/physical-names';
 import { lazily } from '../../private/lazy';
 import type { Lock, LockedUnit } from '../../release/lock';
 import { stackUnitId } from '../../release/lock';
-import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
+import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -23,7 +23,8 @@ interface LockedClaim {
 }
 
 /**
- * `CAP008`: a physical name (collect's `PHYSICAL_NAMES`: an SSM parameter's `Name`, a bucket's `BucketName`, ...)
+ * `CAP008`: a physical name (collect's `PHYSICAL_NAMES`: an SSM parameter's `Name`, a bucket's `BucketName`, ...;
+ * a Route53 record set's zone, name, type and set identifier together)
  * that a resource claims in this release while another resource, a (stack, logical id) this release no longer has
  * with that name, held it in the locked release: the construct was renamed or moved, so its logical id changed
  * and CloudFormation takes it for a new resource. CloudFormation creates new resources before it deletes the
@@ -53,7 +54,7 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
 
   const locked = new Map<string, LockedClaim[]>();
   for (const unit of lockedStacks) {
-    for (const claim of lockedNameClaims(unit.values, table)) {
+    for (const claim of lockedNameClaims(unit.values, table, unit.path)) {
       const key = `${claim.type}|${claim.name}`;
       const list = locked.get(key);
       if (list) list.push({ claim, unit });
@@ -63,7 +64,7 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
   if (locked.size === 0) return [];
 
   const byPath = new Map(stacks.map((s) => [s.path, s]));
-  const current = new Map(stacks.map((s) => [s.path, templateNameClaims(s.template, table)]));
+  const current = new Map(stacks.map((s) => [s.path, templateNameClaims(s.template, table, s.path)]));
   let claimants: Map<string, string[]> | undefined;
   const claimantsOf = (key: string): readonly string[] => {
     if (!claimants) {
@@ -102,8 +103,10 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
           : resource.Type !== old.claim.type
             ? `which is a ${String(resource.Type)} in this release`
             : still
-              ? `which this release gives ${still.property} "${still.name}"`
-              : `which this release gives another ${old.claim.property}`;
+              ? `which this release gives ${still.label}`
+              : old.claim.type === RECORD_SET
+                ? 'which this release gives another zone, name, type or set identifier'
+                : `which this release gives another ${old.claim.property}`;
         found.push({ title: 'physical name moved', message: describe(claim, who[0], stack, old, now, removed, why), paths: [who[0], old.unit.path] });
       }
     }
@@ -113,6 +116,7 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
 
 /** The key collect gives the claim (`PhysicalNameFact.key`), to find its claimant. */
 function factKey(claim: ResourceNameClaim, stack: StackFact): string {
+  if (claim.type === RECORD_SET) return `${claim.type}|${claim.name}`;
   const where = claim.scope === 'global' ? 'global' : claim.scope === 'partition' ? stack.account : stack.environment;
   return `${claim.type}|${where}|${claim.name}`;
 }
@@ -179,11 +183,11 @@ function whyItFails(
   const oldLabel = `stack ${old.unit.path}`;
   const newLabel = `stack ${stack.path}`;
   const created = 'CloudFormation creates a resource before it deletes the one it replaces or that the template no longer has (in the cleanup that ends the stack update)';
-  const exists = `so creating it fails because ${old.claim.name} already exists, and the update of ${newLabel} rolls back`;
+  const exists = `so creating it fails because ${old.claim.taken} already exists, and the update of ${newLabel} rolls back`;
   const retained = removed && keepsRemovedResource(old.claim.deletionPolicy);
-  const keeps = `the old resource has DeletionPolicy ${old.claim.deletionPolicy}: CloudFormation never deletes it, and ${old.claim.name} stays taken`;
+  const keeps = `the old resource has DeletionPolicy ${old.claim.deletionPolicy}: CloudFormation never deletes it, and ${old.claim.taken} stays taken`;
   if (old.unit.path === stack.path) {
-    return retained ? `${created}; and ${keeps}: creating it fails because ${old.claim.name} already exists, and the update rolls back` : `${created}, ${exists}`;
+    return retained ? `${created}; and ${keeps}: creating it fails because ${old.claim.taken} already exists, and the update rolls back` : `${created}, ${exists}`;
   }
   if (retained) return `${keeps}, ${exists} in any deploy order`;
   if (!oldStack) return `${oldLabel} is removed in this release and deleted only by the teardown after the release is deployed (plan.json teardown), ${exists}`;
@@ -214,7 +218,8 @@ function describe(
   const twoSteps = removed && keepsRemovedResource(old.claim.deletionPolicy)
     ? `or release in two steps (remove ${old.claim.logicalId} in one release and delete the resource it leaves behind, then add the new one in the next)`
     : `or release in two steps (remove ${old.claim.logicalId} in one release, add the new resource in the next)`;
-  return `this release gives ${claim.type} ${claim.property} "${claim.name}" to '${claimant}' (logical id ${claim.logicalId} in stack ${stack.path}), `
+  const generate = claim.generated ? `; or drop the explicit ${claim.property} and let CloudFormation generate one` : '';
+  return `this release gives ${claim.type} ${claim.label} to '${claimant}' (logical id ${claim.logicalId} in stack ${stack.path}), `
     + `but ${old.claim.logicalId} in ${oldStack} held it in the locked release (${now}): ${why}. `
-    + `${fixes}${twoSteps}; or drop the explicit ${claim.property} and let CloudFormation generate one (${RELEASES_DOC}).`;
+    + `${fixes}${twoSteps}${generate} (${RELEASES_DOC}).`;
 }

@@ -42,7 +42,9 @@ function problemsOf(object: ObjectFact, writersAt: (object: ObjectFact, field: s
   // a value the JSON-values rule refuses (a handle, a function, a Symbol) is that rule's finding, not a shape's
   const nonJson = walkManifest(object.manifest).nonJson?.path;
   const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest)
-    .filter((p) => !nonJson || !p.at.every((segment, i) => String(nonJson[i]) === segment));
+    .filter((p) => !nonJson || !p.at.every((segment, i) => String(nonJson[i]) === segment))
+    // NaN and the infinities are the JSON-values rule's too, wherever they are: "(null) must be a string" would misname them
+    .filter((p) => typeof p.value !== 'number' || Number.isFinite(p.value));
   if (problems.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
   // a built-in kind's: the problems are of built-in kinds only

@@ -36,8 +36,9 @@ export interface EscapeHatchWrite {
  * too (aws-cdk-examples' resource-overrides sets `CorsConfiguration` with
  * `addOverride` and deletes its `Bar` with `addPropertyDeletionOverride`). The
  * earlier write gives way (`removeUnder`) and the plan shows the removal. A
- * deletion of what any other writer wrote (a Contribution, a Tag, a runtime
- * writer) is still a write that conflicts.
+ * deletion of what any other deploy-time writer wrote (a Contribution, a Tag)
+ * is still a write that conflicts; one of a leaf only runtime writers write
+ * besides is none (the ledger's facts drop it: the manifest applied lacks it).
  */
 export class EscapeHatchWrites {
   private readonly index = new FieldIndex<EscapeHatchWrite[]>();

@@ -123,7 +123,8 @@ export class LedgerBuilder {
     const handovers = [...this.handovers];
     const objects: ObjectWrites[] = [...this.objects].map(([key, o]) => {
       const defaults = this.defaults.get(key);
-      const writes = this.forced.size === 0 ? o.writes : forcedWrites(o, this.forced, handovers);
+      const applied = withoutRemovalsUnderRuntimeWriters(o);
+      const writes = this.forced.size === 0 ? applied : forcedWrites({ ...o, writes: applied }, this.forced, handovers);
       const forced = this.forced.size === 0 ? [] : contestedForcedWrites(o, writes, this.forced);
       return {
         label: o.label,
@@ -135,6 +136,31 @@ export class LedgerBuilder {
     });
     return { objects, overrides: this.overrides, handovers };
   }
+}
+
+/**
+ * The writes of an object without the deploy-time removals of leaves only runtime writers write besides (a JSON
+ * patch `remove` of `spec.replicas` that an autoscaler, declared as a `RuntimeWriter`, writes): the manifest
+ * applied lacks the leaf, so its field manager claims nothing there and the runtime writer's value stays, which is
+ * what the removal is for. A removal of a leaf another deploy-time writer writes stays: which of the two reaches
+ * the output depends on their order.
+ */
+function withoutRemovalsUnderRuntimeWriters(entry: Entry): FieldWrite[] {
+  const { writes } = entry;
+  if (!writes.some((w) => w.writer.kind === 'runtime')) return writes;
+  const removes = (w: FieldWrite) => {
+    const written = entry.values.get(w)?.();
+    return written !== undefined && 'removes' in written;
+  };
+  const removals = writes.filter((w) => w.writer.kind !== 'runtime' && !w.presence && removes(w));
+  if (removals.length === 0) return writes;
+  const dropped = new Set<FieldWrite>();
+  for (const removal of removals) {
+    const near = writes.filter((w) => w !== removal && (startsWith(w.path, removal.path) || startsWith(removal.path, w.path)));
+    const onlyRuntime = near.every((w) => w.writer.kind === 'runtime' || w.writer.id === removal.writer.id);
+    if (onlyRuntime && near.some((w) => w.writer.kind === 'runtime')) dropped.add(removal);
+  }
+  return dropped.size === 0 ? writes : writes.filter((w) => !dropped.has(w));
 }
 
 /**

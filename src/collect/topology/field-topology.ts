@@ -112,10 +112,14 @@ export interface MapSpec {
   readonly booleans?: string;
   /** Those of `scalars` that take more than one JSON type (an int-or-string, a quantity, a time), space-separated. The others are strings. */
   readonly untyped?: string;
+  /** Those of `scalars` that are resource quantities (`500m`, `1Gi`), space-separated. */
+  readonly quantities?: string;
   /** The type of any other key (a map's values). */
   readonly values?: TypeRef;
   /** When `values` is `'scalar'`: its kind, if it is not a string. */
   readonly scalar?: ScalarKind;
+  /** The map's values are resource quantities (a container's `resources.limits`). */
+  readonly quantityValues?: true;
   /** The whole struct or map is one leaf. */
   readonly atomic?: true;
 }
