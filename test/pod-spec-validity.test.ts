@@ -176,7 +176,7 @@ describe('what the API server refuses is refused at synth', () => {
     ]]);
   });
 
-  test('every pod template kind is checked where its pod spec is', () => {
+  test('every pod template kind the API server validates is checked where its pod spec is; a StatefulSet\'s is not validated, so not refused', () => {
     // GIVEN a container without an image in each
     const { app, chart } = routing();
     const spec = { containers: [{ name: 'web' }] };
@@ -194,7 +194,7 @@ describe('what the API server refuses is refused at synth', () => {
     ];
     for (const [apiVersion, kind, body] of objects) new ApiObject(chart, kind, { apiVersion, kind, metadata: { name: 'web', namespace: 'shop' }, ...body });
 
-    // THEN each is refused at its own path
+    // THEN each is refused at its own path, but the StatefulSet (ValidatePodTemplateSpecForStatefulSet checks labels and annotations only)
     expect(podSpecFindings(app).map((m) => m.replace(/^CAP010 invalid object: '([^']*)' of (\S+ \S+) .*$/, '$2 $1')).sort()).toEqual([
       'Pod shop/web spec.containers[name=web].image',
       'PodTemplate shop/web template.spec.containers[name=web].image',
@@ -202,7 +202,6 @@ describe('what the API server refuses is refused at synth', () => {
       'apps/DaemonSet shop/web spec.template.spec.containers[name=web].image',
       'apps/Deployment shop/web spec.template.spec.containers[name=web].image',
       'apps/ReplicaSet shop/web spec.template.spec.containers[name=web].image',
-      'apps/StatefulSet shop/web spec.template.spec.containers[name=web].image',
       'batch/CronJob shop/web spec.jobTemplate.spec.template.spec.containers[name=web].image',
       'batch/Job shop/web spec.template.spec.containers[name=web].image',
     ]);
@@ -224,6 +223,22 @@ test('what server-side apply refuses itself is refused once, by the merged-contr
 
   // THEN
   expect(rules).toEqual(['CAP010/merged-contradictions', 'CAP010/merged-contradictions']);
+});
+
+test('a StatefulSet whose container mounts a volumeClaimTemplates entry is accepted, as the API server accepts it', () => {
+  // GIVEN the volume "data" comes from the claim template, which the StatefulSet controller adds to each pod
+  const { app, chart } = routing();
+  new ApiObject(chart, 'Db', {
+    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop' },
+    spec: {
+      serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+      template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'postgres', image: 'postgres:16', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }] }] } },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    },
+  });
+
+  // THEN
+  expect(app.synthesize().violations).toEqual([]);
 });
 
 describe('what the rule cannot see it does not refuse', () => {

@@ -13,7 +13,8 @@ import { defineRule, RuleFinding } from '../rule';
 
 /**
  * `CAP010`: a pod spec the Kubernetes 1.30 API server refuses, in a Pod, a PodTemplate or the pod template of a
- * ReplicationController, ReplicaSet, Deployment, StatefulSet, DaemonSet, Job or CronJob: a container without a name
+ * ReplicationController, ReplicaSet, Deployment, DaemonSet, Job or CronJob (not a StatefulSet's, which the API server
+ * does not validate: `podSpecPlace`): a container without a name
  * or image, a container name that is no DNS-1123 label or that another container of the pod has, a port name that
  * is no IANA service name or repeats in its container, a port number out of range, an env name that is no
  * environment variable name, a volume mount that names no volume of the pod, and the rest of `pod-spec-errors.ts`.
