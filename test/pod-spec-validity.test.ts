@@ -229,9 +229,12 @@ test('a StatefulSet whose container mounts a volumeClaimTemplates entry is accep
   // GIVEN the volume "data" comes from the claim template, which the StatefulSet controller adds to each pod
   const { app, chart } = routing();
   new ApiObject(chart, 'Db', {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop' },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'shop' },
     spec: {
-      serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+      serviceName: 'db',
+      selector: { matchLabels: { app: 'db' } },
       template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'postgres', image: 'postgres:16', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }] }] } },
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     },
