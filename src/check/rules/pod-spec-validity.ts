@@ -1,5 +1,6 @@
+import { isValidPortName } from './apimachinery-names';
 import { expectation, FORMATS, problemOf, suggest } from './object-validity';
-import { apiServerText, isValidPortName, PodSpecError, podSpecErrors, podSpecPlace } from './pod-spec-errors';
+import { apiServerText, PodSpecError, podSpecErrors, podSpecPlace } from './pod-spec-errors';
 import { fieldWriters } from './scalar-types';
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { FieldPath, formatPath, isElementKey, setValueKey } from '../../collect/ledger/field-path';
