@@ -7,9 +7,12 @@ import { isMap } from '../../private/maps';
  * `validateInitContainers`, `validateEphemeralContainers`, `validateContainerCommon`, `validateContainerPorts`,
  * `ValidateVolumes`, `ValidateVolumeMounts`, `ValidateVolumeDevices`, `ValidateEnv`, `validateEnvVarValueFrom`,
  * `ValidateEnvFrom`, `validateProbe`, `validateHandler`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
- * of the 1.30 line (relaxed env var names and recursive read-only mounts are there), and the message texts of
- * k8s.io/apimachinery v0.30.14 (`pkg/util/validation`, `pkg/util/validation/field`). Feature gates at their 1.30
- * defaults: `RelaxedEnvironmentVariableValidation` is alpha and off, so env names are `IsEnvVarName`'s.
+ * (no v1.30 tag could be read: the repository is over the fetch limit, and the index holds this copy), a commit of
+ * the 1.31 cycle (it has 1.30's relaxed env names option and recursive read-only mounts, 1.31's
+ * SupplementalGroupsPolicy, not yet 1.31's image volumes) whose functions ported here are 1.30's; and the message
+ * texts of k8s.io/apimachinery v0.30.14, the 1.30 release (`pkg/util/validation`, `pkg/util/validation/field`).
+ * Feature gates at their 1.30 defaults (kube_features.go: `RelaxedEnvironmentVariableValidation` alpha in 1.30,
+ * off), so env names are `IsEnvVarName`'s.
  *
  * It reads the manifest as written: what the API server defaults before it validates (a port's `protocol`, an
  * `httpGet` probe's `path`, `imagePullPolicy`, `terminationMessagePolicy`, a probe's zero thresholds) is taken as
