@@ -135,7 +135,20 @@ function objectOf(kind: Kind, a: Assignment): SharedObject {
     kind.groups.reduce((acc, g, i) => (a.owner[i] === w ? merge(acc, g(a.variant[i])) : acc), {} as Record<string, unknown>);
   const contributions = [];
   for (let w = 1; w < a.writers; w++) if (a.owner.includes(w)) contributions.push({ id: `W${w}`, fields: fieldsOf(w) });
-  return { apiVersion: kind.apiVersion, kind: kind.kind, declared: fieldsOf(0), contributions };
+  const declared = kind.kind === 'Deployment' ? merge(fieldsOf(0), podBase([fieldsOf(0), ...contributions.map((c) => c.fields)])) : fieldsOf(0);
+  return { apiVersion: kind.apiVersion, kind: kind.kind, declared, contributions };
+}
+
+/**
+ * What the declarer of a Deployment adds so that the merged object is one the API server accepts (the pod spec
+ * rule refuses the rest): an image for each container that no group gives one, a container when none has any.
+ * The groups write none of these leaves, so the declarer is their only writer.
+ */
+function podBase(writes: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  const merged: any = writes.reduce((acc, w) => merge(acc, w), {});
+  const containers: Array<{ name: string; image?: string }> = merged.spec?.template?.spec?.containers ?? [];
+  const missing = containers.length === 0 ? [{ name: 'web' }] : containers.filter((c) => c.image === undefined);
+  return missing.length === 0 ? {} : { spec: { template: { spec: { containers: missing.map((c) => ({ name: c.name, image: `${c.name}:base` })) } } } };
 }
 
 /** An assignment of 2 to 5 writers in which every contribution writes something. */

@@ -490,8 +490,9 @@ describe('server-side apply leaves, through contributions', () => {
     const { app, web, teamA, teamB } = fixture();
 
     // WHEN
-    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }) });
-    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/b', name: 'vb' }] }) });
+    // (each mounts a volume it declares: the API server refuses a mount of no volume of the pod)
+    new Contribution(teamA, 'Fields', { target: web, fields: podSpec({ volumes: [{ name: 'va', emptyDir: {} }], containers: [{ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: podSpec({ volumes: [{ name: 'vb', emptyDir: {} }], containers: [{ name: 'app', volumeMounts: [{ mountPath: '/b', name: 'vb' }] }] }) });
 
     // THEN
     expect(emitted(app, 'web').spec.template.spec.containers[0].volumeMounts).toEqual([
@@ -505,8 +506,8 @@ describe('server-side apply leaves, through contributions', () => {
     const { app, web, teamA, teamB } = fixture();
 
     // WHEN
-    new Contribution(teamA, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }) });
-    new Contribution(teamB, 'Fields', { target: web, fields: containers({ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'vb' }] }) });
+    new Contribution(teamA, 'Fields', { target: web, fields: podSpec({ volumes: [{ name: 'va', emptyDir: {} }], containers: [{ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'va' }] }] }) });
+    new Contribution(teamB, 'Fields', { target: web, fields: podSpec({ volumes: [{ name: 'vb', emptyDir: {} }], containers: [{ name: 'app', volumeMounts: [{ mountPath: '/a', name: 'vb' }] }] }) });
 
     // THEN
     expect(app.synthesize().violations.map((v) => v.message)).toEqual([
@@ -780,7 +781,7 @@ describe('server-side apply leaves, through contributions', () => {
     // GIVEN a Deployment whose declarer writes nodeSelector whole
     const app = new CapabilityApp({ outdir });
     const routing = new RuntimeRouting(new Capability(app, 'cdn'), 'Routing');
-    const web = new ApiObject(routing, 'Web', { ...DEPLOYMENT, spec: { template: { spec: { nodeSelector: { zone: 'a' } } } } });
+    const web = new ApiObject(routing, 'Web', { ...DEPLOYMENT, spec: { template: { spec: { containers: [{ name: 'app', image: 'app:1' }], nodeSelector: { zone: 'a' } } } } });
 
     // WHEN another writes the key nodeSelector.disk
     new Contribution(new Construct(routing, 'TeamA'), 'Fields', { target: web, fields: podSpec({ nodeSelector: { disk: 'ssd' } }) });

@@ -37,6 +37,7 @@ import { parameterNames } from './rules/parameter-names';
 import { patchValues } from './rules/patch-values';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
+import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
 import { quantityFormats } from './rules/quantity-formats';
 import { runtimeWriterFields } from './rules/runtime-writer-fields';
@@ -86,6 +87,7 @@ export const RULES: readonly Rule[] = [
   scalarTypes,
   quantityFormats,
   patchValues,
+  podSpecValidity,
   nestingDepth,
   jsonValues,
   contractShapes,

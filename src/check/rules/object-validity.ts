@@ -41,7 +41,8 @@ const API_VERSION = new RegExp(`^(${LABEL}(\\.${LABEL})*/)?[a-z0-9]+$`);
 /** The API server's limit on the total size of an object's annotations (keys plus values, in bytes). */
 export const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-interface Format {
+/** A name format: how messages name it, and its test. */
+export interface Format {
   /** What it is called, with its length limit added by the caller. */
   readonly title: string;
   /** The characters and shape it allows. */
@@ -52,7 +53,8 @@ interface Format {
   readonly test: (s: string) => boolean;
 }
 
-const FORMATS: Record<NameFormat | 'qualified' | 'label-value', Format> = {
+/** The name formats the API server applies, by name. */
+export const FORMATS: Record<NameFormat | 'qualified' | 'label-value', Format> = {
   'subdomain': {
     title: 'a DNS-1123 subdomain',
     shape: "lowercase letters, digits, '-' and '.', each dot-separated part starting and ending with a letter or digit",
@@ -183,7 +185,7 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
 }
 
 /** `<title> of at most N characters (<shape>) such as "<close valid value>", but <problem>` */
-function expectation(format: Format, value: unknown, problem: string, max = format.max): string {
+export function expectation(format: Format, value: unknown, problem: string, max = format.max): string {
   const limit = Math.min(max, format.max);
   const length = limit === Infinity ? '' : ` of at most ${limit} characters`;
   const close = typeof value === 'string' ? suggest(value, format, limit) : undefined;
@@ -191,7 +193,7 @@ function expectation(format: Format, value: unknown, problem: string, max = form
 }
 
 /** Why `value` is not valid in `format`, or undefined when it is. */
-function problemOf(value: unknown, format: Format, max = format.max): string | undefined {
+export function problemOf(value: unknown, format: Format, max = format.max): string | undefined {
   if (typeof value !== 'string') return value === undefined ? 'it is missing' : `it is ${show(value)}, not a string`;
   if (value === '') return format === FORMATS['label-value'] ? undefined : 'it is empty';
   const limit = Math.min(max, format.max);
@@ -224,7 +226,7 @@ function qualifiedNameProblem(key: string): string | undefined {
 }
 
 /** A valid value close to `value`, or undefined when none is easily made. */
-function suggest(value: string, format: Format, max: number): string | undefined {
+export function suggest(value: string, format: Format, max: number): string | undefined {
   if (format === FORMATS['path-segment']) {
     const s = value.replace(/[/%]/g, '-');
     return s !== value && format.test(s) ? s : undefined;

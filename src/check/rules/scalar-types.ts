@@ -65,7 +65,7 @@ function problemsOf(object: ObjectFact, writersAt: (object: ObjectFact, field: s
  * The writers the field ledger records at a field of an object or below it (a map written where a scalar
  * belongs is recorded by its leaves), each once; `field` as `manifestPathText` names it.
  */
-function fieldWriters(facts: Facts): (object: ObjectFact, field: string) => Writer[] {
+export function fieldWriters(facts: Facts): (object: ObjectFact, field: string) => Writer[] {
   let byLabel: Map<string, Facts['ledger']['objects'][number]> | undefined;
   return (object, field) => {
     byLabel ??= new Map(facts.ledger.objects.filter((w) => w.kind === 'k8s').map((w) => [w.label, w]));
