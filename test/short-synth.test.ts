@@ -43,6 +43,26 @@ describe('a short synth', () => {
     expect(refreshingThread()).toBe(false);
   });
 
+  test('synth walks the construct tree once: the walk that tells a short synth is the one collect reads, with the same output', () => {
+    // GIVEN two apps alike, and a watch on the walks of the tree from the app
+    const [app, twin] = [runtimeApp(5), runtimeApp(5)];
+    const proto = Object.getPrototypeOf(app.node) as { findAll: (...args: unknown[]) => unknown };
+    const findAll = jest.spyOn(proto, 'findAll');
+    try {
+      // WHEN one synthesizes
+      app.synth();
+      // THEN the tree was walked from the app once
+      expect(findAll.mock.contexts.filter((c) => c === app.node)).toHaveLength(1);
+    } finally {
+      findAll.mockRestore();
+    }
+    // and its output is what a synth that walks the tree in collect (CapabilityTesting's way) renders
+    const result = twin.synthesize();
+    const written = (dir: string) => fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf-8')]);
+    const runtimeFiles = [...result.output!.files].filter(([f]) => f.startsWith('runtime/')).map(([f, content]) => [f.slice('runtime/'.length), String(content)]).sort();
+    expect(written(path.join(app.outdir, 'runtime'))).toEqual(runtimeFiles);
+  });
+
   test('a tree of more than SHORT_SYNTH_CONSTRUCTS constructs is not short', () => {
     // GIVEN one construct too many under a runtime-only app
     const app = runtimeApp(0);

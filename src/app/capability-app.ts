@@ -188,20 +188,22 @@ export class CapabilityApp extends App {
    * file that cannot be written is one `CAP011` line on stderr, and the synth goes on.
    */
   public synth(): void {
+    // one walk of the tree, for both: nothing between here and collect changes it
+    const constructs = this.node.findAll();
     // a short synth ends long before its lock could look stale: no refreshing thread unless it runs long
-    if (isShortSynth(this, templateValidationEnabled(this.builtinCloudFormationValidation))) {
-      deferringThread(() => this.synthOnce());
+    if (isShortSynth(this, templateValidationEnabled(this.builtinCloudFormationValidation), constructs)) {
+      deferringThread(() => this.synthOnce(constructs));
     } else {
       refreshBeforeSynth();
-      this.synthOnce();
+      this.synthOnce(constructs);
     }
   }
 
-  private synthOnce(): void {
+  private synthOnce(constructs: readonly IConstruct[]): void {
     let held: HeldOutdir | undefined | 'refused';
     try {
       held = this.holdOutdir();
-      if (held !== 'refused') this.synthAndWrite(held);
+      if (held !== 'refused') this.synthAndWrite(held, constructs);
     } finally {
       if (held !== 'refused') held?.release();
       RunFolder.release(this.outdir);
@@ -262,7 +264,7 @@ export class CapabilityApp extends App {
     throw new CompositionError(violations);
   }
 
-  private synthAndWrite(held: HeldOutdir | undefined): void {
+  private synthAndWrite(held: HeldOutdir | undefined, constructs: readonly IConstruct[]): void {
     const lockSwitch = parseUpdateLock();
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
@@ -278,7 +280,7 @@ export class CapabilityApp extends App {
       }
       throw new CompositionError([violation]);
     }
-    const result = this.synthesize();
+    const result = this.synthesize(constructs);
     const report = (violations: readonly Violation[]) => {
       if (!reportFile) return;
       const accepted = violations.length === 0;
@@ -321,10 +323,11 @@ export class CapabilityApp extends App {
    * Collects, checks and renders the composition without writing anything and
    * without throwing for violations (`CapabilityTesting.synth` is the public way).
    *
+   * @param constructs `this.node.findAll()`, when synth has just walked the tree
    * @returns the violations, and when there are none the plan and output
    * @internal
    */
-  public synthesize(): SynthesisResult {
+  public synthesize(constructs?: readonly IConstruct[]): SynthesisResult {
     const { lock: previous, problems } = loadLock(this.lockFile);
     const lockProblems = [...problems];
     let lockKey: LockKey | undefined;
@@ -334,7 +337,7 @@ export class CapabilityApp extends App {
       lockProblems.push(`${errorMessage(e)}.`);
     }
     const writers = this.gitops ? [...WRITERS, this.gitops.writer] : WRITERS;
-    return synthesize(this, { previous, lockProblems, lockKey, writers, enforce: this.enforce });
+    return synthesize(this, { previous, lockProblems, lockKey, writers, enforce: this.enforce, constructs });
   }
 }
 

@@ -29,6 +29,8 @@ export interface PipelineOptions {
   readonly writers: readonly OutputWriter[];
   /** With it, the output holds the admission policies that enforce the ownership map. */
   readonly enforce?: EnforceOptions;
+  /** `root.node.findAll()`, when the caller walked the tree just before and nothing has changed it since: collect walks it itself without. */
+  readonly constructs?: readonly IConstruct[];
 }
 
 /** Everything a synth produces, before anything is written. */
@@ -63,7 +65,7 @@ type Stage = 'collect' | 'check' | 'render';
  * @param root the app (or any root construct)
  */
 export function synthesize(root: IConstruct, options: PipelineOptions): SynthesisResult {
-  const facts = guarded('collect', root, undefined, () => collect(root));
+  const facts = guarded('collect', root, undefined, () => collect(root, options.constructs));
   if (isCrash(facts)) return refused([facts]);
   pulse();
 

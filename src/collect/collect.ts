@@ -64,9 +64,11 @@ const writeCallbacks = lazily(() => require('./ledger/write-callbacks') as typeo
  * render, a failed validation) is recorded in `Facts.problems` for the rules.
  *
  * @param root the app (or any root construct)
+ * @param walked `root.node.findAll()`, when the caller has just walked the tree (synth, to tell a short synth):
+ *   not walked again
  */
-export function collect(root: IConstruct): Facts {
-  const all = root.node.findAll();
+export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts {
+  const all = walked ?? root.node.findAll();
   const withCallbacks = all.filter((c): c is Contribution => Contribution.isContribution(c) && writeCallbackOf(c) !== undefined);
   const callbacks = withCallbacks.length > 0
     ? writeCallbacks().runWriteCallbacks(withCallbacks, all)

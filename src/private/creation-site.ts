@@ -1,6 +1,7 @@
 import * as path from 'path';
 import type { IConstruct } from 'constructs';
 import { isOwnFile } from './package-root';
+import { CapturedStack, stackLines } from './stack-lines';
 
 /** Where a construct was created: a file of the program, 1-based line and column. */
 export interface SourceLocation {
@@ -63,7 +64,12 @@ export function creationSite(construct: IConstruct): SourceLocation | undefined 
  * with no file of its own (`eval`, `new Function`) comes first.
  */
 export function firstProgramFrame(stack: string): SourceLocation | undefined {
-  for (const line of stack.split('\n').slice(1)) {
+  return firstProgramFrameIn(stack.split('\n').slice(1));
+}
+
+/** `firstProgramFrame` of a stack's lines after its first, read only as far as the frame found. */
+function firstProgramFrameIn(lines: Iterable<string>): SourceLocation | undefined {
+  for (const line of lines) {
     if (/^\s*at (?:.* \()?eval at /.test(line)) return undefined;
     const m = /^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$/.exec(line);
     if (!m) continue;
@@ -84,14 +90,14 @@ export function displayFile(file: string): string {
 
 /**
  * Where the program made a call, as messages show it (`main.ts:12`), read
- * off the stack `holder` captured at the call, on first use and once; undefined
- * when no frame of the program is on it.
+ * off the stack `holder` captured at the call, on first use and once, as far
+ * as that frame (`stackLines`); undefined when no frame of the program is on it.
  */
-export function programSite(holder: { readonly stack?: string }): () => string | undefined {
+export function programSite(holder: CapturedStack): () => string | undefined {
   let site: string | null | undefined;
   return () => {
     if (site === undefined) {
-      const frame = holder.stack === undefined ? undefined : firstProgramFrame(holder.stack);
+      const frame = firstProgramFrameIn(stackLines(holder));
       site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
     }
     return site ?? undefined;

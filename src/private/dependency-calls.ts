@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { awsCdk, isStage } from './aws-cdk';
 import { programSite } from './creation-site';
 import { isOwnFile } from './package-root';
+import { CapturedStack, captureStack, stackLines } from './stack-lines';
 
 /** Who made one `addDependency` call: a library for its own construct, or the program at a line. */
 export interface DependencyCall {
@@ -41,11 +42,7 @@ export function recordDependencyCalls(root: IConstruct): void {
   patched.add(proto);
   const original = proto.addDependency;
   proto.addDependency = function addDependency(this: { host?: IConstruct; _host?: IConstruct }, ...deps: IConstruct[]) {
-    const holder: { stack?: string } = {};
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = FRAMES;
-    Error.captureStackTrace(holder, addDependency);
-    Error.stackTraceLimit = limit;
+    const holder = captureStack(addDependency, FRAMES);
     const host = this.host ?? this._host;
     if (host) {
       let byHost = calls.get(host);
@@ -76,11 +73,7 @@ export function recordStackDependencyCalls(): void {
       if (!own) packageDependencies.set(this, (own = new Map()));
       own.set(target, reason);
     } else if (!byTarget?.has(target)) {
-      const holder: { stack?: string } = {};
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = FRAMES;
-      Error.captureStackTrace(holder, addStackDependency);
-      Error.stackTraceLimit = limit;
+      const holder = captureStack(addStackDependency, FRAMES);
       if (!byTarget) stackCalls.set(this, (byTarget = new Map()));
       byTarget.set(target, lazyStackCall(holder, reason));
     }
@@ -150,12 +143,12 @@ export function dependencyCallText(c: IConstruct, d: IConstruct): string {
   return `'${c.node.path}'.addDependency('${d.node.path}')`;
 }
 
-function lazyCall(holder: { stack?: string }, skips: (file: string) => boolean = skipsNodeFrame): DependencyCall {
+function lazyCall(holder: CapturedStack, skips: (file: string) => boolean = skipsNodeFrame): DependencyCall {
   let caller: string | null | undefined;
   const site = programSite(holder);
   return {
     get byLibrary() {
-      caller ??= callerFile(holder.stack, skips) ?? null;
+      caller ??= callerFile(holder, skips) ?? null;
       return caller !== null && /[\\/]node_modules[\\/](aws-cdk-lib|cdk8s-plus-\d+)[\\/]/.test(caller);
     },
     get site() {
@@ -165,7 +158,7 @@ function lazyCall(holder: { stack?: string }, skips: (file: string) => boolean =
 }
 
 /** A recorded stack dependency call, its caller and site read off `holder` on first use. */
-function lazyStackCall(holder: { stack?: string }, reason: string | undefined): StackDependencyCall {
+function lazyStackCall(holder: CapturedStack, reason: string | undefined): StackDependencyCall {
   const call = lazyCall(holder, skipsStackFrame);
   return {
     reason,
@@ -178,9 +171,12 @@ function lazyStackCall(holder: { stack?: string }, reason: string | undefined): 
   };
 }
 
-/** The file of the first frame that `skips` does not skip, nor Node's own: the code that asked for the dependency. */
-function callerFile(stack: string | undefined, skips: (file: string) => boolean): string | undefined {
-  for (const line of (stack ?? '').split('\n').slice(1)) {
+/**
+ * The file of the first frame that `skips` does not skip, nor Node's own: the code that asked for the
+ * dependency. Reads the stack only as far as that frame (`stackLines`): most often the first.
+ */
+function callerFile(holder: CapturedStack, skips: (file: string) => boolean): string | undefined {
+  for (const line of stackLines(holder)) {
     const file = /^\s*at (?:.*\()?(.+?):\d+:\d+\)?$/.exec(line)?.[1];
     if (file === undefined || file.startsWith('node:') || skips(file)) continue;
     return file;

@@ -19,8 +19,13 @@ export function packageRoot(): string {
   return root;
 }
 
-/** True for a file of this package's own code (under its `src/` or `lib/`): never the program's. */
+let ownFolders: readonly [string, string] | undefined;
+
+/**
+ * True for a file of this package's own code (under its `src/` or `lib/`): never the program's. Tested for
+ * each frame read off a recorded stack: the two folders are made once.
+ */
 export function isOwnFile(file: string): boolean {
-  const own = packageRoot();
-  return file.startsWith(path.join(own, 'src') + path.sep) || file.startsWith(path.join(own, 'lib') + path.sep);
+  ownFolders ??= [path.join(packageRoot(), 'src') + path.sep, path.join(packageRoot(), 'lib') + path.sep];
+  return file.startsWith(ownFolders[0]) || file.startsWith(ownFolders[1]);
 }

@@ -162,8 +162,10 @@ function fieldChanges(contract: string, old: InterfaceRecord, now: InterfaceReco
 }
 
 function versionProblem(contract: string, from: string, to: string, changes: InterfaceChange[]): Omit<IncompatibleVersion, 'locked'> | undefined {
-  const sv = semver();
   if (!isSemverVersion(from) || !isSemverVersion(to)) return undefined;
+  // an unchanged contract of an unchanged version: no problem, and no semver to load (lt(v, v) is false)
+  if (changes.length === 0 && from === to) return undefined;
+  const sv = semver();
   if (sv.lt(to, from)) return { contract, from, to, changes, needs: 'backwards', suggested: from };
   const needs = changes.reduce<Bump>((m, c) => (RANK[c.needs] > RANK[m] ? c.needs : m), 'patch');
   if (changes.length === 0) return undefined;
