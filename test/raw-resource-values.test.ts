@@ -191,6 +191,17 @@ describe('values aws-cdk loses without a word, in a raw resource\'s properties a
     ]);
   });
 
+  test('a token in an override, given whole (getAtt, whose reference holds a Map of its own) or in a map, is aws-cdk\'s to resolve: accepted, and the plan shows it masked (it crashed the plan\'s masking before)', () => {
+    const { app, base } = shop();
+    const origin = new ssm.CfnParameter(base, 'Origin', { type: 'String', value: 'x' });
+    const copy = new ssm.CfnParameter(base, 'Copy', { type: 'String', value: 'x' });
+    copy.addPropertyOverride('Value', origin.getAtt('Value'));
+    copy.addPropertyOverride('Description', { from: origin.getAtt('Type') });
+
+    expect(messages(app)).toEqual([]);
+    Template.fromStack(Stack.of(base)).hasResourceProperties('AWS::SSM::Parameter', { Value: { 'Fn::GetAtt': [Stack.of(base).getLogicalId(origin), 'Value'] } });
+  });
+
   test('a Date in properties and an instance of the program\'s own class are accepted, rendered as aws-cdk renders them', () => {
     class Limits {
       constructor(public readonly max = 5) {}

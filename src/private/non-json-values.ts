@@ -2,6 +2,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { awsCdk } from './aws-cdk';
 import { hasBrand } from './brand';
 import { nonJsonIn } from './loose-values';
+import { isPlainMap } from './maps';
 import { nonJsonKind } from './manifest-walk';
 import { cfnPropertiesOf } from './upstream-state';
 
@@ -103,7 +104,8 @@ function nonJsonValue(value: unknown, where: 'properties' | 'override'): { path:
   const kindOf = (v: unknown) => lostKind(v, where);
   const kind = kindOf(value);
   if (kind) return { path: [], kind };
-  if (value === null || typeof value !== 'object') return undefined;
+  // a token (`resource.getAtt('Arn')`, which holds a Map of its own) or another class's instance is the resolver's
+  if (value === null || typeof value !== 'object' || (!Array.isArray(value) && !isPlainMap(value))) return undefined;
   const found = nonJsonIn(value, kindOf);
   // a handle or a value that holds itself: aws-cdk's resolve refuses those itself
   return found && !found.handle && !found.cycleTo ? found : undefined;

@@ -244,11 +244,17 @@ export class LeafPaths {
 /**
  * A value as the plan may show it, masked as the lock masks its leaves: a
  * token is `(known after deploy)`, a value shaped like a secret (or every
- * value, when `sensitive`) `(sensitive)`; maps and lists masked inside.
+ * value, when `sensitive`) `(sensitive)`; maps and lists masked inside. A
+ * token object (an override's `resource.getAtt('Arn')`, a cdk8s `Lazy`: it
+ * has `resolve`) is `(known after deploy)` whole, never walked: it holds its
+ * construct, whose tree holds itself.
  */
 export function maskedValue(v: unknown, sensitive = false): unknown {
   if (Array.isArray(v)) return v.map((x) => maskedValue(x, sensitive));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedValue(x, sensitive)]));
+  if (v !== null && typeof v === 'object') {
+    if (typeof (v as { resolve?: unknown }).resolve === 'function') return KNOWN_AFTER_DEPLOY;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedValue(x, sensitive)]));
+  }
   if (v === undefined) return v;
   return sensitive ? SENSITIVE : maskedText(v);
 }
