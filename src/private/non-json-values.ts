@@ -2,8 +2,8 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { awsCdk } from './aws-cdk';
 import { hasBrand } from './brand';
 import { nonJsonIn } from './loose-values';
-import { isPlainMap } from './maps';
 import { nonJsonKind } from './manifest-walk';
+import { isPlainMap } from './maps';
 import { cfnPropertiesOf } from './upstream-state';
 
 /** How a program wrote a value: the API and, when known, where (`file:line`). */
