@@ -21,7 +21,9 @@ function copyOfSource(): string {
  * again for the violated rules, as JSON, sorted.
  */
 function cruise(cwd: string): { status: number | null; rules: string[] } {
-  const run = (type: string) => spawnSync(DEPCRUISE, ['src', '--config', '.dependency-cruiser.cjs', '--output-type', type], { cwd, encoding: 'utf-8' });
+  // the JSON report is over 1 MiB, spawnSync's default buffer, which cuts it
+  const options = { cwd, encoding: 'utf-8' as const, maxBuffer: 256 * 1024 * 1024 };
+  const run = (type: string) => spawnSync(DEPCRUISE, ['src', '--config', '.dependency-cruiser.cjs', '--output-type', type], options);
   const report = JSON.parse(run('json').stdout);
   const rules: string[] = report.summary.violations.map((v: any) => `${v.rule.name}: ${v.from} -> ${v.to}`);
   return { status: run('err').status, rules: rules.sort() };
