@@ -78,6 +78,8 @@ export function quantityProblems(group: string, kind: string, manifest: unknown)
 
 /** Each manifest's walk, by kind: the rules of scalar types and of quantities read one walk, each in its turn. */
 const walks = new WeakMap<object, { key: string; walk: Walk }>();
+/** The walk of a manifest without problems, shared (its lists are never added to once a walk ends). */
+const CLEAN: Walk = { found: [], quantities: [], at: [] };
 
 function walked(group: string, kind: string, manifest: unknown): Walk {
   const key = groupKind(group, kind);
@@ -86,8 +88,10 @@ function walked(group: string, kind: string, manifest: unknown): Walk {
   if (kept?.key === key) return kept.walk;
   const walk: Walk = { found: [], quantities: [], at: [] };
   walkRef(walk, K8S_1_30.kinds[key], manifest, undefined, false);
-  walks.set(manifest, { key, walk });
-  return walk;
+  // nearly every manifest is clean: one shared record of that, not three arrays kept per manifest
+  const stored = walk.found.length === 0 && walk.quantities.length === 0 ? CLEAN : walk;
+  walks.set(manifest, { key, walk: stored });
+  return stored;
 }
 
 /** Where a walk is: the keys from the root to the value in hand, and the problems found so far. */
