@@ -1,4 +1,7 @@
 import { isMaskedValue, lockedManifest } from './locked-manifest';
+import type { StackFact } from '../collect/facts';
+import type * as PhysicalNames from '../collect/ledger/physical-names';
+import { lazily } from '../private/lazy';
 import { isMap } from '../private/maps';
 
 /** Where a physical name must be unique, as collect's `PHYSICAL_NAMES` says it. */
@@ -9,6 +12,18 @@ export type PhysicalNameTable = Readonly<Record<string, { readonly property: str
 
 /** The type of a Route53 record set, whose claim is its zone, name, type and set identifier together. */
 export const RECORD_SET = 'AWS::Route53::RecordSet';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: the table's module loads aws-cdk-lib, which only a lock with stacks needs */
+/** Collect's `PHYSICAL_NAMES`, loaded on first use. */
+export const physicalNameTable = lazily(() => (require('../collect/ledger/physical-names') as typeof PhysicalNames).PHYSICAL_NAMES as PhysicalNameTable);
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The key collect gives a claim of a resource of `stack` (`PhysicalNameFact.key`), to find its claimant. */
+export function claimFactKey(claim: ResourceNameClaim, stack: StackFact): string {
+  if (claim.type === RECORD_SET) return `${claim.type}|${claim.name}`;
+  const where = claim.scope === 'global' ? 'global' : claim.scope === 'partition' ? stack.account : stack.environment;
+  return `${claim.type}|${where}|${claim.name}`;
+}
 
 /** A resource's claim on a physical name, read from a template or from the leaves the lock recorded of one. */
 export interface ResourceNameClaim {

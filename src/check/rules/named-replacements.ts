@@ -1,19 +1,13 @@
 import type { Facts, StackFact } from '../../collect/facts';
-import type * as PhysicalNames from '../../collect/ledger/physical-names';
-import { lazily } from '../../private/lazy';
 import { isMap } from '../../private/maps';
 import type { Lock, LockedUnit } from '../../release/lock';
 import { stackUnitId } from '../../release/lock';
 import { isMaskedValue, lockedManifest } from '../../release/locked-manifest';
-import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, resourceLeaves, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
+import { claimFactKey, keepsRemovedResource, lockedNameClaims, physicalNameTable, RECORD_SET, resourceLeaves, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
 import { REPLACEMENT_PROPERTIES } from '../../release/replacement-properties.generated';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { secretShapesIn } from './possible-secrets';
-
-/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: the table's module loads aws-cdk-lib, which only a lock with stacks needs */
-const physicalNameTable = lazily(() => (require('../../collect/ledger/physical-names') as typeof PhysicalNames).PHYSICAL_NAMES as PhysicalNameTable);
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const RELEASES_DOC = 'docs/releases.md#replacing-a-resource-that-has-a-physical-name';
 
@@ -93,7 +87,7 @@ export function findNamedReplacements(lock: Lock, facts: Facts, replacing: Repla
       const is = resources[claim.logicalId];
       const changes = replacingChanges(isMap(was) ? was.Properties : undefined, isMap(is) ? is.Properties : undefined, replacing[claim.type].yes);
       if (changes.length === 0) continue;
-      const who = claimantsOf(factKey(claim, stack));
+      const who = claimantsOf(claimFactKey(claim, stack));
       if (who.length !== 1) continue; // two claimants of the name are CAP002's
       found.push({ title: 'custom-named resource replaced', message: describe(claim, who[0], stack, changes), paths: [who[0]] });
     }
@@ -116,11 +110,6 @@ function lockedResources(unit: LockedUnit, claims: readonly ResourceNameClaim[],
   return isMap(resources) ? resources : {};
 }
 
-/** The key collect gives the claim (`PhysicalNameFact.key`), to find its claimant. */
-function factKey(claim: ResourceNameClaim, stack: StackFact): string {
-  const where = claim.scope === 'global' ? 'global' : claim.scope === 'partition' ? stack.account : stack.environment;
-  return `${claim.type}|${where}|${claim.name}`;
-}
 
 /** What a comparison of an old value (which may hold masked parts) with a new one says. */
 type Compared = 'same' | 'changed' | 'unknown';

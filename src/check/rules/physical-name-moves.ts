@@ -1,15 +1,9 @@
 import type { Facts, StackFact } from '../../collect/facts';
-import type * as PhysicalNames from '../../collect/ledger/physical-names';
-import { lazily } from '../../private/lazy';
 import type { Lock, LockedUnit } from '../../release/lock';
 import { stackUnitId } from '../../release/lock';
-import { keepsRemovedResource, lockedNameClaims, PhysicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
+import { claimFactKey, keepsRemovedResource, lockedNameClaims, physicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-
-/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: the table's module loads aws-cdk-lib, which only a lock with stacks needs */
-const physicalNameTable = lazily(() => (require('../../collect/ledger/physical-names') as typeof PhysicalNames).PHYSICAL_NAMES as PhysicalNameTable);
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const RELEASES_DOC = 'docs/releases.md#renaming-a-resource-that-has-a-physical-name';
 
@@ -89,7 +83,7 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
       const holders = named.filter((old) => sameScope(old, stack, claim.scope));
       if (holders.length === 0) continue;
       // two claimants in this release (the old resource among them, still with the name) are CAP002's
-      const who = claimantsOf(factKey(claim, stack));
+      const who = claimantsOf(claimFactKey(claim, stack));
       if (who.length !== 1) continue;
       for (const old of holders) {
         const still = current.get(old.unit.path)?.find((c) => c.logicalId === old.claim.logicalId);
@@ -114,12 +108,6 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
   return found;
 }
 
-/** The key collect gives the claim (`PhysicalNameFact.key`), to find its claimant. */
-function factKey(claim: ResourceNameClaim, stack: StackFact): string {
-  if (claim.type === RECORD_SET) return `${claim.type}|${claim.name}`;
-  const where = claim.scope === 'global' ? 'global' : claim.scope === 'partition' ? stack.account : stack.environment;
-  return `${claim.type}|${where}|${claim.name}`;
-}
 
 /**
  * Whether a locked claim and a stack of this release share the scope of the name: the same stack does; other
