@@ -45,8 +45,12 @@ function reportUncaughtRefusals(): void {
   });
 }
 
-/** The variable `cdk-capability plan` names its report file in (`REPORT_ENV` of render/report-file, a layer above). */
-const REPORT_VARIABLE = 'CDK_CAPABILITY_REPORT';
+/**
+ * The environment variable that asks a synth for a machine-readable report:
+ * its value is the file to write. `cdk-capability plan` sets it, so it can
+ * print or convert the findings (and the plan) of the app it ran, refused or not.
+ */
+export const REPORT_ENV = 'CDK_CAPABILITY_REPORT';
 
 /**
  * Writes the report `cdk-capability plan` asks for when a refusal leaves the program before any synth wrote one:
@@ -54,7 +58,7 @@ const REPORT_VARIABLE = 'CDK_CAPABILITY_REPORT';
  * the plan prints it in every format as a refused synth's. A synth's own report, written before it throws, stays.
  */
 function reportRefusalBeforeSynth(e: Error): void {
-  const file = process.env[REPORT_VARIABLE];
+  const file = process.env[REPORT_ENV];
   const violations = (e as { violations?: unknown }).violations;
   if (!file || !Array.isArray(violations) || fs.existsSync(file)) return;
   try {

@@ -9,7 +9,7 @@ import type { Plan } from './writers/plan-json';
  * its value is the file to write. `cdk-capability plan` sets it, so it can
  * print or convert the findings (and the plan) of the app it ran, refused or not.
  */
-export const REPORT_ENV = 'CDK_CAPABILITY_REPORT';
+export { REPORT_ENV } from '../private/errors';
 
 /** A violation as a report holds it: with the id of the rule that found it, when a rule did. */
 export type ReportedViolation = Violation & { readonly rule?: string };
