@@ -1,4 +1,5 @@
 import { handBackNotes, handoverLines } from './hand-back-advice';
+import { orderLines } from './order-lines';
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
 import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
@@ -129,7 +130,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.order ?? []).length > 0) {
     lines.push('', 'Order (dependencies between stacks and objects of both releases):');
-    for (const o of c.order!) lines.push(`  ${o.change === 'added' ? '+' : '-'} ${o.unit} ${o.change === 'added' ? 'now waits' : 'no longer waits'} for ${o.waitsFor} (${o.reason})`);
+    for (const line of orderLines(c.order!)) lines.push(`  ${line}`);
   }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');
