@@ -2,8 +2,9 @@ import { isValidPortName } from './apimachinery-names';
 import { expectation, FORMATS, problemOf, suggest } from './object-validity';
 import { apiServerText, PodSpecError, podSpecErrors, podSpecPlace } from './pod-spec-errors';
 import { fieldWriters } from './scalar-types';
-import type { Facts, ObjectFact } from '../../collect/facts';
-import { FieldPath, formatPath, isElementKey, setValueKey } from '../../collect/ledger/field-path';
+import { fieldPathOf, unseenBy } from './unseen-fields';
+import type { ObjectFact } from '../../collect/facts';
+import { formatPath, isElementKey } from '../../collect/ledger/field-path';
 import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
 import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
@@ -53,47 +54,6 @@ export const podSpecValidity = defineRule({
     return found;
   },
 });
-
-/**
- * A test of whether the rule cannot see a field of object `index`: a `RuntimeWriter` of the object (or of its
- * kind) writes it, something inside it, or a map or list that holds it; or an aws-cdk token is in it or holds it.
- */
-function unseenBy(facts: Facts, index: number): (at: readonly string[], path: FieldPath) => boolean {
-  const { group, kind } = facts.objects[index].identity;
-  const runtime = facts.runtimeWriters
-    .filter((w) => ('object' in w.target ? w.target.object === index : w.target.group === group && w.target.kind === kind))
-    .flatMap((w) => w.fields.map((f) => f.path));
-  const tokens = facts.deployTimeValues.filter((v) => v.object === index).map((v) => v.path);
-  return (at, path) => runtime.some((r) => overlaps(r, path)) || tokens.some((t) => overlaps(t, at));
-}
-
-/** True when one path is the other or lies inside it. */
-function overlaps(a: readonly string[], b: readonly string[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** A manifest path as the field ledger's path: keyed list elements by their keys (defaults filled in), set values by value. */
-function fieldPathOf(at: readonly string[], doc: unknown, root: FieldTopology): FieldPath {
-  const path: string[] = [];
-  let node = root;
-  let current = doc;
-  for (const s of at) {
-    if (Array.isArray(current) && /^\d+$/.test(s)) {
-      const element = current[Number(s)];
-      const type = listTypeOf(node);
-      path.push(type === 'associative' ? elementKeyOf(element, node) : type === 'set' ? setValueKey(element) : s);
-      current = element;
-      node = node.element();
-    } else {
-      path.push(s);
-      current = isMap(current) ? current[s] : undefined;
-      node = node.field(s);
-    }
-  }
-  return path;
-}
 
 /**
  * How messages name a field: as the ledger does (`spec.template.spec.containers[name=web].ports[containerPort=80,protocol=TCP].name`),
