@@ -264,9 +264,13 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
       if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined, false);
       else if (isMap(child)) walkMetadata(walk, child);
     } else if (scalars.all.has(name)) {
-      checkScalar(walk, scalars.kinds.get(name), child, scalars.quantities.has(name));
-      const integer = scalars.integers.get(name);
-      if (integer !== undefined) checkInteger(walk, integer, child);
+      const kind = scalars.kinds.get(name);
+      checkScalar(walk, kind, child, scalars.quantities.has(name));
+      // only a number or an int-or-string can be an integer: a string field, the most common, skips the lookup
+      if (kind === 'numeric' || kind === 'untyped') {
+        const integer = scalars.integers.get(name);
+        if (integer !== undefined) checkInteger(walk, integer, child);
+      }
     } else if (spec.values !== undefined) {
       walkRef(walk, spec.values, child, spec.scalar, spec.quantityValues === true);
     }
