@@ -36,6 +36,11 @@ export const PROVENANCE =
   'kubernetes/client-go v0.30.14, applyconfigurations/internal/internal.go (the YAML of `schemaYAML`), ' +
   'generated upstream by applyconfiguration-gen from the Kubernetes 1.30 OpenAPI';
 
+/** Where the integer formats came from (the SMD schema says `numeric` for an integer and a fraction alike). */
+export const INTEGER_PROVENANCE =
+  'kubernetes-models (npm, devDependency), whose validators are generated from the Kubernetes OpenAPI: ' +
+  'the `type: integer` and `format: int32`/`int64` of each numeric field';
+
 /** The repository's root folder. */
 const ROOT = path.resolve(__dirname, '..');
 
@@ -85,6 +90,8 @@ export const API_GROUPS: Readonly<Record<string, string>> = {
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 /** The type of a resource quantity (`500m`, `1Gi`), which the API server parses (`resource.ParseQuantity`). */
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+/** An int-or-string (`targetPort`, `maxSurge`): a string, or a number the API server decodes into an int32. */
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const UNTYPED_ATOMIC = '__untyped_atomic_';
 const UNTYPED_DEDUCED = '__untyped_deduced_';
 
@@ -147,9 +154,29 @@ type Ref = string | Spec | { readonly type: string; readonly atomic: boolean };
 type ScalarKind = 'numeric' | 'boolean' | 'untyped';
 type MapOut = {
   fields?: Record<string, Ref>; scalars?: string; numbers?: string; booleans?: string; untyped?: string; quantities?: string;
+  int32?: string; int64?: string; intOrString?: string;
   values?: Ref; scalar?: ScalarKind; quantityValues?: true; atomic?: true;
 };
-type Spec = MapOut | { list: Ref; scalar?: ScalarKind; keys?: string[]; keyDefaults?: Record<string, unknown>; set?: true };
+type ListOut = { list: Ref; scalar?: ScalarKind; integer?: IntegerFormat; keys?: string[]; keyDefaults?: Record<string, unknown>; set?: true };
+type Spec = MapOut | ListOut;
+
+/** The Go integer type of an integer field: the OpenAPI's `format` of a `type: integer`. */
+export type IntegerFormat = 'int32' | 'int64';
+
+/** Which numeric fields of the schema's types are integers, as the published OpenAPI types them. */
+export interface IntegerFormats {
+  /**
+   * The format of the numeric value at `path` under the named type `typeName`: `path` is a field name, then
+   * `'0'` for a list's element.
+   *
+   * @returns `int32` or `int64` for an integer; undefined for a number that takes a fraction; null when the
+   *   type or the field is not known
+   */
+  formatOf(typeName: string, path: readonly string[]): IntegerFormat | undefined | null;
+}
+
+/** No integer fields known: the SMD schema alone (`numeric` for integers and fractions alike). */
+export const NO_INTEGER_FORMATS: IntegerFormats = { formatOf: () => null };
 
 /** Short, readable names: `io.k8s.api.apps.v1.Deployment` is `apps.v1.Deployment`, ObjectMeta `meta.v1.ObjectMeta`. */
 function shortName(name: string): string {
@@ -165,8 +192,22 @@ class Converter {
   public readonly emitted = new Map<string, Spec>();
   private readonly shortToLong = new Map<string, string>();
 
-  public constructor(types: readonly SmdTypeDef[]) {
+  /** The numeric fields whose integer format `integers` does not know, as `type.field`. */
+  public readonly unknownIntegers: string[] = [];
+
+  public constructor(types: readonly SmdTypeDef[], private readonly integers: IntegerFormats = NO_INTEGER_FORMATS) {
     for (const t of types) this.byName.set(t.name, t);
+  }
+
+  /** The integer format of a numeric value under a named type, undefined for a number that takes a fraction or one not known. */
+  private integerFormat(typeName: string, path: readonly string[]): IntegerFormat | undefined {
+    if (!this.byName.has(typeName)) return undefined;
+    const format = this.integers.formatOf(typeName, path);
+    if (format === null) {
+      if (this.integers !== NO_INTEGER_FORMATS) this.unknownIntegers.push(`${typeName}.${path.join('.')}`);
+      return undefined;
+    }
+    return format;
   }
 
   /** The compact reference for a use of a type, emitting the named types it reaches. */
@@ -248,13 +289,23 @@ class Converter {
     const scalars: string[] = [];
     const byKind: Record<ScalarKind, string[]> = { numeric: [], boolean: [], untyped: [] };
     const quantities: string[] = [];
+    const byFormat: Record<IntegerFormat, string[]> = { int32: [], int64: [] };
+    const intOrString: string[] = [];
     for (const f of map.fields ?? []) {
       const r = this.ref(f.type, `${where}.${f.name}`);
       if (r === 'scalar') {
         scalars.push(f.name);
         const kind = nonString(this.scalarKind(f.type, `${where}.${f.name}`));
         if (kind) byKind[kind].push(f.name);
+        const format = kind === 'numeric' ? this.integerFormat(where, [f.name]) : undefined;
+        if (format) byFormat[format].push(f.name);
         if (f.type.namedType === QUANTITY) quantities.push(f.name);
+        if (f.type.namedType === INT_OR_STRING) intOrString.push(f.name);
+      } else if (typeof r === 'object' && 'list' in r && r.list === 'scalar' && r.scalar === 'numeric' && f.type.namedType === undefined) {
+        // an inline list of numbers (`supplementalGroups`): its elements' integer format, after its scalar kind
+        const format = this.integerFormat(where, [f.name, '0']);
+        const { list, scalar, ...rest } = r;
+        fields[f.name] = format ? { list, scalar, integer: format, ...rest } : r;
       } else {
         fields[f.name] = r;
       }
@@ -265,6 +316,9 @@ class Converter {
     if (byKind.boolean.length > 0) spec.booleans = byKind.boolean.join(' ');
     if (byKind.untyped.length > 0) spec.untyped = byKind.untyped.join(' ');
     if (quantities.length > 0) spec.quantities = quantities.join(' ');
+    if (byFormat.int32.length > 0) spec.int32 = byFormat.int32.join(' ');
+    if (byFormat.int64.length > 0) spec.int64 = byFormat.int64.join(' ');
+    if (intOrString.length > 0) spec.intOrString = intOrString.join(' ');
     if (map.elementType) {
       spec.values = this.ref(map.elementType, `${where}{}`);
       const kind = spec.values === 'scalar' ? nonString(this.scalarKind(map.elementType, `${where}{}`)) : undefined;
@@ -319,13 +373,66 @@ function isKind(t: SmdTypeDef): boolean {
   return has('apiVersion') && has('kind') && fields.some((f) => f.name === 'metadata' && f.type.namedType === OBJECT_META);
 }
 
+/** An ajv error of the published validators, as far as the probe reads it. */
+interface ValidatorError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params: { readonly type?: string; readonly format?: string };
+}
+type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };
+
+/**
+ * The integer formats of the published OpenAPI, read from kubernetes-models' validators (one module per OpenAPI
+ * type, `_schemas/IoK8sApiAppsV1DeploymentSpec.js`; the apimachinery types in `@kubernetes-models/apimachinery`).
+ * A field is probed by validating an object that holds only it: `'x'` there must be refused for its type (else the
+ * validator does not know the field), and `1.5` is refused as `type: integer` for an integer, with its `format`.
+ *
+ * @param root the folder whose `node_modules` holds the packages
+ */
+export function publishedIntegerFormats(root: string = ROOT): IntegerFormats {
+  const validators = new Map<string, Validator | undefined>();
+  const validatorOf = (typeName: string): Validator | undefined => {
+    if (!validators.has(typeName)) {
+      const file = `${typeName.split(/[.-]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')}.js`;
+      const found = ['kubernetes-models', '@kubernetes-models/apimachinery']
+        .map((pkg) => path.join(root, 'node_modules', pkg, '_schemas', file))
+        .find((f) => fs.existsSync(f));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      validators.set(typeName, found ? (require(found) as { validate: Validator }).validate : undefined);
+    }
+    return validators.get(typeName);
+  };
+  const errorsAt = (validate: Validator, p: readonly string[], value: unknown): ValidatorError[] => {
+    const data: Record<string, unknown> = {};
+    data[p[0]] = p.length > 1 ? [value] : value;
+    validate(data);
+    return (validate.errors ?? []).filter((e) => e.instancePath === `/${p.join('/')}`);
+  };
+  return {
+    formatOf(typeName, p) {
+      const validate = validatorOf(typeName);
+      if (!validate || !errorsAt(validate, p, 'x').some((e) => e.keyword === 'type')) return null;
+      const errors = errorsAt(validate, p, 1.5);
+      if (!errors.some((e) => e.keyword === 'type' && e.params.type === 'integer')) return undefined;
+      const format = errors.find((e) => e.keyword === 'format')?.params.format;
+      if (format !== 'int32' && format !== 'int64') throw new Error(`${typeName}.${p.join('.')}: an integer of format ${JSON.stringify(format)}`);
+      return format;
+    },
+  };
+}
+
 /**
  * The generated TypeScript module for an SMD schema.
  *
  * @param schemaYaml the schema (`types: [...]`)
+ * @param integers which numeric fields are integers, and of which format
  * @returns the exact bytes of `k8s-1.30.generated.ts`
  */
-export function renderTopology(schemaYaml: string): string {
+export function renderTopology(schemaYaml: string, integers: IntegerFormats = publishedIntegerFormats()): string {
+  return render(schemaYaml, integers).text;
+}
+
+function render(schemaYaml: string, integers: IntegerFormats): { text: string; unknownIntegers: readonly string[] } {
   const types = (parse(schemaYaml) as { types: SmdTypeDef[] }).types;
   // The newest version of each group and kind.
   const newest = new Map<string, { version: string; name: string }>();
@@ -336,22 +443,24 @@ export function renderTopology(schemaYaml: string): string {
     const best = newest.get(key);
     if (!best || compareApiVersions(gvk.version, best.version) < 0) newest.set(key, { version: gvk.version, name: t.name });
   }
-  const converter = new Converter(types);
+  const converter = new Converter(types, integers);
   const kinds: Record<string, string> = {};
   for (const key of [...newest.keys()].sort()) kinds[key] = converter.named(newest.get(key)!.name);
   converter.named(OBJECT_META); // reached by every kind already; named here so custom resources can rely on it
 
   const typeLines = [...converter.emitted.keys()].sort().map((name) => `    ${JSON.stringify(name)}: ${JSON.stringify(converter.emitted.get(name))},`);
   const kindLines = Object.entries(kinds).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)},`);
-  return [
+  const text = [
     '// Generated by scripts/generate-k8s-topology.ts (`npx projen topology`). Do not edit: regenerate.',
     '//',
     `// Source: ${PROVENANCE}.`,
+    `// Integer formats (\`int32\`, \`int64\`): ${INTEGER_PROVENANCE}.`,
     '// Data: Apache-2.0, like the code it was generated for.',
     '//',
     '// `kinds` maps `group/Kind` to the type of its newest API version; `types` holds every type those reach,',
     '// in the compact form of `TopologyData` (field-topology.ts). Scalar fields are named (`scalars`), those that are not',
     '// strings also by kind (`numbers`, `booleans`, `untyped`), and a map\'s scalar values and a list\'s scalar elements by kind (`scalar`).',
+    '// Integers are named by their Go type (`int32`, `int64`, a list\'s `integer`), and int-or-strings (`intOrString`).',
     "import type { TopologyData } from './field-topology';",
     '',
     '/** The field topology of the built-in kinds of Kubernetes 1.30, as server-side apply sees it. */',
@@ -365,6 +474,7 @@ export function renderTopology(schemaYaml: string): string {
     '};',
     '',
   ].join('\n');
+  return { text, unknownIntegers: converter.unknownIntegers };
 }
 
 /**
@@ -387,10 +497,11 @@ function main(): void {
   const input = schemaPath();
   if (!fs.existsSync(input)) throw new Error(`no SMD schema at ${input}: set K8S_SMD_SCHEMA to the k8s-1.30.smd-schema.yaml file`);
   const out = path.join(ROOT, OUTPUT);
-  const text = renderTopology(fs.readFileSync(input, 'utf8'));
+  const { text, unknownIntegers } = render(fs.readFileSync(input, 'utf8'), publishedIntegerFormats());
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, text);
   console.log(`${OUTPUT}: ${Buffer.byteLength(text)} bytes from ${input}`);
+  if (unknownIntegers.length > 0) console.log(`numeric fields kubernetes-models does not know (left unchecked as integers): ${unknownIntegers.join(', ')}`);
 }
 
 if (require.main === module) main();

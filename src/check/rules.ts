@@ -37,6 +37,7 @@ import { parameterNames } from './rules/parameter-names';
 import { patchValues } from './rules/patch-values';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
+import { statefulSetPodSpecs } from './rules/pod-spec-stateful-sets';
 import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
 import { quantityFormats } from './rules/quantity-formats';
@@ -88,6 +89,7 @@ export const RULES: readonly Rule[] = [
   quantityFormats,
   patchValues,
   podSpecValidity,
+  statefulSetPodSpecs,
   nestingDepth,
   jsonValues,
   contractShapes,

@@ -27,6 +27,51 @@ export interface QuantityProblem {
   readonly value: string;
 }
 
+/** The Go integer type the API server decodes an integer field into. */
+export type IntegerFormat = 'int32' | 'int64';
+
+/**
+ * A number in an integer field of a built-in kind that the API server cannot decode into the field's Go integer
+ * type: one with a fraction (`replicas: 1.5`), or out of the type's range (`containerPort: 2147483648` in an
+ * `int32`, `1e21` anywhere). An int-or-string's number is an `int32` too.
+ */
+export interface IntegerProblem {
+  /** The keys from the manifest's root to the value (list indexes as digits). */
+  readonly at: readonly string[];
+  /** The number given. */
+  readonly value: number;
+  /** The Go type of the field (of an int-or-string's number: `int32`). */
+  readonly format: IntegerFormat;
+  /** True for an int-or-string (`targetPort`, `maxSurge`), which also takes a string. */
+  readonly intOrString: boolean;
+  /**
+   * The API server's decoding error (k8s.io/apimachinery's JSON serializer, sigs.k8s.io/json's decoder):
+   * `json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32`; an
+   * int-or-string's `UnmarshalJSON` decodes its number alone: `json: cannot unmarshal number 1.5 into Go value of type int32`.
+   */
+  readonly decodeError: string;
+}
+
+/** The range of each Go integer type. */
+const INTEGER_RANGE: Readonly<Record<IntegerFormat, readonly [bigint, bigint]>> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+/**
+ * Whether Go's JSON decoder stores `value` in an integer of `format`: it parses the number's JSON text
+ * (`strconv.ParseInt`, base 10), so a fraction or an exponent (`1.5`, `1e+21`) fails, and a value out of the
+ * type's range overflows. The JSON text of a number is JavaScript's (`JSON.stringify`): YAML carries it as is and
+ * Go's encoder writes the same shortest form.
+ */
+export function fitsInteger(value: number, format: IntegerFormat): boolean {
+  if (Number.isSafeInteger(value)) return format === 'int64' || (value >= -2147483648 && value <= 2147483647);
+  const text = JSON.stringify(value);
+  if (!/^-?\d+$/.test(text)) return false;
+  const n = BigInt(text);
+  return n >= INTEGER_RANGE[format][0] && n <= INTEGER_RANGE[format][1];
+}
+
 /** aws-cdk token text in a string, which the boundary rule reports. */
 const TOKEN_TEXT = /[$#]\{Token\[/;
 
@@ -39,7 +84,12 @@ interface ScalarFields {
   readonly kinds: ReadonlyMap<string, ScalarKind>;
   /** Those that are resource quantities. */
   readonly quantities: ReadonlySet<string>;
+  /** Those that are integers, by Go type (`int-or-string` for an int-or-string, whose number is an `int32`). */
+  readonly integers: ReadonlyMap<string, IntegerKind>;
 }
+
+/** An integer field's Go type, or an int-or-string's. */
+type IntegerKind = IntegerFormat | 'int-or-string';
 
 const scalarFields = new WeakMap<MapSpec, ScalarFields>();
 
@@ -76,29 +126,96 @@ export function quantityProblems(group: string, kind: string, manifest: unknown)
   return walked(group, kind, manifest).quantities;
 }
 
+/**
+ * The numbers in integer fields of an object of a built-in kind (Kubernetes 1.30's OpenAPI `type: integer`:
+ * `replicas`, `containerPort`, `terminationGracePeriodSeconds`, a `supplementalGroups` element, an int-or-string's
+ * number) that the API server cannot decode into the field's Go integer type (`fitsInteger`): a fraction, or a
+ * value out of range. Number tokens are the boundary rule's; NaN and the infinities the JSON-values rule's. Found
+ * in the walk `scalarTypeProblems` makes.
+ *
+ * @returns the problems in the manifest's key order; none for a kind that is not built in
+ */
+export function integerProblems(group: string, kind: string, manifest: unknown): IntegerProblem[] {
+  return walked(group, kind, manifest).integers;
+}
+
+/** True for a kind Kubernetes 1.30 has built in (whose schema the walks of this module read). */
+export function isBuiltInKind(group: string, kind: string): boolean {
+  return Object.hasOwn(K8S_1_30.kinds, groupKind(group, kind));
+}
+
 /** Each manifest's walk, by kind: the rules of scalar types and of quantities read one walk, each in its turn. */
 const walks = new WeakMap<object, { key: string; walk: Walk }>();
 /** The walk of a manifest without problems, shared (its lists are never added to once a walk ends). */
-const CLEAN: Walk = { found: [], quantities: [], at: [] };
+const CLEAN: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
 
 function walked(group: string, kind: string, manifest: unknown): Walk {
   const key = groupKind(group, kind);
-  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return { found: [], quantities: [], at: [] };
+  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return { root: '', found: [], quantities: [], integers: [], at: [] };
   const kept = walks.get(manifest);
   if (kept?.key === key) return kept.walk;
-  const walk: Walk = { found: [], quantities: [], at: [] };
-  walkRef(walk, K8S_1_30.kinds[key], manifest, undefined, false);
-  // nearly every manifest is clean: one shared record of that, not three arrays kept per manifest
-  const stored = walk.found.length === 0 && walk.quantities.length === 0 ? CLEAN : walk;
+  const walk: Walk = { root: K8S_1_30.kinds[key], found: [], quantities: [], integers: [], at: [] };
+  walkRef(walk, walk.root, manifest, undefined, false);
+  // nearly every manifest is clean: one shared record of that, not four arrays kept per manifest
+  const stored = walk.found.length === 0 && walk.quantities.length === 0 && walk.integers.length === 0 ? CLEAN : walk;
   walks.set(manifest, { key, walk: stored });
   return stored;
 }
 
 /** Where a walk is: the keys from the root to the value in hand, and the problems found so far. */
 interface Walk {
+  /** The type of the manifest's kind. */
+  readonly root: string;
   readonly found: ScalarTypeProblem[];
   readonly quantities: QuantityProblem[];
+  readonly integers: IntegerProblem[];
   readonly at: string[];
+}
+
+/** Checks a number in an integer field: it must fit the field's Go integer type. */
+function checkInteger(walk: Walk, integer: IntegerKind, v: unknown): void {
+  // an aws-cdk number token renders as about -1.888e+289; NaN and the infinities are the JSON-values rule's
+  if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > 1e288) return;
+  const format = integer === 'int-or-string' ? 'int32' : integer;
+  if (fitsInteger(v, format)) return;
+  const at = [...walk.at];
+  const number = `number ${JSON.stringify(v)}`;
+  const decodeError = integer === 'int-or-string'
+    ? `json: cannot unmarshal ${number} into Go value of type ${format}`
+    : `json: cannot unmarshal ${number} into Go struct field ${goField(walk.root, at)} of type ${format}`;
+  walk.integers.push({ at, value: v, format, intOrString: integer === 'int-or-string', decodeError });
+}
+
+/**
+ * The struct field Go's JSON decoder names in an error at `at`: the Go struct that holds the last field, then the
+ * JSON names of the struct fields from the root (`DeploymentSpec.spec.replicas`); list indexes and map keys are
+ * not in it (encoding/json's `errorContext`).
+ */
+function goField(root: string, at: readonly string[]): string {
+  let ref: TypeRef = root;
+  let named = root;
+  let struct = '';
+  const fields: string[] = [];
+  for (const segment of at) {
+    if (typeof ref === 'string' && Object.hasOwn(K8S_1_30.types, ref)) named = ref;
+    else if (typeof ref === 'object' && 'type' in ref) named = ref.type;
+    const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
+    if (!spec) break;
+    if ('list' in spec) {
+      ref = spec.list;
+    } else if (spec.fields && Object.hasOwn(spec.fields, segment)) {
+      [struct, ref] = [named, spec.fields[segment]];
+      fields.push(segment);
+    } else if (spec.scalars?.split(' ').includes(segment)) {
+      [struct, ref] = [named, 'scalar'];
+      fields.push(segment);
+    } else if (spec.values !== undefined) {
+      ref = spec.values;
+    } else {
+      break;
+    }
+  }
+  return `${struct.slice(struct.lastIndexOf('.') + 1)}.${fields.join('.')}`;
 }
 
 /**
@@ -130,6 +247,7 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
     for (let i = 0; i < v.length; i++) {
       walk.at.push(String(i));
       walkRef(walk, spec.list, v[i], spec.scalar, false);
+      if (spec.integer !== undefined) checkInteger(walk, spec.integer, v[i]);
       walk.at.pop();
     }
     return;
@@ -146,7 +264,13 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
       if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined, false);
       else if (isMap(child)) walkMetadata(walk, child);
     } else if (scalars.all.has(name)) {
-      checkScalar(walk, scalars.kinds.get(name), child, scalars.quantities.has(name));
+      const kind = scalars.kinds.get(name);
+      checkScalar(walk, kind, child, scalars.quantities.has(name));
+      // only a number or an int-or-string can be an integer: a string field, the most common, skips the lookup
+      if (kind === 'numeric' || kind === 'untyped') {
+        const integer = scalars.integers.get(name);
+        if (integer !== undefined) checkInteger(walk, integer, child);
+      }
     } else if (spec.values !== undefined) {
       walkRef(walk, spec.values, child, spec.scalar, spec.quantityValues === true);
     }
@@ -168,8 +292,13 @@ function walkMetadata(walk: Walk, meta: Record<string, unknown>): void {
   for (const name in meta) {
     if (!Object.hasOwn(meta, name) || CHECKED_METADATA.has(name)) continue;
     walk.at.push(name);
-    if (spec.fields && Object.hasOwn(spec.fields, name)) walkRef(walk, spec.fields[name], meta[name], undefined, false);
-    else if (scalars.all.has(name)) checkScalar(walk, scalars.kinds.get(name), meta[name], false);
+    if (spec.fields && Object.hasOwn(spec.fields, name)) {
+      walkRef(walk, spec.fields[name], meta[name], undefined, false);
+    } else if (scalars.all.has(name)) {
+      checkScalar(walk, scalars.kinds.get(name), meta[name], false);
+      const integer = scalars.integers.get(name);
+      if (integer !== undefined) checkInteger(walk, integer, meta[name]);
+    }
     walk.at.pop();
   }
 }
@@ -181,7 +310,11 @@ function scalarFieldsOf(spec: MapSpec): ScalarFields {
     for (const [kind, names] of [['numeric', spec.numbers], ['boolean', spec.booleans], ['untyped', spec.untyped]] as const) {
       for (const name of names?.split(' ') ?? []) kinds.set(name, kind);
     }
-    fields = { all: new Set(spec.scalars?.split(' ') ?? []), kinds, quantities: new Set(spec.quantities?.split(' ') ?? []) };
+    const integers = new Map<string, IntegerKind>();
+    for (const [kind, names] of [['int32', spec.int32], ['int64', spec.int64], ['int-or-string', spec.intOrString]] as const) {
+      for (const name of names?.split(' ') ?? []) integers.set(name, kind);
+    }
+    fields = { all: new Set(spec.scalars?.split(' ') ?? []), kinds, quantities: new Set(spec.quantities?.split(' ') ?? []), integers };
     scalarFields.set(spec, fields);
   }
   return fields;

@@ -1,13 +1,15 @@
 import { isValidPortName } from './apimachinery-names';
 import { expectation, FORMATS, problemOf, suggest } from './object-validity';
-import { apiServerText, PodSpecError, podSpecErrors, podSpecPlace } from './pod-spec-errors';
+import { apiServerText, PodSpecError, podSpecErrors, PodSpecPlace, podSpecPlace } from './pod-spec-errors';
 import { fieldWriters } from './scalar-types';
+import { fieldPathOf, unseenBy } from './unseen-fields';
 import type { Facts, ObjectFact } from '../../collect/facts';
-import { FieldPath, formatPath, isElementKey, setValueKey } from '../../collect/ledger/field-path';
+import { formatPath, isElementKey } from '../../collect/ledger/field-path';
 import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
 import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
 import { elementKeyOf, listTypeOf } from '../../collect/topology/list-topology';
+import { appendAll } from '../../private/append';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -35,64 +37,42 @@ export const podSpecValidity = defineRule({
     facts.objects.forEach((object, index) => {
       if (object.duplicateOf !== undefined) return;
       const place = podSpecPlace(object.identity.group, object.identity.kind);
-      if (!place) return;
-      const errors = podSpecErrors(object.manifest, place);
-      if (errors.length === 0) return;
-      const unseen = unseenBy(facts, index);
-      const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
-      // one finding per field and check: the API server's messages of one field (too long, and of the wrong characters) together
-      const groups = new Map<string, PodSpecError[]>();
-      for (const e of errors) {
-        const paths = [e.at, ...(e.depends ?? [])];
-        if (paths.some((p) => unseen(p, fieldPathOf(p, object.manifest, topology)))) continue;
-        const key = `${e.at.join('\u0000')}\u0001${e.check}`;
-        groups.set(key, [...(groups.get(key) ?? []), e]);
-      }
-      for (const group of groups.values()) found.push(describe(object, group, topology, writersAt));
+      if (place) appendAll(found, podSpecFindings(facts, index, place, writersAt));
     });
     return found;
   },
 });
 
+/** How a finding of `podSpecFindings` is told: which errors it leaves out, and how it says the API server refuses them. */
+export interface PodSpecFindingOptions {
+  /** Errors the API server would not return after all (a mount of a StatefulSet's claim template). */
+  readonly skip?: (e: PodSpecError) => boolean;
+  /** The refusal, from the errors of one field: `the API server refuses it: <their text>` unless given. */
+  readonly refusal?: (errors: readonly PodSpecError[]) => string;
+}
+
 /**
- * A test of whether the rule cannot see a field of object `index`: a `RuntimeWriter` of the object (or of its
- * kind) writes it, something inside it, or a map or list that holds it; or an aws-cdk token is in it or holds it.
+ * The findings of the pod spec at `place` in object `index`: one per field and check, the API server's messages of
+ * one field (too long, and of the wrong characters) together; what a `RuntimeWriter` writes or a token holds left out.
  */
-function unseenBy(facts: Facts, index: number): (at: readonly string[], path: FieldPath) => boolean {
-  const { group, kind } = facts.objects[index].identity;
-  const runtime = facts.runtimeWriters
-    .filter((w) => ('object' in w.target ? w.target.object === index : w.target.group === group && w.target.kind === kind))
-    .flatMap((w) => w.fields.map((f) => f.path));
-  const tokens = facts.deployTimeValues.filter((v) => v.object === index).map((v) => v.path);
-  return (at, path) => runtime.some((r) => overlaps(r, path)) || tokens.some((t) => overlaps(t, at));
-}
-
-/** True when one path is the other or lies inside it. */
-function overlaps(a: readonly string[], b: readonly string[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** A manifest path as the field ledger's path: keyed list elements by their keys (defaults filled in), set values by value. */
-function fieldPathOf(at: readonly string[], doc: unknown, root: FieldTopology): FieldPath {
-  const path: string[] = [];
-  let node = root;
-  let current = doc;
-  for (const s of at) {
-    if (Array.isArray(current) && /^\d+$/.test(s)) {
-      const element = current[Number(s)];
-      const type = listTypeOf(node);
-      path.push(type === 'associative' ? elementKeyOf(element, node) : type === 'set' ? setValueKey(element) : s);
-      current = element;
-      node = node.element();
-    } else {
-      path.push(s);
-      current = isMap(current) ? current[s] : undefined;
-      node = node.field(s);
-    }
+export function podSpecFindings(
+  facts: Facts, index: number, place: PodSpecPlace, writersAt: (object: ObjectFact, field: string) => Writer[],
+  options: PodSpecFindingOptions = {},
+): RuleFinding[] {
+  const object = facts.objects[index];
+  const errors = podSpecErrors(object.manifest, place).filter((e) => !options.skip?.(e));
+  if (errors.length === 0) return [];
+  const unseen = unseenBy(facts, index);
+  const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
+  const groups = new Map<string, PodSpecError[]>();
+  for (const e of errors) {
+    const paths = [e.at, ...(e.depends ?? [])];
+    if (paths.some((p) => unseen(p, fieldPathOf(p, object.manifest, topology)))) continue;
+    const key = `${e.at.join('\u0000')}\u0001${e.check}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  return path;
+  const refusal = options.refusal ?? ((group: readonly PodSpecError[]) => `the API server refuses it: ${group.map(apiServerText).join('; ')}`);
+  return [...groups.values()].map((group) => describe(object, group, topology, writersAt, refusal(group)));
 }
 
 /**
@@ -130,6 +110,7 @@ function meaningful(value: unknown): boolean {
 
 function describe(
   object: ObjectFact, errors: readonly PodSpecError[], topology: FieldTopology, writersAt: (object: ObjectFact, field: string) => Writer[],
+  refusal: string,
 ): RuleFinding {
   const e = errors[0];
   const field = fieldText(e.at, object.manifest, topology);
@@ -143,10 +124,9 @@ function describe(
   const others = element.filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
   const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
   const plus = object.declarer !== object.path;
-  const text = errors.map(apiServerText).join('; ');
   const { summary, fix } = explain(e, value, object, topology, plus);
   return {
-    message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; the API server refuses it: ${text}. ${fix}`,
+    message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
   };
 }
@@ -295,7 +275,17 @@ function numberSummary(detail: string): string {
 /** The names of the volumes of the pod spec that holds `e`. */
 function volumeNames(object: ObjectFact, e: PodSpecError): string[] {
   const volumes = valueAt(object.manifest, e.depends![0]);
-  return Array.isArray(volumes) ? volumes.flatMap((v) => (isMap(v) && typeof v.name === 'string' ? [v.name] : [])) : [];
+  const declared = Array.isArray(volumes) ? volumes.flatMap((v) => (isMap(v) && typeof v.name === 'string' ? [v.name] : [])) : [];
+  // a StatefulSet's pods have its claim templates as volumes too, first (the controller's updateStorage)
+  const claims = object.identity.group === 'apps' && object.identity.kind === 'StatefulSet' ? [...claimTemplateNames(object.manifest)] : [];
+  return [...new Set([...claims, ...declared])];
+}
+
+/** The names of a StatefulSet's `volumeClaimTemplates`, which its controller adds to each pod as volumes. */
+export function claimTemplateNames(manifest: unknown): ReadonlySet<string> {
+  const spec = isMap(manifest) ? manifest.spec : undefined;
+  const templates = isMap(spec) ? spec.volumeClaimTemplates : undefined;
+  return new Set((Array.isArray(templates) ? templates : []).map((t) => (isMap(t) && isMap(t.metadata) ? t.metadata.name : undefined)).filter((n): n is string => typeof n === 'string'));
 }
 
 /** An IANA service name close to `name` (cut at a '-' rather than inside a word), or undefined. */

@@ -2,12 +2,14 @@ import type { Facts, ObjectFact } from '../../collect/facts';
 import { formatPath } from '../../collect/ledger/field-path';
 import { describeWriter, Writer } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
-import { ScalarTypeProblem, scalarTypeProblems, ShapeType } from '../../collect/scalar-types';
-import { topologyOf } from '../../collect/topology/field-topology';
+import { IntegerFormat, IntegerProblem, integerProblems, isBuiltInKind, ScalarTypeProblem, scalarTypeProblems, ShapeType } from '../../collect/scalar-types';
+import { CrdTopologies } from '../../collect/topology/crd-topology';
+import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { fieldPathOf, unseenBy } from './unseen-fields';
 
 /** How messages name a type. */
 const NAMED: Readonly<Record<ShapeType, string>> = {
@@ -27,6 +29,15 @@ const NAMED: Readonly<Record<ShapeType, string>> = {
  * and a scalar or another shape where it takes a map or a list. The types
  * are Kubernetes 1.30's (`scalarTypeProblems`); int-or-string fields and
  * quantities take both.
+ *
+ * A number in an integer field (`replicas`, `containerPort`, an int-or-string's number) that the API server cannot
+ * decode into the field's Go integer type (`integerProblems`): a fraction (`replicas: 1.5`), or a value out of the
+ * type's range (`2147483648` in an `int32`, `1e21`). A create or a client-side apply is refused at decode with
+ * `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.5 into Go struct
+ * field DeploymentSpec.spec.replicas of type int32` (k8s.io/apiserver's `transformDecodeError` around
+ * sigs.k8s.io/json's decoder); a server-side apply refuses a fraction with `cannot convert float64 to int32`
+ * (apimachinery's `runtime.DefaultUnstructuredConverter`). A field a `RuntimeWriter` writes and a value that is an
+ * aws-cdk token are not judged.
  */
 export const scalarTypes = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -34,31 +45,95 @@ export const scalarTypes = defineRule({
   explanation: "A scalar field of a built-in kind takes one JSON type (a number, a string, a boolean); the API server refuses another (replicas: '3'), after earlier steps were already applied.",
   run: ({ facts }) => {
     const writersAt = fieldWriters(facts);
-    return facts.objects.flatMap((o) => (o.duplicateOf === undefined ? problemsOf(o, writersAt) : []));
+    let crds: CrdTopologies | undefined;
+    const crdsOf = () => (crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest)));
+    return facts.objects.flatMap((o, index) => (o.duplicateOf === undefined ? problemsOf(facts, index, writersAt, crdsOf) : []));
   },
 });
 
-function problemsOf(object: ObjectFact, writersAt: (object: ObjectFact, field: string) => Writer[]): RuleFinding[] {
+/** The writers of a field of an object, as `fieldWriters` finds them. */
+type WritersAt = (object: ObjectFact, field: string) => Writer[];
+
+function problemsOf(facts: Facts, index: number, writersAt: WritersAt, crdsOf: () => CrdTopologies): RuleFinding[] {
+  const object = facts.objects[index];
+  if (!isBuiltInKind(object.identity.group, object.identity.kind)) return customResourceProblems(facts, index, writersAt, crdsOf);
   // a value the JSON-values rule refuses (a handle, a function, a Symbol) is that rule's finding, not a shape's
   const nonJson = walkManifest(object.manifest).nonJson?.path;
   const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest)
     .filter((p) => !nonJson || !p.at.every((segment, i) => String(nonJson[i]) === segment))
     // NaN and the infinities are the JSON-values rule's too, wherever they are: "(null) must be a string" would misname them
     .filter((p) => typeof p.value !== 'number' || Number.isFinite(p.value));
-  if (problems.length === 0) return [];
+  const integers = integerProblems(object.identity.group, object.identity.kind, object.manifest);
+  if (problems.length === 0 && integers.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
   // a built-in kind's: the problems are of built-in kinds only
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
-  return problems.map((p) => {
+  const unseen = integers.length === 0 ? undefined : unseenBy(facts, index);
+  return [...problems.map((p) => typeFinding(object, p, what, topology, writersAt)), ...integers
+    .filter((p) => !unseen!(p.at, fieldPathOf(p.at, object.manifest, topology)))
+    .map((p) => integerFinding(object, p, what, topology, writersAt))];
+}
+
+/** A custom resource's numbers with a fraction in the fields its CRD (in the composition) types `integer`. */
+function customResourceProblems(facts: Facts, index: number, writersAt: WritersAt, crdsOf: () => CrdTopologies): RuleFinding[] {
+  const object = facts.objects[index];
+  const crds = crdsOf();
+  const problems = crds.integerProblems(object.identity.group, object.identity.kind, object.manifest);
+  if (problems.length === 0) return [];
+  const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
+  const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind, crds);
+  const unseen = unseenBy(facts, index);
+  return problems.filter((p) => !unseen(p.at, fieldPathOf(p.at, object.manifest, topology))).map((p) => {
     const field = manifestPathText(p.at, object.manifest, topology);
-    // the writers of the value, when another than the declarer wrote it (a Contribution, an escape hatch)
     const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
     const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+    const given = JSON.stringify(p.value);
     return {
-      message: `'${field}' (${shown(p.value)}) of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+      message: `'${field}' (${given}) of ${what} declared by '${object.declarer}'${by} must be an integer, as the schema of its CRD '${p.crd}' types it; `
+        + `the API server refuses ${given} there (${p.apiServerError}). ${roundingFix(p.value) ?? 'Write an integer.'}`,
       paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
     };
   });
+}
+
+/** The nearest integer as the fix of a number with a fraction, when it fits an int32; undefined for another number. */
+function roundingFix(value: number): string | undefined {
+  const rounded = Math.round(value);
+  return !/^-?\d+$/.test(JSON.stringify(value)) && rounded >= -2147483648 && rounded <= 2147483647
+    ? `Write ${rounded}, or round the value where it is computed (Math.round(...)).`
+    : undefined;
+}
+
+/** The range of each Go integer type, as messages write it. */
+const RANGE_TEXT: Readonly<Record<IntegerFormat, string>> = {
+  int32: '-2147483648 to 2147483647',
+  int64: '-9223372036854775808 to 9223372036854775807',
+};
+
+function integerFinding(object: ObjectFact, p: IntegerProblem, what: string, topology: FieldTopology, writersAt: WritersAt): RuleFinding {
+  const field = manifestPathText(p.at, object.manifest, topology);
+  const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
+  const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+  const given = JSON.stringify(p.value);
+  // a fraction whose nearest integer fits: that integer is the fix; a value out of range has none to name
+  const rounded = roundingFix(p.value) ?? `Write an integer from ${RANGE_TEXT[p.format]}.`;
+  const expected = `${p.intOrString ? 'a string or ' : ''}an integer from ${RANGE_TEXT[p.format]} (a Go ${p.format})`;
+  return {
+    message: `'${field}' (${given}) of ${what} declared by '${object.declarer}'${by} must be ${expected}, `
+      + `as Kubernetes 1.30's schema types it; the API server refuses ${given} there (${p.decodeError}). ${rounded}`,
+    paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+  };
+}
+
+function typeFinding(object: ObjectFact, p: ScalarTypeProblem, what: string, topology: FieldTopology, writersAt: WritersAt): RuleFinding {
+  const field = manifestPathText(p.at, object.manifest, topology);
+  // the writers of the value, when another than the declarer wrote it (a Contribution, an escape hatch)
+  const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
+  const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+  return {
+    message: `'${field}' (${shown(p.value)}) of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+    paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+  };
 }
 
 /**

@@ -36,6 +36,7 @@ export class CrdTopologies {
    */
   public static fromManifests(manifests: Iterable<unknown>): CrdTopologies {
     const schemas = new Map<string, unknown>();
+    const names = new Map<string, string>();
     for (const m of manifests) {
       const crd = m as CrdManifest | undefined;
       if (crd?.kind !== 'CustomResourceDefinition' || apiGroup(String(crd.apiVersion ?? '')) !== 'apiextensions.k8s.io') continue;
@@ -43,14 +44,56 @@ export class CrdTopologies {
       const kind = crd.spec?.names?.kind;
       if (typeof group !== 'string' || typeof kind !== 'string') continue;
       const key = groupKind(group, kind);
-      if (!schemas.has(key)) schemas.set(key, schemaOf(crd));
+      if (!schemas.has(key)) {
+        schemas.set(key, schemaOf(crd));
+        names.set(key, String((crd as { metadata?: { name?: unknown } }).metadata?.name ?? ''));
+      }
     }
-    return new CrdTopologies(schemas);
+    return new CrdTopologies(schemas, names);
   }
 
   private readonly roots = new Map<string, FieldTopology>();
 
-  private constructor(private readonly schemas: ReadonlyMap<string, unknown>) {}
+  private constructor(private readonly schemas: ReadonlyMap<string, unknown>, private readonly names: ReadonlyMap<string, string> = new Map()) {}
+
+  /**
+   * The numbers with a fraction (`size: 1.5`) in fields that the CRD of a custom resource types `integer`
+   * (`properties`, `additionalProperties`, `items` of its `openAPIV3Schema`), which the API server's validation of
+   * the schema refuses: `spec.size: Invalid value: "number": spec.size in body must be of type integer: "number"`.
+   * An `x-kubernetes-int-or-string` field, the root's `apiVersion`, `kind` and `metadata`, NaN, the infinities and
+   * aws-cdk number tokens are not judged.
+   *
+   * @returns the problems in the manifest's key order; none when no CRD of the composition defines the kind
+   */
+  public integerProblems(group: string, kind: string, manifest: unknown): CrdIntegerProblem[] {
+    const key = groupKind(group, kind);
+    const schema = this.schemas.get(key);
+    if (!isObject(schema) || !isPlainMap(manifest)) return [];
+    const found: CrdIntegerProblem[] = [];
+    const crd = this.names.get(key) ?? '';
+    const walk = (node: unknown, value: unknown, at: string[], text: string): void => {
+      if (!isObject(node) || value === null || value === undefined) return;
+      if (node.type === 'integer' && node['x-kubernetes-int-or-string'] !== true) {
+        if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) && Math.abs(value) <= 1e288) {
+          found.push({ at, value, crd, apiServerError: `${text}: Invalid value: "number": ${text} in body must be of type integer: "number"` });
+        }
+        return;
+      }
+      if (Array.isArray(value)) {
+        if (node.items !== undefined) value.forEach((v, i) => walk(node.items, v, [...at, String(i)], `${text}[${i}]`));
+        return;
+      }
+      if (!isPlainMap(value)) return;
+      const properties = isObject(node.properties) ? node.properties : {};
+      for (const name of Object.keys(value)) {
+        if (at.length === 0 && (name === 'apiVersion' || name === 'kind' || name === 'metadata')) continue;
+        const child = Object.hasOwn(properties, name) ? properties[name] : node.additionalProperties;
+        walk(child, value[name], [...at, name], text ? `${text}.${name}` : name);
+      }
+    };
+    walk(schema, manifest, [], '');
+    return found;
+  }
 
   /** The `group/Kind` keys of the CRDs read, sorted. */
   public get kinds(): string[] {
@@ -72,6 +115,22 @@ export class CrdTopologies {
     }
     return root;
   }
+}
+
+/** A number with a fraction in a field a CRD's schema types `integer`. */
+export interface CrdIntegerProblem {
+  /** The keys from the manifest's root to the value (list indexes as digits). */
+  readonly at: readonly string[];
+  /** The number given. */
+  readonly value: number;
+  /** The name of the CRD (`widgets.example.com`). */
+  readonly crd: string;
+  /** The API server's error (apiextensions-apiserver's validation of the schema, kube-openapi's words). */
+  readonly apiServerError: string;
+}
+
+function isPlainMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The parts of a CustomResourceDefinition manifest read here. */

@@ -114,6 +114,12 @@ export interface MapSpec {
   readonly untyped?: string;
   /** Those of `scalars` that are resource quantities (`500m`, `1Gi`), space-separated. */
   readonly quantities?: string;
+  /** Those of `numbers` that are integers the API server decodes into a Go `int32`, space-separated. */
+  readonly int32?: string;
+  /** Those of `numbers` that are integers the API server decodes into a Go `int64`, space-separated. */
+  readonly int64?: string;
+  /** Those of `untyped` that are int-or-strings (`targetPort`, `maxSurge`): a string, or an integer decoded into an `int32`. */
+  readonly intOrString?: string;
   /** The type of any other key (a map's values). */
   readonly values?: TypeRef;
   /** When `values` is `'scalar'`: its kind, if it is not a string. */
@@ -130,6 +136,8 @@ export interface ListSpec {
   readonly list: TypeRef;
   /** When `list` is `'scalar'`: the elements' kind, if they are not strings. */
   readonly scalar?: ScalarKind;
+  /** When the elements are integers: the Go type the API server decodes them into. */
+  readonly integer?: 'int32' | 'int64';
   /** Associative: the key fields of an element. */
   readonly keys?: readonly string[];
   /** Defaults of key fields. */
