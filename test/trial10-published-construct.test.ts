@@ -131,7 +131,8 @@ describe('examples/published-construct: the package, checked against the lock of
     // THEN the page's block is the refusal as plan prints it: the header, the violation, the app's line
     const [header, violation, site] = TEXTS[0].trim().split('\n');
     expect([header, violation]).toEqual(['The composition was refused with 1 violation:', ...violations]);
-    expect(site).toEqual("  'jobs/Queue' created at main.ts:5:1");
+    // (the package after the app's line: test/trial10-package-sites.test.ts)
+    expect(site).toEqual("  'jobs/Queue' created at main.ts:5:1, inside the installed package @acme/queue-worker-capability@2.1.0");
   });
 });
 
