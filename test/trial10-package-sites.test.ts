@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
 import { removeTempDirs, tempDir, thrownBy } from './util';
 import { CapabilityApp, Capability, RuntimeRouting } from '../src';
+import { formatGithub } from '../src/cli/format-github';
 import { formatRefusal } from '../src/cli/format-refusal';
 import { reportedFindings } from '../src/cli/report-findings';
 import { REPORT_ENV } from '../src/private/errors';
@@ -84,6 +85,12 @@ describe('a refusal naming a construct that an installed package made', () => {
     expect(findings[0].writers).toEqual([
       { path: 'team/Routing/Settings', location: { file: HERE, line: line + 1, column: 7 } },
       { path: 'jobs/Routing/Settings', location: { file: HERE, line, column: 7 }, package: { name: '@acme/queue-worker-capability', version: '2.1.0' } },
+    ]);
+    // AND --format github marks that writer's annotation
+    expect(formatGithub(findings, { cwd: ROOT }).split('\n').map((l) => l.replace(/::CAP001 duplicate object: .*?(?= \(constructs)/, '::<message>'))).toEqual([
+      `::error file=${HERE},line=${line + 1},col=7,title=CAP001 duplicate object::<message> (constructs: jobs/Routing/Settings, team/Routing/Settings) [newest: team/Routing/Settings]`,
+      `::error file=${HERE},line=${line},col=7,title=CAP001 duplicate object::<message> (constructs: jobs/Routing/Settings, team/Routing/Settings) [also: jobs/Routing/Settings] [inside the installed package @acme/queue-worker-capability@2.1.0]`,
+      '',
     ]);
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'plan-output.schema.json'), 'utf-8'));
     const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).addSchema(schema).compile({ $ref: `${schema.$id}#/$defs/finding` });

@@ -1,4 +1,4 @@
-import type { ReportedFinding, ReportedWriter } from './report-findings';
+import { packageText, ReportedFinding, ReportedWriter } from './report-findings';
 
 /**
  * A refusal as `plan` prints it in text: the violations as synth words them (`The composition was refused with
@@ -21,6 +21,5 @@ export function formatRefusal(errors: readonly ReportedFinding[]): string {
 
 /** `, inside the installed package @acme/queue-worker-capability@2.1.0` for a construct a package's code made; else nothing. */
 function insidePackage(w: ReportedWriter): string {
-  if (!w.package) return '';
-  return `, inside the installed package ${w.package.name}${w.package.version !== undefined ? `@${w.package.version}` : ''}`;
+  return w.package ? `, inside the installed package ${packageText(w.package)}` : '';
 }

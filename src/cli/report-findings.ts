@@ -30,6 +30,11 @@ export interface ReportedWriter {
   readonly package?: InstalledPackage;
 }
 
+/** A package as the formats name it: `@acme/queue-worker-capability@2.1.0` (its name alone when its version is unknown). */
+export function packageText(pkg: InstalledPackage): string {
+  return `${pkg.name}${pkg.version !== undefined ? `@${pkg.version}` : ''}`;
+}
+
 /** A finding as the report formats print it: code, rule, severity, message, construct paths, and where they were created. */
 export interface ReportedFinding {
   /** The stable code, `CAP005`. */
