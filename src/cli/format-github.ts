@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { ReportedFinding, ReportedLocation } from './report-findings';
+import { packageText, ReportedFinding, ReportedLocation } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 
 /** Where the annotations' files are: the folder they are relative to, and the runner's workspace, if any. */
@@ -16,7 +16,8 @@ export interface GithubPlaces {
  * (`::warning` for a warning), which the Actions runner turns into annotations
  * on the pull request's files. A finding that names several constructs with
  * known creation sites (the writers of a contested field) is annotated on each
- * of them, the newest first (the line a pull request added); one about the lock
+ * of them, the newest first (the line a pull request added), each marked
+ * `[inside the installed package <name>@<version>]` when a package's code made it there; one about the lock
  * file (`CAP014`) on the lock's line it names. Escaped as
  * @actions/core escapes them: `%`, CR and LF in the message; those and `:` and
  * `,` in properties.
@@ -55,7 +56,7 @@ function annotations(f: ReportedFinding, file: (location: ReportedLocation) => s
   }
   return f.writers.map((w, i) => line(
     [`file=${escapeProperty(file(w.location))}`, `line=${w.location.line}`, `col=${w.location.column}`],
-    f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '',
+    (f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '') + (w.package ? ` [inside the installed package ${packageText(w.package)}]` : ''),
   )).join('');
 }
 

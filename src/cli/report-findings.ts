@@ -3,7 +3,7 @@ import { lockProblemLine } from './lock-locations';
 import { CODE_TITLES, Severity, ViolationCode } from '../check/finding';
 import { ruleId } from '../check/rule';
 import { RULES } from '../check/rules';
-import type { SourceLocation } from '../private/creation-site';
+import type { InstalledPackage, SourceLocation } from '../private/creation-site';
 import { displayPath } from '../release/update-lock';
 import type { SynthReport } from '../render/report-file';
 
@@ -23,6 +23,16 @@ export interface ReportedWriter {
   readonly path: string;
   /** Where it was created. */
   readonly location: ReportedLocation;
+  /**
+   * The installed package whose code, called from `location`, created it (a capability package from npm), when
+   * it is no construct library: what the finding asks to change may be in that package's code, not the program's.
+   */
+  readonly package?: InstalledPackage;
+}
+
+/** A package as the formats name it: `@acme/queue-worker-capability@2.1.0` (its name alone when its version is unknown). */
+export function packageText(pkg: InstalledPackage): string {
+  return `${pkg.name}${pkg.version !== undefined ? `@${pkg.version}` : ''}`;
 }
 
 /** A finding as the report formats print it: code, rule, severity, message, construct paths, and where they were created. */
@@ -102,7 +112,7 @@ export function reportedFindings(report: SynthReport, root: string): ReportedFin
     .map((p, i) => ({ p, i, site: report.locations?.[p] }))
     .filter((w): w is { p: string; i: number; site: SourceLocation } => w.site !== undefined)
     .sort((a, b) => (b.site.order ?? -1) - (a.site.order ?? -1) || a.i - b.i)
-    .map((w) => ({ path: w.p, location: relative(w.site) }));
+    .map((w) => ({ path: w.p, location: relative(w.site), ...(w.site.package ? { package: w.site.package } : {}) }));
   const lockFile = report.lock?.file;
   // a lock's CAP014 is about the lock file, not a construct: it is annotated there, on the line it names
   const lockSite = (v: SynthReport['violations'][number]): ReportedLocation | undefined =>

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import type { IConstruct } from 'constructs';
 import { isOwnFile } from './package-root';
@@ -13,6 +14,19 @@ export interface SourceLocation {
   readonly column: number;
   /** When the construct was created, as a sequence number of the run: a larger one is newer. */
   readonly order?: number;
+  /**
+   * The installed package (in `node_modules`) whose code, called from this line, created the construct, when
+   * that is no construct library of its own (a capability package such as `@acme/queue-worker-capability`).
+   */
+  readonly package?: InstalledPackage;
+}
+
+/** A package in `node_modules`, by its name and the version its package.json gives. */
+export interface InstalledPackage {
+  /** `@acme/queue-worker-capability`. */
+  readonly name: string;
+  /** `2.1.0`; absent when its package.json cannot be read. */
+  readonly version?: string;
 }
 
 /** Frames kept per construct: enough to climb out of cdk8s-plus and aws-cdk constructors into the program. */
@@ -67,19 +81,55 @@ export function firstProgramFrame(stack: string): SourceLocation | undefined {
   return firstProgramFrameIn(stack.split('\n').slice(1));
 }
 
-/** `firstProgramFrame` of a stack's lines after its first, read only as far as the frame found. */
+/**
+ * `firstProgramFrame` of a stack's lines after its first, read only as far as the frame found; with the package
+ * of the last frame in `node_modules` before it (the one the program called) when that is no construct library.
+ */
 function firstProgramFrameIn(lines: Iterable<string>): SourceLocation | undefined {
+  let installed: string | undefined;
   for (const line of lines) {
     if (/^\s*at (?:.* \()?eval at /.test(line)) return undefined;
     const m = /^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$/.exec(line);
     if (!m) continue;
     let file = m[1];
     if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname);
-    if (!path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    if (!path.isAbsolute(file)) continue;
+    if (file.includes(`${path.sep}node_modules${path.sep}`)) {
+      installed = file;
+      continue;
+    }
     if (isOwnFile(file)) continue; // this package's own frames are never the creation site a user wants to see
-    return { file, line: Number(m[2]), column: Number(m[3]) };
+    const pkg = installed === undefined || isOwnFile(installed) ? undefined : installedPackage(installed);
+    return { file, line: Number(m[2]), column: Number(m[3]), ...(pkg ? { package: pkg } : {}) };
   }
   return undefined;
+}
+
+/** Packages whose frames say nothing of who made a construct: the construct libraries a program calls directly. */
+const CONSTRUCT_LIBRARIES = /^(constructs|cdk8s|cdk8s-plus-\d+|aws-cdk-lib|cdk-capability|@aws-cdk\/.+)$/;
+
+const packages = new Map<string, InstalledPackage>();
+
+/** The package in `node_modules` a file belongs to, read from its package.json once; undefined for a construct library. */
+function installedPackage(file: string): InstalledPackage | undefined {
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = file.lastIndexOf(marker) + marker.length;
+  const parts = file.slice(at).split(path.sep);
+  const name = parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+  if (CONSTRUCT_LIBRARIES.test(name)) return undefined;
+  const root = path.join(file.slice(0, at), ...name.split('/'));
+  let found = packages.get(root);
+  if (!found) {
+    let version: unknown;
+    try {
+      version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version;
+    } catch {
+      version = undefined;
+    }
+    found = typeof version === 'string' ? { name, version } : { name };
+    packages.set(root, found);
+  }
+  return found;
 }
 
 /** A file as messages show it: relative to the working directory when inside it. */
