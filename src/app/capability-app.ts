@@ -16,6 +16,7 @@ import { creationSite, recordCreationSites, SourceLocation } from '../private/cr
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
+import { recordIncludedFiles } from '../private/included-files';
 import { invalidInput } from '../private/invalid-input';
 import { outsideCapabilityApp } from '../private/misplaced';
 import { keysOf, misspeltKeyProblems } from '../private/near-miss';
@@ -166,6 +167,8 @@ export class CapabilityApp extends App {
     if (process.env[REPORT_ENV]) recordCreationSites(this);
     // Each escape hatch and Tag is a writer of its own, named by its call site.
     recordWriteCalls();
+    // A message names the file an Include read each of its objects from.
+    recordIncludedFiles();
     // A cycle message names who made each explicit dependency: a library for its own construct, or the program's line.
     recordDependencyCalls(this);
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();

@@ -25,6 +25,7 @@ import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
+import { listDocuments } from './rules/list-documents';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
 import { namedReplacements } from './rules/named-replacements';
@@ -78,6 +79,7 @@ export const RULES: readonly Rule[] = [
   contractParameterSize,
   headerAgreement,
   objectValidity, // CAP010
+  listDocuments,
   secretTypes,
   mergedContradictions,
   objectShapes,

@@ -3,7 +3,7 @@ import { declarationWriter, describeWriter, Writer } from '../../collect/ledger/
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
-import { joinAnd } from './text';
+import { includedHow, joinAnd } from './text';
 
 /**
  * How to declare the autoscaler as the writer of `spec.replicas`, as the fix names it. The HorizontalPodAutoscaler
@@ -33,11 +33,13 @@ export const autoscaledReplicas = defineRule({
       const target = facts.objects[index];
       const writers = writes(target);
       if (writers.length === 0) return;
+      const included = writers.filter((w) => w.kind === 'declaration' && Object.hasOwn(facts.includedFrom ?? {}, w.path));
+      const inFiles = included.map((w) => `; ${describeWriter(w)} declares it ${includedHow(facts.includedFrom![w.path])}`).join('');
       found.push({
         message: `${describeIdentity(hpa.identity)} declared by '${hpa.declarer}' scales ${describeIdentity(target.identity)}, whose spec.replicas `
           + `${joinAnd(writers.map(describeWriter))} ${writers.length > 1 ? 'write' : 'writes'} (${JSON.stringify(target.manifest?.spec?.replicas)}): `
           + 'the autoscaler writes that field in the cluster, and every apply resets its choice. Leave spec.replicas to the autoscaler '
-          + '(drop it from the props, Contribution or patch; a cdk8s-plus workload renders a default unless you call markHasAutoscaler() on it) '
+          + `(drop it from the props, Contribution or patch${inFiles}; a cdk8s-plus workload renders a default unless you call markHasAutoscaler() on it) `
           + `and declare the autoscaler as its writer: ${DECLARE}.`,
         paths: [...new Set([hpa.declarer, ...writers.map((w) => w.path)])],
       });
