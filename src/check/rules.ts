@@ -1,5 +1,5 @@
 import { Rule } from './rule';
-import { autoscaledReplicas } from './rules/autoscaled-replicas';
+import { autoscaledReplicas, undeclaredAutoscalers } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { conflictingRoutes } from './rules/conflicting-routes';
 import { conflictingVirtualServices } from './rules/conflicting-virtual-services';
@@ -66,6 +66,7 @@ export const RULES: readonly Rule[] = [
   conflictingVirtualServices,
   outputAnnotations,
   autoscaledReplicas,
+  undeclaredAutoscalers,
   statusWrites, // CAP003
   dependencyCycles, // CAP004
   hookPhases,
