@@ -2,6 +2,8 @@ import * as path from 'path';
 import { cloudformation_include as cfninc } from 'aws-cdk-lib';
 import { Include } from 'cdk8s';
 import { Capability, CapabilityTesting, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { includedFileOf } from '../src/private/included-files';
+import { includedTemplateOf } from '../src/private/upstream-state';
 
 // What an adopted folder of YAML (cdk8s Include) or CloudFormation template (CfnInclude) meets on its first synth:
 // a field conflict named the included object's way of writing as "its props or methods", where the fix is an edit
@@ -98,5 +100,30 @@ describe('a List document of an included file', () => {
       'CAP010 invalid object: \'shop/Routing/Lists/object1-configmaplist\' is a ConfigMapList of 1 item in the file \'test/fixtures/adopt2/list.yaml\' (read by an Include): '
       + `kubectl apply -f expands a ConfigMapList into its items, but here it is one object, whose items no check reads and which the API server cannot apply. Fix: ${fix}`,
     ]);
+  });
+});
+
+describe('the upstream state the file names come from, in the pinned versions', () => {
+  test("aws-cdk-lib's CfnInclude keeps the template its file loader returned, and the loader is the module's export", () => {
+    // GIVEN the loader CfnInclude calls through its module object
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- not in aws-cdk-lib's exports: by its file
+    const utils = require(path.join(path.dirname(require.resolve('aws-cdk-lib')), 'cloudformation-include', 'lib', 'file-utils.js'));
+    expect(typeof utils.readYamlSync).toBe('function');
+
+    // WHEN a CfnInclude reads a template
+    const app = CapabilityTesting.app({ builtinCloudFormationValidation: false });
+    const base = new SharedBase(new Capability(app, 'shop'), 'Orders');
+    const template = new cfninc.CfnInclude(base, 'Template', { templateFile: 'test/fixtures/adopt2/orders-template.json' });
+
+    // THEN the seam finds the template it read (which CfnInclude annotates as it parses it)
+    expect((includedTemplateOf(template) as any).Resources.OrdersQueue).toEqual(expect.objectContaining({ Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 30 } }));
+    expect(includedFileOf(template.getResource('OrdersQueue'))).toBe('test/fixtures/adopt2/orders-template.json');
+  });
+
+  test("cdk8s' Include declares each document of its file as the props of an ApiObject, which the seam finds the file of", () => {
+    const app = CapabilityTesting.app({ builtinCloudFormationValidation: false });
+    const included = new Include(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'App', { url: 'test/fixtures/adopt2/config.yaml' });
+
+    expect(included.apiObjects.map((o) => includedFileOf(o))).toEqual(['test/fixtures/adopt2/config.yaml']);
   });
 });
