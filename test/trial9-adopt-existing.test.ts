@@ -147,21 +147,21 @@ describe('docs/adoption.md, section 5', () => {
     expect(result.violations[0].message).toMatch(/^field conflict: autoscaling\/HorizontalPodAutoscaler shop\/orders declared by 'shop\/Routing\/App\/orders-horizontalpodautoscaler-shop' scales apps\/Deployment shop\/orders, whose spec.replicas 'shop\/Routing\/App\/orders-deployment-shop' writes \(2\)/);
   });
 
-  test('what it says Include does not do that kubectl apply -f did: a List stays one object, and no namespace is default', () => {
+  test('what it says Include does not do that kubectl apply -f did: a List is refused (test/adopt2-include.test.ts), and no namespace is default', () => {
     // GIVEN a List document and a document without a namespace, included
     const outdir = path.join(tempDir(), 'dist');
     const app = new CapabilityApp({ outdir, builtinCloudFormationValidation: false });
     const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
     new Include(routing, 'App', { url: path.join(__dirname, 'fixtures', 'trial9', 'list-and-no-namespace.yaml') });
+    const listless = new CapabilityApp({ outdir, builtinCloudFormationValidation: false });
+    const only = new Include(new RuntimeRouting(new Capability(listless, 'shop'), 'Routing'), 'App', { url: path.join(__dirname, 'fixtures', 'trial9', 'list-and-no-namespace.yaml') });
+    only.node.tryRemoveChild(only.apiObjects.find((o) => o.kind === 'List')!.node.id);
 
-    // WHEN it is synthesized
-    app.synth();
-
-    // THEN the List is one object of a generated name, its item no object of its own, and the ConfigMap is the one in default
+    // WHEN each is synthesized
+    // THEN the List is refused, naming its file; without it, the ConfigMap is the one in default
+    expect(() => app.synth()).toThrow(/CAP010 invalid object: 'shop\/Routing\/App\/object0-list' is a List of 1 item in the file '.*list-and-no-namespace.yaml' \(read by an Include\)/);
+    listless.synth();
     const identities = fs.readFileSync(path.join(outdir, 'audit', 'objects.list'), 'utf-8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-    expect(identities).toEqual([
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' } },
-      { apiVersion: 'v1', kind: 'List', metadata: { name: 'routing-app-object0-list-c83e47d4', namespace: 'default' } },
-    ]);
+    expect(identities).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' } }]);
   });
 });

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { awsCdkCliOutdir, awsCdkCliOutdirProblem, copyAssemblyForAwsCdkCli } from './aws-cdk-cli';
 import { awsCdkContext } from './aws-context';
 import { Cdk8sCliMode, cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
 import { isShortSynth } from './short-synth';
@@ -15,6 +16,7 @@ import { creationSite, recordCreationSites, SourceLocation } from '../private/cr
 import { recordDependencyCalls } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { deferringThread, refreshBeforeSynth } from '../private/heartbeat';
+import { recordIncludedFiles } from '../private/included-files';
 import { invalidInput } from '../private/invalid-input';
 import { outsideCapabilityApp } from '../private/misplaced';
 import { keysOf, misspeltKeyProblems } from '../private/near-miss';
@@ -165,6 +167,8 @@ export class CapabilityApp extends App {
     if (process.env[REPORT_ENV]) recordCreationSites(this);
     // Each escape hatch and Tag is a writer of its own, named by its call site.
     recordWriteCalls();
+    // A message names the file an Include read each of its objects from.
+    recordIncludedFiles();
     // A cycle message names who made each explicit dependency: a library for its own construct, or the program's line.
     recordDependencyCalls(this);
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
@@ -269,7 +273,11 @@ export class CapabilityApp extends App {
     const cli = cdk8sCliMode(this.outdir);
     const reportFile = process.env[REPORT_ENV];
     const lock = { file: this.lockFile, found: fs.existsSync(this.lockFile) };
-    const early = lockSwitch.problem ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
+    // run by the AWS CDK CLI (`cdk synth` with cdk.json's "app" the program): the assembly also goes where it reads it
+    const cdkOutdir = cli ? undefined : awsCdkCliOutdir();
+    const early = lockSwitch.problem
+      ?? (cdkOutdir ? awsCdkCliOutdirProblem(this.outdir, cdkOutdir) : undefined)
+      ?? (lockSwitch.update ? lockFolderProblem(this.lockFile) : undefined);
     if (early !== undefined) {
       // Refused before anything else runs or is written; under cdk8s synth one coded line, no stack trace.
       const violation = toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, early, []));
@@ -316,7 +324,28 @@ export class CapabilityApp extends App {
     if (lockToWrite) {
       process.stderr.write(`${lockWrittenLine(this.lockFile, undefined, this.removals(result.plan, cli))}\n`);
     }
+    if (cdkOutdir) this.writeForAwsCdkCli(cdkOutdir);
     report([]);
+  }
+
+  /**
+   * Under the AWS CDK CLI: the cloud assembly just written to `<outdir>/deploy`, also in the CLI's output folder.
+   * The outdir is written first, so a failure here leaves the release written and says so.
+   */
+  private writeForAwsCdkCli(cdkOutdir: string): void {
+    const assembly = path.join(this.outdir, 'deploy');
+    const shown = path.relative(process.cwd(), cdkOutdir) || '.';
+    if (!fs.existsSync(path.join(assembly, 'manifest.json'))) {
+      process.stderr.write(`cdk-capability: the composition has no stack, so there is no cloud assembly for the AWS CDK CLI to read in '${shown}'; the runtime output is in '${path.relative(process.cwd(), this.outdir) || '.'}'.\n`);
+      return;
+    }
+    try {
+      copyAssemblyForAwsCdkCli(assembly, cdkOutdir);
+    } catch (e) {
+      const detail = `the release was written to '${path.relative(process.cwd(), this.outdir) || '.'}', but its cloud assembly could not be copied into the AWS CDK CLI's output folder '${shown}' (CDK_OUTDIR): ${errorMessage(e)}. `
+        + 'Make that folder writable, or point the CLI at the written assembly instead: "app": "dist/deploy" in cdk.json, after a synth.';
+      throw new CompositionError([toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []))]);
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Rule } from './rule';
-import { autoscaledReplicas } from './rules/autoscaled-replicas';
+import { autoscaledReplicas, undeclaredAutoscalers } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { conflictingRoutes } from './rules/conflicting-routes';
 import { conflictingVirtualServices } from './rules/conflicting-virtual-services';
@@ -25,6 +25,7 @@ import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
 import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
+import { listDocuments } from './rules/list-documents';
 import { lockFile } from './rules/lock-file';
 import { mergedContradictions } from './rules/merged-contradictions';
 import { namedReplacements } from './rules/named-replacements';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   conflictingVirtualServices,
   outputAnnotations,
   autoscaledReplicas,
+  undeclaredAutoscalers,
   statusWrites, // CAP003
   dependencyCycles, // CAP004
   hookPhases,
@@ -79,6 +81,7 @@ export const RULES: readonly Rule[] = [
   contractParameterSize,
   headerAgreement,
   objectValidity, // CAP010
+  listDocuments,
   secretTypes,
   mergedContradictions,
   objectShapes,

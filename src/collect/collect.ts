@@ -1,3 +1,4 @@
+import * as path from 'path';
 import type { Stack } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -8,7 +9,7 @@ import { DeploySynthesis, noDeployment } from './deploy-result';
 import type * as DeploySynthesisModule from './deploy-synthesis';
 import type * as DeployTimeValues from './deploy-time-values';
 import { droppedPatchValues } from './dropped-patch-values';
-import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, ObjectFact, StackFact, StackRole } from './facts';
+import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, IncludedFile, ObjectFact, StackFact, StackRole } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import type * as CloudFormationWrites from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
@@ -36,6 +37,7 @@ import { awsCdkInUse, isCfnResource, isNestedStack, isStack, isStage, isUnresolv
 import { hasBrand } from '../private/brand';
 import { errorMessage } from '../private/errors';
 import { inConstruct } from '../private/guard';
+import { anyIncludedFile, includedFileOf } from '../private/included-files';
 import { lazily } from '../private/lazy';
 import { nonJsonPropertiesProblem } from '../private/non-json-values';
 import { hasJsonPatches } from '../private/upstream-state';
@@ -207,6 +209,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
     },
     assembly: { dirs: deploy.assemblyDirs },
     resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs, logicalIds) : {},
+    ...(anyIncludedFile() ? { includedFrom: includedFilesOf(constructs) } : {}),
   };
 }
 
@@ -325,6 +328,23 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K | undefined): Ma
 function roleOf(stack: Stack): StackRole {
   if (hasBrand(stack, 'SharedBase')) return 'base';
   return hasBrand(stack, 'DeploymentAggregate') ? 'tenant' : 'other';
+}
+
+/**
+ * The declarer's path of each object or resource an `Include` or `CfnInclude` read, to the file it read it from:
+ * as the program gave it, an absolute path relative to the working directory (a message is the same in every
+ * checkout).
+ */
+function includedFilesOf(constructs: readonly IConstruct[]): Record<string, IncludedFile> {
+  const found: Record<string, IncludedFile> = {};
+  for (const c of constructs) {
+    const given = includedFileOf(c);
+    if (given === undefined) continue;
+    const file = path.isAbsolute(given) ? path.relative(process.cwd(), given) : given;
+    if (isCfnResource(c)) found[declarerOf(c).node.path] = { file, by: 'CfnInclude' };
+    else found[c.node.path] = { file, by: 'Include' };
+  }
+  return found;
 }
 
 /** `<stack path>\0<logical id>` to the path of the construct that declares each CloudFormation resource. */

@@ -52,6 +52,12 @@ export interface Facts {
   readonly assembly: AssemblyFacts;
   /** The construct that declares each CloudFormation resource, by `<stack path>\u0000<logical id>`. */
   readonly resourceDeclarers: Readonly<Record<string, string>>;
+  /**
+   * The file each object or resource that cdk8s' `Include` or aws-cdk's `CfnInclude` read came from (the `url`
+   * or `templateFile` as the program gave it), by its declarer's path: what a message tells the user to edit.
+   * @default - nothing was included
+   */
+  readonly includedFrom?: Readonly<Record<string, IncludedFile>>;
 }
 
 /** A capability. */
@@ -97,6 +103,14 @@ export interface ChartFact {
   readonly path: string;
   /** The enclosing capability's path, if any. */
   readonly capability?: string;
+}
+
+/** The file an object or resource was included from. */
+export interface IncludedFile {
+  /** The file, as the program gave it (an absolute path relative to the working directory). */
+  readonly file: string;
+  /** What read it: cdk8s' `Include` (a YAML document) or aws-cdk's `CfnInclude` (a template's resource). */
+  readonly by: 'Include' | 'CfnInclude';
 }
 
 /** One declaration of a Kubernetes object. */

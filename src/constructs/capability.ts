@@ -6,6 +6,7 @@ import { isStage } from '../private/aws-cdk';
 import { hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
 import { recordStackDependencyCalls } from '../private/dependency-calls';
+import { recordIncludedTemplates } from '../private/included-files';
 import { withInheritedAspects } from '../private/inherited-aspects';
 import { envProblems, propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import type { GeneratedNames } from '../private/names';
@@ -109,6 +110,8 @@ export class Capability extends Stage {
     }
     // Each escape hatch and Tag of its stacks is a writer of its own, named by its call site.
     recordAwsCdkWriteCalls();
+    // A message names the template file a CfnInclude read each of its resources from.
+    recordIncludedTemplates();
     // A cycle message names the program line of each stack's addStackDependency call, as it does an object's addDependency.
     recordStackDependencyCalls();
     // Construct stack traces in the assembly's metadata hold absolute paths of this

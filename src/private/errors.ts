@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { hasBrand } from './brand';
+import { firstProgramFrame, SourceLocation } from './creation-site';
 
 /** The message of anything thrown, without its stack. */
 export function errorMessage(e: unknown): string {
@@ -17,7 +18,32 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  */
 export function inspectedAsReport(error: Error): void {
   Object.defineProperty(error, INSPECT, { value: () => error.stack, enumerable: false, configurable: true });
+  recordThrowSite(error);
   reportUncaughtRefusals();
+}
+
+/** Frames kept of where a refusal was made: enough to climb out of this package's and its libraries' frames. */
+const THROW_FRAMES = 40;
+
+/** Where each refusal was made, as an unformatted stack (V8 formats it only when read): the refusal's own stack is its report. */
+const throwSites = new WeakMap<Error, { stack?: string }>();
+
+function recordThrowSite(error: Error): void {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = THROW_FRAMES;
+  Error.captureStackTrace(holder, inspectedAsReport);
+  Error.stackTraceLimit = limit;
+  throwSites.set(error, holder);
+}
+
+/**
+ * The program's line a refusal was made from: the first frame outside `node_modules`, Node's internals and this
+ * package (the `new InterfaceContract(...)` of a program whose arguments it refuses); undefined when unknown.
+ */
+export function refusalSite(error: Error): SourceLocation | undefined {
+  const stack = throwSites.get(error)?.stack;
+  return stack === undefined ? undefined : firstProgramFrame(stack);
 }
 
 /** Set on `globalThis` once the monitor is installed: one per process, also across duplicate installs. */
@@ -61,8 +87,12 @@ function reportRefusalBeforeSynth(e: Error): void {
   const file = process.env[REPORT_ENV];
   const violations = (e as { violations?: unknown }).violations;
   if (!file || !Array.isArray(violations) || fs.existsSync(file)) return;
+  // the program's line that made the refusal is where each construct it names is annotated, as a synth's creation sites
+  const site = refusalSite(e);
+  const paths = violations.flatMap((v: { paths?: unknown }) => (Array.isArray(v.paths) ? v.paths.filter((p): p is string => typeof p === 'string') : []));
+  const locations = site && paths.length > 0 ? Object.fromEntries(paths.map((p) => [p, site])) : undefined;
   try {
-    fs.writeFileSync(file, `${JSON.stringify({ formatVersion: 1, accepted: false, violations, warnings: [] }, undefined, 2)}\n`);
+    fs.writeFileSync(file, `${JSON.stringify({ formatVersion: 1, accepted: false, violations, warnings: [], ...(locations ? { locations } : {}) }, undefined, 2)}\n`);
   } catch {
     // the plan then says that the app left no report, and the refusal is printed below as it always is
   }

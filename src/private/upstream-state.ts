@@ -75,6 +75,12 @@ export function isJsonPatch(x: unknown): x is JsonPatch {
   return x !== null && typeof x === 'object' && typeof (x as { _toJson?: unknown })._toJson === 'function';
 }
 
+/** The template an aws-cdk `CfnInclude` read (its private `template`), as its file loader returned it; undefined without one. */
+export function includedTemplateOf(cfnInclude: IConstruct): object | undefined {
+  const template = (cfnInclude as unknown as { template?: unknown }).template;
+  return template !== null && typeof template === 'object' ? template : undefined;
+}
+
 /** The props a cdk8s object was declared with (its private `props`), as given: Lazies and all; undefined when it has none. */
 export function declaredApiObjectProps(apiObject: ApiObject): unknown {
   return (apiObject as unknown as { props?: unknown }).props;

@@ -3,7 +3,7 @@ import { declarationWriter, describeWriter, Writer } from '../../collect/ledger/
 import { describeIdentity, effectiveNamespace } from '../../collect/object-identity';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
-import { joinAnd } from './text';
+import { includedHow, joinAnd } from './text';
 
 /**
  * How to declare the autoscaler as the writer of `spec.replicas`, as the fix names it. The HorizontalPodAutoscaler
@@ -33,13 +33,49 @@ export const autoscaledReplicas = defineRule({
       const target = facts.objects[index];
       const writers = writes(target);
       if (writers.length === 0) return;
+      const included = writers.filter((w) => w.kind === 'declaration' && Object.hasOwn(facts.includedFrom ?? {}, w.path));
+      const inFiles = included.map((w) => `; ${describeWriter(w)} declares it ${includedHow(facts.includedFrom![w.path])}`).join('');
       found.push({
         message: `${describeIdentity(hpa.identity)} declared by '${hpa.declarer}' scales ${describeIdentity(target.identity)}, whose spec.replicas `
           + `${joinAnd(writers.map(describeWriter))} ${writers.length > 1 ? 'write' : 'writes'} (${JSON.stringify(target.manifest?.spec?.replicas)}): `
           + 'the autoscaler writes that field in the cluster, and every apply resets its choice. Leave spec.replicas to the autoscaler '
-          + '(drop it from the props, Contribution or patch; a cdk8s-plus workload renders a default unless you call markHasAutoscaler() on it) '
+          + `(drop it from the props, Contribution or patch${inFiles}; a cdk8s-plus workload renders a default unless you call markHasAutoscaler() on it) `
           + `and declare the autoscaler as its writer: ${DECLARE}.`,
         paths: [...new Set([hpa.declarer, ...writers.map((w) => w.path)])],
+      });
+    });
+    return found;
+  },
+});
+
+/**
+ * `CAP002` (warning): a HorizontalPodAutoscaler of the composition scales a workload of the composition that leaves
+ * `spec.replicas` to it (a cdk8s-plus workload after `markHasAutoscaler()`, a document without replicas), and no
+ * `RuntimeWriter` declares the autoscaler's write. Nothing conflicts today, but the ownership map has no writer of
+ * the field: the plan and the lock do not show the autoscaler, and `cdk-capability audit` finds its field manager
+ * owning a field no writer declares (drift). A warning, since the composition is right as it is.
+ */
+export const undeclaredAutoscalers = defineRule({
+  code: ViolationCode.FIELD_CONFLICT,
+  title: 'undeclared autoscalers',
+  explanation: "An autoscaler writes its target's spec.replicas in the cluster; declared as a RuntimeWriter, the ownership map, the plan and audit know that writer.",
+  severity: 'warning',
+  run: ({ facts }) => {
+    const found: RuleFinding[] = [];
+    const writes = replicaWrites(facts);
+    facts.objects.forEach((hpa) => {
+      if (hpa.identity.group !== 'autoscaling' || hpa.identity.kind !== 'HorizontalPodAutoscaler' || hpa.duplicateOf !== undefined) return;
+      const index = targetOf(facts, hpa);
+      if (index === undefined || declaredRuntime(facts, index)) return;
+      const target = facts.objects[index];
+      // the release writes replicas: the autoscaled-replicas refusal says it all
+      if (writes(target).length > 0) return;
+      found.push({
+        message: `${describeIdentity(hpa.identity)} declared by '${hpa.declarer}' scales ${describeIdentity(target.identity)} declared by '${target.declarer}', `
+          + 'and no RuntimeWriter declares that the autoscaler writes its spec.replicas: the ownership map has no writer of the field, so the plan and the lock '
+          + "do not show it, and cdk-capability audit reports kube-controller-manager's spec.replicas as drift. "
+          + `Declare the autoscaler as the field's writer: ${DECLARE}.`,
+        paths: [...new Set([hpa.declarer, target.declarer])],
       });
     });
     return found;

@@ -1,11 +1,11 @@
-import type { FieldWrite, ForcedWrite, LibraryDefault, ObjectWrites } from '../../collect/facts';
+import type { FieldWrite, ForcedWrite, IncludedFile, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
 import { describeWriter, Writer, WriterKind, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
-import { joinAnd, listSome } from './text';
+import { includedHow, joinAnd, listSome } from './text';
 
 /** The writers of one or more contested leaves of one object. */
 export interface FieldConflict {
@@ -69,7 +69,7 @@ export const fieldConflicts = defineRule({
   explanation: 'Two writers of the same field (as server-side apply defines fields) mean one silently loses its value on every apply; each field has exactly one owner, and others write their own fields through a Contribution.',
   run: ({ facts }) =>
     findFieldConflicts(facts.ledger.objects).map((c) => ({
-      message: c.defaults ? overDefaults(c, c.defaults) : c.forced ? forcedMessage(c, c.forced) : conflictMessage(c),
+      message: c.defaults ? overDefaults(c, c.defaults) : c.forced ? forcedMessage(c, c.forced) : conflictMessage(c, facts.includedFrom ?? {}),
       // an aspect or Tag of the app itself has no construct path: its call site is in the message
       paths: [...new Set(c.writers.map((w) => w.path).filter((path) => path !== ''))],
     })),
@@ -79,7 +79,7 @@ export const fieldConflicts = defineRule({
  * The message of a conflict. Plain calls are writers one by one, so the calls of one line (a loop) may be the
  * writers: each line is named once, with how many of its calls write the field.
  */
-function conflictMessage(c: FieldConflict): string {
+function conflictMessage(c: FieldConflict, files: IncludedFiles): string {
   const calls = new Map<string, number>();
   for (const w of c.writers) {
     const writer = describeWriter(w);
@@ -94,7 +94,7 @@ function conflictMessage(c: FieldConflict): string {
       + 'Give each field one owner: write each field in one call (a loop that writes one field on every turn keeps only its last value), and write what another team needs with a Contribution.';
   }
   const named = [...calls].map(([writer, times]) => (times === 1 ? writer : `${writer}, called ${timesText(times)}`));
-  return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c)}.`;
+  return `${joinAnd(named)} ${c.writers.length === 2 ? 'both' : 'all'} write ${fields} of ${c.object}. Give each field one owner: ${dropFrom(c, files)}.`;
 }
 
 /**
@@ -159,7 +159,7 @@ const timesText = (n: number) => (n === 2 ? 'twice' : `${n} times`);
  * the resource; a runtime writer's leaf is the controller's at deploy time too. Where the ledger does not know
  * how a writer wrote (an override no call was recorded for), the ways every writer could have written it.
  */
-function dropFrom(c: FieldConflict): string {
+function dropFrom(c: FieldConflict, files: IncludedFiles): string {
   const writers = c.writers;
   if (writers.every((w) => (w.kind === 'json-patch' || w.kind === 'override') && w.path === writers[0].path)) {
     return `keep one of these calls on '${writers[0].path}' (each replaces the value of the one before it), and write what another team needs with a Contribution`;
@@ -175,7 +175,7 @@ function dropFrom(c: FieldConflict): string {
   // writers that wrote the same way are named together (the calls of one line, a loop, once), in the order of their names
   const ways = new Map<string, { verb: Verb; how: string; whos: Set<string> }>();
   for (const w of writers) {
-    const way = wayOf(w, c.kinds.get(w.id) ?? new Set([w.kind]));
+    const way = wayOf(w, c.kinds.get(w.id) ?? new Set([w.kind]), files);
     if (!way) {
       ways.clear();
       break;
@@ -198,6 +198,10 @@ function dropFrom(c: FieldConflict): string {
   return `${all}, or the RuntimeWriter's fields): ${joinAnd(runtime.map(describeWriter))} ${runtime.length === 1 ? 'writes it' : 'write it'} in the cluster, where ${overwritten}`;
 }
 
+/** The file each included object or resource was read from, by its declarer's path (`Facts.includedFrom`). */
+type IncludedFiles = Readonly<Record<string, IncludedFile>>;
+
+
 /** The props of a Contribution, in the order its docs give them, by the kind of write each makes. */
 const CONTRIBUTION_PROPS: ReadonlyArray<[WriterKind, string]> = [
   ['contribution-fields', 'fields'],
@@ -213,10 +217,13 @@ type Verb = 'declare' | 'write';
  * addJsonPatch at main.ts:12`); undefined when the ledger does not know (a plain call whose API was not recorded).
  *
  * @param kinds how it wrote them: more than one for a Contribution that used several of its props
+ * @param files the file each included object was read from, by its path
  */
-function wayOf(w: Writer, kinds: ReadonlySet<WriterKind>): { verb: Verb; how: string } | undefined {
+function wayOf(w: Writer, kinds: ReadonlySet<WriterKind>, files: IncludedFiles): { verb: Verb; how: string } | undefined {
   switch (w.kind) {
     case 'declaration':
+      // an object of a YAML file (cdk8s Include) or a resource of a template (CfnInclude): its props are the file's
+      if (Object.hasOwn(files, w.path)) return { verb: 'declare', how: includedHow(files[w.path]) };
       // a stack's own tags are named apart from a Tag added to the stack (`stack tags`)
       return { verb: 'declare', how: w.method !== undefined ? `in its ${w.method}` : 'in its props or methods' };
     case 'contribution-fields':

@@ -46,7 +46,8 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
     const problem = apiVersionProblem(m.apiVersion, typeof m.kind === 'string' ? m.kind : undefined);
     if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${where()} ${problem}`);
   }
-  if (typeof m.kind === 'string' && m.kind !== '') {
+  // a list of objects (ConfigMapList, with items) is the list-documents rule's: one finding that says to expand it
+  if (typeof m.kind === 'string' && m.kind !== '' && !(m.kind.endsWith('List') && Array.isArray(m.items))) {
     const problem = kindProblem(m.kind, typeof m.apiVersion === 'string' ? apiGroup(m.apiVersion) : undefined);
     if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${where()} ${problem}`);
   }

@@ -1,3 +1,4 @@
+import type { IncludedFile } from '../../collect/facts';
 /** Construct paths as messages quote them: `'cdn/Routing/Web'`. */
 export function quoted(paths: readonly string[]): string[] {
   return paths.map((p) => `'${p}'`);
@@ -17,4 +18,14 @@ export function joinAnd(items: readonly string[]): string {
 /** A sentence, such as an upstream error message, to go before another: without its final period (`a cyclic reference.` is `a cyclic reference`). */
 export function withoutFinalPeriod(sentence: string): string {
   return sentence.trimEnd().replace(/\.+$/, '');
+}
+
+/**
+ * Where an included writer declares a field, and how to drop it there: `in the file 'k8s/app.yaml' (read by an
+ * Include): drop the field from its document in that file`.
+ */
+export function includedHow({ file, by }: IncludedFile): string {
+  return by === 'CfnInclude'
+    ? `in the template '${file}' (read by a CfnInclude): drop the property from its resource in that file`
+    : `in the file '${file}' (read by an Include): drop the field from its document in that file`;
 }
