@@ -76,7 +76,7 @@ describe('examples/cdn uses its interface contract on both sides', () => {
       {
         apiVersion: 'external-secrets.io/v1',
         kind: 'ExternalSecret',
-        metadata: { name: 'cdn-edge-interface', namespace: 'edge' },
+        metadata: { name: 'cdn-edge-interface', namespace: 'edge', annotations: { 'cdk-capability.io/contract-version': '1.0.0' } },
         spec: {
           refreshInterval: '1h',
           secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws-parameter-store' },

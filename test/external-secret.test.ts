@@ -82,7 +82,7 @@ describe('a contract\'s ExternalSecret renders what the generated ExternalSecret
     expect(objects.find((m) => m.kind === 'ExternalSecret')).toEqual({
       apiVersion: 'external-secrets.io/v1',
       kind: 'ExternalSecret',
-      metadata: { name: 'cdn-edge-interface', namespace: 'tenants' },
+      metadata: { name: 'cdn-edge-interface', namespace: 'tenants', annotations: { 'cdk-capability.io/contract-version': '1.0.0' } },
       spec: {
         dataFrom: [{ extract: { key: '/cdk-capability/cdn/edge/v1' } }],
         refreshInterval: '1h',

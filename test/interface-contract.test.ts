@@ -194,7 +194,7 @@ describe('consume: the runtime side', () => {
       {
         apiVersion: 'external-secrets.io/v1',
         kind: 'ExternalSecret',
-        metadata: { name: 'cdn-edge-interface' },
+        metadata: { name: 'cdn-edge-interface', annotations: { 'cdk-capability.io/contract-version': '1.2.0' } },
         spec: {
           refreshInterval: '1h',
           secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws-parameter-store' },
@@ -214,7 +214,7 @@ describe('consume: the runtime side', () => {
     const [externalSecret] = manifestsOfKind(app.synthesize(), 'ExternalSecret');
 
     // THEN each shows in the ExternalSecret
-    expect(externalSecret.metadata).toEqual({ name: 'cdn-edge-interface', namespace: 'edge' });
+    expect(externalSecret.metadata).toEqual({ name: 'cdn-edge-interface', namespace: 'edge', annotations: { 'cdk-capability.io/contract-version': '1.2.0' } });
     expect(externalSecret.spec.secretStoreRef).toEqual({ kind: 'SecretStore', name: 'parameters' });
     expect(externalSecret.spec.refreshInterval).toBe('15m');
   });
@@ -242,7 +242,7 @@ describe('consume: the runtime side', () => {
     const [externalSecret] = manifestsOfKind(app.synthesize(), 'ExternalSecret');
 
     // THEN the ExternalSecret is in "edge"
-    expect(externalSecret.metadata).toEqual({ name: 'cdn-edge-interface', namespace: 'edge' });
+    expect(externalSecret.metadata).toEqual({ name: 'cdn-edge-interface', namespace: 'edge', annotations: { 'cdk-capability.io/contract-version': '1.2.0' } });
   });
 
   test('the default ExternalSecret validates against the external-secrets.io/v1 CRD schema', () => {

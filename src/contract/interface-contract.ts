@@ -176,6 +176,15 @@ export interface Consumption {
   readonly namespace?: string;
 }
 
+/**
+ * The annotation of a contract's binding (`ExternalSecret`) that holds the contract's version. The External Secrets
+ * Operator updates the Secret when the binding's spec, labels or annotations change, or when its `refreshInterval`
+ * passes, not when the parameter does; the binding extracts the whole parameter, so a field added changes neither
+ * its spec nor its name. The version, which a field added must bump (`CAP007`), changes this annotation, so the
+ * Secret holds the new key as soon as the runtime step applies the binding.
+ */
+export const CONTRACT_VERSION_ANNOTATION = 'cdk-capability.io/contract-version';
+
 const IGNORED_KEYS = new Set(['then', 'toJSON', 'asymmetricMatch', 'nodeType', 'constructor', 'inspect', 'toString', 'valueOf', 'length']);
 
 /**
@@ -367,7 +376,13 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
       refreshInterval: options.refreshInterval ?? '1h',
     };
     const externalSecret = new ExternalSecret(chart, id, {
-      metadata: { name: secretName, ...(namespace ? { namespace } : {}) },
+      metadata: {
+        name: secretName,
+        ...(namespace ? { namespace } : {}),
+        // ESO updates the Secret when the binding's labels or annotations change, not when the parameter does: a
+        // release that bumps the version (as a field added must, CAP007) makes it read the parameter again at once
+        ...(typeof this.version === 'string' ? { annotations: { [CONTRACT_VERSION_ANNOTATION]: this.version } } : {}),
+      },
       spec: {
         refreshInterval: bound.refreshInterval,
         // the values of the generated enums ExternalSecretSpecSecretStoreRefKind and ExternalSecretSpecTargetCreationPolicy.OWNER
