@@ -161,36 +161,25 @@ const generatedDataAsJson = {
   setup(b) {
     b.onLoad({ filter: /\.generated\.ts$/ }, (args) => {
       if (!args.path.startsWith(SRC + path.sep)) return undefined;
-      const contents = generatedDataModule(fs.readFileSync(args.path, 'utf-8'));
-      return contents === undefined ? undefined : { contents, loader: 'js' };
+      const source = fs.readFileSync(args.path, 'utf-8');
+      if (source.length < 8192) return undefined;
+      const { code } = require('esbuild').transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20' });
+      const module = { exports: {} };
+      try {
+        new Function('module', 'exports', 'require', code)(module, module.exports, () => {
+          throw new Error('requires a module');
+        });
+      } catch {
+        return undefined;
+      }
+      const names = Object.keys(module.exports).filter((n) => n !== '__esModule');
+      const same = (v) => v !== undefined && require('util').isDeepStrictEqual(JSON.parse(JSON.stringify(v)), v);
+      if (names.length === 0 || !names.every((n) => same(module.exports[n]))) return undefined;
+      const contents = names.map((n) => `export const ${n} = JSON.parse(${JSON.stringify(JSON.stringify(module.exports[n]))});\n`).join('');
+      return { contents, loader: 'js' };
     });
   },
 };
-
-/**
- * A generated module's text as `export const NAME = JSON.parse('...');` lines, one an export (`generatedDataAsJson`);
- * undefined for a module that stays as it is.
- *
- * @param {string} source the module's TypeScript
- * @returns {string | undefined} the module as JavaScript
- */
-function generatedDataModule(source) {
-  if (source.length < 8192) return undefined;
-  // eslint-disable-next-line import/no-extraneous-dependencies -- a build tool, not a runtime dependency
-  const { code } = require('esbuild').transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20' });
-  const module = { exports: {} };
-  try {
-    new Function('module', 'exports', 'require', code)(module, module.exports, () => {
-      throw new Error('requires a module');
-    });
-  } catch {
-    return undefined;
-  }
-  const names = Object.keys(module.exports).filter((n) => n !== '__esModule');
-  const same = (v) => v !== undefined && require('util').isDeepStrictEqual(JSON.parse(JSON.stringify(v)), v);
-  if (names.length === 0 || !names.every((n) => same(module.exports[n]))) return undefined;
-  return names.map((n) => `export const ${n} = JSON.parse(${JSON.stringify(JSON.stringify(module.exports[n]))});\n`).join('');
-}
 
 async function main() {
   fs.mkdirSync(lib, { recursive: true });
@@ -354,4 +343,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { withoutInnerNameCalls, nonAsciiProblem, generatedDataModule };
+module.exports = { withoutInnerNameCalls, nonAsciiProblem };
