@@ -149,38 +149,6 @@ const builtinNamespaces = {
   },
 };
 
-/**
- * A generated data module (`*.generated.ts`: the field topology of Kubernetes' built-in kinds is 90 kB of object
- * literal) as `JSON.parse` of its data: V8 parses JSON many times faster than it runs an object literal that size
- * (the topology: about 10 ms of loading, as `JSON.parse` 1 ms, in a process that loads from the code cache). Its
- * exports are computed here, from the module transpiled and run; a module that requires anything, is under 8 kB,
- * or exports a value JSON does not give back unchanged (a function, a `Set`, `undefined`) stays as it is.
- */
-const generatedDataAsJson = {
-  name: 'generated-data-as-json',
-  setup(b) {
-    b.onLoad({ filter: /\.generated\.ts$/ }, (args) => {
-      if (!args.path.startsWith(SRC + path.sep)) return undefined;
-      const source = fs.readFileSync(args.path, 'utf-8');
-      if (source.length < 8192) return undefined;
-      const { code } = require('esbuild').transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20' });
-      const module = { exports: {} };
-      try {
-        new Function('module', 'exports', 'require', code)(module, module.exports, () => {
-          throw new Error('requires a module');
-        });
-      } catch {
-        return undefined;
-      }
-      const names = Object.keys(module.exports).filter((n) => n !== '__esModule');
-      const same = (v) => v !== undefined && require('util').isDeepStrictEqual(JSON.parse(JSON.stringify(v)), v);
-      if (names.length === 0 || !names.every((n) => same(module.exports[n]))) return undefined;
-      const contents = names.map((n) => `export const ${n} = JSON.parse(${JSON.stringify(JSON.stringify(module.exports[n]))});\n`).join('');
-      return { contents, loader: 'js' };
-    });
-  },
-};
-
 async function main() {
   fs.mkdirSync(lib, { recursive: true });
   await build({
@@ -200,7 +168,7 @@ async function main() {
     // src/ does not ship: the map carries the sources
     sourcesContent: true,
     tsconfig: path.join(ROOT, 'tsconfig.json'),
-    plugins: [crdImportsApart, generatedDataAsJson, builtinNamespaces],
+    plugins: [crdImportsApart, builtinNamespaces],
     logLevel: 'warning',
   });
   await build({
