@@ -6,6 +6,9 @@ import { lockedSeries, nextRelease, releaseDir, removeReleaseDirs } from './rele
 import { configMap, WIDGET_CRD } from './util';
 import { formatTeardown } from '../src/cli/format-teardown';
 import { main } from '../src/cli/main';
+import { DependencyGraph } from '../src/collect/graph/dependency-graph';
+import { loadLock } from '../src/release/lock';
+import { teardownOf } from '../src/render/teardown';
 
 afterAll(removeReleaseDirs);
 
@@ -130,6 +133,25 @@ describe('teardown: deleting what a release removes, in order', () => {
     // THEN
     expect(plan.teardown.steps).toEqual([]);
     expect(formatTeardown(plan)).toBe('Teardown: nothing to delete (this release removes nothing from the lock).\n');
+  });
+
+  test('a release that removes nothing keeps every stack and object, and does not order the locked graph to find none to delete', () => {
+    // GIVEN the full lock, and the locked graph's order watched
+    const lock = loadLock(lockedSeries(shop, FULL).lockFile).lock!;
+    const sort = jest.spyOn(DependencyGraph.prototype, 'sort');
+    try {
+      // WHEN the same release's teardown is made from it
+      const teardown = teardownOf(lock, lock);
+
+      // THEN every unit is kept, nothing is deleted, and the graph was never ordered
+      expect(teardown).toEqual({
+        steps: [],
+        kept: { stacks: ['stack cdn/Base', 'stack cdn/acme', 'stack cdn/globex'], objects: lock.units.filter((u) => u.id.startsWith('object:')).length },
+      });
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
   });
 
   test('a first release has nothing to tear down', () => {

@@ -1,12 +1,9 @@
-import { Rule } from './rule';
+import { CheckContext, Rule } from './rule';
 import { autoscaledReplicas, undeclaredAutoscalers } from './rules/autoscaled-replicas';
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { conflictingRoutes } from './rules/conflicting-routes';
 import { conflictingVirtualServices } from './rules/conflicting-virtual-services';
 import { constructValidation } from './rules/construct-validation';
-import { contractParameterSize } from './rules/contract-parameter-size';
-import { contractShapes } from './rules/contract-shapes';
-import { contractUsage } from './rules/contract-usage';
 import { contributionProps } from './rules/contribution-props';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
@@ -23,7 +20,6 @@ import { hookDeletePolicyWarnings } from './rules/hook-delete-policies';
 import { hookGenerateNames } from './rules/hook-generate-names';
 import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
-import { interfaceCompatibility } from './rules/interface-compatibility';
 import { jsonValues } from './rules/json-values';
 import { listDocuments } from './rules/list-documents';
 import { lockFile } from './rules/lock-file';
@@ -52,6 +48,36 @@ import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unkeptHooks } from './rules/unkept-hooks';
 import { unsafeDeletions } from './rules/unsafe-deletions';
+
+/**
+ * A rule whose module loads on first use: its `run` when `needed` says the facts hold its input (else it finds
+ * nothing, exactly as the rule would), or any of its other members (a report's list of rules reads them).
+ *
+ * @param load requires the rule's module (deliberately lazy) and returns the rule
+ * @param needed false only when the rule would find nothing in this context
+ */
+function lazyRule(load: () => Rule, needed: (context: CheckContext) => boolean): Rule {
+  let rule: Rule | undefined;
+  const loaded = () => (rule ??= load());
+  return {
+    get id() { return loaded().id; },
+    get code() { return loaded().code; },
+    get title() { return loaded().title; },
+    get explanation() { return loaded().explanation; },
+    get severity() { return loaded().severity; },
+    run: (context) => (needed(context) ? loaded().run(context) : []),
+  };
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: a composition without their input never loads them */
+/** The contract rules: each reads only `facts.contracts`, so none finds anything in a composition without a contract. */
+const hasContracts = ({ facts }: CheckContext) => facts.contracts.length > 0;
+const contractUsage = lazyRule(() => require('./rules/contract-usage').contractUsage, hasContracts);
+const contractParameterSize = lazyRule(() => require('./rules/contract-parameter-size').contractParameterSize, hasContracts);
+const contractShapes = lazyRule(() => require('./rules/contract-shapes').contractShapes, hasContracts);
+/** Compares this release's contracts with the locked ones: nothing to compare in a first release. */
+const interfaceCompatibility = lazyRule(() => require('./rules/interface-compatibility').interfaceCompatibility, ({ previous }) => previous !== undefined);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
 export const RULES: readonly Rule[] = [

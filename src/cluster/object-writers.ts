@@ -2,17 +2,16 @@ import type { AppliedWriter, SequencedObject } from './apply-sequence';
 import { ARGO_CD_HOOK, ARGO_CD_HOOK_DELETE_POLICY, HELM_HOOK, HELM_HOOK_DELETE_POLICY, syncRole } from './argo-cd-hooks';
 import type { ExpectedObject, HandedBackLeaves } from './audit';
 import { fieldManagerOf, runtimeFieldManager } from './field-manager';
-import { FieldsV1, parseFieldsV1, toFieldsV1 } from './fields-v1';
+import { parseFieldsV1 } from './fields-v1';
 import { pathKey } from './managed-leaves';
 import { RuntimeHandover, runtimeHandovers } from './runtime-handover';
+import { LeafSets, WriterSets } from './writer-sets';
 import type { FieldWrite, ObjectFact, RuntimeWriterFact } from '../collect/facts';
-import { FieldPath, formatPath } from '../collect/ledger/field-path';
-import { OwnedLeaf, ownedLeaves } from '../collect/ledger/leaves';
-import { topologyOfManifest } from '../collect/ledger/runtime-writes';
+import { formatPath } from '../collect/ledger/field-path';
+import type { OwnedLeaf } from '../collect/ledger/leaves';
 import { declarationWriter, Writer, writerName } from '../collect/ledger/writer';
 import { describeIdentity, identityKey, isClusterScoped, ObjectIdentity } from '../collect/object-identity';
-import { CrdTopologies } from '../collect/topology/crd-topology';
-import { appendAll } from '../private/append';
+import type { FieldTopology } from '../collect/topology/field-topology';
 import type { Lock, LockedHandBack, LockedUnit, LockedWriter } from '../release/lock';
 import { policyIdentity, policyUnitId } from '../release/locked-policies';
 import type { LeafWriter } from '../release/release-diff';
@@ -27,26 +26,23 @@ import { lockedWriterIdentity } from '../release/writer-identity';
  *
  * @param object the object
  * @param writes its writes in the ledger, if any
- * @param crds the topologies of the composition's CRDs
+ * @param topology the topology of its kind (`topologyOfManifest`, with the composition's CRDs)
  * @param runtimeManagers the field manager of each runtime writer, by construct path (`runtimeManagersOf`);
  *   one missing gets the manager derived from its path
- * @param fieldsV1 makes the `fieldsV1` of a writer's leaves; a release's lock passes one `sharedFieldsV1()`
- *   for all its objects, so objects of one shape share one
+ * @param sets makes the `fieldsV1` sets of a writer's leaves; a release's lock passes one `WriterSets.shared()`
+ *   for all its objects, so objects of one shape share one, made once
  */
 export function lockedWritersOf(
   object: ObjectFact,
   writes: readonly FieldWrite[] | undefined,
-  crds: CrdTopologies,
+  topology: FieldTopology,
   runtimeManagers: ReadonlyMap<string, string> = new Map(),
-  fieldsV1: (paths: readonly FieldPath[]) => FieldsV1 = toFieldsV1,
+  sets: WriterSets = WriterSets.unshared(),
 ): LockedWriter[] {
   const declarer = declarationWriter(object.declarer);
-  const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
   const recorded = (writes ?? []).filter((w) => w.path[0] !== 'status');
-  if (recorded.length === 0) {
-    const { status: _status, ...manifest } = object.manifest ?? {};
-    appendAll(byWriter.get(declarer.id)!.leaves, ownedLeaves(manifest, topologyOfManifest(object.manifest, crds)));
-  }
+  if (recorded.length === 0) return [lockedWriter(declarer, sets.declared(withoutStatus(object.manifest ?? {}), topology), runtimeManagers)];
+  const byWriter = new Map<string, { writer: Writer; leaves: OwnedLeaf[] }>([[declarer.id, { writer: declarer, leaves: [] }]]);
   for (const w of recorded) {
     let entry = byWriter.get(w.writer.id);
     if (!entry) {
@@ -55,7 +51,23 @@ export function lockedWritersOf(
     }
     entry.leaves.push(w.presence ? { path: w.path, presence: true } : { path: w.path });
   }
-  return [...byWriter.values()].map(({ writer, leaves }) => lockedWriter(writer, leaves, runtimeManagers, fieldsV1));
+  return [...byWriter.values()].map(({ writer, leaves }) =>
+    lockedWriter(
+      writer,
+      sets.of(
+        leaves.map((l) => l.path),
+        leaves.filter((l) => l.presence).map((l) => l.path),
+      ),
+      runtimeManagers,
+    ),
+  );
+}
+
+/** A manifest without its `status`: the manifest itself when it has none. */
+function withoutStatus(manifest: any): unknown {
+  if (manifest.status === undefined) return manifest;
+  const { status: _status, ...rest } = manifest;
+  return rest;
 }
 
 /**
@@ -66,20 +78,14 @@ export function runtimeManagersOf(writers: readonly RuntimeWriterFact[]): Map<st
   return new Map(writers.map((w) => [w.path, runtimeFieldManager(w.path, w.manager)]));
 }
 
-/** A writer's record: its manager (named after the writer, or a runtime writer's own) and its leaves as `fieldsV1` sets. */
-function lockedWriter(
-  writer: Writer,
-  leaves: readonly OwnedLeaf[],
-  runtimeManagers: ReadonlyMap<string, string>,
-  fieldsV1: (paths: readonly FieldPath[]) => FieldsV1,
-): LockedWriter {
-  const presence = leaves.filter((l) => l.presence).map((l) => l.path);
+/** A writer's record: its manager (named after the writer, or a runtime writer's own) and the `fieldsV1` sets of its leaves. */
+function lockedWriter(writer: Writer, sets: LeafSets, runtimeManagers: ReadonlyMap<string, string>): LockedWriter {
   return {
     writer: writerName(writer),
     kind: writer.kind,
     manager: (writer.kind === 'runtime' ? runtimeManagers.get(writer.path) : undefined) ?? fieldManagerOf(writer),
-    fields: fieldsV1(leaves.map((l) => l.path)),
-    ...(presence.length > 0 ? { presence: fieldsV1(presence) } : {}),
+    fields: sets.fields,
+    ...(sets.presence ? { presence: sets.presence } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
 import { DEPENDENCY_CYCLE, refusingStackCycles } from '../private/stack-cycle-refusal';
 import { stackDependencyPath } from '../private/stack-dependency-path';
+import { keepingUniqueIds } from '../private/unique-ids';
 
 export type { DeploySynthesis } from './deploy-result';
 
@@ -100,18 +101,21 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
   const base = mine.find((s) => SharedBase.isSharedBase(s));
   if (!base) return [];
   const errors: DeploySynthesis['wiringErrors'] = [];
-  for (const aggregate of mine.filter((s) => DeploymentAggregate.isDeploymentAggregate(s))) {
-    try {
-      asPackageStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
-    } catch (e) {
-      if (!closesCycle(e)) {
-        const refused = refusalOf(e);
-        synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e), ...(refused ? { refused } : {}) });
-        return errors;
+  // each call computes the base's unique id (an MD5 of its path) twice: once for all
+  keepingUniqueIds(() => {
+    for (const aggregate of mine.filter((s) => DeploymentAggregate.isDeploymentAggregate(s))) {
+      try {
+        asPackageStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
+      } catch (e) {
+        if (!closesCycle(e)) {
+          const refused = refusalOf(e);
+          synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e), ...(refused ? { refused } : {}) });
+          return;
+        }
+        errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e), dependsOn: dependencyPath(base, aggregate) });
       }
-      errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e), dependsOn: dependencyPath(base, aggregate) });
     }
-  }
+  });
   return errors;
 }
 

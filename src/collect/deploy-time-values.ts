@@ -3,6 +3,7 @@ import { IConstruct } from 'constructs';
 import { declarerOf } from './declarer';
 import type { ArtifactDeployTimeValueFact, CapabilityFact, ContractFact, ContributionFact, DeployTimeForm, DeployTimeValueFact, ObjectFact } from './facts';
 import { visitTokens } from './token-walk';
+import { MAYBE_DEPLOY_TIME, walkManifest } from '../private/manifest-walk';
 import { forEachScalar } from '../private/walk';
 
 /** The text aws-cdk renders for a string token it could not resolve. */
@@ -13,8 +14,6 @@ const LIST_TOKEN_TEXT = /#\{Token\[[^\]]*\]\}/;
 const EXPONENT_NUMBER = /-?\d(?:\.\d+)?e[+-]\d+/gi;
 /** A CloudFormation dynamic reference, which only CloudFormation resolves. */
 const DYNAMIC_REFERENCE = /\{\{resolve:[A-Za-z-]+:[^}]*\}\}/;
-/** What every string form contains (a brace, or a number in exponent notation): most strings are passed over with one test. */
-const MAYBE_DEPLOY_TIME = /\{|\de[+-]\d/i;
 /** Characters of base64 text (padding and line breaks included). */
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
 
@@ -44,6 +43,9 @@ export function collectDeployTimeValues(
   objects.forEach((o, object) => {
     if (o.duplicateOf !== undefined) return;
     const encoded = encodedMap(o);
+    // the walk the JSON-values and nesting-depth rules read (kept per manifest) tells the manifests with nothing to find;
+    // a map of base64 values is scanned decoded too, which no walk of the text sees
+    if (!(encoded !== undefined && holdsMap(o.manifest, encoded)) && holdsNoDeployTimeText(o.manifest)) return;
     forEachScalar(o.manifest, (scalar, path, isKey) => {
       const base64 = !isKey && typeof scalar === 'string' && path.length === 2 && path[0] === encoded && BASE64.test(scalar);
       const hit = deployTimeValueIn(scalar) ?? (base64 ? deployTimeValueIn(Buffer.from(scalar as string, 'base64').toString('utf-8')) : undefined);
@@ -84,6 +86,18 @@ export function collectArtifactDeployTimeValues(
     for (const [name, field] of Object.entries(c.fields)) add('interface.json', c.path, `the description of field '${name}'`, field.description);
   }
   return found;
+}
+
+/** True when a walk of the manifest (`walkManifest`, kept per manifest) saw no text nor number a deployment-time value can be. */
+function holdsNoDeployTimeText(manifest: unknown): boolean {
+  const marks = walkManifest(manifest).marks;
+  return marks !== undefined && !marks.deployTime;
+}
+
+/** True when `manifest[key]` is a map or a list. */
+function holdsMap(manifest: unknown, key: string): boolean {
+  const v = manifest !== null && typeof manifest === 'object' ? (manifest as Record<string, unknown>)[key] : undefined;
+  return v !== null && typeof v === 'object';
 }
 
 /** The map of a built-in kind whose values are base64: `data` of a Secret, `binaryData` of a ConfigMap. */

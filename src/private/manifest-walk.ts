@@ -22,7 +22,41 @@ export interface ManifestWalk {
    * cannot bound it (it stopped too deep, met a value JSON cannot hold or an object with a `toJSON` method).
    */
   readonly maxBytes?: number;
+  /**
+   * What the walk saw of the text two scans look for, so that each passes over a manifest without it (the scan of
+   * secrets, the scan of deployment-time values). Absent when the walk stopped too deep, having seen only part of
+   * the manifest.
+   */
+  readonly marks?: TextMarks;
 }
+
+/** What a walk saw of the text the scans of secrets and of deployment-time values look for; one shared record each. */
+export interface TextMarks {
+  /** Some string (a value or a map key) may hold a secret's shape (`MAY_HOLD_A_SHAPE`). */
+  readonly secretShape: boolean;
+  /** Some string may hold a deployment-time value (`MAYBE_DEPLOY_TIME`), or some number is as large as an aws-cdk number token. */
+  readonly deployTime: boolean;
+  /** Some map's `value` is a string at `containers` (or `initContainers`), a key, `env`, a key, `value`: a literal environment variable. */
+  readonly envValue: boolean;
+}
+
+/** The eight records of `TextMarks`, shared, by secretShape + 2 deployTime + 4 envValue. */
+const MARKS: readonly TextMarks[] = Array.from({ length: 8 }, (_, i) =>
+  Object.freeze({ secretShape: i % 2 === 1, deployTime: Math.floor(i / 2) % 2 === 1, envValue: i >= 4 }));
+
+/**
+ * A quick filter in front of the secret shapes (`SECRET_SHAPES` of the possible-secrets rule): every shape's match
+ * holds one of these substrings, so a text without any matches no shape. A new shape adds its own here (the
+ * property tests of test/possible-secrets.test.ts generate each shape's secrets and fail when the filter lets one
+ * through unseen).
+ */
+export const MAY_HOLD_A_SHAPE = /AKIA|ASIA|PRIVATE KEY|gh[pousr]_|github_pat_|xox[abposr]-|sk_live_|AIza|:\/\//;
+/** What every string form of a deployment-time value contains (a brace, or a number in exponent notation): most strings are passed over with one test. */
+export const MAYBE_DEPLOY_TIME = /\{|\de[+-]\d/i;
+/** The containers' lists of a pod spec whose `env` is read (as `secretEnvValueAt` reads them). */
+const CONTAINER_LISTS: ReadonlySet<string> = new Set(['containers', 'initContainers']);
+/** No aws-cdk number token is larger: they are about -1.9e+289 (a double whose top 16 bits are 0xFBFF). */
+const NUMBER_TOKEN_BOUND = -1e288;
 
 /**
  * The most bytes `JSON.stringify` writes for one UTF-16 unit of a string: a control character or a lone
@@ -77,6 +111,14 @@ export function walkManifest(value: unknown, limit: number = MAX_NESTING_DEPTH):
 
 function walk(value: object, limit: number): ManifestWalk {
   let nonJson: ManifestWalk['nonJson'];
+  let secretShape = false;
+  let deployTime = false;
+  let envValue = false;
+  // the two quick filters of one string (a key or a value), each until it first matches
+  const mark = (text: string) => {
+    if (!secretShape && MAY_HOLD_A_SHAPE.test(text)) secretShape = true;
+    if (!deployTime && MAYBE_DEPLOY_TIME.test(text)) deployTime = true;
+  };
   // an upper bound of the serialized bytes; NaN once it cannot be bounded
   let bytes = hasToJson(value) ? NaN : 2;
   const open: Frame[] = [{ value, depth: 0, key: '' }];
@@ -93,11 +135,19 @@ function walk(value: object, limit: number): ManifestWalk {
     for (let i = 0; i < n; i++) {
       const key = keys ? keys[i] : String(i);
       // a comma, and a key with its quotes and colon
-      bytes += keys ? MAX_BYTES_PER_UNIT * key.length + 4 : 1;
+      if (keys) {
+        bytes += MAX_BYTES_PER_UNIT * key.length + 4;
+        mark(key);
+      } else {
+        bytes += 1;
+      }
       const child = list ? list[i] : v[key];
       const type = typeof child;
       if (type === 'string') {
         bytes += MAX_BYTES_PER_UNIT * (child as string).length + 2;
+        mark(child as string);
+        // the entry of an env list of a container: frame is the entry, its parent `env`, then the container and its list
+        if (key === 'value' && keys && frame.parent?.key === 'env' && CONTAINER_LISTS.has(frame.parent.parent?.parent?.key as string)) envValue = true;
       } else if (child === null || child === undefined) {
         bytes += 4;
       } else if (type === 'object') {
@@ -105,6 +155,7 @@ function walk(value: object, limit: number): ManifestWalk {
         children.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
       } else if (type === 'number' || type === 'boolean') {
         bytes += MAX_NUMBER_BYTES;
+        if (type === 'number' && (child as number) < NUMBER_TOKEN_BOUND) deployTime = true;
         // NaN and the infinities: YAML writes .nan and .inf, which no JSON the API server reads can hold
         if (nonJson === undefined && type === 'number' && !Number.isFinite(child)) {
           nonJson = { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: String(child) };
@@ -119,8 +170,9 @@ function walk(value: object, limit: number): ManifestWalk {
     }
     for (let i = children.length - 1; i >= 0; i--) open.push(children[i]);
   }
-  if (nonJson) return { nonJson };
-  return Number.isNaN(bytes) ? {} : { maxBytes: bytes };
+  const marks = MARKS[(secretShape ? 1 : 0) + (deployTime ? 2 : 0) + (envValue ? 4 : 0)];
+  if (nonJson) return { nonJson, marks };
+  return Number.isNaN(bytes) ? { marks } : { maxBytes: bytes, marks };
 }
 
 /** True when `JSON.stringify` would call a `toJSON` method of `value` (a `Date`), so its text is not its keys'. */

@@ -1,6 +1,6 @@
 import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues, mayHoldSensitiveLeaf } from './lock-values';
-import { sharedFieldsV1 } from '../cluster/fields-v1';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
+import { WriterSets } from '../cluster/writer-sets';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { formatPath } from '../collect/ledger/field-path';
 import { writerName } from '../collect/ledger/writer';
@@ -53,12 +53,12 @@ export function buildLock(
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
   const crds = CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
   const runtimeManagers = runtimeManagersOf(facts.runtimeWriters);
-  const fieldsV1 = sharedFieldsV1();
+  const writerSets = WriterSets.shared();
   // the paths made and parsed so far, shared by the lock's units
   const shared = { paths: new LeafPaths(), steps: new LockPathSteps() };
   const binds = new Map<number, string>();
   for (const c of facts.contracts) for (const b of c.consumers) if (b.binding !== undefined) binds.set(b.binding, c.parameterName);
-  const topology = (manifest: any) => topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''), crds);
+  const topology = topologiesOf(crds);
   const units: LockedUnit[] = policies.map((o) => policyUnit(o, rendered, key, shared, topology(o.manifest), masked));
   const barriers: string[] = [];
   const index = new Int32Array(g.size);
@@ -97,7 +97,8 @@ export function buildLock(
       const label = describeIdentity(o.identity);
       const written = writes.get(label);
       const isSecret = group === '' && kind === 'Secret';
-      const source: UnitSource = { doc: o.manifest, sensitiveAt: isSecret ? secretDataOrEnv : secretEnv, topology: topology(o.manifest), shared };
+      const kindTopology = topology(o.manifest);
+      const source: UnitSource = { doc: o.manifest, sensitiveAt: isSecret ? secretDataOrEnv : secretEnv, topology: kindTopology, shared };
       const { placed } = unitLeaves(id, source, () => rendered.get(o) ?? JSON.stringify(o.manifest), key, masked);
       const head = placed(
         { id, label, path: o.declarer },
@@ -112,7 +113,7 @@ export function buildLock(
       units.push(
         Object.assign(head, ownersOf(written, o.declarer), {
           // who writes which leaf, under which field manager: for apply and audit (docs/cluster.md)
-          writers: lockedWritersOf(o, written, crds, runtimeManagers, fieldsV1),
+          writers: lockedWritersOf(o, written, kindTopology, runtimeManagers, writerSets),
         }),
       );
     }
@@ -132,6 +133,23 @@ export function buildLock(
     units,
     barriers,
     edges,
+  };
+}
+
+/**
+ * The topology of a manifest's kind (`topologyOf`, with the composition's CRDs), looked up once per `apiVersion`
+ * and `kind`: a release's objects are of a few kinds.
+ */
+function topologiesOf(crds: CrdTopologies): (manifest: any) => FieldTopology {
+  const byVersion = new Map<string, Map<string, FieldTopology>>();
+  return (manifest) => {
+    const apiVersion = String(manifest?.apiVersion ?? '');
+    const kind = String(manifest?.kind ?? '');
+    let byKind = byVersion.get(apiVersion);
+    if (byKind === undefined) byVersion.set(apiVersion, (byKind = new Map()));
+    let topology = byKind.get(kind);
+    if (topology === undefined) byKind.set(kind, (topology = topologyOf(apiVersion, kind, crds)));
+    return topology;
   };
 }
 

@@ -92,6 +92,9 @@ export function teardownOf(previous: Lock | undefined, next: Lock, gitops?: GitO
   if (!previous) return { steps: [], ...engine, kept: { stacks: [], objects: 0 } };
   const keep = new Set(next.units.map((u) => u.id));
   const units = previous.units;
+  const kept = units.filter((u) => keep.has(u.id));
+  // nothing removed (the common release): no step, and no need to order the previous release's graph
+  if (kept.length === units.length) return { steps: [], ...engine, kept: keptOf(kept) };
   const policies = fieldOwnershipUnitIds(previous);
   const graph = new DependencyGraph<LockedUnit | undefined>();
   units.forEach((u) => graph.addNode(u, u.label));
@@ -126,12 +129,12 @@ export function teardownOf(previous: Lock | undefined, next: Lock, gitops?: GitO
     open.nodes.push(n);
   }
   close();
-  const kept = units.filter((u) => keep.has(u.id));
-  return {
-    steps,
-    ...engine,
-    kept: { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length },
-  };
+  return { steps, ...engine, kept: keptOf(kept) };
+}
+
+/** What a teardown says the release keeps: its stacks by label, and how many objects. */
+function keptOf(kept: readonly LockedUnit[]): Teardown['kept'] {
+  return { stacks: kept.filter((u) => u.id.startsWith('stack:')).map((u) => u.label), objects: kept.filter((u) => u.id.startsWith('object:')).length };
 }
 
 /**

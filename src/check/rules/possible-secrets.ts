@@ -3,6 +3,7 @@ import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { compareText } from '../../private/compare';
+import { MAY_HOLD_A_SHAPE, walkManifest } from '../../private/manifest-walk';
 import { forEachScalar } from '../../private/walk';
 import { secretEnvValueAt } from '../../release/sensitive-env';
 import { literalTemplateSecrets } from '../../release/sensitive-properties';
@@ -41,15 +42,6 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   // the host stays, the password does not: "postgres://app:****@db:5432"
   { what: 'a URL with a password', pattern: URL_WITH_PASSWORD, redact: (m) => `"${m.replace(/^([^:]*:\/\/[^:@]*:)[^@]*@/, '$1****@')}"` },
 ];
-
-/**
- * A quick filter in front of `SECRET_SHAPES`: every shape's match holds one of
- * these substrings, so a text without any matches no shape, and most values
- * are scanned once instead of once a shape. A new shape adds its own here
- * (the property tests of test/possible-secrets.test.ts generate each shape's
- * secrets and fail when the filter lets one through unseen).
- */
-const MAY_HOLD_A_SHAPE = /AKIA|ASIA|PRIVATE KEY|gh[pousr]_|github_pat_|xox[abposr]-|sk_live_|AIza|:\/\//;
 
 /**
  * False when no part of `text` holds a secret shape (`secretShapesIn` finds none in it, nor in any string it
@@ -93,6 +85,9 @@ export const possibleSecrets = defineRule({
     for (const object of facts.objects) {
       const path = object.declarer;
       const isSecret = object.identity.group === '' && object.identity.kind === 'Secret';
+      // the walk the JSON-values and nesting-depth rules read (kept per manifest) tells the manifests with nothing to find
+      // (a Secret's `data` is scanned decoded too, which no walk of the text sees)
+      if (!(isSecret && holdsMap(object.manifest, 'data')) && holdsNone(object.manifest, true)) continue;
       const hits = scan(object.manifest, (at, v) => (isSecret && at.length === 2 && at[0] === 'data' ? decodeBase64(v) : v), (at) => secretEnvValueAt(object.manifest, at));
       if (hits.length === 0) continue;
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
@@ -103,7 +98,7 @@ export const possibleSecrets = defineRule({
     }
     for (const stack of facts.stacks) {
       const declarer = (at: readonly string[]) => (at[0] === 'Resources' && facts.resourceDeclarers[`${stack.path}\u0000${at[1]}`]) || stack.path;
-      for (const hit of scan(stack.template)) {
+      for (const hit of holdsNone(stack.template, false) ? [] : scan(stack.template)) {
         const path = declarer(hit.at);
         found.push(secretWarning(hit, `${formatAt(hit.at)} of the template of stack '${stack.path}' (from '${path}')`, path));
       }
@@ -121,6 +116,21 @@ export const possibleSecrets = defineRule({
     return found;
   },
 });
+
+/**
+ * True when a walk of `value` (`walkManifest`, kept per object) saw no string a secret's shape can be in, nor,
+ * with `env`, a literal environment variable: a scan finds nothing.
+ */
+function holdsNone(value: unknown, env: boolean): boolean {
+  const marks = walkManifest(value).marks;
+  return marks !== undefined && !marks.secretShape && !(env && marks.envValue);
+}
+
+/** True when `manifest[key]` is a map or a list. */
+function holdsMap(manifest: unknown, key: string): boolean {
+  const v = manifest !== null && typeof manifest === 'object' ? (manifest as Record<string, unknown>)[key] : undefined;
+  return v !== null && typeof v === 'object';
+}
 
 interface Hit {
   readonly at: string[];

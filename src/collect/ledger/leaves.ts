@@ -62,44 +62,63 @@ export function leavesOf(value: unknown, topology: FieldTopology, prefix: FieldP
 export type Emit = (leaf: OwnedLeaf, value: unknown) => void;
 
 /**
+ * Visits each owned leaf (`visitLeaves`): its path, as the walk's stack (read it before returning: it changes after),
+ * whether it is a presence leaf (`OwnedLeaf.presence`), and the value it holds.
+ */
+export type Visit = (path: readonly string[], presence: boolean, value: unknown) => void;
+
+/**
  * Emits every owned leaf of `value`, found at `path` (its topology `node`),
  * with the value it holds; `ownedLeaves` over an emitter. `path` is used as a
  * stack and left as it was given.
  */
 export function walk(value: unknown, node: FieldTopology, path: string[], emit: Emit, isOpaque: (v: unknown) => boolean): void {
+  visitLeaves(value, node, path, (at, presence, v) => emit(presence ? { path: [...at], presence: true } : { path: [...at] }, v), isOpaque);
+}
+
+/**
+ * Visits every owned leaf of `value`, found at `path` (its topology `node`), in the order `walk` emits them, without
+ * making a leaf: for a caller that needs only the paths as they go by (`WriterSets` keys a manifest's leaves by them).
+ * `path` is used as a stack and left as it was given.
+ */
+export function visitLeaves(value: unknown, node: FieldTopology, path: string[], visit: Visit, isOpaque: (v: unknown) => boolean): void {
   if (value === undefined) return;
   if (isOpaque(value) || value === null || typeof value !== 'object') {
-    emit({ path: [...path] }, value);
+    visit(path, false, value);
     return;
   }
   const root = path.length === 0;
   if (!root && node.atomic) {
-    emit({ path: [...path] }, value);
+    visit(path, false, value);
     return;
   }
   if (Array.isArray(value)) {
     const listType = listTypeOf(node); // deduced lists are atomic; a list where the schema has none is one value
     if (listType === 'set') {
-      for (const element of value) emit({ path: [...path, setValueKey(element)], presence: true }, element);
-      if (value.length === 0) emit({ path: [...path], presence: true }, value);
+      for (const element of value) {
+        path.push(setValueKey(element));
+        visit(path, true, element);
+        path.pop();
+      }
+      if (value.length === 0) visit(path, true, value);
     } else if (listType === 'associative') {
       const elementNode = node.element();
       for (const element of value) {
         const key = elementKeyOf(element, node);
         path.push(key);
         const inner = isMap(element) ? withoutKeys(element, node.keys!) : undefined;
-        if (inner === undefined || Object.keys(inner).length === 0) emit({ path: [...path], ...(inner ? { presence: true as const } : {}) }, element);
-        else walk(inner, elementNode, path, emit, isOpaque);
+        if (inner === undefined || Object.keys(inner).length === 0) visit(path, inner !== undefined, element);
+        else visitLeaves(inner, elementNode, path, visit, isOpaque);
         path.pop();
       }
-      if (value.length === 0) emit({ path: [...path], presence: true }, value);
+      if (value.length === 0) visit(path, true, value);
     } else {
-      emit({ path: [...path] }, value);
+      visit(path, false, value);
     }
     return;
   }
   if (node.type === 'scalar' || node.type === 'list') {
-    emit({ path: [...path] }, value); // a map where the schema has a scalar or a list: it replaces the value whole
+    visit(path, false, value); // a map where the schema has a scalar or a list: it replaces the value whole
     return;
   }
   let defined = 0;
@@ -109,10 +128,10 @@ export function walk(value: unknown, node: FieldTopology, path: string[], emit: 
     defined++;
     if (isIdentityKey(path, k)) continue;
     path.push(k);
-    walk(v, node.field(k), path, emit, isOpaque);
+    visitLeaves(v, node.field(k), path, visit, isOpaque);
     path.pop();
   }
-  if (defined === 0 && !root) emit({ path: [...path], presence: true }, value);
+  if (defined === 0 && !root) visit(path, true, value);
 }
 
 /** True when `key` under `path` is an identity field (`apiVersion`, `kind`, `metadata.name`, `metadata.namespace`), which nobody owns. */
