@@ -1,8 +1,10 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Stack } from 'aws-cdk-lib';
 import * as semver from 'semver';
 import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { AWS_CDK_LIB_FLOOR } from '../src/constructs/capability-stack';
 
 afterAll(removeTempDirs);
 
@@ -68,8 +70,16 @@ describe('the published package', () => {
   });
 
   test('the aws-cdk-lib peer range excludes every release affected by GHSA-999r-qq7v-r334 (< 2.246.0)', () => {
-    expect(semver.minVersion(PKG.peerDependencies['aws-cdk-lib'])?.version).toEqual('2.246.0');
+    expect(semver.gte(semver.minVersion(PKG.peerDependencies['aws-cdk-lib'])!.version, '2.246.0')).toBe(true);
     expect(semver.satisfies('2.245.0', PKG.peerDependencies['aws-cdk-lib'])).toBe(false);
+  });
+
+  test('the aws-cdk-lib peer range starts at the first release with Stack.addStackDependency (2.262.0), and constructs at what it takes', () => {
+    // (the .d.ts of 2.261.0 has no addStackDependency; 2.262.0's does, and takes constructs ^10.5.0: npm view aws-cdk-lib@2.262.0 peerDependencies)
+    expect(semver.minVersion(PKG.peerDependencies['aws-cdk-lib'])?.version).toEqual(AWS_CDK_LIB_FLOOR);
+    expect(AWS_CDK_LIB_FLOOR).toBe('2.262.0');
+    expect(semver.minVersion(PKG.peerDependencies.constructs)?.version).toEqual('10.5.0');
+    expect(typeof Stack.prototype.addStackDependency).toBe('function');
   });
 
   test('npm pack ships only lib/, docs/, README.md, LICENSE and package.json', () => {

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
 import { removeTempDirs, siteOfNextLine, tempDir } from './util';
-import { renderErrorText } from '../src/collect/render-error';
+import { renderErrorText, twoCopiesFix } from '../src/collect/render-error';
 
 afterAll(removeTempDirs);
 
@@ -68,7 +68,7 @@ describe('renderErrorText', () => {
 });
 
 describe('a value from a second copy of cdk8s (a capability package installed from its folder, with its own cdk8s)', () => {
-  test("is CAP010 naming both copies and the fix (peerDependencies, npm dedupe or a tarball, npm link's workaround), not 'Fix the object's props'", () => {
+  test("is CAP010 naming both copies and the fix (a tarball, npm link's workaround, peerDependencies), not 'Fix the object's props'", () => {
     // GIVEN a package folder with its own copy of cdk8s, and an object built through that copy, as a package installed from a folder builds it
     const pkg = path.join(tempDir(), 'pkg');
     const ownCdk8s = path.join(pkg, 'node_modules', 'cdk8s');
@@ -94,11 +94,23 @@ describe('a value from a second copy of cdk8s (a capability package installed fr
     expect(found).toEqual([
       "CAP010 invalid object: 'shop/Routing/Resource' could not be rendered: two copies of cdk8s are loaded: " +
         `its Lazy comes from '${fs.realpathSync(ownCdk8s)}', while the app resolves '${fs.realpathSync(loaded)}', ` +
-        "so the app cannot render it (Error: can't render non-simple object of type 'Lazy'). The package that made it has its own cdk8s: " +
-        'declare cdk8s in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all belong (docs/packaging.md); ' +
-        'then run npm dedupe in the app, or install the package from a packed tarball (npm pack, then npm i <file>.tgz) rather than from its folder. ' +
-        "With npm link, remove the linked package's own copy (rm -rf <package>/node_modules/cdk8s) so it resolves the app's.",
+        "so the app cannot render it (Error: can't render non-simple object of type 'Lazy'). " +
+        'The package that made it has its own cdk8s, in its own node_modules, as a package installed from its folder (npm i ../pkg, npm link) keeps it, which npm dedupe does not touch: ' +
+        'install the package from a packed tarball instead (npm pack, then npm i <file>.tgz); ' +
+        "with npm link, remove its copy (rm -rf <package>/node_modules/cdk8s) and run with NODE_PRESERVE_SYMLINKS=1, so it resolves the app's. " +
+        'In the package, cdk8s belongs in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all do (docs/packaging.md).',
     ]);
+  });
+
+  test('a second copy npm installed below a package in the app (cdk8s in its dependencies) is told to become a peer dependency', () => {
+    // trial10: the advice to run npm dedupe fits no case (a folder install keeps its own node_modules); a copy npm nested goes with the package's dependencies
+    const app = path.join('/', 'repo', 'app', 'node_modules');
+    expect(twoCopiesFix('cdk8s', path.join(app, '@acme', 'queue', 'node_modules', 'cdk8s'), path.join(app, 'cdk8s'))).toBe(
+      'npm installed a copy of cdk8s for the package that made it, which lists cdk8s in its dependencies: '
+        + 'cdk8s belongs in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all do (docs/packaging.md). '
+        + 'Move it there in the package, publish it, and install it again',
+    );
+    expect(twoCopiesFix('cdk8s', path.join('/', 'repo', 'queue', 'node_modules', 'cdk8s'), path.join(app, 'cdk8s'))).toMatch(/^The package that made it has its own cdk8s, in its own node_modules, /);
   });
 
   test("a Lazy-like value of the app's own cdk8s that is no Lazy is named as a value cdk8s cannot render, not as a second copy", () => {

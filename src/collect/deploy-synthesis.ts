@@ -12,7 +12,7 @@ import { hasBrand } from '../private/brand';
 import { asPackageStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
 import { RunFolder } from '../private/run-folder';
-import { refusingStackCycles } from '../private/stack-cycle-refusal';
+import { DEPENDENCY_CYCLE, refusingStackCycles } from '../private/stack-cycle-refusal';
 import { stackDependencyPath } from '../private/stack-dependency-path';
 import { keepingUniqueIds } from '../private/unique-ids';
 
@@ -40,8 +40,8 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
   if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;
 
-  for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks));
-  if (result.wiringErrors.length > 0) return result;
+  for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks, result.synthesisErrors));
+  if (result.wiringErrors.length > 0 || result.synthesisErrors.length > 0) return result;
   // A node.addDependency between stacks becomes a stack dependency only in synth, which
   // refuses one that closes a cycle in aws-cdk's words: named here as the graph names one.
   const closed = stages.map((c) => nodeStackCycles(c, stackHop));
@@ -92,8 +92,11 @@ function refusalOf(e: unknown): { code: string; message: string; paths: readonly
   return { code, message: message.slice(message.indexOf(': ') + 2), paths };
 }
 
-/** Every tenant aggregate of the capability after its shared base. */
-function wireSharedBase(capability: Capability, stacks: readonly StackInCapability[]): DeploySynthesis['wiringErrors'] {
+/**
+ * Every tenant aggregate of the capability after its shared base: the cycles it closes, and any other error of it
+ * (this library's refusal of an aws-cdk-lib older than the peer range, `CAP010`) as the capability's synthesis error.
+ */
+function wireSharedBase(capability: Capability, stacks: readonly StackInCapability[], synthesisErrors: DeploySynthesis['synthesisErrors']): DeploySynthesis['wiringErrors'] {
   const mine = stacks.filter((s) => s.capability === capability).map((s) => s.stack);
   const base = mine.find((s) => SharedBase.isSharedBase(s));
   if (!base) return [];
@@ -104,11 +107,25 @@ function wireSharedBase(capability: Capability, stacks: readonly StackInCapabili
       try {
         asPackageStackDependencies(() => aggregate.addStackDependency(base, EdgeReason.SHARED_BASE));
       } catch (e) {
+        if (!closesCycle(e)) {
+          const refused = refusalOf(e);
+          synthesisErrors.push({ capability: capability.node.path, error: errorMessage(e), ...(refused ? { refused } : {}) });
+          return;
+        }
         errors.push({ tenant: aggregate.node.path, base: base.node.path, error: errorMessage(e), dependsOn: dependencyPath(base, aggregate) });
       }
     }
   });
   return errors;
+}
+
+/**
+ * True when a stack dependency was refused for closing a cycle: this library's refusal of it (`CAP004`), or
+ * aws-cdk's own words for it ("... would create a cyclic reference").
+ */
+function closesCycle(e: unknown): boolean {
+  const refused = refusalOf(e);
+  return refused ? refused.code === DEPENDENCY_CYCLE : /cycl/i.test(errorMessage(e));
 }
 
 /**

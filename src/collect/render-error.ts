@@ -1,3 +1,4 @@
+import { sep } from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { duplicatePackageOf } from './duplicate-packages';
 import { errorMessage } from '../private/errors';
@@ -79,13 +80,28 @@ function twoCopiesFailure(apiObject: ApiObject, text: string): string | undefine
   const duplicate = value !== undefined ? duplicatePackageOf(value) : undefined;
   if (!duplicate) return undefined;
   const { name, foreign, loaded } = duplicate;
-  return (
-    `${TWO_COPIES}${name} are loaded: its ${type} comes from '${foreign}', while the app resolves '${loaded}', ` +
-    `so the app cannot render it (${text}). The package that made it has its own ${name}: ` +
-    `declare ${name} in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all belong (docs/packaging.md); ` +
-    'then run npm dedupe in the app, or install the package from a packed tarball (npm pack, then npm i <file>.tgz) rather than from its folder. ' +
-    `With npm link, remove the linked package's own copy (rm -rf <package>/node_modules/${name}) so it resolves the app's`
-  );
+  return `${TWO_COPIES}${name} are loaded: its ${type} comes from '${foreign}', while the app resolves '${loaded}', so the app cannot render it (${text}). ${twoCopiesFix(name, foreign, loaded)}`;
+}
+
+/**
+ * How to load one copy of `name`, by where the second lies. Inside the app's own `node_modules` (npm installed it
+ * below the package, which lists it in its dependencies): make it a peer dependency. Elsewhere (a package installed
+ * from its folder, `npm i ../pkg` or `npm link`, keeps its own `node_modules`, which neither npm install nor npm
+ * dedupe touches): install the package from a packed tarball, or remove its copy.
+ *
+ * @param foreign the folder of the copy the value's class comes from
+ * @param loaded the folder of the copy the app resolves
+ */
+export function twoCopiesFix(name: string, foreign: string, loaded: string): string {
+  const peer = `${name} belongs in its peerDependencies, never in its dependencies, as constructs, cdk8s, cdk8s-plus-XX, aws-cdk-lib and cdk-capability all do (docs/packaging.md)`;
+  const marker = `${sep}node_modules${sep}`;
+  const appModules = loaded.slice(0, loaded.lastIndexOf(marker) + marker.length);
+  if (appModules.length > 0 && foreign.startsWith(appModules)) {
+    return `npm installed a copy of ${name} for the package that made it, which lists ${name} in its dependencies: ${peer}. Move it there in the package, publish it, and install it again`;
+  }
+  return `The package that made it has its own ${name}, in its own node_modules, as a package installed from its folder (npm i ../pkg, npm link) keeps it, which npm dedupe does not touch: `
+    + 'install the package from a packed tarball instead (npm pack, then npm i <file>.tgz); '
+    + `with npm link, remove its copy (rm -rf <package>/node_modules/${name}) and run with NODE_PRESERVE_SYMLINKS=1, so it resolves the app's. In the package, ${peer}`;
 }
 
 /** Marks a render error that names the value at fault and says its own fix (`unrenderableValue`). */

@@ -1,8 +1,9 @@
+import * as fs from 'fs';
 import { Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Capability } from './capability';
 import { isStage } from '../private/aws-cdk';
-import { envProblems, propsObject, requireChildId } from '../private/invalid-input';
+import { envProblems, invalidInput, propsObject, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
 import { recordSelfDependency } from '../private/self-dependency';
@@ -69,6 +70,7 @@ export abstract class CapabilityStack extends Stack {
       recordSelfDependency(this);
       return;
     }
+    if (typeof Stack.prototype.addStackDependency !== 'function') throw tooOldAwsCdkLib(this.node.path);
     try {
       super.addStackDependency(target, reason);
     } catch (e) {
@@ -83,6 +85,28 @@ export abstract class CapabilityStack extends Stack {
   public addDependency(target: Stack, reason?: string): void {
     this.addStackDependency(target, reason);
   }
+}
+
+/** The first aws-cdk-lib with `Stack.addStackDependency`: the floor of the peer range (package.json). */
+export const AWS_CDK_LIB_FLOOR = '2.262.0';
+
+/**
+ * The refusal of a stack dependency under an aws-cdk-lib older than the peer range's floor, installed despite it
+ * (`--legacy-peer-deps`, `--force`): it has no `Stack.addStackDependency`, which a tenant aggregate's dependency on
+ * its shared base calls, and the call would fail with a bare TypeError.
+ */
+function tooOldAwsCdkLib(path: string): Error {
+  let installed = 'an older version';
+  try {
+    installed = `${(JSON.parse(fs.readFileSync(require.resolve('aws-cdk-lib/package.json'), 'utf-8')) as { version: string }).version}`;
+  } catch {
+    // aws-cdk-lib's exports may hide its package.json: the message names no version
+  }
+  return invalidInput(
+    `'${path}' needs aws-cdk-lib ${AWS_CDK_LIB_FLOOR} or later (cdk-capability's peer range, ^${AWS_CDK_LIB_FLOOR}), and ${installed} is installed: `
+      + `it has no Stack.addStackDependency, which orders a stack after another. Install a version in range: npm i aws-cdk-lib@^${AWS_CDK_LIB_FLOOR}.`,
+    path,
+  );
 }
 
 /**

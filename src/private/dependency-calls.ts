@@ -66,6 +66,8 @@ export function recordStackDependencyCalls(): void {
   stackCallsRecorded = true;
   const proto = awsCdk().Stack.prototype as unknown as { addStackDependency: (this: Stack, target: Stack, reason?: string) => void };
   const original = proto.addStackDependency;
+  // an aws-cdk-lib older than the peer range has none: CapabilityStack refuses the call (CAP010), naming the version
+  if (typeof original !== 'function') return;
   proto.addStackDependency = function addStackDependency(this: Stack, target: Stack, reason?: string) {
     let byTarget = stackCalls.get(this);
     if (packageOwn > 0) {

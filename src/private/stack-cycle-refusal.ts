@@ -6,7 +6,7 @@ import { referenceReaders } from './reference-readers';
 import { stackDependencyPath } from './stack-dependency-path';
 
 /** The code of a dependency cycle (`ViolationCode.DEPENDENCY_CYCLE`). */
-const DEPENDENCY_CYCLE = 'CAP004';
+export const DEPENDENCY_CYCLE = 'CAP004';
 
 /**
  * The coded refusal (`CAP004`, a `CompositionError`) of `stack.addStackDependency(target)` that aws-cdk

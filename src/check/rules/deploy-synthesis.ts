@@ -15,7 +15,12 @@ export const deploySynthesis = defineRule({
       .filter((s) => s.capability === undefined)
       .map((s) => ({ message: `stack '${s.path}' is not inside a Capability, so it belongs to no cloud assembly. Create it with a Capability as scope.`, paths: [s.path] }));
     const validated = new Set(facts.problems.validationErrors.map((v) => v.path));
-    for (const { capability, error } of facts.problems.synthesisErrors) {
+    for (const { capability, error, refused } of facts.problems.synthesisErrors) {
+      // this library's own refusal of the kind, as it named it (an aws-cdk-lib older than the peer range)
+      if (refused?.code === ViolationCode.INVALID_OBJECT) {
+        found.push({ message: refused.message, paths: refused.paths });
+        continue;
+      }
       if (CYCLE_ERROR.test(error)) continue;
       if (onlyReportedValidations(error, validated)) continue; // construct-validation reports each, named by its construct
       if (resolvingReportedResource(error, validated)) continue;
