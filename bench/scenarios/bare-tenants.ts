@@ -64,7 +64,7 @@ function publishAndBind(stack: Stack, routing: Chart, header: string): kplus.Env
   new ApiObject(routing, 'EdgeInterface', {
     apiVersion: 'external-secrets.io/v1',
     kind: 'ExternalSecret',
-    metadata: { name: secretName, namespace: 'tenants' },
+    metadata: { name: secretName, namespace: 'tenants', annotations: { 'cdk-capability.io/contract-version': '1.0.0' } },
     spec: {
       refreshInterval: '1h',
       secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws-parameter-store' },

@@ -152,7 +152,7 @@ export function tenantObjects(chartIds: readonly string[], size: number): object
     {
       apiVersion: 'external-secrets.io/v1',
       kind: 'ExternalSecret',
-      metadata: { name: INTERFACE_SECRET, namespace: APP_NAMESPACE },
+      metadata: { annotations: { 'cdk-capability.io/contract-version': '1.0.0' }, name: INTERFACE_SECRET, namespace: APP_NAMESPACE },
       spec: {
         dataFrom: [{ extract: { key: INTERFACE_PARAMETER } }],
         refreshInterval: '1h',
