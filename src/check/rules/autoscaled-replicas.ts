@@ -26,13 +26,9 @@ export const autoscaledReplicas = defineRule({
   run: ({ facts }) => {
     const found: RuleFinding[] = [];
     const writes = replicaWrites(facts);
-    facts.objects.forEach((hpa) => {
-      if (hpa.identity.group !== 'autoscaling' || hpa.identity.kind !== 'HorizontalPodAutoscaler' || hpa.duplicateOf !== undefined) return;
-      const index = targetOf(facts, hpa);
-      if (index === undefined || declaredRuntime(facts, index)) return;
-      const target = facts.objects[index];
+    for (const { hpa, target } of undeclaredAutoscaling(facts)) {
       const writers = writes(target);
-      if (writers.length === 0) return;
+      if (writers.length === 0) continue;
       const included = writers.filter((w) => w.kind === 'declaration' && Object.hasOwn(facts.includedFrom ?? {}, w.path));
       const inFiles = included.map((w) => `; ${describeWriter(w)} declares it ${includedHow(facts.includedFrom![w.path])}`).join('');
       found.push({
@@ -43,7 +39,7 @@ export const autoscaledReplicas = defineRule({
           + `and declare the autoscaler as its writer: ${DECLARE}.`,
         paths: [...new Set([hpa.declarer, ...writers.map((w) => w.path)])],
       });
-    });
+    }
     return found;
   },
 });
@@ -63,13 +59,9 @@ export const undeclaredAutoscalers = defineRule({
   run: ({ facts }) => {
     const found: RuleFinding[] = [];
     const writes = replicaWrites(facts);
-    facts.objects.forEach((hpa) => {
-      if (hpa.identity.group !== 'autoscaling' || hpa.identity.kind !== 'HorizontalPodAutoscaler' || hpa.duplicateOf !== undefined) return;
-      const index = targetOf(facts, hpa);
-      if (index === undefined || declaredRuntime(facts, index)) return;
-      const target = facts.objects[index];
+    for (const { hpa, target } of undeclaredAutoscaling(facts)) {
       // the release writes replicas: the autoscaled-replicas refusal says it all
-      if (writes(target).length > 0) return;
+      if (writes(target).length > 0) continue;
       found.push({
         message: `${describeIdentity(hpa.identity)} declared by '${hpa.declarer}' scales ${describeIdentity(target.identity)} declared by '${target.declarer}', `
           + 'and no RuntimeWriter declares that the autoscaler writes its spec.replicas: the ownership map has no writer of the field, so the plan and the lock '
@@ -77,10 +69,23 @@ export const undeclaredAutoscalers = defineRule({
           + `Declare the autoscaler as the field's writer: ${DECLARE}.`,
         paths: [...new Set([hpa.declarer, target.declarer])],
       });
-    });
+    }
     return found;
   },
 });
+
+/**
+ * Each HorizontalPodAutoscaler of the composition with the workload of the composition it scales, when no
+ * `RuntimeWriter` declares that workload's `spec.replicas`.
+ */
+function* undeclaredAutoscaling(facts: Facts): Iterable<{ readonly hpa: ObjectFact; readonly target: ObjectFact }> {
+  for (const hpa of facts.objects) {
+    if (hpa.identity.group !== 'autoscaling' || hpa.identity.kind !== 'HorizontalPodAutoscaler' || hpa.duplicateOf !== undefined) continue;
+    const index = targetOf(facts, hpa);
+    if (index === undefined || declaredRuntime(facts, index)) continue;
+    yield { hpa, target: facts.objects[index] };
+  }
+}
 
 /** The index of the object an autoscaler's `scaleTargetRef` names in its namespace, when the composition holds it. */
 function targetOf(facts: Facts, hpa: ObjectFact): number | undefined {
