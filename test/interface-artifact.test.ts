@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Capability, Field, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
+import { Capability, Field, FieldMap, InterfaceContract, RuntimeRouting, SharedBase } from '../src';
 import { edgeComposition, EdgeComposition } from './contract-fixtures';
 import { newApp, removeTempDirs } from './util';
 
@@ -28,20 +28,39 @@ const STOREFRONT_VALUES = { originDnsName: 'origin.example.com', healthUrl: 'htt
 
 /** GIVEN-side helper: capability shop with contract Storefront 2.1.0 (a field of every kind, two optional), published. */
 function storefront() {
+  const composition = storefrontWith('2.1.0');
+  composition.contract.publish(composition.base, STOREFRONT_VALUES);
+  return composition;
+}
+
+/** GIVEN-side helper: capability shop with contract Storefront at `version`, its fields and `extra`, not yet published. */
+function storefrontWith(version: string, extra: FieldMap = {}) {
   const app = newApp();
   const shop = new Capability(app, 'shop');
   const contract = new InterfaceContract(shop, 'Storefront', {
-    version: '2.1.0',
+    version,
     fields: {
       originDnsName: Field.dnsName({ description: 'DNS name of the origin' }),
       healthUrl: Field.url(),
       tenantHeader: Field.string(),
       maxTenants: Field.number().optional(),
       cache: Field.boolean().optional(),
+      ...extra,
     },
   });
-  contract.publish(new SharedBase(shop, 'Base'), STOREFRONT_VALUES);
-  return { app, contract };
+  return { app, contract, base: new SharedBase(shop, 'Base') };
+}
+
+/**
+ * A validator of `schema` as a reader of the parameter would run it: ajv 6 knows draft-07, not the 2020-12
+ * meta-schema, and the keywords interface.json uses mean the same in both; ajv-formats checks hostname and uri, which
+ * ajv alone would only warn about.
+ */
+function draft7Validator(schema: Record<string, unknown>): (values: unknown) => boolean {
+  const { $schema, ...rest } = schema;
+  expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
+  const validate = addFormats(new Ajv({ strict: false })).compile(rest);
+  return (values) => validate(values) as boolean;
 }
 
 /** Every file named `name` under `dir`, relative to it. */
@@ -97,7 +116,7 @@ describe('interface.json', () => {
     });
   });
 
-  test('the schema types every field, with hostname and uri formats, requires only the required ones and allows nothing else', () => {
+  test('the schema types every field, with hostname and uri formats, and requires only the required ones', () => {
     // GIVEN a contract with a field of every kind, two of them optional
     const { app, contract } = storefront();
 
@@ -118,26 +137,42 @@ describe('interface.json', () => {
         cache: { type: 'boolean' },
       },
       required: ['originDnsName', 'healthUrl', 'tenantHeader'],
-      additionalProperties: false,
     });
     expect(contract.parameterName).toBe('/cdk-capability/shop/storefront/v2');
   });
 
-  test('the schema accepts the published values and rejects a value with an undeclared field', () => {
+  test('the schema accepts the published values and rejects a missing required field or a wrong type or format', () => {
     // GIVEN the Storefront schema from interface.json
     const { app } = storefront();
-    const { $schema, ...schema } = app.synthesize().interface!.interfaces[0].schema;
-    // ajv 6 knows draft-07, not the 2020-12 meta-schema; these keywords mean the same in both.
-    expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    // ajv-formats checks hostname and uri, which ajv alone would only warn about
-    const validate = addFormats(new Ajv({ strict: false })).compile(schema);
+    const validate = draft7Validator(app.synthesize().interface!.interfaces[0].schema);
 
-    // WHEN the published values, and the same with an extra field, are validated
-    const accepted = validate(STOREFRONT_VALUES);
-    const extraAccepted = validate({ ...STOREFRONT_VALUES, region: 'eu-west-1' });
+    // WHEN the published values, and the same with a field missing, of the wrong type or of the wrong format, are validated
+    const verdicts = {
+      published: validate(STOREFRONT_VALUES),
+      missing: validate({ ...STOREFRONT_VALUES, tenantHeader: undefined }),
+      wrongType: validate({ ...STOREFRONT_VALUES, maxTenants: '10' }),
+      wrongFormat: validate({ ...STOREFRONT_VALUES, healthUrl: 'not a url' }),
+    };
 
     // THEN only the first is valid
-    expect({ accepted, extraAccepted }).toEqual({ accepted: true, extraAccepted: false });
+    expect(verdicts).toEqual({ published: true, missing: false, wrongType: false, wrongFormat: false });
+  });
+
+  test("a later minor version's values pass the schema of the minor a reader was built against", () => {
+    // GIVEN Storefront 2.1.0 as a reader built against it holds its schema, and 2.2.0, which adds an optional field
+    const before = draft7Validator(storefront().app.synthesize().interface!.interfaces[0].schema);
+    const later = storefrontWith('2.2.0', { region: Field.string().optional() });
+    const values = { ...STOREFRONT_VALUES, region: 'eu-west-1' };
+    later.contract.publish(later.base, values);
+    const { violations, interface: artifact } = later.app.synthesize();
+
+    // WHEN the values 2.2.0 publishes are validated against the 2.1.0 schema, and against its own
+    const verdicts = { byEarlierMinor: before(values), byOwn: draft7Validator(artifact!.interfaces[0].schema)(values) };
+
+    // THEN both accept them (semver: a minor version is compatible with the readers of an earlier one)
+    expect(violations).toEqual([]);
+    expect(artifact!.interfaces[0].version).toBe('2.2.0');
+    expect(verdicts).toEqual({ byEarlierMinor: true, byOwn: true });
   });
 
   test('each field lists the stacks that produce it and the charts that consume it, by construct path', () => {

@@ -20,7 +20,11 @@ export interface InterfaceRecord {
     /** How the values are encoded in the parameter: one JSON object. */
     readonly encoding: 'json';
   };
-  /** The JSON Schema (draft 2020-12) of the published JSON. */
+  /**
+   * The JSON Schema (draft 2020-12) of the published JSON: each field's type and format, and the required ones. It
+   * leaves other properties allowed, so that the values of a later minor version, which may add optional fields,
+   * still pass the schema a reader of an earlier minor was built against (docs/releases.md).
+   */
   readonly schema: Record<string, unknown>;
   /** Who produces and who consumes each field, by construct path. */
   readonly fields: Record<string, {
@@ -95,7 +99,6 @@ export function interfaceRecord(contract: ContractFact): InterfaceRecord {
       type: 'object',
       properties,
       required: names.filter((n) => contract.fields[n].required),
-      additionalProperties: false,
     },
     fields,
   };
