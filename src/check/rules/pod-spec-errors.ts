@@ -1,4 +1,5 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
+import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { isMap } from '../../private/maps';
 
 /*
@@ -32,18 +33,26 @@ export type PodSpecCheck =
   | 'port-name' | 'port-name-unique' | 'container-port' | 'host-port' | 'protocol' | 'host-network-port' | 'host-port-conflict'
   | 'env-name' | 'env-value-from' | 'env-key' | 'env-from-prefix' | 'env-from-source'
   | 'volume-name' | 'volume-source' | 'mount-name' | 'mount-path' | 'sub-path' | 'device-name' | 'device-path' | 'mount-device-overlap'
-  | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container';
+  | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container'
+  | 'resource-name' | 'resource-quantity' | 'request-limit' | 'hugepages' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
   /** The field, as manifest path segments from the object's root (list indexes as digits). */
   readonly at: readonly string[];
+  /** True when the last segment of `at` is a map key (a resource name), which the API server prints `[key]`. */
+  readonly keyed?: boolean;
   readonly type: PodSpecErrorType;
   /** The value the error quotes (`Invalid value: "Web"`); absent for the types that quote none. */
   readonly value?: string | number;
   /** The API server's detail text, after the value. */
   readonly detail?: string;
   readonly check: PodSpecCheck;
+  /**
+   * The field of the manifest the error is about, when the API server names another (the request that exceeds its
+   * limit, where it names `resources.requests`; the mount whose propagation it names `volumeMounts.mountPropagation`).
+   */
+  readonly field?: readonly string[];
   /**
    * Other fields the verdict depends on (the pod's volumes for a mount's volume name, the other container of a
    * duplicate name): a runtime writer of any of them can change it.
@@ -81,12 +90,17 @@ export function apiServerText(e: PodSpecError): string {
   let body: string = e.type;
   if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden') body += `: ${goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
-  return `${goPath(e.at)}: ${body}`;
+  return `${goPath(e.at, e.keyed)}: ${body}`;
 }
 
-/** A field path as `field.Path.String()` prints it: `spec.containers[0].ports[1].name`. */
-export function goPath(at: readonly string[]): string {
-  return at.reduce((s, segment) => (/^\d+$/.test(segment) ? `${s}[${segment}]` : s ? `${s}.${segment}` : segment), '');
+/**
+ * A field path as `field.Path.String()` prints it: `spec.containers[0].ports[1].name`, and with `keyed` its last
+ * segment as a map key (`resources.limits[nvidia.com/gpu]`).
+ */
+export function goPath(at: readonly string[], keyed = false): string {
+  const path = keyed ? at.slice(0, -1) : at;
+  const text = path.reduce((s, segment) => (/^\d+$/.test(segment) ? `${s}[${segment}]` : s ? `${s}.${segment}` : segment), '');
+  return keyed ? `${text}[${at[at.length - 1]}]` : text;
 }
 
 /** A value as Go's `%q` or `%v` prints it. */
@@ -266,8 +280,9 @@ function validateContainerCommon(c: unknown, at: readonly string[], ctx: PodCont
   }
   validateContainerPorts(c.ports, [...at, 'ports'], found);
   validateEnv(c.env, [...at, 'env'], found);
+  validateResourceRequirements(c.resources, [...at, 'resources'], found);
   validateEnvFrom(c.envFrom, [...at, 'envFrom'], found);
-  validateVolumeMounts(c.volumeMounts, [...at, 'volumeMounts'], c.volumeDevices, [...at, 'volumeDevices'], ctx, found);
+  validateVolumeMounts(c.volumeMounts, [...at, 'volumeMounts'], c.volumeDevices, [...at, 'volumeDevices'], isPrivileged(c), ctx, found);
   validateVolumeDevices(c.volumeDevices, [...at, 'volumeDevices'], c.volumeMounts, [...at, 'volumeMounts'], ctx, found);
   const pull = str(c.imagePullPolicy);
   if (pull && !['Always', 'IfNotPresent', 'Never'].includes(pull)) {
@@ -346,6 +361,8 @@ function validateEnv(value: unknown, at: readonly string[], found: Found): void 
     if (sources.length === 0) {
       found.push({ at: [...eAt, 'valueFrom'], type: 'Invalid value', value: '', detail: 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`', check: 'env-value-from' });
     }
+    if (isMap(from.fieldRef)) validateEnvFieldRef(from.fieldRef, [...eAt, 'valueFrom', 'fieldRef'], found);
+    if (isMap(from.resourceFieldRef)) validateEnvResourceFieldRef(from.resourceFieldRef, [...eAt, 'valueFrom', 'resourceFieldRef'], found);
     for (const ref of ['configMapKeyRef', 'secretKeyRef']) {
       const selector = from[ref];
       if (!isMap(selector)) continue;
@@ -392,7 +409,7 @@ function withPath(byName: ReadonlyMap<string, { path: unknown; at: readonly stri
  * nor the path a volume device's of the container.
  */
 function validateVolumeMounts(
-  value: unknown, at: readonly string[], devices: unknown, devicesAt: readonly string[], ctx: PodContext, found: Found,
+  value: unknown, at: readonly string[], devices: unknown, devicesAt: readonly string[], privileged: boolean, ctx: PodContext, found: Found,
 ): void {
   const deviceMap = pathsByName(devices, 'devicePath', devicesAt);
   list(value).forEach((m, i) => {
@@ -423,7 +440,28 @@ function validateVolumeMounts(
       if (subPath) found.push({ at: [...mAt, 'subPathExpr'], type: 'Invalid value', value: expr, detail: 'subPathExpr and subPath are mutually exclusive', check: 'sub-path' });
       validateLocalDescendingPath(expr, [...at, 'subPathExpr'], mAt, found);
     }
+    // validateMountPropagation: the API server names `volumeMounts.mountPropagation`, without the index
+    const propagation = str(m.mountPropagation);
+    if (propagation) {
+      const propagationAt = [...at, 'mountPropagation'];
+      const element = [...mAt, 'mountPropagation'];
+      if (!['Bidirectional', 'HostToContainer', 'None'].includes(propagation)) {
+        found.push({ at: propagationAt, type: 'Unsupported value', value: propagation, detail: 'supported values: "Bidirectional", "HostToContainer", "None"', check: 'mount-propagation', field: element, depends: [element] });
+      } else if (propagation === 'Bidirectional' && !privileged) {
+        found.push({ at: propagationAt, type: 'Forbidden', detail: 'Bidirectional mount propagation is available only to privileged containers', check: 'mount-propagation', field: element, depends: [element, privilegedAt(at)] });
+      }
+    }
   });
+}
+
+/** A container's `securityContext.privileged` is true. */
+function isPrivileged(c: Record<string, unknown>): boolean {
+  return isMap(c.securityContext) && c.securityContext.privileged === true;
+}
+
+/** The `securityContext.privileged` of the container whose mounts are at `mountsAt`. */
+function privilegedAt(mountsAt: readonly string[]): readonly string[] {
+  return [...mountsAt.slice(0, -1), 'securityContext', 'privileged'];
 }
 
 function validateLocalDescendingPath(path: string, at: readonly string[], element: readonly string[], found: Found): void {
