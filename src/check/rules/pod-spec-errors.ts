@@ -7,7 +7,8 @@ import { isMap } from '../../private/maps';
  * ported from kubernetes `pkg/apis/core/validation/validation.go` (`ValidatePodSpec`, `validateContainers`,
  * `validateInitContainers`, `validateEphemeralContainers`, `validateContainerCommon`, `validateContainerPorts`,
  * `ValidateVolumes`, `ValidateVolumeMounts`, `ValidateVolumeDevices`, `ValidateEnv`, `validateEnvVarValueFrom`,
- * `ValidateEnvFrom`, `validateProbe`, `validateHandler`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
+ * `ValidateEnvFrom`, `validateProbe`, `validateHandler`, `validateMountPropagation`; a container's resources and its
+ * env's downward API selectors in `pod-spec-resources.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
  * (no v1.30 tag could be read: the repository is over the fetch limit, and the index holds this copy), a commit of
  * the 1.31 cycle (it has 1.30's relaxed env names option and recursive read-only mounts, 1.31's
  * SupplementalGroupsPolicy, not yet 1.31's image volumes) whose functions ported here are 1.30's; and the message

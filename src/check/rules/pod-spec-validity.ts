@@ -21,7 +21,10 @@ import { defineRule, RuleFinding } from '../rule';
  * does not validate: `podSpecPlace`): a container without a name
  * or image, a container name that is no DNS-1123 label or that another container of the pod has, a port name that
  * is no IANA service name or repeats in its container, a port number out of range, an env name that is no
- * environment variable name, a volume mount that names no volume of the pod, and the rest of `pod-spec-errors.ts`.
+ * environment variable name, a volume mount that names no volume of the pod, a request above its limit (or, for a GPU,
+ * hugepages or another resource that cannot be overcommitted, one unequal to it or without one), a resource name no
+ * container takes, an env `fieldRef` no env var can read, a `Bidirectional` mount of an unprivileged container, and the
+ * rest of `pod-spec-errors.ts` and `pod-spec-resources.ts`.
  * Server-side apply accepts all of these, so without this rule `kubectl apply`, Argo CD or Flux fail at deploy time.
  *
  * What the rule cannot see it does not judge: a field a `RuntimeWriter` writes in the cluster (or a field whose
@@ -31,7 +34,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const podSpecValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'pod spec validity',
-  explanation: "A pod spec must pass the API server's validation (container names, images, ports, env names, volumes and their mounts); server-side apply accepts what validation refuses, so the apply fails at deploy time, after earlier steps were applied.",
+  explanation: "A pod spec must pass the API server's validation (container names, images, ports, env names, volumes and their mounts, resource requests and limits); server-side apply accepts what validation refuses, so the apply fails at deploy time, after earlier steps were applied.",
   run: ({ facts }) => {
     const writersAt = fieldWriters(facts);
     const found: RuleFinding[] = [];
