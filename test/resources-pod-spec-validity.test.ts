@@ -50,7 +50,7 @@ test('cdk8s-plus resources (cpu and memory requests and limits), env from the do
       envVariables: {
         POD_NAME: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAME),
         NODE_IP: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.NODE_IP),
-        CPU_LIMIT: kplus.EnvValue.fromResource(kplus.ResourceFieldPaths.CPU_LIMIT, kplus.Cpu.millis(1)),
+        CPU_LIMIT: kplus.EnvValue.fromResource(kplus.ResourceFieldPaths.CPU_LIMIT, { divisor: '1m' }),
         MEMORY_REQUEST: kplus.EnvValue.fromResource(kplus.ResourceFieldPaths.MEMORY_REQUEST),
       },
     }],

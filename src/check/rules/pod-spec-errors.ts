@@ -1,5 +1,6 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
+import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { isMap } from '../../private/maps';
 
 /*
@@ -35,7 +36,8 @@ export type PodSpecCheck =
   | 'env-name' | 'env-value-from' | 'env-key' | 'env-from-prefix' | 'env-from-source'
   | 'volume-name' | 'volume-source' | 'mount-name' | 'mount-path' | 'sub-path' | 'device-name' | 'device-path' | 'mount-device-overlap'
   | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container'
-  | 'resource-name' | 'resource-quantity' | 'request-limit' | 'hugepages' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation';
+  | 'resource-name' | 'resource-quantity' | 'request-limit' | 'hugepages' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
+  | 'pod-restart-policy' | 'active-deadline';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -67,6 +69,8 @@ export interface PodSpecPlace {
   readonly at: readonly string[];
   /** True for a Pod (`validatePodMetadataAndSpec`, `ValidatePodCreate`), false for a template. */
   readonly isPod: boolean;
+  /** The controller whose validation adds to the template's (its restart policy); none for a Pod or a PodTemplate. */
+  readonly owner?: PodTemplateOwner;
 }
 
 /**
@@ -79,10 +83,11 @@ export interface PodSpecPlace {
 export function podSpecPlace(group: string, kind: string): PodSpecPlace | undefined {
   if (group === '' && kind === 'Pod') return { at: ['spec'], isPod: true };
   if (group === '' && kind === 'PodTemplate') return { at: ['template', 'spec'], isPod: false };
-  if (group === '' && kind === 'ReplicationController') return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'apps' && ['Deployment', 'ReplicaSet', 'DaemonSet'].includes(kind)) return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'batch' && kind === 'Job') return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'batch' && kind === 'CronJob') return { at: ['spec', 'jobTemplate', 'spec', 'template', 'spec'], isPod: false };
+  if (group === '' && kind === 'ReplicationController') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'ReplicationController' };
+  if (group === 'apps' && (kind === 'Deployment' || kind === 'ReplicaSet')) return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'ReplicaSet' };
+  if (group === 'apps' && kind === 'DaemonSet') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'DaemonSet' };
+  if (group === 'batch' && kind === 'Job') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'Job' };
+  if (group === 'batch' && kind === 'CronJob') return { at: ['spec', 'jobTemplate', 'spec', 'template', 'spec'], isPod: false, owner: 'Job' };
   return undefined;
 }
 
@@ -216,6 +221,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
       ? { at: ephemeralAt, type: 'Forbidden', detail: 'cannot be set on create', check: 'ephemeral-containers' }
       : { at: ephemeralAt, type: 'Forbidden', detail: 'ephemeral containers not allowed in pod template', check: 'ephemeral-containers' });
   }
+
+  let jobSpec: unknown = manifest;
+  for (const segment of at.slice(0, -2)) jobSpec = isMap(jobSpec) ? jobSpec[segment] : undefined;
+  validateRestartPolicy(spec, at, place.owner, jobSpec, found);
 
   // validatePodHostNetworkDeps: with hostNetwork, a host port is the container port (a Pod's 0 is defaulted to it)
   if (spec.hostNetwork === true) {

@@ -69,6 +69,27 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       const near = ['Bidirectional', 'HostToContainer', 'None'].find((v) => v.toLowerCase() === value.toLowerCase());
       return { summary: 'must be "None", "HostToContainer" or "Bidirectional"', fix: near ? `Write "${near}".` : 'Write one of them (case matters), or drop it for None.' };
     }
+    case 'pod-restart-policy':
+      if (e.type === 'Required value') {
+        return {
+          summary: 'is missing or Always: a Job\'s pods run to completion, so its pod template\'s restartPolicy is OnFailure or Never (left out, it is defaulted to Always)',
+          fix: "Write restartPolicy: 'Never' (or 'OnFailure', to restart a failed container in its pod).",
+        };
+      }
+      if (e.type === 'Invalid value') return { summary: 'must be Never in a Job with a podFailurePolicy', fix: "Write restartPolicy: 'Never'." };
+      if (e.detail === 'supported values: "Always"') {
+        return {
+          summary: 'must be Always (or left out) in the pod template of a Deployment, ReplicaSet, DaemonSet or ReplicationController: its pods run until replaced',
+          fix: "Drop restartPolicy, or write 'Always'; a workload that runs to completion is a Job.",
+        };
+      }
+      if (e.detail === 'supported values: "OnFailure", "Never"') return { summary: 'must be "OnFailure" or "Never" in a Job', fix: 'Write one of them (case matters).' };
+      return { summary: 'must be "Always", "OnFailure" or "Never"', fix: 'Write one of them (case matters), or drop it for Always.' };
+    case 'active-deadline':
+      return {
+        summary: 'is set in the pod template of a workload whose pods run until replaced (a Deployment, ReplicaSet, DaemonSet or ReplicationController)',
+        fix: 'Drop activeDeadlineSeconds; a deadline belongs to a Job (its spec.activeDeadlineSeconds).',
+      };
     default:
       return { summary: e.detail ?? 'is refused', fix: 'Write what the API server accepts.' };
   }
