@@ -35,6 +35,19 @@ const BINARY_SUFFIX: Readonly<Record<number, string>> = { 10: 'Ki', 20: 'Mi', 30
 export function exactQuantity(value: unknown): ExactQuantity | undefined {
   const raw = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
   if (raw === undefined) return undefined;
+  // a program writes few distinct quantities, many times each
+  if (PARSED.has(raw)) return PARSED.get(raw);
+  if (PARSED.size >= PARSED_LIMIT) PARSED.clear();
+  const q = parseExact(raw);
+  PARSED.set(raw, q);
+  return q;
+}
+
+/** The quantities read so far, by text (an `ExactQuantity` is immutable). */
+const PARSED = new Map<string, ExactQuantity | undefined>();
+const PARSED_LIMIT = 4096;
+
+function parseExact(raw: string): ExactQuantity | undefined {
   const str = raw.trim();
   const parsed = parseQuantity(str);
   if (!parsed) return undefined;

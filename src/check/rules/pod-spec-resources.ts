@@ -45,7 +45,21 @@ export function isOvercommitAllowed(name: string): boolean {
 }
 
 /** `validateContainerResourceName` (and the `validateResourceName` it starts with): its messages. */
-export function containerResourceNameProblems(name: string): string[] {
+export function containerResourceNameProblems(name: string): readonly string[] {
+  if (STANDARD_CONTAINER_RESOURCES.has(name)) return [];
+  // a program names few resources, many times each
+  let problems = NAME_PROBLEMS.get(name);
+  if (problems === undefined) {
+    if (NAME_PROBLEMS.size >= 1024) NAME_PROBLEMS.clear();
+    problems = nameProblems(name);
+    NAME_PROBLEMS.set(name, problems);
+  }
+  return problems;
+}
+
+const NAME_PROBLEMS = new Map<string, readonly string[]>();
+
+function nameProblems(name: string): readonly string[] {
   const errs = isQualifiedName(name);
   const unqualified = !name.includes('/');
   if (errs.length === 0 && unqualified && !(STANDARD_RESOURCES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-'))) {
