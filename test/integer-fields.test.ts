@@ -33,7 +33,6 @@ function deployment(): any {
         metadata: { labels: { app: 'web' } },
         spec: {
           terminationGracePeriodSeconds: 30,
-          activeDeadlineSeconds: 600,
           securityContext: { runAsUser: 1000, fsGroup: 2000, supplementalGroups: [3000, 4000] },
           containers: [{
             name: 'web',
@@ -56,7 +55,7 @@ function job(): any {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name: 'once' },
-    spec: { backoffLimit: 4, completions: 1, parallelism: 1, ttlSecondsAfterFinished: 100, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'once', image: 'once:1.0' }] } } },
+    spec: { backoffLimit: 4, completions: 1, parallelism: 1, ttlSecondsAfterFinished: 100, template: { spec: { restartPolicy: 'Never', activeDeadlineSeconds: 600, containers: [{ name: 'once', image: 'once:1.0' }] } } },
   };
 }
 

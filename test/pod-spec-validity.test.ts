@@ -181,6 +181,8 @@ describe('what the API server refuses is refused at synth', () => {
     const { app, chart } = routing();
     const spec = { containers: [{ name: 'web' }] };
     const template = { metadata: { labels: { app: 'web' } }, spec };
+    // a Job's pods run to completion: its template's restartPolicy is Never or OnFailure
+    const jobTemplate = { ...template, spec: { ...spec, restartPolicy: 'Never' } };
     const objects: Array<[string, string, Record<string, unknown>]> = [
       ['v1', 'Pod', { spec }],
       ['v1', 'PodTemplate', { template }],
@@ -189,8 +191,8 @@ describe('what the API server refuses is refused at synth', () => {
       ['apps/v1', 'Deployment', { spec: { template } }],
       ['apps/v1', 'StatefulSet', { spec: { template } }],
       ['apps/v1', 'DaemonSet', { spec: { template } }],
-      ['batch/v1', 'Job', { spec: { template } }],
-      ['batch/v1', 'CronJob', { spec: { schedule: '@daily', jobTemplate: { spec: { template } } } }],
+      ['batch/v1', 'Job', { spec: { template: jobTemplate } }],
+      ['batch/v1', 'CronJob', { spec: { schedule: '@daily', jobTemplate: { spec: { template: jobTemplate } } } }],
     ];
     for (const [apiVersion, kind, body] of objects) new ApiObject(chart, kind, { apiVersion, kind, metadata: { name: 'web', namespace: 'shop' }, ...body });
 

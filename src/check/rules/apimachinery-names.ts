@@ -64,3 +64,35 @@ function chDirPrefix(value: string): string[] {
 export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? [] : [PORT_RANGE];
 }
+
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1123_SUBDOMAIN_ERR = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+
+/** `validation.IsDNS1123Subdomain`. */
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!DNS1123_SUBDOMAIN.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errs;
+}
+
+/** `validation.IsQualifiedName`: an optional DNS-1123 subdomain prefix and '/', then a name of at most 63 characters. */
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  if (parts.length > 2) {
+    return [`a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  const name = parts[parts.length - 1];
+  if (parts.length === 2) {
+    if (parts[0].length === 0) errs.push('prefix part must be non-empty');
+    else for (const m of isDNS1123Subdomain(parts[0])) errs.push(`prefix part ${m}`);
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}

@@ -1,12 +1,16 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
+import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
+import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
+import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
 import { isMap } from '../../private/maps';
 
 /*
  * What the Kubernetes 1.30 API server refuses in a pod spec (a Pod's `spec`, a template's `spec.template.spec`),
  * ported from kubernetes `pkg/apis/core/validation/validation.go` (`ValidatePodSpec`, `validateContainers`,
  * `validateInitContainers`, `validateEphemeralContainers`, `validateContainerCommon`, `validateContainerPorts`,
- * `ValidateVolumes`, `ValidateVolumeMounts`, `ValidateVolumeDevices`, `ValidateEnv`, `validateEnvVarValueFrom`,
- * `ValidateEnvFrom`, `validateProbe`, `validateHandler`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
+ * `ValidateVolumes`, `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`, `validateProbe`, `validateHandler`;
+ * a container's mounts and devices in `pod-spec-volume-mounts.ts`, its resources and its env's downward API selectors
+ * in `pod-spec-resources.ts`, the restart policy in `pod-spec-restart-policy.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
  * (no v1.30 tag could be read: the repository is over the fetch limit, and the index holds this copy), a commit of
  * the 1.31 cycle (it has 1.30's relaxed env names option and recursive read-only mounts, 1.31's
  * SupplementalGroupsPolicy, not yet 1.31's image volumes) whose functions ported here are 1.30's; and the message
@@ -32,18 +36,27 @@ export type PodSpecCheck =
   | 'port-name' | 'port-name-unique' | 'container-port' | 'host-port' | 'protocol' | 'host-network-port' | 'host-port-conflict'
   | 'env-name' | 'env-value-from' | 'env-key' | 'env-from-prefix' | 'env-from-source'
   | 'volume-name' | 'volume-source' | 'mount-name' | 'mount-path' | 'sub-path' | 'device-name' | 'device-path' | 'mount-device-overlap'
-  | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container';
+  | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container'
+  | 'resource-name' | 'resource-quantity' | 'request-limit' | 'hugepages' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
+  | 'pod-restart-policy' | 'active-deadline';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
   /** The field, as manifest path segments from the object's root (list indexes as digits). */
   readonly at: readonly string[];
+  /** True when the last segment of `at` is a map key (a resource name), which the API server prints `[key]`. */
+  readonly keyed?: boolean;
   readonly type: PodSpecErrorType;
   /** The value the error quotes (`Invalid value: "Web"`); absent for the types that quote none. */
   readonly value?: string | number;
   /** The API server's detail text, after the value. */
   readonly detail?: string;
   readonly check: PodSpecCheck;
+  /**
+   * The field of the manifest the error is about, when the API server names another (the request that exceeds its
+   * limit, where it names `resources.requests`; the mount whose propagation it names `volumeMounts.mountPropagation`).
+   */
+  readonly field?: readonly string[];
   /**
    * Other fields the verdict depends on (the pod's volumes for a mount's volume name, the other container of a
    * duplicate name): a runtime writer of any of them can change it.
@@ -57,6 +70,8 @@ export interface PodSpecPlace {
   readonly at: readonly string[];
   /** True for a Pod (`validatePodMetadataAndSpec`, `ValidatePodCreate`), false for a template. */
   readonly isPod: boolean;
+  /** The controller whose validation adds to the template's (its restart policy); none for a Pod or a PodTemplate. */
+  readonly owner?: PodTemplateOwner;
 }
 
 /**
@@ -69,10 +84,11 @@ export interface PodSpecPlace {
 export function podSpecPlace(group: string, kind: string): PodSpecPlace | undefined {
   if (group === '' && kind === 'Pod') return { at: ['spec'], isPod: true };
   if (group === '' && kind === 'PodTemplate') return { at: ['template', 'spec'], isPod: false };
-  if (group === '' && kind === 'ReplicationController') return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'apps' && ['Deployment', 'ReplicaSet', 'DaemonSet'].includes(kind)) return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'batch' && kind === 'Job') return { at: ['spec', 'template', 'spec'], isPod: false };
-  if (group === 'batch' && kind === 'CronJob') return { at: ['spec', 'jobTemplate', 'spec', 'template', 'spec'], isPod: false };
+  if (group === '' && kind === 'ReplicationController') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'ReplicationController' };
+  if (group === 'apps' && (kind === 'Deployment' || kind === 'ReplicaSet')) return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'ReplicaSet' };
+  if (group === 'apps' && kind === 'DaemonSet') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'DaemonSet' };
+  if (group === 'batch' && kind === 'Job') return { at: ['spec', 'template', 'spec'], isPod: false, owner: 'Job' };
+  if (group === 'batch' && kind === 'CronJob') return { at: ['spec', 'jobTemplate', 'spec', 'template', 'spec'], isPod: false, owner: 'Job' };
   return undefined;
 }
 
@@ -81,12 +97,17 @@ export function apiServerText(e: PodSpecError): string {
   let body: string = e.type;
   if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden') body += `: ${goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
-  return `${goPath(e.at)}: ${body}`;
+  return `${goPath(e.at, e.keyed)}: ${body}`;
 }
 
-/** A field path as `field.Path.String()` prints it: `spec.containers[0].ports[1].name`. */
-export function goPath(at: readonly string[]): string {
-  return at.reduce((s, segment) => (/^\d+$/.test(segment) ? `${s}[${segment}]` : s ? `${s}.${segment}` : segment), '');
+/**
+ * A field path as `field.Path.String()` prints it: `spec.containers[0].ports[1].name`, and with `keyed` its last
+ * segment as a map key (`resources.limits[nvidia.com/gpu]`).
+ */
+export function goPath(at: readonly string[], keyed = false): string {
+  const path = keyed ? at.slice(0, -1) : at;
+  const text = path.reduce((s, segment) => (/^\d+$/.test(segment) ? `${s}[${segment}]` : s ? `${s}.${segment}` : segment), '');
+  return keyed ? `${text}[${at[at.length - 1]}]` : text;
 }
 
 /** A value as Go's `%q` or `%v` prints it. */
@@ -202,6 +223,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
       : { at: ephemeralAt, type: 'Forbidden', detail: 'ephemeral containers not allowed in pod template', check: 'ephemeral-containers' });
   }
 
+  let jobSpec: unknown = manifest;
+  for (const segment of at.slice(0, -2)) jobSpec = isMap(jobSpec) ? jobSpec[segment] : undefined;
+  validateRestartPolicy(spec, at, place.owner, jobSpec, found);
+
   // validatePodHostNetworkDeps: with hostNetwork, a host port is the container port (a Pod's 0 is defaulted to it)
   if (spec.hostNetwork === true) {
     containers.forEach((c, i) => {
@@ -219,7 +244,8 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   return found;
 }
 
-interface PodContext {
+/** What a container's checks read of its pod. */
+export interface PodContext {
   /** The names of the pod's volumes, each with its source fields. */
   readonly volumes: ReadonlyMap<string, readonly string[]>;
   readonly volumesAt: readonly string[];
@@ -266,8 +292,9 @@ function validateContainerCommon(c: unknown, at: readonly string[], ctx: PodCont
   }
   validateContainerPorts(c.ports, [...at, 'ports'], found);
   validateEnv(c.env, [...at, 'env'], found);
+  validateResourceRequirements(c.resources, [...at, 'resources'], found);
   validateEnvFrom(c.envFrom, [...at, 'envFrom'], found);
-  validateVolumeMounts(c.volumeMounts, [...at, 'volumeMounts'], c.volumeDevices, [...at, 'volumeDevices'], ctx, found);
+  validateVolumeMounts(c.volumeMounts, [...at, 'volumeMounts'], c.volumeDevices, [...at, 'volumeDevices'], isPrivileged(c), ctx, found);
   validateVolumeDevices(c.volumeDevices, [...at, 'volumeDevices'], c.volumeMounts, [...at, 'volumeMounts'], ctx, found);
   const pull = str(c.imagePullPolicy);
   if (pull && !['Always', 'IfNotPresent', 'Never'].includes(pull)) {
@@ -346,6 +373,8 @@ function validateEnv(value: unknown, at: readonly string[], found: Found): void 
     if (sources.length === 0) {
       found.push({ at: [...eAt, 'valueFrom'], type: 'Invalid value', value: '', detail: 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`', check: 'env-value-from' });
     }
+    if (isMap(from.fieldRef)) validateEnvFieldRef(from.fieldRef, [...eAt, 'valueFrom', 'fieldRef'], found);
+    if (isMap(from.resourceFieldRef)) validateEnvResourceFieldRef(from.resourceFieldRef, [...eAt, 'valueFrom', 'resourceFieldRef'], found);
     for (const ref of ['configMapKeyRef', 'secretKeyRef']) {
       const selector = from[ref];
       if (!isMap(selector)) continue;
@@ -371,108 +400,6 @@ function validateEnvFrom(value: unknown, at: readonly string[], found: Found): v
       // the API server names the list, not the entry
       found.push({ at, type: 'Invalid value', value: '', detail: 'must specify one of: `configMapRef` or `secretRef`', check: 'env-from-source', depends: [[...at, String(i)]] });
     }
-  });
-}
-
-/** `GetVolumeMountMap` or `GetVolumeDeviceMap`: the path of each name (the last of a name), with where it is. */
-function pathsByName(value: unknown, pathField: string, at: readonly string[]): Map<string, { path: unknown; at: readonly string[] }> {
-  const byName = new Map<string, { path: unknown; at: readonly string[] }>();
-  list(value).forEach((e, i) => { if (isMap(e) && typeof e.name === 'string') byName.set(e.name, { path: e[pathField], at: [...at, String(i)] }); });
-  return byName;
-}
-
-/** The element of `byName` whose path is `path`. */
-function withPath(byName: ReadonlyMap<string, { path: unknown; at: readonly string[] }>, path: unknown): readonly string[] | undefined {
-  for (const e of byName.values()) if (e.path === path) return e.at;
-  return undefined;
-}
-
-/**
- * `ValidateVolumeMounts`: a volume of the pod by name, a mount path, a sub path inside the volume; neither the name
- * nor the path a volume device's of the container.
- */
-function validateVolumeMounts(
-  value: unknown, at: readonly string[], devices: unknown, devicesAt: readonly string[], ctx: PodContext, found: Found,
-): void {
-  const deviceMap = pathsByName(devices, 'devicePath', devicesAt);
-  list(value).forEach((m, i) => {
-    if (!isMap(m)) return;
-    const mAt = [...at, String(i)];
-    const name = m.name;
-    if (name === undefined || name === null || name === '') found.push({ at: [...mAt, 'name'], type: 'Required value', check: 'mount-name' });
-    // a missing name is "", which no volume has either
-    const named = typeof name === 'string' ? name : name === undefined || name === null ? '' : undefined;
-    if (named !== undefined && !ctx.volumes.has(named)) {
-      found.push({ at: [...mAt, 'name'], type: 'Not found', value: named, check: 'mount-name', depends: [ctx.volumesAt] });
-    }
-    if (m.mountPath === undefined || m.mountPath === null || m.mountPath === '') {
-      found.push({ at: [...mAt, 'mountPath'], type: 'Required value', check: 'mount-path' });
-    }
-    if (typeof name === 'string' && deviceMap.has(name)) {
-      found.push({ at: [...mAt, 'name'], type: 'Invalid value', value: name, detail: 'must not already exist in volumeDevices', check: 'mount-device-overlap', depends: [deviceMap.get(name)!.at] });
-    }
-    const device = typeof m.mountPath === 'string' ? withPath(deviceMap, m.mountPath) : undefined;
-    if (device) {
-      found.push({ at: [...mAt, 'mountPath'], type: 'Invalid value', value: m.mountPath as string, detail: 'must not already exist as a path in volumeDevices', check: 'mount-device-overlap', depends: [device] });
-    }
-    const subPath = str(m.subPath);
-    // the API server names `volumeMounts.subPath`, without the index (validateLocalDescendingPath of fldPath)
-    if (subPath) validateLocalDescendingPath(subPath, [...at, 'subPath'], mAt, found);
-    const expr = str(m.subPathExpr);
-    if (expr) {
-      if (subPath) found.push({ at: [...mAt, 'subPathExpr'], type: 'Invalid value', value: expr, detail: 'subPathExpr and subPath are mutually exclusive', check: 'sub-path' });
-      validateLocalDescendingPath(expr, [...at, 'subPathExpr'], mAt, found);
-    }
-  });
-}
-
-function validateLocalDescendingPath(path: string, at: readonly string[], element: readonly string[], found: Found): void {
-  if (path.startsWith('/')) found.push({ at, type: 'Invalid value', value: path, detail: 'must be a relative path', check: 'sub-path', depends: [element] });
-  if (path.replace(/\\/g, '/').split('/').includes('..')) found.push({ at, type: 'Invalid value', value: path, detail: "must not contain '..'", check: 'sub-path', depends: [element] });
-}
-
-/**
- * `ValidateVolumeDevices`: a PersistentVolumeClaim or ephemeral volume of the pod by a name unique in the container,
- * and a device path; neither a volume mount's of the container.
- */
-function validateVolumeDevices(
-  value: unknown, at: readonly string[], mounts: unknown, mountsAt: readonly string[], ctx: PodContext, found: Found,
-): void {
-  const mountMap = pathsByName(mounts, 'mountPath', mountsAt);
-  const names = new Map<string, readonly string[]>();
-  list(value).forEach((d, i) => {
-    if (!isMap(d)) return;
-    const dAt = [...at, String(i)];
-    const name = d.name;
-    if (name === undefined || name === null || name === '') {
-      found.push({ at: [...dAt, 'name'], type: 'Required value', check: 'device-name' });
-    }
-    if (typeof name === 'string' && names.has(name)) {
-      found.push({ at: [...dAt, 'name'], type: 'Invalid value', value: name, detail: 'must be unique', check: 'device-name', depends: [names.get(name)!] });
-    }
-    const named = typeof name === 'string' ? name : name === undefined || name === null ? '' : undefined;
-    if (named !== undefined) {
-      const sources = ctx.volumes.get(named);
-      if (!sources) {
-        found.push({ at: [...dAt, 'name'], type: 'Not found', value: named, check: 'device-name', depends: [ctx.volumesAt] });
-      } else if (!sources.includes('persistentVolumeClaim') && !sources.includes('ephemeral')) {
-        found.push({ at: [...dAt, 'name'], type: 'Invalid value', value: named, detail: 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode', check: 'device-name', depends: [ctx.volumesAt] });
-      }
-    }
-    const path = d.devicePath;
-    if (path === undefined || path === null || path === '') {
-      found.push({ at: [...dAt, 'devicePath'], type: 'Required value', check: 'device-path' });
-    } else if (typeof path === 'string' && path.replace(/\\/g, '/').split('/').includes('..')) {
-      found.push({ at: [...dAt, 'devicePath'], type: 'Invalid value', value: path, detail: "can not contain backsteps ('..')", check: 'device-path' });
-    }
-    if (typeof name === 'string' && mountMap.has(name)) {
-      found.push({ at: [...dAt, 'name'], type: 'Invalid value', value: name, detail: 'must not already exist in volumeMounts', check: 'mount-device-overlap', depends: [mountMap.get(name)!.at] });
-    }
-    const mount = typeof path === 'string' ? withPath(mountMap, path) : undefined;
-    if (mount) {
-      found.push({ at: [...dAt, 'devicePath'], type: 'Invalid value', value: path as string, detail: 'must not already exist as a path in volumeMounts', check: 'mount-device-overlap', depends: [mount] });
-    }
-    if (typeof name === 'string' && name !== '' && !names.has(name)) names.set(name, dAt);
   });
 }
 

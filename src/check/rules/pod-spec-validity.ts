@@ -1,6 +1,7 @@
 import { isValidPortName } from './apimachinery-names';
 import { expectation, FORMATS, problemOf, suggest } from './object-validity';
 import { apiServerText, PodSpecError, podSpecErrors, PodSpecPlace, podSpecPlace } from './pod-spec-errors';
+import { explainResources } from './pod-spec-resource-advice';
 import { fieldWriters } from './scalar-types';
 import { fieldPathOf, unseenBy } from './unseen-fields';
 import type { Facts, ObjectFact } from '../../collect/facts';
@@ -20,7 +21,10 @@ import { defineRule, RuleFinding } from '../rule';
  * does not validate: `podSpecPlace`): a container without a name
  * or image, a container name that is no DNS-1123 label or that another container of the pod has, a port name that
  * is no IANA service name or repeats in its container, a port number out of range, an env name that is no
- * environment variable name, a volume mount that names no volume of the pod, and the rest of `pod-spec-errors.ts`.
+ * environment variable name, a volume mount that names no volume of the pod, a request above its limit (or, for a GPU,
+ * hugepages or another resource that cannot be overcommitted, one unequal to it or without one), a resource name no
+ * container takes, an env `fieldRef` no env var can read, a `Bidirectional` mount of an unprivileged container, and the
+ * rest of `pod-spec-errors.ts` and `pod-spec-resources.ts`.
  * Server-side apply accepts all of these, so without this rule `kubectl apply`, Argo CD or Flux fail at deploy time.
  *
  * What the rule cannot see it does not judge: a field a `RuntimeWriter` writes in the cluster (or a field whose
@@ -30,7 +34,7 @@ import { defineRule, RuleFinding } from '../rule';
 export const podSpecValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'pod spec validity',
-  explanation: "A pod spec must pass the API server's validation (container names, images, ports, env names, volumes and their mounts); server-side apply accepts what validation refuses, so the apply fails at deploy time, after earlier steps were applied.",
+  explanation: "A pod spec must pass the API server's validation (container names, images, ports, env names, volumes and their mounts, resource requests and limits); server-side apply accepts what validation refuses, so the apply fails at deploy time, after earlier steps were applied.",
   run: ({ facts }) => {
     const writersAt = fieldWriters(facts);
     const found: RuleFinding[] = [];
@@ -66,9 +70,9 @@ export function podSpecFindings(
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
   const groups = new Map<string, PodSpecError[]>();
   for (const e of errors) {
-    const paths = [e.at, ...(e.depends ?? [])];
+    const paths = [e.at, ...(e.field ? [e.field] : []), ...(e.depends ?? [])];
     if (paths.some((p) => unseen(p, fieldPathOf(p, object.manifest, topology)))) continue;
-    const key = `${e.at.join('\u0000')}\u0001${e.check}`;
+    const key = `${(e.field ?? e.at).join('\u0000')}\u0001${e.check}`;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const refusal = options.refusal ?? ((group: readonly PodSpecError[]) => `the API server refuses it: ${group.map(apiServerText).join('; ')}`);
@@ -113,11 +117,12 @@ function describe(
   refusal: string,
 ): RuleFinding {
   const e = errors[0];
-  const field = fieldText(e.at, object.manifest, topology);
-  const value = valueAt(object.manifest, e.at);
+  const at = e.field ?? e.at;
+  const field = fieldText(at, object.manifest, topology);
+  const value = valueAt(object.manifest, at);
   const shown = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? ` (${JSON.stringify(value)})` : '';
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
-  const path = fieldPathOf(e.at, object.manifest, topology);
+  const path = fieldPathOf(at, object.manifest, topology);
   // a key field (a container's name) is written with its element: its writers are the element's
   const writers = writersAt(object, formatPath(path));
   const element = writers.length === 0 && isElementKey(path[path.length - 2] ?? '') ? writersAt(object, formatPath(path.slice(0, -1))) : writers;
@@ -260,6 +265,8 @@ function explain(e: PodSpecError, value: unknown, object: ObjectFact, topology: 
       return { summary: numberSummary(e.detail ?? ''), fix: e.detail === 'must not be set for readinessProbes' ? 'Drop it.' : e.detail === 'must be 1' ? 'Write 1, or drop it.' : 'Write a number the API server accepts, or drop it for the default.' };
     case 'probe-port':
       return { summary: `must be a port number from 1 to 65535, or the name of a port of the container (${IANA})`, fix: "Use the port's number, or the name of a port of the container." };
+    default:
+      return explainResources(e);
   }
 }
 

@@ -1,0 +1,96 @@
+import type { PodSpecError } from './pod-spec-errors';
+
+/*
+ * What the pod spec rule says about the errors of `pod-spec-resources.ts` (a container's resources, its env's
+ * downward API selectors) and of mount propagation: what is wrong in the rule's words, and what to write instead.
+ */
+
+const CONTAINER_RESOURCES = 'cpu, memory, ephemeral-storage, hugepages-<page size> (such as hugepages-2Mi), or an extended resource: a domain outside kubernetes.io, \'/\' and a name (such as nvidia.com/gpu)';
+const ENV_FIELDS = "metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP or status.podIPs";
+const ENV_RESOURCES = 'limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory, requests.ephemeral-storage, or limits.hugepages-<size>, requests.hugepages-<size>';
+/** Resource names people write for a standard one. */
+const NEAR_NAMES: Readonly<Record<string, string>> = { gpu: 'nvidia.com/gpu', storage: 'ephemeral-storage', mem: 'memory', ram: 'memory', cores: 'cpu' };
+
+/** The summary and fix of an error of `pod-spec-resources.ts`, or of mount propagation. */
+export function explainResources(e: PodSpecError): { summary: string; fix: string } {
+  switch (e.check) {
+    case 'resource-name': {
+      const name = e.at[e.at.length - 1];
+      const lower = name.toLowerCase();
+      const near = ['cpu', 'memory', 'ephemeral-storage'].includes(lower) ? lower : NEAR_NAMES[lower];
+      return {
+        summary: `names ${JSON.stringify(name)}, which is no resource a container can request or limit: ${CONTAINER_RESOURCES}`,
+        fix: near ? `Write ${JSON.stringify(near)}.` : 'Name one of them.',
+      };
+    }
+    case 'resource-quantity':
+      return { summary: 'is negative: a resource quantity is 0 or more', fix: 'Write a quantity of 0 or more.' };
+    case 'request-limit': {
+      const name = e.depends![0][e.depends![0].length - 1];
+      const limit = /limit of (.*)$/.exec(e.detail ?? '')?.[1];
+      if (e.type === 'Required value') {
+        return {
+          summary: `has no limit beside it: ${name} cannot be overcommitted (hugepages and extended resources), so a request needs a limit, equal to it`,
+          fix: `Set limits[${JSON.stringify(name)}] to the request too, or move the request to limits (the request then defaults to the limit).`,
+        };
+      }
+      if (e.detail?.startsWith('must be equal')) {
+        return {
+          summary: `differs from its limit (${limit}): ${name} cannot be overcommitted (hugepages and extended resources), so a request must equal its limit`,
+          fix: `Set the request to ${limit}, or leave it out (it then defaults to the limit).`,
+        };
+      }
+      return {
+        summary: `is more than its limit (${limit}): a container's request of ${name} is at most its limit`,
+        fix: `Lower the request to at most ${limit}, or raise the limit.`,
+      };
+    }
+    case 'hugepages':
+      return { summary: 'sets hugepages without cpu or memory: a container that requests or limits hugepages must request or limit cpu or memory too', fix: 'Add a cpu or memory request or limit.' };
+    case 'env-field-ref':
+      if (e.type === 'Required value') return { summary: 'is missing: a fieldRef names the field of the pod it reads', fix: `Read one of ${ENV_FIELDS}.` };
+      if (e.detail?.startsWith('error converting fieldPath: unsupported pod version')) return { summary: 'reads a pod of an apiVersion other than v1', fix: "Write apiVersion: 'v1', or leave it out." };
+      if (e.type === 'Unsupported value' || e.detail?.startsWith('error converting fieldPath')) {
+        return { summary: 'is no field of the pod an env var can read', fix: `Read one of ${ENV_FIELDS}.` };
+      }
+      return { summary: `reads the key ${JSON.stringify(e.value)}, which is no label or annotation key (a qualified name)`, fix: "Write a key such as metadata.labels['app'] or metadata.annotations['example.com/owner']." };
+    case 'env-resource-ref':
+      if (e.type === 'Required value') return { summary: 'is missing: a resourceFieldRef names the resource it reads', fix: `Read one of ${ENV_RESOURCES}.` };
+      if (e.type === 'Unsupported value') return { summary: 'is no resource of the container an env var can read', fix: `Read one of ${ENV_RESOURCES}.` };
+      return {
+        summary: `is no divisor the API server takes for ${JSON.stringify(e.value)}`,
+        fix: 'Use 1m or 1 for cpu; 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei for memory, ephemeral storage and hugepages.',
+      };
+    case 'mount-propagation': {
+      if (e.type === 'Forbidden') {
+        return { summary: 'is Bidirectional in a container that is not privileged', fix: 'Use HostToContainer, or make the container privileged (securityContext: { privileged: true }).' };
+      }
+      const value = String(e.value ?? '');
+      const near = ['Bidirectional', 'HostToContainer', 'None'].find((v) => v.toLowerCase() === value.toLowerCase());
+      return { summary: 'must be "None", "HostToContainer" or "Bidirectional"', fix: near ? `Write "${near}".` : 'Write one of them (case matters), or drop it for None.' };
+    }
+    case 'pod-restart-policy':
+      if (e.type === 'Required value') {
+        return {
+          summary: 'is missing or Always: a Job\'s pods run to completion, so its pod template\'s restartPolicy is OnFailure or Never (left out, it is defaulted to Always)',
+          fix: "Write restartPolicy: 'Never' (or 'OnFailure', to restart a failed container in its pod).",
+        };
+      }
+      if (e.type === 'Invalid value') return { summary: 'must be Never in a Job with a podFailurePolicy', fix: "Write restartPolicy: 'Never'." };
+      if (e.detail === 'supported values: "Always"') {
+        return {
+          summary: 'must be Always (or left out) in the pod template of a Deployment, ReplicaSet, DaemonSet or ReplicationController: its pods run until replaced',
+          fix: "Drop restartPolicy, or write 'Always'; a workload that runs to completion is a Job.",
+        };
+      }
+      if (e.detail === 'supported values: "OnFailure", "Never"') return { summary: 'must be "OnFailure" or "Never" in a Job', fix: 'Write one of them (case matters).' };
+      return { summary: 'must be "Always", "OnFailure" or "Never"', fix: 'Write one of them (case matters), or drop it for Always.' };
+    case 'active-deadline':
+      return {
+        summary: 'is set in the pod template of a workload whose pods run until replaced (a Deployment, ReplicaSet, DaemonSet or ReplicationController)',
+        fix: 'Drop activeDeadlineSeconds; a deadline belongs to a Job (its spec.activeDeadlineSeconds).',
+      };
+    default:
+      return { summary: e.detail ?? 'is refused', fix: 'Write what the API server accepts.' };
+  }
+}

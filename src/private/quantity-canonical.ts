@@ -1,0 +1,143 @@
+import { parseQuantity } from './quantity';
+
+/*
+ * The value of a Kubernetes quantity and the text the API server prints for it, ported from k8s.io/apimachinery
+ * v0.30.14 (Kubernetes 1.30) `pkg/api/resource`: `ParseQuantity` (what a text stands for, rounded up to 1n and a
+ * binary quantity capped at 2^63-1), `Quantity.Cmp`, and `Quantity.String` (`CanonicalizeBytes`: `1.5` prints
+ * `1500m`, `0.5Gi` `512Mi`, `1024Mi` `1Gi`), including the text `ParseQuantity` keeps when it is already canonical
+ * (so `+1` prints `+1`, as Go prints it). The API server quotes `String()` in its messages (`must be less than or
+ * equal to cpu limit of 1500m`).
+ */
+
+/** How a quantity prints: the kind of suffix it was written with. */
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/** A quantity's exact value, `unscaled * 10^scale`, as `ParseQuantity` leaves it. */
+export interface ExactQuantity {
+  readonly unscaled: bigint;
+  readonly scale: number;
+  readonly format: QuantityFormat;
+  /** The text `ParseQuantity` keeps as the quantity's `String()` (the input, when it is canonical). */
+  readonly text?: string;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+/** Exponents past this are left unjudged: their values are out of reach of any real quantity. */
+const EXPONENT_LIMIT = 1000;
+const DECIMAL_SUFFIX: Readonly<Record<number, string>> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIX: Readonly<Record<number, string>> = { 10: 'Ki', 20: 'Mi', 30: 'Gi', 40: 'Ti', 50: 'Pi', 60: 'Ei' };
+
+/**
+ * The quantity a manifest value stands for as `Quantity.UnmarshalJSON` reads it (a string, or a JSON number by its
+ * text), or undefined when the API server cannot parse it (the quantity-formats rule's) or its exponent is beyond
+ * `1e±1000` (left unjudged).
+ */
+export function exactQuantity(value: unknown): ExactQuantity | undefined {
+  const raw = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+  if (raw === undefined) return undefined;
+  // a program writes few distinct quantities, many times each
+  if (PARSED.has(raw)) return PARSED.get(raw);
+  if (PARSED.size >= PARSED_LIMIT) PARSED.clear();
+  const q = parseExact(raw);
+  PARSED.set(raw, q);
+  return q;
+}
+
+/** The quantities read so far, by text (an `ExactQuantity` is immutable). */
+const PARSED = new Map<string, ExactQuantity | undefined>();
+const PARSED_LIMIT = 4096;
+
+function parseExact(raw: string): ExactQuantity | undefined {
+  const str = raw.trim();
+  const parsed = parseQuantity(str);
+  if (!parsed) return undefined;
+  if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI', text: '0' };
+  const suffix = str.slice(/^[+-]?[0-9]*(?:\.[0-9]*)?/.exec(str)![0].length);
+  const format: QuantityFormat = parsed.exp2 > 0 ? 'BinarySI' : /^[eE]./.test(suffix) ? 'DecimalExponent' : 'DecimalSI';
+  // interpret's int32(exponent): an exponent past int32 wraps
+  const exponent = format === 'DecimalExponent' ? Number(BigInt.asIntN(32, BigInt(suffix.slice(1)))) : format === 'BinarySI' ? parsed.exp2 : parsed.exp10;
+  if (Math.abs(exponent) > EXPONENT_LIMIT) return undefined;
+  const num = parsed.whole;
+  const denom = parsed.fraction;
+  const digits = BigInt(num + denom);
+  const sign = parsed.negative ? -1n : 1n;
+  let unscaled = format === 'BinarySI' ? digits * 2n ** BigInt(exponent) : digits;
+  let scale = (format === 'BinarySI' ? 0 : exponent) - denom.length;
+  let outFormat = format;
+  // "rounds non-zero values up to the minimum representable value" (1n), away from zero
+  if (unscaled !== 0n && scale < -9) {
+    const divisor = 10n ** BigInt(-9 - scale);
+    unscaled = (unscaled + divisor - 1n) / divisor;
+    scale = -9;
+  }
+  if (format === 'BinarySI') {
+    if (compareMagnitude(unscaled, scale, INT64_MAX, 0) > 0) {
+      unscaled = INT64_MAX;
+      scale = 0;
+    }
+    if (unscaled !== 0n && compareMagnitude(unscaled, scale, 1n, 0) < 0) outFormat = 'DecimalSI';
+  }
+  return { unscaled: sign * unscaled, scale, format: outFormat, text: keptText(str, format, exponent, num, denom) };
+}
+
+/** The text `ParseQuantity`'s int64 fast path keeps when the input is already canonical, or undefined. */
+function keptText(str: string, format: QuantityFormat, exponent: number, num: string, denom: string): string | undefined {
+  if (format === 'BinarySI') {
+    // mantissa << exponent with its precision estimate (15 digits less ~0.3 per power of two)
+    if (denom.length > 0 || 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 < 0) return undefined;
+    const value = BigInt(num);
+    if (value * 2n ** BigInt(exponent) > INT64_MAX) return undefined;
+    // Go's `value&0x07 != 0`
+    return value % 8n !== 0n ? str : undefined;
+  }
+  const scale = exponent - denom.length;
+  if (18 - (num.length + denom.length) < 0 || scale < -9) return undefined;
+  const shifted = num + denom;
+  return scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0' ? str : undefined;
+}
+
+/** `Quantity.Cmp`: -1, 0 or 1 as `a` is less than, equal to or greater than `b`. */
+export function compareQuantities(a: ExactQuantity, b: ExactQuantity): number {
+  const s = Math.min(a.scale, b.scale);
+  const x = a.unscaled * 10n ** BigInt(a.scale - s);
+  const y = b.unscaled * 10n ** BigInt(b.scale - s);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function compareMagnitude(unscaled: bigint, scale: number, other: bigint, otherScale: number): number {
+  const abs = unscaled < 0n ? -unscaled : unscaled;
+  return compareQuantities({ unscaled: abs, scale, format: 'DecimalSI' }, { unscaled: other, scale: otherScale, format: 'DecimalSI' });
+}
+
+/** `Quantity.String()`: the kept text, else the canonical form (`CanonicalizeBytes`). */
+export function quantityString(q: ExactQuantity): string {
+  if (q.text !== undefined) return q.text;
+  if (q.unscaled === 0n) return '0';
+  let format = q.format;
+  if (format === 'BinarySI') {
+    // -1024 < q < 1024, or a fraction: printed as DecimalSI ("don't lose precision")
+    if (compareMagnitude(q.unscaled, q.scale, 1024n, 0) < 0 || (q.scale < 0 && q.unscaled % 10n ** BigInt(-q.scale) !== 0n)) {
+      format = 'DecimalSI';
+    } else {
+      let n = q.scale >= 0 ? q.unscaled * 10n ** BigInt(q.scale) : q.unscaled / 10n ** BigInt(-q.scale);
+      let times = 0;
+      while (n % 1024n === 0n) {
+        n /= 1024n;
+        times++;
+      }
+      return `${n}${BINARY_SUFFIX[times * 10] ?? ''}`;
+    }
+  }
+  let mantissa = q.unscaled;
+  let exponent = q.scale;
+  while (mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    exponent++;
+  }
+  while (((exponent % 3) + 3) % 3 !== 0) {
+    mantissa *= 10n;
+    exponent--;
+  }
+  const suffix = format === 'DecimalExponent' ? (exponent === 0 ? '' : `e${exponent}`) : DECIMAL_SUFFIX[exponent] ?? '';
+  return `${mantissa}${suffix}`;
+}
