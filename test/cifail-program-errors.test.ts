@@ -291,3 +291,27 @@ describe.each(CASES)('$name', (c) => {
     if (message !== '') expect(runs.text.stderr).toContain(message.split('\n')[0]);
   });
 });
+
+describe('an app that ends well without synthesizing a CapabilityApp (no report)', () => {
+  const app = `${RUN_TS} main.ts`;
+  let runs: Record<'json' | 'github', CliRun>;
+
+  beforeAll(() => {
+    const dir = appFolder({ 'main.ts': "import { App } from 'cdk8s';\nnew App().synth();\n" });
+    runs = { json: cli(dir, ['plan', '--app', app, '--format', 'json']), github: cli(dir, ['plan', '--app', app, '--format', 'github']) };
+  });
+
+  const SUMMARY = `the app '${app}' ended (exit code 0) without synthesizing a CapabilityApp, so there is no plan: its root is not a CapabilityApp, or it never calls app.synth()`;
+
+  test('--format json: failure of kind no-report, exit 1', () => {
+    expect(runs.json.code).toBe(1);
+    const document = JSON.parse(runs.json.stdout);
+    expect(schemaErrors('plan-output.schema.json', document)).toEqual([]);
+    expect(document).toEqual({ formatVersion: 1, accepted: false, findings: [], failure: { kind: 'no-report', app, exitCode: 0, message: '', summary: SUMMARY } });
+  });
+
+  test('--format github: one ::error line that says so', () => {
+    expect(runs.github.code).toBe(1);
+    expect(runs.github.stdout).toBe(`::error title=the app's program failed (not a cdk-capability violation)::${SUMMARY}\n`);
+  });
+});
