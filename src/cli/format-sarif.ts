@@ -30,9 +30,9 @@ export function ownVersion(): string {
  * (`executionSuccessful`, SARIF §3.20.14): a refusal is a successful run with results.
  *
  * An app that failed (a thrown error, an exit without a report) is a run without results whose invocation is
- * not successful, with one `toolExecutionNotifications` entry (§3.20.21): the program's own error, at the
- * program's frame as its physical location when one is known, and the error's kind, message and stack as its
- * `exception` (§3.58).
+ * not successful, with one `toolExecutionNotifications` entry (§3.20.21, a notification, §3.58): the program's
+ * own error, at the program's frame as its physical location when one is known, and the error's kind, message
+ * and stack as its `exception`.
  *
  * @param root the folder the files are relative to, as a `file://` URI base
  * @param failure the app's failure, when it gave no report
