@@ -252,7 +252,7 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: `Error: boom after synth\ncdk-capability plan: the app '${exits}' synthesized, then ended with exit code 5: no plan is printed for an app that fails.\n`,
+      stderr: `Error: boom after synth\ncdk-capability plan: the app '${exits}' synthesized, then ended with exit code 5: the error above is the program's own, not a cdk-capability violation. No plan is printed for an app that fails.\n`,
     });
     // and the same app ending well prints its plan
     expect(runMain(['plan', '--app', `cp '${report}' "$CDK_CAPABILITY_REPORT"`]).code).toBe(2);

@@ -22,7 +22,7 @@ export type Outcome =
   | { readonly kind: 'accepted'; readonly changes: boolean }
   /** The composition was refused with coded violations. */
   | { readonly kind: 'refused' }
-  /** A usage error, a missing or unreadable input, a command that failed: always 1, also with `--exit-zero`. */
+  /** A usage error, a missing or unreadable input, an app that failed (its own error), a command that failed: always 1, also with `--exit-zero`. */
   | { readonly kind: 'failed' };
 
 /** How a command was asked to report its outcome. */
@@ -52,5 +52,5 @@ export function exitCode(outcome: Outcome, options: ExitOptions = {}): ExitCode 
 export const EXIT_CODES_USAGE = `Exit codes, as terraform plan -detailed-exitcode:
   0  accepted, nothing to change (or delete)
   2  accepted, with changes (a first release has some, unless the composition is empty), or something to delete
-  1  refused (the coded violations are printed), or a usage or other error
-  --exit-zero  exit 0 also for changes and refusals (a usage or other error is still 1)`;
+  1  refused (the coded violations are printed), the app failed (its own error, reported in the format asked for), or a usage or other error
+  --exit-zero  exit 0 also for changes and refusals (a failed app, a usage or other error is still 1)`;

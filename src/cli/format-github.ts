@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
 import { packageText, ReportedFinding, ReportedLocation } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 
@@ -46,18 +47,52 @@ function workspaceFile({ cwd, workspace }: GithubPlaces): (location: ReportedLoc
 }
 
 function annotations(f: ReportedFinding, file: (location: ReportedLocation) => string): string {
-  const title = `title=${escapeProperty(`${f.code} ${f.title}`)}`;
   const paths = f.paths.length > 0 ? ` (constructs: ${f.paths.join(', ')})` : '';
-  const line = (properties: string[], note: string) => `::${f.severity} ${[...properties, title].join(',')}::${escapeData(`${f.code} ${f.message}${paths}${note}`)}\n`;
+  const line = (at: ReportedLocation | undefined, note: string) =>
+    workflowCommand(f.severity, { ...placed(at, file), title: `${f.code} ${f.title}` }, `${f.code} ${f.message}${paths}${note}`);
   if (f.writers.length === 0) {
-    // a finding about a file rather than a construct (a lock's CAP014) is annotated on that file
-    const at = f.location;
-    return line(at ? [`file=${escapeProperty(file(at))}`, `line=${at.line}`, `col=${at.column}`] : [], '');
+    // a finding about a file rather than a construct (a lock's CAP014) is annotated on that file; one that names
+    // no construct, on the app's entry file
+    return line(f.location, f.locatedAt === 'app-entry' ? " [on the app's entry file: the finding names no construct whose creation site is known]" : '');
   }
   return f.writers.map((w, i) => line(
-    [`file=${escapeProperty(file(w.location))}`, `line=${w.location.line}`, `col=${w.location.column}`],
+    w.location,
     (f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '') + (w.package ? ` [inside the installed package ${packageText(w.package)}]` : ''),
   )).join('');
+}
+
+/** The `file`, `line` and `col` properties of an annotation at a place; none without one. */
+function placed(at: ReportedLocation | undefined, file: (location: ReportedLocation) => string): Record<string, string | number> {
+  return at ? { file: file(at), line: at.line, col: at.column } : {};
+}
+
+/**
+ * The annotation of an app that failed (a thrown error, an exit without a report): one `::error` line at the
+ * program's frame (`file=main.ts,line=12,col=11`; no file when the program named none), titled as the program's
+ * error, whose message is the program's own, so a pull request shows it on the line that threw.
+ *
+ * @param places where the files are relative to; by default the working folder and `GITHUB_WORKSPACE`
+ */
+export function formatGithubFailure(
+  failure: ProgramFailure,
+  places: GithubPlaces = { cwd: process.cwd(), workspace: runnerWorkspace() },
+): string {
+  const site = failure.site ? relativeSite(failure.site, places.cwd) : undefined;
+  return workflowCommand('error', { ...placed(site, workspaceFile(places)), title: PROGRAM_FAILED_TITLE }, failureSentence(failure));
+}
+
+/** The title of a failed app's annotation: its own error, not a coded finding. */
+export const PROGRAM_FAILED_TITLE = "the app's program failed (not a cdk-capability violation)";
+
+/**
+ * One workflow command line, `::<command> <key>=<value>,...::<message>` and a newline, as @actions/core's
+ * `issueCommand` writes it (ported from actions/toolkit packages/core/src/command.ts, `Command.toString`): the
+ * properties in order, a property without a value left out, each value escaped by {@link escapeProperty} and the
+ * message by {@link escapeData}.
+ */
+export function workflowCommand(command: string, properties: Readonly<Record<string, string | number | undefined>>, message: string): string {
+  const props = Object.entries(properties).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${escapeProperty(String(v))}`);
+  return `::${command}${props.length > 0 ? ` ${props.join(',')}` : ''}::${escapeData(message)}\n`;
 }
 
 /** The message of a workflow command (ported from actions/toolkit packages/core/src/command.ts, escapeData). */

@@ -1,5 +1,6 @@
 import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
+import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
 import type { ReportedFinding } from './report-findings';
 import { showValue, terseFields } from './terse-fields';
 import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
@@ -173,6 +174,31 @@ export function formatPlanJson(report: SynthReport, findings: readonly ReportedF
     findings,
     ...(report.lock ? { lock: { ...report.lock, file: displayPath(report.lock.file) } } : {}),
     ...(plan ? { plan } : {}),
+  };
+  return JSON.stringify(output, undefined, 2) + '\n';
+}
+
+/**
+ * The document of `plan --json` (and `plan --teardown --json`) for an app that failed: not accepted, no findings,
+ * and `failure`, what docs/plan-output.schema.json describes: when it failed (`before-synth`, `after-synth`,
+ * `no-report`), the command, its exit code or signal, the program's own message, `summary` (the sentence the other
+ * formats print) and, when known, the program's frame (`location`, relative to `root`).
+ *
+ * @param root the folder the location's file is relative to (where `plan` runs)
+ */
+export function formatFailureJson(failure: ProgramFailure, root: string): string {
+  const output = {
+    formatVersion: 1,
+    accepted: false,
+    findings: [],
+    failure: {
+      kind: failure.kind,
+      app: failure.app,
+      ...('code' in failure.exit ? { exitCode: failure.exit.code } : { signal: failure.exit.signal }),
+      message: failure.message,
+      summary: failureSentence(failure),
+      ...(failure.site ? { location: relativeSite(failure.site, root) } : {}),
+    },
   };
   return JSON.stringify(output, undefined, 2) + '\n';
 }

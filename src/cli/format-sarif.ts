@@ -1,5 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
+import { failureSentence, ProgramFailure, ProgramFrame, relativeSite } from './program-failure';
 import { ReportedFinding, ReportedLocation, reportedRules } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 import { CODE_TITLES } from '../check/finding';
@@ -22,11 +24,20 @@ export function ownVersion(): string {
  * the creation site of the newest construct it names as its location (a file
  * relative to the repository root, `SRCROOT`), every construct path as a
  * logical location, and every other construct it names with a known creation
- * site as a related location (SARIF §3.27.22), newest first.
+ * site as a related location (SARIF §3.27.22), newest first. A finding that names no construct with a known
+ * creation site is located on the lock file it is about, or else on the app's entry file, and its location's
+ * `message` says which (SARIF §3.28.5). The run's one invocation says whether the app ran
+ * (`executionSuccessful`, SARIF §3.20.14): a refusal is a successful run with results.
+ *
+ * An app that failed (a thrown error, an exit without a report) is a run without results whose invocation is
+ * not successful, with one `toolExecutionNotifications` entry (§3.20.21, a notification, §3.58): the program's
+ * own error, at the program's frame as its physical location when one is known, and the error's kind, message
+ * and stack as its `exception`.
  *
  * @param root the folder the files are relative to, as a `file://` URI base
+ * @param failure the app's failure, when it gave no report
  */
-export function formatSarif(findings: readonly ReportedFinding[], root: string): string {
+export function formatSarif(findings: readonly ReportedFinding[], root: string, failure?: ProgramFailure): string {
   const rules = reportedRules();
   const ids = rules.map((r) => r.id);
   const physical = (l: ReportedLocation) => ({
@@ -58,6 +69,7 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
+        invocations: [failure ? failedInvocation(failure, root, physical) : { executionSuccessful: true }],
         results: findings.map((f) => ({
           ruleId: f.rule,
           ...(ids.includes(f.rule) ? { ruleIndex: ids.indexOf(f.rule) } : {}),
@@ -66,6 +78,7 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
           locations: [
             {
               ...(f.location ? { physicalLocation: physical(f.location) } : {}),
+              ...(f.locatedAt ? { message: { text: LOCATED_AT[f.locatedAt] } } : {}),
               logicalLocations: f.paths.map((p) => ({ fullyQualifiedName: p, kind: 'object' })),
             },
           ],
@@ -83,6 +96,55 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string):
     ],
   };
   return JSON.stringify(log, undefined, 2) + '\n';
+}
+
+/** What a result's location is, when it is no construct's creation site (the location's `message`). */
+const LOCATED_AT: Readonly<Record<NonNullable<ReportedFinding['locatedAt']>, string>> = {
+  'lock-file': 'the lock file this finding is about, at the line of the problem',
+  'app-entry': "the app's entry file: the finding names no construct whose creation site is known",
+};
+
+/** The invocation of a run whose app failed: not successful, with the program's error as a notification. */
+function failedInvocation(failure: ProgramFailure, root: string, physical: (l: ReportedLocation) => object): object {
+  const site = failure.site ? relativeSite(failure.site, root) : undefined;
+  const firstLine = failure.message.split('\n')[0];
+  const kind = /^([\w$.]*(?:Error|Exception))(?::|$)/.exec(firstLine)?.[1];
+  // a file under the root relative to SRCROOT; one outside it (a package installed elsewhere) as its file URI; Node's own as named
+  const artifact = (f: ProgramFrame) => {
+    if (!path.isAbsolute(f.file)) return { uri: encodeURI(f.file) };
+    const relative = relativeSite(f, root).file;
+    return relative.startsWith('../') ? { uri: pathToFileURL(f.file).href } : { uri: encodeURI(relative), uriBaseId: 'SRCROOT' };
+  };
+  const frame = (f: ProgramFrame) => ({
+    location: {
+      physicalLocation: {
+        artifactLocation: artifact(f),
+        region: { startLine: f.line, startColumn: f.column },
+      },
+      ...(f.function ? { logicalLocations: [{ fullyQualifiedName: f.function, kind: 'function' }] } : {}),
+    },
+  });
+  return {
+    executionSuccessful: false,
+    exitCode: 1,
+    toolExecutionNotifications: [
+      {
+        level: 'error',
+        message: { text: `${failureSentence(failure)}${site ? ` (at ${site.file}:${site.line}:${site.column})` : ''}` },
+        ...(site ? { locations: [{ physicalLocation: physical(site), message: { text: "the program's frame: where its error was thrown" } }] } : {}),
+        ...(failure.message !== ''
+          ? {
+            exception: {
+              ...(kind ? { kind } : {}),
+              message: failure.message,
+              ...(failure.frames.length > 0 ? { stack: { frames: failure.frames.map(frame) } } : {}),
+            },
+          }
+          : {}),
+        properties: { kind: failure.kind, app: failure.app, ...('code' in failure.exit ? { exitCode: failure.exit.code } : { signal: failure.exit.signal }) },
+      },
+    ],
+  };
 }
 
 /**

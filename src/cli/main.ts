@@ -9,13 +9,14 @@ import { argsProblem, didYouMean } from './args-problem';
 import { audit, AUDIT_USAGE } from './audit';
 import { appsBelow, readCdk8sConfig } from './cdk8s-config';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
-import { formatGithub } from './format-github';
-import { formatPlan, formatPlanJson, hasChanges } from './format-plan';
+import { formatGithub, formatGithubFailure } from './format-github';
+import { formatFailureJson, formatPlan, formatPlanJson, hasChanges } from './format-plan';
 import { formatRefusal } from './format-refusal';
 import { formatSarif, ownVersion, sarifRoot } from './format-sarif';
 import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
 import { EXPECT_LOCK_OPTION, expectLock, lockLine } from './lock-expectation';
 import { planFileRefusal, readPlanFile } from './plan-file';
+import { entryFileOf, failureText, ProgramFailure, programFailure } from './program-failure';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
 import { internalError } from '../check/internal-error';
@@ -176,6 +177,7 @@ function runCommand(argv: string[]): number {
   }
 
   let report: SynthReport;
+  let entry: string | undefined;
   if (values.plan !== undefined) {
     const plan = readPlan(values.plan);
     if (plan === undefined) return exit({ kind: 'failed' });
@@ -195,29 +197,36 @@ function runCommand(argv: string[]): number {
       );
     }
     const ran = runApp(app);
-    if (ran === undefined) return exit({ kind: 'failed' });
+    // a failed app is reported in the format asked for, so CI reads a document, not an empty file
+    if ('failure' in ran) return failed(ran.failure, format);
     // --expect-lock: a missing lock is a refusal, not a first release
-    report = values['expect-lock'] ? expectLock(ran) : ran;
+    report = values['expect-lock'] ? expectLock(ran.report) : ran.report;
+    // where a finding that names no construct is placed
+    entry = entryFileOf(app, process.cwd());
   }
 
   if (values.teardown) {
-    if (!report.accepted || !report.plan) return refused(report, exit);
+    if (!report.accepted || !report.plan) {
+      // --json: the refusal as plan --json prints it (docs/teardown-output.schema.json's refused document)
+      if (format === 'json') process.stdout.write(formatPlanJson(report, reportedFindings(report, process.cwd(), entry)));
+      return refused(report, exit, true, entry);
+    }
     const plan = report.plan;
     process.stdout.write(format === 'json' ? formatTeardownJson(plan) : `${lockLine(report)}${formatTeardown(plan)}`);
     return exit({ kind: 'accepted', changes: teardownCount(plan) > 0 });
   }
   const root = process.cwd();
-  const findings = reportedFindings(report, root);
+  const findings = reportedFindings(report, root, entry);
   if (format === 'json') {process.stdout.write(formatPlanJson(report, findings));} else if (format === 'sarif') {
     // code scanning resolves files from the workspace: on a runner they are relative to it, wherever plan runs
     const base = sarifRoot(root);
-    process.stdout.write(formatSarif(base === root ? findings : reportedFindings(report, base), base));
+    process.stdout.write(formatSarif(base === root ? findings : reportedFindings(report, base, entry), base));
   } else if (format === 'github') {process.stdout.write(formatGithub(findings));}
   // warnings go to stderr in text, refused or not, as synth prints them (the other formats hold them)
   if (format === 'text') {
     for (const w of findings.filter((f) => f.severity === 'warning')) process.stderr.write(`${w.code} warning: ${w.message}\n`);
   }
-  if (!report.accepted || !report.plan) return refused(report, exit, format === 'text');
+  if (!report.accepted || !report.plan) return refused(report, exit, format === 'text', entry);
   if (format === 'text' || format === 'github') process.stdout.write(`${lockLine(report)}${formatPlan(report.plan)}`);
   return exit({ kind: 'accepted', changes: hasChanges(report.plan) });
 }
@@ -240,12 +249,26 @@ function usageError(message: string): number {
   return exitCode({ kind: 'failed' });
 }
 
+/**
+ * An app that gave no plan (it failed, or is no CapabilityApp), in the format asked for, after its own stderr:
+ * text says under it that the error is the program's own; json, sarif and github print their document of it
+ * (`failure`, a failed invocation, an annotation at the program's frame). Exit code 1, also with `--exit-zero`.
+ */
+function failed(failure: ProgramFailure, format: Format): number {
+  const root = process.cwd();
+  if (format === 'json') process.stdout.write(formatFailureJson(failure, root));
+  else if (format === 'sarif') process.stdout.write(formatSarif([], sarifRoot(root), failure));
+  else if (format === 'github') process.stdout.write(formatGithubFailure(failure));
+  process.stderr.write(`cdk-capability plan: ${failureText(failure, root)}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
 /** Says on stderr that the composition was refused, after its violations when nothing printed them yet. */
-function refused(report: SynthReport, exit: (o: Outcome) => number, printViolations = true): number {
+function refused(report: SynthReport, exit: (o: Outcome) => number, printViolations = true, entry?: string): number {
   const n = report.violations.length;
   if (printViolations && n > 0) {
     // each violation with where the program created what it names, as --format github and sarif place it
-    const errors = reportedFindings(report, process.cwd()).filter((f) => f.severity === 'error');
+    const errors = reportedFindings(report, process.cwd(), entry).filter((f) => f.severity === 'error');
     process.stderr.write(`${errors.length === n ? formatRefusal(errors) : formatFindings(report.violations)}\n`);
   }
   process.stderr.write(`cdk-capability plan: the composition was refused with ${n} violation${n === 1 ? '' : 's'}; nothing to apply.\n`);
@@ -253,10 +276,10 @@ function refused(report: SynthReport, exit: (o: Outcome) => number, printViolati
 }
 
 /**
- * Runs the app into a temporary folder with a report file, and reads the report; undefined (having said
- * why on stderr) when the app ended without one: it crashed, or is not a CapabilityApp.
+ * Runs the app into a temporary folder with a report file, and reads the report; or, having printed the app's
+ * stderr on stderr, how it failed: it crashed before synth, failed after it, or is not a CapabilityApp.
  */
-function runApp(app: string): SynthReport | undefined {
+function runApp(app: string): { readonly report: SynthReport } | { readonly failure: ProgramFailure } {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const reportFile = path.join(scratch, 'report.json');
   try {
@@ -268,16 +291,13 @@ function runApp(app: string): SynthReport | undefined {
     const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
     const report = readReport(reportFile);
     // a refused synth throws, so the app ends with an error; an accepted one that does not end well failed after it
-    if (report && (!report.accepted || run.status === 0)) return report;
-    process.stderr.write(run.stderr || run.stdout || '');
-    if (report) {
-      process.stderr.write(`cdk-capability plan: the app '${app}' synthesized, then ended with ${run.status === null ? `signal ${run.signal}` : `exit code ${run.status}`}: no plan is printed for an app that fails.\n`);
-      return undefined;
-    }
-    process.stderr.write(
-      `cdk-capability plan: the app '${app}' ended (exit code ${run.status ?? run.signal}) without a report: it failed before synth, or its root is not a CapabilityApp.\n`,
-    );
-    return undefined;
+    if (report && (!report.accepted || run.status === 0)) return { report };
+    const printed = run.stderr || run.stdout || '';
+    process.stderr.write(printed);
+    const ended = run.status === null ? { signal: run.signal ?? 'unknown' } : { code: run.status };
+    const kind = report ? 'after-synth' : run.status === 0 ? 'no-report' : 'before-synth';
+    // a spawn that failed itself (the shell missing, the output past spawnSync's buffer) says why in run.error
+    return { failure: programFailure(kind, app, ended, run.error ? `${printed}${printed === '' || printed.endsWith('\n') ? '' : '\n'}${run.error.message}` : printed, process.cwd()) };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

@@ -51,9 +51,17 @@ export interface ReportedFinding {
   readonly paths: readonly string[];
   /**
    * Where the newest construct with a known creation site was created (the first of `writers`); for a `CAP014`
-   * about the lock file, the lock file and the line the problem is on (1 when it has none, or the file is missing).
+   * about the lock file, the lock file and the line the problem is on (1 when it has none, or the file is missing);
+   * for another finding that names no construct with a known creation site, the app's entry file, line 1, when
+   * `plan` knows it (`locatedAt` says which of the last two).
    */
   readonly location?: ReportedLocation;
+  /**
+   * What `location` is when it is no construct's creation site: `lock-file`, the lock the finding is about;
+   * `app-entry`, the entry file of the app, the best place known for a finding that names no construct (an output
+   * folder that cannot be written, a crash of a stage). Absent for a creation site.
+   */
+  readonly locatedAt?: 'lock-file' | 'app-entry';
   /**
    * Every construct the finding names whose creation site is known, the
    * newest first (created last: the line a pull request added, when it added
@@ -101,8 +109,12 @@ export function reportedRules(): ReportedRule[] {
  * The findings of a report, errors then warnings (each sorted as the report
  * holds them), each with the creation sites of the constructs it names, the
  * newest first, files relative to `root` (the repository, where CI runs the plan).
+ * A finding that names no construct with a known creation site is located on the lock file when it is about the
+ * lock, else on the app's entry file (line 1), when `entry` is given.
+ *
+ * @param entry the app's entry file (absolute), when the command that runs it names one
  */
-export function reportedFindings(report: SynthReport, root: string): ReportedFinding[] {
+export function reportedFindings(report: SynthReport, root: string, entry?: string): ReportedFinding[] {
   const relative = (site: SourceLocation): ReportedLocation => ({
     file: path.relative(root, site.file).split(path.sep).join('/'),
     line: site.line,
@@ -121,7 +133,9 @@ export function reportedFindings(report: SynthReport, root: string): ReportedFin
       : undefined;
   const of = (severity: Severity) => (v: SynthReport['violations'][number]): ReportedFinding => {
     const writers = writersOf(v.paths);
-    const location = writers[0]?.location ?? lockSite(v);
+    const lock = writers.length === 0 ? lockSite(v) : undefined;
+    const location = writers[0]?.location ?? lock ?? (entry !== undefined ? relative({ file: entry, line: 1, column: 1 }) : undefined);
+    const locatedAt = writers.length > 0 || location === undefined ? undefined : lock ? 'lock-file' : 'app-entry';
     const title = CODE_TITLES[v.code] ?? v.code;
     return {
       code: v.code,
@@ -131,6 +145,7 @@ export function reportedFindings(report: SynthReport, root: string): ReportedFin
       message: v.message,
       paths: [...v.paths],
       ...(location ? { location } : {}),
+      ...(locatedAt ? { locatedAt } : {}),
       writers,
     };
   };
