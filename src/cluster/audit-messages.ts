@@ -63,21 +63,29 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * no controller: a `kubectl apply` without `--server-side`, and the fields held before the object's first
  * server-side apply. Undefined for any other manager.
  */
-function clientSideWrite(manager: string | undefined, target: string | undefined): { cause: string; retake: string; leftOver: string } | undefined {
+function clientSideWrite(
+  manager: string | undefined,
+  target: string | undefined,
+  appliedBy: string | undefined,
+): { cause: string; retake: string; leftOver: string } | undefined {
+  // a release a GitOps engine applied (--applied-by) is taken back by that engine, whose apply forces, not by cdk-capability apply
+  const engine = appliedBy === undefined
+    ? undefined
+    : `Let ${appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it): its server-side apply forces, and takes them back`;
   const annotate = `kubectl annotate ${target ?? '<the object>'} ${LAST_APPLIED}-`;
   // `%` stands for the fields (`it`, `them`), filled in by the message
   const leftOver = 'No writer of the release writes %: if nothing needs %, remove %';
   if (manager === CLIENT_SIDE_APPLY_MANAGER) {
     return {
       cause: 'a kubectl apply without --server-side (kubectl records a client-side apply as an Update under that manager)',
-      retake: 'Apply the release with cdk-capability apply, which applies each writer\'s fields server-side under its own manager and takes them back, not with a plain kubectl apply -f',
+      retake: engine ? `${engine}; do not apply the release with a plain kubectl apply -f` : 'Apply the release with cdk-capability apply, which applies each writer\'s fields server-side under its own manager and takes them back, not with a plain kubectl apply -f',
       leftOver: `${leftOver} (the annotation ${LAST_APPLIED} that a client-side apply leaves: ${annotate}), or pass --ignore-manager ${manager}.`,
     };
   }
   if (manager === BEFORE_FIRST_APPLY_MANAGER) {
     return {
       cause: 'the placeholder for what the object held before its first server-side apply (it was created or changed with a client-side kubectl apply, kubectl create or another update, then adopted)',
-      retake: 'Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer\'s own manager',
+      retake: engine ?? 'Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer\'s own manager',
       leftOver: `${leftOver} (for the annotation ${LAST_APPLIED}: ${annotate}), or pass --ignore-manager ${manager}.`,
     };
   }
@@ -113,7 +121,7 @@ export function auditMessage(f: FindingFacts): string {
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
     `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
 
-  const client = clientSideWrite(f.manager?.manager, f.target);
+  const client = clientSideWrite(f.manager?.manager, f.target, f.appliedBy);
   const from = f.handedBackFrom;
   /** How a finding names a manager that owns fields handed back from its runtime writer. */
   const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
