@@ -262,7 +262,9 @@ describe('what people and controllers do afterwards: the audit with --applied-by
   test('kubectl edit of the image: overwritten-by-update naming kubectl-edit; a person\'s update is refused', () => {
     const { code, stdout } = audit('kubectl edit changes the image');
     expect(code).toBe(2);
-    expect(stdout).toContain('overwritten-by-update: apps/Deployment shop/web: spec.template.spec.containers[name=web].image of \'shop/Routing/Web\' (field manager kustomize-controller) is now owned by \'kubectl-edit\' (Update at 2026-12-07T10:00:03Z), whose update changed it (a kubectl edit, or a controller\'s full-object Update())');
+    expect(stdout).toContain('overwritten-by-update: apps/Deployment shop/web: spec.template.spec.containers[name=web].image of \'shop/Routing/Web\' (field manager kustomize-controller) is now owned by \'kubectl-edit\' (Update at 2026-12-07T10:00:03Z), whose update changed it (a kubectl edit, or a controller\'s full-object Update()): the writer no longer owns it. '
+      + 'Declare that client as a RuntimeWriter of it, or stop it, and let kustomize-controller apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it). '
+      + 'The release\'s admission policy is in the cluster with Deny, and refuses such an update by any identity but the field\'s owner: the update came before the policy, or that client ran as the owner\'s identity (the deployer\'s, for a field of the release: its credentials, or kubectl --as).\n');
     const decision = judge('alice', settled(), results['kubectl edit changes the image'].object);
     expect(decision.allowed).toBe(false);
     expect(decision.message).toContain(`spec.template.spec.containers[name=web].image of apps/Deployment shop/web belong to the deployer (${DEPLOYER}): only that identity may change them, not alice`);

@@ -48,6 +48,13 @@ export interface FindingFacts {
   readonly target?: string;
 }
 
+/**
+ * Why an update that changed a field of the release's writer is there although the release's policies deny: a
+ * person's `kubectl edit` is refused unless it ran as the deployer (impersonating it, or with its credentials).
+ */
+const DENIED_YET_THERE = "The release's admission policy is in the cluster with Deny, and refuses such an update by any identity but the field's owner: " +
+  "the update came before the policy, or that client ran as the owner's identity (the deployer's, for a field of the release: its credentials, or kubectl --as).";
+
 /** The manager under which kubectl records an `apply` without `--server-side` (as an `Update`). */
 export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';
 /**
@@ -142,7 +149,9 @@ export function auditMessage(f: FindingFacts): string {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
       if (client) return `${f.object}: ${what}${whose} ${is} owned by ${by}, ${client.cause}, not by the writer. ${client.retake}.${gitops}`;
-      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.${gitops}`;
+      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. ` +
+        `Declare that client as a RuntimeWriter of ${its}, or stop it, and ${f.appliedBy === undefined ? 'apply the release again' : `let ${f.appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it)`}.` +
+        `${f.policies.state === 'deny' ? ` ${DENIED_YET_THERE}` : ''}${gitops}`;
     case 'taken-over':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
