@@ -159,19 +159,25 @@ const ENGINES: Readonly<Record<GitOpsEngine, { readonly name: string; readonly m
  * applied first under the controller's field manager. Without it the engine's apply of the release, the field's
  * only owner, removes the field (an autoscaled Deployment falls back to one replica), and with `enforce` the
  * API server refuses that apply, since the defaulted value changes the runtime writer's leaf. One note per
- * runtime writer and object, with the command (the object as JSON, which kubectl reads as YAML).
+ * runtime writer and object, with the command (the object as JSON, which kubectl reads as YAML). First, when a
+ * field passes between writers of the release (a construct renamed), that the engine's one manager sees no change.
  */
 export function gitOpsHandOverNotes(plan: Plan): string[] {
   const engine = plan.teardown?.gitops;
   if (engine === undefined) return [];
   const { name, manager } = ENGINES[engine];
   const enforced = plan.steps.some((s) => s.id === 'field-ownership');
-  return plan.writers.flatMap((o) => (o.handOver ?? []).map((h) =>
+  // a field passing between writers of the release (a construct renamed, a Contribution taking it) is one manager's before and after
+  const between = (plan.changes.handovers ?? []).some((h) => h.moves === undefined)
+    ? [`${name} applies every writer's fields under its one field manager, ${manager}: a handover between writers of the release changes no field manager in the cluster, ` +
+      'and no value but those the changes against the lock list']
+    : [];
+  return [...between, ...plan.writers.flatMap((o) => (o.handOver ?? []).map((h) =>
     `handed to '${h.writer}': ${name} applies this release without the field, and removes it where ${manager} is its only owner` +
     `${enforced ? ' (with enforce, the API server refuses that apply instead)' : ''}. ` +
     `Before committing the release, hand it over under the controller's field manager: echo ${shellQuoted(JSON.stringify(h.object))} | ` +
     `kubectl apply --server-side --field-manager=${h.manager} -f - ` +
-    "(the value is the previous release's: where the controller changed it already, it owns it and the apply conflicts, harmlessly)"));
+    "(the value is the previous release's: where the controller changed it already, it owns it and the apply conflicts, harmlessly)"))];
 }
 
 /** `text` as one single-quoted shell word. */
