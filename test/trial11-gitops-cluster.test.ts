@@ -72,15 +72,25 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 function edited(change: (o: any) => void): () => any {
   return () => {
     // what the cluster holds after the hand-over and release 2 (the test below checks it): release 2 with the replicas
-    const o = structuredClone(deployment(second));
+    const o = byFlux(deployment(second));
     o.spec.replicas = 2;
     change(o);
     return o;
   };
 }
 
-const FLUX_1 = (): SmdOperation => ({ manager: FLUX, force: true, object: deployment(first) });
-const FLUX_2 = (): SmdOperation => ({ manager: FLUX, force: true, object: deployment(second) });
+/**
+ * What kustomize-controller applies: the manifest with its owner labels (fluxcd/pkg `ssa.ResourceManager.SetOwnerLabels`,
+ * which kustomize-controller calls with the Kustomization's name and namespace before it applies the objects).
+ */
+function byFlux(manifest: any): any {
+  const o = structuredClone(manifest);
+  o.metadata.labels = { ...o.metadata.labels, ...FLUX_LABELS };
+  return o;
+}
+const FLUX_LABELS = { 'kustomize.toolkit.fluxcd.io/name': 'shop-routing-2', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' };
+const FLUX_1 = (): SmdOperation => ({ manager: FLUX, force: true, object: byFlux(deployment(first)) });
+const FLUX_2 = (): SmdOperation => ({ manager: FLUX, force: true, object: byFlux(deployment(second)) });
 const SETTLED = (): SmdOperation[] => [FLUX_1(), { manager: KCM, object: HAND_OVER }, FLUX_2()];
 const SCENARIOS: Record<string, () => SmdOperation[]> = {
   'release 2 without the hand-over': () => [FLUX_1(), FLUX_2()],
@@ -221,6 +231,8 @@ describe('moving spec.replicas to the autoscaler under Flux', () => {
       object: afterRelease1,
     }).allowed).toBe(true);
     expect(judge(DEPLOYER, r.object, r.object).allowed).toBe(true);
+    // Flux's owner labels, owned by kustomize-controller and by no writer of the lock, are Flux's bookkeeping: no finding
+    expect((r.object as any).metadata.labels).toEqual(FLUX_LABELS);
     expect(audit('release 2 after the hand-over')).toEqual({ code: 0, stdout: 'cdk-capability audit: the cluster matches <lock> (3 objects compared).\n' });
   });
 
