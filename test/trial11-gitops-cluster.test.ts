@@ -156,14 +156,14 @@ function live(scenario: string): any {
  * `cdk-capability audit --applied-by kustomize-controller` of the scenario's Deployment and release 2's policies
  * (as Flux applied them: the audit does not compare their fields) against release 2's lock.
  */
-function audit(scenario: string): { code: number; stdout: string } {
+function audit(scenario: string, withPolicies = true): { code: number; stdout: string } {
   const dir = tempDir('trial11-audit-');
   const file = path.join(dir, 'live.json');
   const applied = (m: any) => ({
     ...m,
     metadata: { ...m.metadata, managedFields: [{ manager: FLUX, operation: 'Apply', apiVersion: m.apiVersion, time: '2026-12-07T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] },
   });
-  fs.writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [live(scenario), ...policies(second).map(applied)] }));
+  fs.writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [live(scenario), ...(withPolicies ? policies(second).map(applied) : [])] }));
   const lock = path.join(dir, 'capability.lock.json');
   // the Namespace (not read here) left out of the lock
   writeLock(lock, { ...second.lock, units: second.lock.units.filter((u) => u.label !== 'Namespace shop'), edges: [] });
@@ -299,6 +299,16 @@ describe('what people and controllers do afterwards: the audit with --applied-by
     const decision = judge(HPA, settled(), results['the autoscaler\'s controller updates the image'].object);
     expect(decision.allowed).toBe(false);
     expect(decision.message).toContain(`not ${HPA}`);
+  });
+
+  test('without the policies in the cluster, the advice is to let Flux apply the release, not cdk-capability apply', () => {
+    const { code, stdout } = audit('the autoscaler\'s controller updates the image', false);
+    expect(code).toBe(2);
+    expect(stdout).toContain('else make the controller write only its own fields (server-side apply, or a patch) and let kustomize-controller apply the release again '
+      + '(reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it) to restore it. '
+      + 'The release\'s admission policy, which refuses such an update, is not in the cluster (admissionregistration.k8s.io/ValidatingAdmissionPolicy shop.field-owners.deployments.apps, '
+      + 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding shop.field-owners.deployments.apps: missing-object): '
+      + 'let kustomize-controller apply the release (its field-ownership Kustomization or first sync wave).\n');
   });
 
   test('the autoscaler\'s controller writing an annotation nobody declares: admitted (unconstrained), and the audit names it', () => {

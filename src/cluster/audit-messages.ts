@@ -123,25 +123,29 @@ export function auditMessage(f: FindingFacts): string {
   const controllerTakesBack = (how: string) =>
     `Stop that client ${how} ${its}, and let the runtime writer's controller write ${its} again: the release never writes a runtime writer's field, so applying it restores nothing (a controller that applies server-side takes ${its} back only with force). ` +
     `If that client is the one that writes ${its}, declare it as the RuntimeWriter of ${its} in place of '${f.writer!.writer}'.`;
+  /** How a message tells to apply the release again: by the GitOps engine that applied it (`--applied-by`), or plainly. */
+  const again = f.appliedBy === undefined
+    ? 'apply the release again'
+    : `let ${f.appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it)`;
   /** The advice for a runtime writer's controller writing a field of another writer. */
   const outsideFix = (writer: WriterLeaves) =>
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
-    `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
+    `else make the controller write only its own fields (server-side apply, or a patch) and ${again} to restore ${its}. ${policySentence(f.policies, f.appliedBy)}`;
 
   const client = clientSideWrite(f.manager?.manager, f.target, f.appliedBy);
   const from = f.handedBackFrom;
   /** How a finding names a manager that owns fields handed back from its runtime writer. */
   const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
   /** What to do when that manager's controller took such a field again: stop it, and restore the field. */
-  const stopAndRestore = `Stop the controller writing ${its} (the release writes ${its} now), and apply the release again to restore ${its}.`;
+  const stopAndRestore = `Stop the controller writing ${its} (the release writes ${its} now), and ${again} to restore ${its}.`;
 
   switch (f.kind) {
     case 'stripped':
       return rw
-        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore ${its}. ${policySentence(f.policies)}`
-        : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
+        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and ${again} to restore ${its}. ${policySentence(f.policies, f.appliedBy)}`
+        : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; ${again} to restore ${its}.`;
     case 'overwritten-by-update':
-      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies)}`;
+      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies, f.appliedBy)}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime && f.manager?.subresource === 'scale') return scaleMessage(f.object, `${what}${whose}`, by, f.manager.manager, f.writer.writer);
       if (f.misnamedWriter) return misnamedMessage(f, `${what}${whose} ${is} now owned by ${by}, whose update changed ${its}`);
@@ -150,7 +154,7 @@ export function auditMessage(f: FindingFacts): string {
       }
       if (client) return `${f.object}: ${what}${whose} ${is} owned by ${by}, ${client.cause}, not by the writer. ${client.retake}.${gitops}`;
       return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. ` +
-        `Declare that client as a RuntimeWriter of ${its}, or stop it, and ${f.appliedBy === undefined ? 'apply the release again' : `let ${f.appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it)`}.` +
+        `Declare that client as a RuntimeWriter of ${its}, or stop it, and ${again}.` +
         `${f.policies.state === 'deny' ? ` ${DENIED_YET_THERE}` : ''}${gitops}`;
     case 'taken-over':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
@@ -272,12 +276,13 @@ function handBackFix(manager: ManagedFieldsEntry, its: string): string {
 }
 
 /** What to do so the admission policy refuses a runtime writer's update of another's field, as the cluster shows the policies. */
-function policySentence(p: PolicyState): string {
+function policySentence(p: PolicyState, appliedBy?: string): string {
   switch (p.state) {
     case 'none':
       return "Set CapabilityApp's enforce so the admission policy refuses such an update.";
     case 'missing':
-      return `The release's admission policy, which refuses such an update, is not in the cluster (${missingPolicies(p.objects)}): apply the release.`;
+      return `The release's admission policy, which refuses such an update, is not in the cluster (${missingPolicies(p.objects)}): ` +
+        `${appliedBy === undefined ? 'apply the release' : `let ${appliedBy} apply the release (its field-ownership Kustomization or first sync wave)`}.`;
     case 'not-deny':
       return `The release's admission policy does not refuse such an update: ${p.bindings.map((b) => `${b.label} has validationActions ${JSON.stringify(b.actions)}`).join(', ')}, without Deny. ` +
         "Set CapabilityApp's enforce.validationActions to ['Deny'].";
