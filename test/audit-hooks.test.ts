@@ -230,7 +230,7 @@ describe('cdk-capability audit of a release Argo CD synced (GitOps.argoCd())', (
     expect(run.code).toBe(2);
     expect(run.stdout).toBe(
       'overwritten-by-update: batch/Job shop/smoke: metadata.annotations["argocd.argoproj.io/hook"] of \'shop/Routing/Smoke\' (field manager argocd-controller) is now owned by \'kubectl-annotate\' (Update at 2026-12-06T19:05:00Z), '
-      + 'whose update changed it (a kubectl edit, or a controller\'s full-object Update()): the writer no longer owns it. Declare that client as a RuntimeWriter of it, or stop it, and apply the release again.\n\n'
+      + 'whose update changed it (a kubectl edit, or a controller\'s full-object Update()): the writer no longer owns it. Declare that client as a RuntimeWriter of it, or stop it, and let argocd-controller apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it).\n\n'
       + `cdk-capability audit: 1 difference between the cluster and ${lockFile} (5 objects compared).\n`,
     );
   });

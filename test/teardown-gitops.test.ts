@@ -55,12 +55,12 @@ describe('teardown: the note on Flux pruning', () => {
     expect(closing(plan)).toEqual([...TEARDOWN_AFTER_APPLY, ...TEARDOWN_FLUX_PRUNE, '']);
   });
 
-  test('a release with Argo CD output records it, and gets no note on Flux', () => {
+  test('a release with Argo CD output records it, and gets no note on Flux (its own note: test/trial11-teardown.test.ts)', () => {
     // GIVEN releases written for Argo CD, WHEN the next one removes ConfigMap default/b
     const plan = bRemoved(GitOps.argoCd());
 
     // THEN
     expect(plan.teardown.gitops).toBe('argocd');
-    expect(closing(plan)).toEqual([...TEARDOWN_AFTER_APPLY, '']);
+    expect(closing(plan).join('\n')).not.toContain('Flux');
   });
 });

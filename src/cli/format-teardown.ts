@@ -58,12 +58,21 @@ export function formatTeardown(plan: Plan): string {
     'removed Secret, a stack importing a removed stack\'s export): run those only once cdk-capability',
     'apply has finished, or your GitOps engine has applied this release.',
   );
-  // Flux's pruning only for a release written for it: other engines prune only when told to, and cdk-capability apply never does
+  // an engine's pruning only for a release written for it (its Kustomizations' prune, default true; the Application of
+  // docs/gitops.md, automated with prune): cdk-capability apply never prunes
   if (teardown.gitops === 'flux' && after.some((s) => s.lifecycle === 'runtime')) {
     lines.push(
       'With Flux (prune: true), Flux prunes the removed runtime objects itself as it applies this release,',
       'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
       'using them have applied it. The runtime steps then delete what is left.',
+    );
+  }
+  if (teardown.gitops === 'argocd' && after.some((s) => s.lifecycle === 'runtime')) {
+    lines.push(
+      'With Argo CD (an automated sync with prune: true, as docs/gitops.md sets it), Argo CD prunes the removed',
+      'runtime objects itself in the sync that applies this release, among its waves, higher waves first:',
+      'not in this order, and maybe before the waves that stop using them are applied, unless the',
+      'Application sets the sync option PruneLast=true. The runtime steps then delete what is left.',
     );
   }
   // the note on stacks only when the teardown deletes one: a runtime-only release has none

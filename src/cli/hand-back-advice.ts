@@ -1,4 +1,5 @@
 import type { Handover, OwnershipMove } from '../release/release-diff';
+import type { GitOpsEngine } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
 
 /** How the text names a leaf's move between the release and a controller in the cluster. */
@@ -103,13 +104,22 @@ function handBacks(plan: Plan): Handover[] {
 }
 
 /**
+ * What the operator must do around the plan's moves between the release and a controller, as `plan` prints
+ * them under its handovers: the hand-back notes ({@link controllerHandBackNotes}), then, for a release a GitOps
+ * engine applies, the hand-over notes ({@link gitOpsHandOverNotes}).
+ */
+export function handBackNotes(plan: Plan): string[] {
+  return [...controllerHandBackNotes(plan), ...gitOpsHandOverNotes(plan)];
+}
+
+/**
  * What the operator must do for each controller a field is handed back from (`runtime-to-deploy-time`): the
  * release applies the field from now on, but server-side apply keeps the controller's field manager an owner
  * until it stops writing the field and releases it. One note per runtime writer, naming its field manager when
  * the plan's runtime writer changes record it; `plan` prints them under its handovers and `apply --dry-run`
  * before its commands.
  */
-export function handBackNotes(plan: Plan): string[] {
+function controllerHandBackNotes(plan: Plan): string[] {
   const c = plan.changes;
   const from = [...new Set(handBacks(plan).map((h) => h.from))];
   return from.map((writer) => {
@@ -133,6 +143,44 @@ export function handBackComments(plan: Plan): string[] {
   return [
     '# Handovers of field ownership from a runtime writer back to the release:',
     ...back.map((h) => `#   ${handoverLine(h)}`),
-    ...handBackNotes(plan).map((note) => `#   (${note})`),
+    ...controllerHandBackNotes(plan).map((note) => `#   (${note})`),
   ];
+}
+
+/** The GitOps engines' names and the one field manager each applies every object with (docs/gitops.md). */
+const ENGINES: Readonly<Record<GitOpsEngine, { readonly name: string; readonly manager: string }>> = {
+  flux: { name: 'Flux', manager: 'kustomize-controller' },
+  argocd: { name: 'Argo CD', manager: 'argocd-controller' },
+};
+
+/**
+ * For a release a GitOps engine applies (`plan.teardown.gitops`), what `cdk-capability apply` does itself at its
+ * step 0 and the engine does not: each leaf moving from the release to a `RuntimeWriter` (the plan's `handOver`)
+ * applied first under the controller's field manager. Without it the engine's apply of the release, the field's
+ * only owner, removes the field (an autoscaled Deployment falls back to one replica), and with `enforce` the
+ * API server refuses that apply, since the defaulted value changes the runtime writer's leaf. One note per
+ * runtime writer and object, with the command (the object as JSON, which kubectl reads as YAML). First, when a
+ * field passes between writers of the release (a construct renamed), that the engine's one manager sees no change.
+ */
+export function gitOpsHandOverNotes(plan: Plan): string[] {
+  const engine = plan.teardown?.gitops;
+  if (engine === undefined) return [];
+  const { name, manager } = ENGINES[engine];
+  const enforced = plan.steps.some((s) => s.id === 'field-ownership');
+  // a field passing between writers of the release (a construct renamed, a Contribution taking it) is one manager's before and after
+  const between = (plan.changes.handovers ?? []).some((h) => h.moves === undefined)
+    ? [`${name} applies every writer's fields under its one field manager, ${manager}: a handover between writers of the release changes no field manager in the cluster, ` +
+      'and no value but those the changes against the lock list']
+    : [];
+  return [...between, ...plan.writers.flatMap((o) => (o.handOver ?? []).map((h) =>
+    `handed to '${h.writer}': ${name} applies this release without the field, and removes it where ${manager} is its only owner` +
+    `${enforced ? ' (with enforce, the API server refuses that apply instead)' : ''}. ` +
+    `Before committing the release, hand it over under the controller's field manager: echo ${shellQuoted(JSON.stringify(h.object))} | ` +
+    `kubectl apply --server-side --field-manager=${h.manager} -f - ` +
+    "(the value is the previous release's: where the controller changed it already, it owns it and the apply conflicts, harmlessly)"))];
+}
+
+/** `text` as one single-quoted shell word. */
+function shellQuoted(text: string): string {
+  return `'${text.split("'").join("'\\''")}'`;
 }

@@ -48,6 +48,13 @@ export interface FindingFacts {
   readonly target?: string;
 }
 
+/**
+ * Why an update that changed a field of the release's writer is there although the release's policies deny: a
+ * person's `kubectl edit` is refused unless it ran as the deployer (impersonating it, or with its credentials).
+ */
+const DENIED_YET_THERE = "The release's admission policy is in the cluster with Deny, and refuses such an update by any identity but the field's owner: " +
+  "the update came before the policy, or that client ran as the owner's identity (the deployer's, for a field of the release: its credentials, or kubectl --as).";
+
 /** The manager under which kubectl records an `apply` without `--server-side` (as an `Update`). */
 export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';
 /**
@@ -63,21 +70,29 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * no controller: a `kubectl apply` without `--server-side`, and the fields held before the object's first
  * server-side apply. Undefined for any other manager.
  */
-function clientSideWrite(manager: string | undefined, target: string | undefined): { cause: string; retake: string; leftOver: string } | undefined {
+function clientSideWrite(
+  manager: string | undefined,
+  target: string | undefined,
+  appliedBy: string | undefined,
+): { cause: string; retake: string; leftOver: string } | undefined {
+  // a release a GitOps engine applied (--applied-by) is taken back by that engine, whose apply forces, not by cdk-capability apply
+  const engine = appliedBy === undefined
+    ? undefined
+    : `Let ${appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it): its server-side apply forces, and takes them back`;
   const annotate = `kubectl annotate ${target ?? '<the object>'} ${LAST_APPLIED}-`;
   // `%` stands for the fields (`it`, `them`), filled in by the message
   const leftOver = 'No writer of the release writes %: if nothing needs %, remove %';
   if (manager === CLIENT_SIDE_APPLY_MANAGER) {
     return {
       cause: 'a kubectl apply without --server-side (kubectl records a client-side apply as an Update under that manager)',
-      retake: 'Apply the release with cdk-capability apply, which applies each writer\'s fields server-side under its own manager and takes them back, not with a plain kubectl apply -f',
+      retake: engine ? `${engine}; do not apply the release with a plain kubectl apply -f` : 'Apply the release with cdk-capability apply, which applies each writer\'s fields server-side under its own manager and takes them back, not with a plain kubectl apply -f',
       leftOver: `${leftOver} (the annotation ${LAST_APPLIED} that a client-side apply leaves: ${annotate}), or pass --ignore-manager ${manager}.`,
     };
   }
   if (manager === BEFORE_FIRST_APPLY_MANAGER) {
     return {
       cause: 'the placeholder for what the object held before its first server-side apply (it was created or changed with a client-side kubectl apply, kubectl create or another update, then adopted)',
-      retake: 'Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer\'s own manager',
+      retake: engine ?? 'Run cdk-capability apply: it applies each object whole with --force-conflicts, which takes such fields from the placeholder, then under each writer\'s own manager',
       leftOver: `${leftOver} (for the annotation ${LAST_APPLIED}: ${annotate}), or pass --ignore-manager ${manager}.`,
     };
   }
@@ -108,25 +123,29 @@ export function auditMessage(f: FindingFacts): string {
   const controllerTakesBack = (how: string) =>
     `Stop that client ${how} ${its}, and let the runtime writer's controller write ${its} again: the release never writes a runtime writer's field, so applying it restores nothing (a controller that applies server-side takes ${its} back only with force). ` +
     `If that client is the one that writes ${its}, declare it as the RuntimeWriter of ${its} in place of '${f.writer!.writer}'.`;
+  /** How a message tells to apply the release again: by the GitOps engine that applied it (`--applied-by`), or plainly. */
+  const again = f.appliedBy === undefined
+    ? 'apply the release again'
+    : `let ${f.appliedBy} apply the release again (reconcile the Flux Kustomization, or sync the Argo CD Application, that applies it)`;
   /** The advice for a runtime writer's controller writing a field of another writer. */
   const outsideFix = (writer: WriterLeaves) =>
     `If its controller owns ${its}, add ${its} to that RuntimeWriter's fields and take ${its} out of '${writer.writer}' (synth refuses two writers of one field); ` +
-    `else make the controller write only its own fields (server-side apply, or a patch) and apply the release again to restore ${its}. ${policySentence(f.policies)}`;
+    `else make the controller write only its own fields (server-side apply, or a patch) and ${again} to restore ${its}. ${policySentence(f.policies, f.appliedBy)}`;
 
-  const client = clientSideWrite(f.manager?.manager, f.target);
+  const client = clientSideWrite(f.manager?.manager, f.target, f.appliedBy);
   const from = f.handedBackFrom;
   /** How a finding names a manager that owns fields handed back from its runtime writer. */
   const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
   /** What to do when that manager's controller took such a field again: stop it, and restore the field. */
-  const stopAndRestore = `Stop the controller writing ${its} (the release writes ${its} now), and apply the release again to restore ${its}.`;
+  const stopAndRestore = `Stop the controller writing ${its} (the release writes ${its} now), and ${again} to restore ${its}.`;
 
   switch (f.kind) {
     case 'stripped':
       return rw
-        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and apply the release again to restore ${its}. ${policySentence(f.policies)}`
-        : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; apply the release again to restore ${its}.`;
+        ? `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}; the latest update is by ${rwBy} which may change only its own fields. Make that controller send only its own fields (server-side apply, or a patch), and ${again} to restore ${its}. ${policySentence(f.policies, f.appliedBy)}`
+        : `${f.object}: ${what}${whose} ${is} gone and owned by nobody: a full-object update that did not carry ${its} dropped ${its}${f.manager ? `; the latest update is by ${by}` : ''}. Make that client use server-side apply with its own fields only, or declare it as a RuntimeWriter so the admission policy stops it; ${again} to restore ${its}.`;
     case 'overwritten-by-update':
-      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies)}`;
+      if (from !== undefined) return `${f.object}: ${what}${whose} ${is} now owned by ${fromBy} whose update changed ${its}: its controller still writes ${its}. ${stopAndRestore} ${policySentence(f.policies, f.appliedBy)}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} now owned by ${rwBy} whose update changed ${its}, ${outside}. ${outsideFix(f.writer)}`;
       if (f.writer?.runtime && f.manager?.subresource === 'scale') return scaleMessage(f.object, `${what}${whose}`, by, f.manager.manager, f.writer.writer);
       if (f.misnamedWriter) return misnamedMessage(f, `${what}${whose} ${is} now owned by ${by}, whose update changed ${its}`);
@@ -134,7 +153,9 @@ export function auditMessage(f: FindingFacts): string {
         return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the runtime writer's controller no longer owns ${its}. ${controllerTakesBack('writing')}${gitops}`;
       }
       if (client) return `${f.object}: ${what}${whose} ${is} owned by ${by}, ${client.cause}, not by the writer. ${client.retake}.${gitops}`;
-      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. Declare that client as a RuntimeWriter of ${its}, or stop it, and apply the release again.${gitops}`;
+      return `${f.object}: ${what}${whose} ${is} now owned by ${by}, whose update changed ${its} (a kubectl edit, or a controller's full-object Update()): the writer no longer owns ${its}. ` +
+        `Declare that client as a RuntimeWriter of ${its}, or stop it, and ${again}.` +
+        `${f.policies.state === 'deny' ? ` ${DENIED_YET_THERE}` : ''}${gitops}`;
     case 'taken-over':
       if (from !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${fromBy} alone, whose apply took ${its} over (--force-conflicts): its controller still writes ${its}. ${stopAndRestore}`;
       if (rw && f.writer) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone, the field manager of the runtime writer '${rw.writer}', whose apply took ${its} over (--force-conflicts), ${outside}. ${outsideFix(f.writer)}`;
@@ -255,12 +276,13 @@ function handBackFix(manager: ManagedFieldsEntry, its: string): string {
 }
 
 /** What to do so the admission policy refuses a runtime writer's update of another's field, as the cluster shows the policies. */
-function policySentence(p: PolicyState): string {
+function policySentence(p: PolicyState, appliedBy?: string): string {
   switch (p.state) {
     case 'none':
       return "Set CapabilityApp's enforce so the admission policy refuses such an update.";
     case 'missing':
-      return `The release's admission policy, which refuses such an update, is not in the cluster (${missingPolicies(p.objects)}): apply the release.`;
+      return `The release's admission policy, which refuses such an update, is not in the cluster (${missingPolicies(p.objects)}): ` +
+        `${appliedBy === undefined ? 'apply the release' : `let ${appliedBy} apply the release (its field-ownership Kustomization or first sync wave)`}.`;
     case 'not-deny':
       return `The release's admission policy does not refuse such an update: ${p.bindings.map((b) => `${b.label} has validationActions ${JSON.stringify(b.actions)}`).join(', ')}, without Deny. ` +
         "Set CapabilityApp's enforce.validationActions to ['Deny'].";

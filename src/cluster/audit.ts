@@ -382,7 +382,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
   for (const x of entries) {
     const m = x.entry.manager;
     for (const key of x.leaves) {
-      if (!ours.has(key) && isArgoCdBookkeeping(e, key, m === applier ? appliedBy ?? applier : undefined)) continue;
+      if (!ours.has(key) && isEngineBookkeeping(e, key, m === applier ? appliedBy ?? applier : undefined)) continue;
       const at = oursAt(key);
       const mine = at?.leaf;
       if (taken.has(JSON.stringify([m, at?.key ?? key]))) continue;
@@ -499,6 +499,28 @@ const ARGO_CD_TRACKING = new Set([
   pathKey(['metadata', 'annotations', 'argocd.argoproj.io/installation-id']),
   pathKey(['metadata', 'labels', 'app.kubernetes.io/instance']),
 ]);
+
+/** Flux's kustomize-controller, as `--applied-by` names it. */
+const FLUX_MANAGER = 'kustomize-controller';
+/**
+ * The labels kustomize-controller applies to every object of a Kustomization, naming it (fluxcd/pkg
+ * `ssa.ResourceManager.SetOwnerLabels`, called with the Kustomization's name and namespace before it applies).
+ */
+const FLUX_OWNER_LABELS = new Set([
+  pathKey(['metadata', 'labels', 'kustomize.toolkit.fluxcd.io/name']),
+  pathKey(['metadata', 'labels', 'kustomize.toolkit.fluxcd.io/namespace']),
+]);
+
+/**
+ * True for a leaf no writer of the lock has that the GitOps engine that applied the release writes itself: the
+ * owner labels Flux's manager (`--applied-by kustomize-controller`) applies to every object, and what Argo CD writes
+ * ({@link isArgoCdBookkeeping}).
+ *
+ * @param applier the manager that owns the leaf, when it is the one that applied the release
+ */
+function isEngineBookkeeping(e: ExpectedObject, key: string, applier: string | undefined): boolean {
+  return (applier === FLUX_MANAGER && FLUX_OWNER_LABELS.has(key)) || isArgoCdBookkeeping(e, key, applier);
+}
 
 /**
  * True for a leaf no writer of the lock has that Argo CD writes itself: the sync wave `GitOps.argoCd()` writes
