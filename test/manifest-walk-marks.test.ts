@@ -58,6 +58,21 @@ describe('walkManifest: the marks the scans of secrets and deployment-time value
     }), { numRuns: 2000 });
   });
 
+  test('are what a scan sees for keys and values made of the pieces of every filter, several to a manifest (property)', () => {
+    // each alternative of MAY_HOLD_A_SHAPE and MAYBE_DEPLOY_TIME, cut and mixed with what sits next to them
+    const piece = fc.constantFrom(
+      'AKIA', 'ASIA', 'AKI', 'PRIVATE KEY', 'PRIVATE', ' KEY', 'private key', 'gh', 'p_', 'ghp_', 'gho_', 'ghq_', 'github_pat_', 'github_', 'xox',
+      'xoxb-', 'xoxz-', 'sk_live_', 'sk_', 'AIza', 'aiza', '://', ':/', '/', '{', '}', '1', '9', 'e', 'E', '+', '-', '1e+5', '2E-5', 'e5', 'x', ' ',
+    );
+    const text = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(''));
+    const flat = fc.dictionary(text, fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 })), { maxKeys: 5 });
+    fc.assert(fc.property(flat, (m) => {
+      const walked = walkManifest(m, MAX_NESTING_DEPTH + 1).marks!;
+      const scanned = scannedMarks(m);
+      expect(walked).toEqual(scanned);
+    }), { numRuns: 3000 });
+  });
+
   test.each([
     ['a key with a secret shape', { data: { AKIAIOSFODNN7EXAMPLE: 'x' } }, 'secretShape'],
     ['a token in a list', { spec: { args: ['${Token[TOKEN.12]}'] } }, 'deployTime'],

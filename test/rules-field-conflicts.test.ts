@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { contestedPaths, findFieldConflicts } from '../src/check/rules/field-conflicts';
+import { contestedPaths, findFieldConflicts, twoWritersMeet } from '../src/check/rules/field-conflicts';
 import type { FieldWrite, ObjectWrites } from '../src/collect/facts';
 import { FieldPath, formatPath } from '../src/collect/ledger/field-path';
 import { FieldIndex } from '../src/collect/ledger/field-set';
@@ -84,6 +84,22 @@ describe('field conflicts kept to the paths another writer than the main one wri
     );
     // not vacuous: most write lists contest several paths
     expect(contested).toBeGreaterThan(500);
+  });
+
+  test('writes where no two writers meet on one path have no path of two writers, and most lists of several writers are told apart so (property)', () => {
+    let passedOver = 0;
+    // the declarer's paths under spec, the others' under metadata: they meet only where two of the others do
+    const apart = fc.array(write, { maxLength: 30, size: 'max' }).map((writes) => writes.map((w) => ({ ...w, path: [w.writer === WRITERS[0] ? 'spec' : 'metadata', ...w.path] })));
+    fc.assert(
+      fc.property(fc.oneof(fc.array(write, { maxLength: 30, size: 'max' }), apart), (writes) => {
+        if (twoWritersMeet(writes)) return;
+        expect(atLeastTwo(everyReplacedPath(writes))).toEqual([]);
+        if (new Set(writes.map((w) => w.writer.id)).size > 1) passedOver++;
+      }),
+      { numRuns: 2000 },
+    );
+    // not vacuous: many lists of several writers are passed over
+    expect(passedOver).toBeGreaterThan(100);
   });
 
   test('the conflicts of many objects, their writers and fields in order, are those found over every replaced path', () => {

@@ -253,3 +253,22 @@ describe('shapes, against the published schema', () => {
     }), { numRuns: 600 });
   });
 });
+
+describe('walks kept per manifest', () => {
+  test('one manifest judged as two kinds gets each kind\'s problems, and a clean manifest after one with problems gets none', () => {
+    // GIVEN a manifest with a number in data (a ConfigMap's and a Secret's) and in binaryData (a ConfigMap's only)
+    const m = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 1 }, binaryData: { x: 2 } };
+
+    // WHEN it is judged as a ConfigMap, as a Secret, a clean ConfigMap is judged, then it is judged again
+    const asConfigMap = scalarTypeProblems('', 'ConfigMap', m).map((p) => p.at);
+    const asSecret = scalarTypeProblems('', 'Secret', m).map((p) => p.at);
+    const clean = scalarTypeProblems('', 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'b' } });
+    const again = scalarTypeProblems('', 'ConfigMap', m).map((p) => p.at);
+
+    // THEN each walk has its own problems, in the manifest's key order
+    expect(asConfigMap).toEqual([['data', 'a'], ['binaryData', 'x']]);
+    expect(asSecret).toEqual([['data', 'a']]);
+    expect(clean).toEqual([]);
+    expect(again).toEqual(asConfigMap);
+  });
+});

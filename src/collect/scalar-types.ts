@@ -144,28 +144,49 @@ export function isBuiltInKind(group: string, kind: string): boolean {
   return Object.hasOwn(K8S_1_30.kinds, groupKind(group, kind));
 }
 
-/** Each manifest's walk, by kind: the rules of scalar types and of quantities read one walk, each in its turn. */
-const walks = new WeakMap<object, { key: string; walk: Walk }>();
-/** The walk of a manifest without problems, shared (its lists are never added to once a walk ends). */
-const CLEAN: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
+/**
+ * Each manifest's walk, with the type of the kind it walked the manifest as (`Walk.root`): the rules of scalar types
+ * and of quantities read one walk, each in its turn.
+ */
+const walks = new WeakMap<object, Walk>();
+/** The walk of a manifest that is not of a built-in kind, shared (its lists are never added to). */
+const NONE: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
+/** The walk of a manifest without problems, one shared per kind's type (its lists are never added to once a walk ends). */
+const CLEAN = new Map<string, Walk>();
+/** The walk in progress, reused: a manifest with problems keeps a copy of its lists. */
+const SCRATCH: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
 
 function walked(group: string, kind: string, manifest: unknown): Walk {
   const key = groupKind(group, kind);
-  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return { root: '', found: [], quantities: [], integers: [], at: [] };
+  if (!Object.hasOwn(K8S_1_30.kinds, key) || !isMap(manifest)) return NONE;
+  const root = K8S_1_30.kinds[key];
   const kept = walks.get(manifest);
-  if (kept?.key === key) return kept.walk;
-  const walk: Walk = { root: K8S_1_30.kinds[key], found: [], quantities: [], integers: [], at: [] };
-  walkRef(walk, walk.root, manifest, undefined, false);
+  if (kept?.root === root) return kept;
+  const walk = SCRATCH;
+  walk.root = root;
+  // emptied at the start, not the end: a walk that threw (a getter of the manifest's) may have left its lists full
+  if (walk.found.length > 0) walk.found.length = 0;
+  if (walk.quantities.length > 0) walk.quantities.length = 0;
+  if (walk.integers.length > 0) walk.integers.length = 0;
+  if (walk.at.length > 0) walk.at.length = 0;
+  walkRef(walk, root, manifest, undefined, false);
   // nearly every manifest is clean: one shared record of that, not four arrays kept per manifest
-  const stored = walk.found.length === 0 && walk.quantities.length === 0 && walk.integers.length === 0 ? CLEAN : walk;
-  walks.set(manifest, { key, walk: stored });
+  let stored: Walk;
+  if (walk.found.length === 0 && walk.quantities.length === 0 && walk.integers.length === 0) {
+    let clean = CLEAN.get(root);
+    if (!clean) CLEAN.set(root, clean = { root, found: [], quantities: [], integers: [], at: [] });
+    stored = clean;
+  } else {
+    stored = { root, found: walk.found.slice(), quantities: walk.quantities.slice(), integers: walk.integers.slice(), at: [] };
+  }
+  walks.set(manifest, stored);
   return stored;
 }
 
 /** Where a walk is: the keys from the root to the value in hand, and the problems found so far. */
 interface Walk {
   /** The type of the manifest's kind. */
-  readonly root: string;
+  root: string;
   readonly found: ScalarTypeProblem[];
   readonly quantities: QuantityProblem[];
   readonly integers: IntegerProblem[];
@@ -259,22 +280,31 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
     if (!Object.hasOwn(v, name)) continue;
     const child = v[name];
     if (child === null || child === undefined) continue;
-    walk.at.push(name);
     if (spec.fields && Object.hasOwn(spec.fields, name)) {
+      walk.at.push(name);
       if (!(root && name === 'metadata')) walkRef(walk, spec.fields[name], child, undefined, false);
       else if (isMap(child)) walkMetadata(walk, child);
+      walk.at.pop();
     } else if (scalars.all.has(name)) {
       const kind = scalars.kinds.get(name);
-      checkScalar(walk, kind, child, scalars.quantities.has(name));
-      // only a number or an int-or-string can be an integer: a string field, the most common, skips the lookup
+      const isQuantity = scalars.quantities.has(name);
+      // a string in a string field that is no quantity, the most common leaf, is right as it is (`checkScalar`)
+      if (kind === undefined && !isQuantity && typeof child === 'string') continue;
+      walk.at.push(name);
+      checkScalar(walk, kind, child, isQuantity);
+      // only a number or an int-or-string can be an integer: a string field skips the lookup
       if (kind === 'numeric' || kind === 'untyped') {
         const integer = scalars.integers.get(name);
         if (integer !== undefined) checkInteger(walk, integer, child);
       }
+      walk.at.pop();
     } else if (spec.values !== undefined) {
+      // the same for a map of strings (labels, a ConfigMap's data)
+      if (spec.values === 'scalar' && spec.scalar === undefined && spec.quantityValues !== true && typeof child === 'string') continue;
+      walk.at.push(name);
       walkRef(walk, spec.values, child, spec.scalar, spec.quantityValues === true);
+      walk.at.pop();
     }
-    walk.at.pop();
   }
 }
 

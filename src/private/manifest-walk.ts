@@ -53,6 +53,18 @@ const MARKS: readonly TextMarks[] = Array.from({ length: 8 }, (_, i) =>
 export const MAY_HOLD_A_SHAPE = /AKIA|ASIA|PRIVATE KEY|gh[pousr]_|github_pat_|xox[abposr]-|sk_live_|AIza|:\/\//;
 /** What every string form of a deployment-time value contains (a brace, or a number in exponent notation): most strings are passed over with one test. */
 export const MAYBE_DEPLOY_TIME = /\{|\de[+-]\d/i;
+/**
+ * Matches exactly the texts either of the two filters above matches (their alternatives, `MAYBE_DEPLOY_TIME`'s
+ * case-insensitive `e` spelled out), so a walk tests most strings once, not twice, while it has seen neither.
+ * A filter's new alternative is added here too (test/manifest-walk-marks.test.ts compares the marks with each filter's).
+ */
+const MAY_HOLD_EITHER = /AKIA|ASIA|PRIVATE KEY|gh[pousr]_|github_pat_|xox[abposr]-|sk_live_|AIza|:\/\/|\{|\d[eE][+-]\d/;
+/**
+ * Map keys neither filter matches, as walks met them: manifests repeat their keys (`metadata`, `name`, `data`), so a
+ * walk tests a key once per process, not once per map. At most `PLAIN_KEYS_KEPT` of them.
+ */
+const PLAIN_KEYS = new Set<string>();
+const PLAIN_KEYS_KEPT = 4096;
 /** The containers' lists of a pod spec whose `env` is read (as `secretEnvValueAt` reads them). */
 const CONTAINER_LISTS: ReadonlySet<string> = new Set(['containers', 'initContainers']);
 /** No aws-cdk number token is larger: they are about -1.9e+289 (a double whose top 16 bits are 0xFBFF). */
@@ -116,14 +128,13 @@ function walk(value: object, limit: number): ManifestWalk {
   let envValue = false;
   // the two quick filters of one string (a key or a value), each until it first matches
   const mark = (text: string) => {
+    if (!secretShape && !deployTime && !MAY_HOLD_EITHER.test(text)) return;
     if (!secretShape && MAY_HOLD_A_SHAPE.test(text)) secretShape = true;
     if (!deployTime && MAYBE_DEPLOY_TIME.test(text)) deployTime = true;
   };
   // an upper bound of the serialized bytes; NaN once it cannot be bounded
   let bytes = hasToJson(value) ? NaN : 2;
   const open: Frame[] = [{ value, depth: 0, key: '' }];
-  // the children of the map or list in hand, reused: pushed onto `open` in reverse, so the first key is walked first
-  const children: Frame[] = [];
   while (open.length > 0) {
     const frame = open.pop()!;
     if (frame.depth === limit) return { tooDeep: pathOf(frame), ...(nonJson ? { nonJson } : {}) };
@@ -131,13 +142,20 @@ function walk(value: object, limit: number): ManifestWalk {
     const list = Array.isArray(v) ? (v as unknown[]) : undefined;
     const keys = list ? undefined : Object.keys(v);
     const n = list ? list.length : keys!.length;
-    children.length = 0;
+    // the children of the map or list in hand are pushed onto `open` from here, then reversed, so the first key is walked first
+    const children = open.length;
     for (let i = 0; i < n; i++) {
       const key = keys ? keys[i] : String(i);
       // a comma, and a key with its quotes and colon
       if (keys) {
         bytes += MAX_BYTES_PER_UNIT * key.length + 4;
-        mark(key);
+        if (PLAIN_KEYS.has(key)) {
+          // neither filter matches it
+        } else if (MAY_HOLD_EITHER.test(key)) {
+          mark(key);
+        } else if (PLAIN_KEYS.size < PLAIN_KEYS_KEPT) {
+          PLAIN_KEYS.add(key);
+        }
       } else {
         bytes += 1;
       }
@@ -152,7 +170,7 @@ function walk(value: object, limit: number): ManifestWalk {
         bytes += 4;
       } else if (type === 'object') {
         bytes += hasToJson(child as object) ? NaN : 2;
-        children.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
+        open.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
       } else if (type === 'number' || type === 'boolean') {
         bytes += MAX_NUMBER_BYTES;
         if (type === 'number' && (child as number) < NUMBER_TOKEN_BOUND) deployTime = true;
@@ -168,7 +186,11 @@ function walk(value: object, limit: number): ManifestWalk {
           : { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: NON_JSON[type] };
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) open.push(children[i]);
+    for (let i = children, j = open.length - 1; i < j; i++, j--) {
+      const first = open[i];
+      open[i] = open[j];
+      open[j] = first;
+    }
   }
   const marks = MARKS[(secretShape ? 1 : 0) + (deployTime ? 2 : 0) + (envValue ? 4 : 0)];
   if (nonJson) return { nonJson, marks };

@@ -126,19 +126,31 @@ export function templateNameClaims(template: unknown, table: PhysicalNameTable, 
   const resources = (template as { Resources?: unknown } | undefined)?.Resources;
   if (!isMap(resources)) return claims;
   for (const [id, r] of Object.entries(resources)) {
-    if (!isMap(r) || typeof r.Type !== 'string') continue;
-    if (r.Type === RECORD_SET) {
-      const claim = recordClaim(id, r, stackPath);
-      if (claim) claims.push(claim);
-      continue;
-    }
-    if (!Object.prototype.hasOwnProperty.call(table, r.Type)) continue;
-    const { property, scope } = table[r.Type];
-    const name = isMap(r.Properties) ? r.Properties[property] : undefined;
-    if (typeof name !== 'string') continue;
-    claims.push(namedClaim(id, r.Type, property, name, scope, typeof r.DeletionPolicy === 'string' ? r.DeletionPolicy : undefined));
+    const claim = resourceNameClaim(id, r, table, stackPath);
+    if (claim) claims.push(claim);
   }
   return claims;
+}
+
+/**
+ * The claim of the resource `logicalId` of a synthesized template, as `templateNameClaims` reads it; undefined when
+ * the template has no such resource or the resource claims no name.
+ */
+export function templateNameClaim(template: unknown, logicalId: string, table: PhysicalNameTable, stackPath = ''): ResourceNameClaim | undefined {
+  const resources = (template as { Resources?: unknown } | undefined)?.Resources;
+  if (!isMap(resources) || !Object.prototype.hasOwnProperty.call(resources, logicalId)) return undefined;
+  return resourceNameClaim(logicalId, resources[logicalId], table, stackPath);
+}
+
+/** The claim of one resource of a template (`r`, the value at `Resources.<id>`), or undefined. */
+function resourceNameClaim(id: string, r: unknown, table: PhysicalNameTable, stackPath: string): ResourceNameClaim | undefined {
+  if (!isMap(r) || typeof r.Type !== 'string') return undefined;
+  if (r.Type === RECORD_SET) return recordClaim(id, r, stackPath);
+  if (!Object.prototype.hasOwnProperty.call(table, r.Type)) return undefined;
+  const { property, scope } = table[r.Type];
+  const name = isMap(r.Properties) ? r.Properties[property] : undefined;
+  if (typeof name !== 'string') return undefined;
+  return namedClaim(id, r.Type, property, name, scope, typeof r.DeletionPolicy === 'string' ? r.DeletionPolicy : undefined);
 }
 
 function namedClaim(

@@ -271,6 +271,7 @@ function overDefaults(c: FieldConflict, defaults: readonly LibraryDefault[]): st
 export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConflict[] {
   const found: FieldConflict[] = [];
   for (const object of objects) {
+    if (!twoWritersMeet(object.writes)) continue;
     const contested = contestedPaths(object.writes);
     if (contested.length === 0) continue;
     const groups = new Map<string, { writers: Writer[]; kinds: Map<string, Set<WriterKind>>; fields: Array<[string, FieldPath]> }>();
@@ -309,6 +310,39 @@ export function findFieldConflicts(objects: readonly ObjectWrites[]): FieldConfl
     }
   }
   return found;
+}
+
+/** The most pairs of writes `twoWritersMeet` compares; past it, it leaves the answer to `contestedPaths`. */
+const MEETINGS_COMPARED = 4096;
+
+/**
+ * Whether two writers of an object write one path, or one a path below the other's: without such a pair no path
+ * can have two writers (a contested path has a writer that replaces it and another that writes at or below it),
+ * so the object has no conflict. Most objects with several writers have none (a declarer and a Contribution of
+ * one annotation): this comparison of each write of the writers but the first with every other writer's write
+ * costs far less than `contestedPaths`. True when there are more pairs than `MEETINGS_COMPARED`.
+ */
+export function twoWritersMeet(writes: readonly FieldWrite[]): boolean {
+  if (writes.length < 2) return false;
+  const first = writes[0].writer.id;
+  let others = 0;
+  for (const w of writes) if (w.writer.id !== first) others++;
+  if (others === 0) return false;
+  if (others * writes.length > MEETINGS_COMPARED) return true;
+  for (const a of writes) {
+    if (a.writer.id === first) continue;
+    for (const b of writes) {
+      if (b.writer.id !== a.writer.id && onOnePath(a.path, b.path)) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether one of two paths is the other or begins it. */
+function onOnePath(a: FieldPath, b: FieldPath): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A node of the paths that writers other than an object's main writer write at or through. */

@@ -38,18 +38,15 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
   const path = object.declarer;
   const found: RuleFinding[] = [];
   const report = (message: string) => found.push({ message, paths: [path] });
-  // how the messages name the object, made only for an object that has a problem
-  let named: string | undefined;
-  const where = () => (named ??= `${describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' })} declared by '${path}'`);
 
   if (typeof m.apiVersion === 'string') {
     const problem = apiVersionProblem(m.apiVersion, typeof m.kind === 'string' ? m.kind : undefined);
-    if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${where()} ${problem}`);
+    if (problem) report(`'apiVersion' (${JSON.stringify(m.apiVersion)}) of ${namedAs(object)} ${problem}`);
   }
   // a list of objects (ConfigMapList, with items) is the list-documents rule's: one finding that says to expand it
   if (typeof m.kind === 'string' && m.kind !== '' && !(m.kind.endsWith('List') && Array.isArray(m.items))) {
     const problem = kindProblem(m.kind, typeof m.apiVersion === 'string' ? apiGroup(m.apiVersion) : undefined);
-    if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${where()} ${problem}`);
+    if (problem) report(`'kind' (${JSON.stringify(m.kind)}) of ${namedAs(object)} ${problem}`);
   }
 
   const { group, kind } = object.identity;
@@ -67,11 +64,11 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
         // a token as a key is a boundary leak (CAP006), reported there
         const problem = TOKEN_TEXT.test(key) ? undefined : dataKeyProblem(key);
         if (problem) {
-          report(`key ${JSON.stringify(key)} of '${field}' of ${where()} must be a valid data key (at most ${MAX_DATA_KEY} letters, digits, '-', '_' and '.'), but ${problem}. Rename the key${suggestDataKey(key)}.`);
+          report(`key ${JSON.stringify(key)} of '${field}' of ${namedAs(object)} must be a valid data key (at most ${MAX_DATA_KEY} letters, digits, '-', '_' and '.'), but ${problem}. Rename the key${suggestDataKey(key)}.`);
         }
         const other = seen.get(key);
         if (other !== undefined && kind === 'ConfigMap') {
-          report(`key ${JSON.stringify(key)} of ${where()} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
+          report(`key ${JSON.stringify(key)} of ${namedAs(object)} is in both '${other}' and '${field}'; the API server refuses a key in both. Keep it in one.`);
         }
         seen.set(key, field);
         if (typeof value === 'string') bound += 3 * value.length;
@@ -79,7 +76,7 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
     }
     const bytes = bound > MAX_DATA_BYTES ? dataBytesOf(m, maps, kind) : 0;
     if (bytes > MAX_DATA_BYTES) {
-      report(`the data of ${where()} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
+      report(`the data of ${namedAs(object)} is ${bytes} bytes, more than the ${MAX_DATA_BYTES} bytes (1 MiB) the API server allows a ${kind}. Split it across several ${kind}s, or keep large files out of the cluster (an image, a volume, object storage).`);
       return found;
     }
   }
@@ -87,9 +84,14 @@ export function shapeProblems(object: ObjectFact): RuleFinding[] {
   const bound = walkManifest(m).maxBytes;
   const size = bound !== undefined && bound <= MAX_OBJECT_BYTES ? 0 : serializedBytes(m);
   if (size > MAX_OBJECT_BYTES) {
-    report(`${where()} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
+    report(`${namedAs(object)} is ${size} bytes serialized, more than the ${MAX_OBJECT_BYTES} bytes (1.5 MiB) etcd accepts in the request that stores an object (its default --max-request-bytes). Split it into several objects.`);
   }
   return found;
+}
+
+/** How messages name an object: `ConfigMap default/app declared by 'app/Config'`. */
+function namedAs(object: ObjectFact): string {
+  return `${describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' })} declared by '${object.declarer}'`;
 }
 
 /** Bytes of the data of a ConfigMap or Secret in the `maps` it has, as the API server counts them. */

@@ -115,9 +115,13 @@ export const objectValidity = defineRule({
 export function objectProblems(object: ObjectFact): RuleFinding[] {
   const m = object.manifest ?? {};
   const path = object.declarer;
-  const where = `of ${describeObject(object)} declared by '${path}'`;
   const found: RuleFinding[] = [];
-  const report = (what: string, expected: string, fix: string) => found.push({ message: `${what} ${where} must be ${expected}. ${fix}`, paths: [path] });
+  // how the messages name the object, made only for an object that has a problem
+  let where: string | undefined;
+  const report = (what: string, expected: string, fix: string) => {
+    where ??= `of ${describeObject(object)} declared by '${path}'`;
+    found.push({ message: `${what} ${where} must be ${expected}. ${fix}`, paths: [path] });
+  };
 
   if (typeof m.apiVersion !== 'string' || !API_VERSION.test(m.apiVersion)) {
     report(`'apiVersion' (${show(m.apiVersion)})`, 'a version such as "v1", or a group and version such as "apps/v1"', 'Set apiVersion.');

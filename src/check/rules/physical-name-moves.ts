@@ -1,7 +1,7 @@
 import type { Facts, StackFact } from '../../collect/facts';
 import type { Lock, LockedUnit } from '../../release/lock';
 import { stackUnitId } from '../../release/lock';
-import { claimFactKey, keepsRemovedResource, lockedNameClaims, physicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaims } from '../../release/physical-name-claims';
+import { claimFactKey, keepsRemovedResource, lockedNameClaims, physicalNameTable, RECORD_SET, ResourceNameClaim, templateNameClaim, templateNameClaims } from '../../release/physical-name-claims';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -58,6 +58,10 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
   if (locked.size === 0) return [];
 
   const byPath = new Map(stacks.map((s) => [s.path, s]));
+  // most releases move no name: when every locked claim is still its resource's, under the same type and name, no
+  // claim of this release can be a move (each of its old holders still holds the name), and the templates' other
+  // claims need not be read
+  if (allStillHeld(locked, byPath, table)) return [];
   const current = new Map(stacks.map((s) => [s.path, templateNameClaims(s.template, table, s.path)]));
   let claimants: Map<string, string[]> | undefined;
   const claimantsOf = (key: string): readonly string[] => {
@@ -108,6 +112,21 @@ function findMoves(lock: Lock, facts: Facts): Array<{ message: string; paths: st
   return found;
 }
 
+
+/** Whether each locked claim's resource is still in its stack, of the same type, claiming the same name. */
+function allStillHeld(
+  locked: ReadonlyMap<string, readonly LockedClaim[]>,
+  stacks: ReadonlyMap<string, StackFact>,
+  table: ReturnType<typeof physicalNameTable>,
+): boolean {
+  for (const claims of locked.values()) {
+    for (const old of claims) {
+      const still = templateNameClaim(stacks.get(old.unit.path)?.template, old.claim.logicalId, table, old.unit.path);
+      if (!still || still.type !== old.claim.type || still.name !== old.claim.name) return false;
+    }
+  }
+  return true;
+}
 
 /**
  * Whether a locked claim and a stack of this release share the scope of the name: the same stack does; other

@@ -57,13 +57,15 @@ type WritersAt = (object: ObjectFact, field: string) => Writer[];
 function problemsOf(facts: Facts, index: number, writersAt: WritersAt, crdsOf: () => CrdTopologies): RuleFinding[] {
   const object = facts.objects[index];
   if (!isBuiltInKind(object.identity.group, object.identity.kind)) return customResourceProblems(facts, index, writersAt, crdsOf);
+  const shapes = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest);
+  const integers = integerProblems(object.identity.group, object.identity.kind, object.manifest);
+  if (shapes.length === 0 && integers.length === 0) return [];
   // a value the JSON-values rule refuses (a handle, a function, a Symbol) is that rule's finding, not a shape's
-  const nonJson = walkManifest(object.manifest).nonJson?.path;
-  const problems = scalarTypeProblems(object.identity.group, object.identity.kind, object.manifest)
+  const nonJson = shapes.length === 0 ? undefined : walkManifest(object.manifest).nonJson?.path;
+  const problems = shapes
     .filter((p) => !nonJson || !p.at.every((segment, i) => String(nonJson[i]) === segment))
     // NaN and the infinities are the JSON-values rule's too, wherever they are: "(null) must be a string" would misname them
     .filter((p) => typeof p.value !== 'number' || Number.isFinite(p.value));
-  const integers = integerProblems(object.identity.group, object.identity.kind, object.manifest);
   if (problems.length === 0 && integers.length === 0) return [];
   const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
   // a built-in kind's: the problems are of built-in kinds only
