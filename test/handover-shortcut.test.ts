@@ -60,6 +60,36 @@ test('two versions with the same writers, a runtime writer among them, hand noth
   );
 });
 
+/** A `fieldsV1` set with the keys of every level in reverse order: the same set, as another program may write it. */
+function reversedKeys(set: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(set).reverse().map((key) => [key, reversedKeys(set[key] as Record<string, unknown>)]));
+}
+
+test('the handovers between two versions whose writers record their leaves in another key order are exactly the leaves whose writer changed', () => {
+  fc.assert(
+    fc.property(assignment, assignment, fc.integer({ min: 0, max: LEAVES.length - 1 }), (before, after, present) => {
+      // GIVEN the previous version's sets written in another key order, and one leaf of the next owned only as a node
+      const old = unitOf(before, new Set());
+      const reordered = { ...old, writers: old.writers!.map((w) => ({ ...w, fields: reversedKeys(w.fields) })) };
+      const next = unitOf(after, new Set());
+      const withPresence = {
+        ...next,
+        writers: next.writers!.map((w) => {
+          const owner = after[String(present)];
+          return owner !== undefined && WRITERS[owner] === w.writer ? { ...w, presence: toFieldsV1([LEAVES[present]]) } : w;
+        }),
+      };
+
+      // WHEN compared
+      const diff = diffReleases(lockOf(reordered), lockOf(withPresence), leafWritersOf);
+
+      // THEN the order of the keys and what is owned as a node hand nothing over
+      expect(seen(diff)).toEqual(expected(before, after));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test('a leaf the declarer wrote that a runtime writer writes in the next release is handed over, though every other writer is the same', () => {
   // GIVEN spec.replicas written by the declarer, then by a runtime writer (the HPA)
   const before = unitOf({ 0: 0, 1: 0 }, new Set());

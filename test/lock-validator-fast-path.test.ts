@@ -96,3 +96,62 @@ describe('the lock validator with its fieldsV1 fast path', () => {
     expect(() => renderLockValidator(JSON.stringify(schema))).toThrow(/#\/\$defs\/fieldsV1 is no longer .* update withFieldsV1FastPath/);
   });
 });
+
+/** An item of `edges`, mostly well formed, sometimes not: a wrong type, a negative or fractional index, one item too many or few. */
+const EDGE_END = fc.oneof(
+  { weight: 10, arbitrary: fc.nat({ max: 3 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, -0, 0.5, 1e21, Number.MAX_SAFE_INTEGER + 2, NaN, Infinity, '0', null, true, [], {}) },
+);
+const EDGE: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 10, arbitrary: fc.tuple(EDGE_END, EDGE_END, fc.constantFrom('', 'explicit dependency (addDependency)')) },
+  { weight: 1, arbitrary: fc.tuple(EDGE_END, EDGE_END, fc.constantFrom(0, null, ['x'])) },
+  { weight: 1, arbitrary: fc.array(EDGE_END, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, 0, 'x', { 0: 0, 1: 1, 2: '', length: 3 }) },
+);
+
+/** A lock that is valid but for its edges: four units to point at. */
+function lockWithEdges(edges: unknown): unknown {
+  const unit = (name: string) => ({ id: `object:|ConfigMap|team|${name}`, label: `ConfigMap team/${name}`, path: `App/${name}`, digest: '0123456789abcdef' });
+  return { formatVersion: 2, interfaces: [], units: ['a', 'b', 'c', 'd'].map(unit), barriers: [], edges };
+}
+
+describe('the lock validator with its edge fast path', () => {
+  test('says what ajv compiling the schema at run time says of any edges, valid or not, errors and all', () => {
+    fc.assert(
+      fc.property(fc.array(EDGE, { maxLength: 5 }), (edges) => {
+        // GIVEN a lock whose edges are random
+        const lock = lockWithEdges(edges);
+
+        // WHEN both validators check it
+        const fast = generated(lock);
+        const fastErrors = generated.errors;
+        const slow = general(lock);
+
+        // THEN they agree on whether it is valid and on every error
+        expect(fast).toBe(slow);
+        expect(fastErrors ?? null).toEqual(general.errors ?? null);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  test('accepts well-formed edges and reports a wrong one where ajv does', () => {
+    // GIVEN valid edges, and a third one whose second end is negative
+    const good = [[0, 1, ''], [2, 3, 'explicit dependency (addDependency)']];
+
+    // WHEN / THEN
+    expect(generated(lockWithEdges(good))).toBe(true);
+    expect(generated.errors).toBeNull();
+    expect(generated(lockWithEdges([...good, [1, -1, '']]))).toBe(false);
+    expect(generated.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual(['/edges/2/1 minimum']);
+  });
+
+  test('is not generated when the edge definitions say more than the fast path checks', () => {
+    // GIVEN the schema with one more constraint on an edge's end
+    const schema = JSON.parse(SCHEMA_TEXT);
+    schema.$defs.node.maximum = 100_000;
+
+    // WHEN / THEN the generator refuses rather than skip the constraint on valid-looking edges
+    expect(() => renderLockValidator(JSON.stringify(schema))).toThrow(/edges are no longer .* update withEdgeFastPath/);
+  });
+});

@@ -1,7 +1,7 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
 import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
-import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, SENSITIVE } from './lock';
+import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, LockedWriter, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
 import { OrderChange, orderChanges } from './order-changes';
@@ -542,7 +542,45 @@ function sameWriting(old: LockedUnit, now: LockedUnit): boolean {
   const all = [...old.writers, ...now.writers];
   const first = all.length > 0 ? lockedWriterIdentity(all[0]) : undefined;
   if (all.every((w) => lockedWriterIdentity(w) === first)) return true;
-  return sameJson(old.writers, now.writers);
+  return sameLockedWriters(old.writers, now.writers);
+}
+
+/** Every property of a locked writer, each of which `sameLockedWriters` compares: a property added to `LockedWriter` must be added here. */
+const LOCKED_WRITER_PROPERTIES: { readonly [K in keyof Required<LockedWriter>]: K } = {
+  writer: 'writer',
+  kind: 'kind',
+  manager: 'manager',
+  fields: 'fields',
+  presence: 'presence',
+};
+
+/**
+ * True when two lists of locked writers record, in one order, the same writers with the same leaves: each
+ * property of `LockedWriter` equal, its `fieldsV1` sets (`fields`, `presence`) as sets (`sameFieldSet`). A
+ * `fieldsV1` set is most of a lock's nodes: compared by a loop made for it, not as any JSON.
+ */
+function sameLockedWriters(a: readonly LockedWriter[], b: readonly LockedWriter[]): boolean {
+  if (a.length !== b.length) return false;
+  const { writer, kind, manager, fields, presence } = LOCKED_WRITER_PROPERTIES;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x[writer] !== y[writer] || x[kind] !== y[kind] || x[manager] !== y[manager] || !sameFieldSet(x[fields], y[fields])) return false;
+    const [p, q] = [x[presence], y[presence]];
+    if (p === undefined || q === undefined ? p !== q : !sameFieldSet(p, q)) return false;
+  }
+  return true;
+}
+
+/** True when two `fieldsV1` sets (maps of maps, `{"f:spec":{"f:replicas":{}}}`) hold the same keys at every level, in any order. */
+function sameFieldSet(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  let keys = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
+    if (!Object.hasOwn(b, key) || !sameFieldSet(a[key] as Record<string, unknown>, b[key] as Record<string, unknown>)) return false;
+    keys++;
+  }
+  for (const key in b) if (Object.hasOwn(b, key)) keys--;
+  return keys === 0;
 }
 
 /**

@@ -48,9 +48,12 @@ export function templateExports(template: unknown): TemplateExports {
  * whose name the lock masked is left out, one whose value holds a masked leaf is `masked`.
  */
 export function lockedExports(values: Readonly<Record<string, unknown>>): TemplateExports {
-  const outputs: Record<string, unknown> = {};
-  for (const [path, value] of Object.entries(values)) if (path.startsWith('Outputs.') || path.startsWith('Outputs[')) outputs[path] = value;
-  return templateExports(lockedManifest(outputs));
+  let outputs: Record<string, unknown> | undefined;
+  // its keys alone, not its entries: a stack's leaves are read once per release check, most of them no output
+  for (const path of Object.keys(values)) {
+    if (path.startsWith('Outputs') && (path[7] === '.' || path[7] === '[')) (outputs ??= {})[path] = values[path];
+  }
+  return outputs === undefined ? { byName: new Map(), unnamed: new Set() } : templateExports(lockedManifest(outputs));
 }
 
 const IMPORT_VALUE = '["Fn::ImportValue"]';
@@ -61,8 +64,10 @@ const IMPORT_VALUE = '["Fn::ImportValue"]';
  */
 export function lockedImports(values: Readonly<Record<string, unknown>>): StackImport[] {
   const imports: StackImport[] = [];
-  for (const [path, value] of Object.entries(values)) {
-    if (!path.endsWith(IMPORT_VALUE) || typeof value !== 'string' || isMaskedValue(value)) continue;
+  for (const path of Object.keys(values)) {
+    if (!path.endsWith(IMPORT_VALUE)) continue;
+    const value = values[path];
+    if (typeof value !== 'string' || isMaskedValue(value)) continue;
     imports.push({ name: value, at: path.slice(0, -IMPORT_VALUE.length) });
   }
   return imports;

@@ -7,7 +7,7 @@ import { lockedReaders, majorOf, matchInterfaces } from '../../release/interface
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
 import { routeWeights } from '../../release/release-diff';
-import { lockedExports, lockedImports, StackExport, templateExports, TemplateExports } from '../../release/stack-exports';
+import { lockedExports, lockedImports, StackExport, StackImport, templateExports, TemplateExports } from '../../release/stack-exports';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
 
@@ -162,6 +162,14 @@ function keepOneMoreRelease(gone: LockedUnit, stays: LockedUnit): string {
  */
 function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>, walked: ReadonlySet<string>): UnsafeDeletion[] {
   const found: UnsafeDeletion[] = [];
+  // the imports of the remaining stacks first: without one, no stack's exports need reading
+  const importers: Array<{ j: number; imports: StackImport[] }> = [];
+  lock.units.forEach((stays, j) => {
+    if (!stays.id.startsWith(STACK) || !stays.values || !present.has(stays.id)) return;
+    const imports = lockedImports(stays.values);
+    if (imports.length > 0) importers.push({ j, imports });
+  });
+  if (importers.length === 0) return found;
   // `changed`: whether the export's value differs from the one its stack exports now, once per export, not once per importer
   const exporters = new Map<string, Array<{ i: number; exported: StackExport; changed?: boolean }>>();
   lock.units.forEach((u, i) => {
@@ -175,31 +183,34 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
     if (!current.has(id) && templates.has(id)) current.set(id, templateExports(templates.get(id)));
     return current.get(id);
   };
-  lock.units.forEach((stays, j) => {
-    if (!stays.id.startsWith(STACK) || !stays.values || !present.has(stays.id)) return;
-    for (const imported of lockedImports(stays.values)) {
+  for (const { j, imports } of importers) {
+    const stays = lock.units[j];
+    for (const imported of imports) {
       for (const entry of exporters.get(imported.name) ?? []) {
         const { i, exported } = entry;
         if (i === j) continue;
         const gone = lock.units[i];
-        const where = sharedEnvironment(gone, stays);
-        if (where === 'apart') continue;
-        const why = `it imported ${present.has(gone.id) ? 'it' : `its export '${exported.name}'`} in the locked release (${imported.at})${where === 'same' ? '' : where}`;
-        const paths = [stays.path, gone.path];
+        if (deployApart(gone, stays)) continue;
+        // what a finding says, written only for a pair found: most pairs of a release keep their export
+        const why = () => {
+          const where = sharedEnvironment(gone, stays);
+          return `it imported ${present.has(gone.id) ? 'it' : `its export '${exported.name}'`} in the locked release (${imported.at})${where === 'same' ? '' : where}`;
+        };
+        const paths = () => [stays.path, gone.path];
         if (!present.has(gone.id)) {
-          if (!walked.has(`${i}:${j}`)) found.push({ removed: gone.label, neededBy: stays.label, why, paths, fix: keepOneMoreRelease(gone, stays) });
+          if (!walked.has(`${i}:${j}`)) found.push({ removed: gone.label, neededBy: stays.label, why: why(), paths: paths(), fix: keepOneMoreRelease(gone, stays) });
           continue;
         }
         const now = exportsNow(gone.id);
         if (!now || now.unnamed.has(exported.output)) continue;
-        const removed = `export '${exported.name}' of ${gone.label}`;
         const kept = now.byName.get(exported.name);
+        const removed = `export '${exported.name}' of ${gone.label}`;
         if (!kept) {
           found.push({
             removed,
             neededBy: stays.label,
-            why,
-            paths,
+            why: why(),
+            paths: paths(),
             fix: `CloudFormation refuses to delete an export that a stack imports, and the version of ${stays.label} in the cloud imports it until that stack's own update, `
               + `which aws-cdk deploys after ${gone.label} while it depends on it: removing the import in this release too is not enough. `
               + `Keep the export one more release with this.exportValue(...) on ${gone.label} (aws-cdk's way to keep an export while its importers stop using it), deploy, and remove it in the next release.`,
@@ -209,15 +220,15 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
             change: 'changes the value of',
             removed: `${removed} (from ${JSON.stringify(exported.value)} to ${JSON.stringify(kept.value)})`,
             neededBy: stays.label,
-            why,
-            paths,
+            why: why(),
+            paths: paths(),
             fix: `CloudFormation refuses to change an export that a stack imports. Keep '${exported.name}' with its value one more release, `
               + 'export the new value under another name and move the importers to it, and change or remove the old export in the next release.',
           });
         }
       }
     }
-  });
+  }
   return found;
 }
 
@@ -230,8 +241,7 @@ function exportDeletions(lock: Lock, facts: Facts, present: ReadonlySet<string>,
  * region or account and the other does not, says that the one that does not is taken to deploy there.
  */
 function sharedEnvironment(exporter: LockedUnit, importer: LockedUnit): 'same' | 'apart' | string {
-  const differ = (a?: string, b?: string) => a !== undefined && b !== undefined && a !== b;
-  if (differ(exporter.region, importer.region) || differ(exporter.account, importer.account)) return 'apart';
+  if (deployApart(exporter, importer)) return 'apart';
   const notes: string[] = [];
   const both = (['account', 'region'] as const).filter((part) => exporter[part] !== undefined && importer[part] !== undefined);
   if (both.length > 0) notes.push(`both deploy to ${both.map((part) => `${part} ${exporter[part]}`).join(', ')}`);
@@ -241,6 +251,12 @@ function sharedEnvironment(exporter: LockedUnit, importer: LockedUnit): 'same' |
     notes.push(`${unit.label} names no ${unnamed.join(' or ')}, so it is taken to deploy where ${other.label} does (${unnamed.map((part) => `${part} ${other[part]}`).join(', ')})`);
   }
   return notes.length === 0 ? 'same' : ` (CloudFormation exports are per account and region: ${notes.join('; ')})`;
+}
+
+/** True when two stacks name different regions or different accounts: an export of one is not what the other imports (`sharedEnvironment`). */
+function deployApart(exporter: LockedUnit, importer: LockedUnit): boolean {
+  const differ = (a?: string, b?: string) => a !== undefined && b !== undefined && a !== b;
+  return differ(exporter.region, importer.region) || differ(exporter.account, importer.account);
 }
 
 /**
