@@ -540,6 +540,11 @@ export interface DroppedPatchValue {
   readonly rendered: 'null' | 'nothing';
   /** The object's class (`KubeStatefulSet`). */
   readonly className: string;
+  /**
+   * The file of the loaded module that exports the class, as messages show a file (`node_modules/cdk8s-plus-30/lib/imports/k8s.js`,
+   * `imports/k8s.ts`); absent when no loaded module exports it.
+   */
+  readonly classModule?: string;
   /** The patch call that wrote it, as messages name a call (`addJsonPatch at main.ts:12`), when known. */
   readonly call?: string;
 }
