@@ -40,3 +40,21 @@ export function contractFix(pkg: InstalledPackage | undefined, ownerFix: string,
       + `stay on ${before} and ask the package's owners for a release that does it right. For them: ${ownerFix}`;
   return app;
 }
+
+/**
+ * The fix of contracts that cannot share one capability (two names, or one major twice) when an installed package
+ * makes any of them: the app cannot merge or renumber a package's contract, so each package's constructs go in a
+ * `Capability` of their own (one capability, one interface). Undefined when the program makes them all.
+ */
+export function sharedCapabilityFix(contracts: readonly ContractFact[]): string | undefined {
+  const fromPackages = contracts.filter((c) => c.package);
+  if (fromPackages.length === 0) return undefined;
+  const made = contracts.map((c) => `'${c.path}' ${c.package ? `from the installed package ${packageText(c.package)}` : 'of the app'}`);
+  return `They come from different code (${made.join(', ')}), and the app cannot change a package's contract: `
+    + `put each package's constructs in a Capability of their own (one capability publishes one interface)${fromPackages.length < contracts.length ? ", and the app's own contract in another" : ''}.`;
+}
+
+/** `@acme/queue@2.1.0`, or the name alone when the version is unknown. */
+function packageText(pkg: InstalledPackage): string {
+  return pkg.version !== undefined ? `${pkg.name}@${pkg.version}` : pkg.name;
+}
