@@ -44,7 +44,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
 
   // a Capability of a second copy of cdk-capability: its stacks are the other copy's to synthesize, which no one does
   for (const capability of stages) {
-    const copies = secondLibraryCopy(capability);
+    const copies = secondLibraryCopy(capability, Capability);
     if (copies === undefined) continue;
     const paths = [capability.node.path];
     result.synthesisErrors.push({ capability: capability.node.path, error: copies, refused: { code: INVALID_OBJECT, message: copies, paths } });

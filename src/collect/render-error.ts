@@ -2,7 +2,6 @@ import * as fs from 'fs';
 import { basename, dirname, join, sep } from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { duplicatePackageOf, moduleFileExporting } from './duplicate-packages';
-import { Capability } from '../constructs/capability';
 import { displayFile } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { packageRoot } from '../private/package-root';
@@ -114,9 +113,11 @@ export function twoCopiesFix(name: string, foreign: string, loaded: string): str
  * which versions, and the fix for where the second lies. The app finds such a capability by its brand, but its stacks
  * are made with the other copy's run folder and stage, which the app's synthesis cannot read (an `ENOENT` of the
  * cloud assembly). Undefined for a capability of this copy.
+ *
+ * @param ownCapability this copy's `Capability` class (passed in: this module loads no aws-cdk-lib)
  */
-export function secondLibraryCopy(capability: object): string | undefined {
-  if (capability instanceof Capability) return undefined;
+export function secondLibraryCopy(capability: object, ownCapability: Function): string | undefined {
+  if (capability instanceof ownCapability) return undefined;
   let ctor: unknown = capability.constructor;
   while (typeof ctor === 'function' && ctor.name !== 'Capability') ctor = Object.getPrototypeOf(ctor);
   const file = typeof ctor === 'function' ? moduleFileExporting(ctor) : undefined;
