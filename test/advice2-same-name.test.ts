@@ -55,7 +55,7 @@ function app(body: string[]): string {
   installPackage(dir, '@acme/orders-queue', '1.2.0', '1.0.0', 'ordersUrl');
   installPackage(dir, '@globex/billing-queue', '3.0.1', '1.4.0', 'billingUrl');
   fs.writeFileSync(path.join(dir, 'main.js'), [
-    "const { Capability, CapabilityApp } = require('cdk-capability');",
+    "const { Capability, CapabilityApp, Field, InterfaceContract } = require('cdk-capability');",
     "const orders = require('@acme/orders-queue');",
     "const billing = require('@globex/billing-queue');",
     'const app = new CapabilityApp({ builtinCloudFormationValidation: false });',
@@ -91,6 +91,22 @@ describe('two installed packages that publish contracts of the same name', () =>
       + "They come from different code ('shop/Orders/OrdersContract' from the installed package @acme/orders-queue@1.2.0, 'shop/Billing/BillingContract' from the installed package "
       + "@globex/billing-queue@3.0.1), and the app cannot change a package's contract: put each package's constructs in a Capability of their own (one capability "
       + 'publishes one interface).',
+    ]);
+  });
+
+  test("a package's contract beside the app's own of another name: CAP009 says which is whose, and to give the package a capability of its own", () => {
+    const dir = app([
+      "const shop = new Capability(app, 'shop');",
+      "new orders.Queue(shop, 'Orders');",
+      "new InterfaceContract(shop, 'Api', { version: '1.0.0', fields: { url: Field.string() } });",
+    ]);
+    const r = synth(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('CAP009') && l.includes('exactly one interface'))).toEqual([
+      "CAP009 contract misuse: capability 'shop' declares 2 contracts ('shop/Orders/OrdersContract', 'shop/Api'); exactly one interface crosses to runtime. "
+      + "They come from different code ('shop/Orders/OrdersContract' from the installed package @acme/orders-queue@1.2.0, 'shop/Api' of the app), and the app "
+      + "cannot change a package's contract: put each package's constructs in a Capability of their own (one capability publishes one interface), and the app's "
+      + 'own contract in another.',
     ]);
   });
 });
