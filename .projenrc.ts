@@ -18,7 +18,7 @@ const project = new typescript.TypeScriptProject({
 
   // Our own pinned dev copies below replace projen's minimum-version dev pins.
   peerDependencyOptions: { pinnedDevDependency: false },
-  peerDeps: ['constructs@^10.5.0', 'cdk8s@^2.68.0', 'cdk8s-plus-30@^2.2.5', 'aws-cdk-lib@^2.262.0'],
+  peerDeps: ['constructs@^10.5.0', 'cdk8s@^2.68.11', 'cdk8s-plus-30@^2.2.5', 'aws-cdk-lib@^2.262.0'],
   // Pinned dev copies of the peers so tests run against one known version.
   devDeps: [
     'constructs@10.8.1',

@@ -56,7 +56,7 @@ describe('a value a patch writes that a generated class loses', () => {
     expect(messages(app)).toEqual([
       `CAP010 invalid object: 'shop/Routing/Db' (addJsonPatch at test/patch-values.test.ts:${lineOf("ApiObject.of(db).addJsonPatch(JsonPatch.add('/spec/volumeClaimTemplates', claims('20Gi')));")}) `
       + `writes "20Gi" at 'spec.volumeClaimTemplates[0].spec.resources.requests.storage', which the output has as null: ${TAIL}, `
-      + 'or give the patch the class\'s form (IntOrString.fromString("20Gi") or Quantity.fromString("20Gi"), from the class\'s module), or check the key\'s spelling.',
+      + "or give the patch the class's form, k8s.Quantity.fromString('20Gi') (import { k8s } from 'cdk8s-plus-30'), or check the key's spelling.",
     ]);
   });
 

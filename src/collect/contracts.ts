@@ -1,12 +1,15 @@
+import { sep } from 'path';
 import { aws_ssm as ssm, CfnElement, CfnResource, Reference, SecretValue, Stack, Token } from 'aws-cdk-lib';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { declarerOf } from './declarer';
+import { moduleFileExporting } from './duplicate-packages';
 import type { ContractFact, ContractFieldFact, ObjectFact, PublishedParameterFact, PublishedValueFact, ReferenceFact } from './facts';
 import { visitTokens } from './token-walk';
 import type { FieldMap } from '../contract/field';
 import type { InterfaceContract, Publication } from '../contract/interface-contract';
 import { publishedSize } from '../contract/parameter-size';
+import { creationSite, installedPackage, InstalledPackage } from '../private/creation-site';
 import { shapeOf } from '../private/field-value';
 import { RuntimeRouting } from '../routing/runtime-routing';
 import { TENANT_HEADER_FIELD, tenantHeaderOf } from '../routing/tenant-header';
@@ -59,7 +62,7 @@ export function collectContracts(
         ...(field.description ? { description: field.description } : {}),
       };
     }
-    return {
+    return withPackage(contract, {
       path: contract.node.path,
       name: contract.contractName,
       capability: contract.capability.node.path,
@@ -84,8 +87,42 @@ export function collectContracts(
       readers: readersOf(contract, objects, references, routings, indexOf),
       undeclaredReads: contract.undeclaredReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
       earlyValueReads: contract.earlyValueReads.map((r) => ({ chart: r.chart.node.path, field: r.field })),
-    };
+    });
   });
+}
+
+/**
+ * The fact with its `package`: the installed package that made the contract, if one did. Found on first read,
+ * which only a refusal of the contract's change makes (a lookup over the loaded modules, about 0.4 ms): the
+ * package of the creation site when sites are recorded (the frame in `node_modules` the program called), else
+ * the package whose module exports the class of the contract's capability or of a construct between them (the
+ * package's `QueueWorkerCapability`).
+ */
+function withPackage(contract: InterfaceContract<FieldMap>, fact: Omit<ContractFact, 'package'>): ContractFact {
+  let found: InstalledPackage | null | undefined;
+  return Object.defineProperty(fact, 'package', {
+    enumerable: true,
+    get: () => (found ??= creationSite(contract)?.package ?? classPackage(contract) ?? null) ?? undefined,
+  });
+}
+
+/** The installed package of each class looked up so far (null: none), for a process that synthesizes again. */
+const classPackages = new WeakMap<Function, InstalledPackage | null>();
+
+function classPackage(contract: InterfaceContract<FieldMap>): InstalledPackage | undefined {
+  const scopes = contract.node.scopes;
+  const capability = scopes.indexOf(contract.capability);
+  for (let i = scopes.length - 2; i >= Math.max(capability, 0); i--) {
+    const ctor = scopes[i].constructor;
+    let found = classPackages.get(ctor);
+    if (found === undefined) {
+      const file = moduleFileExporting(ctor);
+      found = (file !== undefined && file.includes(`${sep}node_modules${sep}`) ? installedPackage(file) : undefined) ?? null;
+      classPackages.set(ctor, found);
+    }
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The parameter a publication created: its tier and the size of what it holds. */

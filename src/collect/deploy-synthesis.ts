@@ -7,10 +7,12 @@ import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
 import { EdgeReason, stackEdge } from './graph/composition-graph';
 import { nodeStackCycles } from './node-stack-cycles';
+import { secondLibraryCopy } from './render-error';
 import { appendAll } from '../private/append';
 import { hasBrand } from '../private/brand';
 import { asPackageStackDependencies } from '../private/dependency-calls';
 import { errorMessage } from '../private/errors';
+import { INVALID_OBJECT } from '../private/invalid-input';
 import { RunFolder } from '../private/run-folder';
 import { DEPENDENCY_CYCLE, refusingStackCycles } from '../private/stack-cycle-refusal';
 import { stackDependencyPath } from '../private/stack-dependency-path';
@@ -40,6 +42,14 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   const bases = (c: Capability) => stacks.filter((s) => s.capability === c && SharedBase.isSharedBase(s.stack));
   if (stacks.some((s) => !s.capability) || stages.some((c) => bases(c).length > 1)) return result;
 
+  // a Capability of a second copy of cdk-capability: its stacks are the other copy's to synthesize, which no one does
+  for (const capability of stages) {
+    const copies = secondLibraryCopy(capability, Capability);
+    if (copies === undefined) continue;
+    const paths = [capability.node.path];
+    result.synthesisErrors.push({ capability: capability.node.path, error: copies, refused: { code: INVALID_OBJECT, message: copies, paths } });
+  }
+  if (result.synthesisErrors.length > 0) return result;
   for (const capability of stages) appendAll(result.wiringErrors, wireSharedBase(capability, stacks, result.synthesisErrors));
   if (result.wiringErrors.length > 0 || result.synthesisErrors.length > 0) return result;
   // A node.addDependency between stacks becomes a stack dependency only in synth, which

@@ -1,5 +1,7 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
+import { moduleFileExporting } from './duplicate-packages';
 import type { DroppedPatchValue } from './facts';
+import { displayFile } from '../private/creation-site';
 import { isMap } from '../private/maps';
 import { jsonPatchesOf, patchOperation, renderWithoutPatches } from '../private/upstream-state';
 import { jsonPatchCall } from '../private/write-calls';
@@ -54,7 +56,10 @@ export function droppedPatchValues(apiObject: ApiObject, manifest: unknown): Dro
     };
   };
   walk(expected, manifest, [], true);
-  return found;
+  if (found.length === 0) return found;
+  // the module whose class it is, for the form a fix writes (cdk8s-plus-30's `k8s.Quantity`): one pass over the loaded modules
+  const file = moduleFileExporting(apiObject.constructor);
+  return file === undefined ? found : found.map((d) => ({ ...d, classModule: displayFile(file) }));
 }
 
 /** The last patch that adds or replaces the value at `at` or a map or list above it. */

@@ -36,8 +36,8 @@ export function duplicatePackageOf(value: object, resolve: (request: string) => 
   return { name: foreign.name, foreign: foreign.root, loaded };
 }
 
-/** The file of a loaded module that exports `ctor` under its name. */
-function moduleFileExporting(ctor: Function): string | undefined {
+/** The file of a loaded module that exports `ctor` under its name; undefined when none does. */
+export function moduleFileExporting(ctor: Function): string | undefined {
   for (const [file, loaded] of Object.entries(require.cache)) {
     try {
       const exported: unknown = loaded?.exports;

@@ -3,6 +3,7 @@ import type { Contradiction } from './ledger/contradiction';
 import type { FieldPath } from './ledger/field-path';
 import type { Writer } from './ledger/writer';
 import type { ObjectIdentity } from './object-identity';
+import type { InstalledPackage } from '../private/creation-site';
 import type { ValueShape } from '../private/field-value';
 
 /**
@@ -430,6 +431,12 @@ export interface ContractFact {
   readonly capability: string;
   /** The enclosing capability's id. */
   readonly capabilityId: string;
+  /**
+   * The installed package (in `node_modules`, no construct library) whose code made the contract, such as
+   * `@acme/queue-worker-capability@2.1.0`: its version is that package's to change, not the app's. Absent for a
+   * contract the program itself makes.
+   */
+  readonly package?: InstalledPackage;
   /** Its version, as given. */
   readonly version: string;
   /** The SSM parameter that holds the published values. */
@@ -540,6 +547,11 @@ export interface DroppedPatchValue {
   readonly rendered: 'null' | 'nothing';
   /** The object's class (`KubeStatefulSet`). */
   readonly className: string;
+  /**
+   * The file of the loaded module that exports the class, as messages show a file (`node_modules/cdk8s-plus-30/lib/imports/k8s.js`,
+   * `imports/k8s.ts`); absent when no loaded module exports it.
+   */
+  readonly classModule?: string;
   /** The patch call that wrote it, as messages name a call (`addJsonPatch at main.ts:12`), when known. */
   readonly call?: string;
 }

@@ -1,7 +1,10 @@
-import { sep } from 'path';
+import * as fs from 'fs';
+import { basename, dirname, join, sep } from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
-import { duplicatePackageOf } from './duplicate-packages';
+import { duplicatePackageOf, moduleFileExporting } from './duplicate-packages';
+import { displayFile } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
+import { packageRoot } from '../private/package-root';
 import { declaredApiObjectProps, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../private/upstream-state';
 import { jsonPatchCall } from '../private/write-calls';
 
@@ -102,6 +105,68 @@ export function twoCopiesFix(name: string, foreign: string, loaded: string): str
   return `The package that made it has its own ${name}, in its own node_modules, as a package installed from its folder (npm i ../pkg, npm link) keeps it, which npm dedupe does not touch: `
     + 'install the package from a packed tarball instead (npm pack, then npm i <file>.tgz); '
     + `with npm link, remove its copy (rm -rf <package>/node_modules/${name}) and run with NODE_PRESERVE_SYMLINKS=1, so it resolves the app's. In the package, ${peer}`;
+}
+
+/**
+ * When `capability` is a `Capability` of another copy of cdk-capability than this one (a package that lists
+ * cdk-capability in its dependencies, or one installed from its folder, brings its own): which copies, where and of
+ * which versions, and the fix for where the second lies. The app finds such a capability by its brand, but its stacks
+ * are made with the other copy's run folder and stage, which the app's synthesis cannot read (an `ENOENT` of the
+ * cloud assembly). Undefined for a capability of this copy.
+ *
+ * @param ownCapability this copy's `Capability` class (passed in: this module loads no aws-cdk-lib)
+ */
+export function secondLibraryCopy(capability: object, ownCapability: Function): string | undefined {
+  if (capability instanceof ownCapability) return undefined;
+  let ctor: unknown = capability.constructor;
+  while (typeof ctor === 'function' && ctor.name !== 'Capability') ctor = Object.getPrototypeOf(ctor);
+  const file = typeof ctor === 'function' ? moduleFileExporting(ctor) : undefined;
+  const loaded = packageRoot();
+  const foreign = file !== undefined ? libraryRootOf(file) : undefined;
+  const name = (capability as { node?: { path?: unknown } }).node?.path;
+  const which = `capability '${typeof name === 'string' ? name : '?'}'`;
+  const copy = (root: string) => `'${displayFile(root)}'${versionAt(root) !== undefined ? ` (${versionAt(root)})` : ''}`;
+  if (foreign === undefined || foreign === loaded) {
+    return `${TWO_COPIES}cdk-capability are loaded: ${which} is a Capability of another copy than the app's CapabilityApp, of ${copy(loaded)}, so the app cannot synthesize its stacks. `
+      + 'Install the package that made it so that it uses the app\'s cdk-capability: in the package, cdk-capability belongs in its peerDependencies (docs/packaging.md).';
+  }
+  const owner = owningPackage(foreign);
+  const made = owner ? `, made by ${owner}` : '';
+  return `${TWO_COPIES}cdk-capability are loaded: ${which}${made}, is a Capability of the copy in ${copy(foreign)}, while the app's CapabilityApp is of ${copy(loaded)}, `
+    + `so the app cannot synthesize its stacks (they are made with the other copy's run folder). ${twoCopiesFix('cdk-capability', foreign, loaded)}.`;
+}
+
+/** The folder of the copy of cdk-capability a file of it lies in: the nearest folder above it with a package.json. */
+function libraryRootOf(file: string): string | undefined {
+  let dir = dirname(file);
+  while (!fs.existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+/** The version in the package.json of a folder, if it can be read. */
+function versionAt(root: string): string | undefined {
+  try {
+    const version: unknown = JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf-8')).version;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The package whose own node_modules holds a copy (`<pkg>/node_modules/cdk-capability`), as `name@version`. */
+function owningPackage(copy: string): string | undefined {
+  const modules = dirname(copy);
+  if (basename(modules) !== 'node_modules') return undefined;
+  try {
+    const { name, version } = JSON.parse(fs.readFileSync(join(dirname(modules), 'package.json'), 'utf-8')) as { name?: unknown; version?: unknown };
+    if (typeof name !== 'string') return undefined;
+    return typeof version === 'string' ? `${name}@${version}` : name;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Marks a render error that names the value at fault and says its own fix (`unrenderableValue`). */

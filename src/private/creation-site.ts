@@ -111,7 +111,7 @@ const CONSTRUCT_LIBRARIES = /^(constructs|cdk8s|cdk8s-plus-\d+|aws-cdk-lib|cdk-c
 const packages = new Map<string, InstalledPackage>();
 
 /** The package in `node_modules` a file belongs to, read from its package.json once; undefined for a construct library. */
-function installedPackage(file: string): InstalledPackage | undefined {
+export function installedPackage(file: string): InstalledPackage | undefined {
   const marker = `${path.sep}node_modules${path.sep}`;
   const at = file.lastIndexOf(marker) + marker.length;
   const parts = file.slice(at).split(path.sep);

@@ -1,3 +1,4 @@
+import { sharedCapabilityFix } from './contract-advice';
 import { quoted } from './text';
 import type { ContractFact } from '../../collect/facts';
 import { undeclaredReadText } from '../../contract/contract-arguments';
@@ -29,7 +30,8 @@ export const contractUsage = defineRule({
       const mine = contracts.map((c) => c.path);
       if (names.size > 1) {
         found.push({
-          message: `capability '${capability.path}' declares ${mine.length} contracts (${quoted(mine).join(', ')}); exactly one interface crosses to runtime. Merge their fields into one InterfaceContract.`,
+          message: `capability '${capability.path}' declares ${mine.length} contracts (${quoted(mine).join(', ')}); exactly one interface crosses to runtime. `
+            + (sharedCapabilityFix(contracts) ?? 'Merge their fields into one InterfaceContract.'),
           paths: mine,
         });
         continue;
@@ -42,8 +44,9 @@ export const contractUsage = defineRule({
       }
       for (const [major, paths] of byMajor) {
         if (paths.length < 2) continue;
+        const fix = sharedCapabilityFix(contracts.filter((c) => paths.includes(c.path))) ?? 'Give the new one the next major, or remove one.';
         found.push({
-          message: `capability '${capability.path}' declares major ${major} of contract '${contracts[0].name}' ${paths.length} times (${quoted(paths).join(', ')}); majors side by side must differ. Give the new one the next major, or remove one.`,
+          message: `capability '${capability.path}' declares major ${major} of contract '${contracts[0].name}' ${paths.length} times (${quoted(paths).join(', ')}); majors side by side must differ. ${fix}`,
           paths,
         });
       }

@@ -3,6 +3,7 @@ import { compareInterfaces, IncompatibleVersion, lockedReaders } from '../../rel
 import { interfaceRecord } from '../../release/interface-record';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
+import { contractFix, contractPackage } from './contract-advice';
 
 /** `CAP007`: an interface change without the version bump it needs, or a version that went backwards. */
 export const interfaceCompatibility = defineRule({
@@ -18,12 +19,14 @@ export const interfaceCompatibility = defineRule({
     return incompatible.map((p) => {
       const readers = () => lockedReaders(p.locked, declarers, charts);
       const path = p.contract;
+      const pkg = contractPackage(facts.contracts, p.locked.capability, p.locked.name);
       if (p.needs === 'backwards') {
-        return { message: `the version of '${path}' went backwards from ${p.from} to ${p.to}. Versions only go up: set it to ${p.from} or higher.`, paths: [path] };
+        const owner = `Versions only go up: set it to ${p.from} or higher.`;
+        return { message: `the version of '${path}' went backwards from ${p.from} to ${p.to}. ${contractFix(pkg, owner)}`, paths: [path] };
       }
       const what = p.changes.map((c) => `field '${c.field}' ${c.change} (needs ${c.needs})`).join('; ');
       return {
-        message: `'${path}' changed (${what}), which needs a ${p.needs} version bump, but the version went from ${p.from} to ${p.to}. ${fix(p, readers)}`,
+        message: `'${path}' changed (${what}), which needs a ${p.needs} version bump, but the version went from ${p.from} to ${p.to}. ${contractFix(pkg, fix(p, readers))}`,
         paths: [path],
         // only a change that needs a major bump breaks the consumers; a compatible one lacks only its bump
         ...(p.needs === 'major' ? {} : { title: 'interface change without its version bump' }),

@@ -1,5 +1,7 @@
 import type { DroppedPatchValue, ObjectFact } from '../../collect/facts';
 import { topologyOf } from '../../collect/topology/field-topology';
+import type { TypeRef, TypeSpec } from '../../collect/topology/field-topology';
+import { K8S_1_30 } from '../../collect/topology/k8s-1.30.generated';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
@@ -31,12 +33,70 @@ function finding(d: DroppedPatchValue, object: ObjectFact | undefined): RuleFind
   const text = JSON.stringify(d.value);
   const value = text.length > 60 ? `${text.slice(0, 57)}...` : text;
   const outcome = d.rendered === 'null' ? 'which the output has as null' : 'which the output leaves out';
-  const from = typeof d.value === 'number' ? 'fromNumber' : typeof d.value === 'string' ? 'fromString' : undefined;
-  const form = from ? `, or give the patch the class's form (IntOrString.${from}(${value}) or Quantity.${from}(${value}), from the class's module)` : '';
+  const form = classForm(d, object);
   return {
     message: `${who} writes ${value} at '${field}', ${outcome}: its class, ${d.className}, serializes the object after its patches by its schema, `
       + "which drops a key it lacks and reads a Quantity or an IntOrString by its 'value' (text or a number there is lost). "
       + `Write the field with a Contribution (new Contribution(scope, id, { target, fields }): its fields are merged into the rendered object as written)${form}, or check the key's spelling.`,
     paths: [object?.declarer ?? d.path],
   };
+}
+
+/** cdk8s-plus's generated classes: `k8s` of its index (`export * as k8s from './imports/k8s'`). */
+const CDK8S_PLUS_IMPORTS = /(?:^|[\\/])node_modules[\\/](cdk8s-plus-\d+)[\\/]lib[\\/]imports[\\/]k8s\.js$/;
+
+/**
+ * The patch's value in the form the class keeps, as code that compiles: `k8s.Quantity.fromString('256Mi')` with
+ * `import { k8s } from 'cdk8s-plus-30'` for a cdk8s-plus object, the class's own module's `Quantity` for an
+ * imported one; the one of Quantity and IntOrString the field takes, when the kind is built in (both otherwise);
+ * none for a value that is neither text nor a number, or a field of a built-in kind that takes neither.
+ */
+function classForm(d: DroppedPatchValue, object: ObjectFact | undefined): string {
+  const from = typeof d.value === 'number' ? 'fromNumber' : typeof d.value === 'string' ? 'fromString' : undefined;
+  if (from === undefined) return '';
+  const special = object ? specialScalarAt(object.identity.group, object.identity.kind, d.at) : undefined;
+  if (special === 'neither') return '';
+  const classes = special === 'quantity' ? ['Quantity'] : special === 'int-or-string' ? ['IntOrString'] : ['IntOrString', 'Quantity'];
+  const literal = typeof d.value === 'string' ? `'${d.value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(d.value);
+  const plus = d.classModule === undefined ? undefined : CDK8S_PLUS_IMPORTS.exec(d.classModule)?.[1];
+  if (plus !== undefined) {
+    const calls = classes.map((c) => `k8s.${c}.${from}(${literal})`).join(' or ');
+    return `, or give the patch the class's form, ${calls} (import { k8s } from '${plus}')`;
+  }
+  const calls = classes.map((c) => `${c}.${from}(${literal})`).join(' or ');
+  const module = d.classModule === undefined ? "the class's module" : `the module that exports ${d.className}, ${d.classModule}`;
+  return `, or give the patch the class's form, ${calls} (import { ${classes.join(', ')} } from ${module})`;
+}
+
+/**
+ * What a field of a built-in kind takes, by Kubernetes 1.30's schema: a resource quantity, an int-or-string,
+ * 'neither' (another scalar, or a key the schema lacks), or undefined for a kind that is not built in.
+ */
+function specialScalarAt(group: string, kind: string, at: readonly string[]): 'quantity' | 'int-or-string' | 'neither' | undefined {
+  const root = K8S_1_30.kinds[`${group}/${kind}`];
+  if (root === undefined) return undefined;
+  let ref: TypeRef = root;
+  for (let i = 0; i < at.length; i++) {
+    const spec: TypeSpec | undefined = typeof ref === 'string' ? K8S_1_30.types[ref] : 'type' in ref ? K8S_1_30.types[ref.type] : ref;
+    if (spec === undefined) return 'neither';
+    const last = i === at.length - 1;
+    if ('list' in spec) {
+      ref = spec.list;
+      continue;
+    }
+    const name = at[i];
+    if (spec.fields && Object.hasOwn(spec.fields, name)) {
+      ref = spec.fields[name];
+    } else if (spec.scalars?.split(' ').includes(name)) {
+      if (!last) return 'neither';
+      if (spec.quantities?.split(' ').includes(name)) return 'quantity';
+      return spec.intOrString?.split(' ').includes(name) ? 'int-or-string' : 'neither';
+    } else if (spec.values !== undefined) {
+      if (last) return spec.quantityValues === true ? 'quantity' : 'neither';
+      ref = spec.values;
+    } else {
+      return 'neither';
+    }
+  }
+  return 'neither';
 }

@@ -3,6 +3,7 @@ import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { appendAll, appendTo } from '../../private/append';
+import type { InstalledPackage } from '../../private/creation-site';
 import { lockedReaders, majorOf, matchInterfaces } from '../../release/interface-compatibility';
 import { interfaceRecord, InterfaceRecord } from '../../release/interface-record';
 import { Lock, LockedUnit, objectUnitId, stackUnitId } from '../../release/lock';
@@ -10,6 +11,7 @@ import { routeWeights } from '../../release/release-diff';
 import { lockedExports, lockedImports, StackExport, StackImport, templateExports, TemplateExports } from '../../release/stack-exports';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
+import { contractFix, contractPackage, PackageRemedy } from './contract-advice';
 
 /**
  * Edges that only order two lifecycles: a runtime object does not need every
@@ -292,7 +294,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
   const { pairs, retired } = matchInterfaces(lock.interfaces, current);
   for (const { old, now } of pairs) {
     if (majorOf(old) !== majorOf(now) && old.parameter && old.parameter.name !== now.parameter.name) {
-      appendAll(found, bumpedInPlace(old, now, lockedReaders(old, declarers, charts)));
+      appendAll(found, bumpedInPlace(old, now, lockedReaders(old, declarers, charts), contractPackage(facts.contracts, now.capability, now.name)));
       continue;
     }
     const contract = facts.contracts.find((c) => c.capability === now.capability && c.name === now.name && c.version === now.version);
@@ -307,7 +309,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
           neededBy: `'${reader}'`,
           why: `it still reads the field (${how})`,
           paths: [reader],
-          fix: `Stop reading the field in this release, or keep it and publish the next major beside this one, move the readers to it, and retire this major in a later release (${RELEASES_DOC}).`,
+          fix: contractFix(contract?.package, `Stop reading the field in this release, or keep it and publish the next major beside this one, move the readers to it, and retire this major in a later release (${RELEASES_DOC}).`),
         });
       }
     }
@@ -319,7 +321,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
         neededBy: `'${reader}'`,
         why: 'it read that major in the locked release',
         paths: [reader],
-        fix: `Keep the major published until the lock shows no reader: move each reader to the next major in one release, then retire the old major in the next (${RELEASES_DOC}).`,
+        fix: contractFix(contractPackage(facts.contracts, old.capability, old.name), `Keep the major published until the lock shows no reader: move each reader to the next major in one release, then retire the old major in the next (${RELEASES_DOC}).`, PackageRemedy.STEP),
       });
     }
   }
@@ -331,7 +333,7 @@ function interfaceDeletions(lock: Lock, facts: Facts, current: readonly Interfac
  * deploy steps replace the parameter (the old one deleted when the stack update completes), and the runtime
  * step that moves the binding and its readers to the new major comes after them.
  */
-function bumpedInPlace(old: InterfaceRecord, now: InterfaceRecord, readers: readonly string[]): UnsafeDeletion[] {
+function bumpedInPlace(old: InterfaceRecord, now: InterfaceRecord, readers: readonly string[], pkg: InstalledPackage | undefined): UnsafeDeletion[] {
   const contract = `'${old.capability}/${old.name}'`;
   const from = majorOf(old);
   return readers.map((reader) => ({
@@ -342,8 +344,8 @@ function bumpedInPlace(old: InterfaceRecord, now: InterfaceRecord, readers: read
       + `deleting ${old.parameter?.name} as the update of the stack that publishes it completes, before the runtime step moves the binding to ${now.parameter.name}, `
       + 'so the binding cannot sync in between (its Secret keeps the last values) and not at all if that step fails or is rolled back',
     paths: [reader],
-    fix: `Keep ${old.version} and publish ${now.version} beside it (a second InterfaceContract with the same name), `
-      + `move the readers to it, and retire major ${from} in a later release (${RELEASES_DOC}).`,
+    fix: contractFix(pkg, `Keep ${old.version} and publish ${now.version} beside it (a second InterfaceContract with the same name), `
+      + `move the readers to it, and retire major ${from} in a later release (${RELEASES_DOC}).`, PackageRemedy.STEP),
   }));
 }
 
