@@ -276,25 +276,36 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
 
   /**
    * Publishes the values on the deployment side, as ONE SSM parameter of JSON,
-   * and a managed policy allowing `ssm:GetParameter` on exactly it.
+   * and a managed policy allowing `ssm:GetParameter` on exactly it, with the ids
+   * `<contract id>Interface` and `<contract id>InterfaceReader` in `stack`. From a
+   * stack of another capability it creates nothing, and synth refuses it (`CAP009`).
    *
    * @param stack the `SharedBase` or a `DeploymentAggregate` of the same capability
    * @param values every required field; aws-cdk tokens allowed; no secrets
    * @returns what was created
    * @throws CompositionError `CAP009` when `stack` is no stack, `values` no object (or a value a handle of
-   * `consume`, or a function) or `options` not of their types (a JavaScript program can pass anything), naming each
+   * `consume`, or a function) or `options` not of their types (a JavaScript program can pass anything), naming each;
+   * or when `stack` already has a construct with one of those two ids
    */
   public publish(stack: Stack, values: PublishedValues<F>, options: PublishOptions = {}): Publication {
     const problems = publishArgumentsProblems(this.subject(), stack, values, options);
     if (problems.length > 0) throw contractArgumentsRefusal(this.subject(), 'publish', problems);
     const all = values as Record<string, unknown>;
-    // A second publication, or an invalid parameter name, is refused at synth (CAP009, CAP010); it creates nothing.
-    if (this.published.length > 0 || parameterNameProblem(this.parameterName)) {
+    // A second publication, one from a stack of another capability, or an invalid parameter name, is refused at
+    // synth (CAP009, CAP010); it creates nothing (in another capability's stack, the parameter's id may be taken
+    // by that capability's own contract of the same name).
+    if (this.published.length > 0 || !stack.node.scopes.includes(this.capability) || parameterNameProblem(this.parameterName)) {
       const publication: Publication = { stack, values: { ...all } };
       this.published.push(publication);
       return publication;
     }
     const id = `${this.node.id}Interface`;
+    const taken = [id, `${id}Reader`].find((childId) => stack.node.tryFindChild(childId) !== undefined);
+    if (taken !== undefined) {
+      throw contractArgumentsRefusal(this.subject(), 'publish', [
+        `'${stack.node.path}' already has a construct with the id '${taken}', which publish gives the contract's ${taken === id ? 'parameter' : 'reader policy'}: give that construct another id`,
+      ]);
+    }
     const tier = options.tier ?? (publishedSize(all).bytes > TIER_LIMITS.Standard ? ssm.ParameterTier.ADVANCED : undefined);
     const parameter = new ssm.StringParameter(stack, id, {
       parameterName: this.parameterName,
