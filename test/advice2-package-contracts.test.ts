@@ -10,6 +10,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { RETIRE_V1 } from './published-construct-fixtures';
 import { HANG_GUARD_MS, NODE_TS, NODE_TS_COMMAND, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -25,16 +26,6 @@ const UNBUMPED: Array<[string, string]> = [
   ['fields: { queueUrl: Field.string(), deadLetterQueueUrl: Field.string() },', 'fields: { queueUrl: Field.string(), deadLetterQueueUrl: Field.string(), region: Field.string() },'],
   ['this.contract.publish(this.base, { queueUrl: this.queue.queueUrl, deadLetterQueueUrl: deadLetters.queueUrl });',
     "this.contract.publish(this.base, { queueUrl: this.queue.queueUrl, deadLetterQueueUrl: deadLetters.queueUrl, region: 'eu-west-1' });"],
-];
-
-/** Release 3.0.0 of the example: major 1 retired. */
-const RETIRE_V1: Array<[string, string]> = [
-  [`    this.contractV1 = new InterfaceContract(this, 'Queue', {
-      version: '1.1.0',
-      fields: { queueUrl: Field.string(), tableName: Field.string(), deadLetterQueueUrl: Field.string() },
-    });
-`, ''],
-  ['    this.contractV1.publish(this.base, { queueUrl: this.queue.queueUrl, tableName: this.table.tableName, deadLetterQueueUrl: deadLetters.queueUrl });\n', ''],
 ];
 
 /** Release 1.1.0 of the example: major 1 alone, read by the workers. */

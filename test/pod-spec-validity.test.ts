@@ -5,21 +5,11 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Pod } from 'kubernetes-models/v1';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
-import { newApp, removeTempDirs } from './util';
+import { podSpecFindings, routing } from './pod-spec-fixtures';
+import { removeTempDirs } from './util';
 import { ruleOf } from '../src/check/finding';
 
 afterAll(removeTempDirs);
-
-/** GIVEN-side helper: an app with capability `shop` and its routing chart. */
-function routing(): { app: CapabilityApp; chart: RuntimeRouting } {
-  const app = newApp();
-  return { app, chart: new RuntimeRouting(new Capability(app, 'shop'), 'Routing') };
-}
-
-/** The pod spec rule's messages of a synth. */
-function podSpecFindings(app: CapabilityApp): string[] {
-  return app.synthesize().violations.filter((v) => ruleOf(v) === 'CAP010/pod-spec-validity').map((v) => `${v.code} ${v.message}`);
-}
 
 /** A plain Deployment `web` in namespace `shop` whose pod spec is `spec`. */
 function deployment(chart: RuntimeRouting, spec: Record<string, unknown>, id = 'Web'): ApiObject {

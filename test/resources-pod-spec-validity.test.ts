@@ -2,22 +2,12 @@ import { aws_ssm as ssm, Token } from 'aws-cdk-lib';
 import { ApiObject, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
-import { newApp, removeTempDirs } from './util';
+import { Capability, RuntimeRouting, RuntimeWriter, SharedBase } from '../src';
+import { podSpecFindings, routing } from './pod-spec-fixtures';
+import { removeTempDirs } from './util';
 import { ruleOf } from '../src/check/finding';
 
 afterAll(removeTempDirs);
-
-/** GIVEN-side helper: an app with capability `shop` and its routing chart. */
-function routing(): { app: CapabilityApp; chart: RuntimeRouting } {
-  const app = newApp();
-  return { app, chart: new RuntimeRouting(new Capability(app, 'shop'), 'Routing') };
-}
-
-/** The pod spec rule's messages of a synth. */
-function podSpecFindings(app: CapabilityApp): string[] {
-  return app.synthesize().violations.filter((v) => ruleOf(v) === 'CAP010/pod-spec-validity').map((v) => `${v.code} ${v.message}`);
-}
 
 /** A plain Deployment `web` in namespace `shop` whose one container `web` has `container`'s fields. */
 function deployment(chart: RuntimeRouting, container: Record<string, unknown>, spec: Record<string, unknown> = {}): ApiObject {

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as jsyaml from 'js-yaml';
 import * as ts from 'typescript';
+import { RETIRE_V1 } from './published-construct-fixtures';
 import { removeTempDirs, synthExample, tempDir } from './util';
 import { CapabilityApp, CapabilityTesting } from '../src';
 
@@ -43,16 +44,6 @@ function checkAgainstLock(pkg: ReturnType<typeof release>): string[] {
   new pkg.QueueWorkerCapability(app, 'jobs', { tenants: ['acme'], image: 'ghcr.io/acme/worker:1.0.0' });
   return CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`);
 }
-
-/** Release 2.0.0 with major 1 retired: release 3.0.0. */
-const RETIRE_V1: Array<[string, string]> = [
-  [`    this.contractV1 = new InterfaceContract(this, 'Queue', {
-      version: '1.1.0',
-      fields: { queueUrl: Field.string(), tableName: Field.string(), deadLetterQueueUrl: Field.string() },
-    });
-`, ''],
-  ['    this.contractV1.publish(this.base, { queueUrl: this.queue.queueUrl, tableName: this.table.tableName, deadLetterQueueUrl: deadLetters.queueUrl });\n', ''],
-];
 
 /** Release 2.0.0 made the other way: major 1 bumped in place to 2.0.0. */
 const IN_PLACE: Array<[string, string]> = [
