@@ -22,12 +22,27 @@ function copyOfLibrary(folder: string, version: string): void {
   fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'cdk-capability', version, main: 'src/index.ts' }));
 }
 
+/** The package's index.js: a capability of a shared base and one tenant stack. */
+const QUEUE_BODY = [
+  "const { aws_sqs: sqs } = require('aws-cdk-lib');",
+  "const { Capability, DeploymentAggregate, SharedBase } = require('cdk-capability');",
+  'class QueueCapability extends Capability {',
+  '  constructor(scope, id) {',
+  '    super(scope, id);',
+  "    new sqs.Queue(new SharedBase(this, 'Base'), 'DeadLetters');",
+  "    new sqs.Queue(new DeploymentAggregate(this, 'acme'), 'Queue');",
+  '  }',
+  '}',
+  'exports.QueueCapability = QueueCapability;',
+  '',
+].join('\n');
+
 /**
  * An app whose node_modules holds the construct libraries (links to this repository's, one copy each),
  * cdk-capability, and `@acme/queue-capability` at `packageFolder` (its own copy of cdk-capability in its own
  * node_modules); `main.js` composes the package.
  */
-function app(packageFolder: (app: string) => string): { dir: string; pkg: string } {
+function app(packageFolder: (app: string) => string, body = QUEUE_BODY): { dir: string; pkg: string } {
   const dir = fs.realpathSync(tempDir('cdk-capability-app-'));
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules);
@@ -45,19 +60,7 @@ function app(packageFolder: (app: string) => string): { dir: string; pkg: string
       fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(pkg, 'node_modules', name), 'dir');
     }
   }
-  fs.writeFileSync(path.join(pkg, 'index.js'), [
-    "const { aws_sqs: sqs } = require('aws-cdk-lib');",
-    "const { Capability, DeploymentAggregate, SharedBase } = require('cdk-capability');",
-    'class QueueCapability extends Capability {',
-    '  constructor(scope, id) {',
-    '    super(scope, id);',
-    "    new sqs.Queue(new SharedBase(this, 'Base'), 'DeadLetters');",
-    "    new sqs.Queue(new DeploymentAggregate(this, 'acme'), 'Queue');",
-    '  }',
-    '}',
-    'exports.QueueCapability = QueueCapability;',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(path.join(pkg, 'index.js'), body);
   if (!pkg.startsWith(modules)) {
     // npm i ../queue-capability: a link to the folder
     fs.mkdirSync(path.join(modules, '@acme'));
@@ -141,5 +144,58 @@ describe('a second copy of cdk-capability', () => {
     // THEN
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
     expect(fs.readdirSync(path.join(dir, 'dist', 'deploy')).filter((f) => f.endsWith('.template.json')).length).toBe(2);
+  });
+});
+
+describe('a second copy of cdk-capability in a capability without stacks', () => {
+  // Without stacks there is no cloud assembly to lose: the runtime constructs of both copies are recognized by
+  // their brands, so the app's synth writes them, and the field ledger sees the writes of both copies.
+  test("its runtime objects are the app's: written in order, and a field both copies write is CAP002 naming both", () => {
+    // GIVEN the nested layout, a package whose capability has a RuntimeRouting of its copy with a Contribution,
+    const { dir } = app((d) => path.join(d, 'node_modules', '@acme', 'queue-capability'), [
+      "const { ApiObject } = require('cdk8s');",
+      "const { Capability, RuntimeRouting, Contribution } = require('cdk-capability');",
+      'class QueueCapability extends Capability {',
+      '  constructor(scope, id) {',
+      '    super(scope, id);',
+      "    const routing = new RuntimeRouting(this, 'Routing');",
+      "    this.config = new ApiObject(routing, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'queue', namespace: 'jobs' }, data: { a: '1' } });",
+      "    new Contribution(routing, 'Extra', { target: this.config, fields: { data: { b: '2' } } });",
+      '  }',
+      '}',
+      'exports.QueueCapability = QueueCapability;',
+      '',
+    ].join('\n'));
+    // AND an app whose Contribution (of the app's copy) writes the same field
+    const main = (contribution: string): void => fs.writeFileSync(path.join(dir, 'main.js'), [
+      "const { CapabilityApp, Contribution } = require('cdk-capability');",
+      "const { QueueCapability } = require('@acme/queue-capability');",
+      'const app = new CapabilityApp();',
+      "const jobs = new QueueCapability(app, 'jobs');",
+      `new Contribution(jobs.node.findChild('Routing'), 'Mine', { target: jobs.config, fields: { data: { ${contribution} } } });`,
+      'app.synth();',
+      '',
+    ].join('\n'));
+    main("b: '3'");
+
+    // WHEN the app synthesizes
+    const refused = synth(dir);
+
+    // THEN the conflict across the copies is refused, naming both writers
+    expect(refused.status).toBe(1);
+    expect(refusal(refused.stderr)).toEqual([
+      "CAP002 field conflict: 'jobs/Routing/Extra' and 'jobs/Routing/Mine' both write data.b of ConfigMap jobs/queue. Give each field one owner: drop it from one "
+      + "of them ('jobs/Routing/Extra' and 'jobs/Routing/Mine' write it as a Contribution, in its fields).",
+    ]);
+    expect(fs.existsSync(path.join(dir, 'dist'))).toBe(false);
+
+    // WHEN the app writes a field of its own instead
+    main("c: '3'");
+    const written = synth(dir);
+
+    // THEN the object holds the writes of both copies
+    expect({ status: written.status, stderr: written.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(fs.readdirSync(path.join(dir, 'dist', 'runtime')).sort()).toEqual(['0001-jobs-routing.yaml', 'kustomization.yaml']);
+    expect(fs.readFileSync(path.join(dir, 'dist', 'runtime', '0001-jobs-routing.yaml'), 'utf-8')).toMatch(/^data:\n {2}a: "1"\n {2}b: "2"\n {2}c: "3"$/m);
   });
 });
