@@ -18,7 +18,7 @@ import * as yaml from 'js-yaml';
 import { admit, Request } from './enforcement/admission';
 import { newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
-import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
+import { Capability, CapabilityApp, GitOps, RuntimeRouting, RuntimeWriter } from '../src';
 import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
@@ -31,15 +31,16 @@ const TENANTS = ['acme', 'initech'];
 /** What the autoscaler scaled its Deployment to while it owned the replicas. */
 const SCALED = 3;
 
-type Variant = 'declared' | 'autoscaled';
+/** `autoscaled`: with the RuntimeWriter and its HorizontalPodAutoscaler; `writer-only`: the RuntimeWriter alone. */
+type Variant = 'declared' | 'autoscaled' | 'writer-only';
 
 /** One release of the shop: the tenants' Deployments in `web`, the tenant `scaled` autoscaled or not. */
-function release(series: ReleaseSeries, n: number, variant: Variant, scaled: string, enforce = true): string {
+function release(series: ReleaseSeries, n: number, variant: Variant, scaled: string, enforce = true, gitops?: GitOps): string {
   const outdir = path.join(series.dir, `dist-${n}`);
-  const app = new CapabilityApp({ outdir, lockFile: series.lockFile, ...(enforce ? { enforce: { deployer: DEPLOYER } } : {}) });
+  const app = new CapabilityApp({ outdir, lockFile: series.lockFile, ...(enforce ? { enforce: { deployer: DEPLOYER } } : {}), ...(gitops ? { gitops } : {}) });
   const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
   for (const tenant of TENANTS) {
-    const autoscaled = tenant === scaled && variant === 'autoscaled';
+    const autoscaled = tenant === scaled && variant !== 'declared';
     const web = new ApiObject(routing, `Web-${tenant}`, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -52,6 +53,7 @@ function release(series: ReleaseSeries, n: number, variant: Variant, scaled: str
     });
     if (!autoscaled) continue;
     new RuntimeWriter(routing, 'Autoscaler', { target: web, fields: ['spec.replicas'], identity: HPA, manager: KCM });
+    if (variant === 'writer-only') continue;
     new ApiObject(routing, 'Hpa', {
       apiVersion: 'autoscaling/v2',
       kind: 'HorizontalPodAutoscaler',
@@ -282,5 +284,148 @@ describe('apply deletes the removed policies itself, at the one point that keeps
       + 'validatingadmissionpolicybinding.admissionregistration.k8s.io/shop.field-owners.deployments.apps '
       + 'validatingadmissionpolicy.admissionregistration.k8s.io/shop.field-owners.deployments.apps');
     expect(commands[1]).toMatch(/^kubectl apply --server-side /);
+  });
+});
+
+describe('with Flux, the field-ownership Kustomization prunes the removed policies after applying the new ones', () => {
+  const FLUX = GitOps.flux({ sourceRef: { name: 'platform' } });
+
+  /** The Kustomizations of an outdir's `gitops/flux/cluster`, in the order its kustomization.yaml lists them. */
+  function kustomizations(outdir: string): any[] {
+    const cluster = path.join(outdir, 'gitops', 'flux', 'cluster');
+    const list = yaml.load(fs.readFileSync(path.join(cluster, 'kustomization.yaml'), 'utf-8')) as any;
+    return list.resources.map((f: string) => yaml.load(fs.readFileSync(path.join(cluster, f), 'utf-8')));
+  }
+
+  /** The objects a Kustomization applies: the files its step folder's kustomization.yaml names. */
+  function objectsOf(outdir: string, k: any): any[] {
+    const folder = path.join(outdir, 'gitops', 'flux', 'steps', path.basename(k.spec.path));
+    const list = yaml.load(fs.readFileSync(path.join(folder, 'kustomization.yaml'), 'utf-8')) as any;
+    return list.resources.flatMap((f: string) => yaml.loadAll(fs.readFileSync(path.join(folder, f), 'utf-8')).filter(Boolean));
+  }
+
+  test.each([['acme'], ['initech']])('web-%s autoscaled in release 2: Flux\'s reconcile order (apply, prune, then the dependents) keeps both tenants protected', (scaled) => {
+    // GIVEN releases 1, 2 and 3 written for Flux, and the inventory of each Kustomization (what it applied)
+    const s = newSeries();
+    const cluster: Cluster = { admission: new Map(), deployments: new Map() };
+    const inventory = new Map<string, Set<string>>();
+    const problems: string[] = [];
+    (['declared', 'autoscaled', 'declared'] as Variant[]).forEach((variant, i) => {
+      const outdir = release(s, i + 1, variant, scaled, true, FLUX);
+      const all = kustomizations(outdir);
+      const policies = all.find((k) => k.metadata.name === 'field-ownership');
+      // THEN the policies' Kustomization prunes, and every Kustomization of a protected object waits for it
+      expect(policies.spec.prune).toBe(true);
+      for (const k of all.filter((x) => objectsOf(outdir, x).some((o) => o.kind === 'Deployment'))) {
+        expect(k.spec.dependsOn).toEqual(expect.arrayContaining([{ name: 'field-ownership' }]));
+      }
+      // WHEN Flux reconciles each Kustomization in dependsOn order: apply what it holds, then prune what it no longer holds
+      for (const k of all) {
+        const objects = objectsOf(outdir, k);
+        const applied = new Set<string>();
+        for (const o of objects) {
+          if (o.apiVersion === 'admissionregistration.k8s.io/v1') {
+            cluster.admission.set(`${o.kind}/${o.metadata.name}`, o);
+            applied.add(`${o.kind}/${o.metadata.name}`);
+          }
+          if (o.kind === 'Deployment') {
+            const live = cluster.deployments.get(o.metadata.name);
+            const after = merged(live ?? {}, o);
+            if (live && !admit([...cluster.admission.values()], request(DEPLOYER, live, after)).allowed) problems.push(`release ${i + 1}: ${o.metadata.name} refused`);
+            cluster.deployments.set(o.metadata.name, after);
+          }
+        }
+        if (i > 0) problems.push(...unprotected(cluster, TENANTS).map((t) => `release ${i + 1}, ${k.metadata.name} applied: web-${t} is not protected`));
+        for (const stale of [...(inventory.get(k.metadata.name) ?? [])].filter((x) => !applied.has(x))) cluster.admission.delete(stale);
+        inventory.set(k.metadata.name, applied);
+        if (i > 0) problems.push(...unprotected(cluster, TENANTS).map((t) => `release ${i + 1}, ${k.metadata.name} pruned: web-${t} is not protected`));
+      }
+      if (variant === 'autoscaled') cluster.deployments.get(`web-${scaled}`).spec.replicas = SCALED;
+    });
+
+    // THEN no tenant was unprotected after any apply or prune, and every apply of the deployer was admitted
+    expect(problems).toEqual([]);
+    expect([...cluster.admission.keys()].sort()).toEqual([
+      'ValidatingAdmissionPolicy/shop.field-owners.deployments.apps',
+      'ValidatingAdmissionPolicyBinding/shop.field-owners.deployments.apps',
+    ]);
+  });
+
+  test('the teardown of release 3 says Flux prunes them itself, nothing to run', () => {
+    const s = newSeries();
+    const outdir = (['declared', 'autoscaled', 'declared'] as Variant[]).map((v, i) => release(s, i + 1, v, 'acme', true, FLUX))[2];
+    const text = capturingOutput(() => main(['plan', '--plan', path.join(outdir, 'plan.json'), '--teardown'])).stdout.split('\n');
+    expect(text).toEqual(expect.arrayContaining([
+      'With Flux (prune: true), the field-ownership Kustomization prunes them itself once it has applied the',
+      'release\'s policies, and the Kustomizations that depend on it wait for that: nothing to run.',
+    ]));
+  });
+});
+
+/**
+ * Argo CD's sync of the same releases, as argoproj/gitops-engine orders it (pkg/sync/sync_context.go at
+ * 93156c594168d6e73e534e64ada95f8bde462bc3): a prune's wave is the live object's `sync-wave`, reversed among the
+ * waves that prune ("symmetric swap on prune waves"), and each wave runs its prunes before its applies ("prune
+ * first", `runTasks`); within a wave objects go by kind, then name (pkg/sync/sync_tasks.go). The library cannot
+ * choose where Argo CD prunes: these cases pin what docs/enforcement.md says of it.
+ */
+describe('with Argo CD, where the sync prunes a renamed policy decides whether there is a gap', () => {
+  const WAVE = 'argocd.argoproj.io/sync-wave';
+  /** gitops-engine's kind order for the kinds here: Deployment and HorizontalPodAutoscaler before kinds it does not list. */
+  const KIND_ORDER: Record<string, number> = { Deployment: -7, HorizontalPodAutoscaler: -6 };
+
+  function play(variants: readonly Variant[], scaled: string): string[] {
+    const s = newSeries();
+    const cluster: Cluster = { admission: new Map(), deployments: new Map() };
+    const live = new Map<string, { wave: number; object: any }>();
+    const problems: string[] = [];
+    variants.forEach((variant, i) => {
+      const outdir = release(s, i + 1, variant, scaled, true, GitOps.argoCd());
+      const folder = path.join(outdir, 'gitops', 'argocd');
+      const targets = fs.readdirSync(folder).sort().flatMap((f) => yaml.loadAll(fs.readFileSync(path.join(folder, f), 'utf-8')).filter(Boolean) as any[]);
+      const keyOf = (o: any) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+      const wanted = new Set(targets.map(keyOf));
+      const prunes = [...live].filter(([k]) => !wanted.has(k));
+      const pruneWaves = [...new Set(prunes.map(([, v]) => v.wave))].sort((a, b) => a - b);
+      const swapped = new Map(pruneWaves.map((w, n) => [w, pruneWaves[pruneWaves.length - 1 - n]]));
+      const waves = [...new Set([...targets.map((o) => Number(o.metadata.annotations[WAVE])), ...swapped.values()])].sort((a, b) => a - b);
+      const check = (what: string) => {
+        if (i > 0) problems.push(...unprotected(cluster, TENANTS).map((t) => `release ${i + 1}, ${what}: web-${t} is not protected`));
+      };
+      for (const wave of waves) {
+        for (const [k, v] of prunes.filter(([, p]) => swapped.get(p.wave) === wave)) {
+          live.delete(k);
+          if (v.object.apiVersion === 'admissionregistration.k8s.io/v1') cluster.admission.delete(`${v.object.kind}/${v.object.metadata.name}`);
+          check(`wave ${wave} pruned ${k}`);
+        }
+        const applies = targets.filter((o) => Number(o.metadata.annotations[WAVE]) === wave)
+          .sort((a, b) => (KIND_ORDER[a.kind] ?? 0) - (KIND_ORDER[b.kind] ?? 0) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+        for (const o of applies) {
+          live.set(keyOf(o), { wave, object: o });
+          if (o.apiVersion === 'admissionregistration.k8s.io/v1') cluster.admission.set(`${o.kind}/${o.metadata.name}`, o);
+          if (o.kind === 'Deployment') {
+            const before = cluster.deployments.get(o.metadata.name);
+            const after = merged(before ?? {}, o);
+            if (before && !admit([...cluster.admission.values()], request(DEPLOYER, before, after)).allowed) problems.push(`release ${i + 1}, wave ${wave}: the apply of ${o.metadata.name} is refused`);
+            cluster.deployments.set(o.metadata.name, after);
+          }
+          check(`wave ${wave} applied ${keyOf(o)}`);
+        }
+      }
+      if (variant !== 'declared') cluster.deployments.get(`web-${scaled}`).spec.replicas = SCALED;
+    });
+    return problems;
+  }
+
+  test('release 3 also prunes the autoscaler (a later wave): the policies are pruned in that wave, after the new ones and before the Deployments', () => {
+    expect(play(['declared', 'autoscaled', 'declared'], 'acme')).toEqual([]);
+  });
+
+  test('release 3 prunes only policies: the sync deletes them at the start of wave 0, and the tenant whose policy is renamed is unprotected until its new binding is applied', () => {
+    expect(play(['declared', 'writer-only', 'declared'], 'acme')).toEqual([
+      'release 3, wave 0 pruned ValidatingAdmissionPolicy//shop.field-owners-2.deployments.apps: web-initech is not protected',
+      'release 3, wave 0 pruned ValidatingAdmissionPolicyBinding//shop.field-owners-2.deployments.apps: web-initech is not protected',
+      'release 3, wave 0 applied ValidatingAdmissionPolicy//shop.field-owners.deployments.apps: web-initech is not protected',
+    ]);
   });
 });
