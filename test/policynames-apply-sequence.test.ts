@@ -37,7 +37,8 @@ type Variant = 'declared' | 'autoscaled' | 'writer-only';
 /** One release of the shop: the tenants' Deployments in `web`, the tenant `scaled` autoscaled or not. */
 function release(series: ReleaseSeries, n: number, variant: Variant, scaled: string, enforce = true, gitops?: GitOps): string {
   const outdir = path.join(series.dir, `dist-${n}`);
-  const app = new CapabilityApp({ outdir, lockFile: series.lockFile, ...(enforce ? { enforce: { deployer: DEPLOYER } } : {}), ...(gitops ? { gitops } : {}) });
+  const options = { ...(enforce ? { enforce: { deployer: DEPLOYER } } : {}), ...(gitops ? { gitops } : {}) };
+  const app = new CapabilityApp({ outdir, lockFile: series.lockFile, ...options });
   const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
   for (const tenant of TENANTS) {
     const autoscaled = tenant === scaled && variant !== 'declared';
@@ -373,8 +374,10 @@ describe('with Argo CD, where the sync prunes a renamed policy decides whether t
   const WAVE = 'argocd.argoproj.io/sync-wave';
   /** gitops-engine's kind order for the kinds here: Deployment and HorizontalPodAutoscaler before kinds it does not list. */
   const KIND_ORDER: Record<string, number> = { Deployment: -7, HorizontalPodAutoscaler: -6 };
+  /** Go's string order of two objects' names. */
+  const byName = (a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 
-  function play(variants: readonly Variant[], scaled: string): string[] {
+  function sync(variants: readonly Variant[], scaled: string): string[] {
     const s = newSeries();
     const cluster: Cluster = { admission: new Map(), deployments: new Map() };
     const live = new Map<string, { wave: number; object: any }>();
@@ -399,7 +402,7 @@ describe('with Argo CD, where the sync prunes a renamed policy decides whether t
           check(`wave ${wave} pruned ${k}`);
         }
         const applies = targets.filter((o) => Number(o.metadata.annotations[WAVE]) === wave)
-          .sort((a, b) => (KIND_ORDER[a.kind] ?? 0) - (KIND_ORDER[b.kind] ?? 0) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+          .sort((a, b) => (KIND_ORDER[a.kind] ?? 0) - (KIND_ORDER[b.kind] ?? 0) || byName(a, b));
         for (const o of applies) {
           live.set(keyOf(o), { wave, object: o });
           if (o.apiVersion === 'admissionregistration.k8s.io/v1') cluster.admission.set(`${o.kind}/${o.metadata.name}`, o);
@@ -418,11 +421,11 @@ describe('with Argo CD, where the sync prunes a renamed policy decides whether t
   }
 
   test('release 3 also prunes the autoscaler (a later wave): the policies are pruned in that wave, after the new ones and before the Deployments', () => {
-    expect(play(['declared', 'autoscaled', 'declared'], 'acme')).toEqual([]);
+    expect(sync(['declared', 'autoscaled', 'declared'], 'acme')).toEqual([]);
   });
 
   test('release 3 prunes only policies: the sync deletes them at the start of wave 0, and the tenant whose policy is renamed is unprotected until its new binding is applied', () => {
-    expect(play(['declared', 'writer-only', 'declared'], 'acme')).toEqual([
+    expect(sync(['declared', 'writer-only', 'declared'], 'acme')).toEqual([
       'release 3, wave 0 pruned ValidatingAdmissionPolicy//shop.field-owners-2.deployments.apps: web-initech is not protected',
       'release 3, wave 0 pruned ValidatingAdmissionPolicyBinding//shop.field-owners-2.deployments.apps: web-initech is not protected',
       'release 3, wave 0 applied ValidatingAdmissionPolicy//shop.field-owners.deployments.apps: web-initech is not protected',
