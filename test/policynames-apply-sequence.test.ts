@@ -14,6 +14,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
 import { admit, Request } from './enforcement/admission';
 import { newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
@@ -430,5 +431,63 @@ describe('with Argo CD, where the sync prunes a renamed policy decides whether t
       'release 3, wave 0 pruned ValidatingAdmissionPolicyBinding//shop.field-owners-2.deployments.apps: web-initech is not protected',
       'release 3, wave 0 applied ValidatingAdmissionPolicy//shop.field-owners.deployments.apps: web-initech is not protected',
     ]);
+  });
+});
+
+/**
+ * Any series of shape changes: four tenants, each in each release declared, autoscaled (a `RuntimeWriter` of its
+ * replicas) or absent. After every command of every release's sequence, each tenant in both that release and the
+ * one before is protected, and no apply of the deployer is refused.
+ */
+describe('any series of shape changes keeps every object protected in two releases in a row', () => {
+  const NAMES = ['acme', 'globex', 'initech', 'umbrella'];
+  type Shape = 'declared' | 'autoscaled' | 'absent';
+
+  function build(series: ReleaseSeries, n: number, shapes: readonly Shape[]): string {
+    const outdir = path.join(series.dir, `random-${n}`);
+    const app = new CapabilityApp({ outdir, lockFile: series.lockFile, enforce: { deployer: DEPLOYER } });
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    NAMES.forEach((tenant, t) => {
+      if (shapes[t] === 'absent') return;
+      const web = new ApiObject(routing, `Web-${tenant}`, {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: `web-${tenant}`, namespace: 'web' },
+        spec: {
+          ...(shapes[t] === 'autoscaled' ? {} : { replicas: 2 }),
+          selector: { matchLabels: { app: `web-${tenant}` } },
+          template: { metadata: { labels: { app: `web-${tenant}` } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+        },
+      });
+      if (shapes[t] === 'autoscaled') new RuntimeWriter(routing, `Autoscaler-${tenant}`, { target: web, fields: ['spec.replicas'], identity: HPA, manager: KCM });
+    });
+    const synth = capturingOutput(() => withUpdateLock('1', () => app.synth()));
+    expect(synth.stderr).toMatch(/^cdk-capability: wrote the lock of this release to /);
+    return outdir;
+  }
+
+  test('four releases of random shapes, played command by command', () => {
+    const shape = fc.constantFrom<Shape>('declared', 'autoscaled', 'absent');
+    const releases = fc.array(fc.tuple(shape, shape, shape, shape), { minLength: 4, maxLength: 4 });
+    fc.assert(fc.property(releases, (series) => {
+      const s = newSeries();
+      const cluster: Cluster = { admission: new Map(), deployments: new Map() };
+      const problems: string[] = [];
+      series.forEach((shapes, i) => {
+        const outdir = build(s, i + 1, shapes);
+        const both = NAMES.filter((_, t) => shapes[t] !== 'absent' && i > 0 && series[i - 1][t] !== 'absent');
+        const sequence = [...teardown(outdir, 'before-apply'), ...dryRun(outdir), ...teardown(outdir, 'after-apply')];
+        for (const command of sequence) {
+          problems.push(...carryOut(cluster, command).map((p) => `release ${i + 1}: ${p}`));
+          problems.push(...unprotected(cluster, both).map((t) => `release ${i + 1}, after '${command.line.slice(0, 80)}': web-${t} is not protected`));
+          // a deleted Deployment: the teardown's after-apply step
+          for (const t of NAMES.filter((_, x) => shapes[x] === 'absent')) if (command.line.includes(`deployment.apps/web-${t}`)) cluster.deployments.delete(`web-${t}`);
+        }
+        NAMES.forEach((t, x) => {
+          if (shapes[x] === 'autoscaled') cluster.deployments.get(`web-${t}`).spec.replicas = SCALED;
+        });
+      });
+      expect(problems).toEqual([]);
+    }), { numRuns: 12, seed: 20261207 });
   });
 });
