@@ -353,6 +353,19 @@ describe('with Flux, the field-ownership Kustomization prunes the removed polici
     ]);
   });
 
+  test('enforce removed: the teardown says Flux deletes them with the field-ownership Kustomization, in no order', () => {
+    const s = newSeries();
+    release(s, 1, 'declared', 'acme', true, FLUX);
+    const second = release(s, 2, 'declared', 'acme', false, FLUX);
+    const text = capturingOutput(() => main(['plan', '--plan', path.join(second, 'plan.json'), '--teardown'])).stdout.split('\n');
+    expect(text).toEqual(expect.arrayContaining([
+      'cdk-capability apply runs it itself, at the start of its first runtime step, before it writes any',
+      'With Flux (prune: true), Flux deletes them with the field-ownership Kustomization this release no',
+      'longer has, not before the other Kustomizations apply it: a write they refuse is retried at its interval.',
+    ]));
+    expect(text.filter((l) => l.includes('the field-ownership Kustomization prunes them itself'))).toEqual([]);
+  });
+
   test('the teardown of release 3 says Flux prunes them itself, nothing to run', () => {
     const s = newSeries();
     const outdir = (['declared', 'autoscaled', 'declared'] as Variant[]).map((v, i) => release(s, i + 1, v, 'acme', true, FLUX))[2];

@@ -325,6 +325,13 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     'they protected (an object whose policy this release renames included), and from then on none of them',
     'judges a write of the release (docs/enforcement.md). Do not run it before the release is applied.',
   ];
+  /** The same, for a release without a field-ownership step of its own (enforce removed). */
+  const AT_FIRST_STEP = [
+    '',
+    'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce).',
+    'cdk-capability apply runs it itself, at the start of its first runtime step, before it writes any',
+    'object: from then on none of them judges a write of the release (docs/enforcement.md).',
+  ];
   const HEADING = 'Right after this release\'s field-ownership step (cdk-capability apply runs it):';
   const RUN_IN_ORDER = ['', 'Run the steps in order, each after the one before has finished.'];
   const AFTER_APPLY = TEARDOWN_AFTER_APPLY;
@@ -351,7 +358,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
         ),
         '',
         'Kept: no stack; 2 objects.',
-        ...AFTER_FIELD_OWNERSHIP,
+        ...AT_FIRST_STEP,
         ...RUN_IN_ORDER,
       ),
     });
