@@ -92,17 +92,17 @@ describe('teardown timing: each step says whether it runs before or after the re
     ]);
   });
 
-  test('the field-ownership policies go before the release is applied, the object they protected after it', () => {
+  test('the field-ownership policies go right after the release\'s field-ownership step, the object they protected after the release', () => {
     // GIVEN the lock of shop with enforce, a ConfigMap and a ServiceAccount
     // WHEN the next release removes the ServiceAccount (and so its policy and binding)
     const plan = serviceAccountRemoved();
 
-    // THEN the policy's step is before-apply, the ServiceAccount's after-apply, each under its heading
-    expect(plan.teardown.steps.map((s) => [s.when, s.fieldOwnership ?? false, s.units.length])).toEqual([['before-apply', true, 2], ['after-apply', false, 1]]);
+    // THEN the policy's step is after-field-ownership, the ServiceAccount's after-apply, each under its heading
+    expect(plan.teardown.steps.map((s) => [s.when, s.fieldOwnership ?? false, s.units.length])).toEqual([['after-field-ownership', true, 2], ['after-apply', false, 1]]);
     const text = formatTeardown(plan).split('\n');
     expect(text.filter((l) => !l.startsWith('  ') && l !== '').slice(0, 4)).toEqual([
       'Teardown: 3 to delete, in 2 steps, in this order:',
-      'Before applying this release:',
+      'Right after this release\'s field-ownership step (cdk-capability apply runs it):',
       'After applying this release:',
       'Kept: no stack; 3 objects.',
     ]);
@@ -114,7 +114,7 @@ describe('teardown timing: each step says whether it runs before or after the re
     expect(text.slice(-(AFTER_APPLY_RUNTIME.length + 1))).toEqual([...AFTER_APPLY_RUNTIME, '']);
   });
 
-  test('a plan.json written before steps said when reads as the same timing, in the text and in --json', () => {
+  test('a plan.json written before steps said when reads as the timing it told, in the text and in --json', () => {
     // GIVEN the plan above as an earlier version wrote it: no `when` on its steps
     const plan = serviceAccountRemoved();
     const earlier = { ...plan, teardown: { ...plan.teardown, steps: plan.teardown.steps.map(({ when, ...rest }) => rest) } };
@@ -123,8 +123,15 @@ describe('teardown timing: each step says whether it runs before or after the re
     const text = planCommand(earlier, '--teardown');
     const json = planCommand(earlier, '--teardown', '--json');
 
-    // THEN the text is the current plan's, and the JSON fills `when` in, valid against the schema
-    expect(text).toEqual({ code: 2, stdout: formatTeardown(plan), stderr: '' });
+    // THEN the text is the plan's with the field-ownership step before the release is applied, as those plans told,
+    // and the JSON fills `when` in, valid against the schema
+    const told = { ...plan, teardown: { ...plan.teardown, steps: plan.teardown.steps.map((s, i) => (i === 0 ? { ...s, when: 'before-apply' as const } : s)) } };
+    expect(text).toEqual({ code: 2, stdout: formatTeardown(told), stderr: '' });
+    expect(text.stdout.split('\n')).toEqual(expect.arrayContaining([
+      'Before applying this release:',
+      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
+      'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
+    ]));
     const output = JSON.parse(json.stdout);
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'teardown-output.schema.json'), 'utf-8'));
     const validate = new Ajv2020({ strict: false }).compile(schema);

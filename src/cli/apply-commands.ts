@@ -1,6 +1,8 @@
 import * as path from 'path';
 import { OptionalApply, runtimeApplies } from './field-manager-applies';
 import { clusterScopedCrdKinds } from '../cluster/apply-namespaces';
+import { ADMISSION_GROUP, FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
+import { teardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
 
 /** One command of the apply, and the step it belongs to. */
@@ -13,8 +15,11 @@ export interface ApplyCommand {
   readonly program: string;
   /** Its arguments. */
   readonly args: readonly string[];
-  /** What it does: a deploy, an apply, or a wait (a wait runs as long as `--timeout` lets it). */
-  readonly kind: 'deploy' | 'apply' | 'wait';
+  /**
+   * What it does: a deploy, an apply, a wait (a wait runs as long as `--timeout` lets it), or the deletion of
+   * the field-ownership policies and bindings the release no longer has.
+   */
+  readonly kind: 'deploy' | 'apply' | 'wait' | 'delete';
   /** What it reads on stdin (`-f -`): a writer's own objects, when anything. */
   readonly input?: string;
   /** Present when its failure only warns, saying why: a release of an object not there yet, a hand-over the controller owns already. */
@@ -55,6 +60,12 @@ export const WAITED_KINDS: ReadonlySet<string> = new Set([CRD, EXTERNAL_SECRET, 
  * and no rollout waits on a missing Secret), each Deployment, StatefulSet and
  * DaemonSet rolled out.
  *
+ * The field-ownership policies and bindings the release no longer has (the teardown's first step, `when:
+ * 'after-field-ownership'`) are deleted right after the release's field-ownership step, as part of it: once
+ * the policies that protect the objects now are in force, and before any object is written, which a removed
+ * policy would judge by its old owners. A release without that step (`enforce` removed) deletes them at
+ * the start of its first runtime step.
+ *
  * @param outdir the synth's output folder, as the commands should name it
  */
 export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandOptions): ApplyCommand[] {
@@ -63,14 +74,20 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
   const commands: ApplyCommand[] = [];
   // a CRD of an earlier step makes its custom resources cluster-scoped: they need no -n default
   const clusterScoped = clusterScopedCrdKinds(plan.steps.flatMap((s) => (s.lifecycle === 'runtime' ? s.files.flatMap((f) => documents(f)) : [])));
+  const removed = removedPolicies(plan);
+  const policyStep = plan.steps.findIndex((s) => s.id === FIELD_OWNERSHIP_STEP && s.lifecycle === 'runtime');
+  // without a field-ownership step (enforce removed): before the first object is written
+  const deleteBefore = policyStep === -1 ? plan.steps.findIndex((s) => s.lifecycle === 'runtime') : -1;
   plan.steps.forEach((s, i) => {
     const add = (kind: ApplyCommand['kind'], program: string, args: readonly string[], extra = {}) => commands.push({ step: i + 1, stepId: s.id, program, args, kind, ...extra });
     if (s.lifecycle === 'deploy') {
       add('deploy', 'cdk', ['deploy', '--app', path.join(outdir, 'deploy'), '--exclusively', '--require-approval', 'never', s.id]);
       return;
     }
+    if (removed && i === deleteBefore) add('delete', 'kubectl', removed);
     // one field manager per writer (issue 25): src/cluster/apply-sequence.ts
     for (const { args, ...extra } of runtimeApplies(plan, s, outdir, documents, clusterScoped)) add('apply', 'kubectl', args, extra);
+    if (removed && i === policyStep) add('delete', 'kubectl', removed);
     const objects = (s.objects ?? []).map(parseObject);
     for (const o of objects.filter((x) => x.type === CRD)) add('wait', 'kubectl', ['wait', '--for=condition=Established', `--timeout=${timeout}`, `crd/${o.name}`]);
     for (const o of objects.filter((x) => x.type === EXTERNAL_SECRET)) {
@@ -82,6 +99,30 @@ export function applyCommands(plan: Plan, outdir: string, options: ApplyCommandO
     }
   });
   return commands;
+}
+
+/** The kinds of the field-ownership step's objects, as a teardown's units name them. */
+const POLICY_TYPES: Readonly<Record<string, string>> = {
+  [`${ADMISSION_GROUP}/ValidatingAdmissionPolicyBinding`]: `validatingadmissionpolicybinding.${ADMISSION_GROUP}`,
+  [`${ADMISSION_GROUP}/ValidatingAdmissionPolicy`]: `validatingadmissionpolicy.${ADMISSION_GROUP}`,
+};
+
+/** A Kubernetes object name (a DNS-1123 subdomain): what a unit of the field-ownership step may name. */
+const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/**
+ * kubectl's arguments that delete the field-ownership policies and bindings the release no longer has, the
+ * bindings first, as the teardown's command does; undefined when it removes none (or its plan, written before
+ * `after-field-ownership`, told to delete them before the release was applied).
+ */
+function removedPolicies(plan: Plan): string[] | undefined {
+  const step = plan.teardown?.steps.find((s) => s.fieldOwnership && teardownTiming(s) === 'after-field-ownership');
+  const resources = (step?.units ?? []).flatMap((label) => {
+    const o = parseObject(label);
+    const resource = POLICY_TYPES[o.type];
+    return resource !== undefined && o.namespace === undefined && OBJECT_NAME.test(o.name) ? [`${resource}/${o.name}`] : [];
+  });
+  return resources.length > 0 ? ['delete', '--wait=true', '--ignore-not-found', ...resources] : undefined;
 }
 
 /** `apps/Deployment edge/web` -> type `apps/Deployment`, namespace `edge`, name `web`; `Namespace edge` has no namespace. */

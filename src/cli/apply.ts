@@ -24,6 +24,9 @@ first), step by step in plan order:
                 then the waits that make the next step safe: each
                 CustomResourceDefinition established, each ExternalSecret
                 ready, each Deployment, StatefulSet and DaemonSet rolled out.
+  field-ownership step (enforce): as a runtime step, then kubectl delete
+                of the policies and bindings the release no longer has (step
+                1 of plan --teardown), before any object is written.
 Stops at the first command that fails or runs out of time, naming the step and
 how to resume; exit code 1. A plan.json that is not one synth wrote is refused
 (CAP016, one line per problem) before anything runs.

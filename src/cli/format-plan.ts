@@ -8,10 +8,14 @@ import type { RuntimeWriterRecord } from '../release/runtime-writer-record';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
+import { teardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
 
-/** What the plan says under removed field-ownership policies: nothing applying the release deletes them, and they go on refusing. */
+/** What the plan says under removed field-ownership policies: they go on refusing until deleted, and who deletes them when. */
 const POLICIES_REMOVED =
+  'the field-ownership policies and bindings removed go on refusing writes until they are deleted: cdk-capability apply deletes them right after its field-ownership step (step 1 of cdk-capability plan --teardown)';
+/** The same, for a plan written before `after-field-ownership`: it told to delete them before the release is applied. */
+const POLICIES_REMOVED_BEFORE =
   'the field-ownership policies and bindings removed go on refusing writes until they are deleted: run step 1 of cdk-capability plan --teardown before the release is applied';
 
 /** The counts of the summary line: stacks and objects to add, change and remove. */
@@ -95,7 +99,8 @@ export function formatPlan(plan: Plan): string {
       if (unit?.note) lines.push(`      (${unit.note})`);
     }
     for (const r of c.removed) lines.push(`  - ${r}`);
-    if (plan.teardown?.steps[0]?.fieldOwnership) lines.push(`  (${POLICIES_REMOVED})`);
+    const removedPolicies = plan.teardown?.steps[0];
+    if (removedPolicies?.fieldOwnership) lines.push(`  (${teardownTiming(removedPolicies) === 'before-apply' ? POLICIES_REMOVED_BEFORE : POLICIES_REMOVED})`);
     const secrets = c.sensitiveNotCompared;
     if (secrets) lines.push(`  (sensitive values not compared, ${secrets.reason}: ${secrets.units.join(', ')})`);
   }

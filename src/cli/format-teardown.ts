@@ -1,9 +1,11 @@
-import { REGION_PLACEHOLDER, TeardownStep, teardownTiming, TeardownTiming } from '../render/teardown';
+import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
+import { REGION_PLACEHOLDER, Teardown, TeardownStep, teardownTiming, TeardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
 
 /** The heading of each group of steps: when to run them, against applying the release. */
 const TIMING_HEADINGS: Readonly<Record<TeardownTiming, string>> = {
   'before-apply': 'Before applying this release:',
+  'after-field-ownership': 'Right after this release\'s field-ownership step (cdk-capability apply runs it):',
   'after-apply': 'After applying this release:',
 };
 
@@ -38,13 +40,8 @@ export function formatTeardown(plan: Plan): string {
   const kept = teardown.kept;
   lines.push('', `Kept: ${kept.stacks.length > 0 ? kept.stacks.join(', ') : 'no stack'}; ${kept.objects} object${kept.objects === 1 ? '' : 's'}.`);
   if (teardown.steps[0].fieldOwnership) {
-    lines.push(
-      '',
-      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
-      'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
-      'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
-      'identity but the owner they name (docs/enforcement.md).',
-    );
+    const enforced = plan.steps.some((s) => s.id === FIELD_OWNERSHIP_STEP && s.lifecycle === 'runtime');
+    for (const line of ['', ...fieldOwnershipNote(teardown.steps[0], teardown.gitops, enforced)]) lines.push(line);
   }
   const after = teardown.steps.filter((s) => teardownTiming(s) === 'after-apply');
   if (after.length === 0) {
@@ -83,6 +80,55 @@ export function formatTeardown(plan: Plan): string {
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * What the teardown says of its field-ownership step: when it runs, who runs it, and why then; `enforced` when
+ * the release has a field-ownership step of its own. A plan written before `after-field-ownership` told to run
+ * it before the release is applied, and still says so.
+ */
+function fieldOwnershipNote(step: TeardownStep, gitops: Teardown['gitops'], enforced: boolean): string[] {
+  if (teardownTiming(step) === 'before-apply') {
+    return [
+      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
+      'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
+      'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
+      'identity but the owner they name (docs/enforcement.md).',
+    ];
+  }
+  const lines = enforced
+    ? [
+      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce).',
+      'cdk-capability apply runs it itself, right after the release\'s field-ownership step has put the',
+      'release\'s own policies in force, and before it writes any object: until then the old ones protect what',
+      'they protected (an object whose policy this release renames included), and from then on none of them',
+      'judges a write of the release (docs/enforcement.md). Do not run it before the release is applied.',
+    ]
+    : [
+      'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce).',
+      'cdk-capability apply runs it itself, at the start of its first runtime step, before it writes any',
+      'object: from then on none of them judges a write of the release (docs/enforcement.md).',
+    ];
+  if (gitops === 'flux' && enforced) {
+    lines.push(
+      'With Flux (prune: true), the field-ownership Kustomization prunes them itself once it has applied the',
+      'release\'s policies, and the Kustomizations that depend on it wait for that: nothing to run.',
+    );
+  }
+  if (gitops === 'flux' && !enforced) {
+    lines.push(
+      'With Flux (prune: true), Flux deletes them with the field-ownership Kustomization this release no',
+      'longer has, not before the other Kustomizations apply it: a write they refuse is retried at its interval.',
+    );
+  }
+  if (gitops === 'argocd') {
+    lines.push(
+      'With Argo CD (prune: true), the sync prunes them itself, not at this point: in the first wave, just',
+      'before it applies the release\'s policies, or later when it prunes objects of later waves too',
+      '(docs/enforcement.md, "Renamed policies and GitOps engines").',
+    );
+  }
+  return lines;
 }
 
 /**

@@ -6,12 +6,14 @@ import type { Lock, LockedUnit } from '../release/lock';
 import { ADMISSION_GROUP, fieldOwnershipUnitIds } from '../release/locked-policies';
 
 /**
- * When a teardown step runs, against applying the release that removes what it deletes: `before-apply` for
- * the field-ownership policies and bindings the release no longer has (they would refuse its writes),
- * `after-apply` for everything else (the previous release, live until this one is applied, may still use it:
- * a workload reading a removed Secret, a kept stack importing a removed stack's export).
+ * When a teardown step runs, against applying the release that removes what it deletes: `after-field-ownership`
+ * for the field-ownership policies and bindings the release no longer has (once the release's own policies are
+ * applied, before anything they protect: `cdk-capability apply` runs it right after its field-ownership step),
+ * `after-apply` for everything else (the previous release, live until this one is applied, may still use it: a
+ * workload reading a removed Secret, a kept stack importing a removed stack's export). `before-apply` is what
+ * plans written before `after-field-ownership` said of the field-ownership step: before the release is applied.
  */
-export type TeardownTiming = 'before-apply' | 'after-apply';
+export type TeardownTiming = 'before-apply' | 'after-field-ownership' | 'after-apply';
 
 /** A GitOps engine the output can be written for: `flux` (`GitOps.flux`) or `argocd` (`GitOps.argoCd`). */
 export type GitOpsEngine = 'flux' | 'argocd';
@@ -21,9 +23,11 @@ export interface TeardownStep {
   /** `deploy` (a CloudFormation stack) or `runtime` (Kubernetes objects). */
   readonly lifecycle: 'deploy' | 'runtime';
   /**
-   * When to run it: `before-apply` (before the release is applied: the field-ownership step) or `after-apply`
-   * (once the release is applied, so nothing live still uses what it deletes). Absent in plans written before
-   * it was recorded, which read as `before-apply` for the field-ownership step and `after-apply` for every other.
+   * When to run it: `after-field-ownership` (the field-ownership step: once the release's own policies are
+   * applied and before anything they protect, which `cdk-capability apply` does itself) or `after-apply` (once
+   * the release is applied, so nothing live still uses what it deletes). `before-apply` in plans written
+   * before `after-field-ownership`, for the field-ownership step; absent in plans written before it was
+   * recorded, which read as `before-apply` for the field-ownership step and `after-apply` for every other.
    */
   readonly when: TeardownTiming;
   /** What the step deletes, as the plan names it (`stack cdn/acme`, `Kind ns/name`), in deletion order. */
@@ -32,8 +36,9 @@ export interface TeardownStep {
   readonly commands: string[];
   /**
    * True for the step that deletes the field-ownership policies and bindings the release no longer has
-   * (`enforce`), the first: run it before the release is applied, since until they are gone they still refuse
-   * writes to what they protected. Absent for every other step.
+   * (`enforce`), the first: `cdk-capability apply` runs it right after the release's field-ownership step, so
+   * that every object protected before and after the release stays protected, and no removed policy judges the
+   * release's writes. Absent for every other step.
    */
   readonly fieldOwnership?: true;
   /**
@@ -79,9 +84,12 @@ export interface Teardown {
  * The field-ownership policies and bindings the release no longer has come first, in a step of their own
  * (the bindings, then the policies): a policy judges writes, and nothing needs it to exist, so it goes
  * before anything it protected is deleted or changes hands, and none of those writes meets a policy the
- * release no longer has. That step runs before the release is applied (`when: 'before-apply'`); every
- * other runs after it (`after-apply`), since the previous release stays live until then and may still
- * use what the step deletes.
+ * release no longer has. That step runs once the release's own policies are applied, right after its
+ * field-ownership step and before any other (`when: 'after-field-ownership'`; `cdk-capability apply` runs
+ * it there): a policy renamed (a kind's policies are named in the order of their shapes, so one object
+ * changing shape renames another's) or one whose objects move to another policy keeps protecting them
+ * until the policy that protects them now is in force. Every other step runs after the release is applied
+ * (`after-apply`), since the previous release stays live until then and may still use what the step deletes.
  *
  * @param previous the locked release, if any (none: nothing to tear down)
  * @param next the lock of this release
@@ -109,7 +117,7 @@ export function teardownOf(previous: Lock | undefined, next: Lock, gitops?: GitO
   const removedPolicies = units.filter((u) => policies.has(u.id) && !keep.has(u.id));
   if (removedPolicies.length > 0) {
     const bindingsFirst = [...removedPolicies.filter(isBinding), ...removedPolicies.filter((u) => !isBinding(u))];
-    steps.push({ ...runtimeStep(bindingsFirst, 'before-apply'), fieldOwnership: true });
+    steps.push({ ...runtimeStep(bindingsFirst, 'after-field-ownership'), fieldOwnership: true });
   }
   let open: { level: number; nodes: number[] } | undefined;
   const close = () => {
@@ -139,7 +147,7 @@ function keptOf(kept: readonly LockedUnit[]): Teardown['kept'] {
 
 /**
  * When a step runs: as it says, or, in a plan written before steps said it, `before-apply` for the
- * field-ownership step and `after-apply` for every other.
+ * field-ownership step (what those plans told) and `after-apply` for every other.
  */
 export function teardownTiming(step: Pick<TeardownStep, 'fieldOwnership'> & { readonly when?: TeardownTiming }): TeardownTiming {
   return step.when ?? (step.fieldOwnership ? 'before-apply' : 'after-apply');

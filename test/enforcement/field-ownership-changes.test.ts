@@ -64,9 +64,9 @@ function legacy(series: ReleaseSeries): void {
 const POLICY = 'admissionregistration.k8s.io/ValidatingAdmissionPolicy';
 const BINDING = 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding';
 
-/** What the plan says under removed policies: the teardown's first step deletes them, before the release is applied. */
+/** What the plan says under removed policies: the teardown's first step deletes them, which apply runs after its field-ownership step. */
 const STILL_REFUSING = '  (the field-ownership policies and bindings removed go on refusing writes until they are deleted: '
-  + 'run step 1 of cdk-capability plan --teardown before the release is applied)';
+  + 'cdk-capability apply deletes them right after its field-ownership step (step 1 of cdk-capability plan --teardown))';
 
 /** The plan's step lines with enforce and both objects. */
 const STEPS_ENFORCED = [
@@ -317,13 +317,22 @@ describe('a lock that records the policies by kind and name only (written before
 
 describe('cdk-capability plan --teardown against a lock written with enforce', () => {
   const locked = lockedWith(ENFORCED);
-  const BEFORE_APPLY = [
+  const AFTER_FIELD_OWNERSHIP = [
     '',
-    'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce): run it',
-    'before the release is applied (cdk-capability apply, or the commit your GitOps engine applies). Until',
-    'they are gone they still judge every write to what they protected, and refuse a leaf written by any',
-    'identity but the owner they name (docs/enforcement.md).',
+    'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce).',
+    'cdk-capability apply runs it itself, right after the release\'s field-ownership step has put the',
+    'release\'s own policies in force, and before it writes any object: until then the old ones protect what',
+    'they protected (an object whose policy this release renames included), and from then on none of them',
+    'judges a write of the release (docs/enforcement.md). Do not run it before the release is applied.',
   ];
+  /** The same, for a release without a field-ownership step of its own (enforce removed). */
+  const AT_FIRST_STEP = [
+    '',
+    'Step 1 deletes the field-ownership policies and bindings this release no longer has (enforce).',
+    'cdk-capability apply runs it itself, at the start of its first runtime step, before it writes any',
+    'object: from then on none of them judges a write of the release (docs/enforcement.md).',
+  ];
+  const HEADING = 'Right after this release\'s field-ownership step (cdk-capability apply runs it):';
   const RUN_IN_ORDER = ['', 'Run the steps in order, each after the one before has finished.'];
   const AFTER_APPLY = TEARDOWN_AFTER_APPLY;
   const deleteCommand = (...objects: Array<[kind: string, name: string]>) =>
@@ -339,7 +348,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
       stdout: text(
         'Teardown: 4 to delete, in 1 step, in this order:',
         '',
-        'Before applying this release:',
+        HEADING,
         `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
         deleteCommand(
           ['ValidatingAdmissionPolicyBinding', 'shop.field-owners.configmaps'],
@@ -349,7 +358,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
         ),
         '',
         'Kept: no stack; 2 objects.',
-        ...BEFORE_APPLY,
+        ...AT_FIRST_STEP,
         ...RUN_IN_ORDER,
       ),
     });
@@ -365,7 +374,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
       stdout: text(
         'Teardown: 3 to delete, in 2 steps, in this order:',
         '',
-        'Before applying this release:',
+        HEADING,
         `  1. runtime ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.serviceaccounts`,
         deleteCommand(['ValidatingAdmissionPolicyBinding', 'shop.field-owners.serviceaccounts'], ['ValidatingAdmissionPolicy', 'shop.field-owners.serviceaccounts']),
         '',
@@ -374,7 +383,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
         '       $ kubectl delete --wait=true --ignore-not-found --namespace default serviceaccount/sa',
         '',
         'Kept: no stack; 3 objects.',
-        ...BEFORE_APPLY,
+        ...AFTER_FIELD_OWNERSHIP,
         '',
         ...AFTER_APPLY,
       ),
@@ -391,7 +400,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     const validate = new Ajv2020({ strict: false }).compile(schema);
     expect(validate(output) ? [] : validate.errors).toEqual([]);
     expect(run.code).toBe(2);
-    expect(output.teardown.steps.map((s: any) => [s.units.length, s.fieldOwnership, s.when])).toEqual([[2, true, 'before-apply'], [1, undefined, 'after-apply']]);
+    expect(output.teardown.steps.map((s: any) => [s.units.length, s.fieldOwnership, s.when])).toEqual([[2, true, 'after-field-ownership'], [1, undefined, 'after-apply']]);
   });
 
   test('changed policies and bindings delete nothing: exit 0', () => {
@@ -415,7 +424,7 @@ describe('cdk-capability plan --teardown against a lock written with enforce', (
     expect(run.stdout.split('\n').slice(0, 4)).toEqual([
       'Teardown: 4 to delete, in 1 step, in this order:',
       '',
-      'Before applying this release:',
+      HEADING,
       `  1. runtime ${BINDING} shop.field-owners.configmaps, ${BINDING} shop.field-owners.serviceaccounts, ${POLICY} shop.field-owners.configmaps, ${POLICY} shop.field-owners.serviceaccounts`,
     ]);
   });
