@@ -156,7 +156,7 @@ describe('a usage error of audit, in the format asked for', () => {
     expect(doc.failure).toEqual({
       kind: 'usage',
       message: 'one input at most, got 2 (a.json b.json)',
-      summary: 'cdk-capability audit ran nothing: its command line is wrong: one input at most, got 2 (a.json b.json). This is a usage error, not a composition violation, so it has no code; cdk-capability audit --help lists the options.',
+      summary: 'cdk-capability audit ran nothing: one input at most, got 2 (a.json b.json). This is a usage error (how audit was called), not a composition violation, so it has no code; cdk-capability audit --help lists the options.',
     });
   });
 

@@ -125,7 +125,7 @@ describe('the real command line, end to end (spawned)', () => {
     expect(r.stdout.trimEnd().split('\n').map(readWorkflowCommand)).toEqual([{
       command: 'error',
       properties: { title: 'cdk-capability plan: usage error (not a composition violation)' },
-      message: "cdk-capability plan ran nothing: its command line is wrong: Unknown option '--expect-locks' (did you mean '--expect-lock'?). This is a usage error, not a composition violation, so it has no code; cdk-capability plan --help lists the options.",
+      message: "cdk-capability plan ran nothing: Unknown option '--expect-locks' (did you mean '--expect-lock'?). This is a usage error (how plan was called), not a composition violation, so it has no code; cdk-capability plan --help lists the options.",
     }]);
   });
 });

@@ -25,7 +25,7 @@ function run(argv: string[], cwd = process.cwd()): { code: number; stdout: strin
 }
 
 const USAGE_SUMMARY = (problem: string) =>
-  `cdk-capability plan ran nothing: its command line is wrong: ${problem}. This is a usage error, not a composition violation, so it has no code; cdk-capability plan --help lists the options.`;
+  `cdk-capability plan ran nothing: ${problem}. This is a usage error (how plan was called), not a composition violation, so it has no code; cdk-capability plan --help lists the options.`;
 
 describe('a usage error of plan, in the format asked for', () => {
   test('--format json with an unknown option: a document of docs/plan-output.schema.json whose failure is kind usage; stderr as before', () => {

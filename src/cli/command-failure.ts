@@ -48,7 +48,7 @@ export function commandFailureTitle(f: CommandFailure): string {
 export function commandFailureSummary(f: CommandFailure): string {
   const problem = f.message.split('\n').filter((l) => l.trim() !== '').join(' ');
   if (f.kind === 'usage') {
-    return `cdk-capability ${f.command} ran nothing: its command line is wrong: ${problem}. This is a usage error, not a composition violation, so it has no code; cdk-capability ${f.command} --help lists the options.`;
+    return `cdk-capability ${f.command} ran nothing: ${problem}. This is a usage error (how ${f.command} was called), not a composition violation, so it has no code; cdk-capability ${f.command} --help lists the options.`;
   }
   return `cdk-capability ${f.command} stopped on ${f.kind === 'input' ? '' : 'a '}${WHAT[f.kind]}: ${problem}`;
 }
