@@ -47,8 +47,10 @@ namespace: pass no -n.
 
 Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
 (printed); 1 an error (input it cannot read, CAP017: an object of the input
-without metadata.managedFields among them; a lock it cannot read, CAP014; a
-lock that records no writers), also with --exit-zero.`;
+without metadata.managedFields among them, or objects none of which is the
+lock's; a lock it cannot read, CAP014; a lock that records no writers; a usage
+error), also with --exit-zero. With --format json, sarif or github, an error
+is a document in that format too (docs/ci.md).`;
 
 /** What to do about a lock audit cannot read: it compares the cluster with that lock, so it needs the file. */
 const auditRecover = (lockFile: string) =>

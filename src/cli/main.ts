@@ -193,7 +193,7 @@ function runCommand(argv: string[]): number {
   let entry: string | undefined;
   if (values.plan !== undefined) {
     const plan = readPlan(values.plan);
-    if ('kind' in plan) return commandFailed(plan, format);
+    if ('command' in plan) return commandFailed(plan, format);
     report = { formatVersion: 1, accepted: true, violations: [], warnings: [], plan };
   } else {
     if (values.app !== undefined && values.app.trim() === '') {
