@@ -324,7 +324,7 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
     // THEN exit 1, nothing on stdout
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`cdk-capability plan: no plan at '${file}'\n`);
+    expect(stderr).toBe(`cdk-capability plan: no plan at '${file}': give the plan.json synth writes into its output folder (--plan dist/plan.json)\n`);
   });
 
   test('an output folder given for the plan exits 1 and names the plan file in it, not "not valid JSON (EISDIR)"', () => {
@@ -366,8 +366,8 @@ describe('cdk-capability plan --plan <plan.json> (in process)', () => {
 
     // THEN the command named and the commands listed, one line each, not every command's whole usage
     const commands = [
-      '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--exit-zero]',
-      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--exit-zero]',
+      '  cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--timeout <duration>] [--exit-zero]',
+      '  cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--timeout <duration>] [--exit-zero]',
       '  cdk-capability --version',
       '  cdk-capability apply [--outdir <dir>] [--dry-run] [--from-step <n>] [--timeout <duration>] [--deploy-timeout <duration>]',
       '  cdk-capability audit [<file> | -] [--lock <file>] [--json] [--format text|json|sarif|github] [--exit-zero]',

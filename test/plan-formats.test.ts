@@ -270,10 +270,12 @@ describe('cdk-capability plan --format json', () => {
     ]);
   });
 
-  test('an unknown format, or --format sarif with --plan, is a usage error: exit code 1, never 2', () => {
+  test('an unknown format, or --format sarif with --plan, is a usage error: exit code 1, never 2; SARIF asked for, a SARIF log of it', () => {
     expect(runMain(['plan', '--format', 'xml']).code).toBe(1);
-    expect(runMain(['plan', '--plan', 'plan.json', '--format', 'sarif'])).toEqual({
+    const r = runMain(['plan', '--plan', 'plan.json', '--format', 'sarif']);
+    expect({ ...r, stdout: '' }).toEqual({
       code: 1, stdout: '', stderr: "cdk-capability plan: --format sarif needs the app's findings, so it runs the app: drop --plan\n",
     });
+    expect(JSON.parse(r.stdout).runs[0].invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ properties: { kind: 'usage' } }] });
   });
 });

@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { argsProblem, didYouMean } from './args-problem';
+import { AskedFormat, askedFormat, CommandFailure, REPORT_FORMATS } from './command-failure';
 import { exitCode } from './exit-codes';
-import { AuditReport, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
-import { formatGithub } from './format-github';
+import { AuditReport, formatAuditFailureJson, formatAuditFailureSarif, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
+import { formatGithub, formatGithubFailure } from './format-github';
 import { formatSarif, sarifRoot } from './format-sarif';
 import { lockProblemLine } from './lock-locations';
 import type { ReportedFinding } from './report-findings';
@@ -46,14 +47,16 @@ namespace: pass no -n.
 
 Exit codes, as plan has them: 0 the cluster matches the lock; 2 differences
 (printed); 1 an error (input it cannot read, CAP017: an object of the input
-without metadata.managedFields among them; a lock it cannot read, CAP014; a
-lock that records no writers), also with --exit-zero.`;
+without metadata.managedFields among them, or objects none of which is the
+lock's; a lock it cannot read, CAP014; a lock that records no writers; a usage
+error), also with --exit-zero. With --format json, sarif or github, an error
+is a document in that format too (docs/ci.md).`;
 
 /** What to do about a lock audit cannot read: it compares the cluster with that lock, so it needs the file. */
 const auditRecover = (lockFile: string) =>
   `Restore the lock of the release that was applied from version control (git checkout -- ${lockFile}), or correct it (docs/lock.md): audit compares the cluster with that lock, and cannot run without it.`;
 
-const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+const FORMATS = REPORT_FORMATS;
 
 /** The options of `cdk-capability audit`, as `parseArgs` takes them. */
 const AUDIT_OPTIONS = {
@@ -86,6 +89,14 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
     'help'?: boolean;
   };
   let positionals: string[];
+  // the format asked for, read before the strict parse, so that every failure below is answered in it
+  let asked = askedFormat(argv, Object.entries(AUDIT_OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
+  const usageError = (message: string) => auditUsageError(message, asked);
+  const failure = (f: Omit<CommandFailure, 'command'>, stderr: string) => failed({ command: 'audit', ...f }, asked, stderr);
+  const inputRefused = (message: string) => failure(
+    { kind: 'input', code: ViolationCode.LIVE_OBJECTS, message: `${ViolationCode.LIVE_OBJECTS} ${CODE_TITLES[ViolationCode.LIVE_OBJECTS]}: ${message}` },
+    `${ViolationCode.LIVE_OBJECTS} ${CODE_TITLES[ViolationCode.LIVE_OBJECTS]}: ${message}\n`,
+  );
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
@@ -103,6 +114,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   if (positionals.length > 1) return usageError(`one input at most, got ${positionals.length} (${positionals.join(' ')})`);
   const format = (values.json ? 'json' : values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}'${didYouMean(String(values.format), FORMATS)} (one of ${FORMATS.join(', ')})`);
+  asked = { format };
   if (values['applied-by'] === '') return usageError("--applied-by '' must name the field manager that applied the release, such as kustomize-controller");
   if (values['ignore-manager']?.includes('')) return usageError("--ignore-manager '' must name a field manager to leave out, such as kube-controller-manager");
   const labels: Record<string, string> = {};
@@ -116,19 +128,26 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
   // a lock audit cannot read is CAP014, as a synth's; but deleting it starts no first release here: audit needs it
   const { lock, problems } = loadLock(lockFile, auditRecover(lockFile));
   if (problems.length > 0) {
-    // as plan: in the GitHub format, annotations on the lock's line each problem is on, instead of the text lines
-    if (format === 'github') process.stdout.write(formatGithub(problems.map((p) => lockFinding(lockFile, p))));
+    const root = sarifRoot(process.cwd());
+    // as plan: in the GitHub format, annotations on the lock's line each problem is on, instead of the text lines;
     // SARIF too: a CI step that uploads the log gets one with the lock's problem on its line, not an empty file
-    else if (format === 'sarif') process.stdout.write(formatSarif(problems.map((p) => lockFinding(lockFile, p, sarifRoot(process.cwd()))), sarifRoot(process.cwd())));
-    else process.stderr.write(problems.map((p) => `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}: ${p}\n`).join(''));
-    return exitCode({ kind: 'failed' });
+    if (format === 'github') process.stdout.write(formatGithub(problems.map((p) => lockFinding(lockFile, p))));
+    else if (format === 'sarif') process.stdout.write(formatSarif(problems.map((p) => lockFinding(lockFile, p, root)), root));
+    if (format === 'github' || format === 'sarif') return exitCode({ kind: 'failed' });
+    // JSON: the document of the failure; text: the lines alone
+    const lines = problems.map((p) => `${ViolationCode.LOCK_FILE} ${CODE_TITLES[ViolationCode.LOCK_FILE]}: ${p}`).join('\n');
+    return failure({ kind: 'lock', code: ViolationCode.LOCK_FILE, file: lockFile, message: lines }, `${lines}\n`);
   }
-  if (!lock) return failure(`no lock at '${lockFile}': audit compares the cluster with the lock of the release applied (--lock <file>)`);
+  if (!lock) {
+    const message = `no lock at '${lockFile}': audit compares the cluster with the lock of the release applied. Give it with --lock <file>, or run audit in the folder that holds ${DEFAULT_LOCK_FILE} (the lock committed with the release)`;
+    return failure({ kind: 'lock', file: lockFile, message }, `cdk-capability audit: ${message}\n`);
+  }
   const lockText = fs.readFileSync(lockFile, 'utf-8');
   const expected = expectedObjects(lock);
   // a release with no runtime object (an empty composition) expects nothing; a lock whose objects have no writers is older
   if (expected.every((e) => e.whole) && lock.units.some((u) => u.id.startsWith('object:'))) {
-    return failure(`the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`);
+    const message = `the lock '${lockFile}' records no writers of runtime objects: it was written before they were recorded. Synthesize with CDK_CAPABILITY_UPDATE_LOCK=1 to record them.`;
+    return failure({ kind: 'lock', file: lockFile, message }, `cdk-capability audit: ${message}\n`);
   }
 
   const input = positionals[0] ?? '-';
@@ -158,6 +177,16 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
     labels,
     ignoreManagers: values['ignore-manager'] ?? [],
   });
+  // objects read, none of them the lock's: a list of another capability or release, not a cluster that lost them all
+  const missing = findings.filter((f) => f.kind === 'missing-object').length;
+  if (live.length > 0 && expected.length > 0 && missing === expected.length) {
+    const shownLive = live.slice(0, 3).map((o) => o.label).join(', ') + (live.length > 3 ? ` and ${live.length - 3} more` : '');
+    return inputRefused(
+      `none of the ${live.length} object${live.length === 1 ? '' : 's'} of the input (${shownLive}) is one of the ${expected.length} of the lock '${lockFile}': `
+      + 'they were read with the objects.list of another capability or release, or the lock is not the one of the release applied. '
+      + 'Read the objects with the list synth wrote beside this lock (kubectl get -f dist/audit/objects.list --ignore-not-found -o json --show-managed-fields), or give that release\'s lock with --lock',
+    );
+  }
   const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings };
   const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, sarifRoot(process.cwd())) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
   process.stdout.write(out);
@@ -196,18 +225,27 @@ function auditArgsProblem(e: Error): string {
   return `${problem}. An input file whose name starts with '-' goes after '--': cdk-capability audit -- ${shellWord(unknown[1])}`;
 }
 
-function usageError(message: string): number {
-  process.stderr.write(`cdk-capability audit: ${message}\n\n${AUDIT_USAGE}\n`);
-  return exitCode({ kind: 'failed' });
+/**
+ * A usage error: the problem and the usage on stderr, and, when the command line asks for a document, that document
+ * of it on stdout; a `--format` naming no format prints text alone, and says so. Exit code 1.
+ */
+function auditUsageError(message: string, asked: AskedFormat): number {
+  const asText = 'unknown' in asked
+    ? `\nThis usage error is printed as text alone: --format '${asked.unknown}' names no format of cdk-capability audit (${FORMATS.join(', ')}).`
+    : '';
+  return failed({ command: 'audit', kind: 'usage', message }, asked, `cdk-capability audit: ${message}${asText}\n\n${AUDIT_USAGE}\n`);
 }
 
-function failure(message: string): number {
-  process.stderr.write(`cdk-capability audit: ${message}\n`);
-  return exitCode({ kind: 'failed' });
-}
-
-/** Input audit cannot compare with the lock: one `CAP017` line, exit code 1. */
-function inputRefused(message: string): number {
-  process.stderr.write(`${ViolationCode.LIVE_OBJECTS} ${CODE_TITLES[ViolationCode.LIVE_OBJECTS]}: ${message}\n`);
+/**
+ * A failure of audit on its input (its command line, the lock, the live objects): its document on stdout in the
+ * format asked for (none for text), then its lines on stderr, as every format prints them. Exit code 1, also with
+ * `--exit-zero`.
+ */
+function failed(f: CommandFailure, asked: AskedFormat, stderr: string): number {
+  const format = 'format' in asked ? asked.format : 'text';
+  if (format === 'json') process.stdout.write(formatAuditFailureJson(f));
+  else if (format === 'sarif') process.stdout.write(formatAuditFailureSarif(f, sarifRoot(process.cwd())));
+  else if (format === 'github') process.stdout.write(formatGithubFailure(f));
+  process.stderr.write(stderr);
   return exitCode({ kind: 'failed' });
 }

@@ -1,6 +1,7 @@
 import * as path from 'path';
+import { CommandFailure, commandFailureSummary } from './command-failure';
 import { escapeData, escapeProperty } from './format-github';
-import { directoryUri, ownVersion, ruleName } from './format-sarif';
+import { commandFailureInvocation, directoryUri, ownVersion, ruleName } from './format-sarif';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 import type { AuditFinding } from '../cluster/audit';
 import { AUDIT_RULES, auditRule } from '../cluster/audit-rules';
@@ -37,11 +38,18 @@ export function formatAuditText(report: AuditReport): string {
       ? `cdk-capability audit: the cluster matches ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`
       : `cdk-capability audit: ${n} difference${n === 1 ? '' : 's'} between the cluster and ${report.lockFile} (${report.compared} object${report.compared === 1 ? '' : 's'} compared).`,
   );
-  // every object of the lock missing: more likely a read of the wrong cluster or context than a cluster emptied
-  if (report.live === 0 && report.compared > 0) {
-    lines.push('The input holds no object at all: check that it was read from the cluster the release is applied to (the kubectl context), with the documented command (docs/cluster.md).');
-  }
+  const note = emptyInputNote(report);
+  if (note) lines.push(note);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What every format says of an input that holds no object while the lock has some (an empty List): every object of
+ * the lock is missing, which is more likely a read of the wrong cluster or context than a cluster emptied.
+ */
+export function emptyInputNote(report: AuditReport): string | undefined {
+  if (report.live > 0 || report.compared === 0) return undefined;
+  return 'The input holds no object at all: check that it was read from the cluster the release is applied to (the kubectl context), with the documented command (docs/cluster.md).';
 }
 
 /** The JSON report (docs/audit-output.schema.json). */
@@ -58,7 +66,16 @@ export function formatAuditJson(report: AuditReport): string {
     ...(f.writerManager ? { writerManager: f.writerManager } : {}),
     message: f.message,
   }));
-  const doc = { formatVersion: 1, lockFile: report.lockFile, matches: findings.length === 0, compared: report.compared, live: report.live, findings };
+  const note = emptyInputNote(report);
+  const doc = {
+    formatVersion: 1,
+    lockFile: report.lockFile,
+    matches: findings.length === 0,
+    compared: report.compared,
+    live: report.live,
+    findings,
+    ...(note ? { note } : {}),
+  };
   return `${JSON.stringify(doc, undefined, 2)}\n`;
 }
 
@@ -72,19 +89,55 @@ export function formatAuditJson(report: AuditReport): string {
 export function formatAuditGithub(report: AuditReport, workspace: string | undefined = runnerWorkspace()): string {
   // on a runner, the lock relative to the workspace, where the runner places annotations, wherever audit runs
   const file = inWorkspace(report.lockFile, workspace) || report.lockFile.split(path.sep).join('/');
-  return report.findings
+  const note = emptyInputNote(report);
+  const annotations = report.findings
     .map((f) => {
       const rule = auditRule(f.kind);
       const properties = [`file=${escapeProperty(file)}`, `line=${lockLine(report.lockText, f.unitId)}`, `title=${escapeProperty(`cdk-capability audit: ${rule.title}`)}`];
       return `::${rule.level} ${properties.join(',')}::${escapeData(`${f.kind}: ${f.message}`)}\n`;
     })
     .join('');
+  // after the findings, as the text prints it under its summary
+  return note ? `${annotations}::warning title=${escapeProperty('cdk-capability audit: no object read')}::${escapeData(note)}\n` : annotations;
+}
+
+/**
+ * The JSON document of an audit that failed on its input (docs/audit-output.schema.json): nothing matched, no
+ * findings, and `failure` with its kind (`usage`, `lock`, `input`), code when coded, the lock when about it, the
+ * message as stderr says it and the sentence the other formats print.
+ */
+export function formatAuditFailureJson(f: CommandFailure): string {
+  const doc = {
+    formatVersion: 1,
+    matches: false,
+    findings: [],
+    failure: {
+      kind: f.kind,
+      ...(f.code ? { code: f.code } : {}),
+      ...(f.file !== undefined ? { file: f.file } : {}),
+      message: f.message,
+      summary: commandFailureSummary(f),
+    },
+  };
+  return `${JSON.stringify(doc, undefined, 2)}\n`;
+}
+
+/**
+ * The SARIF 2.1.0 log of an audit that failed on its input: its rules, no result, and one invocation that is not
+ * successful, whose notification is the failure (code scanning takes it as an unsuccessful execution, not as a
+ * cluster that matches).
+ */
+export function formatAuditFailureSarif(f: CommandFailure, root: string): string {
+  const log = JSON.parse(formatAuditSarif({ lockFile: '', lockText: '', compared: 0, live: 0, findings: [] }, root));
+  log.runs[0].invocations = [commandFailureInvocation(f)];
+  return `${JSON.stringify(log, undefined, 2)}\n`;
 }
 
 /** A SARIF 2.1.0 log: every kind of finding a rule with its explanation, each finding a result on the lock's line. */
 export function formatAuditSarif(report: AuditReport, root: string): string {
   const ids = AUDIT_RULES.map((r) => r.id);
   const uri = path.relative(root, path.resolve(report.lockFile)).split(path.sep).join('/');
+  const note = emptyInputNote(report);
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -105,6 +158,7 @@ export function formatAuditSarif(report: AuditReport, root: string): string {
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
+        ...(note ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: [{ level: 'warning', message: { text: note } }] }] } : {}),
         results: report.findings.map((f) => ({
           ruleId: f.kind,
           ruleIndex: ids.indexOf(f.kind),

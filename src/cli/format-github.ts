@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { CommandFailure, commandFailureSummary, commandFailureTitle } from './command-failure';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
 import { packageText, ReportedFinding, ReportedLocation } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
@@ -69,14 +70,16 @@ function placed(at: ReportedLocation | undefined, file: (location: ReportedLocat
 /**
  * The annotation of an app that failed (a thrown error, an exit without a report): one `::error` line at the
  * program's frame (`file=main.ts,line=12,col=11`; no file when the program named none), titled as the program's
- * error, whose message is the program's own, so a pull request shows it on the line that threw.
+ * error, whose message is the program's own, so a pull request shows it on the line that threw. A command that
+ * failed on its input (a usage error) is one `::error` line without a file, titled by what failed.
  *
  * @param places where the files are relative to; by default the working folder and `GITHUB_WORKSPACE`
  */
 export function formatGithubFailure(
-  failure: ProgramFailure,
+  failure: ProgramFailure | CommandFailure,
   places: GithubPlaces = { cwd: process.cwd(), workspace: runnerWorkspace() },
 ): string {
+  if ('command' in failure) return workflowCommand('error', { title: commandFailureTitle(failure) }, commandFailureSummary(failure));
   const site = failure.site ? relativeSite(failure.site, places.cwd) : undefined;
   return workflowCommand('error', { ...placed(site, workspaceFile(places)), title: PROGRAM_FAILED_TITLE }, failureSentence(failure));
 }

@@ -200,6 +200,7 @@ export function formatFailureJson(failure: ProgramFailure, root: string): string
       kind: failure.kind,
       app: failure.app,
       ...('code' in failure.exit ? { exitCode: failure.exit.code } : { signal: failure.exit.signal }),
+      ...(failure.timeout !== undefined ? { timeout: failure.timeout } : {}),
       message: failure.message,
       summary: failureSentence(failure),
       ...(failure.site ? { location: relativeSite(failure.site, root) } : {}),

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
+import { CommandFailure, commandFailureSummary } from './command-failure';
 import { failureSentence, ProgramFailure, ProgramFrame, relativeSite } from './program-failure';
 import { ReportedFinding, ReportedLocation, reportedRules } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
@@ -32,12 +33,13 @@ export function ownVersion(): string {
  * An app that failed (a thrown error, an exit without a report) is a run without results whose invocation is
  * not successful, with one `toolExecutionNotifications` entry (§3.20.21, a notification, §3.58): the program's
  * own error, at the program's frame as its physical location when one is known, and the error's kind, message
- * and stack as its `exception`.
+ * and stack as its `exception`. A command line `plan` cannot run (a usage error) is such a run too, its
+ * notification the usage error, with the failure's kind (and code, when coded) as its properties.
  *
  * @param root the folder the files are relative to, as a `file://` URI base
- * @param failure the app's failure, when it gave no report
+ * @param failure the app's failure, when it gave no report, or the command's own
  */
-export function formatSarif(findings: readonly ReportedFinding[], root: string, failure?: ProgramFailure): string {
+export function formatSarif(findings: readonly ReportedFinding[], root: string, failure?: ProgramFailure | CommandFailure): string {
   const rules = reportedRules();
   const ids = rules.map((r) => r.id);
   const physical = (l: ReportedLocation) => ({
@@ -69,7 +71,7 @@ export function formatSarif(findings: readonly ReportedFinding[], root: string, 
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
-        invocations: [failure ? failedInvocation(failure, root, physical) : { executionSuccessful: true }],
+        invocations: [failure ? ('command' in failure ? commandFailureInvocation(failure) : failedInvocation(failure, root, physical)) : { executionSuccessful: true }],
         results: findings.map((f) => ({
           ruleId: f.rule,
           ...(ids.includes(f.rule) ? { ruleIndex: ids.indexOf(f.rule) } : {}),
@@ -141,7 +143,31 @@ function failedInvocation(failure: ProgramFailure, root: string, physical: (l: R
             },
           }
           : {}),
-        properties: { kind: failure.kind, app: failure.app, ...('code' in failure.exit ? { exitCode: failure.exit.code } : { signal: failure.exit.signal }) },
+        properties: {
+          kind: failure.kind,
+          app: failure.app,
+          ...('code' in failure.exit ? { exitCode: failure.exit.code } : { signal: failure.exit.signal }),
+          ...(failure.timeout !== undefined ? { timeout: failure.timeout } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The invocation of a run that did not run because the command failed on its input (a usage error, a lock or
+ * live objects it cannot read): not successful, with the one notification SARIF has for it (§3.58), the
+ * failure's sentence as its message, and its kind and code as properties.
+ */
+export function commandFailureInvocation(failure: CommandFailure): object {
+  return {
+    executionSuccessful: false,
+    exitCode: 1,
+    toolExecutionNotifications: [
+      {
+        level: 'error',
+        message: { text: commandFailureSummary(failure) },
+        properties: { kind: failure.kind, ...(failure.code ? { code: failure.code } : {}) },
       },
     ],
   };

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { apply, APPLY_USAGE } from './apply';
+import { runAppCommand } from './app-run';
+import { apply, APPLY_USAGE, durationMs } from './apply';
 import { argsProblem, didYouMean } from './args-problem';
 import { audit, AUDIT_USAGE } from './audit';
 import { appsBelow, readCdk8sConfig } from './cdk8s-config';
+import { AskedFormat, askedFormat, CommandFailure, formatCommandFailureJson, REPORT_FORMATS, ReportFormat } from './command-failure';
 import { EXIT_CODES_USAGE, ExitCode, exitCode, Outcome } from './exit-codes';
 import { formatGithub, formatGithubFailure } from './format-github';
 import { formatFailureJson, formatPlan, formatPlanJson, hasChanges } from './format-plan';
@@ -19,6 +20,7 @@ import { planFileRefusal, readPlanFile } from './plan-file';
 import { entryFileOf, failureText, ProgramFailure, programFailure } from './program-failure';
 import { reportedFindings } from './report-findings';
 import { formatFindings } from '../check/composition-error';
+import { ViolationCode } from '../check/finding';
 import { internalError } from '../check/internal-error';
 import { shellWord } from '../private/shell-word';
 import { UPDATE_LOCK_ENV } from '../release/update-lock';
@@ -26,8 +28,8 @@ import { PLAN_OUTDIR_ENV } from '../render/outdir-safety';
 import { readReport, REPORT_ENV, SynthReport } from '../render/report-file';
 import type { Plan } from '../render/writers/plan-json';
 
-const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--exit-zero]
-       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--exit-zero]
+const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--timeout <duration>] [--exit-zero]
+       cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--timeout <duration>] [--exit-zero]
        cdk-capability --version
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
@@ -49,6 +51,9 @@ and which lock it compared against.
   --expect-lock  refuse (CAP014) when the app's lock file is missing, rather
           than plan a first release: for CI, where a missing lock is a
           checkout that left it out (docs/lock.md#a-missing-lock-in-ci)
+  --timeout  how long the app may run (90s, 10m, 1h30m); past it, plan stops
+          the app and every process it started, and reports a failure of
+          kind timeout in the format asked for. Default: no limit
 
 ${EXIT_CODES_USAGE}`;
 
@@ -62,8 +67,8 @@ const COMMANDS: readonly string[] = [
 ];
 
 /** The report formats of `plan --format` (text is the readable plan). */
-const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
-type Format = (typeof FORMATS)[number];
+const FORMATS = REPORT_FORMATS;
+type Format = ReportFormat;
 
 /** The options of `cdk-capability plan`, as `parseArgs` takes them. */
 const PLAN_OPTIONS = {
@@ -75,6 +80,7 @@ const PLAN_OPTIONS = {
   'json': { type: 'boolean' },
   'exit-zero': { type: 'boolean' },
   'expect-lock': { type: 'boolean' },
+  'timeout': { type: 'string' },
 } as const;
 
 /** The options of `cdk-capability plan`. */
@@ -87,6 +93,7 @@ interface PlanOptions {
   readonly 'json'?: boolean;
   readonly 'exit-zero'?: boolean;
   readonly 'expect-lock'?: boolean;
+  readonly 'timeout'?: string;
 }
 
 /**
@@ -148,6 +155,9 @@ function runCommand(argv: string[]): number {
     process.stderr.write(`cdk-capability: ${what}. The commands:\n${COMMANDS.map((c) => `  ${c}\n`).join('')}Run cdk-capability <command> --help for its options.\n`);
     return exitCode({ kind: 'failed' });
   }
+  // the format asked for, read before the strict parse, so that a command line it refuses is answered in it
+  const asked = askedFormat(rest, Object.entries(PLAN_OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
+  const usageError = (message: string, withUsage = false) => planUsageError(message, asked, withUsage);
   let values: PlanOptions;
   try {
     values = parseArgs({
@@ -157,7 +167,7 @@ function runCommand(argv: string[]): number {
       options: PLAN_OPTIONS,
     }).values;
   } catch (e) {
-    return usageError(`${argsProblem(e as Error, Object.keys(PLAN_OPTIONS))}\n\n${USAGE}`);
+    return usageError(argsProblem(e as Error, Object.keys(PLAN_OPTIONS)), true);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -166,7 +176,7 @@ function runCommand(argv: string[]): number {
   const exit = (outcome: Outcome) => exitCode(outcome, { exitZero: values['exit-zero'] });
   // --format (issue 17): reports for pull requests; --json is --format json.
   const format = (values.format ?? (values.json ? 'json' : 'text')) as Format;
-  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}'${didYouMean(String(values.format), FORMATS)} (one of ${FORMATS.join(', ')})\n\n${USAGE}`);
+  if (!FORMATS.includes(format)) return usageError(`unknown --format '${values.format}'${didYouMean(String(values.format), FORMATS)} (one of ${FORMATS.join(', ')})`, true);
   if (values.json && format !== 'json') return usageError(`--json is --format json: drop one of --json and --format ${format}`);
   if (values.teardown && format !== 'text' && format !== 'json') return usageError(`--teardown prints text or --json, not --format ${format}`);
   if (values.plan !== undefined && (format === 'sarif' || format === 'github')) {
@@ -175,12 +185,15 @@ function runCommand(argv: string[]): number {
   if (values.plan !== undefined && values['expect-lock']) {
     return usageError(`${EXPECT_LOCK_OPTION} checks the lock the app's synth reads, and --plan runs no app: drop one of them`);
   }
+  const timeoutMs = values.timeout === undefined ? undefined : durationMs(values.timeout);
+  if (values.timeout !== undefined && timeoutMs === undefined) return usageError(`--timeout '${values.timeout}' is not a duration such as 90s, 10m or 1h30m (leave it out to wait for the app as long as it takes)`);
+  if (values.plan !== undefined && values.timeout !== undefined) return usageError('--timeout limits how long the app may run, and --plan runs no app: drop one of them');
 
   let report: SynthReport;
   let entry: string | undefined;
   if (values.plan !== undefined) {
     const plan = readPlan(values.plan);
-    if (plan === undefined) return exit({ kind: 'failed' });
+    if ('command' in plan) return commandFailed(plan, format);
     report = { formatVersion: 1, accepted: true, violations: [], warnings: [], plan };
   } else {
     if (values.app !== undefined && values.app.trim() === '') {
@@ -196,7 +209,7 @@ function runCommand(argv: string[]): number {
           : `no --app given and there is no ./cdk8s.yaml in this folder${noConfigHint()}`,
       );
     }
-    const ran = runApp(app);
+    const ran = runApp(app, timeoutMs === undefined ? undefined : { ms: timeoutMs, given: values.timeout! });
     // a failed app is reported in the format asked for, so CI reads a document, not an empty file
     if ('failure' in ran) return failed(ran.failure, format);
     // --expect-lock: a missing lock is a refusal, not a first release
@@ -243,9 +256,32 @@ function noConfigHint(): string {
     + `or give the command that runs one from here, such as --app "npx ts-node ${path.posix.join(apps[0], 'main.ts')}"`;
 }
 
-/** A usage error: one line naming the problem (then the usage, when given), exit code 1. */
-function usageError(message: string): number {
-  process.stderr.write(`cdk-capability plan: ${message}\n`);
+/**
+ * A usage error: one line naming the problem on stderr (then the usage, when asked), and, when the command line
+ * asks for a document (`--format json|sarif|github`, `--json`), that document of it on stdout, so that CI reads
+ * one; a `--format` naming no format prints text alone, and says so. Exit code 1, also with `--exit-zero`.
+ */
+function planUsageError(message: string, asked: AskedFormat, withUsage: boolean): number {
+  const asText = 'unknown' in asked
+    ? `\nThis usage error is printed as text alone: --format '${asked.unknown}' names no format of cdk-capability plan (${FORMATS.join(', ')}).`
+    : '';
+  if ('format' in asked) printFailureDocument({ command: 'plan', kind: 'usage', message }, asked.format);
+  process.stderr.write(`cdk-capability plan: ${message}${asText}${withUsage ? `\n\n${USAGE}` : ''}\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+/** The document of a command's own failure on stdout, in a format CI reads; nothing for text (stderr says it). */
+function printFailureDocument(f: CommandFailure, format: Format): void {
+  const root = process.cwd();
+  if (format === 'json') process.stdout.write(formatCommandFailureJson(f));
+  else if (format === 'sarif') process.stdout.write(formatSarif([], sarifRoot(root), f));
+  else if (format === 'github') process.stdout.write(formatGithubFailure(f));
+}
+
+/** A failure of the command on its input (a `--plan` file it cannot print): its document, then its lines on stderr. Exit code 1. */
+function commandFailed(f: CommandFailure & { readonly stderr: string }, format: Format): number {
+  printFailureDocument(f, format);
+  process.stderr.write(f.stderr);
   return exitCode({ kind: 'failed' });
 }
 
@@ -275,11 +311,17 @@ function refused(report: SynthReport, exit: (o: Outcome) => number, printViolati
   return exit({ kind: 'refused' });
 }
 
+/** `--timeout`: in milliseconds, and as given. */
+interface AppTimeout {
+  readonly ms: number;
+  readonly given: string;
+}
+
 /**
  * Runs the app into a temporary folder with a report file, and reads the report; or, having printed the app's
  * stderr on stderr, how it failed: it crashed before synth, failed after it, or is not a CapabilityApp.
  */
-function runApp(app: string): { readonly report: SynthReport } | { readonly failure: ProgramFailure } {
+function runApp(app: string, timeout?: AppTimeout): { readonly report: SynthReport } | { readonly failure: ProgramFailure } {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-capability-plan-'));
   const reportFile = path.join(scratch, 'report.json');
   try {
@@ -288,8 +330,14 @@ function runApp(app: string): { readonly report: SynthReport } | { readonly fail
     const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: outdir, [PLAN_OUTDIR_ENV]: outdir, [UPDATE_LOCK_ENV]: '', [REPORT_ENV]: reportFile };
     // Set only by the cdk8s CLI: without it the app throws on a refusal as a program of its own does.
     delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
-    const run = spawnSync(app, { shell: true, encoding: 'utf-8', env });
+    const run = runAppCommand(app, env, timeout?.ms, scratch);
     const report = readReport(reportFile);
+    if (run.timedOut) {
+      // stopped at the limit: a report means it synthesized, then kept running (an open handle keeps Node alive)
+      const printed = run.stderr || run.stdout || '';
+      process.stderr.write(printed);
+      return { failure: { ...programFailure('timeout', app, { signal: 'SIGKILL' }, printed, process.cwd()), timeout: timeout!.given, synthesized: report !== undefined } };
+    }
     // a refused synth throws, so the app ends with an error; an accepted one that does not end well failed after it
     if (report && (!report.accepted || run.status === 0)) return { report };
     const printed = run.stderr || run.stdout || '';
@@ -309,23 +357,28 @@ function outdirFromConfig(): string | { readonly problem: string } {
   return 'problem' in config ? config : config.output ?? 'dist';
 }
 
-function readPlan(file: string): Plan | undefined {
+/**
+ * The plan of a `--plan` file; or why it cannot be printed, with the lines stderr says it in: no such file, a
+ * folder, or `CAP016`, a file that is not a plan synth wrote (truncated, edited, another tool's, another version's).
+ */
+function readPlan(file: string): Plan | (CommandFailure & { readonly stderr: string }) {
+  const unread = (message: string, code?: ViolationCode) => ({ command: 'plan', kind: 'plan-file', file, message, ...(code ? { code } : {}) } as const);
   if (!fs.existsSync(file)) {
-    process.stderr.write(`cdk-capability plan: no plan at '${file}'\n`);
-    return undefined;
+    const message = `no plan at '${file}': give the plan.json synth writes into its output folder (--plan dist/plan.json)`;
+    return { ...unread(message), stderr: `cdk-capability plan: ${message}\n` };
   }
   if (fs.statSync(file).isDirectory()) {
     // an output folder given for its plan: say which file to give, not that a folder is no valid JSON
     const inside = path.join(file, 'plan.json');
     const hint = fs.existsSync(inside) ? `: give the plan synth wrote there, --plan ${inside}` : ': give the plan.json synth writes into its output folder';
-    process.stderr.write(`cdk-capability plan: '${file}' is a folder, not a plan file${hint}\n`);
-    return undefined;
+    const message = `'${file}' is a folder, not a plan file${hint}`;
+    return { ...unread(message), stderr: `cdk-capability plan: ${message}\n` };
   }
   // the check apply makes: a truncated or hand-edited plan is a coded refusal, never a crash while printing it
   const read = readPlanFile(file);
   if ('problems' in read) {
-    process.stderr.write(planFileRefusal(file, 'is not a plan cdk-capability wrote', read.problems, 'Run cdk8s synth again to rewrite it. Nothing was printed.'));
-    return undefined;
+    const lines = planFileRefusal(file, 'is not a plan cdk-capability wrote', read.problems, 'Run cdk8s synth again to rewrite it. Nothing was printed.');
+    return { ...unread(lines.trimEnd(), ViolationCode.PLAN_FILE), stderr: lines };
   }
   return read.plan;
 }

@@ -59,12 +59,32 @@ export function readPlanFile(planFile: string): PlanFile {
   } catch (e) {
     return { problems: [`it is not valid JSON (${(e as Error).message})`] };
   }
+  // another tool's JSON: one line saying so, not every field a plan has
+  const foreign = foreignPlanProblem(parsed);
+  if (foreign) return { problems: [foreign] };
   const problems = schemaProblems(validate(), parsed, 'a plan', MAX_PLAN_PROBLEMS, () => [
     ...commandLineProblems(parsed as Plan),
     ...writerProblems(parsed as Plan),
     ...writerObjectProblems(parsed as Plan),
   ]);
   return problems.length > 0 ? { problems } : { plan: parsed as Plan };
+}
+
+/**
+ * Why a JSON document is no plan at all, before its schema is checked field by field: not an object, an object
+ * with neither a plan's `version` nor its `steps` (another tool's file); undefined for anything else (a plan of
+ * another format version is told by its `/version` line).
+ */
+function foreignPlanProblem(parsed: unknown): string | undefined {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return `it holds ${Array.isArray(parsed) ? 'a JSON array' : parsed === null ? 'null' : `a JSON ${typeof parsed}`}, not a plan (an object with version, capabilities, changes and steps)`;
+  }
+  const o = parsed as Record<string, unknown>;
+  if (!('version' in o) && !('steps' in o)) {
+    const keys = Object.keys(o);
+    return `it is JSON but no plan: a plan has version, capabilities, changes and steps at its top, this has ${keys.length === 0 ? 'nothing' : keys.slice(0, 5).map((k) => shown(k)).join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '')}`;
+  }
+  return undefined;
 }
 
 /**

@@ -6,9 +6,10 @@ import type { ReportedLocation } from './report-findings';
 /**
  * How the app `plan` ran failed to give a plan: it ended with an error before its synth wrote a report (a thrown
  * `Error` or other value, a syntax or type error of its entry, a module not found, an exit code without a message),
- * it synthesized and then failed, or it ended well without a report (its root is no `CapabilityApp`).
+ * it synthesized and then failed, or it ended well without a report (its root is no `CapabilityApp`); or it was still
+ * running when `plan --timeout` ran out, and was stopped.
  */
-export type ProgramFailureKind = 'before-synth' | 'after-synth' | 'no-report';
+export type ProgramFailureKind = 'before-synth' | 'after-synth' | 'no-report' | 'timeout';
 
 /** One frame of the program's stack, as Node printed it. */
 export interface ProgramFrame {
@@ -43,6 +44,10 @@ export interface ProgramFailure {
   readonly site?: ProgramFrame;
   /** The stack frames Node printed, in order (none for a thrown non-Error or a compiler's error). */
   readonly frames: readonly ProgramFrame[];
+  /** For `timeout`: the `--timeout` it ran out of, as given (`10m`). */
+  readonly timeout?: string;
+  /** For `timeout`: true when it had synthesized (written its report) and then kept running. */
+  readonly synthesized?: boolean;
 }
 
 /** The `Node.js v20.20.2` line Node ends an uncaught exception's report with. */
@@ -155,6 +160,7 @@ export function failureSentence(f: ProgramFailure): string {
   if (f.kind === 'no-report') {
     return `the app '${f.app}' ended (${endedWith(f.exit)}) without synthesizing a CapabilityApp, so there is no plan: its root is not a CapabilityApp, or it never calls app.synth()`;
   }
+  if (f.kind === 'timeout') return timeoutSentence(f);
   const when = f.kind === 'before-synth' ? 'failed before synth' : 'synthesized, then failed';
   return `the app '${f.app}' ${when} (${endedWith(f.exit)}): ${own}`;
 }
@@ -168,10 +174,23 @@ export function failureSentence(f: ProgramFailure): string {
 export function failureText(f: ProgramFailure, root: string): string {
   const site = f.site ? relativeSite(f.site, root) : undefined;
   const at = site ? ` at ${site.file}:${site.line}:${site.column}` : '';
-  if (f.kind === 'no-report') return `${failureSentence(f)}.`;
+  if (f.kind === 'no-report' || f.kind === 'timeout') return `${failureSentence(f)}.`;
   const what = f.kind === 'before-synth' ? `failed before synth (${endedWith(f.exit)})` : `synthesized, then ended with ${endedWith(f.exit)}`;
   const whose = f.message === '' ? ' and printed no error: the program\'s own failure' : `${at}: the error above is the program's own`;
   return `the app '${f.app}' ${what}${whose}, not a cdk-capability violation. No plan is printed for an app that fails.`;
+}
+
+/**
+ * What a timeout is, in the sentence every format says: the app, the limit, that plan stopped it and every process
+ * it started, whether it had synthesized (then something of the program keeps Node running after synth), and what
+ * to do.
+ */
+function timeoutSentence(f: ProgramFailure): string {
+  const why = f.synthesized
+    ? 'it had synthesized, then kept running: something of the program keeps Node running after synth (an open server, socket, child process or timer); end it, or call process.exit() after app.synth()'
+    : 'it had not synthesized yet: find what it waits for (a network call, a prompt on stdin, a promise that never settles), or raise --timeout if it needs longer';
+  const printed = f.message === '' ? 'it printed no error' : `its last error output: ${f.message}`;
+  return `the app '${f.app}' was still running after --timeout ${f.timeout}, so plan stopped it and every process it started (SIGKILL): ${why}; ${printed}`;
 }
 
 /**
