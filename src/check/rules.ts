@@ -34,7 +34,7 @@ import { parameterNames } from './rules/parameter-names';
 import { patchValues } from './rules/patch-values';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
-import { statefulSetPodSpecs } from './rules/pod-spec-stateful-sets';
+import { statefulSetPodSpecs, statefulSetRestartPolicy } from './rules/pod-spec-stateful-sets';
 import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
 import { quantityFormats } from './rules/quantity-formats';
@@ -119,6 +119,7 @@ export const RULES: readonly Rule[] = [
   patchValues,
   podSpecValidity,
   statefulSetPodSpecs,
+  statefulSetRestartPolicy,
   nestingDepth,
   jsonValues,
   contractShapes,
