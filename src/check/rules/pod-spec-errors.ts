@@ -1,6 +1,7 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
+import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
 import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
 import { validateVolumeFiles } from './pod-spec-volume-sources';
 import { isMap } from '../../private/maps';
@@ -11,7 +12,8 @@ import { isMap } from '../../private/maps';
  * `validateInitContainers`, `validateEphemeralContainers`, `validateContainerCommon`, `validateContainerPorts`,
  * `ValidateVolumes`, `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`, `validateProbe`, `validateHandler`;
  * a container's mounts and devices in `pod-spec-volume-mounts.ts`, its resources and its env's downward API selectors
- * in `pod-spec-resources.ts`, the restart policy in `pod-spec-restart-policy.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
+ * in `pod-spec-resources.ts`, the restart policy in `pod-spec-restart-policy.ts`, the files a volume projects in
+ * `pod-spec-volume-sources.ts`, tolerations, spread constraints and affinity in `pod-spec-scheduling.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
  * (no v1.30 tag could be read: the repository is over the fetch limit, and the index holds this copy), a commit of
  * the 1.31 cycle (it has 1.30's relaxed env names option and recursive read-only mounts, 1.31's
  * SupplementalGroupsPolicy, not yet 1.31's image volumes) whose functions ported here are 1.30's; and the message
@@ -40,7 +42,8 @@ export type PodSpecCheck =
   | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container'
   | 'resource-name' | 'resource-quantity' | 'resource-integer' | 'request-limit' | 'hugepages' | 'hugepages-size' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
   | 'pod-restart-policy' | 'active-deadline'
-  | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode';
+  | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode'
+  | 'toleration' | 'topology-spread' | 'affinity';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -245,6 +248,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
       });
     });
   }
+  // where the pod may run (`pod-spec-scheduling.ts`), in ValidatePodSpec's order
+  validateAffinity(spec.affinity, [...at, 'affinity'], found);
+  validateTopologySpreadConstraints(spec.topologySpreadConstraints, [...at, 'topologySpreadConstraints'], found);
+  validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
   return found;
 }
 

@@ -109,6 +109,12 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     }
     case 'downward-file':
       return explainVolumeFile(e);
+    case 'toleration':
+      return explainToleration(e);
+    case 'topology-spread':
+      return explainSpread(e);
+    case 'affinity':
+      return explainAffinity(e);
     case 'mount-propagation': {
       if (e.type === 'Forbidden') {
         return { summary: 'is Bidirectional in a container that is not privileged', fix: 'Use HostToContainer, or make the container privileged (securityContext: { privileged: true }).' };
@@ -154,4 +160,42 @@ function explainVolumeFile(e: PodSpecError): { summary: string; fix: string } {
     return { summary: `is missing: it names ${what[last] ?? 'what the volume projects'}`, fix: `Set ${last}.` };
   }
   return { summary: `${e.detail}: a projected file's path is relative, inside the volume`, fix: 'Write a relative path without \'..\', such as \'config/app.yaml\'.' };
+}
+
+/** The summary and fix of an error of a toleration. */
+function explainToleration(e: PodSpecError): { summary: string; fix: string } {
+  const d = e.detail ?? '';
+  if (d.startsWith('operator must be Exists')) return { summary: 'is not Exists in a toleration without a key: only Exists tolerates every taint', fix: "Give the toleration the taint's key, or write operator: 'Exists' (and no value) to tolerate every taint." };
+  if (d.startsWith("effect must be 'NoExecute'")) return { summary: 'is not NoExecute in a toleration with tolerationSeconds: only a NoExecute taint evicts, after those seconds', fix: "Write effect: 'NoExecute', or drop tolerationSeconds." };
+  if (d.startsWith('value must be empty')) return { summary: 'is set in a toleration whose operator is Exists, which matches any value', fix: "Drop the value, or write operator: 'Equal'." };
+  if (e.type === 'Unsupported value' && e.at[e.at.length - 1] === 'operator') return { summary: 'must be "Equal" or "Exists"', fix: 'Write one of them (case matters), or drop it for Equal.' };
+  if (e.type === 'Unsupported value') return { summary: 'must be "NoSchedule", "PreferNoSchedule" or "NoExecute"', fix: 'Write one of them (case matters), or drop it to tolerate every effect.' };
+  if (e.at[e.at.length - 1] === 'key') return { summary: 'is no taint key (a qualified name: an optional DNS prefix and \'/\', then letters, digits, \'-\', \'_\' and \'.\')', fix: 'Write the key of the taint, such as example.com/dedicated.' };
+  return { summary: 'is no label value: at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit', fix: 'Write the value of the taint.' };
+}
+
+/** The summary and fix of an error of a topology spread constraint. */
+function explainSpread(e: PodSpecError): { summary: string; fix: string } {
+  const last = e.at[e.at.length - 1];
+  if (last === 'maxSkew') return { summary: 'is missing or not positive: maxSkew is how many more pods one domain may have than another', fix: 'Write maxSkew: 1 or more.' };
+  if (last === 'topologyKey') return { summary: 'is missing: a spread constraint spreads over the values of a node label', fix: "Write a node label, such as topologyKey: 'topology.kubernetes.io/zone'." };
+  if (last === 'whenUnsatisfiable') return { summary: 'must be "DoNotSchedule" or "ScheduleAnyway"', fix: "Write whenUnsatisfiable: 'DoNotSchedule' (a hard constraint) or 'ScheduleAnyway' (a preference)." };
+  if (e.detail?.startsWith('can only use minDomains')) return { summary: 'is set on a constraint that is not DoNotSchedule', fix: "Write whenUnsatisfiable: 'DoNotSchedule', or drop minDomains." };
+  return { summary: 'is not positive', fix: 'Write minDomains: 1 or more, or drop it.' };
+}
+
+/** The summary and fix of an error of a node or pod affinity. */
+function explainAffinity(e: PodSpecError): { summary: string; fix: string } {
+  const d = e.detail ?? '';
+  if (d.startsWith('must have at least one node selector term')) return { summary: 'is empty: a required node affinity needs a term', fix: 'Add a term with matchExpressions, or drop the required node affinity.' };
+  if (d.startsWith('must be in the range 1-100')) return { summary: 'is missing or out of range: a preferred term weighs from 1 to 100', fix: 'Write a weight from 1 to 100.' };
+  if (d.startsWith("must be specified when `operator` is 'In'")) return { summary: 'is missing or empty: In and NotIn compare the label with a list of values', fix: "Give values, or write operator: 'Exists'." };
+  if (d.startsWith('may not be specified when')) return { summary: 'is set with Exists or DoesNotExist, which test only that the label is there', fix: "Drop the values, or write operator: 'In'." };
+  if (d.startsWith('must be specified single value')) return { summary: 'must hold exactly one value with Gt or Lt (an integer)', fix: "Write one value, such as values: ['4']." };
+  if (d.startsWith('must be only one value')) return { summary: 'must hold exactly one value in a node field selector', fix: 'Write the one node name.' };
+  if (d === 'not a valid selector operator') return { summary: 'must be "In", "NotIn", "Exists", "DoesNotExist", "Gt" or "Lt" (a node field selector: "In" or "NotIn")', fix: 'Write one of them (case matters).' };
+  if (d === 'not a valid field selector key') return { summary: 'must be metadata.name: the one node field a selector reads', fix: "Write key: 'metadata.name', or match a node label with matchExpressions." };
+  if (d === 'can not be empty') return { summary: 'is missing: a pod affinity term groups nodes by the values of a node label', fix: "Write a node label, such as topologyKey: 'kubernetes.io/hostname'." };
+  if (e.at[e.at.length - 1] === 'key' || e.at[e.at.length - 1] === 'topologyKey') return { summary: 'is no label key (a qualified name)', fix: 'Write a node label key, such as topology.kubernetes.io/zone.' };
+  return { summary: 'is no label value: at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit', fix: 'Write a value a node label can have.' };
 }
