@@ -44,6 +44,7 @@ import { runtimeWriterManagers } from './rules/runtime-writer-managers';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
 import { secretTypes } from './rules/secret-types';
+import { serviceSpecValidity } from './rules/service-spec-validity';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unkeptHooks } from './rules/unkept-hooks';
@@ -120,6 +121,7 @@ export const RULES: readonly Rule[] = [
   podSpecValidity,
   statefulSetPodSpecs,
   statefulSetRestartPolicy,
+  serviceSpecValidity,
   nestingDepth,
   jsonValues,
   contractShapes,

@@ -43,7 +43,9 @@ export type PodSpecCheck =
   | 'resource-name' | 'resource-quantity' | 'resource-integer' | 'request-limit' | 'hugepages' | 'hugepages-size' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
   | 'pod-restart-policy' | 'active-deadline'
   | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode'
-  | 'toleration' | 'topology-spread' | 'affinity';
+  | 'toleration' | 'topology-spread' | 'affinity'
+  | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
+  | 'service-type' | 'service-session-affinity';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {

@@ -115,6 +115,24 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return explainSpread(e);
     case 'affinity':
       return explainAffinity(e);
+    case 'service-port-name':
+      return e.type === 'Duplicate value'
+        ? { summary: 'is the name of another port of this Service too: port names are unique in a Service', fix: 'Give each port its own name.' }
+        : { summary: "must be a DNS-1123 label: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters", fix: `Name the port ${JSON.stringify(String(e.value ?? '').toLowerCase().replace(/[^-a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'http')}.` };
+    case 'service-port':
+      return { summary: 'must be a port number from 1 to 65535', fix: 'Set port to the number clients connect to.' };
+    case 'service-protocol':
+      return { summary: 'must be "TCP", "UDP" or "SCTP", in capitals', fix: ['TCP', 'UDP', 'SCTP'].includes(String(e.value).toUpperCase()) ? `Write "${String(e.value).toUpperCase()}".` : 'Write "TCP", "UDP" or "SCTP".' };
+    case 'service-target-port':
+      return typeof e.value === 'number'
+        ? { summary: 'must be a port number from 1 to 65535 (left out, it is the port)', fix: "Write the container's port number, or the name of the container's port." }
+        : { summary: "must be a port number or the name of a container's port: an IANA service name of at most 15 lowercase letters, digits and '-'", fix: "Write the container port's number, or give the container's port a name of at most 15 characters and use it here." };
+    case 'service-node-port':
+      return { summary: 'is set on a ClusterIP Service (the type it has when left out), which opens no port on the nodes', fix: "Write type: 'NodePort' (or 'LoadBalancer'), or drop nodePort." };
+    case 'service-type':
+      return { summary: 'must be "ClusterIP", "NodePort", "LoadBalancer" or "ExternalName"', fix: 'Write one of them (case matters), or drop it for ClusterIP.' };
+    case 'service-session-affinity':
+      return { summary: 'must be "None" or "ClientIP"', fix: 'Write one of them (case matters), or drop it for None.' };
     case 'mount-propagation': {
       if (e.type === 'Forbidden') {
         return { summary: 'is Bidirectional in a container that is not privileged', fix: 'Use HostToContainer, or make the container privileged (securityContext: { privileged: true }).' };
