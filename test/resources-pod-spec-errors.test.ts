@@ -221,7 +221,7 @@ describe('properties: what the grammar makes valid gives no error, and nothing c
   /** `x` thousandths as a decimal text: 1500 is `1.500`. */
   const milli = (x: number) => `${Math.floor(x / 1000)}.${String(x % 1000).padStart(3, '0')}`;
   /** Two quantity texts of one unit, the second larger by `d` thousandths of it (so at least as large, by construction), and `d`. */
-  const ordered = fc.tuple(fc.nat(10 ** 8), fc.nat(10 ** 6), unit).map(([a, d, u]) => [`${milli(a)}${u}`, `${milli(a + d)}${u}`, d] as const);
+  const ordered = fc.tuple(fc.nat(10 ** 8), fc.nat(10 ** 6), unit).map(([a, d, u]) => [`${milli(a)}${u}`, `${milli(a + d)}${u}`, d, u] as const);
   const standard = fc.constantFrom('cpu', 'memory', 'ephemeral-storage');
   const extended = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,8}(\.[a-z]{2,5}){1,2}$/), fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,20}[A-Za-z0-9])?$/))
     .map(([domain, name]) => `${domain}/${name}`)
@@ -246,10 +246,12 @@ describe('properties: what the grammar makes valid gives no error, and nothing c
   });
 
   test('a request is refused exactly when it exceeds its limit, and the message quotes both as String() prints them', () => {
-    fc.assert(fc.property(ordered, fc.boolean(), ([low, high, d], swap) => {
+    fc.assert(fc.property(ordered, fc.boolean(), ([low, high, d, u], swap) => {
       const [request, limit] = swap ? [high, low] : [low, high];
       const errors = containerErrors({ resources: { requests: { cpu: request }, limits: { cpu: limit } } });
-      expect(errors).toHaveLength(swap && d > 0 ? 1 : 0);
+      // SetDefaults_ResourceList rounds both up to whole millis first: thousandths of a milli can round to one value
+      const exceeds = u === 'm' ? Math.ceil(Number(high.slice(0, -1))) > Math.ceil(Number(low.slice(0, -1))) : d > 0;
+      expect(errors).toHaveLength(swap && exceeds ? 1 : 0);
       for (const e of errors) expect(e).toMatch(/^containers\[0\]\.resources\.requests: Invalid value: "[^"]+": must be less than or equal to cpu limit of \S+$/);
     }));
   });

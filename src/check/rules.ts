@@ -34,7 +34,7 @@ import { parameterNames } from './rules/parameter-names';
 import { patchValues } from './rules/patch-values';
 import { physicalNameMoves } from './rules/physical-name-moves';
 import { physicalNames } from './rules/physical-names';
-import { statefulSetPodSpecs } from './rules/pod-spec-stateful-sets';
+import { statefulSetPodSpecs, statefulSetRestartPolicy } from './rules/pod-spec-stateful-sets';
 import { podSpecValidity } from './rules/pod-spec-validity';
 import { possibleSecrets } from './rules/possible-secrets';
 import { quantityFormats } from './rules/quantity-formats';
@@ -44,6 +44,7 @@ import { runtimeWriterManagers } from './rules/runtime-writer-managers';
 import { runtimeWriterOverlaps } from './rules/runtime-writer-overlaps';
 import { scalarTypes } from './rules/scalar-types';
 import { secretTypes } from './rules/secret-types';
+import { serviceSpecValidity } from './rules/service-spec-validity';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unkeptHooks } from './rules/unkept-hooks';
@@ -119,6 +120,8 @@ export const RULES: readonly Rule[] = [
   patchValues,
   podSpecValidity,
   statefulSetPodSpecs,
+  statefulSetRestartPolicy,
+  serviceSpecValidity,
   nestingDepth,
   jsonValues,
   contractShapes,

@@ -19,6 +19,11 @@ export interface ExactQuantity {
   readonly format: QuantityFormat;
   /** The text `ParseQuantity` keeps as the quantity's `String()` (the input, when it is canonical). */
   readonly text?: string;
+  /**
+   * True when `ParseQuantity` holds the value as an `int64Amount` (`i`: its fast path, `unscaled` and `scale` as they
+   * are there), false when as an `inf.Dec` (`d`: a value of more than 18 digits, or a binary one with a fraction).
+   */
+  readonly int64?: boolean;
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -51,7 +56,7 @@ function parseExact(raw: string): ExactQuantity | undefined {
   const str = raw.trim();
   const parsed = parseQuantity(str);
   if (!parsed) return undefined;
-  if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI', text: '0' };
+  if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI', text: '0', int64: true };
   const suffix = str.slice(/^[+-]?[0-9]*(?:\.[0-9]*)?/.exec(str)![0].length);
   const format: QuantityFormat = parsed.exp2 > 0 ? 'BinarySI' : /^[eE]./.test(suffix) ? 'DecimalExponent' : 'DecimalSI';
   // interpret's int32(exponent): an exponent past int32 wraps
@@ -77,7 +82,17 @@ function parseExact(raw: string): ExactQuantity | undefined {
     }
     if (unscaled !== 0n && compareMagnitude(unscaled, scale, 1n, 0) < 0) outFormat = 'DecimalSI';
   }
-  return { unscaled: sign * unscaled, scale, format: outFormat, text: keptText(str, format, exponent, num, denom) };
+  const text = keptText(str, format, exponent, num, denom);
+  return { unscaled: sign * unscaled, scale, format: outFormat, text, int64: fastPath(format, exponent, num, denom) };
+}
+
+/** Whether `ParseQuantity`'s int64 fast path holds the value (its precision estimate, a scale of at least 1n, no overflow). */
+function fastPath(format: QuantityFormat, exponent: number, num: string, denom: string): boolean {
+  if (format === 'BinarySI') {
+    if (denom.length > 0 || 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 < 0) return false;
+    return BigInt(num) * 2n ** BigInt(exponent) <= INT64_MAX;
+  }
+  return 18 - (num.length + denom.length) >= 0 && exponent - denom.length >= -9;
 }
 
 /** The text `ParseQuantity`'s int64 fast path keeps when the input is already canonical, or undefined. */
@@ -140,4 +155,56 @@ export function quantityString(q: ExactQuantity): string {
   }
   const suffix = format === 'DecimalExponent' ? (exponent === 0 ? '' : `e${exponent}`) : DECIMAL_SUFFIX[exponent] ?? '';
   return `${mantissa}${suffix}`;
+}
+
+/**
+ * The quantity the API server validates in a resource list: `SetDefaults_ResourceList` (pkg/apis/core/v1/defaults.go)
+ * rounds each value up, away from zero, to the milli scale before validation (`Quantity.RoundUp(-3)`, which drops the
+ * kept text when it rounds), so `1.0001` is `1001m` there.
+ */
+export function defaultedResourceQuantity(value: unknown): ExactQuantity | undefined {
+  const q = exactQuantity(value);
+  if (!q || q.scale >= -3) return q;
+  const divisor = 10n ** BigInt(-3 - q.scale);
+  const magnitude = q.unscaled < 0n ? -q.unscaled : q.unscaled;
+  const rounded = (magnitude + divisor - 1n) / divisor;
+  return { unscaled: q.unscaled < 0n ? -rounded : rounded, scale: -3, format: q.format, int64: q.int64 };
+}
+
+/**
+ * `Quantity.MilliValue()` of a quantity whose scale is at least -3 (a defaulted one), or undefined when it does not
+ * fit an int64 (left unjudged: Go's overflow gives no meaningful value).
+ */
+export function milliValue(q: ExactQuantity): bigint | undefined {
+  if (q.scale < -3) return undefined;
+  const milli = q.unscaled * 10n ** BigInt(q.scale + 3);
+  return milli > INT64_MAX || milli < -INT64_MAX - 1n ? undefined : milli;
+}
+
+/**
+ * `Quantity.Value()`: the value rounded up, away from zero, to an integer; undefined when it does not fit an int64.
+ */
+export function integerValue(q: ExactQuantity): bigint | undefined {
+  let value: bigint;
+  if (q.scale >= 0) {
+    value = q.unscaled * 10n ** BigInt(q.scale);
+  } else {
+    const divisor = 10n ** BigInt(-q.scale);
+    const magnitude = q.unscaled < 0n ? -q.unscaled : q.unscaled;
+    const rounded = (magnitude + divisor - 1n) / divisor;
+    value = q.unscaled < 0n ? -rounded : rounded;
+  }
+  return value > INT64_MAX || value < -INT64_MAX - 1n ? undefined : value;
+}
+
+/**
+ * A quantity as Go's `%#v` prints a `resource.Quantity` value (a `field.Invalid` given the quantity itself, not its
+ * `String()`: `Quantity.String` has a pointer receiver, so the value is no `fmt.Stringer`), such as
+ * `resource.Quantity{i:resource.int64Amount{value:1500, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"1500m", Format:"DecimalSI"}`.
+ * A value held as an `inf.Dec` prints its pointer, an address known only in the API server: written `0xc000000000` here.
+ */
+export function goQuantityValue(q: ExactQuantity): string {
+  const i = q.int64 === false ? 'value:0, scale:0' : `value:${q.unscaled}, scale:${q.scale}`;
+  const d = q.int64 === false ? '(*inf.Dec)(0xc000000000)' : '(*inf.Dec)(nil)';
+  return `resource.Quantity{i:resource.int64Amount{${i}}, d:resource.infDecAmount{Dec:${d}}, s:${JSON.stringify(q.text ?? '')}, Format:${JSON.stringify(q.format)}}`;
 }

@@ -1,7 +1,9 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
+import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
 import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
+import { validateVolumeFiles } from './pod-spec-volume-sources';
 import { isMap } from '../../private/maps';
 
 /*
@@ -10,7 +12,8 @@ import { isMap } from '../../private/maps';
  * `validateInitContainers`, `validateEphemeralContainers`, `validateContainerCommon`, `validateContainerPorts`,
  * `ValidateVolumes`, `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`, `validateProbe`, `validateHandler`;
  * a container's mounts and devices in `pod-spec-volume-mounts.ts`, its resources and its env's downward API selectors
- * in `pod-spec-resources.ts`, the restart policy in `pod-spec-restart-policy.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
+ * in `pod-spec-resources.ts`, the restart policy in `pod-spec-restart-policy.ts`, the files a volume projects in
+ * `pod-spec-volume-sources.ts`, tolerations, spread constraints and affinity in `pod-spec-scheduling.ts`), read at commit a7264f95ffc8b56377da16e83461aa59467ebb3e
  * (no v1.30 tag could be read: the repository is over the fetch limit, and the index holds this copy), a commit of
  * the 1.31 cycle (it has 1.30's relaxed env names option and recursive read-only mounts, 1.31's
  * SupplementalGroupsPolicy, not yet 1.31's image volumes) whose functions ported here are 1.30's; and the message
@@ -37,8 +40,12 @@ export type PodSpecCheck =
   | 'env-name' | 'env-value-from' | 'env-key' | 'env-from-prefix' | 'env-from-source'
   | 'volume-name' | 'volume-source' | 'mount-name' | 'mount-path' | 'sub-path' | 'device-name' | 'device-path' | 'mount-device-overlap'
   | 'probe-handler' | 'probe-command' | 'probe-number' | 'probe-port' | 'target-container'
-  | 'resource-name' | 'resource-quantity' | 'request-limit' | 'hugepages' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
-  | 'pod-restart-policy' | 'active-deadline';
+  | 'resource-name' | 'resource-quantity' | 'resource-integer' | 'request-limit' | 'hugepages' | 'hugepages-size' | 'env-field-ref' | 'env-resource-ref' | 'mount-propagation'
+  | 'pod-restart-policy' | 'active-deadline'
+  | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode'
+  | 'toleration' | 'topology-spread' | 'affinity'
+  | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
+  | 'service-type' | 'service-session-affinity';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -49,6 +56,8 @@ export interface PodSpecError {
   readonly type: PodSpecErrorType;
   /** The value the error quotes (`Invalid value: "Web"`); absent for the types that quote none. */
   readonly value?: string | number;
+  /** True when `value` is printed as it is, not quoted (a Go struct the API server prints with `%#v`). */
+  readonly raw?: boolean;
   /** The API server's detail text, after the value. */
   readonly detail?: string;
   readonly check: PodSpecCheck;
@@ -95,7 +104,7 @@ export function podSpecPlace(group: string, kind: string): PodSpecPlace | undefi
 /** `field.Error.Error()`: `spec.containers[0].name: Invalid value: "Web": a lowercase RFC 1123 label ...`. */
 export function apiServerText(e: PodSpecError): string {
   let body: string = e.type;
-  if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden') body += `: ${goValue(e.value)}`;
+  if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden') body += `: ${e.raw ? String(e.value) : goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
   return `${goPath(e.at, e.keyed)}: ${body}`;
 }
@@ -241,6 +250,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
       });
     });
   }
+  // where the pod may run (`pod-spec-scheduling.ts`), in ValidatePodSpec's order
+  validateAffinity(spec.affinity, [...at, 'affinity'], found);
+  validateTopologySpreadConstraints(spec.topologySpreadConstraints, [...at, 'topologySpreadConstraints'], found);
+  validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
   return found;
 }
 
@@ -252,7 +265,12 @@ export interface PodContext {
   readonly isPod: boolean;
 }
 
-/** `ValidateVolumes`: names required, DNS-1123 labels; a volume source required. Returns each named volume's sources. */
+/**
+ * `ValidateVolumes`: names required, DNS-1123 labels; a volume source required, and the files a secret, configMap,
+ * downwardAPI or projected source projects (`pod-spec-volume-sources.ts`). Returns each named volume's sources (a
+ * volume with errors too: the API server leaves it out, and then reports each mount of it as not found, which would
+ * only repeat the volume's error).
+ */
 function validateVolumes(value: unknown, at: readonly string[], found: Found): Map<string, readonly string[]> {
   const volumes = new Map<string, readonly string[]>();
   list(value).forEach((v, i) => {
@@ -260,6 +278,7 @@ function validateVolumes(value: unknown, at: readonly string[], found: Found): M
     const vAt = [...at, String(i)];
     const name = str(v.name);
     const sources = Object.keys(v).filter((k) => VOLUME_SOURCES.has(k) && v[k] !== undefined && v[k] !== null);
+    if (sources.length === 1) validateVolumeFiles(v, sources[0], vAt, found);
     if (sources.length === 0) found.push({ at: vAt, type: 'Required value', detail: 'must specify a volume type', check: 'volume-source' });
     if (!name) {
       if (v.name === undefined || v.name === null || v.name === '') found.push({ at: [...vAt, 'name'], type: 'Required value', check: 'volume-name' });

@@ -1,7 +1,10 @@
 import { isQualifiedName } from './apimachinery-names';
 import type { PodSpecError } from './pod-spec-errors';
 import { isMap } from '../../private/maps';
-import { compareQuantities, exactQuantity, ExactQuantity, quantityString } from '../../private/quantity-canonical';
+import { parseQuantity } from '../../private/quantity';
+import {
+  compareQuantities, defaultedResourceQuantity, exactQuantity, ExactQuantity, goQuantityValue, integerValue, milliValue, quantityString,
+} from '../../private/quantity-canonical';
 
 /*
  * What the Kubernetes 1.30 API server refuses in a container's `resources` and in the downward API selectors of its
@@ -11,12 +14,14 @@ import { compareQuantities, exactQuantity, ExactQuantity, quantityString } from 
  * `validateContainerResourceDivisor`), `pkg/apis/core/helper/helpers.go` (`IsNativeResource`,
  * `IsExtendedResourceName`, `IsOvercommitAllowed`, the standard resource names) and `pkg/apis/core/pods/helpers.go`
  * (`ConvertDownwardAPIFieldLabel`), read at the commit `pod-spec-errors.ts` names; quantities as
- * `private/quantity-canonical.ts` ports them. A quantity the API server cannot parse is the quantity-formats rule's,
- * and is not compared here. Go ranges over a resource map in no fixed order; this port takes the manifest's.
+ * `private/quantity-canonical.ts` ports them, after `SetDefaults_ResourceList` has rounded them up to the milli scale.
+ * A quantity the API server cannot parse is the quantity-formats rule's, and is not compared here. Go ranges over a
+ * resource map in no fixed order; this port takes the manifest's.
  *
- * Left out: `must be an integer` for an extended resource's fraction (the API server quotes the quantity with Go's
- * `%#v` of its struct), the divisibility of a hugepages quantity by its page size, and `claims` (DynamicResourceAllocation
- * is alpha and off in 1.30).
+ * Left out, because the 1.30 API server drops them before it validates (`dropDisabledFields` of
+ * `pkg/api/pod/util.go`, feature gates at their 1.30 defaults): a container's `resources.claims` and the pod's
+ * `resourceClaims` (DynamicResourceAllocation is alpha and off), and a mount's `recursiveReadOnly`
+ * (RecursiveReadOnlyMounts is alpha and off). They are never refused; they are lost.
  */
 
 type Found = PodSpecError[];
@@ -37,6 +42,35 @@ function isNativeResource(name: string): boolean {
 export function isExtendedResourceName(name: string): boolean {
   if (isNativeResource(name) || name.startsWith('requests.')) return false;
   return isQualifiedName(`requests.${name}`).length === 0;
+}
+
+/** `helper.integerResources`: the quota resources counted in whole objects. */
+const INTEGER_RESOURCES = new Set([
+  'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
+  'services.nodeports', 'services.loadbalancers',
+]);
+
+/** `helper.IsIntegerResourceName`: a quota resource counted in objects, or an extended resource. */
+function isIntegerResourceName(name: string): boolean {
+  return INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
+}
+
+/**
+ * `helper.IsHugePageResourceValueDivisible`: the page size of `hugepages-<size>` parses, is a positive integer, and
+ * divides the quantity's `Value()`; undefined when a value does not fit an int64 (left unjudged).
+ */
+function isHugePageValueDivisible(name: string, q: ExactQuantity): boolean | undefined {
+  const size = name.slice('hugepages-'.length);
+  // HugePageSizeFromResourceName: ParseQuantity of the size, which takes no white space
+  if (size !== size.trim() || !parseQuantity(size)) return false;
+  const page = defaultedResourceQuantity(size);
+  if (!page) return undefined;
+  if (page.unscaled <= 0n) return false;
+  const pageMilli = milliValue(page);
+  const value = integerValue(q);
+  const pageValue = integerValue(page);
+  if (pageMilli === undefined || value === undefined || pageValue === undefined) return undefined;
+  return pageMilli % 1000n === 0n && value % pageValue === 0n;
 }
 
 /** `helper.IsOvercommitAllowed`: a native resource other than hugepages (a request may then be below its limit). */
@@ -90,30 +124,43 @@ export function validateResourceRequirements(resources: unknown, at: readonly st
   const limits = new Map(entries(resources.limits));
   let cpuOrMemory = false;
   let hugePages = false;
+  // validateContainerResourceName, then ValidateResourceQuantityValue (not negative; whole for an integer resource)
   const common = (name: string, value: unknown, fAt: readonly string[]): ExactQuantity | undefined => {
     for (const msg of containerResourceNameProblems(name)) found.push({ at: fAt, keyed: true, type: 'Invalid value', value: name, detail: msg, check: 'resource-name' });
-    const q = exactQuantity(value);
+    const q = defaultedResourceQuantity(value);
     if (q && q.unscaled < 0n) found.push({ at: fAt, keyed: true, type: 'Invalid value', value: quantityString(q), detail: 'must be greater than or equal to 0', check: 'resource-quantity' });
+    const milli = q && isIntegerResourceName(name) ? milliValue(q) : undefined;
+    if (q && milli !== undefined && milli % 1000n !== 0n) {
+      found.push({ at: fAt, keyed: true, type: 'Invalid value', value: goQuantityValue(q), raw: true, detail: 'must be an integer', check: 'resource-integer' });
+    }
     if (name.startsWith('hugepages-')) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
     return q;
   };
-  for (const [name, value] of limits) common(name, value, [...limAt, name]);
+  // validateResourceQuantityHugePageValue: a hugepages quantity is a whole number of its pages
+  const pages = (name: string, q: ExactQuantity | undefined, fAt: readonly string[]): void => {
+    if (!q || !name.startsWith('hugepages-') || isHugePageValueDivisible(name, q) !== false) return;
+    const text = quantityString(q);
+    found.push({ at: fAt, keyed: true, type: 'Invalid value', value: text, detail: `${text} is not positive integer multiple of ${name}`, check: 'hugepages-size' });
+  };
+  for (const [name, value] of limits) pages(name, common(name, value, [...limAt, name]), [...limAt, name]);
   for (const [name, value] of entries(resources.requests)) {
     const q = common(name, value, [...reqAt, name]);
     const depends = [[...reqAt, name], [...limAt, name]];
     if (limits.has(name)) {
-      const limit = exactQuantity(limits.get(name));
-      if (!q || !limit) continue;
-      const cmp = compareQuantities(q, limit);
-      if (cmp !== 0 && !isOvercommitAllowed(name)) {
-        found.push({ at: reqAt, type: 'Invalid value', value: quantityString(q), detail: `must be equal to ${name} limit of ${quantityString(limit)}`, check: 'request-limit', field: depends[0], depends });
-      } else if (cmp > 0) {
-        found.push({ at: reqAt, type: 'Invalid value', value: quantityString(q), detail: `must be less than or equal to ${name} limit of ${quantityString(limit)}`, check: 'request-limit', field: depends[0], depends });
+      const limit = defaultedResourceQuantity(limits.get(name));
+      if (q && limit) {
+        const cmp = compareQuantities(q, limit);
+        if (cmp !== 0 && !isOvercommitAllowed(name)) {
+          found.push({ at: reqAt, type: 'Invalid value', value: quantityString(q), detail: `must be equal to ${name} limit of ${quantityString(limit)}`, check: 'request-limit', field: depends[0], depends });
+        } else if (cmp > 0) {
+          found.push({ at: reqAt, type: 'Invalid value', value: quantityString(q), detail: `must be less than or equal to ${name} limit of ${quantityString(limit)}`, check: 'request-limit', field: depends[0], depends });
+        }
       }
     } else if (!isOvercommitAllowed(name)) {
       found.push({ at: limAt, type: 'Required value', detail: 'Limit must be set for non overcommitable resources', check: 'request-limit', field: depends[0], depends });
     }
+    pages(name, q, [...reqAt, name]);
   }
   if (hugePages && !cpuOrMemory) found.push({ at, type: 'Forbidden', detail: 'HugePages require cpu or memory', check: 'hugepages', depends: [limAt, reqAt] });
 }
@@ -138,12 +185,20 @@ function splitSubscripted(fieldPath: string): [string, string] | undefined {
   return i > 0 ? [s.slice(0, i), s.slice(i + 2)] : undefined;
 }
 
-/** `validateObjectFieldSelector` of an env var's `valueFrom.fieldRef` at `at` (its `apiVersion` defaulted to v1). */
-export function validateEnvFieldRef(ref: Record<string, unknown>, at: readonly string[], found: Found): void {
+/** The field paths a downward API volume file's `fieldRef` may read (`validVolumeDownwardAPIFieldPathExpressions`), sorted. */
+export const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
+
+/**
+ * `validateObjectFieldSelector` of an env var's `valueFrom.fieldRef` at `at` (its `apiVersion` defaulted to v1), or with
+ * `volume` of a downward API volume file's `fieldRef`, which reads other paths.
+ */
+export function validateEnvFieldRef(ref: Record<string, unknown>, at: readonly string[], found: Found, volume = false): void {
+  const check = volume ? 'volume-field-ref' : 'env-field-ref';
+  const paths = volume ? VOLUME_FIELD_PATHS : ENV_FIELD_PATHS;
   const fieldPath = ref.fieldPath;
   const pathAt = [...at, 'fieldPath'];
   if (fieldPath === undefined || fieldPath === null || fieldPath === '') {
-    found.push({ at: pathAt, type: 'Required value', check: 'env-field-ref' });
+    found.push({ at: pathAt, type: 'Required value', check });
     return;
   }
   if (typeof fieldPath !== 'string') return;
@@ -154,17 +209,17 @@ export function validateEnvFieldRef(ref: Record<string, unknown>, at: readonly s
   else if (split && split[0] !== 'metadata.annotations' && split[0] !== 'metadata.labels') error = `field label does not support subscript: ${fieldPath}`;
   else if (!split && !POD_FIELD_LABELS.has(fieldPath) && fieldPath !== 'spec.host') error = `field label not supported: ${fieldPath}`;
   if (error) {
-    found.push({ at: pathAt, type: 'Invalid value', value: fieldPath, detail: `error converting fieldPath: ${error}`, check: 'env-field-ref', depends: [[...at, 'apiVersion']] });
+    found.push({ at: pathAt, type: 'Invalid value', value: fieldPath, detail: `error converting fieldPath: ${error}`, check, depends: [[...at, 'apiVersion']] });
     return;
   }
   if (split) {
     const key = split[0] === 'metadata.annotations' ? split[1].toLowerCase() : split[1];
-    for (const msg of isQualifiedName(key)) found.push({ at, type: 'Invalid value', value: key, detail: msg, check: 'env-field-ref', field: pathAt, depends: [pathAt] });
+    for (const msg of isQualifiedName(key)) found.push({ at, type: 'Invalid value', value: key, detail: msg, check, field: pathAt, depends: [pathAt] });
     return;
   }
   const path = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
-  if (!ENV_FIELD_PATHS.includes(path)) {
-    found.push({ at: pathAt, type: 'Unsupported value', value: path, detail: `supported values: ${ENV_FIELD_PATHS.map((p) => JSON.stringify(p)).join(', ')}`, check: 'env-field-ref' });
+  if (!paths.includes(path)) {
+    found.push({ at: pathAt, type: 'Unsupported value', value: path, detail: `supported values: ${paths.map((p) => JSON.stringify(p)).join(', ')}`, check });
   }
 }
 
@@ -172,13 +227,20 @@ const ENV_RESOURCES = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory'
 const BYTE_DIVISORS = new Set(['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei']);
 const BYTE_DIVISORS_TEXT = "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the";
 
-/** `validateContainerResourceFieldSelector` of an env var's `valueFrom.resourceFieldRef` at `at` (hugepages resources allowed). */
-export function validateEnvResourceFieldRef(ref: Record<string, unknown>, at: readonly string[], found: Found): void {
+/**
+ * `validateContainerResourceFieldSelector` of an env var's `valueFrom.resourceFieldRef` at `at` (hugepages resources
+ * allowed), or with `volume` of a downward API volume file's, which must name its container.
+ */
+export function validateEnvResourceFieldRef(ref: Record<string, unknown>, at: readonly string[], found: Found, volume = false): void {
+  const check = volume ? 'volume-resource-ref' : 'env-resource-ref';
   const resource = ref.resource;
-  if (resource === undefined || resource === null || resource === '') {
-    found.push({ at: [...at, 'resource'], type: 'Required value', check: 'env-resource-ref' });
+  const containerName = ref.containerName;
+  if (volume && (containerName === undefined || containerName === null || containerName === '')) {
+    found.push({ at: [...at, 'containerName'], type: 'Required value', check });
+  } else if (resource === undefined || resource === null || resource === '') {
+    found.push({ at: [...at, 'resource'], type: 'Required value', check });
   } else if (typeof resource === 'string' && !ENV_RESOURCES.includes(resource) && !resource.startsWith('requests.hugepages-') && !resource.startsWith('limits.hugepages-')) {
-    found.push({ at: [...at, 'resource'], type: 'Unsupported value', value: resource, detail: `supported values: ${ENV_RESOURCES.map((r) => JSON.stringify(r)).join(', ')}`, check: 'env-resource-ref' });
+    found.push({ at: [...at, 'resource'], type: 'Unsupported value', value: resource, detail: `supported values: ${ENV_RESOURCES.map((r) => JSON.stringify(r)).join(', ')}`, check });
   }
   // validateContainerResourceDivisor: an unset (zero) divisor is 1; else its String() must be one of the resource's
   const divisor = exactQuantity(ref.divisor);
@@ -190,5 +252,5 @@ export function validateEnvResourceFieldRef(ref: Record<string, unknown>, at: re
   if ((name === 'limits.memory' || name === 'requests.memory') && !BYTE_DIVISORS.has(text)) problems.push(`${BYTE_DIVISORS_TEXT} memory resource`);
   if ((name === 'limits.ephemeral-storage' || name === 'requests.ephemeral-storage') && !BYTE_DIVISORS.has(text)) problems.push(`${BYTE_DIVISORS_TEXT} local ephemeral storage resource`);
   if ((name.startsWith('requests.hugepages-') || name.startsWith('limits.hugepages-')) && !BYTE_DIVISORS.has(text)) problems.push(`${BYTE_DIVISORS_TEXT} hugepages resource`);
-  for (const msg of problems) found.push({ at: [...at, 'divisor'], type: 'Invalid value', value: name, detail: msg, check: 'env-resource-ref', depends: [[...at, 'resource']] });
+  for (const msg of problems) found.push({ at: [...at, 'divisor'], type: 'Invalid value', value: name, detail: msg, check, depends: [[...at, 'resource']] });
 }

@@ -6,12 +6,13 @@ import { isMap } from '../../private/maps';
  * `pkg/apis/core/validation/validation.go` (any pod spec), and what the workload that holds the template adds:
  * `ValidatePodTemplateSpecForReplicaSet` (a ReplicaSet's, a Deployment's) and `ValidateDaemonSetSpec` of
  * `pkg/apis/apps/validation/validation.go`, `ValidatePodTemplateSpecForRC` of core, and `validateJobSpec` of
- * `pkg/apis/batch/validation/validation.go` (a Job's, a CronJob's). A missing or empty `restartPolicy` is defaulted
+ * `pkg/apis/batch/validation/validation.go` (a Job's, a CronJob's), and `ValidateStatefulSetSpec` of apps (a StatefulSet's,
+ * whose pod spec is otherwise not validated: only these two checks of its template are its own). A missing or empty `restartPolicy` is defaulted
  * to `Always` before validation (`SetDefaults_PodSpec`), which is why a Job must write one.
  */
 
 /** The controller whose validation adds to its pod template's: the kind its message names. */
-export type PodTemplateOwner = 'ReplicaSet' | 'ReplicationController' | 'DaemonSet' | 'Job';
+export type PodTemplateOwner = 'ReplicaSet' | 'ReplicationController' | 'DaemonSet' | 'Job' | 'StatefulSet';
 
 /**
  * The restart policy errors of the pod spec `spec` at `at`, held by `owner` (none for a Pod or a PodTemplate); a Job's
@@ -24,7 +25,8 @@ export function validateRestartPolicy(
   if (written !== undefined && written !== null && typeof written !== 'string') return;
   const policy = written || 'Always';
   const policyAt = [...at, 'restartPolicy'];
-  if (!['Always', 'OnFailure', 'Never'].includes(policy)) {
+  // a StatefulSet's pod spec is not validated (`podSpecPlace`): only its owner's check runs
+  if (owner !== 'StatefulSet' && !['Always', 'OnFailure', 'Never'].includes(policy)) {
     found.push({ at: policyAt, type: 'Unsupported value', value: policy, detail: 'supported values: "Always", "OnFailure", "Never"', check: 'pod-restart-policy' });
   }
   if (owner === 'Job') {

@@ -34,9 +34,38 @@ export const statefulSetPodSpecs = defineRule({
       const start = isMap(ordinals) && Number.isInteger(ordinals.start) ? ordinals.start : 0;
       const pod = `${object.identity.name}-${start}`;
       appendAll(found, podSpecFindings(facts, index, TEMPLATE_SPEC, writersAt, {
-        skip: (e) => (e.check === 'mount-name' || e.check === 'device-name') && typeof e.value === 'string' && claims.has(e.value),
+        // the restart policy is the StatefulSet's own refusal (`statefulSetRestartPolicy`)
+        skip: (e) => OWN_CHECKS.has(e.check) || ((e.check === 'mount-name' || e.check === 'device-name') && typeof e.value === 'string' && claims.has(e.value)),
         refusal: (errors) => `the API server accepts the StatefulSet (it does not validate a StatefulSet's pod template) but refuses each pod its controller creates from it: Pod ${JSON.stringify(pod)} is invalid: ${podText(errors)}`,
       }));
+    });
+    return found;
+  },
+});
+
+/** What `ValidateStatefulSetSpec` checks of the template itself: refused with the StatefulSet. */
+const OWN_CHECKS: ReadonlySet<string> = new Set(['pod-restart-policy', 'active-deadline']);
+
+/** The template as `ValidateStatefulSetSpec` reads it: only its restart policy and `activeDeadlineSeconds`. */
+const OWN_SPEC = { at: ['spec', 'template', 'spec'], isPod: false, owner: 'StatefulSet' } as const;
+
+/**
+ * `CAP010`: a StatefulSet's pod template with a restart policy other than `Always` or an `activeDeadlineSeconds`, which
+ * the Kubernetes 1.30 API server refuses with the StatefulSet (`ValidateStatefulSetSpec` of
+ * `pkg/apis/apps/validation/validation.go`: `spec.template.spec.restartPolicy: Unsupported value: "OnFailure":
+ * supported values: "Always"`, `spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in
+ * StatefulSet is not Supported`), though it validates nothing else of the template.
+ */
+export const statefulSetRestartPolicy = defineRule({
+  code: ViolationCode.INVALID_OBJECT,
+  title: 'stateful set restart policy',
+  explanation: "A StatefulSet's pods run until replaced: the API server refuses a StatefulSet whose pod template has a restartPolicy other than Always, or an activeDeadlineSeconds.",
+  run: ({ facts }) => {
+    const writersAt = fieldWriters(facts);
+    const found: RuleFinding[] = [];
+    facts.objects.forEach((object, index) => {
+      if (object.duplicateOf !== undefined || object.identity.group !== 'apps' || object.identity.kind !== 'StatefulSet') return;
+      appendAll(found, podSpecFindings(facts, index, OWN_SPEC, writersAt, { skip: (e) => !OWN_CHECKS.has(e.check) }));
     });
     return found;
   },

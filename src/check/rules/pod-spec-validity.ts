@@ -53,6 +53,8 @@ export interface PodSpecFindingOptions {
   readonly skip?: (e: PodSpecError) => boolean;
   /** The refusal, from the errors of one field: `the API server refuses it: <their text>` unless given. */
   readonly refusal?: (errors: readonly PodSpecError[]) => string;
+  /** The errors of the object, in the API server's words: `podSpecErrors` of its pod spec at `place` unless given. */
+  readonly errors?: (manifest: unknown) => PodSpecError[];
 }
 
 /**
@@ -64,7 +66,7 @@ export function podSpecFindings(
   options: PodSpecFindingOptions = {},
 ): RuleFinding[] {
   const object = facts.objects[index];
-  const errors = podSpecErrors(object.manifest, place).filter((e) => !options.skip?.(e));
+  const errors = (options.errors ?? ((m: unknown) => podSpecErrors(m, place)))(object.manifest).filter((e) => !options.skip?.(e));
   if (errors.length === 0) return [];
   const unseen = unseenBy(facts, index);
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind);
