@@ -5,6 +5,7 @@ import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, LockedWriter, SENSITIVE } from '.
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
 import { OrderChange, orderChanges } from './order-changes';
+import { lineUpPositionalLists, WholeElement } from './positional-lists';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { namesBeforeQuoting, unquotedFieldText, unquotedLeafName } from './unquoted-paths';
 import { lockedWriterIdentity } from './writer-identity';
@@ -327,7 +328,12 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
   const [oldValues, nowValues] = [old.values, now.values];
   const before = keyedLeaves(oldValues, topology);
   const after = keyedLeaves(nowValues, topology);
-  const oldAt = new Map(before.leaves.map((l) => [l.path, l]));
+  // elements of positional lists (atomic to server-side apply) lined up as a text diff lines up lines
+  const linedUp = lineUpPositionalLists(
+    before.leaves.map((l) => ({ path: l.path, value: oldValues[l.source] })),
+    after.leaves.map((l) => ({ path: l.path, value: nowValues[l.source] })),
+  );
+  const oldAt = new Map(before.leaves.flatMap((l, n) => (linedUp.oldRemoved.has(n) ? [] : [[linedUp.oldPaths[n], l] as const])));
   const nowAt = new Map(after.leaves.map((l) => [l.path, l]));
   const oldElements = new Set(before.leaves.flatMap((l) => l.elements));
   const nowElements = new Set(after.leaves.flatMap((l) => l.elements));
@@ -341,12 +347,20 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
     whole.add(element);
     return true;
   };
-  for (const leaf of after.leaves) {
+  /** True when the leaf lies in an element of a positional list the other side does not have: listed once, as a whole. */
+  const inWholePosition = (element: WholeElement | undefined, which: 'before' | 'after'): boolean => {
+    if (element === undefined) return false;
+    const key = `${which} ${element.path}`;
+    if (!whole.has(key)) fields.push({ path: element.path, [which]: element.value });
+    whole.add(key);
+    return true;
+  };
+  after.leaves.forEach((leaf, n) => {
     const value = nowValues[leaf.source];
     const was = oldAt.get(leaf.path);
     if (!was) {
-      if (!inWholeElement(leaf, oldElements, after, 'after')) fields.push({ path: leaf.path, after: value });
-      continue;
+      if (!inWholeElement(leaf, oldElements, after, 'after') && !inWholePosition(linedUp.newAdded.get(n), 'after')) fields.push({ path: leaf.path, after: value });
+      return;
     }
     const previous = oldValues[was.source];
     const secret = value === SENSITIVE && compared ? secretChange(old, was.source, now, leaf.source, redigest) : undefined;
@@ -357,10 +371,12 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
     } else if (secret) {
       fields.push({ path: leaf.path, before: SENSITIVE, after: secret });
     }
-  }
-  for (const leaf of before.leaves) {
-    if (!nowAt.has(leaf.path) && !inWholeElement(leaf, nowElements, before, 'before')) fields.push({ path: leaf.path, before: oldValues[leaf.source] });
-  }
+  });
+  before.leaves.forEach((leaf, n) => {
+    if (inWholePosition(linedUp.oldRemoved.get(n), 'before')) return;
+    const path = linedUp.oldPaths[n];
+    if (!nowAt.has(path) && !inWholeElement(leaf, nowElements, before, 'before')) fields.push({ path, before: oldValues[leaf.source] });
+  });
   if (fields.length > 0) return { unit: now.label, fields };
   return { unit: now.label, fields, note: holdsMasked(old) || holdsMasked(now) ? ONLY_MASKED : NO_RECORDED_DIFFERENCE };
 }
