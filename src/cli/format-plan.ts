@@ -2,9 +2,9 @@ import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
 import type { ReportedFinding } from './report-findings';
+import { runtimeWriterLines } from './runtime-writer-lines';
 import { showValue, terseFields } from './terse-fields';
-import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
-import type { RuntimeWriterRecord } from '../release/runtime-writer-record';
+import type { ContractChange } from '../release/release-diff';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
@@ -135,7 +135,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');
-    for (const change of c.runtimeWriters!) lines.push(`  ${runtimeWriterLine(change)}`);
+    for (const change of c.runtimeWriters!) for (const line of runtimeWriterLines(change)) lines.push(`  ${line}`);
   }
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {
@@ -221,27 +221,6 @@ function contractLine(c: ContractChange): string {
   if (c.change === 'retired') return `- ${c.contract} ${c.before!.version} at ${c.before!.parameter} (retired)`;
   const param = c.before!.parameter === c.after!.parameter ? `at ${c.after!.parameter}` : `parameter ${c.before!.parameter} -> ${c.after!.parameter}`;
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
-}
-
-/** A runtime writer's change: what it writes, as whom and under which manager; for a changed one, what changed. */
-function runtimeWriterLine(c: RuntimeWriterChange): string {
-  if (c.change !== 'changed') {
-    const w = (c.after ?? c.before)!;
-    return `${c.change === 'added' ? '+' : '-'} ${w.writer}: ${w.fields.join(', ')} of ${targetOf(w)}, as ${w.identity} (field manager ${w.manager})`;
-  }
-  const before = c.before!;
-  const after = c.after!;
-  const parts: string[] = [];
-  if (targetOf(before) !== targetOf(after)) parts.push(`target ${targetOf(before)} -> ${targetOf(after)}`);
-  if (before.fields.join(', ') !== after.fields.join(', ')) parts.push(`fields ${before.fields.join(', ')} -> ${after.fields.join(', ')}`);
-  if (before.identity !== after.identity) parts.push(`identity ${before.identity} -> ${after.identity}`);
-  if (before.manager !== after.manager) parts.push(`field manager ${before.manager} -> ${after.manager}`);
-  return `~ ${c.writer}: ${parts.join('; ')}`;
-}
-
-/** How the plan names what a runtime writer writes: its object, or every object of its kind. */
-function targetOf(w: RuntimeWriterRecord): string {
-  return 'object' in w.target ? w.target.label : `every ${w.target.groupKind}`;
 }
 
 /** An override's value before or after, or what its absence means. */
