@@ -1,3 +1,4 @@
+import { gitopsLines } from './gitops-lines';
 import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
@@ -32,6 +33,7 @@ function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: 
     { count: c.interface.length, one: 'interface field change', many: 'interface field changes' },
     { count: c.runtimeWriters?.length ?? 0, one: 'runtime writer change', many: 'runtime writer changes' },
     { count: c.order?.length ?? 0, one: 'order change', many: 'order changes' },
+    { count: c.gitops ? 1 : 0, one: 'GitOps output left behind', many: 'GitOps outputs left behind' },
   ];
 }
 
@@ -132,6 +134,11 @@ export function formatPlan(plan: Plan): string {
   if ((c.order ?? []).length > 0) {
     lines.push('', 'Order (dependencies between stacks and objects of both releases):');
     for (const line of orderLines(c.order!)) lines.push(`  ${line}`);
+  }
+  const gitops = gitopsLines(plan);
+  if (gitops.length > 0) {
+    lines.push('', 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):');
+    for (const line of gitops) lines.push(`  ${line}`);
   }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');

@@ -1,7 +1,7 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
 import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
-import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, LockedWriter, SENSITIVE } from './lock';
+import { KNOWN_AFTER_DEPLOY, Lock, LockedGitOps, LockedUnit, LockedWriter, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
 import { OrderChange, orderChanges } from './order-changes';
@@ -172,6 +172,19 @@ export interface RuntimeWriterChange {
   readonly after?: RuntimeWriterRecord;
 }
 
+/**
+ * The GitOps output of the locked release that this one does not make again: another engine (or none), or, for Flux,
+ * step Kustomizations of the lock that this release does not make. Nothing a release writes deletes them.
+ */
+export interface GitOpsChange {
+  /** What the lock records of the previous release's GitOps output. */
+  readonly before: LockedGitOps;
+  /** What this release writes; absent when it writes no `gitops/`. */
+  readonly after?: LockedGitOps;
+  /** The previous release's Flux Kustomizations that this release does not make, by name (in `before.namespace`). */
+  readonly kustomizations: string[];
+}
+
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
 export interface ReleaseDiff {
   /** True when there was no lock: everything is added. */
@@ -202,6 +215,11 @@ export interface ReleaseDiff {
    * no stack or object does. Absent when none is.
    */
   readonly order?: OrderChange[];
+  /**
+   * The previous release's GitOps output that this release does not make again (another engine, or Flux
+   * Kustomizations it no longer makes). Absent when there is none, and when the lock does not record its engine.
+   */
+  readonly gitops?: GitOpsChange;
   /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
@@ -271,6 +289,7 @@ export function diffReleases(
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
     ...runtimeWriterChanges(previous, next),
     ...nonEmpty('order', orderChanges(previous, next)),
+    ...gitopsChange(previous, next),
     ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
 }
@@ -666,4 +685,18 @@ function sameRecord(old: RuntimeWriterRecord, now: RuntimeWriterRecord): boolean
   const sameField = (f: string, i: number) => f === now.fields[i] || f === unquotedFieldText(now.fields[i]);
   if (old.fields.length !== now.fields.length || !old.fields.every(sameField)) return false;
   return sameValue({ ...old, fields: now.fields }, now);
+}
+
+/**
+ * The previous release's GitOps output that this one does not make again, as a property of the diff only when there
+ * is some: another engine (or none), or Flux step Kustomizations (in the lock's namespace) this release does not make.
+ */
+function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange } {
+  const before = previous.gitops;
+  if (!before) return {};
+  const after = next.gitops;
+  const made = new Set(after?.engine === 'flux' && after.namespace === before.namespace ? after.kustomizations ?? [] : []);
+  const kustomizations = (before.kustomizations ?? []).filter((k) => !made.has(k));
+  if (after?.engine === before.engine && kustomizations.length === 0) return {};
+  return { gitops: { before, ...(after ? { after } : {}), kustomizations } };
 }
