@@ -8,6 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import { withUpdateLock } from './release-fixtures';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { NamedSmdCase, smdVerdicts } from './smd/verdicts';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
@@ -124,6 +125,26 @@ test('with Argo CD, and without GitOps, the note is the same: no engine applies 
     const text = formatPlan(release(NEW, release(OLD, undefined, gitops), gitops).plan);
     expect(text).toContain(`  ~ shop/Routing/Reloader: field manager reloader -> stakater-reloader\n  ${NOTE}\n`);
   }
+});
+
+test('four runtime writers renamed from one manager to another: four lines, one note naming three of their fields and counting the rest', () => {
+  const dir = tempDir('gitops2-four-');
+  const lockFile = path.join(dir, 'capability.lock.json');
+  const app = (manager: string, n: number) => {
+    const a = new CapabilityApp({ outdir: path.join(dir, `dist-${n}`), lockFile, gitops: GitOps.flux({ sourceRef: { name: 'platform' } }) });
+    const routing = new RuntimeRouting(new Capability(a, 'shop'), 'Routing');
+    for (const t of ['a', 'b', 'c', 'd']) {
+      const cfg = new ApiObject(routing, `Cfg-${t}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cfg-${t}`, namespace: 'shop' }, data: { level: 'info' } });
+      new RuntimeWriter(routing, `Reloader-${t}`, { target: cfg, fields: ['data.mode'], identity: 'system:serviceaccount:shop:reloader', manager });
+    }
+    return a;
+  };
+  capturingOutput(() => withUpdateLock('1', () => app(OLD, 1).synth()));
+  const lines = formatPlan(app(NEW, 2).synthesize().plan!).split('\n');
+  const at = lines.indexOf('Runtime writers:');
+  expect(lines.slice(at + 1, at + 5)).toEqual(['a', 'b', 'c', 'd'].map((t) => `  ~ shop/Routing/Reloader-${t}: field manager reloader -> stakater-reloader`));
+  expect(lines[at + 5]).toMatch(/^ {2}\(the cluster sees nothing of the new field manager until the controller writes under stakater-reloader: .* Until then reloader's entries in metadata\.managedFields keep data\.mode of ConfigMap shop\/cfg-a, data\.mode of ConfigMap shop\/cfg-b, data\.mode of ConfigMap shop\/cfg-c and 1 more, and cdk-capability audit reports them /);
+  expect(lines[at + 6]).toBe('');
 });
 
 describe('what structured-merge-diff records, and what audit reports against the new lock', () => {

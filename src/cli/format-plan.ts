@@ -142,7 +142,7 @@ export function formatPlan(plan: Plan): string {
   }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');
-    for (const change of c.runtimeWriters!) for (const line of runtimeWriterLines(change)) lines.push(`  ${line}`);
+    for (const line of runtimeWriterLines(c.runtimeWriters!)) lines.push(`  ${line}`);
   }
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {
