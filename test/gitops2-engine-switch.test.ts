@@ -10,11 +10,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { schemaErrors } from './cifail-cli';
+import { admit } from './enforcement/admission';
 import { coded, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { smdVerdicts } from './smd/verdicts';
 import { capturingOutput, removeTempDirs, tempDir } from './util';
-import { Capability, CapabilityApp, GitOps, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, GitOps, RuntimeRouting, RuntimeWriter } from '../src';
 import { formatPlan, formatPlanJson, hasChanges } from '../src/cli/format-plan';
 import { main } from '../src/cli/main';
 import { serializeLock, writeLock } from '../src/release/lock';
@@ -124,8 +125,25 @@ describe('Flux -> Argo CD', () => {
   test('with enforce, the plan says to check that the deployer is the identity Argo CD applies as', () => {
     const [, r] = series([{ gitops: FLUX, tenants: ['acme'], enforce: true }, { gitops: GitOps.argoCd(), tenants: ['acme'], enforce: true }]);
     expect(gitopsSection(r.plan)[3]).toBe('  (with enforce, check that enforce\'s deployer is the identity Argo CD applies as (system:serviceaccount:argocd:argocd-application-controller by default): '
-      + 'the field-ownership policies let only the deployer change the release\'s fields, and refuse Argo CD\'s sync otherwise)');
+      + 'the field-ownership policies let only the deployer change the release\'s fields, and otherwise refuse Argo CD\'s sync of any release that changes one '
+      + '(one that changes none passes, so the first may succeed and a later one fail))');
   });
+});
+
+test('the policies of a release whose deployer is still Flux\'s admit Argo CD\'s sync that changes no value, and refuse one that changes a field (the CEL evaluator)', () => {
+  const app = new CapabilityApp({ outdir: path.join(tempDir('gitops2-enforce-'), 'dist'), gitops: GitOps.argoCd(), enforce: { deployer: 'system:serviceaccount:flux-system:kustomize-controller' } });
+  const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+  const cfg = new ApiObject(routing, 'Cfg', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' }, data: { tenant: 'acme' } });
+  new RuntimeWriter(routing, 'Zoner', { target: cfg, fields: ['data.zone'], identity: 'system:serviceaccount:shop:zoner', manager: 'zoner' });
+  const manifests = (app.synthesize().runtimeFiles ?? []).flatMap((f) => f.objects.map((o) => o.manifest));
+  const live = manifests.find((m) => m.kind === 'ConfigMap');
+  const sync = (object: any) => admit(manifests, {
+    operation: 'UPDATE', username: DEPLOYER, group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespace: 'default', name: 'cfg', oldObject: live, object,
+  });
+  expect(sync(live).allowed).toBe(true);
+  const changed = sync({ ...live, data: { tenant: 'acme-2' } });
+  expect(changed.allowed).toBe(false);
+  expect(changed.message).toContain(`not ${DEPLOYER}`);
 });
 
 describe('Argo CD -> Flux, and GitOps -> cdk-capability apply', () => {

@@ -47,7 +47,8 @@ export function gitopsLines(plan: Plan): string[] {
   if (enforced && after !== undefined && after.engine !== before.engine) {
     lines.push(`(with enforce, check that enforce's deployer is the identity ${engineName(after)} applies as `
       + `(${after.engine === 'flux' ? 'system:serviceaccount:flux-system:kustomize-controller' : 'system:serviceaccount:argocd:argocd-application-controller'} by default): `
-      + `the field-ownership policies let only the deployer change the release's fields, and refuse ${engineName(after)}'s ${after.engine === 'flux' ? 'apply' : 'sync'} otherwise)`);
+      + `the field-ownership policies let only the deployer change the release's fields, and otherwise refuse ${engineName(after)}'s ${after.engine === 'flux' ? 'apply' : 'sync'} `
+      + 'of any release that changes one (one that changes none passes, so the first may succeed and a later one fail))');
   }
   return lines;
 }
