@@ -37,6 +37,9 @@ export interface WholeElement {
   readonly value: unknown;
 }
 
+/** What every path with an index segment holds (`[3`); a key or set value in brackets starts with a letter, `=` or `"`. */
+const MAYBE_INDEX = /\[\d/;
+
 /** Past this many cells (elements not in a common prefix or suffix, old times new), lists keep their indexes. */
 const MAX_ALIGNMENT_CELLS = 1_000_000;
 
@@ -95,6 +98,9 @@ interface Item {
  * @param now the new version's leaves, in its order
  */
 export function lineUpPositionalLists(old: readonly PositionalLeaf[], now: readonly PositionalLeaf[]): LinedUpLeaves {
+  // most objects (a ConfigMap, a Deployment whose lists are all keyed) have no index segment at all
+  const indexed = (l: PositionalLeaf) => MAYBE_INDEX.test(l.path);
+  if (!old.some(indexed) || !now.some(indexed)) return { oldPaths: old.map((l) => l.path), oldRemoved: new Map(), newAdded: new Map() };
   const items: Item[] = [
     ...old.map((l, n) => ({ side: 'old' as const, n, path: l.path, settled: 0, done: false })),
     ...now.map((l, n) => ({ side: 'new' as const, n, path: l.path, settled: 0, done: false })),
@@ -127,6 +133,8 @@ export function lineUpPositionalLists(old: readonly PositionalLeaf[], now: reado
       }
       const oldElements = elementsOf(sides.old, valueOf);
       const newElements = elementsOf(sides.new, valueOf);
+      const oldAt = new Map(oldElements.map((e) => [e.index, e]));
+      const newAt = new Map(newElements.map((e) => [e.index, e]));
       const pairs = lineUp(oldElements.map((e) => e.content), newElements.map((e) => e.content));
       const newIndexOf = new Map<number, number>();
       pairs.forEach(([o, n]) => newIndexOf.set(oldElements[o].index, newElements[n].index));
@@ -134,7 +142,7 @@ export function lineUpPositionalLists(old: readonly PositionalLeaf[], now: reado
       for (const [item, segment] of sides.old) {
         const to = newIndexOf.get(segment.index);
         if (to === undefined) {
-          oldRemoved.set(item.n, { path: item.path.slice(0, segment.end), value: whole(oldElements.find((e) => e.index === segment.index)!) });
+          oldRemoved.set(item.n, { path: item.path.slice(0, segment.end), value: whole(oldAt.get(segment.index)!) });
           item.done = true;
           continue;
         }
@@ -144,7 +152,7 @@ export function lineUpPositionalLists(old: readonly PositionalLeaf[], now: reado
       }
       for (const [item, segment] of sides.new) {
         if (!paired.has(segment.index)) {
-          newAdded.set(item.n, { path: item.path.slice(0, segment.end), value: whole(newElements.find((e) => e.index === segment.index)!) });
+          newAdded.set(item.n, { path: item.path.slice(0, segment.end), value: whole(newAt.get(segment.index)!) });
           item.done = true;
           continue;
         }
