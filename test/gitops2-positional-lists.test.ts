@@ -9,6 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import * as fc from 'fast-check';
 import * as yaml from 'yaml';
 import { coded, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
@@ -155,3 +156,35 @@ describe('lineUpPositionalLists', () => {
     expect([...r.newAdded]).toEqual([[0, { path: 'a[0]', value: 'new' }]]);
   });
 });
+
+describe('lineUpPositionalLists, for any two lists of names', () => {
+  const leaves = (names: string[]) => names.map((value, i) => ({ path: `rules[0].resourceNames[${i}]`, value }));
+  test('each old element stays once (at one new index, of an equal or paired element) or is removed whole; each new one is matched or added whole (a list both have)', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 12 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 12 }), (a, b) => {
+      const r = lineUpPositionalLists(leaves(a), leaves(b));
+      const kept = r.oldPaths.filter((_, n) => !r.oldRemoved.has(n));
+      expect(new Set(kept).size).toBe(kept.length);
+      const newPaths = new Set(leaves(b).map((l) => l.path));
+      for (const p of kept) expect(newPaths.has(p)).toBe(true);
+      expect(kept.length + r.newAdded.size).toBe(b.length);
+      expect(kept.length + r.oldRemoved.size).toBe(a.length);
+      // the elements kept unchanged are at least a longest common subsequence's worth
+      const unchanged = r.oldPaths.filter((p, n) => !r.oldRemoved.has(n) && b[Number(/\[(\d+)\]$/.exec(p)![1])] === a[n]).length;
+      expect(unchanged).toBe(lcs(a, b));
+    }));
+  });
+  test('equal lists change nothing', () => {
+    fc.assert(fc.property(fc.array(fc.string(), { maxLength: 20 }), (a) => {
+      const r = lineUpPositionalLists(leaves(a), leaves(a));
+      expect(r.oldPaths).toEqual(leaves(a).map((l) => l.path));
+      expect(r.oldRemoved.size + r.newAdded.size).toBe(0);
+    }));
+  });
+});
+
+/** The length of a longest common subsequence. */
+function lcs(a: readonly string[], b: readonly string[]): number {
+  const t = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) t[i][j] = a[i] === b[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
+  return t[0][0];
+}
