@@ -43,11 +43,12 @@ export type { Rename } from './render/renames';
 export type { UndeclaredNamespace } from './render/undeclared-namespaces';
 export type { PlanObjectWriters } from './cluster/object-writers';
 export type { RuntimeHandover } from './cluster/runtime-handover';
-export type { LockedWriter } from './release/lock';
+export type { LockedGitOps, LockedWriter } from './release/lock';
 export type { GitOpsEngine, Teardown, TeardownStep, TeardownTiming } from './render/teardown';
 export type {
   ContractChange,
   FieldChange,
+  GitOpsChange,
   Handover,
   OwnershipMove,
   PublishedMajor,

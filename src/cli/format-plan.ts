@@ -1,10 +1,11 @@
+import { gitopsLines } from './gitops-lines';
 import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
 import type { ReportedFinding } from './report-findings';
+import { runtimeWriterLines } from './runtime-writer-lines';
 import { showValue, terseFields } from './terse-fields';
-import type { ContractChange, RuntimeWriterChange } from '../release/release-diff';
-import type { RuntimeWriterRecord } from '../release/runtime-writer-record';
+import type { ContractChange } from '../release/release-diff';
 import { displayPath } from '../release/update-lock';
 import type { PlanOverride } from '../render/ownership-records';
 import type { SynthReport } from '../render/report-file';
@@ -36,6 +37,7 @@ function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: 
     { count: c.interface.length, one: 'interface field change', many: 'interface field changes' },
     { count: c.runtimeWriters?.length ?? 0, one: 'runtime writer change', many: 'runtime writer changes' },
     { count: c.order?.length ?? 0, one: 'order change', many: 'order changes' },
+    { count: c.gitops ? 1 : 0, one: 'GitOps output left behind', many: 'GitOps outputs left behind' },
   ];
 }
 
@@ -138,9 +140,14 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Order (dependencies between stacks and objects of both releases):');
     for (const line of orderLines(c.order!)) lines.push(`  ${line}`);
   }
+  const gitops = gitopsLines(plan);
+  if (gitops.length > 0) {
+    lines.push('', 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):');
+    for (const line of gitops) lines.push(`  ${line}`);
+  }
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');
-    for (const change of c.runtimeWriters!) lines.push(`  ${runtimeWriterLine(change)}`);
+    for (const line of runtimeWriterLines(c.runtimeWriters!)) lines.push(`  ${line}`);
   }
   const overrides = plan.ownership?.overrides ?? [];
   if (overrides.length > 0) {
@@ -227,27 +234,6 @@ function contractLine(c: ContractChange): string {
   if (c.change === 'retired') return `- ${c.contract} ${c.before!.version} at ${c.before!.parameter} (retired)`;
   const param = c.before!.parameter === c.after!.parameter ? `at ${c.after!.parameter}` : `parameter ${c.before!.parameter} -> ${c.after!.parameter}`;
   return `~ ${c.contract} ${c.before!.version} -> ${c.after!.version}, ${param}`;
-}
-
-/** A runtime writer's change: what it writes, as whom and under which manager; for a changed one, what changed. */
-function runtimeWriterLine(c: RuntimeWriterChange): string {
-  if (c.change !== 'changed') {
-    const w = (c.after ?? c.before)!;
-    return `${c.change === 'added' ? '+' : '-'} ${w.writer}: ${w.fields.join(', ')} of ${targetOf(w)}, as ${w.identity} (field manager ${w.manager})`;
-  }
-  const before = c.before!;
-  const after = c.after!;
-  const parts: string[] = [];
-  if (targetOf(before) !== targetOf(after)) parts.push(`target ${targetOf(before)} -> ${targetOf(after)}`);
-  if (before.fields.join(', ') !== after.fields.join(', ')) parts.push(`fields ${before.fields.join(', ')} -> ${after.fields.join(', ')}`);
-  if (before.identity !== after.identity) parts.push(`identity ${before.identity} -> ${after.identity}`);
-  if (before.manager !== after.manager) parts.push(`field manager ${before.manager} -> ${after.manager}`);
-  return `~ ${c.writer}: ${parts.join('; ')}`;
-}
-
-/** How the plan names what a runtime writer writes: its object, or every object of its kind. */
-function targetOf(w: RuntimeWriterRecord): string {
-  return 'object' in w.target ? w.target.label : `every ${w.target.groupKind}`;
 }
 
 /** An override's value before or after, or what its absence means. */

@@ -156,8 +156,16 @@ export const LONG_VALUE = 160;
 /** Characters of context shown around where two long strings differ. */
 const CONTEXT = 30;
 
-/** A value as the text plan shows it: `showValue`, a string past {@link LONG_VALUE} characters cut, with its length. */
+/**
+ * A value as the text plan shows it: `showValue`, a string past {@link LONG_VALUE} characters cut, with its length;
+ * a list or map (an element added or removed whole) whose JSON passes it cut the same way, so that a validation of a
+ * field-ownership policy, say, reads as its start rather than a screen of CEL.
+ */
 function shownCut(v: unknown): string {
+  if (v !== null && typeof v === 'object') {
+    const json = showValue(v);
+    return json.length <= LONG_VALUE ? json : `${json.slice(0, pairEnd(json, LONG_VALUE))}... (${json.length} characters of JSON; plan.json has it whole)`;
+  }
   if (typeof v !== 'string' || v.length <= LONG_VALUE) return showValue(v);
   return `${JSON.stringify(v.slice(0, pairEnd(v, 2 * CONTEXT)))}... (${v.length} characters)`;
 }

@@ -137,6 +137,18 @@ export interface LockedWriter {
   readonly presence?: Readonly<Record<string, unknown>>;
 }
 
+/** The GitOps engine a release's output was written for, as the lock records it (`Lock.gitops`). */
+export interface LockedGitOps {
+  /** `flux` (`GitOps.flux`) or `argocd` (`GitOps.argoCd`). */
+  readonly engine: 'flux' | 'argocd';
+  /** For Flux: the namespace of the step Kustomizations. */
+  readonly namespace?: string;
+  /** For Flux: the step Kustomizations' names, in plan order. */
+  readonly kustomizations?: string[];
+  /** For Flux: whether the step Kustomizations prune (`prune`), so that deleting one deletes what it applied. */
+  readonly prune?: boolean;
+}
+
 /**
  * An object of the field-ownership step, as the lock records it: a cluster-scoped admissionregistration.k8s.io
  * object that the release applies whole, with no writer of the composition.
@@ -179,6 +191,12 @@ export interface Lock {
    * in locks written before they were recorded; a lock written before they were units records them here only.
    */
   readonly fieldOwnershipPolicies?: LockedPolicy[];
+  /**
+   * The GitOps engine the release's output was written for (`CapabilityApp` prop `gitops`), and for Flux the step
+   * Kustomizations it made: what the next release's plan names when it no longer makes them. Absent without
+   * `gitops`, and in locks written before it was recorded.
+   */
+  readonly gitops?: LockedGitOps;
   /** Stacks and objects. */
   readonly units: LockedUnit[];
   /** Barrier nodes of the graph (construct-level dependencies), by label. */

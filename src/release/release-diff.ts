@@ -1,10 +1,11 @@
 import { compareInterfaces, InterfaceChange, majorOf, matchInterfaces } from './interface-compatibility';
 import type { InterfaceRecord } from './interface-record';
 import { KeyedLeaf, KeyedLeaves, keyedLeaves } from './keyed-leaves';
-import { KNOWN_AFTER_DEPLOY, Lock, LockedUnit, LockedWriter, SENSITIVE } from './lock';
+import { KNOWN_AFTER_DEPLOY, Lock, LockedGitOps, LockedUnit, LockedWriter, SENSITIVE } from './lock';
 import { LOCK_KEY_ENV } from './lock-key';
 import { indexedLeaves, indexedValues } from './locked-manifest';
 import { OrderChange, orderChanges } from './order-changes';
+import { lineUpPositionalLists, WholeElement } from './positional-lists';
 import type { RuntimeWriterRecord } from './runtime-writer-record';
 import { namesBeforeQuoting, unquotedFieldText, unquotedLeafName } from './unquoted-paths';
 import { lockedWriterIdentity } from './writer-identity';
@@ -171,6 +172,19 @@ export interface RuntimeWriterChange {
   readonly after?: RuntimeWriterRecord;
 }
 
+/**
+ * The GitOps output of the locked release that this one does not make again: another engine (or none), or, for Flux,
+ * step Kustomizations of the lock that this release does not make. Nothing a release writes deletes them.
+ */
+export interface GitOpsChange {
+  /** What the lock records of the previous release's GitOps output. */
+  readonly before: LockedGitOps;
+  /** What this release writes; absent when it writes no `gitops/`. */
+  readonly after?: LockedGitOps;
+  /** The previous release's Flux Kustomizations that this release does not make, by name (in `before.namespace`). */
+  readonly kustomizations: string[];
+}
+
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
 export interface ReleaseDiff {
   /** True when there was no lock: everything is added. */
@@ -201,6 +215,11 @@ export interface ReleaseDiff {
    * no stack or object does. Absent when none is.
    */
   readonly order?: OrderChange[];
+  /**
+   * The previous release's GitOps output that this release does not make again (another engine, or Flux
+   * Kustomizations it no longer makes). Absent when there is none, and when the lock does not record its engine.
+   */
+  readonly gitops?: GitOpsChange;
   /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
@@ -270,6 +289,7 @@ export function diffReleases(
     interface: compareInterfaces(previous.interfaces, next.interfaces).changes,
     ...runtimeWriterChanges(previous, next),
     ...nonEmpty('order', orderChanges(previous, next)),
+    ...gitopsChange(previous, next),
     ...(holding.length > 0 ? { sensitiveNotCompared: { reason: notCompared!, units: holding.map((u) => u.label) } } : {}),
   };
 }
@@ -327,7 +347,12 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
   const [oldValues, nowValues] = [old.values, now.values];
   const before = keyedLeaves(oldValues, topology);
   const after = keyedLeaves(nowValues, topology);
-  const oldAt = new Map(before.leaves.map((l) => [l.path, l]));
+  // elements of positional lists (atomic to server-side apply) lined up as a text diff lines up lines
+  const linedUp = lineUpPositionalLists(
+    before.leaves.map((l) => ({ path: l.path, value: oldValues[l.source] })),
+    after.leaves.map((l) => ({ path: l.path, value: nowValues[l.source] })),
+  );
+  const oldAt = new Map(before.leaves.flatMap((l, n) => (linedUp.oldRemoved.has(n) ? [] : [[linedUp.oldPaths[n], l] as const])));
   const nowAt = new Map(after.leaves.map((l) => [l.path, l]));
   const oldElements = new Set(before.leaves.flatMap((l) => l.elements));
   const nowElements = new Set(after.leaves.flatMap((l) => l.elements));
@@ -341,12 +366,20 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
     whole.add(element);
     return true;
   };
-  for (const leaf of after.leaves) {
+  /** True when the leaf lies in an element of a positional list the other side does not have: listed once, as a whole. */
+  const inWholePosition = (element: WholeElement | undefined, which: 'before' | 'after'): boolean => {
+    if (element === undefined) return false;
+    const key = `${which} ${element.path}`;
+    if (!whole.has(key)) fields.push({ path: element.path, [which]: element.value });
+    whole.add(key);
+    return true;
+  };
+  after.leaves.forEach((leaf, n) => {
     const value = nowValues[leaf.source];
     const was = oldAt.get(leaf.path);
     if (!was) {
-      if (!inWholeElement(leaf, oldElements, after, 'after')) fields.push({ path: leaf.path, after: value });
-      continue;
+      if (!inWholeElement(leaf, oldElements, after, 'after') && !inWholePosition(linedUp.newAdded.get(n), 'after')) fields.push({ path: leaf.path, after: value });
+      return;
     }
     const previous = oldValues[was.source];
     const secret = value === SENSITIVE && compared ? secretChange(old, was.source, now, leaf.source, redigest) : undefined;
@@ -357,10 +390,12 @@ export function unitChanges(old: LockedUnit, now: LockedUnit, compared = false, 
     } else if (secret) {
       fields.push({ path: leaf.path, before: SENSITIVE, after: secret });
     }
-  }
-  for (const leaf of before.leaves) {
-    if (!nowAt.has(leaf.path) && !inWholeElement(leaf, nowElements, before, 'before')) fields.push({ path: leaf.path, before: oldValues[leaf.source] });
-  }
+  });
+  before.leaves.forEach((leaf, n) => {
+    if (inWholePosition(linedUp.oldRemoved.get(n), 'before')) return;
+    const path = linedUp.oldPaths[n];
+    if (!nowAt.has(path) && !inWholeElement(leaf, nowElements, before, 'before')) fields.push({ path, before: oldValues[leaf.source] });
+  });
   if (fields.length > 0) return { unit: now.label, fields };
   return { unit: now.label, fields, note: holdsMasked(old) || holdsMasked(now) ? ONLY_MASKED : NO_RECORDED_DIFFERENCE };
 }
@@ -650,4 +685,18 @@ function sameRecord(old: RuntimeWriterRecord, now: RuntimeWriterRecord): boolean
   const sameField = (f: string, i: number) => f === now.fields[i] || f === unquotedFieldText(now.fields[i]);
   if (old.fields.length !== now.fields.length || !old.fields.every(sameField)) return false;
   return sameValue({ ...old, fields: now.fields }, now);
+}
+
+/**
+ * The previous release's GitOps output that this one does not make again, as a property of the diff only when there
+ * is some: another engine (or none), or Flux step Kustomizations (in the lock's namespace) this release does not make.
+ */
+function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange } {
+  const before = previous.gitops;
+  if (!before) return {};
+  const after = next.gitops;
+  const made = new Set(after?.engine === 'flux' && after.namespace === before.namespace ? after.kustomizations ?? [] : []);
+  const kustomizations = (before.kustomizations ?? []).filter((k) => !made.has(k));
+  if (after?.engine === before.engine && kustomizations.length === 0) return {};
+  return { gitops: { before, ...(after ? { after } : {}), kustomizations } };
 }

@@ -10,7 +10,7 @@ import { FieldTopology, topologyOf } from '../collect/topology/field-topology';
 import { sha256Hex } from '../private/sha256';
 import type { InterfaceArtifact } from '../release/interface-record';
 import { keyedValues } from '../release/keyed-leaves';
-import { Lock, LOCK_FORMAT_VERSION, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
+import { Lock, LOCK_FORMAT_VERSION, LockedGitOps, LockedPolicy, LockedUnit, objectUnitId, stackUnitId } from '../release/lock';
 import type { LockKey } from '../release/lock-key';
 import { LockPathSteps } from '../release/locked-manifest';
 import { secretEnvValueAt } from '../release/sensitive-env';
@@ -40,6 +40,7 @@ import { templateSecretAt } from '../release/sensitive-properties';
  * @param policies the objects of the field-ownership step (`enforce`), in the order applied
  * @param masked where to put the value behind each masked leaf, by unit id and the leaf's name in the lock: what
  *   the plan digests again under the name an earlier lock gave the leaf (`diffReleases`); never written
+ * @param gitops the GitOps engine the output is written for and, for Flux, its step Kustomizations (`Lock.gitops`)
  */
 export function buildLock(
   facts: Facts,
@@ -48,6 +49,7 @@ export function buildLock(
   key?: LockKey,
   policies: readonly ObjectFact[] = [],
   masked?: Map<string, ReadonlyMap<string, unknown>>,
+  gitops?: LockedGitOps,
 ): Lock {
   const g = facts.graph;
   const writes = new Map(facts.ledger.objects.filter((o) => o.kind === 'k8s').map((o) => [o.label, o.writes]));
@@ -130,6 +132,7 @@ export function buildLock(
     interfaces: artifact.interfaces,
     ...(artifact.runtimeWriters ? { runtimeWriters: artifact.runtimeWriters } : {}),
     ...(policies.length > 0 ? { fieldOwnershipPolicies: policies.map((o) => ({ kind: o.identity.kind as LockedPolicy['kind'], name: o.identity.name })) } : {}),
+    ...(gitops ? { gitops } : {}),
     units,
     barriers,
     edges,

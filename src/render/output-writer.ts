@@ -1,7 +1,9 @@
 import type { OutputTree } from './output-tree';
+import type { PlanStep, RuntimeFile } from './plan-steps';
 import type { RenderContext } from './render-context';
 import type { GitOpsEngine } from './teardown';
 import type { AnnotationClaim } from '../check/rule';
+import type { LockedGitOps } from '../release/lock';
 
 /**
  * One output format: a pure function from the render context to files under
@@ -15,6 +17,8 @@ export interface OutputWriter {
   readonly claims?: readonly AnnotationClaim[];
   /** For the writer of a GitOps engine's output (`gitops/`): the engine, `flux` or `argocd`, which the teardown records. */
   readonly gitopsEngine?: GitOpsEngine;
+  /** For the writer of a GitOps engine's output: what the lock records of it (`Lock.gitops`), from the plan's steps. */
+  readonly gitopsRecord?: (steps: readonly PlanStep[], runtimeFiles: readonly RuntimeFile[]) => LockedGitOps;
   /** Adds its files to `out`. */
   write(context: RenderContext, out: OutputTree): void;
 }

@@ -1,6 +1,7 @@
 import type { EnforceOptions } from './enforcement/enforce-options';
 import { ENFORCEMENT_STEP, withEnforcement } from './enforcement/enforcement-step';
 import { buildLock } from './lock-build';
+import type { OutputWriter } from './output-writer';
 import { planSteps, PlanStep, RuntimeFile } from './plan-steps';
 import { GitOpsEngine, teardownOf, Teardown } from './teardown';
 import { runtimeFieldManager } from '../cluster/field-manager';
@@ -57,8 +58,16 @@ export function deployFile(facts: Facts, stack: number): string {
  * @param lockKey the key of the lock's digests of sensitive values, when `CDK_CAPABILITY_LOCK_KEY` gives one
  * @param enforce with it, the admission policies that enforce the ownership map, as a runtime step of their own
  * @param gitops the GitOps engine the output is written for (`gitops/`), if any: the teardown records it
+ * @param gitopsRecord what the lock records of that engine's output (`OutputWriter.gitopsRecord`)
  */
-export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, enforce?: EnforceOptions, gitops?: GitOpsEngine): RenderContext {
+export function renderContext(
+  facts: Facts,
+  locked?: Lock,
+  lockKey?: LockKey,
+  enforce?: EnforceOptions,
+  gitops?: GitOpsEngine,
+  gitopsRecord?: OutputWriter['gitopsRecord'],
+): RenderContext {
   const previous = locked && withPolicyUnits(locked);
   const plan = planSteps(facts, (stack) => deployFile(facts, stack));
   const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
@@ -69,7 +78,7 @@ export function renderContext(facts: Facts, locked?: Lock, lockKey?: LockKey, en
   const policies = runtimeFiles.flatMap((f) => f.objects.filter((o) => o.path === ENFORCEMENT_STEP));
   // the controllers' managers that may still own fields handed back to the release, for audit (docs/cluster.md)
   const masked = new Map<string, ReadonlyMap<string, unknown>>();
-  const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies, masked), previous);
+  const lock = withHandBacks(buildLock(facts, artifact, yaml, lockKey, policies, masked, gitopsRecord?.(steps, runtimeFiles)), previous);
   // a lock of format 1 digested masked values under their index paths: digest this release's under those to compare
   const redigest: Redigest | undefined =
     lockKey && ((unit, name, as) => (masked.get(unit.id)?.has(name) ? lockKey.digest(unit.id, as, masked.get(unit.id)!.get(name)) : undefined));

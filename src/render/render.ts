@@ -29,8 +29,8 @@ export function render(
   lockKey?: LockKey,
   enforce?: EnforceOptions,
 ): Rendered {
-  const gitops = writers.find((w) => w.gitopsEngine !== undefined)?.gitopsEngine;
-  const context = renderContext(facts, previous, lockKey, enforce, gitops);
+  const engine = writers.find((w) => w.gitopsEngine !== undefined);
+  const context = renderContext(facts, previous, lockKey, enforce, engine?.gitopsEngine, engine?.gitopsRecord);
   const output: OutputTree = { files: new Map(), copies: new Map() };
   for (const writer of writers) writer.write(context, output);
   return { output, context };

@@ -15,6 +15,7 @@ export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 export const argoCdWriter: OutputWriter = {
   name: 'gitops/argocd/',
   gitopsEngine: 'argocd',
+  gitopsRecord: () => ({ engine: 'argocd' }),
   claims: [{ annotation: SYNC_WAVE_ANNOTATION, writer: 'GitOps.argoCd()' }],
   write: ({ steps, runtimeFiles }, out) => {
     runtimeSteps(steps, runtimeFiles).forEach(({ files }, wave) => {

@@ -77,6 +77,12 @@ export function fluxWriter(options: FluxOptions): OutputWriter {
   return {
     name: 'gitops/flux/',
     gitopsEngine: 'flux',
+    gitopsRecord: (steps, runtimeFiles) => ({
+      engine: 'flux',
+      namespace: options.namespace ?? 'flux-system',
+      kustomizations: uniqueNames(runtimeSteps(steps, runtimeFiles).map((r) => r.step.id)),
+      prune: options.prune ?? true,
+    }),
     write: ({ steps, runtimeFiles }, out) => fluxFiles(options, steps, runtimeFiles).forEach((content, file) => out.files.set(file, content)),
   };
 }

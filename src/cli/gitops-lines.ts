@@ -1,0 +1,110 @@
+import type { LockedGitOps } from '../release/lock';
+import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
+import type { GitOpsChange } from '../release/release-diff';
+import type { Plan } from '../render/writers/plan-json';
+
+/** How the plan names an engine, or no engine (`cdk-capability apply`). */
+function engineName(g: LockedGitOps | undefined): string {
+  if (g === undefined) return 'none (cdk-capability apply)';
+  return g.engine === 'flux' ? 'Flux' : 'Argo CD';
+}
+
+/** What applies this release, in a sentence: "Argo CD has synced", "Flux has applied", "cdk-capability apply has applied". */
+function takenOver(g: LockedGitOps | undefined): string {
+  if (g === undefined) return 'cdk-capability apply has applied this release';
+  return g.engine === 'flux' ? 'Flux has applied this release' : 'Argo CD has synced this release';
+}
+
+/** The names as one shell line's words, each name a Kubernetes name (no quoting needed). */
+function words(names: readonly string[]): string {
+  return names.join(' ');
+}
+
+/**
+ * The plan's lines of the previous release's GitOps output that this release does not make again (`changes.gitops`):
+ * a heading line, one line naming what is left behind, and a note in parentheses with what happens to it and the
+ * commands that remove it without deleting what it applied.
+ *
+ * Flux (kustomize-controller's `finalize`): deleting a Kustomization whose `prune` is true deletes every object its
+ * inventory holds that carries its owner labels, unless it is suspended (`spec.suspend`); a Kustomization whose path
+ * is gone from its source fails to build and prunes nothing. Argo CD: an Application whose path is gone fails to
+ * render (`ComparisonError`, app path does not exist) and syncs nothing; deleting it with the finalizer
+ * `resources-finalizer.argocd.argoproj.io` (what `argocd app delete` adds by default) deletes every object it manages.
+ */
+export function gitopsLines(plan: Plan): string[] {
+  const change = plan.changes.gitops;
+  if (!change) return [];
+  const { before, after } = change;
+  const lines: string[] = [];
+  if (after?.engine !== before.engine) lines.push(`~ engine: ${engineName(before)} -> ${engineName(after)}`);
+  if (before.engine === 'flux') {
+    if (change.kustomizations.length > 0) lines.push(`- Flux Kustomizations in ${before.namespace}: ${change.kustomizations.join(', ')}`);
+    lines.push(`(${after?.engine === 'flux' ? fluxDroppedNote(change) : fluxLeftNote(change)})`);
+  } else if (after?.engine !== before.engine) {
+    lines.push(`(${argoLeftNote(change)})`);
+  }
+  const enforced = plan.steps.some((s) => s.id === FIELD_OWNERSHIP_STEP);
+  if (enforced && after !== undefined && after.engine !== before.engine) {
+    lines.push(`(with enforce, check that enforce's deployer is the identity ${engineName(after)} applies as `
+      + `(${after.engine === 'flux' ? 'system:serviceaccount:flux-system:kustomize-controller' : 'system:serviceaccount:argocd:argocd-application-controller'} by default): `
+      + `the field-ownership policies let only the deployer change the release's fields, and otherwise refuse ${engineName(after)}'s ${after.engine === 'flux' ? 'apply' : 'sync'} `
+      + 'of any release that changes one (one that changes none passes, so the first may succeed and a later one fail))');
+  }
+  return lines;
+}
+
+/** How to remove Flux Kustomizations without deleting what they applied: suspend each, then delete them. */
+function removeFluxCommand(names: readonly string[], namespace: string): string {
+  return `for k in ${words(names)}; do flux suspend kustomization "$k" -n ${namespace}; done && kubectl delete kustomizations.kustomize.toolkit.fluxcd.io -n ${namespace} ${words(names)}`;
+}
+
+/** Flux's output left behind by a release written for another engine, or none. */
+function fluxLeftNote(change: GitOpsChange): string {
+  const ns = change.before.namespace ?? 'flux-system';
+  const names = change.kustomizations;
+  const deletes = change.before.prune === false
+    ? 'Their prune is false, so deleting them keeps what they applied'
+    : 'Nothing deletes them; deleting one whose prune is true deletes every object it applied, unless it is suspended first';
+  return 'this release writes no gitops/flux/: those Kustomizations, and the one you pointed at gitops/flux/cluster, fail to reconcile once their paths are gone '
+    + `from the source, and keep what they applied. ${deletes}. `
+    + `Once ${takenOver(change.after)}, remove them: ${removeFluxCommand(names, ns)}; `
+    + 'then suspend and delete the Kustomization you pointed at gitops/flux/cluster the same way (deleted unsuspended, it deletes the step Kustomizations it applied, '
+    + `and, where they are not suspended, what they applied). ${oldManagerAdvice('kustomize-controller', 'its owner labels', change.after)}`;
+}
+
+/** Flux Kustomizations a release written for Flux no longer makes (a step renamed, renumbered or removed). */
+function fluxDroppedNote(change: GitOpsChange): string {
+  const ns = change.before.namespace ?? 'flux-system';
+  if (change.before.prune === false) {
+    return 'the Kustomization you pointed at gitops/flux/cluster deletes them when it applies this release; their prune is false, so what they applied stays: '
+      + 'objects this release removes are left to cdk-capability plan --teardown';
+  }
+  return 'the Kustomization you pointed at gitops/flux/cluster deletes them when it applies this release, and each, with prune: true, deletes what it applied: '
+    + 'an object this release keeps under another Kustomization (a step renamed or renumbered) may be deleted before that one applies it again. '
+    + 'To keep such objects, suspend these before committing the release (a suspended Kustomization deleted keeps its objects): '
+    + `for k in ${words(change.kustomizations)}; do flux suspend kustomization "$k" -n ${ns}; done; the objects this release removes are then left to cdk-capability plan --teardown`;
+}
+
+/**
+ * What the previous engine's field manager keeps in each object, and how to release it: removing the engine's
+ * objects leaves its `managedFields` entries, which the audit for the new applier reports (`undeclared-manager`);
+ * applying each object's identity alone under that manager (`audit/objects.list`) releases every field it owns,
+ * removing those no other manager owns (test/gitops2-engine-switch.test.ts replays it on structured-merge-diff).
+ */
+function oldManagerAdvice(manager: string, bookkeeping: string, after: LockedGitOps | undefined): string {
+  const auditedBy = after === undefined ? '' : ` --applied-by ${after.engine === 'flux' ? 'kustomize-controller' : 'argocd-controller'}`;
+  return `Removing them leaves ${manager}'s entries in each object's metadata.managedFields, which cdk-capability audit${auditedBy} reports as undeclared-manager '${manager}'. `
+    + `Only once ${takenOver(after)}, release them: kubectl apply --server-side --field-manager=${manager} -f <outdir>/audit/objects.list, `
+    + `which applies each object's identity alone under ${manager}, so it owns no other field: ${bookkeeping} go, and the fields this release applied stay `
+    + '(applied before, it removes every field no other manager owns)';
+}
+
+/** Argo CD's output left behind by a release written for another engine, or none. */
+function argoLeftNote(change: GitOpsChange): string {
+  return 'this release writes no gitops/argocd/: the Argo CD Application you pointed at it fails to render (ComparisonError: app path does not exist), '
+    + 'and syncs and prunes nothing; what it applied stays. '
+    + 'Deleting the Application deletes every object it manages when it carries the finalizer resources-finalizer.argocd.argoproj.io (argocd app delete adds it by default). '
+    + `Once ${takenOver(change.after)}, delete it without cascading: argocd app delete <application> --cascade=false, or `
+    + 'kubectl patch application <application> -n argocd --type merge -p \'{"metadata":{"finalizers":null}}\' && kubectl delete application <application> -n argocd. '
+    + oldManagerAdvice('argocd-controller', 'its sync-wave and tracking annotations', change.after);
+}
