@@ -30,10 +30,10 @@ const YAML_1_1_BASE60 = /^[-+]?[0-9_]+(?::[0-9_]+)+(?:\.[0-9_]*)?$/;
 /** The characters a plain scalar may not start with (YAML's indicators, and a space). */
 const NOT_FIRST = new Set([...'-?:,[]{}#&*!|=>\'"%@` '].map((c) => c.charCodeAt(0)));
 
-const SPACE = 0x20;
-const COLON = 0x3a;
-const SHARP = 0x23;
-const TILDE = 0x7e;
+/** A character this writer leaves to js-yaml: anything but printable ASCII (a space to a tilde). */
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
+/** What makes a string of printable ASCII not plain after its first character: `: ` would start a value, ` #` a comment, and it may not end in a space or a colon. */
+const NOT_PLAIN = /: | #|[ :]$/;
 const NEWLINE = 0x0a;
 
 /** The longest key js-yaml writes as an implicit key (longer ones become `? key`). */
@@ -48,75 +48,83 @@ class BlockWriter {
   /**
    * Writes a node at `level`: a non-empty mapping or sequence in block style (from a new line unless
    * `compact`), an empty one in flow style, or a scalar. False for a node this writer leaves to js-yaml.
+   *
+   * One recursive function, mappings and sequences written in its own loops: a synth's one run has V8 optimize
+   * it part way through, and separate functions calling each other were each compiled with the others inlined
+   * into them, which cost more than writing the documents.
    */
   node(value: unknown, level: number, compact: boolean): boolean {
-    if (value === undefined || value === null) return this.put('null');
+    const parts = this.parts;
+    if (value === undefined || value === null) {
+      parts.push('null');
+      return true;
+    }
     switch (typeof value) {
       case 'string': {
         const text = this.string(value);
-        return text !== undefined && this.put(text);
+        if (text === undefined) return false;
+        parts.push(text);
+        return true;
       }
       case 'boolean':
-        return this.put(value ? 'true' : 'false');
+        parts.push(value ? 'true' : 'false');
+        return true;
       case 'number':
-        return Number.isInteger(value) && !Object.is(value, -0) && this.put(String(value));
+        if (!Number.isInteger(value) || Object.is(value, -0)) return false;
+        parts.push(String(value));
+        return true;
       case 'object':
         break;
       default:
         return false;
     }
     const proto = Object.getPrototypeOf(value);
-    if (proto === Array.prototype) return this.sequence(value as unknown[], level, compact);
-    if (proto === Object.prototype || proto === null) return this.mapping(value as Record<string, unknown>, level, compact);
-    return false;
-  }
-
-  private put(text: string): true {
-    this.parts.push(text);
-    return true;
-  }
-
-  private mapping(object: Record<string, unknown>, level: number, compact: boolean): boolean {
+    if (proto === Array.prototype) {
+      const array = value as readonly unknown[];
+      if (array.length === 0) {
+        parts.push('[]');
+        return true;
+      }
+      const indent = nextLine(level);
+      for (let i = 0; i < array.length; i++) {
+        if (!compact || i > 0) parts.push(indent);
+        parts.push('- ');
+        if (!this.node(array[i], level + 1, true)) return false;
+      }
+      return true;
+    }
+    if (proto !== Object.prototype && proto !== null) return false;
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    if (keys.length === 0) {
+      parts.push('{}');
+      return true;
+    }
     const indent = nextLine(level);
-    let first = true;
-    for (const key of Object.keys(object)) {
+    // indexed, not `for...of`: its iterator protocol would be compiled into this function too
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       const name = this.string(key);
       if (name === undefined || name.length > IMPLICIT_KEY_MAX) return false;
-      if (!compact || !first) this.parts.push(indent);
-      const colon = this.parts.length + 1;
-      this.parts.push(name, ': ');
+      if (!compact || i > 0) parts.push(indent);
+      const colon = parts.length + 1;
+      parts.push(name, ': ');
       if (!this.node(object[key], level + 1, false)) return false;
       // a block value starts on the next line: no space after the colon
-      if (this.parts[colon + 1].charCodeAt(0) === NEWLINE) this.parts[colon] = ':';
-      first = false;
-    }
-    return first ? this.put('{}') : true;
-  }
-
-  private sequence(array: readonly unknown[], level: number, compact: boolean): boolean {
-    if (array.length === 0) return this.put('[]');
-    const indent = nextLine(level);
-    for (let i = 0; i < array.length; i++) {
-      if (!compact || i > 0) this.parts.push(indent);
-      this.parts.push('- ');
-      if (!this.node(array[i], level + 1, true)) return false;
+      if (parts[colon + 1].charCodeAt(0) === NEWLINE) parts[colon] = ':';
     }
     return true;
   }
 
-  /** A string of printable ASCII on one line, plain where js-yaml writes it plain, else double-quoted. */
+  /**
+   * A string of printable ASCII on one line, plain where js-yaml writes it plain, else double-quoted. Read by
+   * regular expressions, not a loop over its characters: a synth's one run writes most strings while its code is
+   * still interpreted, where a loop costs a dozen bytecodes a character and a regular expression runs as machine code.
+   */
   private string(text: string): string | undefined {
     if (text.length === 0) return '""';
-    let plain = !NOT_FIRST.has(text.charCodeAt(0));
-    let prev = -1;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < SPACE || c > TILDE) return undefined;
-      // `: ` would start a value, ` #` a comment
-      if ((c === SPACE && prev === COLON) || (c === SHARP && prev === SPACE)) plain = false;
-      prev = c;
-    }
-    if (prev === SPACE || prev === COLON) plain = false;
+    if (NOT_PRINTABLE.test(text)) return undefined;
+    const plain = !NOT_FIRST.has(text.charCodeAt(0)) && !NOT_PLAIN.test(text);
     if (plain && !YAML_1_1_BOOLEANS.has(text) && !YAML_1_1_BASE60.test(text) && !this.resolvesAsOther(text)) return text;
     return `"${text.replace(/["\\]/g, '\\$&')}"`;
   }

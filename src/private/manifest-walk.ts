@@ -121,17 +121,32 @@ export function walkManifest(value: unknown, limit: number = MAX_NESTING_DEPTH):
   return found;
 }
 
+/**
+ * What a walk has seen of the text the two scans look for (`TextMarks`), the quick filters each tested until it
+ * first matches. An object of its own, not variables a closure of the walk shares: those would live in a context
+ * the walk reads through on every value.
+ */
+class Seen {
+  secretShape = false;
+  deployTime = false;
+  envValue = false;
+
+  /** Tests a key or a value. */
+  text(text: string): void {
+    if (!this.secretShape && !this.deployTime && !MAY_HOLD_EITHER.test(text)) return;
+    if (!this.secretShape && MAY_HOLD_A_SHAPE.test(text)) this.secretShape = true;
+    if (!this.deployTime && MAYBE_DEPLOY_TIME.test(text)) this.deployTime = true;
+  }
+
+  /** The shared record of what was seen. */
+  marks(): TextMarks {
+    return MARKS[(this.secretShape ? 1 : 0) + (this.deployTime ? 2 : 0) + (this.envValue ? 4 : 0)];
+  }
+}
+
 function walk(value: object, limit: number): ManifestWalk {
   let nonJson: ManifestWalk['nonJson'];
-  let secretShape = false;
-  let deployTime = false;
-  let envValue = false;
-  // the two quick filters of one string (a key or a value), each until it first matches
-  const mark = (text: string) => {
-    if (!secretShape && !deployTime && !MAY_HOLD_EITHER.test(text)) return;
-    if (!secretShape && MAY_HOLD_A_SHAPE.test(text)) secretShape = true;
-    if (!deployTime && MAYBE_DEPLOY_TIME.test(text)) deployTime = true;
-  };
+  const seen = new Seen();
   // an upper bound of the serialized bytes; NaN once it cannot be bounded
   let bytes = hasToJson(value) ? NaN : 2;
   const open: Frame[] = [{ value, depth: 0, key: '' }];
@@ -152,7 +167,7 @@ function walk(value: object, limit: number): ManifestWalk {
         if (PLAIN_KEYS.has(key)) {
           // neither filter matches it
         } else if (MAY_HOLD_EITHER.test(key)) {
-          mark(key);
+          seen.text(key);
         } else if (PLAIN_KEYS.size < PLAIN_KEYS_KEPT) {
           PLAIN_KEYS.add(key);
         }
@@ -163,9 +178,9 @@ function walk(value: object, limit: number): ManifestWalk {
       const type = typeof child;
       if (type === 'string') {
         bytes += MAX_BYTES_PER_UNIT * (child as string).length + 2;
-        mark(child as string);
+        seen.text(child as string);
         // the entry of an env list of a container: frame is the entry, its parent `env`, then the container and its list
-        if (key === 'value' && keys && frame.parent?.key === 'env' && CONTAINER_LISTS.has(frame.parent.parent?.parent?.key as string)) envValue = true;
+        if (key === 'value' && keys && frame.parent?.key === 'env' && CONTAINER_LISTS.has(frame.parent.parent?.parent?.key as string)) seen.envValue = true;
       } else if (child === null || child === undefined) {
         bytes += 4;
       } else if (type === 'object') {
@@ -173,7 +188,7 @@ function walk(value: object, limit: number): ManifestWalk {
         open.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
       } else if (type === 'number' || type === 'boolean') {
         bytes += MAX_NUMBER_BYTES;
-        if (type === 'number' && (child as number) < NUMBER_TOKEN_BOUND) deployTime = true;
+        if (type === 'number' && (child as number) < NUMBER_TOKEN_BOUND) seen.deployTime = true;
         // NaN and the infinities: YAML writes .nan and .inf, which no JSON the API server reads can hold
         if (nonJson === undefined && type === 'number' && !Number.isFinite(child)) {
           nonJson = { path: pathOf({ value: v, depth: frame.depth + 1, key, parent: frame }), kind: String(child) };
@@ -192,7 +207,7 @@ function walk(value: object, limit: number): ManifestWalk {
       open[j] = first;
     }
   }
-  const marks = MARKS[(secretShape ? 1 : 0) + (deployTime ? 2 : 0) + (envValue ? 4 : 0)];
+  const marks = seen.marks();
   if (nonJson) return { nonJson, marks };
   return Number.isNaN(bytes) ? { marks } : { maxBytes: bytes, marks };
 }

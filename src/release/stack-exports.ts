@@ -49,8 +49,11 @@ export function templateExports(template: unknown): TemplateExports {
  */
 export function lockedExports(values: Readonly<Record<string, unknown>>): TemplateExports {
   let outputs: Record<string, unknown> | undefined;
-  // its keys alone, not its entries: a stack's leaves are read once per release check, most of them no output
-  for (const path of Object.keys(values)) {
+  // its keys alone, not its entries: a stack's leaves are read once per release check, most of them no output;
+  // indexed, not `for...of`, whose iterator protocol V8 would compile into this loop too (here and in lockedImports)
+  const paths = Object.keys(values);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
     if (path.startsWith('Outputs') && (path[7] === '.' || path[7] === '[')) (outputs ??= {})[path] = values[path];
   }
   return outputs === undefined ? { byName: new Map(), unnamed: new Set() } : templateExports(lockedManifest(outputs));
@@ -64,7 +67,9 @@ const IMPORT_VALUE = '["Fn::ImportValue"]';
  */
 export function lockedImports(values: Readonly<Record<string, unknown>>): StackImport[] {
   const imports: StackImport[] = [];
-  for (const path of Object.keys(values)) {
+  const paths = Object.keys(values);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
     if (!path.endsWith(IMPORT_VALUE)) continue;
     const value = values[path];
     if (typeof value !== 'string' || isMaskedValue(value)) continue;
