@@ -3,6 +3,18 @@ import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
 import type { GitOpsChange } from '../release/release-diff';
 import type { Plan } from '../render/writers/plan-json';
 
+/** The heading of the section of the GitOps output left behind, in the plan and its teardown. */
+const GITOPS_HEADING = 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):';
+
+/**
+ * The section of a plan (and of its teardown) on the previous release's GitOps output this release does not make
+ * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing.
+ */
+export function gitopsSection(plan: Plan): string[] {
+  const lines = gitopsLines(plan);
+  return lines.length === 0 ? [] : ['', GITOPS_HEADING, ...lines.map((l) => `  ${l}`)];
+}
+
 /** How the plan names an engine, or no engine (`cdk-capability apply`). */
 function engineName(g: LockedGitOps | undefined): string {
   if (g === undefined) return 'none (cdk-capability apply)';
