@@ -51,40 +51,51 @@ let fluxThenArgo: SmdResult;
 let fluxReleased: SmdResult;
 let applyThenArgo: SmdResult;
 let applyReleased: SmdResult;
+let fluxThenApply: SmdResult;
+let fluxThenApplyReleased: SmdResult;
 let argoLock: Lock;
+let plainLock: Lock;
 
 beforeAll(() => {
-  [applyThenArgo, applyReleased, fluxThenArgo, fluxReleased] = smdVerdicts('switch2-audit', [
+  [applyThenArgo, applyReleased, fluxThenArgo, fluxReleased, fluxThenApply, fluxThenApplyReleased] = smdVerdicts('switch2-audit', [
     { name: 'switch2: cdk-capability apply, then Argo CD syncs', typeName: TYPE, apiVersion: 'v1', applies: [...byApply, byArgo] },
     { name: 'switch2: cdk-capability apply, then Argo CD syncs, then the identity alone under both old managers', typeName: TYPE, apiVersion: 'v1', applies: [...byApply, byArgo, releasing(WRITER), releasing('cdk-capability')] },
     { name: 'switch2: Flux applied, then Argo CD syncs', typeName: TYPE, apiVersion: 'v1', applies: [byFlux, byArgo] },
     { name: 'switch2: Flux applied, then Argo CD syncs, then the identity alone under kustomize-controller', typeName: TYPE, apiVersion: 'v1', applies: [byFlux, byArgo, releasing('kustomize-controller')] },
+    { name: 'switch2: Flux applied, then cdk-capability apply', typeName: TYPE, apiVersion: 'v1', applies: [byFlux, ...byApply] },
+    { name: 'switch2: Flux applied, then cdk-capability apply, then the identity alone under kustomize-controller', typeName: TYPE, apiVersion: 'v1', applies: [byFlux, ...byApply, releasing('kustomize-controller')] },
   ]);
+  argoLock = lockOf(GitOps.argoCd());
+  plainLock = lockOf(undefined);
+});
+
+/** The lock of the release of the object, written for `gitops` (or for cdk-capability apply). */
+function lockOf(gitops: GitOps | undefined): Lock {
   const s = newSeries();
-  const app = new CapabilityApp({ outdir: path.join(s.dir, 'dist'), lockFile: s.lockFile, gitops: GitOps.argoCd() });
+  const app = new CapabilityApp({ outdir: path.join(s.dir, 'dist'), lockFile: s.lockFile, ...(gitops ? { gitops } : {}) });
   new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Cfg-acme', manifest);
   expect(coded(app.synthesize().violations)).toEqual([]);
   capturingOutput(() => withUpdateLock('1', () => app.synth()));
-  argoLock = JSON.parse(fs.readFileSync(s.lockFile, 'utf8')) as Lock;
-});
+  return JSON.parse(fs.readFileSync(s.lockFile, 'utf8')) as Lock;
+}
 
 /** `cdk-capability audit --applied-by argocd-controller` of the object against the Argo CD release's lock. */
-function audit(r: SmdResult, extra: string[] = []): { code: number; stdout: string } {
+function audit(r: SmdResult, extra: string[] = [], lock: Lock = argoLock, appliedBy: string[] = ['--applied-by', 'argocd-controller']): { code: number; stdout: string } {
   const dir = tempDir('switch2-audit-');
   const object = structuredClone(r.object) as any;
   object.metadata.managedFields = Object.entries(r.managers).map(([manager, set]) => ({
     manager, operation: 'Apply', apiVersion: 'v1', time: '2026-12-07T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: set.fieldsV1,
   }));
   fs.writeFileSync(path.join(dir, 'live.json'), JSON.stringify(object));
-  writeLock(path.join(dir, 'capability.lock.json'), argoLock);
-  const run = capturingOutput(() => main(['audit', path.join(dir, 'live.json'), '--lock', path.join(dir, 'capability.lock.json'), '--applied-by', 'argocd-controller', ...extra]));
+  writeLock(path.join(dir, 'capability.lock.json'), lock);
+  const run = capturingOutput(() => main(['audit', path.join(dir, 'live.json'), '--lock', path.join(dir, 'capability.lock.json'), ...appliedBy, ...extra]));
   return { code: run.result, stdout: run.stdout.split(path.join(dir, 'capability.lock.json')).join('<lock>') };
 }
 
 const FLUX_MESSAGE = 'ConfigMap default/cfg-acme: \'kustomize-controller\' (Apply at 2026-12-07T10:00:00Z) owns data.tenant, metadata.labels["kustomize.toolkit.fluxcd.io/name"], '
   + 'metadata.labels["kustomize.toolkit.fluxcd.io/namespace"], and no writer of the composition declares that manager: '
   + "this is the previous engine's (Flux's kustomize-controller) entry, left when the release switched to argocd-controller: no writer needs a RuntimeWriter for them, "
-  + 'and no apply of argocd-controller removes the entry. Only once argocd-controller has applied the release, release them: '
+  + 'and applying the release does not remove the entry. Only once argocd-controller has applied the release, release them: '
   + 'kubectl apply --server-side --field-manager=kustomize-controller -f <outdir>/audit/objects.list, which applies each object\'s identity alone under kustomize-controller, '
   + 'so it owns no other field: what only it owned leaves the object, and the fields the release applied stay (applied before, it removes every field no other manager owns).';
 
@@ -140,7 +151,7 @@ describe('cdk-capability apply, then Argo CD synced the same object', () => {
     expect(code).toBe(2);
     const previous = (manager: string) => `undeclared-manager: ConfigMap default/cfg-acme: '${manager}' (Apply at 2026-12-07T10:00:00Z) owns data.tenant, and no writer of the composition declares that manager: `
       + "this is the previous deployer's (cdk-capability apply's) entry, left when the release switched to argocd-controller: no writer needs a RuntimeWriter for it, "
-      + 'and no apply of argocd-controller removes the entry. Only once argocd-controller has applied the release, release it: '
+      + 'and applying the release does not remove the entry. Only once argocd-controller has applied the release, release it: '
       + `kubectl apply --server-side --field-manager=${manager} -f <outdir>/audit/objects.list, which applies each object's identity alone under ${manager}, `
       + 'so it owns no other field: what only it owned leaves the object, and the fields the release applied stay (applied before, it removes every field no other manager owns).';
     expect(stdout.split('\n').filter((l) => /^[a-z-]+: /.test(l))).toEqual([previous('cdk-capability'), previous(WRITER)]);
@@ -157,4 +168,27 @@ describe('cdk-capability apply, then Argo CD synced the same object', () => {
 test('audited for the engine that applied them, its own manager is no previous applier\'s: Argo CD\'s two managers are one engine', () => {
   const { stdout } = audit(fluxThenArgo, ['--ignore-manager', 'kustomize-controller']);
   expect(stdout).toBe('cdk-capability audit: the cluster matches <lock> (1 object compared).\n');
+});
+
+describe('Flux applied, then cdk-capability apply (audited without --applied-by)', () => {
+  test('kustomize-controller\'s entry: audit with --applied-by if Flux applied the release, else the previous engine\'s, with the command that releases it', () => {
+    expect(fluxThenApply.applies.map((a) => a.conflicts)).toEqual([[], [], []]);
+    const { code, stdout } = audit(fluxThenApply, [], plainLock, []);
+    expect(code).toBe(2);
+    expect(stdout.split('\n').filter((l) => /^[a-z-]+: /.test(l))).toEqual([
+      'undeclared-manager: ConfigMap default/cfg-acme: \'kustomize-controller\' (Apply at 2026-12-07T10:00:00Z) owns data.tenant, metadata.labels["kustomize.toolkit.fluxcd.io/name"], '
+      + 'metadata.labels["kustomize.toolkit.fluxcd.io/namespace"], and no writer of the composition declares that manager. '
+      + 'If kustomize-controller applied the release (a GitOps engine applies every writer\'s fields under its one manager), audit with --applied-by kustomize-controller; '
+      + "else this is the previous engine's (Flux's kustomize-controller) entry, left when the release switched to cdk-capability apply: no writer needs a RuntimeWriter for them, "
+      + 'and applying the release does not remove the entry. Only once cdk-capability apply has applied the release, release them: '
+      + 'kubectl apply --server-side --field-manager=kustomize-controller -f <outdir>/audit/objects.list, which applies each object\'s identity alone under kustomize-controller, '
+      + 'so it owns no other field: what only it owned leaves the object, and the fields the release applied stay (applied before, it removes every field no other manager owns).',
+    ]);
+  });
+
+  test('the command releases it, and the audit matches', () => {
+    expect(fluxThenApplyReleased.applies.map((a) => a.conflicts)).toEqual([[], [], [], []]);
+    expect((fluxThenApplyReleased.object as any).metadata.labels).toBeUndefined();
+    expect(audit(fluxThenApplyReleased, [], plainLock, [])).toEqual({ code: 0, stdout: 'cdk-capability audit: the cluster matches <lock> (1 object compared).\n' });
+  });
 });

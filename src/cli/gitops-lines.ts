@@ -1,3 +1,4 @@
+import { releaseEntryCommand } from '../cluster/previous-applier';
 import type { LockedGitOps } from '../release/lock';
 import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
 import type { GitOpsChange } from '../release/release-diff';
@@ -106,7 +107,7 @@ function fluxDroppedNote(change: GitOpsChange): string {
 function oldManagerAdvice(manager: string, bookkeeping: string, after: LockedGitOps | undefined): string {
   const auditedBy = after === undefined ? '' : ` --applied-by ${after.engine === 'flux' ? 'kustomize-controller' : 'argocd-controller'}`;
   return `Removing them leaves ${manager}'s entries in each object's metadata.managedFields, which cdk-capability audit${auditedBy} reports as undeclared-manager '${manager}'. `
-    + `Only once ${takenOver(after)}, release them: kubectl apply --server-side --field-manager=${manager} -f <outdir>/audit/objects.list, `
+    + `Only once ${takenOver(after)}, release them: ${releaseEntryCommand(manager)}, `
     + `which applies each object's identity alone under ${manager}, so it owns no other field: ${bookkeeping} go, and the fields this release applied stay `
     + '(applied before, it removes every field no other manager owns)';
 }

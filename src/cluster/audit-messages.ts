@@ -1,7 +1,7 @@
 import type { AuditFindingKind, WriterLeaves } from './audit';
 import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS } from './field-manager';
 import type { ManagedFieldsEntry } from './live-objects';
-import { previousApplier, previousApplierAdvice } from './previous-applier';
+import { engineOf, previousApplier, previousApplierAdvice } from './previous-applier';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 
 /**
@@ -196,6 +196,12 @@ export function auditMessage(f: FindingFacts): string {
       }
       if (client) return `${f.object}: ${by} owns ${what}, ${client.cause}. ${client.leftOver.replace(/%/g, one ? 'it' : 'them')}${gitops}`;
       if (previous !== undefined) return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: ${previousApplierAdvice(f.manager!.manager, previous, f.appliedBy!, its)}`;
+      if (gitops) {
+        // audited without --applied-by: the engine applied the release, or applied the one before a switch to cdk-capability apply
+        const m = f.manager!.manager;
+        return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager. If ${m} applied the release (a GitOps engine applies every writer's fields under its one manager), `
+          + `audit with --applied-by ${m}; else ${previousApplierAdvice(m, `the previous engine's (${engineOf(m)}'s ${m})`, 'cdk-capability apply', its)}`;
+      }
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
       return `${f.object}: ${f.kind}`;

@@ -42,9 +42,10 @@ export function previousApplier(manager: string, appliedBy: string | undefined):
  * release, releases it (test/switch2-audit.test.ts replays it on structured-merge-diff).
  *
  * @param who what `previousApplier` says the manager is
+ * @param applier what applies the release now: the `--applied-by` manager, or `cdk-capability apply`
  */
-export function previousApplierAdvice(manager: string, who: string, appliedBy: string, its: string): string {
-  return `this is ${who} entry, left when the release switched to ${appliedBy}: no writer needs a RuntimeWriter for ${its}, and no apply of ${appliedBy} removes the entry. `
-    + `Only once ${appliedBy} has applied the release, release ${its}: ${releaseEntryCommand(manager)}, which applies each object's identity alone under ${manager}, `
+export function previousApplierAdvice(manager: string, who: string, applier: string, its: string): string {
+  return `this is ${who} entry, left when the release switched to ${applier}: no writer needs a RuntimeWriter for ${its}, and applying the release does not remove the entry. `
+    + `Only once ${applier} has applied the release, release ${its}: ${releaseEntryCommand(manager)}, which applies each object's identity alone under ${manager}, `
     + 'so it owns no other field: what only it owned leaves the object, and the fields the release applied stay (applied before, it removes every field no other manager owns).';
 }
