@@ -1,4 +1,4 @@
-import { gitopsLines } from './gitops-lines';
+import { gitopsSection } from './gitops-lines';
 import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
@@ -140,11 +140,7 @@ export function formatPlan(plan: Plan): string {
     lines.push('', 'Order (dependencies between stacks and objects of both releases):');
     for (const line of orderLines(c.order!)) lines.push(`  ${line}`);
   }
-  const gitops = gitopsLines(plan);
-  if (gitops.length > 0) {
-    lines.push('', 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):');
-    for (const line of gitops) lines.push(`  ${line}`);
-  }
+  for (const line of gitopsSection(plan)) lines.push(line);
   if ((c.runtimeWriters ?? []).length > 0) {
     lines.push('', 'Runtime writers:');
     for (const line of runtimeWriterLines(c.runtimeWriters!)) lines.push(`  ${line}`);

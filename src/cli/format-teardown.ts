@@ -1,3 +1,4 @@
+import { gitopsLines, gitopsSection } from './gitops-lines';
 import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
 import { REGION_PLACEHOLDER, Teardown, TeardownStep, teardownTiming, TeardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
@@ -14,16 +15,17 @@ const TIMING_HEADINGS: Readonly<Record<TeardownTiming, string>> = {
  * order, each step with the commands that carry it out, and what is kept.
  */
 export function formatTeardown(plan: Plan): string {
+  if (plan.changes.firstRelease) return 'Teardown: nothing to delete (first release: no lock file).\n';
+  // what the previous engine's output left (an engine switch, Flux step Kustomizations no longer made): no step of the
+  // teardown deletes it, so the teardown names it and how to remove it as the plan does
+  return [...teardownLines(plan), ...gitopsSection(plan)].join('\n') + '\n';
+}
+
+/** The teardown's own lines: its steps, what is kept, and the notes on when to run them. */
+function teardownLines(plan: Plan): string[] {
   const teardown = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
   const lines: string[] = [];
-  if (plan.changes.firstRelease) {
-    lines.push('Teardown: nothing to delete (first release: no lock file).');
-    return lines.join('\n') + '\n';
-  }
-  if (teardown.steps.length === 0) {
-    lines.push('Teardown: nothing to delete (this release removes nothing from the lock).');
-    return lines.join('\n') + '\n';
-  }
+  if (teardown.steps.length === 0) return ['Teardown: nothing to delete (this release removes nothing from the lock).'];
   const count = teardownCount(plan);
   lines.push(`Teardown: ${count} to delete, in ${teardown.steps.length} step${teardown.steps.length === 1 ? '' : 's'}, in this order:`);
   const width = String(teardown.steps.length).length;
@@ -46,7 +48,7 @@ export function formatTeardown(plan: Plan): string {
   const after = teardown.steps.filter((s) => teardownTiming(s) === 'after-apply');
   if (after.length === 0) {
     lines.push('', 'Run the steps in order, each after the one before has finished.');
-    return lines.join('\n') + '\n';
+    return lines;
   }
   lines.push(
     '',
@@ -79,7 +81,7 @@ export function formatTeardown(plan: Plan): string {
       '`cdk destroy` with the previous release\'s dist/deploy).',
     );
   }
-  return lines.join('\n') + '\n';
+  return lines;
 }
 
 /**
@@ -152,6 +154,14 @@ function stackNotes(step: TeardownStep): string[] {
   return notes;
 }
 
+/**
+ * True when the teardown of a plan has something to do: stacks or objects to delete, or the previous release's GitOps
+ * output to remove (`changes.gitops`), which `plan --teardown` names with its commands (exit code 2).
+ */
+export function teardownHasWork(plan: Plan): boolean {
+  return teardownCount(plan) > 0 || plan.changes.gitops !== undefined;
+}
+
 /** How many stacks and objects the teardown of a plan deletes. */
 export function teardownCount(plan: Plan): number {
   return (plan.teardown?.steps ?? []).reduce((n, s) => n + s.units.length, 0);
@@ -167,11 +177,14 @@ export function formatTeardownJson(plan: Plan): string {
   const read = plan.teardown ?? { steps: [], kept: { stacks: [], objects: 0 } };
   // a plan written before steps said when to run them: each as teardownTiming reads it
   const teardown = { ...read, steps: read.steps.map((s) => ({ ...s, when: teardownTiming(s) })) };
+  const left = plan.changes.gitops;
   const output = {
     formatVersion: 1,
     firstRelease: plan.changes.firstRelease,
     summary: { delete: teardownCount(plan), steps: teardown.steps.length },
     teardown,
+    // the previous release's GitOps output no step deletes, with the plan's notes on removing it
+    ...(left ? { gitops: { ...left, notes: gitopsLines(plan) } } : {}),
   };
   return JSON.stringify(output, undefined, 2) + '\n';
 }

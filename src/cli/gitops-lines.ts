@@ -1,7 +1,20 @@
+import { releaseEntryCommand } from '../cluster/previous-applier';
 import type { LockedGitOps } from '../release/lock';
 import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
 import type { GitOpsChange } from '../release/release-diff';
 import type { Plan } from '../render/writers/plan-json';
+
+/** The heading of the section of the GitOps output left behind, in the plan and its teardown. */
+const GITOPS_HEADING = 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):';
+
+/**
+ * The section of a plan (and of its teardown) on the previous release's GitOps output this release does not make
+ * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing.
+ */
+export function gitopsSection(plan: Plan): string[] {
+  const lines = gitopsLines(plan);
+  return lines.length === 0 ? [] : ['', GITOPS_HEADING, ...lines.map((l) => `  ${l}`)];
+}
 
 /** How the plan names an engine, or no engine (`cdk-capability apply`). */
 function engineName(g: LockedGitOps | undefined): string {
@@ -94,7 +107,7 @@ function fluxDroppedNote(change: GitOpsChange): string {
 function oldManagerAdvice(manager: string, bookkeeping: string, after: LockedGitOps | undefined): string {
   const auditedBy = after === undefined ? '' : ` --applied-by ${after.engine === 'flux' ? 'kustomize-controller' : 'argocd-controller'}`;
   return `Removing them leaves ${manager}'s entries in each object's metadata.managedFields, which cdk-capability audit${auditedBy} reports as undeclared-manager '${manager}'. `
-    + `Only once ${takenOver(after)}, release them: kubectl apply --server-side --field-manager=${manager} -f <outdir>/audit/objects.list, `
+    + `Only once ${takenOver(after)}, release them: ${releaseEntryCommand(manager)}, `
     + `which applies each object's identity alone under ${manager}, so it owns no other field: ${bookkeeping} go, and the fields this release applied stay `
     + '(applied before, it removes every field no other manager owns)';
 }

@@ -14,7 +14,7 @@ import { formatGithub, formatGithubFailure } from './format-github';
 import { formatFailureJson, formatPlan, formatPlanJson, hasChanges } from './format-plan';
 import { formatRefusal } from './format-refusal';
 import { formatSarif, ownVersion, sarifRoot } from './format-sarif';
-import { formatTeardown, formatTeardownJson, teardownCount } from './format-teardown';
+import { formatTeardown, formatTeardownJson, teardownHasWork } from './format-teardown';
 import { EXPECT_LOCK_OPTION, expectLock, lockLine } from './lock-expectation';
 import { planFileRefusal, readPlanFile } from './plan-file';
 import { entryFileOf, failureText, ProgramFailure, programFailure } from './program-failure';
@@ -226,7 +226,7 @@ function runCommand(argv: string[]): number {
     }
     const plan = report.plan;
     process.stdout.write(format === 'json' ? formatTeardownJson(plan) : `${lockLine(report)}${formatTeardown(plan)}`);
-    return exit({ kind: 'accepted', changes: teardownCount(plan) > 0 });
+    return exit({ kind: 'accepted', changes: teardownHasWork(plan) });
   }
   const root = process.cwd();
   const findings = reportedFindings(report, root, entry);

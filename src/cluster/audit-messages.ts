@@ -1,6 +1,7 @@
 import type { AuditFindingKind, WriterLeaves } from './audit';
 import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS } from './field-manager';
 import type { ManagedFieldsEntry } from './live-objects';
+import { engineOf, previousApplier, previousApplierAdvice } from './previous-applier';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 
 /**
@@ -133,6 +134,8 @@ export function auditMessage(f: FindingFacts): string {
     `else make the controller write only its own fields (server-side apply, or a patch) and ${again} to restore ${its}. ${policySentence(f.policies, f.appliedBy)}`;
 
   const client = clientSideWrite(f.manager?.manager, f.target, f.appliedBy);
+  /** The previous applier whose manager `manager` is, when the release switched from it to `--applied-by`'s. */
+  const previous = f.manager ? previousApplier(f.manager.manager, f.appliedBy) : undefined;
   const from = f.handedBackFrom;
   /** How a finding names a manager that owns fields handed back from its runtime writer. */
   const fromBy = `${by}, the field manager of the runtime writer '${from}' that ${what} ${was} handed back from,`;
@@ -192,6 +195,13 @@ export function auditMessage(f: FindingFacts): string {
           `Declare manager: '${f.manager!.manager}' on '${constructPath(w.writer)}', and add ${its} to its fields if its controller writes ${its}; else stop that client writing ${its}.`;
       }
       if (client) return `${f.object}: ${by} owns ${what}, ${client.cause}. ${client.leftOver.replace(/%/g, one ? 'it' : 'them')}${gitops}`;
+      if (previous !== undefined) return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: ${previousApplierAdvice(f.manager!.manager, previous, f.appliedBy!, its)}`;
+      if (gitops) {
+        // audited without --applied-by: the engine applied the release, or applied the one before a switch to cdk-capability apply
+        const m = f.manager!.manager;
+        return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager. If ${m} applied the release (a GitOps engine applies every writer's fields under its one manager), `
+          + `audit with --applied-by ${m}; else ${previousApplierAdvice(m, `the previous engine's (${engineOf(m)}'s ${m})`, 'cdk-capability apply', its)}`;
+      }
       return `${f.object}: ${by} owns ${what}, and no writer of the composition declares that manager: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, pass --ignore-manager for a controller you accept, or remove its writes.${gitops}`;
     default:
       return `${f.object}: ${f.kind}`;

@@ -62,7 +62,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'undeclared-manager',
     title: 'undeclared field manager',
     explanation:
-      'A field manager that no writer of the object declares owns fields of it: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, or pass --ignore-manager for a controller you accept.',
+      'A field manager that no writer of the object declares owns fields of it: drift, or a controller the composition does not declare. Declare it as a RuntimeWriter with its fields and manager, or pass --ignore-manager for a controller you accept. ' +
+      'Audited with --applied-by, another GitOps engine\'s manager (or, for an engine, cdk-capability\'s) is the previous applier\'s entry, left when the release switched engines: once the new one has applied the release, ' +
+      'release it with kubectl apply --server-side --field-manager=<that manager> -f <outdir>/audit/objects.list.',
     level: 'warning',
   },
   {

@@ -6,6 +6,7 @@ import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS, isOurFieldManager } from './fie
 import { elementOf } from './fields-v1';
 import type { LiveObject, ManagedFieldsEntry } from './live-objects';
 import { ledgerLeaves, pathKey } from './managed-leaves';
+import { previousApplier } from './previous-applier';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import type { OwnedLeaf } from '../collect/ledger/leaves';
 import { appliedKey, effectiveNamespace, identityKey, ObjectIdentity } from '../collect/object-identity';
@@ -403,7 +404,7 @@ function auditObject(e: ExpectedObject, object: LiveObject, { ignored, appliedBy
       } else if (declared.has(m)) {
         if (mine && mine.manager === m) continue;
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
-      } else if (m === APPLIER_FIELD_MANAGER) {
+      } else if (m === APPLIER_FIELD_MANAGER && previousApplier(m, appliedBy) === undefined) {
         report('stale-owner', JSON.parse(key), x.entry, mine?.writer, mine?.manager);
       } else if (!x.entry.subresource) {
         report('undeclared-manager', JSON.parse(key), x.entry, undefined);
