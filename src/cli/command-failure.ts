@@ -96,13 +96,21 @@ export function formatCommandFailureJson(f: CommandFailure): string {
     formatVersion: 1,
     accepted: false,
     findings: [],
-    failure: {
-      kind: f.kind,
-      ...(f.code ? { code: f.code } : {}),
-      ...(f.file !== undefined ? { file: f.file } : {}),
-      message: f.message,
-      summary: commandFailureSummary(f),
-    },
+    failure: commandFailureObject(f),
   };
   return JSON.stringify(output, undefined, 2) + '\n';
+}
+
+/**
+ * The `failure` object of a command's JSON document (plan's and audit's): its kind, code when coded, file when
+ * about one, the message as stderr says it and the sentence the other formats print.
+ */
+export function commandFailureObject(f: CommandFailure): Record<string, unknown> {
+  return {
+    kind: f.kind,
+    ...(f.code ? { code: f.code } : {}),
+    ...(f.file !== undefined ? { file: f.file } : {}),
+    message: f.message,
+    summary: commandFailureSummary(f),
+  };
 }

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { CommandFailure, commandFailureSummary } from './command-failure';
+import { CommandFailure, commandFailureObject } from './command-failure';
 import { escapeData, escapeProperty } from './format-github';
 import { commandFailureInvocation, directoryUri, ownVersion, ruleName } from './format-sarif';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
@@ -111,13 +111,7 @@ export function formatAuditFailureJson(f: CommandFailure): string {
     formatVersion: 1,
     matches: false,
     findings: [],
-    failure: {
-      kind: f.kind,
-      ...(f.code ? { code: f.code } : {}),
-      ...(f.file !== undefined ? { file: f.file } : {}),
-      message: f.message,
-      summary: commandFailureSummary(f),
-    },
+    failure: commandFailureObject(f),
   };
   return `${JSON.stringify(doc, undefined, 2)}\n`;
 }
