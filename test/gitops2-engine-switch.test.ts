@@ -11,6 +11,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { schemaErrors } from './cifail-cli';
 import { admit } from './enforcement/admission';
+import { byArgo, byFlux, identity, TYPE } from './engine-switch-operations';
 import { coded, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { smdVerdicts } from './smd/verdicts';
@@ -200,21 +201,8 @@ describe('Flux -> Flux', () => {
 });
 
 describe('in the cluster: Flux applied, then Argo CD syncs the same object (structured-merge-diff)', () => {
-  const TYPE = 'io.k8s.api.core.v1.ConfigMap';
-  const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg-acme', namespace: 'default' }, data: { tenant: 'acme' } };
-  /** kustomize-controller's apply, with its owner labels (fluxcd/pkg ssa SetOwnerLabels). */
-  const byFlux: SmdOperation = {
-    manager: 'kustomize-controller',
-    force: true,
-    object: { ...manifest, metadata: { ...manifest.metadata, labels: { 'kustomize.toolkit.fluxcd.io/name': 'shop-routing', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' } } },
-  };
-  /** Argo CD's server-side apply of the copy in gitops/argocd/, with its sync wave and tracking annotation. */
-  const byArgo: SmdOperation = {
-    manager: 'argocd-controller',
-    object: { ...manifest, metadata: { ...manifest.metadata, annotations: { 'argocd.argoproj.io/sync-wave': '0', 'argocd.argoproj.io/tracking-id': 'shop:/ConfigMap:default/cfg-acme' } } },
-  };
   /** What the plan says to run once Argo CD has synced: each object's identity alone (audit/objects.list) applied under kustomize-controller. */
-  const release: SmdOperation = { manager: 'kustomize-controller', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg-acme', namespace: 'default' } } };
+  const release: SmdOperation = { manager: 'kustomize-controller', object: identity };
   let result: SmdResult;
   let released: SmdResult;
   let back: SmdResult;

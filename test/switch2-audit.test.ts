@@ -8,6 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import { byArgo, byFlux, identity, manifest, TYPE } from './engine-switch-operations';
 import { coded, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import type { SmdOperation, SmdResult } from './smd/smd';
 import { smdVerdicts } from './smd/verdicts';
@@ -22,23 +23,9 @@ afterAll(() => {
   removeTempDirs();
 });
 
-const TYPE = 'io.k8s.api.core.v1.ConfigMap';
-const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg-acme', namespace: 'default' }, data: { tenant: 'acme' } };
-const identity = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg-acme', namespace: 'default' } };
 /** The writer's field manager, as the lock records it. */
 const WRITER = 'cdk-capability:shop/Routing/Cfg-acme';
 
-/** kustomize-controller's apply, with its owner labels (fluxcd/pkg ssa SetOwnerLabels). */
-const byFlux: SmdOperation = {
-  manager: 'kustomize-controller',
-  force: true,
-  object: { ...manifest, metadata: { ...manifest.metadata, labels: { 'kustomize.toolkit.fluxcd.io/name': 'shop-routing', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' } } },
-};
-/** Argo CD's server-side apply of the copy in gitops/argocd/, with its sync wave and tracking annotation. */
-const byArgo: SmdOperation = {
-  manager: 'argocd-controller',
-  object: { ...manifest, metadata: { ...manifest.metadata, annotations: { 'argocd.argoproj.io/sync-wave': '0', 'argocd.argoproj.io/tracking-id': 'shop:/ConfigMap:default/cfg-acme' } } },
-};
 /** cdk-capability apply: the writer's fields under its own manager, then the whole object under cdk-capability, both with force. */
 const byApply: SmdOperation[] = [
   { manager: WRITER, force: true, object: manifest },
