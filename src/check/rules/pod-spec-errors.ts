@@ -45,7 +45,7 @@ export type PodSpecCheck =
   | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode'
   | 'toleration' | 'topology-spread' | 'affinity'
   | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
-  | 'service-type' | 'service-session-affinity';
+  | 'service-type' | 'service-session-affinity' | 'service-ports';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {

@@ -127,7 +127,15 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return typeof e.value === 'number'
         ? { summary: 'must be a port number from 1 to 65535 (left out, it is the port)', fix: "Write the container's port number, or the name of the container's port." }
         : { summary: "must be a port number or the name of a container's port: an IANA service name of at most 15 lowercase letters, digits and '-'", fix: "Write the container port's number, or give the container's port a name of at most 15 characters and use it here." };
+    case 'service-ports':
+      return {
+        summary: 'is missing or empty: a Service needs at least one port, unless it is headless (clusterIP: None) or of type ExternalName',
+        fix: "Add the port clients connect to, such as ports: [{ port: 80, targetPort: 8080 }], or write clusterIP: 'None' for a headless Service.",
+      };
     case 'service-node-port':
+      if (e.type === 'Duplicate value') {
+        return { summary: 'is the node port of another port of this Service too, with the same protocol: a node binds it once', fix: 'Give each port its own nodePort, or drop nodePort to have one allocated.' };
+      }
       return { summary: 'is set on a ClusterIP Service (the type it has when left out), which opens no port on the nodes', fix: "Write type: 'NodePort' (or 'LoadBalancer'), or drop nodePort." };
     case 'service-type':
       return { summary: 'must be "ClusterIP", "NodePort", "LoadBalancer" or "ExternalName"', fix: 'Write one of them (case matters), or drop it for ClusterIP.' };
