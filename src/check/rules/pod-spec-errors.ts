@@ -1,4 +1,5 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
+import { validatePodDNSConfig } from './pod-spec-dns';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
@@ -47,7 +48,7 @@ export type PodSpecCheck =
   | 'toleration' | 'topology-spread' | 'affinity'
   | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
   | 'service-type' | 'service-session-affinity' | 'service-ports'
-  | 'security-id' | 'seccomp-profile';
+  | 'security-id' | 'seccomp-profile' | 'dns-config';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -258,6 +259,7 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
   // the pod's security context (`pod-spec-security-context.ts`)
   validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found);
+  validatePodDNSConfig(spec, at, found);
   return found;
 }
 

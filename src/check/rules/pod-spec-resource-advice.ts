@@ -134,6 +134,11 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     }
     case 'seccomp-profile':
       return explainSeccomp(e);
+    case 'dns-config':
+      return {
+        summary: "is missing: a pod of dnsPolicy: None resolves names only through its dnsConfig's nameservers",
+        fix: "Give it dnsConfig: { nameservers: ['10.0.0.10'] } (one to three), or drop dnsPolicy for the cluster's DNS (ClusterFirst).",
+      };
     case 'service-ports':
       return {
         summary: 'is missing or empty: a Service needs at least one port, unless it is headless (clusterIP: None) or of type ExternalName',
