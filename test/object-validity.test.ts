@@ -11,8 +11,10 @@ function routing() {
   return { app, chart: new RuntimeRouting(new Capability(app, 'cdn'), 'Routing') };
 }
 
-function object(scope: RuntimeRouting, id: string, apiVersion: string, kind: string, metadata: Record<string, unknown>): ApiObject {
-  return new ApiObject(scope, id, { apiVersion, kind, metadata });
+function object(
+  scope: RuntimeRouting, id: string, apiVersion: string, kind: string, metadata: Record<string, unknown>, spec?: Record<string, unknown>,
+): ApiObject {
+  return new ApiObject(scope, id, { apiVersion, kind, metadata, ...(spec ? { spec } : {}) });
 }
 
 /** The CAP010 violations of a synth, messages only. */
@@ -80,7 +82,7 @@ describe('CAP010: names', () => {
 
   test('a Service name starting with a digit is refused: services are DNS-1035 labels', () => {
     const { app, chart } = routing();
-    object(chart, 'Svc', 'v1', 'Service', { name: '1web', namespace: 'edge' });
+    object(chart, 'Svc', 'v1', 'Service', { name: '1web', namespace: 'edge' }, { ports: [{ port: 80 }] });
 
     expect(invalid(app.synthesize().violations)).toEqual([
       "invalid object: 'metadata.name' (\"1web\") of Service edge/1web declared by 'cdn/Routing/Svc' must be a DNS-1035 label of at most 63 characters (lowercase letters, digits and '-', starting with a letter and ending with a letter or digit) such as \"web\", but it starts with \"1\". Rename the object.",
@@ -143,7 +145,8 @@ describe('CAP010: shape', () => {
   test('a valid object of every kind in the name table passes', () => {
     const { app, chart } = routing();
     object(chart, 'Ns', 'v1', 'Namespace', { name: 'edge' });
-    object(chart, 'Svc', 'v1', 'Service', { name: 'web', namespace: 'edge' });
+    // (the API server refuses a Service without ports: podspec3-services)
+    object(chart, 'Svc', 'v1', 'Service', { name: 'web', namespace: 'edge' }, { ports: [{ port: 80 }] });
     object(chart, 'Db', 'apps/v1', 'StatefulSet', { name: 'db', namespace: 'edge' });
     object(chart, 'Cron', 'batch/v1', 'CronJob', { name: 'nightly', namespace: 'edge' });
     object(chart, 'Role', 'rbac.authorization.k8s.io/v1', 'Role', { name: 'edge:reader', namespace: 'edge' });

@@ -117,7 +117,7 @@ describe('properties', () => {
     const portNum = fc.integer({ min: 1, max: 65535 });
     const ianaName = fc.stringMatching(/^[a-z]([a-z0-9]{0,6}(-[a-z0-9]{1,6})?)$/);
     const target = fc.oneof(portNum, ianaName, fc.constant(undefined));
-    fc.assert(fc.property(fc.uniqueArray(fc.tuple(name, portNum, target, fc.constantFrom('TCP', 'UDP', 'SCTP')), { selector: ([n]) => n, maxLength: 4 }), fc.constantFrom('ClusterIP', 'NodePort', 'LoadBalancer'),
+    fc.assert(fc.property(fc.uniqueArray(fc.tuple(name, portNum, target, fc.constantFrom('TCP', 'UDP', 'SCTP')), { selector: ([n]) => n, minLength: 1, maxLength: 4 }), fc.constantFrom('ClusterIP', 'NodePort', 'LoadBalancer'),
       (ports, type) => {
         expect(errorsOf({ type, ports: ports.map(([n, p, t, protocol]) => ({ name: n, port: p, targetPort: t, protocol })) })).toEqual([]);
       }));

@@ -1,7 +1,9 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
+import { validatePodDNSConfig } from './pod-spec-dns';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
+import { validateContainerSecurityContext, validatePodSecurityContext } from './pod-spec-security-context';
 import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
 import { validateVolumeFiles } from './pod-spec-volume-sources';
 import { isMap } from '../../private/maps';
@@ -45,7 +47,8 @@ export type PodSpecCheck =
   | 'volume-field-ref' | 'volume-resource-ref' | 'downward-file' | 'file-mode'
   | 'toleration' | 'topology-spread' | 'affinity'
   | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
-  | 'service-type' | 'service-session-affinity';
+  | 'service-type' | 'service-session-affinity' | 'service-ports'
+  | 'security-id' | 'seccomp-profile' | 'dns-config';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -254,6 +257,9 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validateAffinity(spec.affinity, [...at, 'affinity'], found);
   validateTopologySpreadConstraints(spec.topologySpreadConstraints, [...at, 'topologySpreadConstraints'], found);
   validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
+  // the pod's security context (`pod-spec-security-context.ts`)
+  validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found);
+  validatePodDNSConfig(spec, at, found);
   return found;
 }
 
@@ -319,6 +325,7 @@ function validateContainerCommon(c: unknown, at: readonly string[], ctx: PodCont
   if (pull && !['Always', 'IfNotPresent', 'Never'].includes(pull)) {
     found.push({ at: [...at, 'imagePullPolicy'], type: 'Unsupported value', value: pull, detail: 'supported values: "Always", "IfNotPresent", "Never"', check: 'pull-policy' });
   }
+  validateContainerSecurityContext(c.securityContext, [...at, 'securityContext'], found);
 }
 
 /** `validateContainerPorts`. */

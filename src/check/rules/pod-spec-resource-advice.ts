@@ -127,7 +127,27 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return typeof e.value === 'number'
         ? { summary: 'must be a port number from 1 to 65535 (left out, it is the port)', fix: "Write the container's port number, or the name of the container's port." }
         : { summary: "must be a port number or the name of a container's port: an IANA service name of at most 15 lowercase letters, digits and '-'", fix: "Write the container port's number, or give the container's port a name of at most 15 characters and use it here." };
+    case 'security-id': {
+      const field = e.at[e.at.length - 1];
+      const noun = /^\d+$/.test(field) ? 'a group ID' : field === 'runAsUser' ? 'a user ID' : 'a group ID';
+      return { summary: `must be ${noun}: a number from 0 to 2147483647`, fix: 'Write a number from 0 to 2147483647 (0 is root; an unprivileged ID is 1000 or more), or drop it for the image\'s own.' };
+    }
+    case 'seccomp-profile':
+      return explainSeccomp(e);
+    case 'dns-config':
+      return {
+        summary: "is missing: a pod of dnsPolicy: None resolves names only through its dnsConfig's nameservers",
+        fix: "Give it dnsConfig: { nameservers: ['10.0.0.10'] } (one to three), or drop dnsPolicy for the cluster's DNS (ClusterFirst).",
+      };
+    case 'service-ports':
+      return {
+        summary: 'is missing or empty: a Service needs at least one port, unless it is headless (clusterIP: None) or of type ExternalName',
+        fix: "Add the port clients connect to, such as ports: [{ port: 80, targetPort: 8080 }], or write clusterIP: 'None' for a headless Service.",
+      };
     case 'service-node-port':
+      if (e.type === 'Duplicate value') {
+        return { summary: 'is the node port of another port of this Service too, with the same protocol: a node binds it once', fix: 'Give each port its own nodePort, or drop nodePort to have one allocated.' };
+      }
       return { summary: 'is set on a ClusterIP Service (the type it has when left out), which opens no port on the nodes', fix: "Write type: 'NodePort' (or 'LoadBalancer'), or drop nodePort." };
     case 'service-type':
       return { summary: 'must be "ClusterIP", "NodePort", "LoadBalancer" or "ExternalName"', fix: 'Write one of them (case matters), or drop it for ClusterIP.' };
@@ -216,4 +236,16 @@ function explainAffinity(e: PodSpecError): { summary: string; fix: string } {
   if (d === 'can not be empty') return { summary: 'is missing: a pod affinity term groups nodes by the values of a node label', fix: "Write a node label, such as topologyKey: 'kubernetes.io/hostname'." };
   if (e.at[e.at.length - 1] === 'key' || e.at[e.at.length - 1] === 'topologyKey') return { summary: 'is no label key (a qualified name)', fix: 'Write a node label key, such as topology.kubernetes.io/zone.' };
   return { summary: 'is no label value: at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit', fix: 'Write a value a node label can have.' };
+}
+
+/** The summary and fix of a seccomp profile error. */
+function explainSeccomp(e: PodSpecError): { summary: string; fix: string } {
+  if (e.at[e.at.length - 1] === 'type') {
+    return e.type === 'Required value'
+      ? { summary: 'is missing: a seccompProfile needs its type', fix: "Write type: 'RuntimeDefault' (or 'Localhost' with a localhostProfile, or 'Unconfined')." }
+      : { summary: 'must be "RuntimeDefault", "Localhost" or "Unconfined"', fix: 'Write one of them (case matters).' };
+  }
+  if (e.type === 'Required value') return { summary: 'is missing: a seccompProfile of type Localhost names its profile file', fix: "Write the profile's path relative to the kubelet's seccomp directory, such as localhostProfile: 'profiles/audit.json'." };
+  if (e.detail === 'can only be set when seccomp type is Localhost') return { summary: 'is set on a seccompProfile whose type is not Localhost', fix: "Drop localhostProfile, or write type: 'Localhost'." };
+  return { summary: "must be a relative path without '..', inside the kubelet's seccomp directory", fix: "Write the profile's path relative to that directory, such as 'profiles/audit.json'." };
 }
