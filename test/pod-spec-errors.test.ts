@@ -185,6 +185,16 @@ describe('TestValidateVolumeMounts', () => {
     expect(mountErrors([{ name: 'abc-123', mountPath: '/bab', subPath: 'baz', subPathExpr: '$(POD_NAME)' }], []))
       .toEqual(['field[0].subPathExpr: Invalid value: "$(POD_NAME)": subPathExpr and subPath are mutually exclusive']);
   });
+
+  // validatePathNoBacksteps splits `filepath.ToSlash(targetPath)` on '/': on the Linux API server ToSlash changes
+  // nothing, so a backslash is part of a name, and `a\..\b` holds no '..' element (validation.go, v1.30).
+  test('a backslash is no separator to the API server: a\\..\\b is accepted as a subPath and a devicePath', () => {
+    expect(mountErrors([{ name: 'abc-123', mountPath: '/bab', subPath: 'a\\..\\b' }], [])).toEqual([]);
+    expect(under(podErrors({
+      volumes: [{ name: 'abc', persistentVolumeClaim: { claimName: 'c' } }],
+      containers: [{ name: 'ctr', image: 'image', volumeDevices: [{ name: 'abc', devicePath: 'dev\\..\\sda' }] }],
+    }), 'spec.containers[0].volumeDevices')).toEqual([]);
+  });
 });
 
 describe('TestAlphaValidateVolumeDevices', () => {

@@ -91,9 +91,10 @@ function privilegedAt(mountsAt: readonly string[]): readonly string[] {
   return [...mountsAt.slice(0, -1), 'securityContext', 'privileged'];
 }
 
+/** Split on '/' alone, as `validatePathNoBacksteps` does on the Linux API server (`filepath.ToSlash` changes nothing there). */
 function validateLocalDescendingPath(path: string, at: readonly string[], element: readonly string[], found: Found): void {
   if (path.startsWith('/')) found.push({ at, type: 'Invalid value', value: path, detail: 'must be a relative path', check: 'sub-path', depends: [element] });
-  if (path.replace(/\\/g, '/').split('/').includes('..')) found.push({ at, type: 'Invalid value', value: path, detail: "must not contain '..'", check: 'sub-path', depends: [element] });
+  if (path.split('/').includes('..')) found.push({ at, type: 'Invalid value', value: path, detail: "must not contain '..'", check: 'sub-path', depends: [element] });
 }
 
 /**
@@ -127,7 +128,7 @@ export function validateVolumeDevices(
     const path = d.devicePath;
     if (path === undefined || path === null || path === '') {
       found.push({ at: [...dAt, 'devicePath'], type: 'Required value', check: 'device-path' });
-    } else if (typeof path === 'string' && path.replace(/\\/g, '/').split('/').includes('..')) {
+    } else if (typeof path === 'string' && path.split('/').includes('..')) {
       found.push({ at: [...dAt, 'devicePath'], type: 'Invalid value', value: path, detail: "can not contain backsteps ('..')", check: 'device-path' });
     }
     if (typeof name === 'string' && mountMap.has(name)) {
