@@ -662,7 +662,7 @@ describe('server-side apply leaves, through contributions', () => {
   test('a contribution adding a key to a declared Service spec.selector conflicts with the declarer', () => {
     // GIVEN a Service selecting app=web
     const { app, routing, teamA } = fixture();
-    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { selector: { app: 'web' } } });
+    const svc = new ApiObject(routing, 'Svc', { ...SERVICE, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
 
     // WHEN
     new Contribution(teamA, 'Fields', { target: svc, fields: { spec: { selector: { tier: 'edge' } } } });

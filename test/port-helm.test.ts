@@ -104,7 +104,9 @@ function helmRelease(app: CapabilityApp, all: boolean): void {
   const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
   if (!all) return;
   for (const [letter, apiVersion, kind] of HELM_OBJECTS) {
-    new ApiObject(chart, objectName(letter), { apiVersion, kind, metadata: { name: objectName(letter) } });
+    // a Service needs a port, as the API server requires (spec.ports: Required value)
+    const spec = kind === 'Service' ? { spec: { ports: [{ port: 80 }] } } : {};
+    new ApiObject(chart, objectName(letter), { apiVersion, kind, metadata: { name: objectName(letter) }, ...spec });
   }
 }
 
