@@ -37,9 +37,23 @@ function callThrough(steps: readonly Step[], inner: () => void): void {
   next();
 }
 
+/**
+ * A name usable as both a function's and a class's name: `name` with other characters as `_`, and prefixed
+ * when it starts with a digit or is a reserved word (`do`, `if`, or `let`, `eval` in a class's strict code).
+ */
 function identifier(name: string): string {
   const id = name.replace(/[^A-Za-z0-9_$]/g, '_');
-  return /^[A-Za-z_$]/.test(id) ? id : `f${id}`;
+  return /^[A-Za-z_$]/.test(id) && declarable(id) ? id : `f${id}`;
+}
+
+/** Whether `id` can name a sloppy-mode function and a class. */
+function declarable(id: string): boolean {
+  try {
+    new vm.Script(`(function ${id}() {}); (class ${id} {});`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const files = fc.oneof(
@@ -106,6 +120,14 @@ describe('stackLines', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('a reserved word as a generated name is declared prefixed (fast-check seed -1580615515 ran `function do()`)', () => {
+    expect(['do', 'if', 'let', 'eval', 'yield', 'main', '9a'].map(identifier)).toEqual(['fdo', 'fif', 'flet', 'feval', 'fyield', 'main', 'f9a']);
+    withNodeFormatting(() => {
+      const [holder] = twins([{ kind: 'named', file: '/app/main.js', name: 'do' }, { kind: 'construct', file: '/app/main.js', name: 'let' }], 0);
+      expect([...structuredLines(holder)]).toEqual([]);
+    });
   });
 
   test('a stack already read whole is read as it was formatted then', () => {
