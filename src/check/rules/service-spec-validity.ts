@@ -130,7 +130,7 @@ function allServiceErrors(manifest: unknown): PodSpecError[] {
 export const serviceSpecValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'service spec validity',
-  explanation: "A Service must pass the API server's validation (at least one port, names, numbers, protocols, target ports, node ports unique and not on a ClusterIP Service; cluster IPs and families, external IPs, source ranges, traffic policies, external name, selector); server-side apply accepts what validation refuses, so the apply fails at deploy time.",
+  explanation: "A Service must pass the API server's validation (its ports, type, cluster IPs and families, external IPs, load balancer fields, traffic policies, external name, selector); server-side apply accepts what validation refuses, so the apply fails at deploy time.",
   run: ({ facts }) => {
     const writersAt = fieldWriters(facts);
     const found: RuleFinding[] = [];
