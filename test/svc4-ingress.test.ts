@@ -139,6 +139,29 @@ describe('properties', () => {
   });
 });
 
+describe('the class annotation', () => {
+  test('a kubernetes.io/ingress.class annotation that names another class than ingressClassName is refused; the same class passes', () => {
+    const of = (annotation: string) => ingressErrors({ metadata: { annotations: { 'kubernetes.io/ingress.class': annotation } }, spec: { defaultBackend: backend, ingressClassName: 'nginx' } }).map(apiServerText);
+
+    expect(of('traefik')).toEqual(['annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified']);
+    expect(of('nginx')).toEqual([]);
+  });
+
+  test('in a synth, the annotation is named where it is written', () => {
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Edge', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'edge', namespace: 'shop', annotations: { 'kubernetes.io/ingress.class': 'traefik' } },
+      spec: { defaultBackend: backend, ingressClassName: 'nginx' },
+    });
+
+    expect(ingressFindings(app)).toEqual([
+      "CAP010 invalid object: 'metadata.annotations[\"kubernetes.io/ingress.class\"]' (\"traefik\") of networking.k8s.io/Ingress shop/edge declared by 'shop/Routing/Edge' names another class than spec.ingressClassName, which replaces this annotation; the API server refuses it: annotations.kubernetes.io/ingress.class: Invalid value: \"traefik\": must match `ingressClassName` when both are specified. Drop the kubernetes.io/ingress.class annotation, or give it the same class.",
+    ]);
+  });
+});
+
 describe('one cause, one refusal', () => {
   test('a backend naming a Service of the composition whose name is refused is not refused again; one naming no declared Service is', () => {
     const { app, chart } = routing();

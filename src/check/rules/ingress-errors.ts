@@ -7,7 +7,8 @@ import { isMap } from '../../private/maps';
  * What the Kubernetes 1.30 API server refuses in an Ingress (networking.k8s.io/v1) spec, ported from kubernetes
  * `pkg/apis/networking/validation/validation.go` (`ValidateIngressCreate`, `ValidateIngressSpec`,
  * `validateIngressRules`, `validateHTTPIngressRuleValue`, `validateHTTPIngressPath`, `validateIngressBackend`,
- * `validateIngressTypedLocalObjectReference`, `validateIngressTLS`), read in a later copy whose functions are 1.30's
+ * `validateIngressTypedLocalObjectReference`, `validateIngressTLS`; the class annotation's agreement with
+ * `ingressClassName`, at the path `annotations.kubernetes.io/ingress.class` as the API server prints it), read in a later copy whose functions are 1.30's
  * but for two later options, taken at their 1.30 behaviour: a backend Service's name is a DNS-1035 label
  * (`ValidateServiceName`; the 1.34 `RelaxedServiceNameValidation` gate takes a DNS-1123 label), and a TLS entry's
  * `secretName` is not judged here. The v1 API defaults nothing in these fields (no `pathType`), so the manifest is read
@@ -16,6 +17,8 @@ import { isMap } from '../../private/maps';
  */
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
+/** The class annotation `ingressClassName` replaced. */
+const CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 const INVALID_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
 const INVALID_SUFFIXES = ['/..', '/.'];
 
@@ -63,6 +66,20 @@ export function ingressErrors(manifest: unknown): PodSpecError[] {
   });
   if (typeof spec.ingressClassName === 'string') {
     for (const msg of isDNS1123Subdomain(spec.ingressClassName)) found.push({ at: ['spec', 'ingressClassName'], type: 'Invalid value', value: spec.ingressClassName, detail: msg, check: 'ingress-class' });
+  }
+  // ValidateIngressCreate: the deprecated class annotation, when beside ingressClassName, names the same class
+  const annotations = isMap(manifest.metadata) && isMap(manifest.metadata.annotations) ? manifest.metadata.annotations : {};
+  const annotated = annotations[CLASS_ANNOTATION];
+  if (typeof annotated === 'string' && typeof spec.ingressClassName === 'string' && annotated !== spec.ingressClassName) {
+    found.push({
+      at: ['annotations', CLASS_ANNOTATION],
+      field: ['metadata', 'annotations', CLASS_ANNOTATION],
+      type: 'Invalid value',
+      value: annotated,
+      detail: 'must match `ingressClassName` when both are specified',
+      check: 'ingress-class',
+      depends: [['spec', 'ingressClassName']],
+    });
   }
   return found;
 }

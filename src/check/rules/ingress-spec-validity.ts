@@ -21,6 +21,7 @@ export function explainIngress(e: PodSpecError): { summary: string; fix: string 
     case 'ingress-tls':
       return { summary: "must be a DNS-1123 subdomain, or '*.' and one (a wildcard only as the whole first label)", fix: 'Write the host name the certificate covers, such as shop.example.com or *.example.com.' };
     case 'ingress-class':
+      if (detail.startsWith('must match')) return { summary: 'names another class than spec.ingressClassName, which replaces this annotation', fix: 'Drop the kubernetes.io/ingress.class annotation, or give it the same class.' };
       return { summary: "must be a DNS-1123 subdomain: the name of an IngressClass (lowercase letters, digits, '-' and '.')", fix: 'Name the IngressClass as it is in the cluster, such as nginx.' };
     case 'ingress-path':
       if (e.type === 'Required value' && e.at[e.at.length - 1] === 'paths') return { summary: 'is missing or empty: an http rule needs at least one path', fix: "Add a path, such as { path: '/', pathType: 'Prefix', backend }." };
