@@ -20,6 +20,7 @@ import { hookDeletePolicyWarnings } from './rules/hook-delete-policies';
 import { hookGenerateNames } from './rules/hook-generate-names';
 import { hookPhases } from './rules/hook-phases';
 import { identityRewrites } from './rules/identity-rewrites';
+import { ingressSpecValidity } from './rules/ingress-spec-validity';
 import { jsonValues } from './rules/json-values';
 import { listDocuments } from './rules/list-documents';
 import { lockFile } from './rules/lock-file';
@@ -122,6 +123,7 @@ export const RULES: readonly Rule[] = [
   statefulSetPodSpecs,
   statefulSetRestartPolicy,
   serviceSpecValidity,
+  ingressSpecValidity,
   nestingDepth,
   jsonValues,
   contractShapes,

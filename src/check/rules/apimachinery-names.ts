@@ -65,6 +65,36 @@ export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? [] : [PORT_RANGE];
 }
 
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_ERR = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/** `validation.IsDNS1035Label`: a Service's name, and the Service an Ingress backend names. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!DNS1035_LABEL.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const WILDCARD_DNS1123_SUBDOMAIN = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+const WILDCARD_DNS1123_SUBDOMAIN_ERR = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+
+/** `validation.IsWildcardDNS1123Subdomain`: `*.` and a DNS-1123 subdomain (an Ingress host with a wildcard). */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!WILDCARD_DNS1123_SUBDOMAIN.test(value)) errs.push(regexError(WILDCARD_DNS1123_SUBDOMAIN_ERR, WILDCARD_DNS1123_SUBDOMAIN_FMT, '*.example.com'));
+  return errs;
+}
+
+/** `path.IsValidPathSegmentName` (apimachinery `pkg/api/validation/path`): not '.' or '..', without '/' or '%'. */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";

@@ -48,6 +48,8 @@ export type PodSpecCheck =
   | 'toleration' | 'topology-spread' | 'affinity'
   | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
   | 'service-type' | 'service-session-affinity' | 'service-ports'
+  | 'service-cluster-ip' | 'service-ip-family' | 'service-external-ip' | 'service-source-range' | 'service-load-balancer' | 'service-traffic-policy' | 'service-health-check' | 'service-external-name' | 'service-affinity-config' | 'service-selector' | 'service-app-protocol'
+  | 'ingress-rules' | 'ingress-host' | 'ingress-path' | 'ingress-backend' | 'ingress-tls' | 'ingress-class'
   | 'security-id' | 'seccomp-profile' | 'dns-config';
 
 /** One error the API server would return for a pod spec. */

@@ -55,6 +55,8 @@ export interface PodSpecFindingOptions {
   readonly refusal?: (errors: readonly PodSpecError[]) => string;
   /** The errors of the object, in the API server's words: `podSpecErrors` of its pod spec at `place` unless given. */
   readonly errors?: (manifest: unknown) => PodSpecError[];
+  /** What is wrong in the rule's words, and what to write instead, for an error the pod spec's words do not cover. */
+  readonly explain?: (e: PodSpecError) => { summary: string; fix: string } | undefined;
 }
 
 /**
@@ -78,7 +80,7 @@ export function podSpecFindings(
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const refusal = options.refusal ?? ((group: readonly PodSpecError[]) => `the API server refuses it: ${group.map(apiServerText).join('; ')}`);
-  return [...groups.values()].map((group) => describe(object, group, topology, writersAt, refusal(group)));
+  return [...groups.values()].map((group) => describe(object, group, topology, writersAt, refusal(group), options.explain));
 }
 
 /**
@@ -116,7 +118,7 @@ function meaningful(value: unknown): boolean {
 
 function describe(
   object: ObjectFact, errors: readonly PodSpecError[], topology: FieldTopology, writersAt: (object: ObjectFact, field: string) => Writer[],
-  refusal: string,
+  refusal: string, explainOther?: PodSpecFindingOptions['explain'],
 ): RuleFinding {
   const e = errors[0];
   const at = e.field ?? e.at;
@@ -131,7 +133,7 @@ function describe(
   const others = element.filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
   const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
   const plus = object.declarer !== object.path;
-  const { summary, fix } = explain(e, value, object, topology, plus);
+  const { summary, fix } = explainOther?.(e) ?? explain(e, value, object, topology, plus);
   return {
     message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],

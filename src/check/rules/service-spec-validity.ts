@@ -2,6 +2,7 @@ import { isDNS1123Label, isValidPortName, isValidPortNum } from './apimachinery-
 import type { PodSpecError } from './pod-spec-errors';
 import { podSpecFindings } from './pod-spec-validity';
 import { fieldWriters } from './scalar-types';
+import { explainServiceAddress, serviceAddressErrors } from './service-spec-addresses';
 import { appendAll } from '../../private/append';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
@@ -16,9 +17,10 @@ import { defineRule, RuleFinding } from '../rule';
  * A Service without ports is refused (`spec.ports: Required value`) unless it is headless or an ExternalName; ports a
  * later step adds (a `Contribution`) are in the merged manifest, ports a `RuntimeWriter` writes leave it unjudged.
  *
- * Left out: a port without a name beside others (`merged-contradictions` names it), two ports of one port and protocol
- * (server-side apply's duplicate key), cluster IPs and IP families, external IPs, source ranges, traffic policies and
- * the load balancer's fields, and what the API server allocates rather than validates: a node port outside the
+ * Its cluster IPs and IP families, external IPs, source ranges, traffic policies and the load balancer's fields are
+ * `service-spec-addresses.ts`'. Left out: a port without a name beside others (`merged-contradictions` names it), two
+ * ports of one port and protocol (server-side apply's duplicate key), and what the API server allocates rather than
+ * validates: a node port outside the
  * cluster's `--service-node-port-range` (30000-32767 by default; validation takes any number, the allocator refuses
  * it with "provided port is not in the valid range") and a node port another Service holds.
  */
@@ -112,6 +114,11 @@ function isHeadless(spec: Record<string, unknown>): boolean | undefined {
 /** Where `podSpecFindings` reads a Service: its own errors, not a pod spec's. */
 const SERVICE_PLACE = { at: ['spec'], isPod: false } as const;
 
+/** Every error the API server returns for the Service `manifest`: its ports', then the rest of its spec's. */
+function allServiceErrors(manifest: unknown): PodSpecError[] {
+  return [...serviceErrors(manifest), ...serviceAddressErrors(manifest)];
+}
+
 /**
  * `CAP010`: a Service the Kubernetes 1.30 API server refuses for its ports (a name that is no DNS-1123 label or
  * repeats, a port number out of range, a protocol other than TCP, UDP and SCTP, a target port that is no port number
@@ -123,13 +130,13 @@ const SERVICE_PLACE = { at: ['spec'], isPod: false } as const;
 export const serviceSpecValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'service spec validity',
-  explanation: "A Service's ports must pass the API server's validation (at least one port, names, numbers, protocols, target ports, node ports unique and not on a ClusterIP Service); server-side apply accepts what validation refuses, so the apply fails at deploy time.",
+  explanation: "A Service must pass the API server's validation (its ports, type, cluster IPs and families, external IPs, load balancer fields, traffic policies, external name, selector); server-side apply accepts what validation refuses, so the apply fails at deploy time.",
   run: ({ facts }) => {
     const writersAt = fieldWriters(facts);
     const found: RuleFinding[] = [];
     facts.objects.forEach((object, index) => {
       if (object.duplicateOf !== undefined || object.identity.group !== '' || object.identity.kind !== 'Service') return;
-      appendAll(found, podSpecFindings(facts, index, SERVICE_PLACE, writersAt, { errors: serviceErrors }));
+      appendAll(found, podSpecFindings(facts, index, SERVICE_PLACE, writersAt, { errors: allServiceErrors, explain: explainServiceAddress }));
     });
     return found;
   },
