@@ -56,3 +56,37 @@ export function withPolicyUnits(lock: Lock): Lock {
     edges: lock.edges.map(([from, to, reason]): [number, number, string] => [from + shift, to + shift, reason]),
   };
 }
+
+/** An object a field-ownership binding selects: the resource's group and plural, its namespace ('' when cluster-scoped) and name. */
+export function boundObjectKey(group: string, resource: string, namespace: string, name: string): string {
+  return JSON.stringify([group, resource, namespace, name]);
+}
+
+const BINDING_PREFIX = `${policyUnitId({ kind: 'ValidatingAdmissionPolicyBinding', name: '' })}`;
+const RULE = 'spec.matchResources.resourceRules[0]';
+const NAMES = new RegExp(`^${RULE.replace(/[.[\]]/g, '\\$&')}\\.resourceNames\\[\\d+\\]$`);
+const NAMESPACES = /^spec\.matchResources\.namespaceSelector\.matchExpressions\[0\]\.values\[\d+\]$/;
+
+/**
+ * The objects each field-ownership binding of the lock selects, by the binding's name: its resource's names
+ * times the namespaces of its `namespaceSelector` (`boundObjectKey`). A binding the lock records by name only
+ * (a lock written before the policies were units) selects none the lock knows of.
+ *
+ * @param lock the previous release's lock
+ * @returns the binding names, each with the keys of its objects
+ */
+export function lockedBindingObjects(lock: Lock | undefined): ReadonlyMap<string, ReadonlySet<string>> {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const unit of lock?.units ?? []) {
+    if (!unit.id.startsWith(BINDING_PREFIX) || unit.values === undefined) continue;
+    const values = unit.values;
+    const group = String(values[`${RULE}.apiGroups[0]`] ?? '');
+    const resource = String(values[`${RULE}.resources[0]`] ?? '');
+    const names = Object.keys(values).filter((k) => NAMES.test(k)).map((k) => String(values[k]));
+    const namespaces = Object.keys(values).filter((k) => NAMESPACES.test(k)).map((k) => String(values[k]));
+    const keys = new Set<string>();
+    for (const namespace of namespaces.length > 0 ? namespaces : ['']) for (const name of names) keys.add(boundObjectKey(group, resource, namespace, name));
+    out.set(unit.id.slice(BINDING_PREFIX.length), keys);
+  }
+  return out;
+}

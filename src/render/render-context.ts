@@ -70,7 +70,7 @@ export function renderContext(
 ): RenderContext {
   const previous = locked && withPolicyUnits(locked);
   const plan = planSteps(facts, (stack) => deployFile(facts, stack));
-  const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce) : plan;
+  const { steps, runtimeFiles } = enforce ? withEnforcement(plan, facts, enforce, previous) : plan;
   const yaml = new Map<ObjectFact, string>();
   for (const { objects } of runtimeFiles) for (const o of objects) yaml.set(o, toYaml(o.manifest));
   const runtimeWriters = runtimeWriterRecords(facts.runtimeWriters, facts.objects, (w) => runtimeFieldManager(w.path, w.manager));

@@ -1,10 +1,12 @@
 import { admissionPolicies } from './admission-policy';
+import { applyOrder } from './binding-order';
 import type { EnforceOptions } from './enforce-options';
 import { ownershipMapOf } from './ownership-map';
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { describeIdentity, groupKind, identityKey, ObjectIdentity } from '../../collect/object-identity';
 import { slug } from '../../private/names';
-import { FIELD_OWNERSHIP_STEP } from '../../release/locked-policies';
+import type { Lock } from '../../release/lock';
+import { FIELD_OWNERSHIP_STEP, lockedBindingObjects } from '../../release/locked-policies';
 import type { PlanStep, RuntimeFile, StepPlan } from '../plan-steps';
 
 /** The id of the runtime step that holds the field-ownership policies, and the declarer of its objects. */
@@ -17,16 +19,20 @@ export const ENFORCEMENT_REASON = 'field-ownership policy before the objects it 
  * The plan with the admission policies that enforce the ownership map
  * (`CapabilityApp` prop `enforce`) as a runtime step of its own, before every
  * runtime step (its file sorts first: `runtime/0000-field-ownership.yaml`),
- * and every runtime step that holds a protected object waiting for it.
+ * and every runtime step that holds a protected object waiting for it. The step's file holds the policies
+ * first, then the bindings, each binding that gains an object of the previous release's bindings before the one
+ * that lets it go (`applyOrder`).
  *
  * @param plan the steps and runtime files of the composition
  * @param facts what collect found
  * @param options the deployer and the validation actions
+ * @param previous the previous release's lock, which tells the objects of its bindings
  * @returns the plan unchanged when no object has an owned leaf
  */
-export function withEnforcement(plan: StepPlan, facts: Facts, options: EnforceOptions): StepPlan {
+export function withEnforcement(plan: StepPlan, facts: Facts, options: EnforceOptions, previous?: Lock): StepPlan {
   const map = ownershipMapOf(facts, options.deployer, options.resources);
-  const manifests = admissionPolicies(map, { validationActions: options.validationActions ?? ['Deny'], namePrefix: namePrefixOf(facts) });
+  const rendered = admissionPolicies(map, { validationActions: options.validationActions ?? ['Deny'], namePrefix: namePrefixOf(facts) });
+  const manifests = applyOrder(rendered, lockedBindingObjects(previous));
   const firstRuntime = plan.steps.findIndex((s) => s.lifecycle === 'runtime');
   if (manifests.length === 0 || firstRuntime === -1) return plan;
 
