@@ -1,5 +1,6 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validatePodDNSConfig } from './pod-spec-dns';
+import { validatePodIdentity } from './pod-spec-identity';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
@@ -48,7 +49,9 @@ export type PodSpecCheck =
   | 'toleration' | 'topology-spread' | 'affinity'
   | 'service-port-name' | 'service-port' | 'service-protocol' | 'service-target-port' | 'service-node-port'
   | 'service-type' | 'service-session-affinity' | 'service-ports'
-  | 'security-id' | 'seccomp-profile' | 'dns-config';
+  | 'security-id' | 'seccomp-profile' | 'dns-config'
+  | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
+  | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -258,8 +261,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validateTopologySpreadConstraints(spec.topologySpreadConstraints, [...at, 'topologySpreadConstraints'], found);
   validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
   // the pod's security context (`pod-spec-security-context.ts`)
-  validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found);
+  validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found, spec);
   validatePodDNSConfig(spec, at, found);
+  // its hostname, subdomain, host aliases and priority class (`pod-spec-identity.ts`)
+  validatePodIdentity(spec, at, found);
   return found;
 }
 

@@ -1,4 +1,9 @@
+import { explainAppArmor } from './pod-spec-apparmor';
+import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
+import { explainPodIdentity } from './pod-spec-identity';
+import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
+import { explainSysctl } from './pod-spec-sysctls';
 
 /*
  * What the pod spec rule says about the errors of `pod-spec-resources.ts` (a container's resources, its env's
@@ -134,6 +139,27 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     }
     case 'seccomp-profile':
       return explainSeccomp(e);
+    case 'sysctl':
+      return explainSysctl(e);
+    case 'apparmor-profile':
+      return explainAppArmor(e);
+    case 'privilege-escalation':
+      return explainPrivilegeEscalation(e);
+    case 'fs-group-change-policy': {
+      const near = ['Always', 'OnRootMismatch'].find((v) => v.toLowerCase() === String(e.value ?? '').toLowerCase());
+      return { summary: 'must be "OnRootMismatch" or "Always"', fix: near ? `Write "${near}".` : 'Write one of them (case matters), or drop it for Always.' };
+    }
+    case 'share-process-namespace':
+      return { summary: 'is true in a pod of hostPID: true, which shares the node\'s process namespace already', fix: 'Drop one of shareProcessNamespace and hostPID.' };
+    case 'dns-policy':
+    case 'dns-nameservers':
+    case 'dns-searches':
+    case 'dns-options':
+      return explainDNS(e);
+    case 'pod-hostname':
+    case 'priority-class-name':
+    case 'host-alias':
+      return explainPodIdentity(e);
     case 'dns-config':
       return {
         summary: "is missing: a pod of dnsPolicy: None resolves names only through its dnsConfig's nameservers",
