@@ -51,7 +51,8 @@ export type PodSpecCheck =
   | 'service-type' | 'service-session-affinity' | 'service-ports'
   | 'security-id' | 'seccomp-profile' | 'dns-config'
   | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
-  | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias';
+  | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
+  | 'label-selector';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {

@@ -2,6 +2,7 @@ import { explainAppArmor } from './pod-spec-apparmor';
 import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
 import { explainPodIdentity } from './pod-spec-identity';
+import { explainLabelSelector } from './pod-spec-label-selectors';
 import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
 import { explainSysctl } from './pod-spec-sysctls';
 
@@ -156,6 +157,8 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     case 'dns-searches':
     case 'dns-options':
       return explainDNS(e);
+    case 'label-selector':
+      return explainLabelSelector(e);
     case 'pod-hostname':
     case 'priority-class-name':
     case 'host-alias':
@@ -244,6 +247,7 @@ function explainSpread(e: PodSpecError): { summary: string; fix: string } {
   if (last === 'maxSkew') return { summary: 'is missing or not positive: maxSkew is how many more pods one domain may have than another', fix: 'Write maxSkew: 1 or more.' };
   if (last === 'topologyKey') return { summary: 'is missing: a spread constraint spreads over the values of a node label', fix: "Write a node label, such as topologyKey: 'topology.kubernetes.io/zone'." };
   if (last === 'whenUnsatisfiable') return { summary: 'must be "DoNotSchedule" or "ScheduleAnyway"', fix: "Write whenUnsatisfiable: 'DoNotSchedule' (a hard constraint) or 'ScheduleAnyway' (a preference)." };
+  if (last === 'nodeAffinityPolicy' || last === 'nodeTaintsPolicy') return { summary: 'must be "Honor" or "Ignore"', fix: 'Write one of them (case matters), or drop it for the default.' };
   if (e.detail?.startsWith('can only use minDomains')) return { summary: 'is set on a constraint that is not DoNotSchedule', fix: "Write whenUnsatisfiable: 'DoNotSchedule', or drop minDomains." };
   return { summary: 'is not positive', fix: 'Write minDomains: 1 or more, or drop it.' };
 }
