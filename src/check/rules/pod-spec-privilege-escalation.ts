@@ -10,7 +10,11 @@ import { isMap } from '../../private/maps';
  * with Go's `%#v`, its fields as pointers whose addresses vary (written `0x…` here).
  */
 
-/** The fields of `core.SecurityContext` (pkg/apis/core/types.go), in order, with the Go types of their pointers. */
+/**
+ * The fields of `core.SecurityContext`, in order, with the Go types of their pointers: read in kubernetes
+ * `pkg/apis/core/types.go` (a stored copy older than 1.30, which ends at `SeccompProfile`; 1.30 adds `AppArmorProfile`
+ * after it, as its v1 protobuf tag 12 after seccomp's 11 shows).
+ */
 const FIELDS: ReadonlyArray<readonly [string, string, string]> = [
   ['Capabilities', 'capabilities', 'core.Capabilities'],
   ['Privileged', 'privileged', 'bool'],
