@@ -1,5 +1,6 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validatePodDNSConfig } from './pod-spec-dns';
+import { validatePodIdentity } from './pod-spec-identity';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
@@ -50,7 +51,10 @@ export type PodSpecCheck =
   | 'service-type' | 'service-session-affinity' | 'service-ports'
   | 'service-cluster-ip' | 'service-ip-family' | 'service-external-ip' | 'service-source-range' | 'service-load-balancer' | 'service-traffic-policy' | 'service-health-check' | 'service-external-name' | 'service-affinity-config' | 'service-selector' | 'service-app-protocol'
   | 'ingress-rules' | 'ingress-host' | 'ingress-path' | 'ingress-backend' | 'ingress-tls' | 'ingress-class'
-  | 'security-id' | 'seccomp-profile' | 'dns-config';
+  | 'security-id' | 'seccomp-profile' | 'dns-config'
+  | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
+  | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
+  | 'label-selector';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -260,8 +264,10 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validateTopologySpreadConstraints(spec.topologySpreadConstraints, [...at, 'topologySpreadConstraints'], found);
   validateTolerations(spec.tolerations, [...at, 'tolerations'], found);
   // the pod's security context (`pod-spec-security-context.ts`)
-  validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found);
+  validatePodSecurityContext(spec.securityContext, [...at, 'securityContext'], found, spec);
   validatePodDNSConfig(spec, at, found);
+  // its hostname, subdomain, host aliases and priority class (`pod-spec-identity.ts`)
+  validatePodIdentity(spec, at, found);
   return found;
 }
 

@@ -1,4 +1,10 @@
+import { explainAppArmor } from './pod-spec-apparmor';
+import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
+import { explainPodIdentity } from './pod-spec-identity';
+import { explainLabelSelector } from './pod-spec-label-selectors';
+import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
+import { explainSysctl } from './pod-spec-sysctls';
 
 /*
  * What the pod spec rule says about the errors of `pod-spec-resources.ts` (a container's resources, its env's
@@ -134,6 +140,29 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     }
     case 'seccomp-profile':
       return explainSeccomp(e);
+    case 'sysctl':
+      return explainSysctl(e);
+    case 'apparmor-profile':
+      return explainAppArmor(e);
+    case 'privilege-escalation':
+      return explainPrivilegeEscalation(e);
+    case 'fs-group-change-policy': {
+      const near = ['Always', 'OnRootMismatch'].find((v) => v.toLowerCase() === String(e.value ?? '').toLowerCase());
+      return { summary: 'must be "OnRootMismatch" or "Always"', fix: near ? `Write "${near}".` : 'Write one of them (case matters), or drop it for Always.' };
+    }
+    case 'share-process-namespace':
+      return { summary: 'is true in a pod of hostPID: true, which shares the node\'s process namespace already', fix: 'Drop one of shareProcessNamespace and hostPID.' };
+    case 'dns-policy':
+    case 'dns-nameservers':
+    case 'dns-searches':
+    case 'dns-options':
+      return explainDNS(e);
+    case 'label-selector':
+      return explainLabelSelector(e);
+    case 'pod-hostname':
+    case 'priority-class-name':
+    case 'host-alias':
+      return explainPodIdentity(e);
     case 'dns-config':
       return {
         summary: "is missing: a pod of dnsPolicy: None resolves names only through its dnsConfig's nameservers",
@@ -218,6 +247,7 @@ function explainSpread(e: PodSpecError): { summary: string; fix: string } {
   if (last === 'maxSkew') return { summary: 'is missing or not positive: maxSkew is how many more pods one domain may have than another', fix: 'Write maxSkew: 1 or more.' };
   if (last === 'topologyKey') return { summary: 'is missing: a spread constraint spreads over the values of a node label', fix: "Write a node label, such as topologyKey: 'topology.kubernetes.io/zone'." };
   if (last === 'whenUnsatisfiable') return { summary: 'must be "DoNotSchedule" or "ScheduleAnyway"', fix: "Write whenUnsatisfiable: 'DoNotSchedule' (a hard constraint) or 'ScheduleAnyway' (a preference)." };
+  if (last === 'nodeAffinityPolicy' || last === 'nodeTaintsPolicy') return { summary: 'must be "Honor" or "Ignore"', fix: 'Write one of them (case matters), or drop it for the default.' };
   if (e.detail?.startsWith('can only use minDomains')) return { summary: 'is set on a constraint that is not DoNotSchedule', fix: "Write whenUnsatisfiable: 'DoNotSchedule', or drop minDomains." };
   return { summary: 'is not positive', fix: 'Write minDomains: 1 or more, or drop it.' };
 }

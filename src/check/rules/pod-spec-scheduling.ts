@@ -1,5 +1,6 @@
 import { isQualifiedName } from './apimachinery-names';
 import type { PodSpecError } from './pod-spec-errors';
+import { validatePodAffinityTermSelectors, validateSpreadConstraintSelector } from './pod-spec-label-selectors';
 import { isMap } from '../../private/maps';
 
 /*
@@ -12,8 +13,8 @@ import { isMap } from '../../private/maps';
  * k8s.io/apimachinery v0.30.14's `ValidateLabelName` and `IsValidLabelValue`. On create a required node affinity's
  * values must be label values (`AllowInvalidLabelValueInRequiredNodeAffinity` is false); a preferred one's need not.
  *
- * Left out: label selectors (of a spread constraint, of a pod affinity term), `matchLabelKeys` and
- * `mismatchLabelKeys`, a spread constraint's node inclusion policies, and a second spread constraint of one
+ * The label selectors of a spread constraint and of a pod affinity term, a spread constraint's `matchLabelKeys` and
+ * node inclusion policies are `pod-spec-label-selectors.ts`'s. Left out: a second spread constraint of one
  * `topologyKey` and `whenUnsatisfiable` (server-side apply's duplicate key).
  */
 
@@ -106,6 +107,7 @@ export function validateTopologySpreadConstraints(value: unknown, at: readonly s
         found.push({ at: minAt, type: 'Invalid value', value: c.minDomains, detail: `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`, check: 'topology-spread', depends: [[...cAt, 'whenUnsatisfiable']] });
       }
     }
+    validateSpreadConstraintSelector(c, cAt, found);
   });
 }
 
@@ -191,9 +193,10 @@ function nodeSelectorTerm(term: unknown, at: readonly string[], allowInvalidValu
   });
 }
 
-/** `validatePodAffinityTerm`: a topology key (its label selector is left out). */
+/** `validatePodAffinityTerm`: its selectors and namespaces (`pod-spec-label-selectors.ts`), a topology key. */
 function podAffinityTerm(term: unknown, at: readonly string[], found: Found): void {
   if (!isMap(term)) return;
+  validatePodAffinityTermSelectors(term, at, found);
   const keyAt = [...at, 'topologyKey'];
   if (term.topologyKey === undefined || term.topologyKey === null || term.topologyKey === '') {
     found.push({ at: keyAt, type: 'Required value', detail: 'can not be empty', check: 'affinity' });
