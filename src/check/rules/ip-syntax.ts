@@ -120,6 +120,11 @@ export function parseIP(s: string): IPBytes | undefined {
   return undefined;
 }
 
+/** `ParseIPSloppy(value) != nil`: `value` is an IP address to the 1.30 API server. */
+export function isSloppyIP(value: string): boolean {
+  return parseIP(value) !== undefined;
+}
+
 /** Go's `IP.To4() != nil`: an IPv4 address, or an IPv4-mapped IPv6 one (`::ffff:10.0.0.1`). */
 export function isIPv4Bytes(ip: IPBytes): boolean {
   return ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff;

@@ -1,6 +1,6 @@
 import { isDNS1123Subdomain } from './apimachinery-names';
 import type { PodSpecError } from './pod-spec-errors';
-import { INVALID_IP, isSloppyIP } from './pod-spec-ip-addresses';
+import { INVALID_IP, isSloppyIP } from './ip-syntax';
 import { isMap } from '../../private/maps';
 
 /*
@@ -8,7 +8,7 @@ import { isMap } from '../../private/maps';
  * `pkg/apis/core/validation/validation.go` at the commit `pod-spec-errors.ts` names: `validateDNSPolicy` (a policy left
  * out or empty is defaulted to ClusterFirst first) and `validatePodDNSConfig`: a pod of `dnsPolicy: None` needs a
  * `dnsConfig` with at least one nameserver (the API server then returns that error alone); at most 3 nameservers
- * (`MaxDNSNameservers`), each an IP address (`IsValidIP`, `pod-spec-ip-addresses.ts`); at most 32 search domains
+ * (`MaxDNSNameservers`), each an IP address (`IsValidIP`, `ip-syntax.ts`); at most 32 search domains
  * (`MaxDNSSearchPaths`) of at most 2048 characters together, spaces between them included (`MaxDNSSearchListChars`),
  * each a DNS subdomain once a trailing '.' is cut; an option's name not empty.
  */
