@@ -12,6 +12,17 @@ afterAll(removeTempDirs);
 const ROOT = path.resolve(__dirname, '..');
 const CLI_TIMEOUT = HANG_GUARD_MS;
 
+/** The CDN example's output, synthesized once a file (a synth reloads src/ and aws-cdk-lib: seconds). */
+let cdnOutput: string | undefined;
+
+/** A fresh copy of the CDN example's output, byte for byte what a synth writes, for a test to apply or edit. */
+function cdnOutdir(): string {
+  cdnOutput ??= synthExample('cdn');
+  const outdir = path.join(tempDir(), 'dist');
+  fs.cpSync(cdnOutput, outdir, { recursive: true });
+  return outdir;
+}
+
 /**
  * Stand-in `cdk` and `kubectl` on PATH: each appends its name and arguments to
  * the log, reads its stdin, exits 3 when its command line contains `$APPLY_FAIL`,
@@ -60,7 +71,7 @@ describe('cdk-capability apply on examples/cdn', () => {
   let outdir: string;
 
   beforeAll(() => {
-    outdir = synthExample('cdn');
+    outdir = cdnOutdir();
   });
 
   /**
@@ -219,7 +230,7 @@ describe('cdk-capability apply refuses a plan.json synth did not write (CAP016),
   let outdir: string;
   let written: string;
   beforeAll(() => {
-    outdir = synthExample('cdn');
+    outdir = cdnOutdir();
     written = fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8');
   });
 
@@ -424,7 +435,7 @@ describe('cdk-capability apply refuses a plan.json that does not describe its ru
   });
 
   test("a writers[].object no step lists is refused: its writers' applies would never run", () => {
-    const outdir = synthExample('cdn');
+    const outdir = cdnOutdir();
     const plan = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8'));
     plan.writers[1].object = 'object:|ConfigMap|shop|gamma';
     fs.writeFileSync(path.join(outdir, 'plan.json'), JSON.stringify(plan));
@@ -441,7 +452,7 @@ describe('cdk-capability apply refuses a plan.json that does not describe its ru
 
   test('a runtime file holding objects its step does not list: one line each, at most 20, the last counting the rest', () => {
     // GIVEN the CDN example with its second runtime file replaced by 25 ConfigMaps the plan does not know
-    const outdir = synthExample('cdn');
+    const outdir = cdnOutdir();
     const file = path.join(outdir, 'runtime', '0002-cdn-routing-2.yaml');
     const listed: string[] = JSON.parse(fs.readFileSync(path.join(outdir, 'plan.json'), 'utf-8')).steps[5].objects;
     fs.writeFileSync(file, Array.from({ length: 25 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-${i}\n  namespace: edge\n`).join('---\n'));

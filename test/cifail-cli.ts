@@ -5,7 +5,8 @@ import type { ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
-import { NODE_TS, NODE_TS_COMMAND, tempDir } from './util';
+import { capturingOutput, NODE_TS, NODE_TS_COMMAND, tempDir } from './util';
+import { main } from '../src/cli/main';
 
 // What the test/cifail-* files share: the real command line, spawned in a temporary folder holding a small app, and
 // the validators of what CI reads from it (the OASIS SARIF 2.1.0 schema, our published JSON schemas, GitHub's
@@ -37,14 +38,48 @@ export function appFolder(files: Readonly<Record<string, string>>, prefix = 'cdk
   return dir;
 }
 
-/** Spawns `cdk-capability <args>` (src/cli/main.ts) in `cwd`, off a GitHub runner, without the template validator. */
-export function cli(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): CliRun {
+/** The environment of the command line: this one, off a GitHub runner, without the template validator, with `env`. */
+function cliEnv(env: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, CDK_VALIDATION: 'false', ...env };
   for (const name of ['CDK8S_OUTDIR', 'CDK_OUTDIR', 'CDK_CAPABILITY_UPDATE_LOCK', 'GITHUB_WORKSPACE', 'CDK8S_RECORD_CONSTRUCT_METADATA']) {
     if (!(name in env)) delete childEnv[name];
   }
-  const run = spawnSync(process.execPath, [...NODE_TS, path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd, env: childEnv, encoding: 'utf-8' });
+  return childEnv;
+}
+
+/**
+ * Spawns `cdk-capability <args>` (src/cli/main.ts) in `cwd`, off a GitHub runner, without the template validator.
+ * A spawn costs a Node start and a load of src/ (seconds on a loaded CI machine): keep one a file, to prove the
+ * wiring (the exit code, the output of the real process), and run the other cases through `cliInProcess`.
+ */
+export function cli(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): CliRun {
+  const run = spawnSync(process.execPath, [...NODE_TS, path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd, env: cliEnv(env), encoding: 'utf-8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Runs `cdk-capability <args>` as `cli` does, but in this process: the entry's `main` (what src/cli/main.ts calls
+ * with `process.argv` when run), in `cwd`, with the environment `cli` gives its process, capturing what it writes.
+ * The app it runs is still a process of its own.
+ */
+export function cliInProcess(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): CliRun {
+  const before = { ...process.env };
+  const here = process.cwd();
+  replaceEnv(cliEnv(env));
+  process.chdir(cwd);
+  try {
+    const run = capturingOutput(() => main([...args]));
+    return { code: run.result, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    process.chdir(here);
+    replaceEnv(before);
+  }
+}
+
+/** Makes `process.env` hold exactly `env`. */
+function replaceEnv(env: NodeJS.ProcessEnv): void {
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  Object.assign(process.env, env);
 }
 
 /** The errors of a SARIF log against the OASIS SARIF 2.1.0 JSON Schema (vendor/sarif, draft-04); none when valid. */

@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { appFolder, cli, CliRun, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
+import { appFolder, cli, CliRun, cliInProcess, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
 import { HANG_GUARD_MS, removeTempDirs } from './util';
 
 // When the user's program fails before synth (cdk8s-plus's `Port 8080 is not exposed by any container`, any
@@ -15,15 +15,18 @@ const APP = `${RUN_TS} main.ts`;
 const BEFORE = (exit: string, message: string) =>
   `the app '${APP}' failed before synth (${exit}): the program's own error, not a cdk-capability violation; its error: ${message}`;
 
-/** Runs `plan` on the app in every format CI reads, and `plan --teardown` as text and JSON. */
+/**
+ * Runs `plan` on the app in every format CI reads, and `plan --teardown` as text and JSON. The SARIF run is the real
+ * command line, spawned (its exit code and stdout are the process's); the others run its `main` in this process.
+ */
 function everyFormat(dir: string): Record<'text' | 'json' | 'sarif' | 'github' | 'teardownText' | 'teardownJson', CliRun> {
   return {
-    text: cli(dir, ['plan', '--app', APP]),
-    json: cli(dir, ['plan', '--app', APP, '--format', 'json']),
+    text: cliInProcess(dir, ['plan', '--app', APP]),
+    json: cliInProcess(dir, ['plan', '--app', APP, '--format', 'json']),
     sarif: cli(dir, ['plan', '--app', APP, '--format', 'sarif', '--exit-zero']),
-    github: cli(dir, ['plan', '--app', APP, '--format', 'github']),
-    teardownText: cli(dir, ['plan', '--teardown', '--app', APP]),
-    teardownJson: cli(dir, ['plan', '--teardown', '--json', '--app', APP]),
+    github: cliInProcess(dir, ['plan', '--app', APP, '--format', 'github']),
+    teardownText: cliInProcess(dir, ['plan', '--teardown', '--app', APP]),
+    teardownJson: cliInProcess(dir, ['plan', '--teardown', '--json', '--app', APP]),
   };
 }
 
@@ -229,10 +232,10 @@ describe.each(CASES)('$name', (c) => {
   beforeAll(() => {
     dir = appFolder(c.files);
     runs = {
-      json: cli(dir, ['plan', '--app', app, '--format', 'json']),
-      sarif: cli(dir, ['plan', '--app', app, '--format', 'sarif']),
-      github: cli(dir, ['plan', '--app', app, '--format', 'github']),
-      text: cli(dir, ['plan', '--app', app]),
+      json: cliInProcess(dir, ['plan', '--app', app, '--format', 'json']),
+      sarif: cliInProcess(dir, ['plan', '--app', app, '--format', 'sarif']),
+      github: cliInProcess(dir, ['plan', '--app', app, '--format', 'github']),
+      text: cliInProcess(dir, ['plan', '--app', app]),
     };
     message = c.message.replace('<dir>', fs.realpathSync(dir));
     const exit = 'exitCode' in c.exit ? `exit code ${c.exit.exitCode}` : `signal ${c.exit.signal}`;
@@ -298,7 +301,7 @@ describe('an app that ends well without synthesizing a CapabilityApp (no report)
 
   beforeAll(() => {
     const dir = appFolder({ 'main.ts': "import { App } from 'cdk8s';\nnew App().synth();\n" });
-    runs = { json: cli(dir, ['plan', '--app', app, '--format', 'json']), github: cli(dir, ['plan', '--app', app, '--format', 'github']) };
+    runs = { json: cliInProcess(dir, ['plan', '--app', app, '--format', 'json']), github: cliInProcess(dir, ['plan', '--app', app, '--format', 'github']) };
   });
 
   const SUMMARY = `the app '${app}' ended (exit code 0) without synthesizing a CapabilityApp, so there is no plan: its root is not a CapabilityApp, or it never calls app.synth()`;

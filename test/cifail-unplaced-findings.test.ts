@@ -1,5 +1,5 @@
 import * as os from 'os';
-import { appFolder, cli, CliRun, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
+import { appFolder, cli, CliRun, cliInProcess, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
 import { HANG_GUARD_MS, removeTempDirs } from './util';
 
 // A violation that names no construct (found in the adopt2 trial) had no physical location in the SARIF log, so
@@ -19,11 +19,15 @@ const MAIN = [
   '',
 ].join('\n');
 
-function formats(dir: string, env: Record<string, string> = {}, github = true): Partial<Record<'sarif' | 'json' | 'github', CliRun>> & Record<'sarif' | 'json', CliRun> {
+/**
+ * Runs `plan` on the app in the formats CI reads: through its `main` in this process, or with `spawned` the SARIF run
+ * as the real command line (its exit code and stdout are the process's).
+ */
+function formats(dir: string, env: Record<string, string> = {}, github = true, spawned = false): Partial<Record<'sarif' | 'json' | 'github', CliRun>> & Record<'sarif' | 'json', CliRun> {
   return {
-    sarif: cli(dir, ['plan', '--app', APP, '--format', 'sarif'], env),
-    json: cli(dir, ['plan', '--app', APP, '--format', 'json'], env),
-    ...(github ? { github: cli(dir, ['plan', '--app', APP, '--format', 'github'], env) } : {}),
+    sarif: (spawned ? cli : cliInProcess)(dir, ['plan', '--app', APP, '--format', 'sarif'], env),
+    json: cliInProcess(dir, ['plan', '--app', APP, '--format', 'json'], env),
+    ...(github ? { github: cliInProcess(dir, ['plan', '--app', APP, '--format', 'github'], env) } : {}),
   };
 }
 
@@ -32,7 +36,7 @@ describe('a CAP011 that names no construct (CDK_OUTDIR holds the plan\'s output 
 
   beforeAll(() => {
     // GIVEN a CI whose environment sets CDK_OUTDIR to the temporary folder, which holds plan's own output folder
-    runs = formats(appFolder({ 'main.ts': MAIN }), { CDK_OUTDIR: os.tmpdir() });
+    runs = formats(appFolder({ 'main.ts': MAIN }), { CDK_OUTDIR: os.tmpdir() }, true, true);
   });
 
   test('SARIF: the result is at main.ts line 1, and its location says it is the app\'s entry file', () => {
@@ -98,13 +102,13 @@ describe('a lock CAP014 is placed on the lock file, at the line of its problem, 
 describe('a refusal of plan --teardown --json', () => {
   test('prints the refusal as plan --json does, valid against docs/teardown-output.schema.json (it printed nothing)', () => {
     const dir = appFolder({ 'main.ts': MAIN });
-    const run = cli(dir, ['plan', '--teardown', '--json', '--app', APP], { CDK_OUTDIR: os.tmpdir() });
+    const run = cliInProcess(dir, ['plan', '--teardown', '--json', '--app', APP], { CDK_OUTDIR: os.tmpdir() });
     expect(run.code).toBe(1);
     const document = JSON.parse(run.stdout);
     expect(schemaErrors('teardown-output.schema.json', document)).toEqual([]);
     // (each run's scratch folder has a name of its own)
     const scratch = (text: string) => JSON.parse(text.replace(/cdk-capability-plan-\w+/g, 'cdk-capability-plan-XXXXXX'));
-    expect(scratch(run.stdout)).toEqual(scratch(cli(dir, ['plan', '--json', '--app', APP], { CDK_OUTDIR: os.tmpdir() }).stdout));
+    expect(scratch(run.stdout)).toEqual(scratch(cliInProcess(dir, ['plan', '--json', '--app', APP], { CDK_OUTDIR: os.tmpdir() }).stdout));
     expect(document).toMatchObject({ formatVersion: 1, accepted: false, findings: [{ code: 'CAP011', locatedAt: 'app-entry' }] });
   });
 });
