@@ -12,8 +12,25 @@ const GITOPS_HEADING = 'GitOps (what the previous release\'s GitOps output left 
  * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing.
  */
 export function gitopsSection(plan: Plan): string[] {
-  const lines = gitopsLines(plan);
+  const unrecorded = plan.changes.gitopsUnrecorded;
+  const lines = unrecorded ? [unrecordedLine(unrecorded)] : gitopsLines(plan);
   return lines.length === 0 ? [] : ['', GITOPS_HEADING, ...lines.map((l) => `  ${l}`)];
+}
+
+/**
+ * The one line of a plan whose lock records no GitOps engine while this release writes one (`changes.gitopsUnrecorded`):
+ * the previous release was applied by `cdk-capability apply`, or its lock was written before the engine was recorded,
+ * and nothing in such a lock tells which (its units, writers and managers are the same either way). So the line says
+ * the previous engine is unknown to the lock and how to check in the cluster; it guesses nothing.
+ */
+export function unrecordedLine(after: LockedGitOps): string {
+  return `? engine: unknown to the lock -> ${engineName(after)} (the lock records no GitOps engine: the previous release was applied by cdk-capability apply, `
+    + 'or its lock was written before the engine was recorded, and this plan cannot tell which, nor name what a previous engine left. '
+    + 'Check in the cluster: kubectl get kustomizations.kustomize.toolkit.fluxcd.io -A and kubectl get applications.argoproj.io -A list what Flux and Argo CD hold '
+    + '(an error saying the server has no such resource type: that engine is not installed), and '
+    + 'kubectl get -f <outdir>/audit/objects.list --ignore-not-found -o jsonpath=\'{.items[*].metadata.managedFields[*].manager}\' names who applied the release\'s objects '
+    + '(kustomize-controller: Flux; argocd-controller: Argo CD; cdk-capability: cdk-capability apply); then see docs/gitops.md#switching-engines. '
+    + 'The lock this release writes records its engine, so the next plan names what it leaves)';
 }
 
 /** How the plan names an engine, or no engine (`cdk-capability apply`). */

@@ -221,6 +221,13 @@ export interface ReleaseDiff {
    */
   readonly gitops?: GitOpsChange;
   /**
+   * What this release's GitOps output is written for, when the lock records no engine for the previous release: it
+   * was applied by `cdk-capability apply`, or its lock was written before the engine was recorded, and nothing in the
+   * lock tells which, so the plan says the previous engine is unknown and how to check, and guesses nothing. Absent
+   * otherwise.
+   */
+  readonly gitopsUnrecorded?: LockedGitOps;
+  /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
    * Absent when every sensitive value was compared.
@@ -691,9 +698,10 @@ function sameRecord(old: RuntimeWriterRecord, now: RuntimeWriterRecord): boolean
  * The previous release's GitOps output that this one does not make again, as a property of the diff only when there
  * is some: another engine (or none), or Flux step Kustomizations (in the lock's namespace) this release does not make.
  */
-function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange } {
+function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange; gitopsUnrecorded?: LockedGitOps } {
   const before = previous.gitops;
-  if (!before) return {};
+  // no engine in the lock: cdk-capability apply, or a lock written before the engine was recorded; said, never guessed
+  if (!before) return next.gitops ? { gitopsUnrecorded: next.gitops } : {};
   const after = next.gitops;
   const made = new Set(after?.engine === 'flux' && after.namespace === before.namespace ? after.kustomizations ?? [] : []);
   const kustomizations = (before.kustomizations ?? []).filter((k) => !made.has(k));
