@@ -68,7 +68,14 @@ const HEADING = 'GitOps (what the previous release\'s GitOps output left in the 
 describe('the lock records the engine and the Flux step Kustomizations', () => {
   test('Flux: engine, namespace, each step Kustomization in plan order, prune', () => {
     const [r] = series([{ gitops: FLUX, tenants: ['acme', 'globex'], charts: true }]);
-    expect(r.lock.gitops).toEqual({ engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true });
+    expect(r.lock.gitops).toEqual({
+      engine: 'flux',
+      namespace: 'flux-system',
+      kustomizations: ['shop-routing-acme', 'shop-routing-globex'],
+      prune: true,
+      // gitops3: each Kustomization's objects
+      objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] },
+    });
   });
 
   test('Argo CD: the engine; without gitops: nothing, so a lock without GitOps keeps its bytes', () => {
@@ -106,7 +113,7 @@ describe('Flux -> Argo CD', () => {
       + 'so it owns no other field: its owner labels go, and the fields this release applied stay (applied before, it removes every field no other manager owns))',
     ]);
     expect(plan.changes.gitops).toEqual({
-      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true },
+      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] } },
       after: { engine: 'argocd' },
       kustomizations: ['shop-routing-acme', 'shop-routing-globex'],
     });

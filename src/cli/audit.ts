@@ -12,8 +12,10 @@ import type { ReportedFinding } from './report-findings';
 import { CODE_TITLES, ViolationCode } from '../check/finding';
 import { ruleId } from '../check/rule';
 import { auditCluster } from '../cluster/audit';
+import { APPLIER_FIELD_MANAGER } from '../cluster/field-manager';
 import { readLiveObjects } from '../cluster/live-objects';
 import { expectedObjects } from '../cluster/object-writers';
+import { auditApplier } from '../cluster/previous-applier';
 import { shellWord } from '../private/shell-word';
 import { DEFAULT_LOCK_FILE, loadLock } from '../release/lock';
 
@@ -39,7 +41,10 @@ namespace: pass no -n.
                     (SARIF 2.1.0, for code scanning); github (workflow annotations)
   --json            the same as --format json
   --applied-by      the one field manager that applied the release, when a GitOps
-                    engine applied it (kustomize-controller, argocd-controller)
+                    engine applied it (kustomize-controller, argocd-controller);
+                    cdk-capability for cdk-capability apply (default: the manager of
+                    the engine the lock's gitops record names, else cdk-capability
+                    apply; a flag naming another engine wins, and audit says so)
   --label           a label that marks an object as ours: one that carries every
                     --label and that the lock does not know is reported
   --ignore-manager  a field manager to leave out (a controller you accept)
@@ -172,8 +177,10 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
     return inputRefused(`${bare.length} of the ${live.length} objects of the input ${bare.length === 1 ? 'has' : 'have'} no metadata.managedFields (${named}): audit cannot tell who owns their fields. Read every object with kubectl get --show-managed-fields`);
   }
 
+  // the engine the lock records applies the release unless --applied-by names another applier (which wins, with a note)
+  const applier = auditApplier(values['applied-by'], lock.gitops?.engine, APPLIER_FIELD_MANAGER);
   const findings = auditCluster(expected, live, {
-    ...(values['applied-by'] ? { appliedBy: values['applied-by'] } : {}),
+    ...(applier.manager ? { appliedBy: applier.manager } : {}),
     labels,
     ignoreManagers: values['ignore-manager'] ?? [],
   });
@@ -187,7 +194,7 @@ export function audit(argv: string[], readStdin: () => string = () => fs.readFil
       + 'Read the objects with the list synth wrote beside this lock (kubectl get -f dist/audit/objects.list --ignore-not-found -o json --show-managed-fields), or give that release\'s lock with --lock',
     );
   }
-  const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings };
+  const report: AuditReport = { lockFile, lockText, compared: expected.length, live: live.length, findings, ...(applier.note ? { applier } : {}) };
   const out = format === 'json' ? formatAuditJson(report) : format === 'sarif' ? formatAuditSarif(report, sarifRoot(process.cwd())) : format === 'github' ? formatAuditGithub(report) : formatAuditText(report);
   process.stdout.write(out);
   // differences are what `plan` calls changes: something to do (apply again, or declare a writer)

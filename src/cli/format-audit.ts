@@ -5,6 +5,7 @@ import { commandFailureInvocation, directoryUri, ownVersion, ruleName } from './
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 import type { AuditFinding } from '../cluster/audit';
 import { AUDIT_RULES, auditRule } from '../cluster/audit-rules';
+import type { AuditApplier } from '../cluster/previous-applier';
 import { formatPath } from '../collect/ledger/field-path';
 
 /** What `cdk-capability audit` compared, for every format. */
@@ -19,6 +20,11 @@ export interface AuditReport {
   readonly live: number;
   /** The differences. */
   readonly findings: readonly AuditFinding[];
+  /**
+   * The applier audit compared with, when it says something of it: taken from the lock's GitOps engine, or given with
+   * `--applied-by` although the lock names another engine (`auditApplier`).
+   */
+  readonly applier?: AuditApplier;
 }
 
 /** The line of the lock that starts an object's unit (1 when not found: the file itself). */
@@ -40,6 +46,7 @@ export function formatAuditText(report: AuditReport): string {
   );
   const note = emptyInputNote(report);
   if (note) lines.push(note);
+  if (report.applier?.note) lines.push(report.applier.note);
   return `${lines.join('\n')}\n`;
 }
 
@@ -50,6 +57,11 @@ export function formatAuditText(report: AuditReport): string {
 export function emptyInputNote(report: AuditReport): string | undefined {
   if (report.live > 0 || report.compared === 0) return undefined;
   return 'The input holds no object at all: check that it was read from the cluster the release is applied to (the kubectl context), with the documented command (docs/cluster.md).';
+}
+
+/** The applier a report says something of, as the JSON report's `applier` holds it. */
+function applierJson(a: AuditApplier): { manager?: string; source: string; note?: string } {
+  return { ...(a.manager ? { manager: a.manager } : {}), source: a.source, note: a.note };
 }
 
 /** The JSON report (docs/audit-output.schema.json). */
@@ -75,6 +87,7 @@ export function formatAuditJson(report: AuditReport): string {
     live: report.live,
     findings,
     ...(note ? { note } : {}),
+    ...(report.applier?.note ? { applier: applierJson(report.applier) } : {}),
   };
   return `${JSON.stringify(doc, undefined, 2)}\n`;
 }
@@ -98,7 +111,8 @@ export function formatAuditGithub(report: AuditReport, workspace: string | undef
     })
     .join('');
   // after the findings, as the text prints it under its summary
-  return note ? `${annotations}::warning title=${escapeProperty('cdk-capability audit: no object read')}::${escapeData(note)}\n` : annotations;
+  const applier = report.applier?.note ? `::notice title=${escapeProperty('cdk-capability audit: the applier')}::${escapeData(report.applier.note)}\n` : '';
+  return note ? `${annotations}::warning title=${escapeProperty('cdk-capability audit: no object read')}::${escapeData(note)}\n${applier}` : `${annotations}${applier}`;
 }
 
 /**

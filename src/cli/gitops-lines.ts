@@ -1,7 +1,7 @@
 import { releaseEntryCommand } from '../cluster/previous-applier';
 import type { LockedGitOps } from '../release/lock';
 import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
-import type { GitOpsChange } from '../release/release-diff';
+import type { FluxMove, GitOpsChange } from '../release/release-diff';
 import type { Plan } from '../render/writers/plan-json';
 
 /** The heading of the section of the GitOps output left behind, in the plan and its teardown. */
@@ -12,8 +12,25 @@ const GITOPS_HEADING = 'GitOps (what the previous release\'s GitOps output left 
  * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing.
  */
 export function gitopsSection(plan: Plan): string[] {
-  const lines = gitopsLines(plan);
+  const unrecorded = plan.changes.gitopsUnrecorded;
+  const lines = unrecorded ? [unrecordedLine(unrecorded)] : gitopsLines(plan);
   return lines.length === 0 ? [] : ['', GITOPS_HEADING, ...lines.map((l) => `  ${l}`)];
+}
+
+/**
+ * The one line of a plan whose lock records no GitOps engine while this release writes one (`changes.gitopsUnrecorded`):
+ * the previous release was applied by `cdk-capability apply`, or its lock was written before the engine was recorded,
+ * and nothing in such a lock tells which (its units, writers and managers are the same either way). So the line says
+ * the previous engine is unknown to the lock and how to check in the cluster; it guesses nothing.
+ */
+export function unrecordedLine(after: LockedGitOps): string {
+  return `? engine: unknown to the lock -> ${engineName(after)} (the lock records no GitOps engine: the previous release was applied by cdk-capability apply, `
+    + 'or its lock was written before the engine was recorded, and this plan cannot tell which, nor name what a previous engine left. '
+    + 'Check in the cluster: kubectl get kustomizations.kustomize.toolkit.fluxcd.io -A and kubectl get applications.argoproj.io -A list what Flux and Argo CD hold '
+    + '(an error saying the server has no such resource type: that engine is not installed), and '
+    + 'kubectl get -f <outdir>/audit/objects.list --ignore-not-found -o jsonpath=\'{.items[*].metadata.managedFields[*].manager}\' names who applied the release\'s objects '
+    + '(kustomize-controller: Flux; argocd-controller: Argo CD; cdk-capability: cdk-capability apply); then see docs/gitops.md#switching-engines. '
+    + 'The lock this release writes records its engine, so the next plan names what it leaves)';
 }
 
 /** How the plan names an engine, or no engine (`cdk-capability apply`). */
@@ -52,7 +69,11 @@ export function gitopsLines(plan: Plan): string[] {
   if (after?.engine !== before.engine) lines.push(`~ engine: ${engineName(before)} -> ${engineName(after)}`);
   if (before.engine === 'flux') {
     if (change.kustomizations.length > 0) lines.push(`- Flux Kustomizations in ${before.namespace}: ${change.kustomizations.join(', ')}`);
-    lines.push(`(${after?.engine === 'flux' ? fluxDroppedNote(change) : fluxLeftNote(change)})`);
+    const moved = change.moved ?? [];
+    if (moved.length > 0) lines.push(`~ objects that change Flux Kustomization in ${before.namespace}: ${moved.map((m) => `${m.object} (${m.from} -> ${m.to})`).join(', ')}`);
+    if (after?.engine !== 'flux') lines.push(`(${fluxLeftNote(change)})`);
+    else if (change.kustomizations.length > 0) lines.push(`(${fluxDroppedNote(change)})`);
+    if (after?.engine === 'flux' && moved.length > 0) lines.push(`(${fluxMovedNote(moved)})`);
   } else if (after?.engine !== before.engine) {
     lines.push(`(${argoLeftNote(change)})`);
   }
@@ -83,6 +104,37 @@ function fluxLeftNote(change: GitOpsChange): string {
     + `Once ${takenOver(change.after)}, remove them: ${removeFluxCommand(names, ns)}; `
     + 'then suspend and delete the Kustomization you pointed at gitops/flux/cluster the same way (deleted unsuspended, it deletes the step Kustomizations it applied, '
     + `and, where they are not suspended, what they applied). ${oldManagerAdvice('kustomize-controller', 'its owner labels', change.after)}`;
+}
+
+/** The annotation that makes kustomize-controller's prune skip an object (its `Exclusions`). */
+const PRUNE_DISABLED = 'kustomize.toolkit.fluxcd.io/prune';
+
+/** The kubectl arguments that name an object the plan names `Kind namespace/name` (or `Kind name`, cluster-scoped). */
+function kubectlTarget(object: string): string {
+  const space = object.indexOf(' ');
+  const kind = object.slice(0, space);
+  const rest = object.slice(space + 1);
+  const slash = rest.indexOf('/');
+  return slash < 0 ? `${kind} ${rest}` : `${kind} ${rest.slice(slash + 1)} -n ${rest.slice(0, slash)}`;
+}
+
+/**
+ * What Flux does with objects that move from one step Kustomization to another, and how to keep them. kustomize-controller
+ * prunes, when a Kustomization applies a revision, the objects of its previous inventory that the new one lacks
+ * (`inventory.Diff`), and its delete skips an object whose live labels are not its owner labels or that carries
+ * `kustomize.toolkit.fluxcd.io/prune: disabled` (fluxcd/pkg ssa `DeleteAll` with the Kustomization's `Inclusions` and
+ * `Exclusions`); the Kustomization an object moves to sets its own owner labels when it applies it. So the object is
+ * deleted when the one it leaves applies first, until the other applies it again.
+ */
+function fluxMovedNote(moved: readonly FluxMove[]): string {
+  const targets = moved.map((m) => kubectlTarget(m.object));
+  const annotate = (value: string) => targets.map((t) => `kubectl annotate ${t} ${PRUNE_DISABLED}${value}`).join(' && ');
+  return 'with prune: true, each Kustomization an object leaves prunes it when it applies this release, while the object still carries that Kustomization\'s owner labels '
+    + '(kustomize.toolkit.fluxcd.io/name); the one it moves to sets its own labels when it applies it, after which the prune skips it. '
+    + 'So an object is deleted, until the Kustomization it moves to applies it again, when the one it leaves applies first (it comes earlier by dependsOn, or the two run at once): '
+    + 'a Deployment\'s pods restart from nothing, a PersistentVolumeClaim takes its volume with it. '
+    + `To keep them, before committing the release: ${annotate('=disabled --overwrite')}; `
+    + `once the Kustomizations they move to have applied the release, remove the annotation (or they are never pruned): ${annotate('-')}`;
 }
 
 /** Flux Kustomizations a release written for Flux no longer makes (a step renamed, renumbered or removed). */

@@ -1,7 +1,7 @@
 import type { AuditFindingKind, WriterLeaves } from './audit';
 import { APPLIER_FIELD_MANAGER, GITOPS_APPLIERS } from './field-manager';
 import type { ManagedFieldsEntry } from './live-objects';
-import { engineOf, previousApplier, previousApplierAdvice } from './previous-applier';
+import { engineOf, previousApplier, previousApplierAdvice, previousApplierNotYet } from './previous-applier';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 
 /**
@@ -166,7 +166,14 @@ export function auditMessage(f: FindingFacts): string {
       if (f.writer?.runtime) {
         return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over from the runtime writer's controller (--force-conflicts). ${controllerTakesBack('applying')}${gitops}`;
       }
-      return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.${gitops}`;
+      if (previous !== undefined) return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: ${previousApplierNotYet(f.manager!.manager, previous, f.appliedBy!, its)}`;
+      if (gitops) {
+        // audited for cdk-capability apply (no --applied-by, no engine in the lock): the engine applied the release, or the one before a switch
+        const m = f.manager!.manager;
+        return `${f.object}: ${what}${whose} ${is} owned by ${by} alone. If ${m} applied the release (a GitOps engine applies every writer's fields under its one manager), `
+          + `audit with --applied-by ${m}; else ${previousApplierNotYet(m, `the previous engine's (${engineOf(m)}'s ${m})`, 'cdk-capability apply', its)}`;
+      }
+      return `${f.object}: ${what}${whose} ${is} owned by ${by} alone: an apply took ${its} over (--force-conflicts). Declare that manager's writer in the composition, or stop it, and apply the release again.`;
     case 'unowned':
       return `${f.object}: ${what}${whose} ${is} in the object but owned by ${f.manager ? `'${f.manager.manager}' only` : 'nobody'}, not by the writer's manager: its apply did not run (an apply stopped inside a step). ${applyAgain(f.appliedBy, 'Run cdk-capability apply again.')}`;
     case 'stale-owner':

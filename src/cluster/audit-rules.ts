@@ -39,7 +39,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'taken-over',
     title: 'field taken over',
     explanation:
-      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again. A GitOps engine\'s manager: audit with --applied-by. ' +
+      'A leaf of a writer is owned only by a manager that is none of the object\'s writers\', which applied it with --force-conflicts. Declare that writer in the composition, or stop it; a RuntimeWriter\'s leaf its controller writes again. A GitOps engine\'s manager: audit with --applied-by (or with the lock\'s engine). The previous applier\'s manager after a switch of engines: the new one has not applied the release yet; let it apply first, then release the old entry. ' +
       'A RuntimeWriter\'s leaves held by one undeclared manager while the manager it declares owns nothing on the object: declare that manager on the RuntimeWriter (its controller writes under it).',
     level: 'error',
   },

@@ -147,6 +147,13 @@ export interface LockedGitOps {
   readonly kustomizations?: string[];
   /** For Flux: whether the step Kustomizations prune (`prune`), so that deleting one deletes what it applied. */
   readonly prune?: boolean;
+  /**
+   * For Flux: each step Kustomization's objects (its inventory), by Kustomization name, each as the plan names it
+   * (`Kind namespace/name`), so that the next release's plan names an object that moves to another Kustomization (a
+   * step renumbered, a name reused for other objects): the one it leaves prunes it, the other applies it. Absent in
+   * locks written before it was recorded.
+   */
+  readonly objects?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

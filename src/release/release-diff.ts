@@ -183,6 +183,22 @@ export interface GitOpsChange {
   readonly after?: LockedGitOps;
   /** The previous release's Flux Kustomizations that this release does not make, by name (in `before.namespace`). */
   readonly kustomizations: string[];
+  /**
+   * Objects of both releases that move from one Flux step Kustomization to another (a step renumbered, a name reused
+   * for other objects), when both locks record the Kustomizations' objects and this release's prune; absent when none
+   * does. The one left prunes such an object while it still carries its owner labels.
+   */
+  readonly moved?: FluxMove[];
+}
+
+/** An object that moves from one Flux step Kustomization to another between two releases (`GitOpsChange.moved`). */
+export interface FluxMove {
+  /** The object, as the plan names it (`Kind namespace/name`). */
+  readonly object: string;
+  /** The Kustomization that applied it in the previous release. */
+  readonly from: string;
+  /** The Kustomization that applies it in this release. */
+  readonly to: string;
 }
 
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
@@ -220,6 +236,13 @@ export interface ReleaseDiff {
    * Kustomizations it no longer makes). Absent when there is none, and when the lock does not record its engine.
    */
   readonly gitops?: GitOpsChange;
+  /**
+   * What this release's GitOps output is written for, when the lock records no engine for the previous release: it
+   * was applied by `cdk-capability apply`, or its lock was written before the engine was recorded, and nothing in the
+   * lock tells which, so the plan says the previous engine is unknown and how to check, and guesses nothing. Absent
+   * otherwise.
+   */
+  readonly gitopsUnrecorded?: LockedGitOps;
   /**
    * Sensitive values that could not be compared (no `CDK_CAPABILITY_LOCK_KEY`, or
    * the lock was digested with another key): a change to them is not shown.
@@ -691,12 +714,32 @@ function sameRecord(old: RuntimeWriterRecord, now: RuntimeWriterRecord): boolean
  * The previous release's GitOps output that this one does not make again, as a property of the diff only when there
  * is some: another engine (or none), or Flux step Kustomizations (in the lock's namespace) this release does not make.
  */
-function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange } {
+function gitopsChange(previous: Lock, next: Lock): { gitops?: GitOpsChange; gitopsUnrecorded?: LockedGitOps } {
   const before = previous.gitops;
-  if (!before) return {};
+  // no engine in the lock: cdk-capability apply, or a lock written before the engine was recorded; said, never guessed
+  if (!before) return next.gitops ? { gitopsUnrecorded: next.gitops } : {};
   const after = next.gitops;
   const made = new Set(after?.engine === 'flux' && after.namespace === before.namespace ? after.kustomizations ?? [] : []);
   const kustomizations = (before.kustomizations ?? []).filter((k) => !made.has(k));
-  if (after?.engine === before.engine && kustomizations.length === 0) return {};
-  return { gitops: { before, ...(after ? { after } : {}), kustomizations } };
+  const moved = after?.engine === 'flux' && after.namespace === before.namespace && after.prune !== false ? fluxMoves(before, after) : [];
+  if (after?.engine === before.engine && kustomizations.length === 0 && moved.length === 0) return {};
+  return { gitops: { before, ...(after ? { after } : {}), kustomizations, ...(moved.length > 0 ? { moved } : {}) } };
+}
+
+/**
+ * The objects of both Flux releases whose step Kustomization changes, in this release's Kustomization order, then by
+ * object; none when either lock does not record the Kustomizations' objects (a lock written before they were).
+ */
+function fluxMoves(before: LockedGitOps, after: LockedGitOps): FluxMove[] {
+  if (!before.objects || !after.objects) return [];
+  const was = new Map<string, string>();
+  for (const [k, objects] of Object.entries(before.objects)) for (const o of objects) was.set(o, k);
+  const moves: FluxMove[] = [];
+  for (const k of after.kustomizations ?? Object.keys(after.objects)) {
+    for (const o of [...after.objects[k] ?? []].sort()) {
+      const from = was.get(o);
+      if (from !== undefined && from !== k) moves.push({ object: o, from, to: k });
+    }
+  }
+  return moves;
 }

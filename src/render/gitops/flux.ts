@@ -77,12 +77,18 @@ export function fluxWriter(options: FluxOptions): OutputWriter {
   return {
     name: 'gitops/flux/',
     gitopsEngine: 'flux',
-    gitopsRecord: (steps, runtimeFiles) => ({
-      engine: 'flux',
-      namespace: options.namespace ?? 'flux-system',
-      kustomizations: uniqueNames(runtimeSteps(steps, runtimeFiles).map((r) => r.step.id)),
-      prune: options.prune ?? true,
-    }),
+    gitopsRecord: (steps, runtimeFiles) => {
+      const runtime = runtimeSteps(steps, runtimeFiles);
+      const kustomizations = uniqueNames(runtime.map((r) => r.step.id));
+      return {
+        engine: 'flux',
+        namespace: options.namespace ?? 'flux-system',
+        kustomizations,
+        prune: options.prune ?? true,
+        // each Kustomization's objects, so the next plan sees an object that changes steps (Flux prunes it from one, applies it in the other)
+        objects: Object.fromEntries(kustomizations.map((k, i) => [k, [...runtime[i].step.objects ?? []]])),
+      };
+    },
     write: ({ steps, runtimeFiles }, out) => fluxFiles(options, steps, runtimeFiles).forEach((content, file) => out.files.set(file, content)),
   };
 }
