@@ -35,7 +35,7 @@ const ENTRY = [
  * nor compiles those functions again (docs/ARCHITECTURE.md, "The build output"). Each entry file holds its own copy
  * (the function's text), so loading the package still reads two files, and both entry points share one module.
  *
- * The cache is `bundle-<v8.cachedDataVersionTag()>.v8-cache` beside the bundle, in the package's own folder: whoever
+ * The cache is `bundle-<process.versions.v8>.v8-cache` beside the bundle, in the package's own folder: whoever
  * may write it may write the bundle itself, so it trusts no one the package does not already trust. It is read
  * only when it is a file of this user, writable by no one else, and not older than the bundle; V8 refuses one
  * made by another V8 version, another set of V8 flags or for a source of another length. Without a usable cache the
@@ -47,6 +47,12 @@ const ENTRY = [
  * compile cache is on (`NODE_COMPILE_CACHE`, Node 22), before Node 20.7 (no `process.sourceMapsEnabled` to tell),
  * where there are no user ids (Windows), and with `CDK_CAPABILITY_CODE_CACHE=0`.
  *
+ * Of Node's modules it loads only `vm` beyond what a program loads anyway: Node's `Module` is `module.constructor`
+ * (`require('module')` would load Node's ES module loader with it, so Node 22's `getCompileCacheDir` is read only
+ * where it is loaded, else `NODE_COMPILE_CACHE` tells), and the cache is named by `process.versions.v8`, not by
+ * `v8.cachedDataVersionTag()` (`require('v8')` loads three modules); V8's own check of the cache's version and flags
+ * stays, so a cache of other V8 flags is refused and replaced as one of another version would be.
+ *
  * The command line's entry reads the cache but never writes it: the app a command runs writes its own when it
  * exits, before the command does, and the command's would replace it with the little the command itself compiled.
  *
@@ -55,17 +61,18 @@ const ENTRY = [
  * @returns {object | undefined} the bundle's exports; undefined where the entry file requires the bundle itself
  */
 function loadBundle(file, writes) {
-  const Module = require('module');
+  const Module = module.constructor;
   // under a module registry of its own (jest's, a bundler's), whose `module` is none of Node's: required through it
-  if (typeof Module !== 'function' || !(module instanceof Module) || require.cache !== Module._cache) return undefined;
+  if (typeof Module !== 'function' || typeof Module.createRequire !== 'function' || !(module instanceof Module) ||
+    require.cache !== Module._cache) return undefined;
   if (Module._cache[file]) return Module._cache[file].exports;
   if (process.sourceMapsEnabled !== false || typeof process.getuid !== 'function' || process.env.CDK_CAPABILITY_CODE_CACHE === '0' ||
-    (typeof Module.getCompileCacheDir === 'function' && Module.getCompileCacheDir() !== undefined)) return undefined;
+    (typeof Module.getCompileCacheDir === 'function' ? Module.getCompileCacheDir() !== undefined : process.env.NODE_COMPILE_CACHE)) return undefined;
   const fs = require('fs');
   const path = require('path');
   const vm = require('vm');
   const dir = path.dirname(file);
-  const cacheFile = path.join(dir, `bundle-${require('v8').cachedDataVersionTag()}.v8-cache`);
+  const cacheFile = path.join(dir, `bundle-${process.versions.v8.replace(/[^\w.-]/g, '_')}.v8-cache`);
   let cachedData;
   try {
     const cache = fs.statSync(cacheFile);

@@ -327,6 +327,57 @@ test('a runtime-only program that does not load perf_hooks itself has it loaded 
   expect(node(['-e', program])).toEqual({ status: 0, stdout: 'false false 2\n', stderr: '' });
 });
 
+test('loading the runtime entry and a synth load none of Node\'s `module`, `v8` or ES module loader modules that the program does not', () => {
+  // GIVEN a runtime-only program in plain JavaScript that loads none of them itself (nor does cdk8s), run twice, so
+  // the second run at least loads the bundle with the code cache an earlier run wrote
+  const out = tempDir();
+  const program = (outdir: string) => [
+    "const { ApiObject, Chart } = require('cdk8s');",
+    "const { Capability, CapabilityApp } = require('cdk-capability/runtime');",
+    "const NODE = ['NativeModule module', 'NativeModule v8', 'NativeModule internal/modules/esm/loader'];",
+    'const loaded = () => NODE.filter((m) => process.moduleLoadList.includes(m));',
+    `const app = new CapabilityApp({ outdir: ${JSON.stringify(outdir)}, lockFile: ${JSON.stringify(path.join(out, 'none.lock.json'))} });`,
+    "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'const imported = loaded();',
+    'app.synth();',
+    'console.log(JSON.stringify([imported, loaded()]));',
+  ].join('\n');
+
+  // WHEN it synthesizes twice
+  // (a file, not `node -e`, which loads Node's `module` itself)
+  const run = (name: string) => {
+    fs.writeFileSync(path.join(app, `native-modules-${name}.js`), program(path.join(out, name)));
+    return node([`native-modules-${name}.js`]);
+  };
+  const first = run('first');
+  const second = run('second');
+
+  // THEN neither the import nor the synth loaded any of them, and both wrote the same output
+  expect(first).toEqual({ status: 0, stdout: '[[],[]]\n', stderr: '' });
+  expect(second).toEqual({ status: 0, stdout: '[[],[]]\n', stderr: '' });
+  expect(readTree(path.join(out, 'second'))).toEqual(readTree(path.join(out, 'first')));
+});
+
+test('a runtime-only program never resolves aws-cdk-lib: no module of it is loaded, so none can be the one it resolves to', () => {
+  // GIVEN a runtime-only program that records each request Node resolves
+  const out = tempDir();
+  const program = [
+    "const Module = require('module');",
+    'const requests = [];',
+    'const resolve = Module._resolveFilename;',
+    'Module._resolveFilename = function (request, ...rest) { requests.push(request); return resolve.call(this, request, ...rest); };',
+    "const { ApiObject, Chart } = require('cdk8s');",
+    "const { Capability, CapabilityApp } = require('cdk-capability/runtime');",
+    `const app = new CapabilityApp({ outdir: ${JSON.stringify(path.join(out, 'dist'))}, lockFile: ${JSON.stringify(path.join(out, 'none.lock.json'))} });`,
+    "new ApiObject(new Chart(new Capability(app, 'web'), 'Config'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });",
+    'app.synth();',
+    "console.log(JSON.stringify(requests.filter((r) => r.includes('aws-cdk'))), requests.includes('cdk8s'));",
+  ].join('\n');
+
+  // WHEN it synthesizes, THEN no request for aws-cdk-lib was resolved (the hook saw the others)
+  expect(node(['-e', program])).toEqual({ status: 0, stdout: '[] true\n', stderr: '' });
+});
+
 test('both entry points share one copy of every module: a Capability of one takes a RuntimeRouting of the other', () => {
   const program = [
     "const full = require('cdk-capability');",
@@ -397,7 +448,7 @@ describe("V8's code cache of lib/bundle.js (the entry files' loader)", () => {
     'app.synth();',
     '',
   ].join('\n');
-  const CACHE = /^bundle-\d+\.v8-cache$/;
+  const CACHE = new RegExp(`^bundle-${process.versions.v8.replace(/[.]/g, '\\.')}\\.v8-cache$`);
 
   let work: string;
   let expected: Record<string, string>;

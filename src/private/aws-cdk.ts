@@ -47,8 +47,21 @@ export function awsCdk(): typeof AwsCdk {
  */
 export function awsCdkLoaded(): boolean {
   if (loaded) return true;
+  // no module of any aws-cdk-lib loaded: not this one either, known without resolving it (a runtime-only program's case)
+  if (!anyAwsCdkModuleLoaded()) return false;
   const main = awsCdkMain();
   return main !== undefined && require.cache[main] !== undefined;
+}
+
+/**
+ * True when a file of a folder named `aws-cdk-lib` is among the loaded modules: a look at the module cache's keys,
+ * where resolving `aws-cdk-lib` (what `awsCdkMain` does, once) reads folders and its package.json (about 1 ms).
+ */
+function anyAwsCdkModuleLoaded(): boolean {
+  for (const file in require.cache) {
+    if (file.includes('aws-cdk-lib')) return true;
+  }
+  return false;
 }
 
 let mainFile: string | null | undefined;
