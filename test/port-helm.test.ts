@@ -104,8 +104,12 @@ function helmRelease(app: CapabilityApp, all: boolean): void {
   const chart = new RuntimeRouting(new Capability(app, 'c'), 'r');
   if (!all) return;
   for (const [letter, apiVersion, kind] of HELM_OBJECTS) {
-    // a Service needs a port, as the API server requires (spec.ports: Required value)
-    const spec = kind === 'Service' ? { spec: { ports: [{ port: 80 }] } } : {};
+    // a Service needs a port, as the API server requires (spec.ports: Required value), and an Ingress a rule or a
+    // default backend (either `defaultBackend` or `rules` must be specified): a rule of a host alone, which names no
+    // object (a backend would order the Ingress after its Service, and none names another here)
+    const spec = kind === 'Service' ? { spec: { ports: [{ port: 80 }] } }
+      : kind === 'Ingress' ? { spec: { rules: [{ host: 'helm.example.com' }] } }
+        : {};
     new ApiObject(chart, objectName(letter), { apiVersion, kind, metadata: { name: objectName(letter) }, ...spec });
   }
 }
