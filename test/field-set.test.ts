@@ -121,4 +121,34 @@ describe('FieldIndex', () => {
     expect(index.get(['x'])).toEqual(['one', 'two']);
     expect(index.size).toBe(1);
   });
+
+  test('set, upsert, get, has and size agree with a map keyed by the whole path, for any paths (property)', () => {
+    const path = fc.array(fc.constantFrom('a', 'b', 'k:{"name":"x"}', ''), { maxLength: 4 });
+    const op = fc.record({ upsert: fc.boolean(), path, value: fc.integer() });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), fc.array(path, { maxLength: 6 }), (ops, probes) => {
+        // GIVEN an index and a map of the same writes: `set` replaces, `upsert` keeps the first value
+        const index = new FieldIndex<number>();
+        const model = new Map<string, number>();
+        for (const { upsert, path: p, value } of ops) {
+          const key = JSON.stringify(p);
+          if (upsert) {
+            expect(index.upsert(p, () => value)).toBe(model.has(key) ? model.get(key) : value);
+            if (!model.has(key)) model.set(key, value);
+          } else {
+            index.set(p, value);
+            model.set(key, value);
+          }
+        }
+        // THEN every path written and every probe reads as the map does
+        expect(index.size).toBe(model.size);
+        for (const p of [...ops.map((o) => o.path), ...probes]) {
+          const key = JSON.stringify(p);
+          expect(index.has(p)).toBe(model.has(key));
+          expect(index.get(p)).toBe(model.get(key));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

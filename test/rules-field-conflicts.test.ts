@@ -71,6 +71,29 @@ const object: fc.Arbitrary<ObjectWrites> = fc.record({
   writes: fc.array(write, { maxLength: 30, size: 'max' }),
 });
 
+/**
+ * `twoWritersMeet` as it was written before its loops were indexed (`for...of`), kept as the oracle of the property
+ * that the rewrite answers the same: the pairs compared are those of `MEETINGS_COMPARED` (4096).
+ */
+function twoWritersMeetBefore(writes: readonly FieldWrite[]): boolean {
+  if (writes.length < 2) return false;
+  const first = writes[0].writer.id;
+  let others = 0;
+  for (const w of writes) if (w.writer.id !== first) others++;
+  if (others === 0) return false;
+  if (others * writes.length > 4096) return true;
+  for (const a of writes) {
+    if (a.writer.id === first) continue;
+    for (const b of writes) {
+      const n = Math.min(a.path.length, b.path.length);
+      let onOnePath = true;
+      for (let i = 0; i < n && onOnePath; i++) onOnePath = a.path[i] === b.path[i];
+      if (b.writer.id !== a.writer.id && onOnePath) return true;
+    }
+  }
+  return false;
+}
+
 describe('field conflicts kept to the paths another writer than the main one writes', () => {
   test('the contested paths of two writers or more, their writers and their order, are those of every replaced path', () => {
     let contested = 0;
@@ -84,6 +107,25 @@ describe('field conflicts kept to the paths another writer than the main one wri
     );
     // not vacuous: most write lists contest several paths
     expect(contested).toBeGreaterThan(500);
+  });
+
+  test('twoWritersMeet answers as the for...of version it replaced, below and above the pairs it compares (property)', () => {
+    const answers = { true: 0, false: 0 };
+    // the declarer's paths under spec, the others' under metadata: they meet only where two of the others do
+    const apart = fc.array(write, { maxLength: 30, size: 'max' }).map((writes) => writes.map((w) => ({ ...w, path: [w.writer === WRITERS[0] ? 'spec' : 'metadata', ...w.path] })));
+    // up to 90 writes: past 4096 pairs (64 writes of others than the first) it answers true without comparing
+    const long = fc.array(write, { minLength: 40, maxLength: 90 });
+    fc.assert(
+      fc.property(fc.oneof(fc.array(write, { maxLength: 30, size: 'max' }), apart, long), (writes) => {
+        const expected = twoWritersMeetBefore(writes);
+        expect(twoWritersMeet(writes)).toBe(expected);
+        answers[`${expected}`]++;
+      }),
+      { numRuns: 2000 },
+    );
+    // not vacuous: both answers are common
+    expect(answers.true).toBeGreaterThan(100);
+    expect(answers.false).toBeGreaterThan(100);
   });
 
   test('writes where no two writers meet on one path have no path of two writers, and most lists of several writers are told apart so (property)', () => {

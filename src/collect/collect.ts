@@ -85,14 +85,18 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
   const declaredReferences: Reference[] = [];
   const validationErrors: Array<{ path: string; error: string }> = [];
 
-  for (const c of constructs) {
+  // indexed loops over the constructs, not `for...of`: V8 optimizes `collect` in a synth's one run, and each iterator
+  // protocol's implicit try/finally made that compile cost more than the loops
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
     if (RuntimeCapability.isCapability(c)) capabilities.push(c);
     else if (isStack(c) && !isNestedStack(c)) stacks.push({ stack: c, capability: RuntimeCapability.tryOf(c) });
     else if (Chart.isChart(c)) charts.push(c);
     else if (ApiObject.isApiObject(c)) apiObjects.push(c);
     else if (hasBrand(c, 'InterfaceContract')) contracts.push(c as InterfaceContract<FieldMap>);
     else if (Reference.isReference(c)) declaredReferences.push(c);
-    for (const error of validationErrorsOf(c)) validationErrors.push({ path: c.node.path, error });
+    const errors = validationErrorsOf(c);
+    for (let k = 0; k < errors.length; k++) validationErrors.push({ path: c.node.path, error: errors[k] });
     if (isCfnResource(c)) {
       // aws-cdk renders a raw resource's BigInt as {} without a word
       const error = nonJsonPropertiesProblem(c);
@@ -105,7 +109,10 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
   const contributions = collectContributions(constructs, indexOf);
-  for (const c of constructs) if (Contribution.isContribution(c) && c.force) ledger.force(contributionWriter(c.node.path));
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
+    if (Contribution.isContribution(c) && c.force) ledger.force(contributionWriter(c.node.path));
+  }
   const byTarget = groupBy(contributions, (c) => c.target);
   const callbacksByTarget = groupBy(callbacks.runs, (r) => (ApiObject.isApiObject(r.target) ? indexOf.get(r.target) : undefined));
   const crds = CrdTopologies.fromManifests(drafts.map((d) => d.manifest));
@@ -294,7 +301,8 @@ function renderObjects(
 /** The contributions to Kubernetes objects, in creation order. */
 function collectContributions(constructs: readonly IConstruct[], indexOf: ReadonlyMap<ApiObject, number>): ContributionFact[] {
   const found: ContributionFact[] = [];
-  for (const c of constructs) {
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
     if (!Contribution.isContribution(c) || !c.apiObject || contributionProblems(c).length > 0) continue;
     const target = indexOf.get(c.apiObject);
     // a cdk8s Lazy in the fields is produced at synth, as in a declaration's own props
@@ -306,7 +314,8 @@ function collectContributions(constructs: readonly IConstruct[], indexOf: Readon
 /** What is wrong with each Contribution's props, one entry per problem. */
 function contributionErrorsOf(constructs: readonly IConstruct[]): Array<{ path: string; error: string }> {
   const found: Array<{ path: string; error: string }> = [];
-  for (const c of constructs) {
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
     if (Contribution.isContribution(c)) for (const error of contributionProblems(c)) found.push({ path: c.node.path, error });
   }
   return found;
@@ -315,7 +324,8 @@ function contributionErrorsOf(constructs: readonly IConstruct[]): Array<{ path: 
 /** The items by key, each list in the order given; items whose key is undefined are left out. */
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K | undefined): Map<K, T[]> {
   const groups = new Map<K, T[]>();
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     const k = key(item);
     if (k === undefined) continue;
     const list = groups.get(k);
@@ -337,7 +347,8 @@ function roleOf(stack: Stack): StackRole {
  */
 function includedFilesOf(constructs: readonly IConstruct[]): Record<string, IncludedFile> {
   const found: Record<string, IncludedFile> = {};
-  for (const c of constructs) {
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
     const given = includedFileOf(c);
     if (given === undefined) continue;
     const file = path.isAbsolute(given) ? path.relative(process.cwd(), given) : given;
@@ -350,7 +361,8 @@ function includedFilesOf(constructs: readonly IConstruct[]): Record<string, Incl
 /** `<stack path>\0<logical id>` to the path of the construct that declares each CloudFormation resource. */
 function resourceDeclarersOf(constructs: readonly IConstruct[], logicalIds: LogicalIds): Record<string, string> {
   const paths: Record<string, string> = {};
-  for (const c of constructs) {
+  for (let i = 0; i < constructs.length; i++) {
+    const c = constructs[i];
     if (!isCfnResource(c)) continue;
     try {
       const { stack, logicalId } = logicalIds.of(c);

@@ -166,7 +166,7 @@ export class DependencyGraph<T> {
 
     const out = csr(total, from, to);
     const indegree = new Int32Array(total);
-    for (const t of to) indegree[t]++;
+    for (let e = 0; e < to.length; e++) indegree[to[e]]++;
     const level = new Int32Array(total);
     const heap = new MinHeap(total);
     for (let i = 0; i < total; i++) if (indegree[i] === 0) heap.push(i, 0);
@@ -429,7 +429,7 @@ interface SoftGroup {
 function kahn(n: number, from: readonly number[], to: readonly number[]): { released: number; indegree: Int32Array } {
   const out = csr(n, from, to);
   const indegree = new Int32Array(n);
-  for (const t of to) indegree[t]++;
+  for (let e = 0; e < to.length; e++) indegree[to[e]]++;
   const queue = new Int32Array(n);
   let head = 0;
   let tail = 0;
@@ -446,7 +446,9 @@ function kahn(n: number, from: readonly number[], to: readonly number[]): { rele
 /** Outgoing edge indexes per node, compressed (CSR). */
 function csr(n: number, from: readonly number[], to: readonly number[]): { start: Int32Array; edge: Int32Array } {
   const start = new Int32Array(n + 1);
-  for (const f of from) start[f + 1]++;
+  // indexed loops here and in `kahn`, not `for...of`: V8 optimizes them in a synth's one run, and the iterator
+  // protocol's implicit try/finally made that compile cost more than the loop
+  for (let e = 0; e < from.length; e++) start[from[e] + 1]++;
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const fill = start.slice(0, n);
   const edge = new Int32Array(to.length);
