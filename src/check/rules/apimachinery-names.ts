@@ -126,3 +126,15 @@ export function isQualifiedName(value: string): string[] {
   if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
+
+const LABEL_VALUE_FMT = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
+const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const LABEL_VALUE_ERR = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '${LABEL_VALUE_FMT}')`;
+
+/** `IsValidLabelValue`: at most 63 characters, empty or alphanumeric at both ends with `-`, `_`, `.` between. */
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!LABEL_VALUE.test(value)) errs.push(LABEL_VALUE_ERR);
+  return errs;
+}

@@ -1,4 +1,4 @@
-import { isDNS1123Label, isQualifiedName } from './apimachinery-names';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './apimachinery-names';
 import type { PodSpecError } from './pod-spec-errors';
 import { isMap } from '../../private/maps';
 
@@ -18,17 +18,6 @@ import { isMap } from '../../private/maps';
 
 type Found = PodSpecError[];
 
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const LABEL_VALUE_ERR = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
-/** `validation.IsValidLabelValue`. */
-function labelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) errs.push(LABEL_VALUE_ERR);
-  return errs;
-}
-
 function list(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
@@ -42,7 +31,7 @@ export function validateLabelSelector(selector: unknown, at: readonly string[], 
       // the API server names the map, not the key
       for (const msg of isQualifiedName(key)) found.push({ at: labelsAt, type: 'Invalid value', value: key, detail: msg, check: 'label-selector' });
       if (typeof value !== 'string') continue;
-      for (const msg of labelValueErrors(value)) found.push({ at: labelsAt, type: 'Invalid value', value, detail: msg, check: 'label-selector', field: [...labelsAt, key] });
+      for (const msg of isValidLabelValue(value)) found.push({ at: labelsAt, type: 'Invalid value', value, detail: msg, check: 'label-selector', field: [...labelsAt, key] });
     }
   }
   list(selector.matchExpressions).forEach((rq, i) => {
@@ -61,7 +50,7 @@ export function validateLabelSelector(selector: unknown, at: readonly string[], 
     if (typeof key === 'string') for (const msg of isQualifiedName(key)) found.push({ at: [...rqAt, 'key'], type: 'Invalid value', value: key, detail: msg, check: 'label-selector' });
     values.forEach((v, k) => {
       if (typeof v !== 'string') return;
-      for (const msg of labelValueErrors(v)) found.push({ at: [...rqAt, 'values', String(k)], type: 'Invalid value', value: v, detail: msg, check: 'label-selector' });
+      for (const msg of isValidLabelValue(v)) found.push({ at: [...rqAt, 'values', String(k)], type: 'Invalid value', value: v, detail: msg, check: 'label-selector' });
     });
   });
 }

@@ -1,4 +1,4 @@
-import { isQualifiedName } from './apimachinery-names';
+import { isQualifiedName, isValidLabelValue } from './apimachinery-names';
 import type { PodSpecError } from './pod-spec-errors';
 import { validatePodAffinityTermSelectors, validateSpreadConstraintSelector } from './pod-spec-label-selectors';
 import { isMap } from '../../private/maps';
@@ -19,18 +19,6 @@ import { isMap } from '../../private/maps';
  */
 
 type Found = PodSpecError[];
-
-const LABEL_VALUE_FMT = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
-const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
-const LABEL_VALUE_ERR = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
-/** `validation.IsValidLabelValue`. */
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) errs.push(LABEL_VALUE_ERR);
-  return errs;
-}
 
 function list(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];

@@ -1,7 +1,6 @@
-import { isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './apimachinery-names';
+import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPortNum } from './apimachinery-names';
 import { isIPv6String, isValidCIDR, isValidIP, nonSpecialIP, parseIP } from './ip-syntax';
 import type { PodSpecError } from './pod-spec-errors';
-import { isValidLabelValue } from './pod-spec-scheduling';
 import { isMap } from '../../private/maps';
 
 /*
