@@ -16,6 +16,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
+import { Command, dryRun, teardown } from './apply-dry-run';
 import { admit, Request } from './enforcement/admission';
 import { newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
@@ -72,39 +73,6 @@ function release(series: ReleaseSeries, n: number, variant: Variant, scaled: str
 interface Cluster {
   readonly admission: Map<string, any>;
   readonly deployments: Map<string, any>;
-}
-
-/** One command of the sequence: its line, and what it sends on stdin. */
-interface Command {
-  readonly line: string;
-  readonly input?: string;
-}
-
-/** The commands `apply --dry-run` prints, each with its here-document. */
-function dryRun(outdir: string): Command[] {
-  const run = capturingOutput(() => main(['apply', '--outdir', outdir, '--dry-run']));
-  expect(run.result).toBe(0);
-  const commands: Command[] = [];
-  const lines = run.stdout.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line === '' || line.startsWith('#')) continue;
-    if (!line.endsWith("<<'EOF'")) {
-      commands.push({ line });
-      continue;
-    }
-    const end = lines.indexOf('EOF', i);
-    commands.push({ line, input: lines.slice(i + 1, end).join('\n') });
-    i = end;
-  }
-  return commands;
-}
-
-/** The teardown's commands of the steps that run at `when`, as `plan --teardown --json` gives them. */
-function teardown(outdir: string, when: string): Command[] {
-  const run = capturingOutput(() => main(['plan', '--plan', path.join(outdir, 'plan.json'), '--teardown', '--json']));
-  const steps: any[] = JSON.parse(run.stdout).teardown.steps;
-  return steps.filter((s) => s.when === when).flatMap((s) => s.commands.map((line: string) => ({ line })));
 }
 
 /** A deep merge of an applied object into the live one: maps merged, anything else replaced. */
