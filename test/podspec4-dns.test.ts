@@ -4,8 +4,8 @@ import * as fc from 'fast-check';
 import { Pod } from 'kubernetes-models/v1';
 import { podSpecFindings, routing } from './pod-spec-fixtures';
 import { removeTempDirs } from './util';
-import { apiServerText, podSpecErrors } from '../src/check/rules/pod-spec-errors';
 import { isSloppyIP } from '../src/check/rules/ip-syntax';
+import { apiServerText, podSpecErrors } from '../src/check/rules/pod-spec-errors';
 
 /*
  * A pod's DNS policy and DNS config, as the Kubernetes 1.30 API server validates them.

@@ -1,6 +1,6 @@
 import { isDNS1123Subdomain } from './apimachinery-names';
-import type { PodSpecError } from './pod-spec-errors';
 import { INVALID_IP, isSloppyIP } from './ip-syntax';
+import type { PodSpecError } from './pod-spec-errors';
 import { isMap } from '../../private/maps';
 
 /*
