@@ -12,51 +12,18 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
-import { Command, dryRun, teardown } from './apply-dry-run';
+import { buildShop, Command, DEPLOYER, dryRun, Shape, teardown } from './apply-replay';
 import { admit, Request } from './enforcement/admission';
-import { newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
-import { capturingOutput } from './util';
-import { Capability, CapabilityApp, RuntimeRouting, RuntimeWriter } from '../src';
+import { newSeries, removeReleaseDirs } from './release-fixtures';
 
 afterAll(removeReleaseDirs);
 
-const DEPLOYER = 'system:serviceaccount:ci:deployer';
-const HPA = 'system:serviceaccount:kube-system:horizontal-pod-autoscaler';
-const KCM = 'kube-controller-manager';
 const INTRUDER = 'mallory';
 const STEP_FILE = '0000-field-ownership.yaml';
 /** What the autoscaler scales a Deployment to while it owns the replicas. */
 const SCALED = 3;
-
-/** A tenant's Deployment in a release: declared replicas, replicas owned by an autoscaler, or not there. */
-type Shape = 'declared' | 'autoscaled' | 'absent';
-
-/** One release of the shop: a Deployment `web-<tenant>` in namespace `web` per tenant of the shape given. */
-function build(series: ReleaseSeries, n: number, tenants: readonly string[], shapes: readonly Shape[]): string {
-  const outdir = path.join(series.dir, `release-${n}`);
-  const app = new CapabilityApp({ outdir, lockFile: series.lockFile, enforce: { deployer: DEPLOYER } });
-  const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
-  tenants.forEach((tenant, t) => {
-    if (shapes[t] === 'absent') return;
-    const web = new ApiObject(routing, `Web-${tenant}`, {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: `web-${tenant}`, namespace: 'web' },
-      spec: {
-        ...(shapes[t] === 'autoscaled' ? {} : { replicas: 2 }),
-        selector: { matchLabels: { app: `web-${tenant}` } },
-        template: { metadata: { labels: { app: `web-${tenant}` } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
-      },
-    });
-    if (shapes[t] === 'autoscaled') new RuntimeWriter(routing, `Autoscaler-${tenant}`, { target: web, fields: ['spec.replicas'], identity: HPA, manager: KCM });
-  });
-  const synth = capturingOutput(() => withUpdateLock('1', () => app.synth()));
-  expect(synth.stderr).toMatch(/^cdk-capability: wrote the lock of this release to /);
-  return outdir;
-}
 
 /** The model cluster: the admission objects by kind and name, and the live Deployments by name. */
 interface Cluster {
@@ -162,7 +129,7 @@ function play(
   const noSafeOrder: number[] = [];
   const stepOrders: string[][] = [];
   releases.forEach((shapes, i) => {
-    const outdir = build(series, i + 1, tenants, shapes);
+    const outdir = buildShop(series, path.join(series.dir, `release-${i + 1}`), tenants, shapes);
     const both = tenants.filter((_, t) => shapes[t] !== 'absent' && i > 0 && releases[i - 1][t] !== 'absent');
     const sequence = [...teardown(outdir, 'before-apply'), ...dryRun(outdir), ...teardown(outdir, 'after-apply')];
     for (const command of sequence) {

@@ -16,7 +16,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
-import { Command, dryRun, teardown } from './apply-dry-run';
+import { buildShop, Command, DEPLOYER, dryRun, HPA, KCM, Shape, teardown } from './apply-replay';
 import { admit, Request } from './enforcement/admission';
 import { newSeries, removeReleaseDirs, ReleaseSeries, withUpdateLock } from './release-fixtures';
 import { capturingOutput } from './util';
@@ -25,9 +25,6 @@ import { main } from '../src/cli/main';
 
 afterAll(removeReleaseDirs);
 
-const DEPLOYER = 'system:serviceaccount:ci:deployer';
-const HPA = 'system:serviceaccount:kube-system:horizontal-pod-autoscaler';
-const KCM = 'kube-controller-manager';
 const INTRUDER = 'mallory';
 const TENANTS = ['acme', 'initech'];
 /** What the autoscaler scaled its Deployment to while it owned the replicas. */
@@ -422,30 +419,6 @@ describe('with Argo CD, where the sync prunes a renamed policy decides whether t
  */
 describe('any series of shape changes keeps every object protected in two releases in a row', () => {
   const NAMES = ['acme', 'globex', 'initech', 'umbrella'];
-  type Shape = 'declared' | 'autoscaled' | 'absent';
-
-  function build(series: ReleaseSeries, n: number, shapes: readonly Shape[]): string {
-    const outdir = path.join(series.dir, `random-${n}`);
-    const app = new CapabilityApp({ outdir, lockFile: series.lockFile, enforce: { deployer: DEPLOYER } });
-    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
-    NAMES.forEach((tenant, t) => {
-      if (shapes[t] === 'absent') return;
-      const web = new ApiObject(routing, `Web-${tenant}`, {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: `web-${tenant}`, namespace: 'web' },
-        spec: {
-          ...(shapes[t] === 'autoscaled' ? {} : { replicas: 2 }),
-          selector: { matchLabels: { app: `web-${tenant}` } },
-          template: { metadata: { labels: { app: `web-${tenant}` } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
-        },
-      });
-      if (shapes[t] === 'autoscaled') new RuntimeWriter(routing, `Autoscaler-${tenant}`, { target: web, fields: ['spec.replicas'], identity: HPA, manager: KCM });
-    });
-    const synth = capturingOutput(() => withUpdateLock('1', () => app.synth()));
-    expect(synth.stderr).toMatch(/^cdk-capability: wrote the lock of this release to /);
-    return outdir;
-  }
 
   test('four releases of random shapes, played command by command', () => {
     const shape = fc.constantFrom<Shape>('declared', 'autoscaled', 'absent');
@@ -455,7 +428,7 @@ describe('any series of shape changes keeps every object protected in two releas
       const cluster: Cluster = { admission: new Map(), deployments: new Map() };
       const problems: string[] = [];
       series.forEach((shapes, i) => {
-        const outdir = build(s, i + 1, shapes);
+        const outdir = buildShop(s, path.join(s.dir, `random-${i + 1}`), NAMES, shapes);
         const both = NAMES.filter((_, t) => shapes[t] !== 'absent' && i > 0 && series[i - 1][t] !== 'absent');
         const sequence = [...teardown(outdir, 'before-apply'), ...dryRun(outdir), ...teardown(outdir, 'after-apply')];
         for (const command of sequence) {
