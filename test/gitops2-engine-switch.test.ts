@@ -75,6 +75,7 @@ describe('the lock records the engine and the Flux step Kustomizations', () => {
       prune: true,
       // gitops3: each Kustomization's objects
       objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] },
+      dependsOn: { 'shop-routing-acme': [], 'shop-routing-globex': [] },
     });
   });
 
@@ -113,7 +114,7 @@ describe('Flux -> Argo CD', () => {
       + 'so it owns no other field: its owner labels go, and the fields this release applied stay (applied before, it removes every field no other manager owns))',
     ]);
     expect(plan.changes.gitops).toEqual({
-      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] } },
+      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] }, dependsOn: { 'shop-routing-acme': [], 'shop-routing-globex': [] } },
       after: { engine: 'argocd' },
       kustomizations: ['shop-routing-acme', 'shop-routing-globex'],
     });

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
+import { sarifErrors } from './cifail-cli';
 import { byArgo, byFlux, identity, manifest, TYPE } from './engine-switch-operations';
 import { coded, newSeries, removeReleaseDirs, withUpdateLock } from './release-fixtures';
 import type { SmdOperation, SmdResult } from './smd/smd';
@@ -119,6 +120,31 @@ describe('the applier, from the lock when --applied-by is not given', () => {
     expect(audit(fluxOnly, fluxLock, ['--format', 'github']).stdout).toBe(`::notice title=cdk-capability audit%3A the applier::${FROM_FLUX_LOCK}\n`);
   });
 
+  test('sarif (gitops4): the note is a notification of the run\'s invocation, with the applier as its properties; valid SARIF 2.1.0', () => {
+    const { code, stdout } = audit(fluxOnly, fluxLock, ['--format', 'sarif']);
+    expect(code).toBe(0);
+    const log = JSON.parse(stdout);
+    expect(sarifErrors(log)).toEqual([]);
+    expect(log.runs[0].results).toEqual([]);
+    expect(log.runs[0].invocations).toEqual([{
+      executionSuccessful: true,
+      toolExecutionNotifications: [{ level: 'note', message: { text: FROM_FLUX_LOCK }, properties: { applier: { manager: 'kustomize-controller', source: 'lock' } } }],
+    }]);
+  });
+
+  test('sarif (gitops4): an input with no object and the applier from the lock, both notifications, the warning first', () => {
+    const dir = tempDir('gitops4-audit-');
+    fs.writeFileSync(path.join(dir, 'live.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    writeLock(path.join(dir, 'capability.lock.json'), fluxLock);
+    const run = capturingOutput(() => main(['audit', path.join(dir, 'live.json'), '--lock', path.join(dir, 'capability.lock.json'), '--format', 'sarif']));
+    const log = JSON.parse(run.stdout);
+    expect(sarifErrors(log)).toEqual([]);
+    expect(log.runs[0].invocations[0].toolExecutionNotifications.map((n: any) => [n.level, n.message.text])).toEqual([
+      ['warning', expect.stringMatching(/^The input holds no object at all/)],
+      ['note', FROM_FLUX_LOCK],
+    ]);
+  });
+
   test('a lock without gitops: cdk-capability apply, and no note', () => {
     expect(audit(applyOnly, plainLock)).toEqual({ code: 0, stdout: 'cdk-capability audit: the cluster matches <lock> (1 object compared).\n' });
   });
@@ -144,6 +170,15 @@ describe('--applied-by naming another engine than the lock\'s', () => {
   test('json: source flag, with the same note', () => {
     const doc = JSON.parse(audit(fluxOnly, argoLock, ['--applied-by', 'kustomize-controller', '--json']).stdout);
     expect(doc.applier).toEqual({ manager: 'kustomize-controller', source: 'flag', note: CONFLICT });
+  });
+
+  test('sarif (gitops4): source flag, with the same note; no note, no invocation', () => {
+    const log = JSON.parse(audit(fluxOnly, argoLock, ['--applied-by', 'kustomize-controller', '--format', 'sarif']).stdout);
+    expect(sarifErrors(log)).toEqual([]);
+    expect(log.runs[0].invocations[0].toolExecutionNotifications).toEqual([
+      { level: 'note', message: { text: CONFLICT }, properties: { applier: { manager: 'kustomize-controller', source: 'flag' } } },
+    ]);
+    expect(JSON.parse(audit(applyOnly, plainLock, ['--format', 'sarif']).stdout).runs[0].invocations).toBeUndefined();
   });
 
   test('a flag naming the lock\'s engine (either of Argo CD\'s managers) says nothing', () => {

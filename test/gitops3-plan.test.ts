@@ -87,7 +87,7 @@ describe('a lock written before the engine was recorded', () => {
     const [, flux] = series([{ gitops: GitOps.argoCd(), tenants: ['acme'], forget: true }, { gitops: FLUX, tenants: ['acme'] }]);
     const doc = JSON.parse(formatPlanJson({ accepted: true, plan: flux.plan } as any, []));
     expect(schemaErrors('plan-output.schema.json', doc)).toEqual([]);
-    expect(doc.plan.changes.gitopsUnrecorded).toEqual({ engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'] } });
+    expect(doc.plan.changes.gitopsUnrecorded).toEqual({ engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'] }, dependsOn: { 'shop-routing-acme': [] } });
     expect(gitopsSection(flux.plan)).toEqual([HEADING, UNKNOWN('Flux')]);
   });
 

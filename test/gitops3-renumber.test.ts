@@ -65,7 +65,8 @@ function gitopsSection(plan: Plan): string[] {
 
 const MOVED_NOTE = "  (with prune: true, each Kustomization an object leaves prunes it when it applies this release, while the object still carries that Kustomization's owner labels "
   + '(kustomize.toolkit.fluxcd.io/name); the one it moves to sets its own labels when it applies it, after which the prune skips it. '
-  + 'So an object is deleted, until the Kustomization it moves to applies it again, when the one it leaves applies first (it comes earlier by dependsOn, or the two run at once): '
+  + 'The Kustomization each of these leaves may apply before the one it moves to (it does not depend on it by dependsOn, directly or through others, in both this release '
+  + "and the previous one, and Flux may reconcile it with either's), and then the object is deleted until the Kustomization it moves to applies it again: "
   + "a Deployment's pods restart from nothing, a PersistentVolumeClaim takes its volume with it. "
   + 'To keep them, before committing the release: kubectl annotate ConfigMap b -n default kustomize.toolkit.fluxcd.io/prune=disabled --overwrite '
   + '&& kubectl annotate ConfigMap a -n default kustomize.toolkit.fluxcd.io/prune=disabled --overwrite; '
@@ -82,6 +83,7 @@ describe('the lock records each Flux Kustomization\'s objects', () => {
       kustomizations: ['shop-routing-1', 'shop-routing-2'],
       prune: true,
       objects: { 'shop-routing-1': ['ConfigMap default/b'], 'shop-routing-2': ['ConfigMap default/a'] },
+      dependsOn: { 'shop-routing-1': [], 'shop-routing-2': ['shop-routing-1'] },
     });
   });
 });
@@ -106,8 +108,8 @@ describe('steps renumbered: a Kustomization name reused for other objects', () =
     const doc = JSON.parse(formatPlanJson({ accepted: true, plan: renumbered.plan } as any, []));
     expect(schemaErrors('plan-output.schema.json', doc)).toEqual([]);
     expect(doc.plan.changes.gitops.moved).toEqual([
-      { object: 'ConfigMap default/b', from: 'shop-routing-1', to: 'shop-routing-2' },
-      { object: 'ConfigMap default/a', from: 'shop-routing-2', to: 'shop-routing-3' },
+      { object: 'ConfigMap default/b', from: 'shop-routing-1', to: 'shop-routing-2', safe: false },
+      { object: 'ConfigMap default/a', from: 'shop-routing-2', to: 'shop-routing-3', safe: false },
     ]);
     const teardown = JSON.parse(formatTeardownJson(renumbered.plan));
     expect(schemaErrors('teardown-output.schema.json', teardown)).toEqual([]);

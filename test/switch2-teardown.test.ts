@@ -86,7 +86,7 @@ describe('Flux -> Argo CD, nothing removed from the lock', () => {
     const document = JSON.parse(formatTeardownJson(plan));
     expect(document.summary).toEqual({ delete: 0, steps: 0 });
     expect(document.gitops).toEqual({
-      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] } },
+      before: { engine: 'flux', namespace: 'flux-system', kustomizations: ['shop-routing-acme', 'shop-routing-globex'], prune: true, objects: { 'shop-routing-acme': ['ConfigMap default/cfg-acme'], 'shop-routing-globex': ['ConfigMap default/cfg-globex'] }, dependsOn: { 'shop-routing-acme': [], 'shop-routing-globex': [] } },
       after: { engine: 'argocd' },
       kustomizations: ['shop-routing-acme', 'shop-routing-globex'],
       notes: planSection(plan).slice(1).map((l) => l.slice(2)),

@@ -64,6 +64,18 @@ function applierJson(a: AuditApplier): { manager?: string; source: string; note?
   return { ...(a.manager ? { manager: a.manager } : {}), source: a.source, note: a.note };
 }
 
+/**
+ * The applier note as a SARIF notification (§3.58) of the run's invocation, in `toolExecutionNotifications`
+ * (§3.20.21, "runtime conditions detected by the tool during the analysis", where the note of an input with no object
+ * is too, and where GitHub code scanning reads a tool's notifications): level `note`, as the GitHub format's
+ * `::notice`, the note as its message, and the applier as the JSON report's `applier` holds it in its `properties`
+ * (§3.8), for a reader that wants the manager and where it came from (`lock` or `flag`) without parsing the text.
+ */
+function applierNotification(a: AuditApplier): object {
+  const { note, ...applier } = applierJson(a);
+  return { level: 'note', message: { text: note }, properties: { applier } };
+}
+
 /** The JSON report (docs/audit-output.schema.json). */
 export function formatAuditJson(report: AuditReport): string {
   const findings = report.findings.map((f) => ({
@@ -146,6 +158,11 @@ export function formatAuditSarif(report: AuditReport, root: string): string {
   const ids = AUDIT_RULES.map((r) => r.id);
   const uri = path.relative(root, path.resolve(report.lockFile)).split(path.sep).join('/');
   const note = emptyInputNote(report);
+  // what the other formats say beside the findings: an input with no object, and where the applier came from
+  const notifications = [
+    ...(note ? [{ level: 'warning', message: { text: note } }] : []),
+    ...(report.applier?.note ? [applierNotification(report.applier)] : []),
+  ];
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -166,7 +183,7 @@ export function formatAuditSarif(report: AuditReport, root: string): string {
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: directoryUri(root) } },
-        ...(note ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: [{ level: 'warning', message: { text: note } }] }] } : {}),
+        ...(notifications.length > 0 ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }] } : {}),
         results: report.findings.map((f) => ({
           ruleId: f.kind,
           ruleIndex: ids.indexOf(f.kind),

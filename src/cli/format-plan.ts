@@ -1,4 +1,4 @@
-import { gitopsSection } from './gitops-lines';
+import { gitopsLeftBehind, gitopsSection } from './gitops-lines';
 import { handBackNotes, handoverLines } from './hand-back-advice';
 import { orderLines } from './order-lines';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
@@ -37,7 +37,9 @@ function otherCounts(plan: Plan): Array<{ readonly count: number; readonly one: 
     { count: c.interface.length, one: 'interface field change', many: 'interface field changes' },
     { count: c.runtimeWriters?.length ?? 0, one: 'runtime writer change', many: 'runtime writer changes' },
     { count: c.order?.length ?? 0, one: 'order change', many: 'order changes' },
-    { count: c.gitops ? 1 : 0, one: 'GitOps output left behind', many: 'GitOps outputs left behind' },
+    // output left behind (another engine, Kustomizations no longer made) is one; objects that only move between Flux Kustomizations are counted as such
+    { count: c.gitops && gitopsLeftBehind(c.gitops) ? 1 : 0, one: 'GitOps output left behind', many: 'GitOps outputs left behind' },
+    { count: c.gitops?.moved?.length ?? 0, one: 'object that changes Flux Kustomization', many: 'objects that change Flux Kustomization' },
   ];
 }
 

@@ -1,4 +1,4 @@
-import { gitopsLines, gitopsSection } from './gitops-lines';
+import { gitopsLines, gitopsNeedsWork, gitopsSection } from './gitops-lines';
 import { FIELD_OWNERSHIP_STEP } from '../release/locked-policies';
 import { REGION_PLACEHOLDER, Teardown, TeardownStep, teardownTiming, TeardownTiming } from '../render/teardown';
 import type { Plan } from '../render/writers/plan-json';
@@ -156,10 +156,11 @@ function stackNotes(step: TeardownStep): string[] {
 
 /**
  * True when the teardown of a plan has something to do: stacks or objects to delete, or the previous release's GitOps
- * output to remove (`changes.gitops`), which `plan --teardown` names with its commands (exit code 2).
+ * output to remove or objects to keep from Flux's prune (`changes.gitops`, `gitopsNeedsWork`), which `plan --teardown`
+ * names with its commands (exit code 2).
  */
 export function teardownHasWork(plan: Plan): boolean {
-  return teardownCount(plan) > 0 || plan.changes.gitops !== undefined;
+  return teardownCount(plan) > 0 || gitopsNeedsWork(plan.changes.gitops);
 }
 
 /** How many stacks and objects the teardown of a plan deletes. */

@@ -6,15 +6,38 @@ import type { Plan } from '../render/writers/plan-json';
 
 /** The heading of the section of the GitOps output left behind, in the plan and its teardown. */
 const GITOPS_HEADING = 'GitOps (what the previous release\'s GitOps output left in the cluster, which this release does not make again and nothing deletes):';
+/** The heading of the section when the previous release's GitOps output is all made again, only some objects move between Flux Kustomizations. */
+const MOVES_HEADING = 'GitOps (objects this release moves from one Flux step Kustomization to another):';
 
 /**
  * The section of a plan (and of its teardown) on the previous release's GitOps output this release does not make
- * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing.
+ * again (`gitopsLines`): a blank line, the heading, and each line indented; none when there is nothing. When nothing
+ * is left behind (the same engine, every Flux Kustomization made again) and only objects move between Kustomizations,
+ * the heading says that.
  */
 export function gitopsSection(plan: Plan): string[] {
   const unrecorded = plan.changes.gitopsUnrecorded;
   const lines = unrecorded ? [unrecordedLine(unrecorded)] : gitopsLines(plan);
-  return lines.length === 0 ? [] : ['', GITOPS_HEADING, ...lines.map((l) => `  ${l}`)];
+  const change = plan.changes.gitops;
+  const heading = !unrecorded && change && !gitopsLeftBehind(change) ? MOVES_HEADING : GITOPS_HEADING;
+  return lines.length === 0 ? [] : ['', heading, ...lines.map((l) => `  ${l}`)];
+}
+
+/**
+ * True when the previous release's GitOps output is not all made again: another engine (or none), or Flux
+ * Kustomizations this release does not make. False when the change is only objects moving between Kustomizations.
+ */
+export function gitopsLeftBehind(change: GitOpsChange): boolean {
+  return change.after?.engine !== change.before.engine || change.kustomizations.length > 0;
+}
+
+/**
+ * True when the GitOps change asks something of the user: output left behind to remove, or an object that moves to
+ * another Flux Kustomization which the one it leaves may prune first (or the lock cannot tell). False for moves that
+ * are all safe (`FluxMove.safe`), and without a change.
+ */
+export function gitopsNeedsWork(change: GitOpsChange | undefined): boolean {
+  return change !== undefined && (gitopsLeftBehind(change) || (change.moved ?? []).some((m) => m.safe !== true));
 }
 
 /**
@@ -73,7 +96,10 @@ export function gitopsLines(plan: Plan): string[] {
     if (moved.length > 0) lines.push(`~ objects that change Flux Kustomization in ${before.namespace}: ${moved.map((m) => `${m.object} (${m.from} -> ${m.to})`).join(', ')}`);
     if (after?.engine !== 'flux') lines.push(`(${fluxLeftNote(change)})`);
     else if (change.kustomizations.length > 0) lines.push(`(${fluxDroppedNote(change)})`);
-    if (after?.engine === 'flux' && moved.length > 0) lines.push(`(${fluxMovedNote(moved)})`);
+    const unsafe = moved.filter((m) => m.safe !== true);
+    const safe = moved.filter((m) => m.safe === true);
+    if (after?.engine === 'flux' && unsafe.length > 0) lines.push(`(${fluxMovedNote(unsafe)})`);
+    if (after?.engine === 'flux' && safe.length > 0) lines.push(`(${fluxSafeMoveNote(safe, unsafe.length > 0)})`);
   } else if (after?.engine !== before.engine) {
     lines.push(`(${argoLeftNote(change)})`);
   }
@@ -124,17 +150,38 @@ function kubectlTarget(object: string): string {
  * (`inventory.Diff`), and its delete skips an object whose live labels are not its owner labels or that carries
  * `kustomize.toolkit.fluxcd.io/prune: disabled` (fluxcd/pkg ssa `DeleteAll` with the Kustomization's `Inclusions` and
  * `Exclusions`); the Kustomization an object moves to sets its own owner labels when it applies it. So the object is
- * deleted when the one it leaves applies first, until the other applies it again.
+ * deleted when the one it leaves applies first, until the other applies it again. With both locks' `dependsOn`, the
+ * moves named here are those whose Kustomization left does not wait for the one they move to (`FluxMove.safe`
+ * false), and the note says so; without it (a lock written before it was recorded), every move, and the note says when.
  */
 function fluxMovedNote(moved: readonly FluxMove[]): string {
   const targets = moved.map((m) => kubectlTarget(m.object));
   const annotate = (value: string) => targets.map((t) => `kubectl annotate ${t} ${PRUNE_DISABLED}${value}`).join(' && ');
+  const when = moved.every((m) => m.safe === false)
+    ? 'The Kustomization each of these leaves may apply before the one it moves to (it does not depend on it by dependsOn, directly or through others, in both this release '
+      + 'and the previous one, and Flux may reconcile it with either\'s), and then the object is deleted until the Kustomization it moves to applies it again: '
+    : 'So an object is deleted, until the Kustomization it moves to applies it again, when the one it leaves applies first (it comes earlier by dependsOn, or the two run at once): ';
   return 'with prune: true, each Kustomization an object leaves prunes it when it applies this release, while the object still carries that Kustomization\'s owner labels '
     + '(kustomize.toolkit.fluxcd.io/name); the one it moves to sets its own labels when it applies it, after which the prune skips it. '
-    + 'So an object is deleted, until the Kustomization it moves to applies it again, when the one it leaves applies first (it comes earlier by dependsOn, or the two run at once): '
+    + when
     + 'a Deployment\'s pods restart from nothing, a PersistentVolumeClaim takes its volume with it. '
     + `To keep them, before committing the release: ${annotate('=disabled --overwrite')}; `
     + `once the Kustomizations they move to have applied the release, remove the annotation (or they are never pruned): ${annotate('-')}`;
+}
+
+/**
+ * The moves no prune reaches (`FluxMove.safe`): the Kustomization each object leaves waits, by dependsOn in both
+ * releases, for the one it moves to, and kustomize-controller applies (and then prunes) a Kustomization only once each
+ * one it depends on is Ready at the same revision of the source (`checkDependencies`), by which time that one has set
+ * its own owner labels on the object, so the prune skips it.
+ *
+ * @param others whether other moves are named as unsafe, so this note names its objects
+ */
+function fluxSafeMoveNote(safe: readonly FluxMove[], others: boolean): string {
+  const which = others ? `${safe.map((m) => m.object).join(', ')}: ` : '';
+  return `${which}safe, nothing to do: the Kustomization ${safe.length === 1 && !others ? 'the object' : 'each object'} leaves depends on the one it moves to (by dependsOn, directly or through others, `
+    + 'in this release and the previous one), and Flux applies a Kustomization, and prunes with it, only once each one it depends on is ready at the same revision '
+    + 'of the source; by then the Kustomization the object moves to has applied it and set its own owner labels, so the prune skips it';
 }
 
 /** Flux Kustomizations a release written for Flux no longer makes (a step renamed, renumbered or removed). */

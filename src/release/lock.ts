@@ -154,6 +154,12 @@ export interface LockedGitOps {
    * locks written before it was recorded.
    */
   readonly objects?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * For Flux: each step Kustomization's `dependsOn` (the step Kustomizations it waits for), by Kustomization name,
+   * so that the next release's plan tells whether the Kustomization an object leaves applies only after the one it
+   * moves to (then it never prunes the object) or may apply first. Absent in locks written before it was recorded.
+   */
+  readonly dependsOn?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

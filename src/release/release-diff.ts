@@ -199,6 +199,12 @@ export interface FluxMove {
   readonly from: string;
   /** The Kustomization that applies it in this release. */
   readonly to: string;
+  /**
+   * True when the Kustomization it leaves applies this release only after the one it moves to has (it depends on it,
+   * directly or through others, by `dependsOn` in both releases), so it never prunes the object; false when it may
+   * apply first. Absent when either lock does not record the Kustomizations' `dependsOn` (written before it was).
+   */
+  readonly safe?: boolean;
 }
 
 /** What a release changes against the locked one; written to `plan.json` as `changes`. */
@@ -734,12 +740,40 @@ function fluxMoves(before: LockedGitOps, after: LockedGitOps): FluxMove[] {
   if (!before.objects || !after.objects) return [];
   const was = new Map<string, string>();
   for (const [k, objects] of Object.entries(before.objects)) for (const o of objects) was.set(o, k);
+  const known = before.dependsOn !== undefined && after.dependsOn !== undefined;
   const moves: FluxMove[] = [];
   for (const k of after.kustomizations ?? Object.keys(after.objects)) {
     for (const o of [...after.objects[k] ?? []].sort()) {
       const from = was.get(o);
-      if (from !== undefined && from !== k) moves.push({ object: o, from, to: k });
+      if (from === undefined || from === k) continue;
+      const safe = known && waitsFor(before.dependsOn!, from, k) && waitsFor(after.dependsOn!, from, k);
+      moves.push({ object: o, from, to: k, ...(known ? { safe } : {}) });
     }
   }
   return moves;
+}
+
+/**
+ * Whether Kustomization `from` waits for `to` by `dependsOn`, directly or through others. kustomize-controller
+ * reconciles a Kustomization only once each one it depends on is Ready and, when both read the same source (every
+ * step Kustomization of `GitOps.flux` does), has applied the revision it is about to apply (`checkDependencies` in
+ * fluxcd/kustomize-controller internal/controller/kustomization_controller.go: "dependency '...' revision is not up
+ * to date"), and it prunes only in that reconcile, after its apply. So a Kustomization that waits for the one an
+ * object moves to prunes it only once that one has applied it and set its own owner labels. Both releases' records
+ * count: on a new revision each step Kustomization reconciles with the spec it has, which the Kustomization pointed
+ * at gitops/flux/cluster updates only when it applies that revision.
+ */
+function waitsFor(dependsOn: Readonly<Record<string, readonly string[]>>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const next = [from];
+  while (next.length > 0) {
+    for (const d of dependsOn[next.pop()!] ?? []) {
+      if (d === to) return true;
+      if (!seen.has(d)) {
+        seen.add(d);
+        next.push(d);
+      }
+    }
+  }
+  return false;
 }

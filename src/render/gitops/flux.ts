@@ -9,7 +9,7 @@ import { kustomization } from '../kustomization';
 import type { OutputWriter } from '../output-writer';
 import type { PlanStep, RuntimeFile } from '../plan-steps';
 import { goDuration } from './flux-options';
-import { placedManifest, renderObjects, runtimeSteps } from './runtime-steps';
+import { placedManifest, renderObjects, RuntimeStep, runtimeSteps } from './runtime-steps';
 
 /** The Flux source that holds the synthesized output (a Git repository, usually). */
 export interface FluxSourceReference {
@@ -80,6 +80,7 @@ export function fluxWriter(options: FluxOptions): OutputWriter {
     gitopsRecord: (steps, runtimeFiles) => {
       const runtime = runtimeSteps(steps, runtimeFiles);
       const kustomizations = uniqueNames(runtime.map((r) => r.step.id));
+      const dependsOn = stepDependsOn(steps, runtime, kustomizations);
       return {
         engine: 'flux',
         namespace: options.namespace ?? 'flux-system',
@@ -87,6 +88,8 @@ export function fluxWriter(options: FluxOptions): OutputWriter {
         prune: options.prune ?? true,
         // each Kustomization's objects, so the next plan sees an object that changes steps (Flux prunes it from one, applies it in the other)
         objects: Object.fromEntries(kustomizations.map((k, i) => [k, [...runtime[i].step.objects ?? []]])),
+        // and what each waits for, so that plan tells whether the one an object leaves applies after the one it moves to
+        dependsOn: Object.fromEntries(kustomizations.map((k, i) => [k, dependsOn[i]])),
       };
     },
     write: ({ steps, runtimeFiles }, out) => fluxFiles(options, steps, runtimeFiles).forEach((content, file) => out.files.set(file, content)),
@@ -104,6 +107,7 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
   const root = (options.path ?? './dist').replace(/\/+$/, '');
   const names = uniqueNames(runtime.map((r) => r.step.id));
   const lifecycleOf = new Map(steps.map((s) => [s.id, s.lifecycle]));
+  const dependsOnNames = stepDependsOn(steps, runtime, names);
   const files = new Map<string, string>();
   const clusterFiles: string[] = [];
 
@@ -114,7 +118,7 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
     stepFiles.forEach((f, k) => files.set(`${folder}/${manifests[k]}`, renderObjects(f.objects.map(placedManifest))));
     files.set(`${folder}/kustomization.yaml`, kustomization(manifests));
 
-    const dependsOn = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'runtime').map((d) => ({ name: names[runtime.findIndex((r) => r.step.id === d.step)] }));
+    const dependsOn = dependsOnNames[i].map((n) => ({ name: n }));
     const deployFirst = step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'deploy').map((d) => d.step);
     const manifest = flux().Kustomization.manifest({
       metadata: { name, namespace },
@@ -144,6 +148,18 @@ export function fluxFiles(options: FluxOptions, steps: readonly PlanStep[], runt
   // the step Kustomizations of a release that removed its last runtime step
   files.set('gitops/flux/cluster/kustomization.yaml', kustomization(clusterFiles));
   return files;
+}
+
+/**
+ * The step Kustomizations each runtime step's Kustomization depends on (`dependsOn`), by name, in the order of the
+ * step's own `dependsOn`: the runtime steps it waits for (deploy steps are the pipeline's, applied first).
+ *
+ * @param names the Kustomizations' names, in the order of `runtime`
+ */
+function stepDependsOn(steps: readonly PlanStep[], runtime: readonly RuntimeStep[], names: readonly string[]): string[][] {
+  const lifecycleOf = new Map(steps.map((s) => [s.id, s.lifecycle]));
+  const at = new Map(runtime.map((r, i) => [r.step.id, i]));
+  return runtime.map(({ step }) => step.dependsOn.filter((d) => lifecycleOf.get(d.step) === 'runtime').map((d) => names[at.get(d.step)!]));
 }
 
 /**
