@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { ChildReport } from './child';
+import { forgetCodeCache } from './package-build';
 
 /** Which code a child runs: our library, the bare tool, the floor, the ledger alone, or one serializer. */
 export type Side = 'ours' | 'bare' | 'floor' | 'ledger' | 'serializers';
@@ -124,7 +125,9 @@ export function previousRelease(scenario: string, size: number, log: (line: stri
 /**
  * Measures the sides of a scenario at one size: an untimed warm-up of each
  * side, then runs alternated ours/bare/floor, bare/floor/ours, ... so drift on
- * a busy machine hits every side alike.
+ * a busy machine hits every side alike. Our warm-up starts without a code
+ * cache of the bundle and leaves the one of this scenario (`forgetCodeCache`);
+ * without a warm-up, the timed runs load the cache the last one left.
  *
  * @param log called after every run with a one-line progress note
  * @param env added to every child's environment
@@ -141,7 +144,12 @@ export function compare(scenario: string, size: number, counts: RunCounts, log: 
     if (timed) series.runs.push(r);
     log(`${scenario} ${size} ${series.side}${timed ? ` run ${series.runs.length}` : ' warm-up'}: ${describeRun(r)}`);
   };
-  for (const p of plan) if (p.warmup && p.runs > 0) one(p.series, false);
+  for (const p of plan) {
+    if (!p.warmup || p.runs === 0) continue;
+    // our warm-up writes the code cache of this scenario's app, which the timed runs load (forgetCodeCache)
+    if (p.series.side === 'ours') forgetCodeCache();
+    one(p.series, false);
+  }
   const rounds = Math.max(...plan.map((p) => p.runs));
   for (let i = 0; i < rounds; i++) {
     const order = [...plan.slice(i % plan.length), ...plan.slice(0, i % plan.length)];

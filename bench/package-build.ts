@@ -8,6 +8,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
+/** The name of the package.json `installForBench` writes into the compiled bench's folder. */
+const BENCH_PACKAGE = 'cdk-capability-bench';
+
 /** This repository: the nearest folder above this file whose package.json is cdk-capability's (from bench/ or bench/.out/bench/). */
 export function repositoryRoot(from: string = __dirname): string {
   for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -61,9 +64,37 @@ export function buildPackage(dir: string, options: BuildOptions = {}): void {
 export function installForBench(outDir: string): string {
   fs.writeFileSync(
     path.join(outDir, 'package.json'),
-    JSON.stringify({ name: 'cdk-capability-bench', private: true, description: 'the compiled bench (bench/package-build.ts)' }, undefined, 2) + '\n',
+    JSON.stringify({ name: BENCH_PACKAGE, private: true, description: 'the compiled bench (bench/package-build.ts)' }, undefined, 2) + '\n',
   );
   const dir = path.join(outDir, 'node_modules', 'cdk-capability');
   buildPackage(dir);
   return dir;
+}
+
+
+/**
+ * Removes V8's code caches of the bundle installed for the compiled bench in `outDir` (bench/.out):
+ * `node_modules/cdk-capability/lib/bundle-<V8 version>.v8-cache`, which the first run that finds none writes, so
+ * the next run of our side writes one of its own app. A project runs its one app again and again, and the cache
+ * its first run left holds that app's code; without this every scenario of a bench run would load the cache of
+ * the first scenario measured, whose code differs (the cdk8s-plus paths, the aws-cdk stages, the release checks),
+ * and compile the rest anew in every run. Touches nothing unless `outDir` is one `installForBench` made (its
+ * package.json names the bench), so the uncompiled bench (the tests) never removes a cache of this repository.
+ *
+ * @returns how many caches were removed
+ */
+export function forgetCodeCache(outDir: string = path.resolve(__dirname, '..')): number {
+  try {
+    if (JSON.parse(fs.readFileSync(path.join(outDir, 'package.json'), 'utf-8')).name !== BENCH_PACKAGE) return 0;
+  } catch {
+    return 0;
+  }
+  const lib = path.join(outDir, 'node_modules', 'cdk-capability', 'lib');
+  let removed = 0;
+  for (const file of fs.existsSync(lib) ? fs.readdirSync(lib) : []) {
+    if (!file.endsWith('.v8-cache')) continue;
+    fs.rmSync(path.join(lib, file), { force: true });
+    removed++;
+  }
+  return removed;
 }

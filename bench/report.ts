@@ -161,7 +161,7 @@ export function renderReport(report: BenchReport): string {
     '- **Ours runs the package as it ships**: before any run, the bench builds it from the current `src/` with `scripts/bundle-lib.js` (the last step of `npm run compile`) into ' +
       '`bench/.out/node_modules/cdk-capability`, so `require(\'cdk-capability\')` loads `lib/bundle.js`, one file, as an installed package does (bench/package-build.ts). ' +
       'The profile maps the bundle\'s frames back to `src/` through its source map. ' +
-      'Its first run leaves V8\'s code cache of the bundle beside it, as a user\'s first synth does (docs/ARCHITECTURE.md, "The build output"); the warm-up runs write it, the timed runs load with it.',
+      'Its first run leaves V8\'s code cache of the bundle beside it, as a user\'s first synth does (docs/ARCHITECTURE.md, "The build output"); our warm-up run of each scenario and size starts without one and writes the cache of that scenario\'s app, as a project\'s first run of its one app does (`forgetCodeCache`, bench/package-build.ts), and the timed runs load with it.',
     '- Both sides write their output with `synth()` into a fresh folder; ours also runs every check (duplicates, field ownership, cycles, references, and with a lock the release checks) and writes `plan.json`.',
     '- **The aws-cdk template validator is off on both sides** but in the `validated` scenario: every other child runs with `CDK_VALIDATION=false`, and the bare aws-cdk apps pass `builtinCloudFormationValidation: false`. ' +
       'It is a WASM validator aws-cdk 2.27x runs on every synth, which would dominate both sides (docs: FIELD-NOTES); `validated` measures it on, as apps run by default. ' +
