@@ -1,10 +1,12 @@
 import { explainAppArmor } from './pod-spec-apparmor';
+import { explainAppArmorAnnotation } from './pod-spec-apparmor-annotations';
 import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
 import { explainPodIdentity } from './pod-spec-identity';
 import { explainLabelSelector } from './pod-spec-label-selectors';
 import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
 import { explainSysctl } from './pod-spec-sysctls';
+import { explainWindows } from './pod-spec-windows';
 
 /*
  * What the pod spec rule says about the errors of `pod-spec-resources.ts` (a container's resources, its env's
@@ -144,6 +146,11 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return explainSysctl(e);
     case 'apparmor-profile':
       return explainAppArmor(e);
+    case 'apparmor-annotation':
+      return explainAppArmorAnnotation(e);
+    case 'windows-options':
+    case 'host-process':
+      return explainWindows(e);
     case 'privilege-escalation':
       return explainPrivilegeEscalation(e);
     case 'fs-group-change-policy': {

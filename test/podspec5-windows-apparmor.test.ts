@@ -1,0 +1,282 @@
+import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-30';
+import * as fc from 'fast-check';
+import { podSpecFindings, routing } from './pod-spec-fixtures';
+import { removeTempDirs } from './util';
+import { CapabilityApp } from '../src';
+import { ruleOf } from '../src/check/finding';
+import { ingressErrors } from '../src/check/rules/ingress-errors';
+import { appArmorFormatError } from '../src/check/rules/pod-spec-apparmor-annotations';
+import { apiServerText, podSpecErrors, PodSpecPlace } from '../src/check/rules/pod-spec-errors';
+import { runAsUserNameErrors } from '../src/check/rules/pod-spec-windows';
+
+/*
+ * Windows options, host-process pods, the AppArmor profile's length and the deprecated AppArmor annotations, and an
+ * Ingress TLS entry's secretName, as the Kubernetes 1.30 API server validates them.
+ *
+ * Provenance: kubernetes/kubernetes `pkg/apis/core/validation/validation.go` at the commit `pod-spec-errors.ts` names
+ * (`validateWindowsSecurityContextOptions`, `validateWindowsHostProcessPod`, `ValidateAppArmorProfileField`,
+ * `ValidateAppArmorPodAnnotations`, `ValidateAppArmorProfileFormat`, `validateAppArmorAnnotationsAndFieldsMatchOnCreate`,
+ * `ValidatePodTemplateSpec`), `pkg/apis/networking/validation/validation.go` (`validateIngressTLS`,
+ * `validateTLSSecretName`). The tables marked "ported" are validation_test.go's (`TestValidateWindowsHostProcessPod`,
+ * `TestValidateAppArmorProfileFormat`, read in a later copy of the file whose cases these functions still pass), as
+ * manifests; the texts are validation.go's and apimachinery v0.30's.
+ */
+
+afterAll(removeTempDirs);
+
+const POD: PodSpecPlace = { at: ['spec'], isPod: true };
+const TEMPLATE: PodSpecPlace = { at: ['spec', 'template', 'spec'], isPod: false };
+const CONTAINER = { name: 'ctr', image: 'image' };
+const PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/** The API server's errors for a Pod of `spec` (one valid container unless given), with `annotations`. */
+function errorsOf(spec: Record<string, unknown>, annotations?: Record<string, string>): string[] {
+  const metadata = annotations ? { annotations } : {};
+  return podSpecErrors({ metadata, spec: { containers: [CONTAINER], ...spec } }, POD).map(apiServerText);
+}
+
+/** The same of a Deployment's pod template. */
+function templateErrorsOf(spec: Record<string, unknown>, annotations?: Record<string, string>): string[] {
+  const metadata = annotations ? { annotations } : {};
+  return podSpecErrors({ spec: { template: { metadata, spec: { containers: [CONTAINER], ...spec } } } }, TEMPLATE).map(apiServerText);
+}
+
+function windows(options: Record<string, unknown>): Record<string, unknown> {
+  return { securityContext: { windowsOptions: options } };
+}
+
+describe('validateWindowsSecurityContextOptions', () => {
+  const user = (name: string) => errorsOf({ containers: [{ ...CONTAINER, ...windows({ runAsUserName: name }) }] });
+  const at = 'spec.containers[0].securityContext.windowsOptions.runAsUserName';
+
+  test.each([
+    ['empty', '', ['runAsUserName cannot be an empty string']],
+    ['a control character', 'user\n', ['runAsUserName cannot contain control characters']],
+    ['two backslashes', 'a\\b\\c', ['runAsUserName cannot contain more than one backslash']],
+    ['a domain of 256 characters', `${'a'.repeat(256)}\\user`, ["runAsUserName's Domain length must be under 256 characters", "runAsUserName's Domain doesn't match the NetBios nor the DNS format"]],
+    ['a domain starting with a dot', '.dom\\user', ["runAsUserName's Domain doesn't match the NetBios nor the DNS format"]],
+    ['an empty user after the domain', 'dom\\', ["runAsUserName's User cannot be empty"]],
+    ['a user of 105 characters', 'u'.repeat(105), ["runAsUserName's User length must not be longer than 104 characters"]],
+    ['a user of dots and spaces', '. .', ["runAsUserName's User cannot contain only periods or spaces"]],
+    ['a user with @', 'user@example.com', ['runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]']],
+  ])('a runAsUserName that is %s is refused', (_name, value, details) => {
+    expect(user(value)).toEqual(details.map((d) => `${at}: Invalid value: ${JSON.stringify(value)}: ${d}`));
+  });
+
+  test.each([
+    ['a user', 'ContainerUser'],
+    ['a NetBIOS domain with a space and a user', 'NT AUTHORITY\\NETWORK SERVICE'],
+    ['a DNS domain', 'corp.example.com\\svc-web'],
+    ['a user of 104 characters and a domain of 255', `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}\\${'u'.repeat(104)}`],
+  ])('a runAsUserName of %s passes', (_name, value) => {
+    expect(user(value)).toEqual([]);
+  });
+
+  test('gmsaCredentialSpecName is a DNS subdomain, gmsaCredentialSpec not empty nor over 64 KiB, on the pod and on a container', () => {
+    expect(errorsOf({ ...windows({ gmsaCredentialSpecName: 'Web_Spec', gmsaCredentialSpec: '' }) })).toEqual([
+      `spec.securityContext.windowsOptions.gmsaCredentialSpecName: Invalid value: "Web_Spec": ${SUBDOMAIN}`,
+      'spec.securityContext.windowsOptions.gmsaCredentialSpec: Invalid value: "": gmsaCredentialSpec cannot be an empty string',
+    ]);
+    const big = `{"x":"${'a'.repeat(64 * 1024)}"}`;
+    expect(errorsOf({ containers: [{ ...CONTAINER, ...windows({ gmsaCredentialSpec: big }) }] })).toEqual([
+      `spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpec: Invalid value: ${JSON.stringify(big)}: gmsaCredentialSpec size must be under 64 KiB`,
+    ]);
+    expect(errorsOf({ ...windows({ gmsaCredentialSpecName: 'web-spec', gmsaCredentialSpec: '{}', runAsUserName: 'ContainerUser' }) })).toEqual([]);
+  });
+
+  test('lengths are bytes, as Go counts them: a user of 35 three-byte characters is over 104', () => {
+    expect(runAsUserNameErrors('é'.repeat(52))).toEqual([]);
+    expect(runAsUserNameErrors('€'.repeat(35))).toEqual(["runAsUserName's User length must not be longer than 104 characters"]);
+  });
+
+  test('a user name of letters, digits, spaces and _-. with at most one backslash passes (property)', () => {
+    const part = fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9 _.-]{0,13}[A-Za-z0-9_-]$/);
+    fc.assert(fc.property(part, part, fc.boolean(), (domain, name, withDomain) => {
+      expect(runAsUserNameErrors(withDomain ? `${domain}\\${name}` : name)).toEqual([]);
+    }));
+  });
+});
+
+describe('validateWindowsHostProcessPod (ported: TestValidateWindowsHostProcessPod)', () => {
+  const hp = (value: boolean) => windows({ hostProcess: value });
+  const ctr = (name: string, value?: boolean) => ({ name, image: 'image', ...(value === undefined ? {} : { securityContext: { windowsOptions: { hostProcess: value } } }) });
+  const podWide = (value: boolean, hostNetwork: boolean) => ({ hostNetwork, securityContext: { windowsOptions: { hostProcess: value } } });
+
+  test.each([
+    ['pod-wide HostProcess=true, and HostNetwork unset', { securityContext: hp(true).securityContext, containers: [ctr('container')] }, true],
+    ['pod-wide HostProcess=true, and HostNetwork set', { ...podWide(true, true), containers: [ctr('container')] }, false],
+    ['pod-wide HostProcess=true, HostNetwork set, and containers setting HostProcess=true', { ...podWide(true, true), containers: [ctr('container', true)], initContainers: [ctr('init', true)] }, false],
+    ['pod-wide HostProcess=nil, HostNetwork set, and all containers setting HostProcess=true', { hostNetwork: true, containers: [ctr('container', true)], initContainers: [ctr('init', true)] }, false],
+    ['some containers setting HostProcess=true, and others HostProcess=false', { hostNetwork: true, containers: [ctr('container', true)], initContainers: [ctr('init', false)] }, true],
+    ['some containers setting HostProcess=true, and others leaving it unset', { hostNetwork: true, containers: [ctr('container', true)], initContainers: [ctr('init')] }, true],
+    ['pod-wide HostProcess=true, containers true, init containers false', { ...podWide(true, true), containers: [ctr('container', true)], initContainers: [ctr('init', false)] }, true],
+    ['pod-wide HostProcess=true, some containers true, others false', { ...podWide(true, true), containers: [ctr('container', true), ctr('other', false)] }, true],
+    ['pod-wide HostProcess=true, some containers true, others unset', { ...podWide(true, true), containers: [ctr('container', true)], initContainers: [ctr('init')] }, false],
+    ['pod-wide HostProcess=false, some containers true', { ...podWide(false, true), containers: [ctr('container', true)], initContainers: [ctr('init')] }, true],
+    ["pod's HostProcess true but all containers override to false", { ...podWide(true, true), containers: [ctr('container', false)] }, true],
+    ['a non-HostProcess ephemeral container in a HostProcess pod', { ...podWide(true, true), containers: [ctr('container')], ephemeralContainers: [ctr('debug', false)] }, true],
+    ['a HostProcess ephemeral container in a non-HostProcess pod', { containers: [ctr('container')], ephemeralContainers: [ctr('debug', true)] }, true],
+  ])('%s', (_name, spec, expectError) => {
+    // ephemeral containers are refused in a template (and on a Pod's create) anyway: only this check's errors are compared
+    const errors = templateErrorsOf(spec).filter((e) => !e.startsWith('spec.template.spec.ephemeralContainers: Forbidden'));
+    expect(errors.length > 0).toBe(expectError);
+  });
+
+  test("the API server's texts: a container against the pod, a pod of mixed containers, and no hostNetwork", () => {
+    expect(errorsOf({ ...podWide(true, false), containers: [ctr('web', true), ctr('logs', false)] })).toEqual([
+      'spec.containers[1].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true',
+      'spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      'spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers',
+    ]);
+  });
+
+  test('a pod without hostProcess anywhere has none of these errors, whatever else its Windows options say', () => {
+    expect(errorsOf({ ...windows({ runAsUserName: 'ContainerUser' }), containers: [ctr('web'), ctr('logs')] })).toEqual([]);
+  });
+});
+
+describe('ValidateAppArmorProfileField: the localhost profile is at most 4095 bytes', () => {
+  const profile = (name: string) => ({ securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: name } } });
+
+  test('4095 bytes pass, 4096 are refused, as Too long (which quotes no value)', () => {
+    expect(errorsOf(profile('p'.repeat(4095)))).toEqual([]);
+    expect(errorsOf(profile('p'.repeat(4096)))).toEqual(['spec.securityContext.appArmorProfile.localhostProfile: Too long: may not be longer than 4095']);
+    // 1366 three-byte characters are 4098 bytes
+    expect(errorsOf({ containers: [{ ...CONTAINER, ...profile('€'.repeat(1366)) }] })).toEqual(['spec.containers[0].securityContext.appArmorProfile.localhostProfile: Too long: may not be longer than 4095']);
+    expect(errorsOf(profile('€'.repeat(1365)))).toEqual([]);
+  });
+});
+
+describe('the deprecated AppArmor annotations', () => {
+  test.each([
+    ['', true],
+    ['runtime/default', true],
+    ['unconfined', true],
+    ['baz', false],
+    ['localhost//usr/sbin/ntpd', true],
+    ['localhost/foo-bar', true],
+  ])('ValidateAppArmorProfileFormat(%j) valid: %s (ported: TestValidateAppArmorProfileFormat)', (profile, valid) => {
+    expect(appArmorFormatError(profile) === undefined).toBe(valid);
+  });
+
+  test('an annotation of a container the pod lacks, and of no profile, is refused on a Pod and in a template, at the path the API server prints', () => {
+    const annotations = { [`${PREFIX}web`]: 'runtime/default', [`${PREFIX}ctr`]: 'docker/default' };
+    expect(errorsOf({}, annotations)).toEqual([
+      `metadata.annotations[${PREFIX}web]: Invalid value: "web": container not found`,
+      `metadata.annotations[${PREFIX}ctr]: Invalid value: "docker/default": invalid AppArmor profile name: "docker/default"`,
+    ]);
+    expect(templateErrorsOf({}, annotations)).toEqual([
+      `spec.template.annotations[${PREFIX}web]: Invalid value: "web": container not found`,
+      `spec.template.annotations[${PREFIX}ctr]: Invalid value: "docker/default": invalid AppArmor profile name: "docker/default"`,
+    ]);
+  });
+
+  test('an init container and an ephemeral container are containers of the pod too', () => {
+    const spec = { initContainers: [{ name: 'init', image: 'i' }], ephemeralContainers: [{ name: 'debug', image: 'd' }] };
+    const errors = errorsOf(spec, { [`${PREFIX}init`]: 'unconfined', [`${PREFIX}debug`]: 'localhost/x' });
+    expect(errors.filter((e) => e.includes('annotations'))).toEqual([]);
+  });
+
+  test('an annotation that names another profile than the field is refused; one that names the same passes', () => {
+    const own = (profile: Record<string, unknown>) => ({ containers: [{ ...CONTAINER, securityContext: { appArmorProfile: profile } }] });
+    const at = 'spec.containers[0].securityContext.appArmorProfile';
+    expect(errorsOf(own({ type: 'RuntimeDefault' }), { [`${PREFIX}ctr`]: 'unconfined' })).toEqual([`${at}.type: Forbidden: apparmor type in annotation and field must match`]);
+    expect(errorsOf(own({ type: 'Unconfined' }), { [`${PREFIX}ctr`]: 'runtime/default' })).toEqual([`${at}.type: Forbidden: apparmor type in annotation and field must match`]);
+    expect(errorsOf(own({ type: 'Localhost', localhostProfile: 'a' }), { [`${PREFIX}ctr`]: 'runtime/default' })).toEqual([`${at}.type: Forbidden: apparmor type in annotation and field must match`]);
+    expect(errorsOf(own({ type: 'Localhost', localhostProfile: 'a' }), { [`${PREFIX}ctr`]: 'localhost/b' })).toEqual([`${at}.localhostProfile: Forbidden: apparmor profile in annotation and field must match`]);
+    expect(errorsOf(own({ type: 'Localhost', localhostProfile: 'a' }), { [`${PREFIX}ctr`]: 'localhost/a' })).toEqual([]);
+    expect(errorsOf(own({ type: 'RuntimeDefault' }), { [`${PREFIX}ctr`]: 'runtime/default' })).toEqual([]);
+  });
+
+  test("a template's container takes the pod's profile; a Pod's container without its own takes the annotation (the registry copies it first)", () => {
+    const podProfile = { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } };
+    const annotations = { [`${PREFIX}ctr`]: 'localhost/custom' };
+    expect(templateErrorsOf(podProfile, annotations)).toEqual(['spec.template.spec.containers[0].securityContext.appArmorProfile.type: Forbidden: apparmor type in annotation and field must match']);
+    expect(errorsOf(podProfile, annotations)).toEqual([]);
+  });
+
+  test('a Windows pod is not compared', () => {
+    const spec = { os: { name: 'windows' }, containers: [{ ...CONTAINER, securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } }] };
+    expect(templateErrorsOf(spec, { [`${PREFIX}ctr`]: 'unconfined' })).toEqual([]);
+  });
+});
+
+describe('the findings say what, where and how to fix', () => {
+  test('a Deployment with a mixed host-process pod and an AppArmor annotation of no container', () => {
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Web', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' }, annotations: { [`${PREFIX}api`]: 'runtime/default' } },
+          spec: { hostNetwork: true, containers: [{ name: 'web', image: 'web:1', securityContext: { windowsOptions: { hostProcess: true } } }, { name: 'logs', image: 'logs:1' }] },
+        },
+      },
+    });
+
+    expect(podSpecFindings(app)).toEqual([
+      `CAP010 invalid object: 'spec.template.metadata.annotations["${PREFIX}api"]' ("runtime/default") of apps/Deployment shop/web declared by 'shop/Routing/Web' names a container the pod does not have ("api"); the API server refuses it: spec.template.annotations[${PREFIX}api]: Invalid value: "api": container not found. Drop the annotation and set securityContext.appArmorProfile on the container instead (the annotation is deprecated), or name a container of the pod.`,
+      "CAP010 invalid object: 'spec.template.spec.containers[name=logs].securityContext.windowsOptions.hostProcess' of apps/Deployment shop/web declared by 'shop/Routing/Web' is not a host-process container in a pod that has some: a Windows pod runs all its containers (init and ephemeral ones too) as host processes, or none; the API server refuses it: spec.template.spec: Invalid value: \"\": If pod contains any hostProcess containers then all containers must be HostProcess containers. Set windowsOptions.hostProcess: true on the pod's securityContext, or drop it from every container.",
+    ]);
+  });
+
+  test('cdk8s-plus-30 workloads with Windows-free security contexts and no AppArmor annotations pass', () => {
+    const { app, chart } = routing();
+    const web = new kplus.Deployment(chart, 'Web', { metadata: { name: 'web', namespace: 'shop' }, containers: [{ image: 'web:1', securityContext: { ensureNonRoot: false } }] });
+    web.addInitContainer({ image: 'migrate:1', securityContext: { ensureNonRoot: false } });
+    new kplus.Pod(chart, 'Debug', { metadata: { name: 'debug', namespace: 'shop' }, hostNetwork: true, containers: [{ image: 'debug:1', securityContext: { ensureNonRoot: false } }] });
+
+    expect(app.synthesize().violations.map((v) => v.message)).toEqual([]);
+  });
+});
+
+describe('validateIngressTLS: a secretName is a Secret name', () => {
+  const backend = { service: { name: 'web', port: { number: 80 } } };
+  const errorsOfIngress = (tls: unknown[]) => ingressErrors({ spec: { defaultBackend: backend, tls } }).map(apiServerText);
+
+  test('one in capitals or with _ is refused; none, or a DNS subdomain, passes', () => {
+    expect(errorsOfIngress([{ hosts: ['shop.example.com'], secretName: 'Shop_TLS' }])).toEqual([`spec.tls[0].secretName: Invalid value: "Shop_TLS": ${SUBDOMAIN}`]);
+    expect(errorsOfIngress([{ hosts: ['shop.example.com'] }, { secretName: '' }, { secretName: 'shop.tls-1' }])).toEqual([]);
+  });
+
+  function ingressFindings(app: CapabilityApp): string[] {
+    return app.synthesize().violations.filter((v) => ruleOf(v) === 'CAP010/ingress-spec-validity').map((v) => `${v.code} ${v.message}`);
+  }
+
+  test('the finding names the entry and the fix; a Secret of the composition of that name is refused once, as the Secret', () => {
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Edge', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'edge', namespace: 'shop' },
+      spec: { defaultBackend: backend, tls: [{ hosts: ['shop.example.com'], secretName: 'Shop_TLS' }] },
+    });
+    expect(ingressFindings(app)).toEqual([
+      `CAP010 invalid object: 'spec.tls[0].secretName' ("Shop_TLS") of networking.k8s.io/Ingress shop/edge declared by 'shop/Routing/Edge' must be a Secret's name: a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253 characters); the API server refuses it: spec.tls[0].secretName: Invalid value: "Shop_TLS": ${SUBDOMAIN}. Name the Secret that holds the certificate (type kubernetes.io/tls) as it is named, such as shop-tls.`,
+    ]);
+
+    const declared = routing();
+    new ApiObject(declared.chart, 'Tls', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'Shop_TLS', namespace: 'shop' }, type: 'kubernetes.io/tls' });
+    new ApiObject(declared.chart, 'Edge', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'edge', namespace: 'shop' },
+      spec: { defaultBackend: backend, tls: [{ secretName: 'Shop_TLS' }] },
+    });
+    expect(ingressFindings(declared.app)).toEqual([]);
+  });
+
+  test('a cdk8s-plus-30 Ingress with TLS passes', () => {
+    const { app, chart } = routing();
+    const svc = new kplus.Service(chart, 'Svc', { metadata: { name: 'web', namespace: 'shop' }, ports: [{ port: 80 }] });
+    const secret = new kplus.Secret(chart, 'Tls', { metadata: { name: 'shop-tls', namespace: 'shop' } });
+    const ingress = new kplus.Ingress(chart, 'Edge', { metadata: { name: 'edge', namespace: 'shop' }, defaultBackend: kplus.IngressBackend.fromService(svc) });
+    ingress.addTls([{ hosts: ['shop.example.com'], secret }]);
+    expect(ingressFindings(app)).toEqual([]);
+  });
+});
