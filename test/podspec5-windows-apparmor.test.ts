@@ -1,4 +1,4 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
 import { podSpecFindings, routing } from './pod-spec-fixtures';
@@ -197,9 +197,9 @@ describe('the deprecated AppArmor annotations', () => {
     expect(errorsOf(podProfile, annotations)).toEqual([]);
   });
 
-  test('a Windows pod is not compared', () => {
+  test('a Windows pod is not compared (its appArmorProfile is refused as such)', () => {
     const spec = { os: { name: 'windows' }, containers: [{ ...CONTAINER, securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } }] };
-    expect(templateErrorsOf(spec, { [`${PREFIX}ctr`]: 'unconfined' })).toEqual([]);
+    expect(templateErrorsOf(spec, { [`${PREFIX}ctr`]: 'unconfined' })).toEqual(['spec.template.spec.containers[0].securityContext.appArmorProfile: Forbidden: cannot be set for a windows pod']);
   });
 });
 
@@ -278,5 +278,94 @@ describe('validateIngressTLS: a secretName is a Secret name', () => {
     const ingress = new kplus.Ingress(chart, 'Edge', { metadata: { name: 'edge', namespace: 'shop' }, defaultBackend: kplus.IngressBackend.fromService(svc) });
     ingress.addTls([{ hosts: ['shop.example.com'], secret }]);
     expect(ingressFindings(app)).toEqual([]);
+  });
+});
+
+describe('validateOS, validateLinux and validateWindows', () => {
+  test.each([
+    ['no OS field', {}, false],
+    ['an empty OS field', { os: {} }, true],
+    ['OS linux', { os: { name: 'linux' } }, false],
+    ['OS windows', { os: { name: 'windows' } }, false],
+    ['an empty OS name', { os: { name: '' } }, true],
+    ['an invalid OS', { os: { name: 'dummyOS' } }, true],
+  ])('%s (ported: TestValidateOS)', (_name, spec, expectError) => {
+    expect(errorsOf(spec).length > 0).toBe(expectError);
+  });
+
+  test("the API server's texts of an OS name missing or unknown", () => {
+    expect(errorsOf({ os: {} })).toEqual(['spec.os.name: Required value: cannot be empty']);
+    expect(errorsOf({ os: { name: 'Windows' } })).toEqual(['spec.os: Unsupported value: "Windows": supported values: "linux", "windows"']);
+  });
+
+  test('a linux pod takes no windowsOptions, on the pod or a container', () => {
+    const spec = { os: { name: 'linux' }, ...windows({ runAsUserName: 'ContainerUser' }), initContainers: [{ name: 'init', image: 'i', ...windows({ runAsUserName: 'ContainerUser' }) }] };
+    expect(errorsOf(spec)).toEqual([
+      'spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod',
+      'spec.initContainers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod',
+    ]);
+  });
+
+  test('a windows pod takes no Linux-only settings; false host namespaces and an empty sysctls list are none', () => {
+    const spec = {
+      os: { name: 'windows' },
+      hostPID: false,
+      hostIPC: true,
+      shareProcessNamespace: false,
+      securityContext: { runAsNonRoot: true, runAsUser: 1000, sysctls: [], seccompProfile: { type: 'RuntimeDefault' }, ...windows({ runAsUserName: 'ContainerUser' }).securityContext as object },
+      containers: [{ name: 'web', image: 'web:1', securityContext: { runAsNonRoot: true, privileged: false, capabilities: { drop: ['ALL'] } } }],
+    };
+    expect(errorsOf(spec)).toEqual([
+      'spec.hostIPC: Forbidden: cannot be set for a windows pod',
+      'spec.securityContext.seccompProfile: Forbidden: cannot be set for a windows pod',
+      'spec.shareProcessNamespace: Forbidden: cannot be set for a windows pod',
+      'spec.securityContext.runAsUser: Forbidden: cannot be set for a windows pod',
+      'spec.containers[0].securityContext.capabilities: Forbidden: cannot be set for a windows pod',
+      'spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod',
+    ]);
+    expect(errorsOf({ os: { name: 'windows' }, securityContext: { runAsNonRoot: true, ...windows({ runAsUserName: 'ContainerUser' }).securityContext as object } })).toEqual([]);
+  });
+
+  test('a cdk8s-plus-30 Deployment patched to os windows names the Linux settings cdk8s-plus writes, with what to do', () => {
+    const { app, chart } = routing();
+    const web = new kplus.Deployment(chart, 'Web', { metadata: { name: 'web', namespace: 'shop' }, containers: [{ name: 'web', image: 'web:1', securityContext: { ensureNonRoot: false } }] });
+    ApiObject.of(web).addJsonPatch(JsonPatch.add('/spec/template/spec/os', { name: 'windows' }));
+    const says = (field: string, value: string, at: string) => `CAP010 invalid object: '${field}' (${value}) of apps/Deployment shop/web declared by 'shop/Routing/Web' is set in a pod of os.name: windows, which takes no Linux-only security settings (AppArmor, SELinux, seccomp, user and group IDs, capabilities, sysctls, host PID and IPC namespaces); the API server refuses it: ${at}: Forbidden: cannot be set for a windows pod. Drop it (on Windows, windowsOptions.runAsUserName sets the user; cdk8s-plus always writes privileged, allowPrivilegeEscalation, readOnlyRootFilesystem, fsGroupChangePolicy and shareProcessNamespace, which a Windows pod removes with JsonPatch.remove), or write os: { name: 'linux' }.`;
+    expect(podSpecFindings(app)).toEqual([
+      says('spec.template.spec.containers[name=web].securityContext.allowPrivilegeEscalation', 'false', 'spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation'),
+      says('spec.template.spec.containers[name=web].securityContext.privileged', 'false', 'spec.template.spec.containers[0].securityContext.privileged'),
+      says('spec.template.spec.containers[name=web].securityContext.readOnlyRootFilesystem', 'true', 'spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem'),
+      says('spec.template.spec.securityContext.fsGroupChangePolicy', '"Always"', 'spec.template.spec.securityContext.fsGroupChangePolicy'),
+      says('spec.template.spec.shareProcessNamespace', 'false', 'spec.template.spec.shareProcessNamespace'),
+    ]);
+  });
+});
+
+describe('gates and the names a pod spec refers to', () => {
+  test('a readiness gate and a scheduling gate that are no qualified name, a service account, node and runtime class that are no DNS subdomain, an unknown preemption policy', () => {
+    const spec = {
+      readinessGates: [{ conditionType: 'example.com/ready' }, { conditionType: 'lb ready' }],
+      schedulingGates: [{ name: 'example.com/quota' }, { name: '-x' }],
+      serviceAccountName: 'Web',
+      nodeName: 'node_1',
+      runtimeClassName: '',
+      preemptionPolicy: 'never',
+    };
+    const QUALIFIED = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    expect(templateErrorsOf(spec)).toEqual([
+      `spec.template.spec.readinessGates[1].conditionType: Invalid value: "lb ready": ${QUALIFIED}`,
+      `spec.template.spec.schedulingGates[1]: Invalid value: "-x": ${QUALIFIED}`,
+      `spec.template.spec.serviceAccountName: Invalid value: "Web": ${SUBDOMAIN}`,
+      `spec.template.spec.nodeName: Invalid value: "node_1": ${SUBDOMAIN}`,
+      `spec.template.spec.runtimeClassName: Invalid value: "": ${SUBDOMAIN}`,
+      'spec.template.spec.preemptionPolicy: Unsupported value: "never": supported values: "PreemptLowerPriority", "Never"',
+    ]);
+    expect(templateErrorsOf({ serviceAccountName: 'web', nodeName: 'ip-10-0-0-1.ec2.internal', runtimeClassName: 'gvisor', preemptionPolicy: 'Never', readinessGates: [{ conditionType: 'Ready' }] })).toEqual([]);
+  });
+
+  test('a Pod may not name its node while it has scheduling gates; a template may', () => {
+    const spec = { nodeName: 'node-1', schedulingGates: [{ name: 'example.com/quota' }] };
+    expect(errorsOf(spec)).toEqual(['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared']);
+    expect(templateErrorsOf(spec)).toEqual([]);
   });
 });

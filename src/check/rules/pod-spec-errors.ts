@@ -2,6 +2,8 @@ import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidP
 import { validateAppArmorAnnotations } from './pod-spec-apparmor-annotations';
 import { validatePodDNSConfig } from './pod-spec-dns';
 import { validatePodIdentity } from './pod-spec-identity';
+import { validatePodOS } from './pod-spec-os';
+import { validatePodReferences } from './pod-spec-references';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
@@ -57,7 +59,7 @@ export type PodSpecCheck =
   | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
   | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
   | 'label-selector'
-  | 'windows-options' | 'host-process' | 'apparmor-annotation';
+  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -271,8 +273,11 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validatePodDNSConfig(spec, at, found);
   // its hostname, subdomain, host aliases and priority class (`pod-spec-identity.ts`)
   validatePodIdentity(spec, at, found);
-  // Windows host-process containers (`pod-spec-windows.ts`)
+  // its gates, service account, node, runtime class and preemption policy (`pod-spec-references.ts`)
+  validatePodReferences(spec, at, place.isPod, found);
+  // Windows host-process containers (`pod-spec-windows.ts`), and what its os forbids (`pod-spec-os.ts`)
   validateHostProcess(spec, at, found);
+  validatePodOS(spec, at, found);
   // the deprecated AppArmor annotations of the pod's metadata (`pod-spec-apparmor-annotations.ts`)
   validateAppArmorAnnotations(manifest, place, spec, found);
   return found;

@@ -4,7 +4,9 @@ import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
 import { explainPodIdentity } from './pod-spec-identity';
 import { explainLabelSelector } from './pod-spec-label-selectors';
+import { explainPodOS } from './pod-spec-os';
 import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
+import { explainPodReferences } from './pod-spec-references';
 import { explainSysctl } from './pod-spec-sysctls';
 import { explainWindows } from './pod-spec-windows';
 
@@ -151,6 +153,11 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
     case 'windows-options':
     case 'host-process':
       return explainWindows(e);
+    case 'pod-os':
+      return explainPodOS(e);
+    case 'pod-gates':
+    case 'pod-references':
+      return explainPodReferences(e);
     case 'privilege-escalation':
       return explainPrivilegeEscalation(e);
     case 'fs-group-change-policy': {
