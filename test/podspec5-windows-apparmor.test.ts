@@ -8,6 +8,7 @@ import { ruleOf } from '../src/check/finding';
 import { ingressErrors } from '../src/check/rules/ingress-errors';
 import { appArmorFormatError } from '../src/check/rules/pod-spec-apparmor-annotations';
 import { apiServerText, podSpecErrors, PodSpecPlace } from '../src/check/rules/pod-spec-errors';
+import { seccompAnnotationErrors } from '../src/check/rules/pod-spec-seccomp-annotations';
 import { runAsUserNameErrors } from '../src/check/rules/pod-spec-windows';
 
 /*
@@ -367,5 +368,49 @@ describe('gates and the names a pod spec refers to', () => {
     const spec = { nodeName: 'node-1', schedulingGates: [{ name: 'example.com/quota' }] };
     expect(errorsOf(spec)).toEqual(['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared']);
     expect(templateErrorsOf(spec)).toEqual([]);
+  });
+});
+
+describe('the deprecated seccomp annotations', () => {
+  const POD_KEY = 'seccomp.security.alpha.kubernetes.io/pod';
+  const CTR_KEY = 'container.seccomp.security.alpha.kubernetes.io/ctr';
+
+  test.each([
+    ['runtime/default', []],
+    ['docker/default', []],
+    ['unconfined', []],
+    ['localhost/profiles/audit.json', []],
+    ['localhost//etc/audit.json', ['must be a relative path']],
+    ['localhost/../audit.json', ["must not contain '..'"]],
+    ['RuntimeDefault', ['must be a valid seccomp profile']],
+  ])('ValidateSeccompProfile(%j)', (profile, messages) => {
+    expect(seccompAnnotationErrors(profile)).toEqual(messages);
+  });
+
+  test('an annotation of no profile is refused on a Pod and in a template, as a child of annotations', () => {
+    expect(errorsOf({}, { [POD_KEY]: 'RuntimeDefault' })).toEqual([`metadata.annotations.${POD_KEY}: Invalid value: "RuntimeDefault": must be a valid seccomp profile`]);
+    expect(templateErrorsOf({}, { [CTR_KEY]: 'localhost/../x' })).toEqual([`spec.template.annotations.${CTR_KEY}: Invalid value: "localhost/../x": must not contain '..'`]);
+  });
+
+  test("an annotation beside a seccompProfile that names another is refused; the pod's profile answers the pod's annotation only", () => {
+    const pod = { securityContext: { seccompProfile: { type: 'RuntimeDefault' } } };
+    expect(errorsOf(pod, { [POD_KEY]: 'unconfined' })).toEqual(['spec.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match']);
+    expect(errorsOf(pod, { [POD_KEY]: 'docker/default', [CTR_KEY]: 'unconfined' })).toEqual([]);
+    const own = { containers: [{ ...CONTAINER, securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'a.json' } } }] };
+    expect(templateErrorsOf(own, { [CTR_KEY]: 'localhost/b.json' })).toEqual(['spec.template.spec.containers[0].securityContext.seccompProfile.localhostProfile: Forbidden: seccomp profile in annotation and field must match']);
+    expect(templateErrorsOf(own, { [CTR_KEY]: 'localhost/a.json' })).toEqual([]);
+  });
+
+  test('the finding names the annotation and the fix', () => {
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Web', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'shop', annotations: { [POD_KEY]: 'RuntimeDefault' } },
+      spec: { containers: [{ name: 'web', image: 'web:1' }] },
+    });
+    expect(podSpecFindings(app)).toEqual([
+      `CAP010 invalid object: 'metadata.annotations["${POD_KEY}"]' ("RuntimeDefault") of Pod shop/web declared by 'shop/Routing/Web' is no seccomp profile: the annotation takes 'runtime/default', 'docker/default', 'unconfined' or 'localhost/<relative path without ..>'; the API server refuses it: metadata.annotations.${POD_KEY}: Invalid value: "RuntimeDefault": must be a valid seccomp profile. Drop the annotation for securityContext.seccompProfile: { type: 'RuntimeDefault' } (or 'Localhost' with localhostProfile), or write one of those values.`,
+    ]);
   });
 });

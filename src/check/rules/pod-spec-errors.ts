@@ -7,6 +7,7 @@ import { validatePodReferences } from './pod-spec-references';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
+import { validateSeccompAnnotations } from './pod-spec-seccomp-annotations';
 import { validateContainerSecurityContext, validatePodSecurityContext } from './pod-spec-security-context';
 import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
 import { validateVolumeFiles } from './pod-spec-volume-sources';
@@ -59,7 +60,7 @@ export type PodSpecCheck =
   | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
   | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
   | 'label-selector'
-  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references';
+  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references' | 'seccomp-annotation';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -280,6 +281,8 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validatePodOS(spec, at, found);
   // the deprecated AppArmor annotations of the pod's metadata (`pod-spec-apparmor-annotations.ts`)
   validateAppArmorAnnotations(manifest, place, spec, found);
+  // and its deprecated seccomp annotations (`pod-spec-seccomp-annotations.ts`)
+  validateSeccompAnnotations(manifest, place, spec, found);
   return found;
 }
 

@@ -7,6 +7,7 @@ import { explainLabelSelector } from './pod-spec-label-selectors';
 import { explainPodOS } from './pod-spec-os';
 import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
 import { explainPodReferences } from './pod-spec-references';
+import { explainSeccompAnnotation } from './pod-spec-seccomp-annotations';
 import { explainSysctl } from './pod-spec-sysctls';
 import { explainWindows } from './pod-spec-windows';
 
@@ -155,6 +156,8 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return explainWindows(e);
     case 'pod-os':
       return explainPodOS(e);
+    case 'seccomp-annotation':
+      return explainSeccompAnnotation(e);
     case 'pod-gates':
     case 'pod-references':
       return explainPodReferences(e);
