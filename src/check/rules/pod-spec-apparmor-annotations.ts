@@ -34,32 +34,37 @@ export function appArmorFormatError(profile: string): string | undefined {
  * metadata has no annotations.
  */
 export function validateAppArmorAnnotations(manifest: unknown, place: PodSpecPlace, spec: Record<string, unknown>, found: PodSpecError[]): void {
-  const specParent = place.at.slice(0, -1);
-  let meta: unknown = manifest;
-  for (const s of specParent) meta = isMap(meta) ? meta[s] : undefined;
-  meta = isMap(meta) ? meta.metadata : undefined;
-  const annotations = isMap(meta) ? meta.annotations : undefined;
-  if (!isMap(annotations)) return;
+  const annotations = podAnnotations(manifest, place);
+  if (annotations === undefined) return;
   let containers: Map<string, readonly string[]> | undefined;
-  // the API server's path: a Pod's `metadata.annotations`, a template's `<template>.annotations` (ObjectMeta is inline)
-  const errorAt = place.isPod ? ['metadata', 'annotations'] : [...specParent, 'annotations'];
-  const manifestAt = [...specParent, 'metadata', 'annotations'];
-  for (const key of Object.keys(annotations)) {
+  for (const key in annotations) {
     if (!key.startsWith(APPARMOR_PREFIX)) continue;
     const value = annotations[key];
     if (typeof value !== 'string') continue;
     containers ??= containerPaths(spec, place.at);
     const name = key.slice(APPARMOR_PREFIX.length);
-    const at = [...errorAt, key];
-    const field = [...manifestAt, key];
+    // the API server's path: a Pod's `metadata.annotations`, a template's `<template>.annotations` (ObjectMeta is inline)
+    const at = place.isPod ? ['metadata', 'annotations', key] : [...place.at.slice(0, -1), 'annotations', key];
+    const field = [...place.at.slice(0, -1), 'metadata', 'annotations', key];
     if (!containers.has(name)) {
       found.push({ at, keyed: true, field, type: 'Invalid value', value: name, detail: 'container not found', check: 'apparmor-annotation', depends: [...LISTS.map((l) => [...place.at, l])] });
     }
     const format = appArmorFormatError(value);
     if (format) found.push({ at, keyed: true, field, type: 'Invalid value', value, detail: format, check: 'apparmor-annotation' });
   }
+  // no AppArmor annotation: nothing to compare
+  if (containers === undefined) return;
   if (isMap(spec.os) && spec.os.name === 'windows') return;
-  validateAgreement(annotations, spec, place, manifestAt, found);
+  validateAgreement(annotations, spec, place, [...place.at.slice(0, -1), 'metadata', 'annotations'], found);
+}
+
+/** The annotations of the pod's metadata (a Pod's, a template's), or undefined when it has none. */
+export function podAnnotations(manifest: unknown, place: PodSpecPlace): Record<string, unknown> | undefined {
+  let meta: unknown = manifest;
+  for (let i = 0; i < place.at.length - 1; i++) meta = isMap(meta) ? meta[place.at[i]] : undefined;
+  meta = isMap(meta) ? meta.metadata : undefined;
+  const annotations = isMap(meta) ? meta.annotations : undefined;
+  return isMap(annotations) ? annotations : undefined;
 }
 
 const LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;

@@ -1,3 +1,4 @@
+import { podAnnotations } from './pod-spec-apparmor-annotations';
 import type { PodSpecError, PodSpecPlace } from './pod-spec-errors';
 import { isMap } from '../../private/maps';
 
@@ -32,23 +33,21 @@ export function seccompAnnotationErrors(profile: string): string[] {
 
 /** The seccomp annotations' errors of the pod spec `spec` at `place` in `manifest`; nothing without annotations. */
 export function validateSeccompAnnotations(manifest: unknown, place: PodSpecPlace, spec: Record<string, unknown>, found: PodSpecError[]): void {
-  const specParent = place.at.slice(0, -1);
-  let meta: unknown = manifest;
-  for (const s of specParent) meta = isMap(meta) ? meta[s] : undefined;
-  meta = isMap(meta) ? meta.metadata : undefined;
-  const annotations = isMap(meta) ? meta.annotations : undefined;
-  if (!isMap(annotations)) return;
-  const errorAt = place.isPod ? ['metadata', 'annotations'] : [...specParent, 'annotations'];
-  const manifestAt = [...specParent, 'metadata', 'annotations'];
+  const annotations = podAnnotations(manifest, place);
+  if (annotations === undefined) return;
   let any = false;
-  for (const key of Object.keys(annotations)) {
+  let parent: readonly string[] = [];
+  for (const key in annotations) {
     if (key !== POD_KEY && !key.startsWith(CONTAINER_PREFIX)) continue;
+    if (!any) parent = place.at.slice(0, -1);
     any = true;
     const value = annotations[key];
     if (typeof value !== 'string') continue;
-    for (const detail of seccompAnnotationErrors(value)) found.push({ at: [...errorAt, key], field: [...manifestAt, key], type: 'Invalid value', value, detail, check: 'seccomp-annotation' });
+    const at = place.isPod ? ['metadata', 'annotations', key] : [...parent, 'annotations', key];
+    for (const detail of seccompAnnotationErrors(value)) found.push({ at, field: [...parent, 'metadata', 'annotations', key], type: 'Invalid value', value, detail, check: 'seccomp-annotation' });
   }
   if (!any) return;
+  const manifestAt = [...parent, 'metadata', 'annotations'];
   const podSc = spec.securityContext;
   const podProfile = isMap(podSc) && isMap(podSc.seccompProfile) ? podSc.seccompProfile : undefined;
   const podAnnotation = annotations[POD_KEY];

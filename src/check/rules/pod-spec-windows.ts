@@ -90,31 +90,33 @@ function hostProcessOf(holder: unknown): boolean | undefined {
 export function validateHostProcess(spec: Record<string, unknown>, at: readonly string[], found: PodSpecError[]): void {
   const podHostProcess = hostProcessOf(spec);
   const lists = ['initContainers', 'containers', 'ephemeralContainers'] as const;
-  const visited: Array<{ at: readonly string[]; hostProcess: boolean | undefined }> = [];
+  // the common case, no hostProcess anywhere, allocates nothing
   let any = podHostProcess !== undefined;
+  for (let l = 0; l < lists.length && !any; l++) {
+    const value = spec[lists[l]];
+    if (Array.isArray(value)) any = value.some((c) => hostProcessOf(c) !== undefined);
+  }
+  if (!any) return;
+  const podAt = [...at, 'securityContext', 'windowsOptions', 'hostProcess'];
+  let containerCount = 0;
+  let hostProcessCount = 0;
+  let firstOther: readonly string[] | undefined;
   for (const list of lists) {
     const value = spec[list];
     if (!Array.isArray(value)) continue;
     value.forEach((c, i) => {
+      containerCount++;
       const hostProcess = hostProcessOf(c);
-      if (hostProcess !== undefined) any = true;
-      visited.push({ at: [...at, list, String(i)], hostProcess });
+      const cAt = [...at, list, String(i), 'securityContext', 'windowsOptions', 'hostProcess'];
+      if (podHostProcess !== undefined && hostProcess !== undefined && hostProcess !== podHostProcess) {
+        found.push({ at: cAt, type: 'Invalid value', raw: true, value: String(hostProcess), detail: `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`, check: 'host-process', depends: [podAt] });
+      }
+      if (hostProcess ?? podHostProcess) hostProcessCount++;
+      else firstOther ??= cAt;
     });
   }
-  if (!any) return;
-  const podAt = [...at, 'securityContext', 'windowsOptions', 'hostProcess'];
-  let hostProcessCount = 0;
-  let firstOther: readonly string[] | undefined;
-  for (const c of visited) {
-    const cAt = [...c.at, 'securityContext', 'windowsOptions', 'hostProcess'];
-    if (podHostProcess !== undefined && c.hostProcess !== undefined && c.hostProcess !== podHostProcess) {
-      found.push({ at: cAt, type: 'Invalid value', raw: true, value: String(c.hostProcess), detail: `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`, check: 'host-process', depends: [podAt] });
-    }
-    if (c.hostProcess ?? podHostProcess) hostProcessCount++;
-    else firstOther ??= cAt;
-  }
   if (hostProcessCount === 0) return;
-  if (hostProcessCount !== visited.length && firstOther) {
+  if (hostProcessCount !== containerCount && firstOther) {
     found.push({ at, field: firstOther, type: 'Invalid value', value: '', detail: 'If pod contains any hostProcess containers then all containers must be HostProcess containers', check: 'host-process', depends: [podAt] });
   }
   if (spec.hostNetwork !== true) {
