@@ -7,6 +7,7 @@ import { CapabilityApp } from '../src';
 import { ruleOf } from '../src/check/finding';
 import { ingressErrors } from '../src/check/rules/ingress-errors';
 import { appArmorFormatError } from '../src/check/rules/pod-spec-apparmor-annotations';
+import { isDeletionCost } from '../src/check/rules/pod-spec-deletion-cost';
 import { apiServerText, podSpecErrors, PodSpecPlace } from '../src/check/rules/pod-spec-errors';
 import { seccompAnnotationErrors } from '../src/check/rules/pod-spec-seccomp-annotations';
 import { runAsUserNameErrors } from '../src/check/rules/pod-spec-windows';
@@ -412,5 +413,28 @@ describe('the deprecated seccomp annotations', () => {
     expect(podSpecFindings(app)).toEqual([
       `CAP010 invalid object: 'metadata.annotations["${POD_KEY}"]' ("RuntimeDefault") of Pod shop/web declared by 'shop/Routing/Web' is no seccomp profile: the annotation takes 'runtime/default', 'docker/default', 'unconfined' or 'localhost/<relative path without ..>'; the API server refuses it: metadata.annotations.${POD_KEY}: Invalid value: "RuntimeDefault": must be a valid seccomp profile. Drop the annotation for securityContext.seccompProfile: { type: 'RuntimeDefault' } (or 'Localhost' with localhostProfile), or write one of those values.`,
     ]);
+  });
+});
+
+describe('the pod deletion cost annotation', () => {
+  const KEY = 'controller.kubernetes.io/pod-deletion-cost';
+
+  test.each([
+    ['0', true], ['100', true], ['-5', true], ['-0', true], ['2147483647', true], ['-2147483648', true],
+    ['', false], ['+10', false], ['008', false], ['2147483648', false], ['-2147483649', false], ['1.5', false], ['1e3', false], ['1_000', false], ['-', false], ['ten', false],
+  ])('%j is a deletion cost: %s (GetDeletionCostFromPodAnnotations)', (value, valid) => {
+    expect(isDeletionCost(value)).toBe(valid);
+  });
+
+  test('one that is no 32-bit integer is refused on a Pod and in a template, named as the API server names it', () => {
+    expect(errorsOf({}, { [KEY]: '+10' })).toEqual([`metadata.annotations[${KEY}]: Invalid value: "+10": must be a 32bit integer`]);
+    expect(templateErrorsOf({}, { [KEY]: '3000000000' })).toEqual([`spec.template.annotations[${KEY}]: Invalid value: "3000000000": must be a 32bit integer`]);
+    expect(templateErrorsOf({}, { [KEY]: '-100' })).toEqual([]);
+  });
+
+  test('every decimal 32-bit integer is one (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), (n) => {
+      expect(errorsOf({}, { [KEY]: String(n) })).toEqual([]);
+    }));
   });
 });

@@ -1,5 +1,6 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
 import { validateAppArmorAnnotations } from './pod-spec-apparmor-annotations';
+import { validateDeletionCost } from './pod-spec-deletion-cost';
 import { validatePodDNSConfig } from './pod-spec-dns';
 import { validatePodIdentity } from './pod-spec-identity';
 import { validatePodOS } from './pod-spec-os';
@@ -60,7 +61,7 @@ export type PodSpecCheck =
   | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
   | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
   | 'label-selector'
-  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references' | 'seccomp-annotation';
+  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references' | 'seccomp-annotation' | 'deletion-cost';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -283,6 +284,8 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validateAppArmorAnnotations(manifest, place, spec, found);
   // and its deprecated seccomp annotations (`pod-spec-seccomp-annotations.ts`)
   validateSeccompAnnotations(manifest, place, spec, found);
+  // and its deletion cost (`pod-spec-deletion-cost.ts`)
+  validateDeletionCost(manifest, place, found);
   return found;
 }
 

@@ -1,5 +1,6 @@
 import { explainAppArmor } from './pod-spec-apparmor';
 import { explainAppArmorAnnotation } from './pod-spec-apparmor-annotations';
+import { explainDeletionCost } from './pod-spec-deletion-cost';
 import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
 import { explainPodIdentity } from './pod-spec-identity';
@@ -158,6 +159,8 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return explainPodOS(e);
     case 'seccomp-annotation':
       return explainSeccompAnnotation(e);
+    case 'deletion-cost':
+      return explainDeletionCost();
     case 'pod-gates':
     case 'pod-references':
       return explainPodReferences(e);
