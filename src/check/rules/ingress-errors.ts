@@ -10,8 +10,9 @@ import { isMap } from '../../private/maps';
  * `validateIngressTypedLocalObjectReference`, `validateIngressTLS`; the class annotation's agreement with
  * `ingressClassName`, at the path `annotations.kubernetes.io/ingress.class` as the API server prints it), read in a later copy whose functions are 1.30's
  * but for two later options, taken at their 1.30 behaviour: a backend Service's name is a DNS-1035 label
- * (`ValidateServiceName`; the 1.34 `RelaxedServiceNameValidation` gate takes a DNS-1123 label), and a TLS entry's
- * `secretName` is not judged here. The v1 API defaults nothing in these fields (no `pathType`), so the manifest is read
+ * (`ValidateServiceName`; the 1.34 `RelaxedServiceNameValidation` gate takes a DNS-1123 label). A TLS entry's
+ * `secretName`, when given, is a Secret's name, a DNS-1123 subdomain (`validateTLSSecretName`; its
+ * `AllowInvalidSecretName` option is for an update of an Ingress that already had one). The v1 API defaults nothing in these fields (no `pathType`), so the manifest is read
  * as written. A path of `pathType: ImplementationSpecific` is only required to be absolute, if given: what else it may
  * hold (a regular expression) is the controller's. Two rules or paths alike are accepted by the API server.
  */
@@ -57,12 +58,18 @@ export function ingressErrors(manifest: unknown): PodSpecError[] {
   });
   const tls = Array.isArray(spec.tls) ? spec.tls : [];
   tls.forEach((entry, i) => {
-    if (!isMap(entry) || !Array.isArray(entry.hosts)) return;
-    entry.hosts.forEach((host, j) => {
-      if (typeof host !== 'string') return;
-      const msgs = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
-      for (const msg of msgs) found.push({ at: ['spec', 'tls', String(i), 'hosts', String(j)], type: 'Invalid value', value: host, detail: msg, check: 'ingress-tls' });
-    });
+    if (!isMap(entry)) return;
+    if (Array.isArray(entry.hosts)) {
+      entry.hosts.forEach((host, j) => {
+        if (typeof host !== 'string') return;
+        const msgs = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
+        for (const msg of msgs) found.push({ at: ['spec', 'tls', String(i), 'hosts', String(j)], type: 'Invalid value', value: host, detail: msg, check: 'ingress-tls' });
+      });
+    }
+    const secretName = str(entry.secretName);
+    if (secretName !== '') {
+      for (const msg of isDNS1123Subdomain(secretName)) found.push({ at: ['spec', 'tls', String(i), 'secretName'], type: 'Invalid value', value: secretName, detail: msg, check: 'ingress-tls' });
+    }
   });
   if (typeof spec.ingressClassName === 'string') {
     for (const msg of isDNS1123Subdomain(spec.ingressClassName)) found.push({ at: ['spec', 'ingressClassName'], type: 'Invalid value', value: spec.ingressClassName, detail: msg, check: 'ingress-class' });

@@ -19,6 +19,7 @@ export function explainIngress(e: PodSpecError): { summary: string; fix: string 
       if (detail.startsWith('must be a DNS name')) return { summary: 'is an IP address: a rule matches the Host header by DNS name', fix: 'Write the DNS name clients use, or leave host out to match every host.' };
       return { summary: "must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), or '*.' and one: a wildcard only as the whole first label", fix: 'Write a host such as shop.example.com or *.example.com, without a scheme, port or path.' };
     case 'ingress-tls':
+      if (e.at[e.at.length - 1] === 'secretName') return { summary: "must be a Secret's name: a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253 characters)", fix: 'Name the Secret that holds the certificate (type kubernetes.io/tls) as it is named, such as shop-tls.' };
       return { summary: "must be a DNS-1123 subdomain, or '*.' and one (a wildcard only as the whole first label)", fix: 'Write the host name the certificate covers, such as shop.example.com or *.example.com.' };
     case 'ingress-class':
       if (detail.startsWith('must match')) return { summary: 'names another class than spec.ingressClassName, which replaces this annotation', fix: 'Drop the kubernetes.io/ingress.class annotation, or give it the same class.' };
@@ -52,9 +53,10 @@ export function explainIngress(e: PodSpecError): { summary: string; fix: string 
  * no default backend, a path without a `pathType` or of an unknown one, a relative path (or one with `//`, `.` or `..`
  * segments) of pathType Exact or Prefix, a backend with both or neither of a service and a resource, a service port
  * with both or neither of a name and a number, a host that is an IP address or no DNS name (a wildcard only as the
- * whole first label), a TLS host likewise, and an `ingressClassName` that is no DNS-1123 subdomain. Server-side apply
+ * whole first label), a TLS host likewise, a TLS `secretName` that is no Secret name, and an `ingressClassName` that is no DNS-1123 subdomain. Server-side apply
  * accepts these, so the apply fails at deploy time. A backend's Service name that is a Service of the composition is
- * refused once, as that Service's name (`object-validity`), not again in each Ingress that names it.
+ * refused once, as that Service's name (`object-validity`), not again in each Ingress that names it; so is a TLS
+ * `secretName` that is a Secret of the composition.
  */
 export const ingressSpecValidity = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -65,11 +67,14 @@ export const ingressSpecValidity = defineRule({
     const found: RuleFinding[] = [];
     // a Service of the composition whose name is refused is refused once, as the Service (object-validity)
     const services = new Set(facts.objects.filter((o) => o.identity.group === '' && o.identity.kind === 'Service').map((o) => `${o.identity.namespace ?? ''}/${o.identity.name}`));
+    // so is a Secret of the composition whose name a TLS entry gives
+    const secrets = new Set(facts.objects.filter((o) => o.identity.group === '' && o.identity.kind === 'Secret').map((o) => `${o.identity.namespace ?? ''}/${o.identity.name}`));
     facts.objects.forEach((object, index) => {
       if (object.duplicateOf !== undefined || object.identity.group !== 'networking.k8s.io' || object.identity.kind !== 'Ingress') return;
       if (object.manifest?.apiVersion !== 'networking.k8s.io/v1') return;
-      const declared = (e: PodSpecError) => e.check === 'ingress-backend' && e.type === 'Invalid value' && e.at[e.at.length - 2] === 'service'
-        && services.has(`${object.identity.namespace ?? ''}/${String(e.value)}`);
+      const key = (e: PodSpecError) => `${object.identity.namespace ?? ''}/${String(e.value)}`;
+      const declared = (e: PodSpecError) => (e.check === 'ingress-backend' && e.type === 'Invalid value' && e.at[e.at.length - 2] === 'service' && services.has(key(e)))
+        || (e.check === 'ingress-tls' && e.at[e.at.length - 1] === 'secretName' && secrets.has(key(e)));
       appendAll(found, podSpecFindings(facts, index, INGRESS_PLACE, writersAt, { errors: ingressErrors, explain: explainIngress, skip: declared }));
     });
     return found;

@@ -6,12 +6,12 @@ import { isMap } from '../../private/maps';
  * of the `AppArmorFields` gate, beta and on by default in 1.30), ported from kubernetes
  * `pkg/apis/core/validation/validation.go` `ValidateAppArmorProfileField` at the commit `pod-spec-errors.ts` names: a
  * type, one of Localhost, RuntimeDefault and Unconfined; a `localhostProfile` exactly when it is Localhost, not empty and
- * not padded with whitespace.
- *
- * Left out: a profile name over 4095 characters (`TooLongMaxLength`), and the deprecated
- * `container.apparmor.security.beta.kubernetes.io/<container>` annotations (`ValidateAppArmorPodAnnotations`,
- * `validateAppArmorAnnotationsAndFieldsMatchOnCreate`).
+ * not padded with whitespace, of at most 4095 bytes (`PATH_MAX - 1`, Go's `len`). The deprecated
+ * `container.apparmor.security.beta.kubernetes.io/<container>` annotations are `pod-spec-apparmor-annotations.ts`'.
  */
+
+/** `maxLocalhostProfileLength`. */
+const MAX_PROFILE = 4095;
 
 const TYPES = '"Localhost", "RuntimeDefault", "Unconfined"';
 
@@ -31,6 +31,10 @@ export function validateAppArmorProfile(profile: unknown, at: readonly string[],
         found.push({ at: profileAt, type: 'Invalid value', value: local, detail: 'must not be padded with whitespace', check: 'apparmor-profile' });
       } else if (local === '') {
         found.push({ at: profileAt, type: 'Required value', detail: 'must be set when AppArmor type is Localhost', check: 'apparmor-profile', depends });
+      }
+      // a string of at most 1365 UTF-16 units is at most 4095 bytes
+      if (local !== undefined && local.length * 3 > MAX_PROFILE && Buffer.byteLength(local, 'utf8') > MAX_PROFILE) {
+        found.push({ at: profileAt, type: 'Too long', detail: `may not be longer than ${MAX_PROFILE}`, check: 'apparmor-profile' });
       }
       break;
     case 'RuntimeDefault':
@@ -53,6 +57,7 @@ export function explainAppArmor(e: PodSpecError): { summary: string; fix: string
       : { summary: 'must be "RuntimeDefault", "Localhost" or "Unconfined"', fix: 'Write one of them (case matters).' };
   }
   if (e.type === 'Required value') return { summary: 'is missing or empty: an appArmorProfile of type Localhost names a profile loaded on the node', fix: "Write the profile's name, such as localhostProfile: 'k8s-apparmor-example-deny-write'." };
+  if (e.type === 'Too long') return { summary: `is over ${MAX_PROFILE} bytes, longer than a path the kernel takes`, fix: 'Load the profile under a shorter name, and write that name.' };
   if (e.detail === 'must not be padded with whitespace') return { summary: 'has leading or trailing whitespace', fix: `Write ${JSON.stringify(String(e.value ?? '').trim())}.` };
   return { summary: 'is set on an appArmorProfile whose type is not Localhost', fix: "Drop localhostProfile, or write type: 'Localhost'." };
 }

@@ -1,12 +1,18 @@
 import { isConfigMapKey, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './apimachinery-names';
+import { validateAppArmorAnnotations } from './pod-spec-apparmor-annotations';
+import { validateDeletionCost } from './pod-spec-deletion-cost';
 import { validatePodDNSConfig } from './pod-spec-dns';
 import { validatePodIdentity } from './pod-spec-identity';
+import { validatePodOS } from './pod-spec-os';
+import { validatePodReferences } from './pod-spec-references';
 import { validateEnvFieldRef, validateEnvResourceFieldRef, validateResourceRequirements } from './pod-spec-resources';
 import { PodTemplateOwner, validateRestartPolicy } from './pod-spec-restart-policy';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-spec-scheduling';
+import { validateSeccompAnnotations } from './pod-spec-seccomp-annotations';
 import { validateContainerSecurityContext, validatePodSecurityContext } from './pod-spec-security-context';
 import { isPrivileged, validateVolumeDevices, validateVolumeMounts } from './pod-spec-volume-mounts';
 import { validateVolumeFiles } from './pod-spec-volume-sources';
+import { validateHostProcess } from './pod-spec-windows';
 import { isMap } from '../../private/maps';
 
 /*
@@ -33,7 +39,7 @@ import { isMap } from '../../private/maps';
  */
 
 /** The kinds of `field.Error` the API server returns, as `ErrorType.String()` prints them. */
-export type PodSpecErrorType = 'Required value' | 'Invalid value' | 'Duplicate value' | 'Not found' | 'Unsupported value' | 'Forbidden';
+export type PodSpecErrorType = 'Required value' | 'Invalid value' | 'Duplicate value' | 'Not found' | 'Unsupported value' | 'Forbidden' | 'Too long';
 
 /** What was checked, for the message that explains it and its fix. */
 export type PodSpecCheck =
@@ -54,7 +60,8 @@ export type PodSpecCheck =
   | 'security-id' | 'seccomp-profile' | 'dns-config'
   | 'sysctl' | 'apparmor-profile' | 'fs-group-change-policy' | 'share-process-namespace' | 'privilege-escalation'
   | 'dns-policy' | 'dns-nameservers' | 'dns-searches' | 'dns-options' | 'pod-hostname' | 'priority-class-name' | 'host-alias'
-  | 'label-selector';
+  | 'label-selector'
+  | 'windows-options' | 'host-process' | 'apparmor-annotation' | 'pod-os' | 'pod-gates' | 'pod-references' | 'seccomp-annotation' | 'deletion-cost';
 
 /** One error the API server would return for a pod spec. */
 export interface PodSpecError {
@@ -113,7 +120,7 @@ export function podSpecPlace(group: string, kind: string): PodSpecPlace | undefi
 /** `field.Error.Error()`: `spec.containers[0].name: Invalid value: "Web": a lowercase RFC 1123 label ...`. */
 export function apiServerText(e: PodSpecError): string {
   let body: string = e.type;
-  if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden') body += `: ${e.raw ? String(e.value) : goValue(e.value)}`;
+  if (e.value !== undefined && e.type !== 'Required value' && e.type !== 'Forbidden' && e.type !== 'Too long') body += `: ${e.raw ? String(e.value) : goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
   return `${goPath(e.at, e.keyed)}: ${body}`;
 }
@@ -268,6 +275,17 @@ export function podSpecErrors(manifest: unknown, place: PodSpecPlace): PodSpecEr
   validatePodDNSConfig(spec, at, found);
   // its hostname, subdomain, host aliases and priority class (`pod-spec-identity.ts`)
   validatePodIdentity(spec, at, found);
+  // its gates, service account, node, runtime class and preemption policy (`pod-spec-references.ts`)
+  validatePodReferences(spec, at, place.isPod, found);
+  // Windows host-process containers (`pod-spec-windows.ts`), and what its os forbids (`pod-spec-os.ts`)
+  validateHostProcess(spec, at, found);
+  validatePodOS(spec, at, found);
+  // the deprecated AppArmor annotations of the pod's metadata (`pod-spec-apparmor-annotations.ts`)
+  validateAppArmorAnnotations(manifest, place, spec, found);
+  // and its deprecated seccomp annotations (`pod-spec-seccomp-annotations.ts`)
+  validateSeccompAnnotations(manifest, place, spec, found);
+  // and its deletion cost (`pod-spec-deletion-cost.ts`)
+  validateDeletionCost(manifest, place, found);
   return found;
 }
 

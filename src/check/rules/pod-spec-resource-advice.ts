@@ -1,10 +1,16 @@
 import { explainAppArmor } from './pod-spec-apparmor';
+import { explainAppArmorAnnotation } from './pod-spec-apparmor-annotations';
+import { explainDeletionCost } from './pod-spec-deletion-cost';
 import { explainDNS } from './pod-spec-dns';
 import type { PodSpecError } from './pod-spec-errors';
 import { explainPodIdentity } from './pod-spec-identity';
 import { explainLabelSelector } from './pod-spec-label-selectors';
+import { explainPodOS } from './pod-spec-os';
 import { explainPrivilegeEscalation } from './pod-spec-privilege-escalation';
+import { explainPodReferences } from './pod-spec-references';
+import { explainSeccompAnnotation } from './pod-spec-seccomp-annotations';
 import { explainSysctl } from './pod-spec-sysctls';
+import { explainWindows } from './pod-spec-windows';
 
 /*
  * What the pod spec rule says about the errors of `pod-spec-resources.ts` (a container's resources, its env's
@@ -144,6 +150,20 @@ export function explainResources(e: PodSpecError): { summary: string; fix: strin
       return explainSysctl(e);
     case 'apparmor-profile':
       return explainAppArmor(e);
+    case 'apparmor-annotation':
+      return explainAppArmorAnnotation(e);
+    case 'windows-options':
+    case 'host-process':
+      return explainWindows(e);
+    case 'pod-os':
+      return explainPodOS(e);
+    case 'seccomp-annotation':
+      return explainSeccompAnnotation(e);
+    case 'deletion-cost':
+      return explainDeletionCost();
+    case 'pod-gates':
+    case 'pod-references':
+      return explainPodReferences(e);
     case 'privilege-escalation':
       return explainPrivilegeEscalation(e);
     case 'fs-group-change-policy': {

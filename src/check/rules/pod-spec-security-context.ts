@@ -2,6 +2,7 @@ import { validateAppArmorProfile } from './pod-spec-apparmor';
 import type { PodSpecError } from './pod-spec-errors';
 import { validatePrivilegeEscalation } from './pod-spec-privilege-escalation';
 import { validateSysctls } from './pod-spec-sysctls';
+import { validateWindowsOptions } from './pod-spec-windows';
 import { isMap } from '../../private/maps';
 
 /*
@@ -16,8 +17,8 @@ import { isMap } from '../../private/maps';
  *
  * Not refused: a container's `procMount`, whatever its value: the `ProcMountType` gate is alpha and off in 1.30, and
  * the API server then sets a written `procMount` to Default before it validates (`dropDisabledFields`), as
- * docs/errors.md says of `resources.claims`. Left out: Windows options (`windowsOptions`, `hostProcess`), and a
- * `privileged` container on an API server started without `--allow-privileged` (a flag of the cluster).
+ * docs/errors.md says of `resources.claims`. Windows options (`windowsOptions`, `hostProcess`) are
+ * `pod-spec-windows.ts`'. Left out: a `privileged` container on an API server started without `--allow-privileged` (a flag of the cluster).
  */
 
 const MAX_ID = 2147483647;
@@ -53,6 +54,7 @@ export function validatePodSecurityContext(sc: unknown, at: readonly string[], f
     found.push({ at: [...at, 'fsGroupChangePolicy'], type: 'Unsupported value', value: sc.fsGroupChangePolicy, detail: 'supported values: "Always", "OnRootMismatch"', check: 'fs-group-change-policy' });
   }
   validateSeccompProfile(sc.seccompProfile, [...at, 'seccompProfile'], found);
+  validateWindowsOptions(sc.windowsOptions, [...at, 'windowsOptions'], found);
   validateAppArmorProfile(sc.appArmorProfile, [...at, 'appArmorProfile'], found);
 }
 
@@ -63,6 +65,7 @@ export function validateContainerSecurityContext(sc: unknown, at: readonly strin
   validateId(sc.runAsGroup, [...at, 'runAsGroup'], found);
   validateSeccompProfile(sc.seccompProfile, [...at, 'seccompProfile'], found);
   validatePrivilegeEscalation(sc, at, found);
+  validateWindowsOptions(sc.windowsOptions, [...at, 'windowsOptions'], found);
   validateAppArmorProfile(sc.appArmorProfile, [...at, 'appArmorProfile'], found);
 }
 
