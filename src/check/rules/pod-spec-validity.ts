@@ -134,9 +134,11 @@ function describe(
   const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
   const plus = object.declarer !== object.path;
   const { summary, fix } = explainOther?.(e) ?? explain(e, value, object, topology, plus);
+  const depends = (e.depends ?? []).map((d) => fieldPathOf(d, object.manifest, topology));
   return {
     message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+    field: { object: describeIdentity(object.identity), kind: 'k8s', declarer: object.declarer, paths: [path, ...depends] },
   };
 }
 
