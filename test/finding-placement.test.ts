@@ -6,6 +6,7 @@ import { IConstruct } from 'constructs';
 import { appFolder, cli, cliInProcess, CliRun, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
 import { HANG_GUARD_MS, removeTempDirs } from './util';
 import { Capability, Contribution, RuntimeRouting, SharedBase } from '../src';
+import { placementOf } from '../src/check/finding';
 import { CapabilityTesting } from '../src/testing';
 
 // A new user's try: a cdk8s-plus Deployment, then ApiObject.of(deployment).addJsonPatch(JsonPatch.add(
@@ -225,5 +226,41 @@ describe('plan places such a finding at the write in every format', () => {
       region: { startLine: p.line, startColumn: p.column },
     })));
     expect(results[1].message.text).toContain("'spec.template.spec.dnsPolicy' was written by 'shop/Routing/Web/Resource' (addJsonPatch at main.ts:11), not by the props of 'shop/Routing/Web'.");
+  });
+});
+
+describe('the rules that judge a field of an object give it for placing', () => {
+  test('a label value a JSON patch wrote on a cdk8s-plus Deployment names the call (object validity)', () => {
+    // GIVEN a cdk8s-plus Deployment whose JSON patch adds a label value with a space
+    const app = CapabilityTesting.app();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new kplus.Deployment(routing, 'Web', { containers: [{ image: 'nginx:1.27', portNumber: 8080 }] });
+    ApiObject.of(web).addJsonPatch(JsonPatch.add('/metadata/labels', { team: 'web shop' }));
+    // WHEN it is synthesized, THEN the CAP010 ends naming the call
+    expect(CapabilityTesting.synth(app).violations).toEqual([{
+      code: 'CAP010',
+      message: 'invalid object: \'metadata.labels.team\' ("web shop") of apps/Deployment routing-web-c802ecf1 declared by \'shop/Routing/Web\' must be empty or a label value '
+        + 'of at most 63 characters (letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit) such as "web-shop", but it contains " ". '
+        + 'Shorten or clean the value; put free text in an annotation. '
+        + `'metadata.labels.team' was written by 'shop/Routing/Web/Resource' (addJsonPatch at ${HERE}:${lineOf("ApiObject.of(web).addJsonPatch(JsonPatch.add('/metadata/labels', { team: 'web shop' }));")}), `
+        + "not by the props of 'shop/Routing/Web'.",
+      paths: ['shop/Routing/Web'],
+    }]);
+  });
+
+  test('a finding whose message names the writer already is placed at the write, its message unchanged (scalar types)', () => {
+    // GIVEN a ConfigMap whose data.level a JSON patch on itself sets to a number
+    const app = CapabilityTesting.app();
+    const settings = new ApiObject(new RuntimeRouting(new Capability(app, 'shop'), 'Routing'), 'Settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+    settings.addJsonPatch(JsonPatch.add('/data', { level: 3 }));
+    // WHEN it is synthesized
+    const [violation] = CapabilityTesting.synth(app).violations;
+    const line = lineOf("settings.addJsonPatch(JsonPatch.add('/data', { level: 3 }));");
+    // THEN the message says it once, as the rule words it, and the finding is placed at the call
+    expect(violation.message).toBe(
+      `invalid object: 'data.level' (3) of ConfigMap settings declared by 'shop/Routing/Settings', written by 'shop/Routing/Settings' (addJsonPatch at ${HERE}:${line}), `
+      + 'must be a string, as Kubernetes 1.30\'s schema types it; the API server refuses a number there. Write "3", not 3.',
+    );
+    expect(placementOf(violation)).toEqual({ field: 'data.level', path: 'shop/Routing/Settings', how: 'addJsonPatch', site: `${HERE}:${line}` });
   });
 });

@@ -1,6 +1,7 @@
-import type { Facts, FieldWrite } from '../collect/facts';
+import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { describeWriter, Writer, writerMethod } from '../collect/ledger/writer';
+import { describeIdentity } from '../collect/object-identity';
 
 /**
  * Which field of which object a finding is about: what lets the check stage place it where that field was
@@ -18,6 +19,22 @@ export interface FindingField {
    * field (a `dnsConfig` that `dnsPolicy: None` needs) the missing field, then the field that asks for it.
    */
   readonly paths: readonly FieldPath[];
+  /**
+   * True when the finding's message names the writers of the field already (`, written by 'web' (addJsonPatch at
+   * main.ts:12),`): placing it changes where it is, not what it says.
+   * @default false
+   */
+  readonly writersNamed?: boolean;
+}
+
+/** The field `paths` of a Kubernetes object (the field, then the fields that asked for it) as a finding names it. */
+export function objectField(object: ObjectFact, ...paths: FieldPath[]): FindingField {
+  return { object: describeIdentity(object.identity), kind: 'k8s', declarer: object.declarer, paths };
+}
+
+/** The same field, told that the finding's message names its writers already. */
+export function writersNamed(field: FindingField, named: boolean): FindingField {
+  return named ? { ...field, writersNamed: true } : field;
 }
 
 /** Where a finding about a field is placed: the write of that field by something other than the declarer's props. */

@@ -127,15 +127,13 @@ export function defineRule(definition: RuleDefinition): Rule {
 
 /**
  * A rule's finding placed where the field it is about was written, when something other than the declarer's props
- * wrote it: its message ends saying which write it was, unless the rule names that writer among its constructs
- * already (besides the declarer, which every such finding names). A finding about no field, or about a field the declarer wrote, is returned as it is.
+ * wrote it: its message ends saying which write it was, unless the rule's message names the field's writers already.
+ * A finding about no field, or about a field the declarer wrote, is returned as it is.
  */
 function placed(context: CheckContext, f: RuleFinding, out: Finding): Finding {
   const write = f.field ? placeFinding(context.facts, f.field) : undefined;
   if (!write) return out;
-  // a rule that names the writer puts it among its constructs; the declarer is among them anyway
-  const named = write.placement.path !== f.field!.declarer && f.paths.includes(write.placement.path);
-  return placeAt(named ? out : { ...out, message: `${out.message}${write.sentence}` }, write.placement);
+  return placeAt(f.field!.writersNamed ? out : { ...out, message: `${out.message}${write.sentence}` }, write.placement);
 }
 
 /** A rule's id from its code and title: `CAP003`, `status writes` -> `CAP003/status-writes`. */

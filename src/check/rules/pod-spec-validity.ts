@@ -13,6 +13,7 @@ import { elementKeyOf, listTypeOf } from '../../collect/topology/list-topology';
 import { appendAll } from '../../private/append';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
+import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 
 /**
@@ -138,7 +139,7 @@ function describe(
   return {
     message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
-    field: { object: describeIdentity(object.identity), kind: 'k8s', declarer: object.declarer, paths: [path, ...depends] },
+    field: writersNamed(objectField(object, path, ...depends), others.length > 0),
   };
 }
 

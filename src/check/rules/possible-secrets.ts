@@ -8,7 +8,7 @@ import { forEachScalar } from '../../private/walk';
 import { secretEnvValueAt } from '../../release/sensitive-env';
 import { literalTemplateSecrets } from '../../release/sensitive-properties';
 import { ViolationCode } from '../finding';
-import { FindingField, templateField } from '../placement';
+import { FindingField, objectField, templateField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 import { fieldPathOf } from './unseen-fields';
 
@@ -95,7 +95,7 @@ export const possibleSecrets = defineRule({
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
       const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind, crds);
       for (const hit of hits) {
-        const field: FindingField = { object: describeIdentity(object.identity), kind: 'k8s', declarer: path, paths: [fieldPathOf(hit.at, object.manifest, topology)] };
+        const field = objectField(object, fieldPathOf(hit.at, object.manifest, topology));
         found.push(secretWarning(hit, `${manifestPathText(hit.at, object.manifest, topology)} of ${describeIdentity(object.identity)} declared by '${path}'`, path, field));
       }
     }
