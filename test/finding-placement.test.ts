@@ -248,6 +248,24 @@ describe('the rules that judge a field of an object give it for placing', () => 
     }]);
   });
 
+  test('a reference by name a JSON patch wrote names the call (dangling reference)', () => {
+    // GIVEN a cdk8s-plus Deployment whose JSON patch names a ServiceAccount the composition lacks
+    const app = CapabilityTesting.app();
+    const routing = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    const web = new kplus.Deployment(routing, 'Web', { containers: [{ image: 'nginx:1.27', portNumber: 8080 }] });
+    ApiObject.of(web).addJsonPatch(JsonPatch.add('/spec/template/spec/serviceAccountName', 'builder'));
+    // WHEN it is synthesized, THEN the CAP005 ends naming the call
+    expect(CapabilityTesting.synth(app).violations).toEqual([{
+      code: 'CAP005',
+      message: "dangling reference: apps/Deployment routing-web-c802ecf1 declared by 'shop/Routing/Web' refers to ServiceAccount builder at spec.template.spec.serviceAccountName, "
+        + 'which is not in the composition. Declare the target in the composition, fix the name, or mark it external with '
+        + 'Reference.external(scope, id, { apiVersion, kind, name, namespace }). '
+        + `'spec.template.spec.serviceAccountName' was written by 'shop/Routing/Web/Resource' (addJsonPatch at ${HERE}:`
+        + `${lineOf("ApiObject.of(web).addJsonPatch(JsonPatch.add('/spec/template/spec/serviceAccountName', 'builder'));")}), not by the props of 'shop/Routing/Web'.`,
+      paths: ['shop/Routing/Web'],
+    }]);
+  });
+
   test('a finding whose message names the writer already is placed at the write, its message unchanged (scalar types)', () => {
     // GIVEN a ConfigMap whose data.level a JSON patch on itself sets to a number
     const app = CapabilityTesting.app();

@@ -2,6 +2,9 @@ import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
 import { FieldPath, formatPath } from '../collect/ledger/field-path';
 import { describeWriter, Writer, writerMethod } from '../collect/ledger/writer';
 import { describeIdentity } from '../collect/object-identity';
+import { fieldPathOf } from '../collect/runtime-writers';
+import { topologyOf } from '../collect/topology/field-topology';
+import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 
 /**
  * Which field of which object a finding is about: what lets the check stage place it where that field was
@@ -30,6 +33,24 @@ export interface FindingField {
 /** The field `paths` of a Kubernetes object (the field, then the fields that asked for it) as a finding names it. */
 export function objectField(object: ObjectFact, ...paths: FieldPath[]): FindingField {
   return { object: describeIdentity(object.identity), kind: 'k8s', declarer: object.declarer, paths };
+}
+
+/**
+ * The field of a Kubernetes object that `text` names, as messages print it (`spec.template.spec.serviceAccountName`,
+ * `spec.template.spec.volumes[name=config].configMap`); undefined for a text that is no field path.
+ */
+export function objectFieldAt(object: ObjectFact, text: string): FindingField | undefined {
+  try {
+    return objectField(object, fieldPathOf(parseFieldPath(text), topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind)));
+  } catch (e) {
+    if (e instanceof FieldPathSyntaxError) return undefined;
+    throw e;
+  }
+}
+
+/** `{ field }` when there is one, to spread into a rule's finding. */
+export function withField(field: FindingField | undefined): { field?: FindingField } {
+  return field ? { field } : {};
 }
 
 /** The same field, told that the finding's message names its writers already. */

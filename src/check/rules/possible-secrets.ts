@@ -8,7 +8,7 @@ import { forEachScalar } from '../../private/walk';
 import { secretEnvValueAt } from '../../release/sensitive-env';
 import { literalTemplateSecrets } from '../../release/sensitive-properties';
 import { ViolationCode } from '../finding';
-import { FindingField, objectField, templateField } from '../placement';
+import { FindingField, objectField, templateField, withField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 import { fieldPathOf } from './unseen-fields';
 
@@ -113,7 +113,7 @@ export const possibleSecrets = defineRule({
             '(the cloud assembly under deploy/; the lock and the plan mask it). Take it from AWS Secrets Manager or an SSM SecureString parameter instead ' +
             '(SecretValue.secretsManager, SecretValue.ssmSecure, rds.Credentials.fromGeneratedSecret), or pass it as a NoEcho parameter without a Default.',
           paths: [path],
-          ...optionalField(templateField(facts, stack.path, stack.template, secret.at, path)),
+          ...withField(templateField(facts, stack.path, stack.template, secret.at, path)),
         });
       }
     }
@@ -145,16 +145,11 @@ interface Hit {
   readonly envName?: string;
 }
 
-/** `{ field }` when there is one, to spread into a finding. */
-function optionalField(field: FindingField | undefined): { field?: FindingField } {
-  return field ? { field } : {};
-}
-
 function secretWarning(hit: Hit, where: string, path: string, field?: FindingField): RuleFinding {
   const fix = hit.envName !== undefined
     ? 'Keep secrets out of the composition: put the value in a Secret (from AWS Secrets Manager or SSM SecureString through an ExternalSecret) and reference it with valueFrom.secretKeyRef, or rename the variable if it is not a secret.'
     : 'Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString and read them at runtime (an ExternalSecret), or remove the value if it is not a secret.';
-  return { message: `${hit.what} (${hit.shown}) in ${where} would be written to the output in clear text. ${fix}`, paths: [path], ...optionalField(field) };
+  return { message: `${hit.what} (${hit.shown}) in ${where} would be written to the output in clear text. ${fix}`, paths: [path], ...withField(field) };
 }
 
 /**
