@@ -88,7 +88,12 @@ function writesOf(facts: Facts, kind: 'k8s' | 'cfn', object: string): readonly F
   let byObject = WRITES.get(facts);
   if (!byObject) {
     byObject = new Map();
-    for (const o of facts.ledger.objects) byObject.set(`${o.kind}\u0000${o.label}`, [...(byObject.get(`${o.kind}\u0000${o.label}`) ?? []), ...o.writes]);
+    for (const o of facts.ledger.objects) {
+      const key = `${o.kind}\u0000${o.label}`;
+      const before = byObject.get(key);
+      // one entry an object: its writes as the ledger holds them, not copied
+      byObject.set(key, before ? [...before, ...o.writes] : o.writes);
+    }
     WRITES.set(facts, byObject);
   }
   return byObject.get(`${kind}\u0000${object}`) ?? [];
@@ -110,9 +115,9 @@ export function templateField(facts: Facts, stack: string, template: unknown, at
 
 /**
  * Where a finding about `field` is placed, from the field ledger: the first of its paths that anything wrote (a
- * missing field's is the next, the field that asks for it), when every deploy-time write of it (at it, below it,
- * or of an ancestor written whole) is by one other writer than the declarer (a JSON patch, an override, a
- * Contribution, an aspect, a Tag): the last such write, which left the value judged. Undefined when the
+ * missing field's is the next, the field that asks for it), when none of the deploy-time writes of that path (at
+ * it, below it, or of an ancestor written whole) is the declarer's: the last of them (a JSON patch, an override, a
+ * Contribution, an aspect, a Tag), whose value the rule judged, as patches apply in order. Undefined when the
  * declarer wrote it, or nothing did: the finding stays at the declarer.
  */
 export function placeFinding(facts: Facts, field: FindingField): PlacedWrite | undefined {
@@ -130,7 +135,10 @@ export function placeFinding(facts: Facts, field: FindingField): PlacedWrite | u
   return undefined;
 }
 
-/** A writer as the placed sentence names it: `'web/Resource' (addJsonPatch at main.ts:12)`, `the Contribution 'team/Dns'`, `an aspect on 'shop' (...)`. */
+/**
+ * A writer as the placed sentence names it: `'web/Resource' (addJsonPatch at main.ts:12)`, `the Contribution
+ * 'team/Dns'`, `an aspect added to 'shop' (Aspects.of().add at main.ts:20)`.
+ */
 function writtenBy(writer: Writer): string {
   if (writer.kind.startsWith('contribution')) return `the Contribution ${describeWriter(writer)}`;
   if (writer.kind === 'aspect') return `an aspect added to ${describeWriter(writer)}`;
