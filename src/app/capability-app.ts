@@ -8,7 +8,7 @@ import { Cdk8sCliMode, cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk
 import { isShortSynth } from './short-synth';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
-import { compareFindings, finding, toViolation, Violation, ViolationCode } from '../check/finding';
+import { compareFindings, finding, placementOf, toViolation, Violation, ViolationCode } from '../check/finding';
 import { templateValidationEnabled } from '../collect/template-validation-switch';
 import { appendAll } from '../private/append';
 import { brand, hasBrand } from '../private/brand';
@@ -377,7 +377,8 @@ function programFiles(): string[] {
 
 /** Where each construct the findings name was created, by construct path. */
 function sourceLocations(root: IConstruct, findings: readonly Violation[]): Record<string, SourceLocation> | undefined {
-  const wanted = new Set(findings.flatMap((f) => f.paths));
+  // a finding placed at a write that is no call (a Contribution's) is located at its writer's creation site
+  const wanted = new Set(findings.flatMap((f) => f.paths.concat(placementOf(f)?.path ?? [])));
   if (wanted.size === 0) return undefined;
   const locations: Record<string, SourceLocation> = {};
   for (const c of root.node.findAll()) {

@@ -1,3 +1,4 @@
+import type { Placement } from './placement';
 import { compareText } from '../private/compare';
 
 /**
@@ -103,6 +104,23 @@ export function ruleOf(v: Violation): string | undefined {
 }
 
 /**
+ * Where each finding about a field written by something other than its declarer's props is placed (`placeFinding`),
+ * kept beside it as its rule is, so that `Violation`'s public shape stays as it is.
+ */
+const PLACED_AT = new WeakMap<Violation, Placement>();
+
+/** Where a finding (or the violation it reports) is placed, when the field it is about was written by something other than its declarer's props. */
+export function placementOf(v: Violation): Placement | undefined {
+  return PLACED_AT.get(v);
+}
+
+/** Places a finding at the write of the field it is about. */
+export function placeAt<T extends Violation>(v: T, placement: Placement): T {
+  PLACED_AT.set(v, placement);
+  return v;
+}
+
+/**
  * A finding with its paths sorted and de-duplicated and its message prefixed
  * with the code's title (or `title`).
  *
@@ -117,6 +135,8 @@ export function finding(code: ViolationCode, detail: string, paths: readonly str
 export function toViolation(f: Finding): Violation {
   const v = { code: f.code, message: f.message, paths: [...f.paths] };
   if (f.rule) RULE_OF.set(v, f.rule);
+  const placement = PLACED_AT.get(f);
+  if (placement) PLACED_AT.set(v, placement);
   return v;
 }
 

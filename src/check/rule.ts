@@ -1,4 +1,5 @@
-import { Finding, finding, Severity, ViolationCode } from './finding';
+import { Finding, finding, placeAt, Severity, ViolationCode } from './finding';
+import { FindingField, placeFinding } from './placement';
 import type { Facts } from '../collect/facts';
 import type { Lock } from '../release/lock';
 
@@ -48,6 +49,14 @@ export interface RuleFinding {
    * @default - the code's title (`CODE_TITLES`)
    */
   readonly title?: string;
+  /**
+   * The field of one object the finding is about (then, for a missing field, the field that asks for it): when
+   * something other than the declarer's props wrote it (a JSON patch, an override, a Contribution, an aspect), the
+   * finding is placed at that write (`placeFinding`), its message saying which write it was.
+   *
+   * @default - the finding is placed at the constructs of `paths`
+   */
+  readonly field?: FindingField;
 }
 
 /** A rule as `defineRule` takes it: metadata declared once, and a pure function. */
@@ -109,8 +118,22 @@ export function defineRule(definition: RuleDefinition): Rule {
     title: definition.title,
     explanation: definition.explanation,
     severity,
-    run: (context) => definition.run(context).map((f) => ({ ...finding(definition.code, f.message, f.paths, severity, f.title), rule: id })),
+    run: (context) => definition.run(context).map((f) => placed(context, f, {
+      ...finding(definition.code, f.message, f.paths, severity, f.title),
+      rule: id,
+    })),
   };
+}
+
+/**
+ * A rule's finding placed where the field it is about was written, when something other than the declarer's props
+ * wrote it: its message ends saying which write it was, unless the rule's message names the field's writers already.
+ * A finding about no field, or about a field the declarer wrote, is returned as it is.
+ */
+function placed(context: CheckContext, f: RuleFinding, out: Finding): Finding {
+  const write = f.field ? placeFinding(context.facts, f.field) : undefined;
+  if (!write) return out;
+  return placeAt(f.field!.writersNamed ? out : { ...out, message: `${out.message}${write.sentence}` }, write.placement);
 }
 
 /** A rule's id from its code and title: `CAP003`, `status writes` -> `CAP003/status-writes`. */

@@ -19,7 +19,9 @@ export interface GithubPlaces {
  * on the pull request's files. A finding that names several constructs with
  * known creation sites (the writers of a contested field) is annotated on each
  * of them, the newest first (the line a pull request added), each marked
- * `[inside the installed package <name>@<version>]` when a package's code made it there; one about the lock
+ * `[inside the installed package <name>@<version>]` when a package's code made it there; one about a field something
+ * other than its object's declarer's props wrote (a JSON patch, an override, a Contribution, an aspect) on that
+ * write alone, marked `[written by <how>: '<writer>' wrote '<field>']`; one about the lock
  * file (`CAP014`) on the lock's line it names. Escaped as
  * @actions/core escapes them: `%`, CR and LF in the message; those and `:` and
  * `,` in properties.
@@ -55,6 +57,11 @@ function annotations(f: ReportedFinding, file: (location: ReportedLocation) => s
     // a finding about a file rather than a construct (a lock's CAP014) is annotated on that file; one that names
     // no construct, on the app's entry file
     return line(f.location, f.locatedAt === 'app-entry' ? " [on the app's entry file: the finding names no construct whose creation site is known]" : '');
+  }
+  const write = f.writers[0].wrote;
+  if (write) {
+    // a finding about a field another writer than the declarer wrote is annotated on that write alone, not where the object was declared
+    return line(f.location, ` [written by ${write.how}: '${f.writers[0].path}' wrote '${write.field}']`);
   }
   return f.writers.map((w, i) => line(
     w.location,

@@ -28,6 +28,19 @@ export interface ReportedWriter {
    * it is no construct library: what the finding asks to change may be in that package's code, not the program's.
    */
   readonly package?: InstalledPackage;
+  /**
+   * Set when `location` is no creation site but the write of the field the finding is about, by something other
+   * than the declarer's props: the call site of a JSON patch, override, aspect or Tag, a Contribution's creation site.
+   */
+  readonly wrote?: ReportedWrite;
+}
+
+/** The write of the field a finding is about, when something other than the object's declarer's props made it. */
+export interface ReportedWrite {
+  /** The field, as messages print it: `spec.template.spec.dnsPolicy`. */
+  readonly field: string;
+  /** How it was written, after "by": `addJsonPatch`, `addPropertyOverride`, `a Contribution (its fields)`, `an aspect (Aspects.of().add)`. */
+  readonly how: string;
 }
 
 /** A package as the formats name it: `@acme/queue-worker-capability@2.1.0` (its name alone when its version is unknown). */
@@ -50,7 +63,9 @@ export interface ReportedFinding {
   /** The construct paths involved, sorted. */
   readonly paths: readonly string[];
   /**
-   * Where the newest construct with a known creation site was created (the first of `writers`); for a `CAP014`
+   * Where the newest construct with a known creation site was created (the first of `writers`), or, for a finding
+   * about a field something other than the declarer's props wrote, where that write was made (the first of
+   * `writers`, with its `wrote`); for a `CAP014`
    * about the lock file, the lock file and the line the problem is on (1 when it has none, or the file is missing);
    * for another finding that names no construct with a known creation site, the app's entry file, line 1, when
    * `plan` knows it (`locatedAt` says which of the last two).
@@ -65,7 +80,8 @@ export interface ReportedFinding {
   /**
    * Every construct the finding names whose creation site is known, the
    * newest first (created last: the line a pull request added, when it added
-   * the second writer of a field).
+   * the second writer of a field); first of all, for a finding about a field something other than the declarer's
+   * props wrote, the writer of that field at the write (`wrote`).
    */
   readonly writers: readonly ReportedWriter[];
 }
@@ -131,8 +147,14 @@ export function reportedFindings(report: SynthReport, root: string, entry?: stri
     lockFile !== undefined && v.code === ViolationCode.LOCK_FILE && v.paths.length === 0 && [lockFile, displayPath(lockFile)].some((f) => v.message.includes(`'${f}'`))
       ? relative({ file: lockFile, line: lockProblemLine(lockFile, v.message), column: 1 })
       : undefined;
+  // a finding about a field another writer than the declarer wrote: first, that write (a call's site, else the writer's creation site)
+  const writeOf = (v: SynthReport['violations'][number]): ReportedWriter | undefined => {
+    const site = v.placed && (v.placed.site ?? report.locations?.[v.placed.path]);
+    return site && { path: v.placed!.path, location: relative(site), wrote: { field: v.placed!.field, how: v.placed!.how } };
+  };
   const of = (severity: Severity) => (v: SynthReport['violations'][number]): ReportedFinding => {
-    const writers = writersOf(v.paths);
+    const write = writeOf(v);
+    const writers = write ? [write, ...writersOf(v.paths).filter((w) => w.path !== write.path)] : writersOf(v.paths);
     const lock = writers.length === 0 ? lockSite(v) : undefined;
     const location = writers[0]?.location ?? lock ?? (entry !== undefined ? relative({ file: entry, line: 1, column: 1 }) : undefined);
     const locatedAt = writers.length > 0 || location === undefined ? undefined : lock ? 'lock-file' : 'app-entry';

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ruleOf, Violation } from '../check/finding';
+import { placementOf, ruleOf, Violation } from '../check/finding';
+import type { Placement } from '../check/placement';
 import type { SourceLocation } from '../private/creation-site';
 import type { Plan } from './writers/plan-json';
 
@@ -11,13 +12,30 @@ import type { Plan } from './writers/plan-json';
  */
 export { REPORT_ENV } from '../private/errors';
 
-/** A violation as a report holds it: with the id of the rule that found it, when a rule did. */
-export type ReportedViolation = Violation & { readonly rule?: string };
+/**
+ * A violation as a report holds it: with the id of the rule that found it, when a rule did, and where it is placed
+ * when the field it is about was written by something other than its declarer's props.
+ */
+export type ReportedViolation = Violation & { readonly rule?: string; readonly placed?: ReportedPlacement };
 
-/** A violation with the rule that found it, for a report. */
+/** Where a report places a finding about a field another writer than the declarer wrote: that write, its call site absolute. */
+export type ReportedPlacement = Omit<Placement, 'site'> & {
+  /** Where the program made the call (an absolute file, column 1); absent for a write that is no call (a Contribution's). */
+  readonly site?: SourceLocation;
+};
+
+/** A violation with the rule that found it and its placement, for a report. */
 export function withRule(v: Violation): ReportedViolation {
   const rule = ruleOf(v);
-  return rule ? { ...v, rule } : v;
+  const placement = placementOf(v);
+  if (!rule && !placement) return v;
+  return { ...v, ...(rule ? { rule } : {}), ...(placement ? { placed: reportedPlacement(placement) } : {}) };
+}
+
+/** A placement with its call site (`main.ts:42`, relative to the working directory) made absolute, as report locations are. */
+function reportedPlacement({ site, ...placement }: Placement): ReportedPlacement {
+  const at = site === undefined ? null : /^(.+):(\d+)$/.exec(site);
+  return at ? { ...placement, site: { file: path.resolve(at[1]), line: Number(at[2]), column: 1 } } : placement;
 }
 
 /** What a synth reports to the file `CDK_CAPABILITY_REPORT` names. */

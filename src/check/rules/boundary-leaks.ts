@@ -4,7 +4,9 @@ import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
+import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
+import { fieldPathOf } from './unseen-fields';
 
 /** The fix of a boundary leak, as a capability app makes it. */
 export const BOUNDARY_LEAK_FIX = "Publish it through the capability's InterfaceContract and read it with contract.consume(chart): a consumed value reaches a pod only as a container env entry (handle.envValue() for cdk8s-plus, handle.envVar() raw: a secretKeyRef to the Secret the contract's ExternalSecret makes at deploy time); a ConfigMap, an annotation or any other field cannot hold one, since the manifests are written before the stack is deployed.";
@@ -44,13 +46,15 @@ export const boundaryLeaks = defineRule({
     const found: RuleFinding[] = facts.deployTimeValues.map((v) => {
       const object = facts.objects[v.object];
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
-      const at = manifestPathText(v.path, object.manifest, topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crds));
+      const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crds);
+      const at = manifestPathText(v.path, object.manifest, topology);
       const where = v.isKey ? `as a key at ${at}` : `at ${at}`;
       const value = v.encoding === 'base64' ? `${tokenKind(v)}, base64-encoded,` : tokenKind(v);
       const writer = v.writer ? ` written by '${v.writer}'` : '';
       return {
         message: `${describeIdentity(object.identity)} declared by '${object.declarer}' holds ${value} ${where}${writer}${v.producer ? ` produced by '${v.producer}'` : ''}, ${RENDERS[v.form]}. ${BOUNDARY_LEAK_FIX}`,
         paths: [object.declarer, ...(v.writer ? [v.writer] : []), ...(v.producer ? [v.producer] : [])],
+        field: writersNamed(objectField(object, fieldPathOf(v.path, object.manifest, topology)), v.writer !== undefined),
       };
     });
     for (const v of facts.artifactDeployTimeValues) {

@@ -3,6 +3,7 @@ import { appliedKey, DEFAULT_NAMESPACE, describeIdentity, effectiveNamespace, Ob
 import { podLabelsOf, selects } from '../../collect/pod-spec';
 import { appendTo } from '../../private/append';
 import { ViolationCode } from '../finding';
+import { objectFieldAt, withField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 
 /** Stands for every namespace in the identity of an external object declared without one. */
@@ -65,12 +66,14 @@ export const danglingReferences = defineRule({
             + `but that Secret is created only in ${there}, and a pod reads Secrets of its own namespace only. `
             + `Consume the contract in this namespace too: contract.consume(routing, { namespace: '${ref.target.namespace || DEFAULT_NAMESPACE}' }).`,
           paths: [facts.objects[ref.from].declarer],
+          ...withField(objectFieldAt(facts.objects[ref.from], ref.field)),
         });
         continue;
       }
       const sameButCase = sameButCaseOf(ref.target);
       const hint = sameButCase ? `; the composition has ${describeIdentity(sameButCase)}, and a kind is written in its exact case ('${sameButCase.kind}')` : '';
-      found.push(dangling(facts.objects[ref.from], `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition${hint}`));
+      const from = facts.objects[ref.from];
+      found.push({ ...dangling(from, `refers to ${describeIdentity(ref.target)} at ${ref.field}, which is not in the composition${hint}`), ...withField(objectFieldAt(from, ref.field)) });
     }
     for (const o of facts.objects) {
       const selector = serviceSelector(o);

@@ -1,7 +1,9 @@
 import type { ObjectFact } from '../../collect/facts';
+import type { FieldPath } from '../../collect/ledger/field-path';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
+import { objectField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 
 /** The name formats the Kubernetes API server applies to `metadata.name`. */
@@ -118,9 +120,10 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
   const found: RuleFinding[] = [];
   // how the messages name the object, made only for an object that has a problem
   let where: string | undefined;
-  const report = (what: string, expected: string, fix: string) => {
+  // `at`: the field the problem is in, to place the finding where that field was written (`placeFinding`)
+  const report = (what: string, expected: string, fix: string, at?: FieldPath) => {
     where ??= `of ${describeObject(object)} declared by '${path}'`;
-    found.push({ message: `${what} ${where} must be ${expected}. ${fix}`, paths: [path] });
+    found.push({ message: `${what} ${where} must be ${expected}. ${fix}`, paths: [path], ...(at ? { field: objectField(object, at) } : {}) });
   };
 
   if (typeof m.apiVersion !== 'string' || !API_VERSION.test(m.apiVersion)) {
@@ -143,12 +146,12 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
     const fix = object.nameFrom
       ? `cdk8s generated the name from the construct path '${object.nameFrom}': change those construct ids, or set metadata.name.`
       : 'Rename the object.';
-    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), fix);
+    report(`'metadata.name' (${show(meta.name)})`, expectation(FORMATS[rule.format], meta.name, nameProblem, rule.max), fix, ['metadata', 'name']);
   }
   if (meta.namespace !== undefined) {
     const problem = problemOf(meta.namespace, FORMATS.label);
     if (problem) {
-      report(`'metadata.namespace' (${show(meta.namespace)})`, expectation(FORMATS.label, meta.namespace, problem), "Fix the namespace (or the chart's namespace prop).");
+      report(`'metadata.namespace' (${show(meta.namespace)})`, expectation(FORMATS.label, meta.namespace, problem), "Fix the namespace (or the chart's namespace prop).", ['metadata', 'namespace']);
     }
   }
 
@@ -156,7 +159,7 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
     const map = meta[field];
     if (map === undefined) continue;
     if (!isMap(map)) {
-      report(`'metadata.${field}' (${show(map)})`, 'a map of strings', `Set metadata.${field} to a map.`);
+      report(`'metadata.${field}' (${show(map)})`, 'a map of strings', `Set metadata.${field} to a map.`, ['metadata', field]);
       continue;
     }
     for (const [key, value] of Object.entries(map)) {
@@ -166,15 +169,16 @@ export function objectProblems(object: ObjectFact): RuleFinding[] {
           `'metadata.${field}' key ${show(key)}`,
           `a qualified name: an optional DNS-1123 subdomain prefix of at most 253 characters and '/', then a name of at most 63 characters (${FORMATS.qualified.shape}) such as "example.com/my-key", but ${keyProblem}`,
           'Rename the key.',
+          ['metadata', field, key],
         );
       }
       // NaN and the infinities are the JSON-values rule's (JSON has no form for them)
       if (typeof value !== 'string' && !(typeof value === 'number' && !Number.isFinite(value))) {
-        report(`'metadata.${field}.${key}' (${show(value)})`, 'a string', 'Quote the value.');
+        report(`'metadata.${field}.${key}' (${show(value)})`, 'a string', 'Quote the value.', ['metadata', field, key]);
       } else if (field === 'labels') {
         const problem = problemOf(value, FORMATS['label-value']);
         if (problem) {
-          report(`'metadata.labels.${key}' (${show(value)})`, expectation(FORMATS['label-value'], value, problem), 'Shorten or clean the value; put free text in an annotation.');
+          report(`'metadata.labels.${key}' (${show(value)})`, expectation(FORMATS['label-value'], value, problem), 'Shorten or clean the value; put free text in an annotation.', ['metadata', 'labels', key]);
         }
       }
     }

@@ -13,6 +13,7 @@ import { elementKeyOf, listTypeOf } from '../../collect/topology/list-topology';
 import { appendAll } from '../../private/append';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
+import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 
 /**
@@ -134,9 +135,11 @@ function describe(
   const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
   const plus = object.declarer !== object.path;
   const { summary, fix } = explainOther?.(e) ?? explain(e, value, object, topology, plus);
+  const depends = (e.depends ?? []).map((d) => fieldPathOf(d, object.manifest, topology));
   return {
     message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+    field: writersNamed(objectField(object, path, ...depends), others.length > 0),
   };
 }
 

@@ -8,7 +8,9 @@ import { forEachScalar } from '../../private/walk';
 import { secretEnvValueAt } from '../../release/sensitive-env';
 import { literalTemplateSecrets } from '../../release/sensitive-properties';
 import { ViolationCode } from '../finding';
+import { FindingField, objectField, templateField, withField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
+import { fieldPathOf } from './unseen-fields';
 
 /** A well-known shape of a secret: what messages call it, and how a match is shown in them. */
 export interface SecretShape {
@@ -93,14 +95,15 @@ export const possibleSecrets = defineRule({
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
       const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), object.identity.kind, crds);
       for (const hit of hits) {
-        found.push(secretWarning(hit, `${manifestPathText(hit.at, object.manifest, topology)} of ${describeIdentity(object.identity)} declared by '${path}'`, path));
+        const field = objectField(object, fieldPathOf(hit.at, object.manifest, topology));
+        found.push(secretWarning(hit, `${manifestPathText(hit.at, object.manifest, topology)} of ${describeIdentity(object.identity)} declared by '${path}'`, path, field));
       }
     }
     for (const stack of facts.stacks) {
       const declarer = (at: readonly string[]) => (at[0] === 'Resources' && facts.resourceDeclarers[`${stack.path}\u0000${at[1]}`]) || stack.path;
       for (const hit of holdsNone(stack.template, false) ? [] : scan(stack.template)) {
         const path = declarer(hit.at);
-        found.push(secretWarning(hit, `${formatAt(hit.at)} of the template of stack '${stack.path}' (from '${path}')`, path));
+        found.push(secretWarning(hit, `${formatAt(hit.at)} of the template of stack '${stack.path}' (from '${path}')`, path, templateField(facts, stack.path, stack.template, hit.at, path)));
       }
       for (const secret of literalTemplateSecrets(stack.template)) {
         const path = declarer(secret.at);
@@ -110,6 +113,7 @@ export const possibleSecrets = defineRule({
             '(the cloud assembly under deploy/; the lock and the plan mask it). Take it from AWS Secrets Manager or an SSM SecureString parameter instead ' +
             '(SecretValue.secretsManager, SecretValue.ssmSecure, rds.Credentials.fromGeneratedSecret), or pass it as a NoEcho parameter without a Default.',
           paths: [path],
+          ...withField(templateField(facts, stack.path, stack.template, secret.at, path)),
         });
       }
     }
@@ -141,11 +145,11 @@ interface Hit {
   readonly envName?: string;
 }
 
-function secretWarning(hit: Hit, where: string, path: string): RuleFinding {
+function secretWarning(hit: Hit, where: string, path: string, field?: FindingField): RuleFinding {
   const fix = hit.envName !== undefined
     ? 'Keep secrets out of the composition: put the value in a Secret (from AWS Secrets Manager or SSM SecureString through an ExternalSecret) and reference it with valueFrom.secretKeyRef, or rename the variable if it is not a secret.'
     : 'Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString and read them at runtime (an ExternalSecret), or remove the value if it is not a secret.';
-  return { message: `${hit.what} (${hit.shown}) in ${where} would be written to the output in clear text. ${fix}`, paths: [path] };
+  return { message: `${hit.what} (${hit.shown}) in ${where} would be written to the output in clear text. ${fix}`, paths: [path], ...withField(field) };
 }
 
 /**

@@ -5,7 +5,9 @@ import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { parseQuantity } from '../../private/quantity';
 import { ViolationCode } from '../finding';
+import { objectField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
+import { fieldPathOf } from './unseen-fields';
 
 /** What a quantity is, as the message says it. */
 const GRAMMAR = 'a quantity is a number with an optional suffix: n, u, m, k, M, G, T, P, E (powers of 10), Ki, Mi, Gi, Ti, Pi, Ei (powers of 2), or an exponent such as e3';
@@ -35,6 +37,7 @@ function problemsOf(object: ObjectFact): RuleFinding[] {
     return {
       message: `'${field}' (${JSON.stringify(p.value)}) of ${what} declared by '${object.declarer}' is no quantity the API server can parse: ${GRAMMAR}. ${fix}`,
       paths: [object.declarer],
+      field: objectField(object, fieldPathOf(p.at, object.manifest, topology)),
     };
   });
 }

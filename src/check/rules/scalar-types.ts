@@ -8,6 +8,7 @@ import { FieldTopology, topologyOf } from '../../collect/topology/field-topology
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
+import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 import { fieldPathOf, unseenBy } from './unseen-fields';
 
@@ -94,6 +95,7 @@ function customResourceProblems(facts: Facts, index: number, writersAt: WritersA
       message: `'${field}' (${given}) of ${what} declared by '${object.declarer}'${by} must be an integer, as the schema of its CRD '${p.crd}' types it; `
         + `the API server refuses ${given} there (${p.apiServerError}). ${roundingFix(p.value) ?? 'Write an integer.'}`,
       paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+      field: writersNamed(objectField(object, fieldPathOf(p.at, object.manifest, topology)), others.length > 0),
     };
   });
 }
@@ -124,6 +126,7 @@ function integerFinding(object: ObjectFact, p: IntegerProblem, what: string, top
     message: `'${field}' (${given}) of ${what} declared by '${object.declarer}'${by} must be ${expected}, `
       + `as Kubernetes 1.30's schema types it; the API server refuses ${given} there (${p.decodeError}). ${rounded}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+    field: writersNamed(objectField(object, fieldPathOf(p.at, object.manifest, topology)), others.length > 0),
   };
 }
 
@@ -135,6 +138,7 @@ function typeFinding(object: ObjectFact, p: ScalarTypeProblem, what: string, top
   return {
     message: `'${field}' (${shown(p.value)}) of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
+    field: writersNamed(objectField(object, fieldPathOf(p.at, object.manifest, topology)), others.length > 0),
   };
 }
 

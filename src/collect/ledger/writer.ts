@@ -110,13 +110,18 @@ export function callWriter(kind: 'json-patch' | 'override' | 'tag' | 'aspect', p
   };
 }
 
+/** The API a plain call used (`addJsonPatch`, `Tags.of().add`, ...); undefined for a writer that makes no call (a declaration, a Contribution). */
+export function writerMethod(writer: Writer): string | undefined {
+  return writer.method ?? METHODS[writer.kind];
+}
+
 /**
  * How reports and sorting name a writer, unquoted: its construct path, and for
  * a plain call what the call is and where
  * (`cdn/Routing/Web/Resource (addJsonPatch at main.ts:12)`).
  */
 export function writerName(writer: Writer): string {
-  const method = writer.method ?? METHODS[writer.kind];
+  const method = writerMethod(writer);
   const who = writer.path === '' ? THE_APP : writer.path;
   if (!method) return who;
   const where = writer.site !== undefined ? ` at ${writer.site}` : writer.call !== undefined ? ` #${writer.call}` : '';
