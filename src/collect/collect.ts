@@ -40,7 +40,7 @@ import { inConstruct } from '../private/guard';
 import { anyIncludedFile, includedFileOf } from '../private/included-files';
 import { lazily } from '../private/lazy';
 import { nonJsonPropertiesProblem } from '../private/non-json-values';
-import { hasJsonPatches } from '../private/upstream-state';
+import { hasJsonPatches, plainRenderOf } from '../private/upstream-state';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
@@ -277,7 +277,8 @@ function renderObjects(
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
   for (const apiObject of apiObjects) {
     try {
-      const manifest = apiObject.toJson();
+      // cdk8s' render of plain data made in one walk, the same as its own (`plainRenderOf`); else cdk8s renders it
+      const manifest = plainRenderOf(apiObject) ?? apiObject.toJson();
       rendered.push({ apiObject, manifest });
       // only an object with patches: a generated class serializes after them, and may lose what they write
       if (hasJsonPatches(apiObject)) appendAll(dropped, droppedPatchValues(apiObject, manifest));
