@@ -183,26 +183,42 @@ export function recordableRenderOf(apiObject: ApiObject, known?: RecordableRende
  * `apiVersion`, `kind` and `metadata` first (test/upstream-state.test.ts compares the two on generated objects).
  */
 export function plainRenderOf(apiObject: ApiObject): Record<string, unknown> | undefined {
-  if (apiObject.toJson !== ApiObject.prototype.toJson || process.env.CDK8S_DISABLE_SORT) return undefined;
+  return plainRenderer()(apiObject);
+}
+
+/**
+ * `plainRenderOf` for many objects: `CDK8S_DISABLE_SORT` read once, when made (reading `process.env` costs a
+ * call into the runtime each time, as much as the rest of a small object's render).
+ */
+export function plainRenderer(): (apiObject: ApiObject) => Record<string, unknown> | undefined {
+  if (process.env.CDK8S_DISABLE_SORT) return () => undefined;
+  return plainRender;
+}
+
+/** The fields of cdk8s' metadata that `ApiObjectMetadataDefinition.toJson` reads. */
+const METADATA_FIELDS = ['labels', 'annotations', 'finalizers', 'ownerReferences', '_additionalAttributes'];
+
+/** `plainRenderOf` with `CDK8S_DISABLE_SORT` unset. */
+function plainRender(apiObject: ApiObject): Record<string, unknown> | undefined {
+  if (apiObject.toJson !== ApiObject.prototype.toJson) return undefined;
   const metadata = apiObject.metadata;
   if (!(metadata instanceof ApiObjectMetadataDefinition) || metadata.toJson !== ApiObjectMetadataDefinition.prototype.toJson) return undefined;
   if (patchArray(apiObject).length > 0 || !builtInResolvers(apiObject)) return undefined;
   if (!('props' in apiObject)) throw new UpstreamShapeError('plainRenderOf', 'cdk8s ApiObject to have its props');
-  const fieldNames = ['labels', 'annotations', 'finalizers', 'ownerReferences', '_additionalAttributes'];
-  if (!fieldNames.every((f) => f in metadata)) throw new UpstreamShapeError('plainRenderOf', `cdk8s ApiObjectMetadataDefinition to have the fields ${fieldNames.join(', ')}`);
+  for (let i = 0; i < METADATA_FIELDS.length; i++) {
+    if (!(METADATA_FIELDS[i] in metadata)) throw new UpstreamShapeError('plainRenderOf', `cdk8s ApiObjectMetadataDefinition to have the fields ${METADATA_FIELDS.join(', ')}`);
+  }
   type Fields = { labels: unknown; annotations: unknown; finalizers: unknown; ownerReferences: unknown; _additionalAttributes: unknown };
   const { labels, annotations, finalizers, ownerReferences, _additionalAttributes: additional } = metadata as unknown as Fields;
   const props = (apiObject as unknown as { props: unknown }).props;
   if (!isObject(props) || !isObject(additional)) return undefined;
   // ApiObjectMetadataDefinition.toJson: these fields over the additional attributes, empty lists and maps left out
-  const renderedMetadata = sanitizedPlain(
-    { ...additional, name: metadata.name, namespace: metadata.namespace, annotations, finalizers, ownerReferences, labels },
-    true,
-    0,
-  );
+  // (laid over, not spread into a copy: cdk8s deletes a key of the attributes, which makes spreading them slow)
+  const over = { name: metadata.name, namespace: metadata.namespace, annotations, finalizers, ownerReferences, labels };
+  const renderedMetadata = sanitizedMap(additional, over, true, 0);
   if (renderedMetadata === NOT_PLAIN) return undefined;
   // ApiObject.toJson: the props with the rendered metadata, sorted and cleaned; no patch to apply
-  const json = sanitizedPlain({ ...props, metadata: renderedMetadata }, false, 0);
+  const json = sanitizedMap(props, { metadata: renderedMetadata }, false, 0);
   if (json === NOT_PLAIN) return undefined;
   const sorted = json as Record<string, unknown>;
   const result: Record<string, unknown> = {};
@@ -253,14 +269,23 @@ function sanitizedPlain(x: unknown, filterEmpty: boolean, depth: number): unknow
     return copy;
   }
   if (proto !== Object.prototype) return NOT_PLAIN;
-  const map = x as Record<string, unknown>;
-  const keys = Object.keys(map).sort();
+  return sanitizedMap(x as Record<string, unknown>, undefined, filterEmpty, depth);
+}
+
+/**
+ * `sanitizedPlain` of a map (of the Object prototype), or of `{ ...map, ...over }` without making that copy: the
+ * keys of both, sorted, each value from `over` when it has the key.
+ */
+function sanitizedMap(map: Record<string, unknown>, over: Record<string, unknown> | undefined, filterEmpty: boolean, depth: number): unknown {
+  const keys = Object.keys(map);
+  if (over !== undefined) for (const key in over) if (!keys.includes(key)) keys.push(key);
+  keys.sort();
   const copy: Record<string, unknown> = {};
   let kept = 0;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (key === 'constructor' || key === '__proto__') return NOT_PLAIN;
-    const v = sanitizedPlain(map[key], filterEmpty, depth + 1);
+    const v = sanitizedPlain(over !== undefined && Object.hasOwn(over, key) ? over[key] : map[key], filterEmpty, depth + 1);
     if (v === NOT_PLAIN) return NOT_PLAIN;
     if (v !== undefined && v !== null) {
       copy[key] = v;
