@@ -187,7 +187,7 @@ describe('cdk8s', () => {
       );
     });
 
-    test('nothing for what cdk8s resolves or refuses: a Lazy, a class instance, a JSON patch, a generated class, a key its resolvers treat apart', () => {
+    test('nothing for what cdk8s resolves or refuses: a Lazy, a class instance, a JSON patch, a generated class, a key its resolvers treat apart, a getter that throws', () => {
       // GIVEN
       const chart = new Chart(new Cdk8sApp(), 'Chart');
       const object = (id: string, extra: Record<string, unknown>) => new ApiObject(chart, id, { apiVersion: 'v1', kind: 'ConfigMap', ...extra } as any);
@@ -209,6 +209,7 @@ describe('cdk8s', () => {
       expect(plainRenderOf(object('Value', { spec: { list: withValue } }))).toBeUndefined();
       // eslint-disable-next-line no-sparse-arrays
       expect(plainRenderOf(object('Holes', { spec: { list: [1, , 3] } }))).toBeUndefined();
+      expect(plainRenderOf(object('Getter', { data: { get broken(): string { throw new Error('no value'); } } }))).toBeUndefined();
     });
 
     test('nothing with CDK8S_DISABLE_SORT set, and a render deeper than it follows left to cdk8s', () => {

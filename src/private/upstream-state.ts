@@ -212,13 +212,19 @@ function plainRender(apiObject: ApiObject): Record<string, unknown> | undefined 
   const { labels, annotations, finalizers, ownerReferences, _additionalAttributes: additional } = metadata as unknown as Fields;
   const props = (apiObject as unknown as { props: unknown }).props;
   if (!isObject(props) || !isObject(additional)) return undefined;
-  // ApiObjectMetadataDefinition.toJson: these fields over the additional attributes, empty lists and maps left out
-  // (laid over, not spread into a copy: cdk8s deletes a key of the attributes, which makes spreading them slow)
-  const over = { name: metadata.name, namespace: metadata.namespace, annotations, finalizers, ownerReferences, labels };
-  const renderedMetadata = sanitizedMap(additional, over, true, 0);
-  if (renderedMetadata === NOT_PLAIN) return undefined;
-  // ApiObject.toJson: the props with the rendered metadata, sorted and cleaned; no patch to apply
-  const json = sanitizedMap(props, { metadata: renderedMetadata }, false, 0);
+  let json: unknown;
+  try {
+    // ApiObjectMetadataDefinition.toJson: these fields over the additional attributes, empty lists and maps left out
+    // (laid over, not spread into a copy: cdk8s deletes a key of the attributes, which makes spreading them slow)
+    const over = { name: metadata.name, namespace: metadata.namespace, annotations, finalizers, ownerReferences, labels };
+    const renderedMetadata = sanitizedMap(additional, over, true, 0);
+    if (renderedMetadata === NOT_PLAIN) return undefined;
+    // ApiObject.toJson: the props with the rendered metadata, sorted and cleaned; no patch to apply
+    json = sanitizedMap(props, { metadata: renderedMetadata }, false, 0);
+  } catch {
+    // a getter in the props that throws: cdk8s' render throws it in its own words
+    return undefined;
+  }
   if (json === NOT_PLAIN) return undefined;
   const sorted = json as Record<string, unknown>;
   const result: Record<string, unknown> = {};
