@@ -5,14 +5,16 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { inspect } from 'util';
 import { App, Aspects, IAspect, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { ApiObject, App as Cdk8sApp, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
+import * as fc from 'fast-check';
 import {
   aspectApplicationList, aspectsScopeOf, cfnPropertiesOf, declaredPropertiesOf, elementTemplateOf, jsonPatchesOf, labelMapsOf, patchOperation,
-  rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
+  plainRenderOf, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
 } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
@@ -124,6 +126,121 @@ describe('cdk8s', () => {
 
     // WHEN / THEN
     expect(() => recordableRenderOf(o)).toThrow(/^the upstream seam 'recordableRenderOf' \(src\/private\/upstream-state\.ts\) expected cdk8s ApiObjectMetadataDefinition to have the fields labels/);
+  });
+
+  describe('plainRenderOf', () => {
+    /** Keys of a map: any text but the two that cdk8s' resolvers do not copy as keys (`plainRenderOf` leaves those to cdk8s). */
+    const key = fc.string({ maxLength: 6 }).filter((k) => k !== 'constructor' && k !== '__proto__');
+    /** Plain data as props hold it: scalars, null and undefined, lists and maps (of the Object prototype, as a program writes them), nested. */
+    const { data } = fc.letrec((tie) => ({
+      data: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.string({ maxLength: 6 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined),
+        fc.array(tie('data'), { maxLength: 3 }),
+        fc.dictionary(key, tie('data'), { maxKeys: 4 }).map((d) => ({ ...d })),
+      ),
+    }));
+    const stringMap = fc.dictionary(key, fc.string({ maxLength: 4 }), { maxKeys: 3 }).map((d) => ({ ...d }));
+    /** Props of an object: apiVersion and kind (cdk8s requires them), metadata maybe, with its own fields and others, and the rest. */
+    const props = fc.record(
+      {
+        apiVersion: fc.constantFrom('v1', 'apps/v1', 'example.com/v1alpha1'),
+        kind: fc.constantFrom('ConfigMap', 'Deployment', 'Widget'),
+        metadata: fc.record(
+          {
+            name: fc.string({ maxLength: 6 }),
+            namespace: fc.string({ maxLength: 6 }),
+            labels: stringMap,
+            annotations: stringMap,
+            finalizers: fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
+            extra: data,
+          },
+          { requiredKeys: [] },
+        ),
+        spec: data,
+        data: data,
+        rest: fc.dictionary(key, data, { maxKeys: 3 }).map((d) => ({ ...d })),
+      },
+      { requiredKeys: ['apiVersion', 'kind'] },
+    );
+    /** Data as a test compares it: keys in their order, undefined values and list elements shown. */
+    const shown = (x: unknown) => inspect(x, { depth: null, sorted: false, getters: false });
+
+    test('renders what toJson() renders, key order and undefined list elements included, for generated plain objects', () => {
+      fc.assert(
+        fc.property(props, stringMap, (p, added) => {
+          // GIVEN a plain object of the props, with labels and annotations added after
+          const { rest, metadata, ...top } = p as Record<string, any>;
+          const chart = new Chart(new Cdk8sApp(), 'Chart');
+          const { extra, ...ownMetadata } = metadata ?? {};
+          const o = new ApiObject(chart, 'Object', { ...rest, ...top, metadata: { ...ownMetadata, ...(extra === undefined ? {} : { extra }) } } as any);
+          for (const [k, v] of Object.entries(added)) o.metadata.addLabel(k, v);
+
+          // WHEN
+          const fast = plainRenderOf(o);
+
+          // THEN
+          expect(fast).toBeDefined();
+          expect(shown(fast)).toBe(shown(o.toJson()));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    test('nothing for what cdk8s resolves or refuses: a Lazy, a class instance, a JSON patch, a generated class, a key its resolvers treat apart, a getter that throws', () => {
+      // GIVEN
+      const chart = new Chart(new Cdk8sApp(), 'Chart');
+      const object = (id: string, extra: Record<string, unknown>) => new ApiObject(chart, id, { apiVersion: 'v1', kind: 'ConfigMap', ...extra } as any);
+      const patched = object('Patched', { data: { a: '1' } });
+      patched.addJsonPatch(JsonPatch.add('/data/b', '2'));
+      const lazyLabel = object('LazyLabel', {});
+      lazyLabel.metadata.addLabel('team', Lazy.any({ produce: () => 'a' }) as any);
+      const withValue = Object.assign(['x'], { value: 'y' });
+
+      // WHEN / THEN
+      expect(plainRenderOf(object('Lazy', { data: { a: Lazy.any({ produce: () => '1' }) } }))).toBeUndefined();
+      expect(plainRenderOf(object('Date', { data: { a: new Date(0) } }))).toBeUndefined();
+      expect(plainRenderOf(object('Function', { data: { a: () => 1 } }))).toBeUndefined();
+      expect(plainRenderOf(patched)).toBeUndefined();
+      expect(plainRenderOf(lazyLabel)).toBeUndefined();
+      expect(plainRenderOf(new kplus.k8s.KubeConfigMap(chart, 'Kube', { data: { a: '1' } }))).toBeUndefined();
+      expect(plainRenderOf(object('Constructor', { spec: { constructor: 'x', value: 1 } }))).toBeUndefined();
+      expect(plainRenderOf(object('Proto', { spec: JSON.parse('{"__proto__": {"a": 1}}') }))).toBeUndefined();
+      expect(plainRenderOf(object('Value', { spec: { list: withValue } }))).toBeUndefined();
+      // eslint-disable-next-line no-sparse-arrays
+      expect(plainRenderOf(object('Holes', { spec: { list: [1, , 3] } }))).toBeUndefined();
+      expect(plainRenderOf(object('Getter', { data: { get broken(): string { throw new Error('no value'); } } }))).toBeUndefined();
+    });
+
+    test('nothing with CDK8S_DISABLE_SORT set, and a render deeper than it follows left to cdk8s', () => {
+      // GIVEN
+      const deep: Record<string, unknown> = {};
+      let at = deep;
+      for (let i = 0; i < 100; i++) at = (at.a = {}) as Record<string, unknown>;
+      const o = cdk8sObject();
+      const saved = process.env.CDK8S_DISABLE_SORT;
+
+      // WHEN / THEN
+      try {
+        process.env.CDK8S_DISABLE_SORT = '1';
+        expect(plainRenderOf(o)).toBeUndefined();
+      } finally {
+        if (saved === undefined) delete process.env.CDK8S_DISABLE_SORT;
+        else process.env.CDK8S_DISABLE_SORT = saved;
+      }
+      expect(plainRenderOf(o)).toEqual(o.toJson());
+      const chart = new Chart(new Cdk8sApp(), 'Chart');
+      expect(plainRenderOf(new ApiObject(chart, 'Deep', { apiVersion: 'v1', kind: 'ConfigMap', spec: deep } as any))).toBeUndefined();
+    });
+
+    test('names itself when a private field is gone', () => {
+      // GIVEN metadata without its private finalizer list
+      const o = cdk8sObject();
+      delete (o.metadata as any).finalizers;
+
+      // WHEN / THEN
+      expect(() => plainRenderOf(o)).toThrow(/^the upstream seam 'plainRenderOf' \(src\/private\/upstream-state\.ts\) expected cdk8s ApiObjectMetadataDefinition to have the fields labels/);
+    });
   });
 
   test('patchOperation names itself when a patch has no operation', () => {

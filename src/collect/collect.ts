@@ -40,7 +40,7 @@ import { inConstruct } from '../private/guard';
 import { anyIncludedFile, includedFileOf } from '../private/included-files';
 import { lazily } from '../private/lazy';
 import { nonJsonPropertiesProblem } from '../private/non-json-values';
-import { hasJsonPatches } from '../private/upstream-state';
+import { hasJsonPatches, plainRenderer } from '../private/upstream-state';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
@@ -275,9 +275,11 @@ function renderObjects(
   const renderErrors: PathErrors = [];
   const dropped: DroppedPatchValue[] = [];
   const rendered: Array<{ apiObject: ApiObject; manifest: any }> = [];
+  // cdk8s' render of plain data made in one walk, the same as its own (`plainRenderOf`); else cdk8s renders it
+  const plainRender = plainRenderer();
   for (const apiObject of apiObjects) {
     try {
-      const manifest = apiObject.toJson();
+      const manifest = plainRender(apiObject) ?? apiObject.toJson();
       rendered.push({ apiObject, manifest });
       // only an object with patches: a generated class serializes after them, and may lose what they write
       if (hasJsonPatches(apiObject)) appendAll(dropped, droppedPatchValues(apiObject, manifest));

@@ -167,6 +167,140 @@ export function recordableRenderOf(apiObject: ApiObject, known?: RecordableRende
   return { metadata, labels: labels as Record<string, string>, annotations: annotations as Record<string, string>, rest: `${propsText}\n${othersText}` };
 }
 
+/**
+ * What cdk8s' own `toJson()` returns for a plain object, made in one walk of its props and its metadata's fields;
+ * undefined when the render is not a function of plain data (then call `toJson()`). Plain as `recordableRenderOf`
+ * reads it: the object and its metadata render with `ApiObject.prototype.toJson` and
+ * `ApiObjectMetadataDefinition.prototype.toJson`, its app has the built-in resolvers only (which leave plain data as
+ * it is), keys are sorted (`CDK8S_DISABLE_SORT` unset), it has no JSON patch, and its props and metadata hold strings,
+ * numbers, booleans, null, undefined, arrays and objects of the Object prototype only (no `Lazy`, nothing with a
+ * `resolve` function, no class instance), not nested deeper than cdk8s' own recursion is certain to reach.
+ *
+ * Why: cdk8s resolves every value through a context object and its three resolvers, copies each key path, and then
+ * copies the result again to sort and clean it (`sanitizeValue`); in a synth's one run, its code still cold, that is
+ * most of rendering a thousand small objects. The result is the same: nulls and undefined values of a map left out, a
+ * null or undefined list element as undefined, keys sorted, empty lists and maps of the metadata left out, then
+ * `apiVersion`, `kind` and `metadata` first (test/upstream-state.test.ts compares the two on generated objects).
+ */
+export function plainRenderOf(apiObject: ApiObject): Record<string, unknown> | undefined {
+  return plainRenderer()(apiObject);
+}
+
+/**
+ * `plainRenderOf` for many objects: `CDK8S_DISABLE_SORT` read once, when made (reading `process.env` costs a
+ * call into the runtime each time, as much as the rest of a small object's render).
+ */
+export function plainRenderer(): (apiObject: ApiObject) => Record<string, unknown> | undefined {
+  if (process.env.CDK8S_DISABLE_SORT) return () => undefined;
+  return plainRender;
+}
+
+/** The fields of cdk8s' metadata that `ApiObjectMetadataDefinition.toJson` reads. */
+const METADATA_FIELDS = ['labels', 'annotations', 'finalizers', 'ownerReferences', '_additionalAttributes'];
+
+/** `plainRenderOf` with `CDK8S_DISABLE_SORT` unset. */
+function plainRender(apiObject: ApiObject): Record<string, unknown> | undefined {
+  if (apiObject.toJson !== ApiObject.prototype.toJson) return undefined;
+  const metadata = apiObject.metadata;
+  if (!(metadata instanceof ApiObjectMetadataDefinition) || metadata.toJson !== ApiObjectMetadataDefinition.prototype.toJson) return undefined;
+  if (patchArray(apiObject).length > 0 || !builtInResolvers(apiObject)) return undefined;
+  if (!('props' in apiObject)) throw new UpstreamShapeError('plainRenderOf', 'cdk8s ApiObject to have its props');
+  for (let i = 0; i < METADATA_FIELDS.length; i++) {
+    if (!(METADATA_FIELDS[i] in metadata)) throw new UpstreamShapeError('plainRenderOf', `cdk8s ApiObjectMetadataDefinition to have the fields ${METADATA_FIELDS.join(', ')}`);
+  }
+  type Fields = { labels: unknown; annotations: unknown; finalizers: unknown; ownerReferences: unknown; _additionalAttributes: unknown };
+  const { labels, annotations, finalizers, ownerReferences, _additionalAttributes: additional } = metadata as unknown as Fields;
+  const props = (apiObject as unknown as { props: unknown }).props;
+  if (!isObject(props) || !isObject(additional)) return undefined;
+  let json: unknown;
+  try {
+    // ApiObjectMetadataDefinition.toJson: these fields over the additional attributes, empty lists and maps left out
+    // (laid over, not spread into a copy: cdk8s deletes a key of the attributes, which makes spreading them slow)
+    const over = { name: metadata.name, namespace: metadata.namespace, annotations, finalizers, ownerReferences, labels };
+    const renderedMetadata = sanitizedMap(additional, over, true, 0);
+    if (renderedMetadata === NOT_PLAIN) return undefined;
+    // ApiObject.toJson: the props with the rendered metadata, sorted and cleaned; no patch to apply
+    json = sanitizedMap(props, { metadata: renderedMetadata }, false, 0);
+  } catch {
+    // a getter in the props that throws: cdk8s' render throws it in its own words
+    return undefined;
+  }
+  if (json === NOT_PLAIN) return undefined;
+  const sorted = json as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  const keys = ['apiVersion', 'kind', 'metadata', ...Object.keys(sorted)];
+  for (let i = 0; i < keys.length; i++) if (keys[i] in sorted) result[keys[i]] = sorted[keys[i]];
+  return result;
+}
+
+/** What `sanitizedPlain` returns for data it leaves to cdk8s. */
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+/** How deep `sanitizedPlain` follows data: deeper (or a cycle) is left to cdk8s, which renders or refuses it. */
+const PLAIN_DEPTH_MAX = 64;
+
+/**
+ * cdk8s' `sanitizeValue` of plain data as its resolvers leave it (`plainRenderOf`): a copy with each map's keys
+ * sorted and its null and undefined values left out, a list's null or undefined elements as undefined, and with
+ * `filterEmpty` (the metadata's `filterEmptyArrays` and `filterEmptyObjects`) empty lists and maps as undefined.
+ * `NOT_PLAIN` for anything else, and for what cdk8s' resolvers would change or copy otherwise: a map with its own
+ * `constructor` or `__proto__` key, a list with its own `value`, a list with holes.
+ */
+function sanitizedPlain(x: unknown, filterEmpty: boolean, depth: number): unknown {
+  switch (typeof x) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return x;
+    case 'undefined':
+      return undefined;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (x === null) return undefined;
+  if (depth > PLAIN_DEPTH_MAX) return NOT_PLAIN;
+  const proto = Object.getPrototypeOf(x);
+  if (proto === Array.prototype) {
+    const list = x as unknown[];
+    if (Object.hasOwn(list, 'value')) return NOT_PLAIN;
+    if (filterEmpty && list.length === 0) return undefined;
+    const copy: unknown[] = [];
+    for (let i = 0; i < list.length; i++) {
+      if (!(i in list)) return NOT_PLAIN;
+      const v = sanitizedPlain(list[i], filterEmpty, depth + 1);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      copy.push(v);
+    }
+    return copy;
+  }
+  if (proto !== Object.prototype) return NOT_PLAIN;
+  return sanitizedMap(x as Record<string, unknown>, undefined, filterEmpty, depth);
+}
+
+/**
+ * `sanitizedPlain` of a map (of the Object prototype), or of `{ ...map, ...over }` without making that copy: the
+ * keys of both, sorted, each value from `over` when it has the key.
+ */
+function sanitizedMap(map: Record<string, unknown>, over: Record<string, unknown> | undefined, filterEmpty: boolean, depth: number): unknown {
+  const keys = Object.keys(map);
+  if (over !== undefined) for (const key in over) if (!keys.includes(key)) keys.push(key);
+  keys.sort();
+  const copy: Record<string, unknown> = {};
+  let kept = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === 'constructor' || key === '__proto__') return NOT_PLAIN;
+    const v = sanitizedPlain(over !== undefined && Object.hasOwn(over, key) ? over[key] : map[key], filterEmpty, depth + 1);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    if (v !== undefined && v !== null) {
+      copy[key] = v;
+      kept++;
+    }
+  }
+  return filterEmpty && kept === 0 ? undefined : copy;
+}
+
 /** The label and annotation maps of a cdk8s object's metadata (its private `labels` and `annotations`). */
 export function labelMapsOf(metadata: ApiObjectMetadataDefinition): { labels: unknown; annotations: unknown } {
   const m = metadata as unknown as { labels?: unknown; annotations?: unknown };
