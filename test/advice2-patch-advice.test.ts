@@ -52,21 +52,30 @@ function run(dir: string): { status: number | null; stderr: string; outdir: stri
   return { status: r.status, stderr: r.stderr, outdir };
 }
 
-/** tsc's diagnostics of a program, with the repository's compiler options, one line each. */
+/**
+ * tsc's diagnostics of a program's file, with the repository's compiler options, one line each: the options' and
+ * the global ones, and the file's own, syntax and types (the types it uses from src/ read, not src/ checked again:
+ * the test task's tsc does that).
+ */
 function typeErrors(file: string): string[] {
   const config = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const compiled = ts.createProgram([file], { ...options, noEmit: true, rootDir: undefined, outDir: undefined, skipLibCheck: true });
-  return ts.getPreEmitDiagnostics(compiled).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  return ts.getPreEmitDiagnostics(compiled, compiled.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+let refused: ReturnType<typeof run> | undefined;
+
+/** The run of the example app with the limit as the text '256Mi' (run once, read by the tests of its refusal). */
+function refusedRun(): ReturnType<typeof run> {
+  return (refused ??= run(program("'256Mi'", '').dir));
 }
 
 describe("the advice for a quantity patched as text on a cdk8s-plus object (the example app's worker memory limit)", () => {
   test("names k8s.Quantity.fromString('256Mi') and import { k8s } from 'cdk8s-plus-30', the Quantity alone (the field takes a quantity)", () => {
     // GIVEN the app with the memory limit as the text '256Mi'
-    const { dir } = program("'256Mi'", '');
-
     // WHEN it runs
-    const r = run(dir);
+    const r = refusedRun();
 
     // THEN the refusal names the class's form as code, and only the Quantity
     expect(r.status).toBe(1);
@@ -83,8 +92,7 @@ describe("the advice for a quantity patched as text on a cdk8s-plus object (the 
 
   test('the import and the expression the message gives, put in the program, compile with tsc and write the limit', () => {
     // GIVEN the refusal's advice
-    const { dir: refusedDir } = program("'256Mi'", '');
-    const advice = /give the patch the class's form, (.+?) \((import \{ .+? \} from '[^']+')\)/.exec(run(refusedDir).stderr);
+    const advice = /give the patch the class's form, (.+?) \((import \{ .+? \} from '[^']+')\)/.exec(refusedRun().stderr);
     expect(advice?.slice(1)).toEqual([ADVISED, "import { k8s } from 'cdk8s-plus-30'"]);
 
     // WHEN the program takes it

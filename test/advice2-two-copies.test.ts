@@ -8,6 +8,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { transformSync } from 'esbuild';
 import { HANG_GUARD_MS, NODE_TS, removeTempDirs, tempDir } from './util';
 
 afterAll(removeTempDirs);
@@ -15,11 +16,37 @@ afterAll(removeTempDirs);
 const ROOT = path.resolve(__dirname, '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8')).version;
 
-/** A copy of cdk-capability (this repository's source, run through the transpile hook) at `folder`, of `version`. */
+let compiled: string | undefined;
+
+/**
+ * This repository's src/ as the JavaScript the transpile hook (test/support/transpile-hook.js) makes of it: esbuild,
+ * the compiler options of tsconfig.json, a source map inline, naming the .ts beside the .js. Compiled once for the
+ * file: the hook compiles a file outside the repository (a copy in a temporary app) in every process that loads it.
+ */
+function compiledSource(): string {
+  if (compiled !== undefined) return compiled;
+  const dir = tempDir('cdk-capability-src-js-');
+  const tsconfig = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf-8').replace(/^\s*\/\/.*$/gm, ''));
+  const { target, experimentalDecorators, esModuleInterop, useDefineForClassFields } = tsconfig.compilerOptions;
+  const compilerOptions = { target, experimentalDecorators, esModuleInterop, useDefineForClassFields };
+  for (const file of fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf-8' })) {
+    const from = path.join(ROOT, 'src', file);
+    if (!fs.statSync(from).isFile()) continue;
+    const to = path.join(dir, file.replace(/\.ts$/, '.js'));
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    const source = fs.readFileSync(from, 'utf-8');
+    fs.writeFileSync(to, file.endsWith('.ts') ? transformSync(source, {
+      loader: 'ts', format: 'cjs', target: 'node20', sourcemap: 'inline', sourcefile: path.basename(file), tsconfigRaw: { compilerOptions },
+    }).code : source);
+  }
+  return (compiled = dir);
+}
+
+/** A copy of cdk-capability (this repository's source, compiled as the transpile hook does) at `folder`, of `version`. */
 function copyOfLibrary(folder: string, version: string): void {
   fs.mkdirSync(folder, { recursive: true });
-  fs.cpSync(path.join(ROOT, 'src'), path.join(folder, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'cdk-capability', version, main: 'src/index.ts' }));
+  fs.cpSync(compiledSource(), path.join(folder, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'cdk-capability', version, main: 'src/index.js' }));
 }
 
 /** The package's index.js: a capability of a shared base and one tenant stack. */
