@@ -22,6 +22,8 @@ export interface ApplyCommand {
   readonly kind: 'deploy' | 'apply' | 'wait' | 'delete';
   /** What it reads on stdin (`-f -`): a writer's own objects, when anything. */
   readonly input?: string;
+  /** `input` as `--dry-run` prints it, its secrets masked (`KubectlApply.shown`); absent when nothing in it is masked. */
+  readonly shown?: string;
   /** Present when its failure only warns, saying why: a release of an object not there yet, a hand-over the controller owns already. */
   readonly optional?: OptionalApply;
 }

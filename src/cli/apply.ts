@@ -35,11 +35,19 @@ cdk and kubectl are taken from PATH, with your AWS and kubectl settings.
   --outdir          the synth's output folder (default: "output" of ./cdk8s.yaml, else dist)
   --dry-run         print the commands, one per line, and run nothing; a field
                     handed back from a runtime writer is said first, in
-                    comments, with what to do about its controller
+                    comments, with what to do about its controller. Values
+                    of Secrets' data and stringData, and values shaped like
+                    a secret, are printed masked, (sensitive), as the lock
+                    masks them; the real bytes are in <outdir>'s runtime files
   --from-step       resume at step <n> (1-based), skipping the steps before it
   --timeout         how long each kubectl command may take, as kubectl reads a
                     duration (default 5m); the waits get it as their --timeout
   --deploy-timeout  how long each cdk deploy may take (default 60m)`;
+
+/** The first line of a dry-run that masked a value: what is masked, and where the bytes apply sends are. */
+export function maskedHeader(outdir: string): string {
+  return `# values of Secrets' data and stringData and values shaped like a secret are shown masked, (sensitive), as the lock and the plan show them; apply sends the real bytes, from the runtime files in ${outdir}`;
+}
 
 /** How much longer than its own `--timeout` a wait may run before apply stops it: kubectl's own message comes first. */
 const WAIT_GRACE_MS = 30_000;
@@ -119,7 +127,10 @@ export function apply(argv: string[], defaultOutdir: () => string | { readonly p
   const commands = applyCommands(plan, parsed.outdir, { timeout: parsed.timeout, documents }).filter((c) => c.step >= parsed.fromStep);
   if (parsed.dryRun) {
     // what the operator must do before the release is applied comes first, as comments of the script
-    process.stdout.write([...handBackComments(plan), ...commands.map((c) => shellLine(c))].map((line) => `${line}\n`).join(''));
+    // a dry-run lands in CI logs: a secret in a here-document is printed masked, as the lock and the plan mask it
+    const masked = commands.some((c) => c.shown !== undefined) ? [maskedHeader(parsed.outdir)] : [];
+    const lines = commands.map((c) => shellLine(c.shown === undefined ? c : { ...c, input: c.shown }));
+    process.stdout.write([...masked, ...handBackComments(plan), ...lines].map((line) => `${line}\n`).join(''));
     return 0;
   }
   // the same advice before a real run: the operator reads it in the release's log, before the fields move

@@ -4,6 +4,7 @@ import { applySequence } from '../cluster/apply-sequence';
 import { legacyFieldManager } from '../cluster/field-manager';
 import { sequencedObjects } from '../cluster/object-writers';
 import { toYaml } from '../private/yaml';
+import { maskedManifest } from '../render/lock-build';
 import type { PlanStep } from '../render/plan-steps';
 import type { Plan } from '../render/writers/plan-json';
 
@@ -30,6 +31,11 @@ export interface KubectlApply {
   readonly args: readonly string[];
   /** The objects, as YAML documents, when they go on stdin (`-f -`); absent when the step's files are named. */
   readonly input?: string;
+  /**
+   * `input` as `apply --dry-run` prints it, masked as the lock masks values (`maskedManifest`); absent when
+   * nothing in it is masked. Never sent: the command takes `input`.
+   */
+  readonly shown?: string;
   /**
    * Present when a failure is not the step's, saying why: a release that finds the object not there yet has
    * nothing to release, a hand-over that conflicts finds the controller owning the field already.
@@ -69,7 +75,11 @@ export function runtimeApplies(
   const calls = (args: readonly string[], objects: readonly unknown[], wholeFiles: boolean, extra: Pick<KubectlApply, 'optional'> = {}): KubectlApply[] => {
     const runs = namespaceRuns(objects, scoped);
     if (wholeFiles && runs.length <= 1) return [{ args: [...args, ...namespaceArgs(runs[0]), ...files] }];
-    return runs.map((r) => ({ args: [...args, ...namespaceArgs(r), '-f', '-'], input: r.objects.map(toYaml).join('---\n'), ...extra }));
+    return runs.map((r) => {
+      const input = r.objects.map(toYaml).join('---\n');
+      const shown = r.objects.map((o) => toYaml(maskedManifest(o))).join('---\n');
+      return { args: [...args, ...namespaceArgs(r), '-f', '-'], input, ...(shown === input ? {} : { shown }), ...extra };
+    });
   };
   if (!plan.writers || plan.writers.length === 0) {
     return calls(['apply', '--server-side', `--field-manager=${legacyFieldManager(step.capability)}`], manifests, true);

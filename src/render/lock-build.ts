@@ -1,4 +1,4 @@
-import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues, mayHoldSensitiveLeaf } from './lock-values';
+import { holdsSensitiveLeaf, LeafPaths, LockedLeaves, lockValues, maskedValue, mayHoldSensitiveLeaf } from './lock-values';
 import { lockedWritersOf, runtimeManagersOf } from '../cluster/object-writers';
 import { WriterSets } from '../cluster/writer-sets';
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
@@ -194,6 +194,32 @@ const templateSecret = (template: any, at: readonly string[]) => templateSecretA
 const secretEnv = (manifest: any, at: readonly string[]) => secretEnvValueAt(manifest, at) !== undefined;
 /** A Secret's `data` and `stringData`, or a secret-named environment variable's value. */
 const secretDataOrEnv = (manifest: any, at: readonly string[]) => (at.length === 1 && (at[0] === 'data' || at[0] === 'stringData')) || secretEnv(manifest, at);
+
+/**
+ * A Kubernetes object as a printout may show it, masked as the lock masks its leaves (`lockValues`, by the same
+ * nodes and `maskedValue`): a Secret's `data` and `stringData` values and a secret-named environment variable's
+ * literal value are `(sensitive)`, a value shaped like a secret `(sensitive)`, a token `(known after deploy)`;
+ * every key, and every other value, as it is. The object itself is not changed.
+ */
+export function maskedManifest(manifest: unknown): unknown {
+  const m = manifest as { apiVersion?: unknown; kind?: unknown } | null;
+  const isSecret = m?.apiVersion === 'v1' && m?.kind === 'Secret';
+  const sensitiveAt = isSecret ? secretDataOrEnv : secretEnv;
+  const keys: string[] = [];
+  const walk = (v: unknown): unknown => {
+    if (keys.length > 0 && sensitiveAt(manifest, keys)) return maskedValue(v, true);
+    if (Array.isArray(v)) return v.map((x, i) => under(String(i), x));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, under(k, x)]));
+    return maskedValue(v);
+  };
+  const under = (key: string, v: unknown): unknown => {
+    keys.push(key);
+    const shown = walk(v);
+    keys.pop();
+    return shown;
+  };
+  return walk(manifest);
+}
 
 /** The document of a unit as its leaves are read: a template without its resources' `Metadata`. */
 function documentOf(source: UnitSource): unknown {

@@ -7,6 +7,7 @@ import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { FieldTopology, topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { walkManifest } from '../../private/manifest-walk';
+import { SENSITIVE } from '../../release/lock';
 import { ViolationCode } from '../finding';
 import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
@@ -130,13 +131,22 @@ function integerFinding(object: ObjectFact, p: IntegerProblem, what: string, top
   };
 }
 
+/** True for a value in a Secret's `data` or `stringData`, which the lock masks as `(sensitive)` (`lockValues`). */
+function isSecretData(object: ObjectFact, at: readonly string[]): boolean {
+  return object.identity.group === '' && object.identity.kind === 'Secret' && (at[0] === 'data' || at[0] === 'stringData');
+}
+
 function typeFinding(object: ObjectFact, p: ScalarTypeProblem, what: string, topology: FieldTopology, writersAt: WritersAt): RuleFinding {
   const field = manifestPathText(p.at, object.manifest, topology);
   // the writers of the value, when another than the declarer wrote it (a Contribution, an escape hatch)
   const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
   const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+  // a Secret's data is masked as the lock masks it: a refusal lands in CI logs
+  const secret = isSecretData(object, p.at);
+  const given = secret ? SENSITIVE : `(${shown(p.value)})`;
+  const remedy = secret ? `Write ${NAMED[p.expected]} in place of ${typeOf(p.value)}.` : fix(p);
   return {
-    message: `'${field}' (${shown(p.value)}) of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${fix(p)}`,
+    message: `'${field}' ${given} of ${what} declared by '${object.declarer}'${by} must be ${NAMED[p.expected]}, as Kubernetes 1.30's schema types it; the API server refuses ${typeOf(p.value)} there. ${remedy}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
     field: writersNamed(objectField(object, fieldPathOf(p.at, object.manifest, topology)), others.length > 0),
   };
