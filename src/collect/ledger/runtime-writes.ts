@@ -1,5 +1,5 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
-import { changedLeaves } from './changed-leaves';
+import { changedLeaves, changedLeavesAt } from './changed-leaves';
 import { EscapeHatchWrite, EscapeHatchWrites } from './escape-hatch-writes';
 import { LedgerBuilder, LedgerObject, ValueOfWrite, WrittenValue } from './field-ledger';
 import { FieldPath, setValueKey } from './field-path';
@@ -127,6 +127,11 @@ export function recordRuntimeWrites(
     // an empty map (or a key-only element, a set value) a patch creates only makes it exist, as it does in a
     // declaration; over a value already there it replaces that value, so it stays a write that contests
     const before = once(() => attempt(() => JsonPatch.apply(structuredClone(declared), ...patches.slice(0, i))));
+    // an `add` or `replace` of a whole map or list deletes the leaves there that its value lacks: it writes
+    // them as a `remove` of each would (a removal), so a leaf another writer declared there conflicts
+    const removed = (op.op === 'add' || op.op === 'replace') && !inserts ? leavesItDeletes(op, before(), declared, topology, leaves) : [];
+    const removes = new Set(removed.map((l) => l.path.join('\u0000')));
+    const removal = (path: FieldPath) => op.op === 'remove' || removes.has(path.join('\u0000'));
     const creates = (leaf: OwnedLeaf) => leaf.presence === true && op.op !== 'copy' && before() !== undefined && valueAt(before(), leaf.path, topology) === undefined;
     if ((op.op === 'add' || op.op === 'replace') && !inserts) {
       // a value set over a map drops what earlier patches set in it: this patch writes those leaves too
@@ -135,17 +140,21 @@ export function recordRuntimeWrites(
         writes.push([writer, { path, replacing: at }, undefined, valueOf(path)]);
       }
     }
-    for (const leaf of owned) {
+    for (const leaf of [...owned, ...removed]) {
       const path = leaf.path;
+      // only a `remove` writes no value of its own: a value set over another plain call's leaf stays a conflict
       if (plain && op.op === 'remove') {
         for (const earlier of hatches.removeUnder(writer, path)) {
           override({ path: earlier.path, writer, replaces: earlier.writer, rendered: earlier.value() });
         }
       }
-      const hatch: EscapeHatchWrite | undefined = plain && op.op !== 'remove' ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) } : undefined;
+      const hatch: EscapeHatchWrite | undefined = plain && !removal(path)
+        ? { writer, path, value: () => valueAt(patchedSoFar(), path, topology) }
+        : undefined;
       if (hatch) hatches.note(hatch);
-      writes.push([writer, creates(leaf) ? { path, presence: true } : { path }, hatch, valueOf(path)]);
-      if (!plain || inserts || !hatches.overDeclared(path, op.op === 'remove')) continue;
+      const written: OwnedLeaf = creates(leaf) ? { path, presence: true } : { path, ...(leaf.replacing ? { replacing: leaf.replacing } : {}) };
+      writes.push([writer, written, hatch, valueOf(path)]);
+      if (!plain || inserts || !hatches.overDeclared(path, removal(path))) continue;
       const rendered = valueAt(declared, path, topology);
       const patched = valueAt(draft.manifest, path, topology);
       override({ path, writer, ...(rendered !== undefined ? { rendered } : {}), ...(patched !== undefined ? { patched } : {}) });
@@ -230,6 +239,37 @@ function patchOwnedLeaves(op: JsonPatchOperation, doc: unknown, topology: FieldT
   }
   if (op.op === 'move' && op.from) leaves.push({ path: pointerToPath(op.from, doc, topology, undefined).path });
   return leaves;
+}
+
+/**
+ * The leaves an `add` or `replace` of a whole value deletes: those the
+ * document held at its target before it (`before`, the declaration with the
+ * earlier patches applied) that the value it sets lacks, each written as a
+ * removal. None for a target in an atomic node (the value is one leaf) or a
+ * patch that cannot apply.
+ *
+ * @param written the leaves the patch's value writes
+ */
+function leavesItDeletes(
+  op: JsonPatchOperation, before: unknown, declared: unknown, topology: FieldTopology, written: readonly FieldPath[],
+): OwnedLeaf[] {
+  if (before === undefined) return [];
+  const target = pointerToPath(op.path, declared, topology, op.value, op.op === 'add');
+  if (target.atomic) return [];
+  const old = valueAt(before, target.path, topology);
+  if (old === undefined) return [];
+  const kept = new Set(written.map((p) => p.join('\u0000')));
+  // a leaf it keeps with another value is among `written`; what is left of the changed leaves is gone
+  return changedOnly(old, op.value, topology, target.path).filter((l) => !kept.has(l.path.join('\u0000'))).map((l) => ({ path: l.path, replacing: target.path }));
+}
+
+/** `changedLeaves` of the subtree at `path`: the node there found by walking the topology. */
+function changedOnly(before: unknown, after: unknown, topology: FieldTopology, path: FieldPath): OwnedLeaf[] {
+  let node = topology;
+  for (const segment of path) node = node.type === 'list' ? node.element() : node.field(segment);
+  const out: OwnedLeaf[] = [];
+  changedLeavesAt(before, after, node, [...path], out);
+  return out;
 }
 
 /** What `run` returns, or undefined when it throws (a patch that cannot apply is the render's CAP010, not this). */
