@@ -65,19 +65,23 @@ describe('aws-cdk annotations', () => {
     ]);
   });
 
-  test('an acknowledged warning annotation is not reported', () => {
+  test('an acknowledged warning annotation is not reported, another of the construct is', () => {
     // GIVEN
     const app = CapabilityTesting.app();
     const base = new SharedBase(new Capability(app, 'shop'), 'Base');
     const bucket = new s3.Bucket(base, 'B');
     Annotations.of(bucket).addWarningV2('acme:versioning', 'buckets should be versioned');
+    Annotations.of(bucket).addWarningV2('acme:logging', 'buckets should log access');
 
-    // WHEN
+    // WHEN one of its two warnings is acknowledged
     Annotations.of(base).acknowledgeWarning('acme:versioning', 'versioning is handled by the backup plan');
 
-    // THEN
+    // THEN only the other is reported
     const result = CapabilityTesting.synth(app);
     expect(result.violations).toEqual([]);
-    expect(messages(result.warnings)).toEqual([]);
+    expect(messages(result.warnings)).toEqual([
+      "CAP018 construct error: 'shop/Base/B' has the aws-cdk warning annotation: buckets should log access [ack: acme:logging]. "
+      + 'Address its cause, or acknowledge it with Annotations.of(construct).acknowledgeWarning(id).',
+    ]);
   });
 });
