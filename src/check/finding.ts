@@ -44,6 +44,8 @@ export enum ViolationCode {
   PLAN_FILE = 'CAP016',
   /** `cdk-capability audit` was given input it cannot compare with the lock (unreadable, empty, not Kubernetes objects, or objects without readable `metadata.managedFields`). */
   LIVE_OBJECTS = 'CAP017',
+  /** An aws-cdk error annotation (`Annotations.of(c).addError`, an Aspect's, cdk-nag's), as `cdk synth` refuses it; a warning annotation is a warning of this code. */
+  CONSTRUCT_ERROR = 'CAP018',
 }
 
 /**
@@ -69,6 +71,7 @@ export const CODE_TITLES: Readonly<Record<ViolationCode, string>> = {
   [ViolationCode.MISPLACED_CONSTRUCT]: 'misplaced construct',
   [ViolationCode.PLAN_FILE]: 'plan file',
   [ViolationCode.LIVE_OBJECTS]: 'live objects',
+  [ViolationCode.CONSTRUCT_ERROR]: 'construct error',
 };
 
 /** Whether a finding refuses the composition (`error`) or is only printed (`warning`). */

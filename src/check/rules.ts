@@ -3,6 +3,7 @@ import { autoscaledReplicas, undeclaredAutoscalers } from './rules/autoscaled-re
 import { boundaryLeaks } from './rules/boundary-leaks';
 import { conflictingRoutes } from './rules/conflicting-routes';
 import { conflictingVirtualServices } from './rules/conflicting-virtual-services';
+import { constructErrors, constructWarnings } from './rules/construct-annotations';
 import { constructValidation } from './rules/construct-validation';
 import { contributionProps } from './rules/contribution-props';
 import { danglingReferences } from './rules/dangling-references';
@@ -141,4 +142,6 @@ export const RULES: readonly Rule[] = [
   parameterNames,
   lockFile,
   possibleSecrets, // CAP012 (warning)
+  constructErrors,
+  constructWarnings, // CAP018 (warning)
 ];

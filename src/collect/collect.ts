@@ -213,6 +213,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
       contributionErrors: [...contributionErrorsOf(constructs), ...callbacks.problems],
       ...(deploy.templateFindings ? { templateFindings: deploy.templateFindings } : {}),
       ...(dropped.length > 0 ? { droppedPatchValues: dropped } : {}),
+      ...(deploy.annotations.length > 0 ? { annotations: deploy.annotations } : {}),
     },
     assembly: { dirs: deploy.assemblyDirs },
     resourceDeclarers: withAwsCdk ? resourceDeclarersOf(constructs, logicalIds) : {},

@@ -1,5 +1,5 @@
 import type { Stack } from 'aws-cdk-lib';
-import type { CollectionProblems, TemplateFinding } from './facts';
+import type { CollectionProblems, ConstructAnnotation, TemplateFinding } from './facts';
 import type { StackDependency } from './graph/composition-graph';
 
 /** What deploy synthesis produced: templates, stack dependencies, assemblies, and what went wrong. */
@@ -18,6 +18,8 @@ export interface DeploySynthesis {
   readonly wiringErrors: Array<CollectionProblems['wiringErrors'][number]>;
   /** Cycles of stacks that a `node.addDependency` closes; the stacks are not synthesized then. */
   readonly stackCycles: Array<CollectionProblems['stackCycles'][number]>;
+  /** The error and warning annotations of the synthesized stacks (`Annotations.of(c).addError/addWarning`). */
+  readonly annotations: ConstructAnnotation[];
   /** What aws-cdk's template validator found; undefined when it is off. */
   templateFindings?: TemplateFinding[];
 }
@@ -32,5 +34,6 @@ export function noDeployment(): DeploySynthesis {
     synthesisErrors: [],
     wiringErrors: [],
     stackCycles: [],
+    annotations: [],
   };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { CloudFormationValidatePlugin, Stack, Stage } from 'aws-cdk-lib';
 import { DeploySynthesis, noDeployment } from './deploy-result';
-import type { StackDependencyHop, TemplateFinding, WiringError } from './facts';
+import type { ConstructAnnotation, StackDependencyHop, TemplateFinding, WiringError } from './facts';
 import { Capability } from '../constructs/capability';
 import { DeploymentAggregate } from '../constructs/deployment-aggregate';
 import { SharedBase } from '../constructs/shared-base';
@@ -71,6 +71,7 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
         const stack = byArtifact.get(artifact.id);
         if (validate && stack) toValidate.push({ capability, stack, artifact });
       }
+      for (const artifact of assembly.stacks) appendAll(result.annotations, annotationsOf(artifact.messages));
       for (const artifact of assembly.stacks) {
         const to = byArtifact.get(artifact.id);
         if (!to) continue;
@@ -88,6 +89,21 @@ export function synthesizeDeployment(capabilities: readonly Capability[], stacks
   }
   if (toValidate.length > 0) result.templateFindings = validateTemplates(toValidate);
   return result;
+}
+
+/**
+ * The error and warning annotations (`Annotations.of(c).addError/addWarning`) a stack's artifact records, as `cdk synth`
+ * reads them: an acknowledged warning is not recorded. The construct path without the leading `/` of the metadata's.
+ */
+function annotationsOf(
+  messages: ReadonlyArray<{ readonly level: string; readonly id: string; readonly entry: { readonly data?: unknown } }>,
+): ConstructAnnotation[] {
+  const found: ConstructAnnotation[] = [];
+  for (const { level, id, entry } of messages) {
+    if (level !== 'error' && level !== 'warning') continue;
+    found.push({ path: id.replace(/^\//, ''), level, message: String(entry.data) });
+  }
+  return found;
 }
 
 /**

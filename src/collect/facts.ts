@@ -533,6 +533,22 @@ export interface CollectionProblems {
    * @default - none
    */
   readonly droppedPatchValues?: readonly DroppedPatchValue[];
+  /**
+   * The error and warning annotations aws-cdk recorded in the cloud assemblies (`Annotations.of(c).addError/addWarning`,
+   * an Aspect's, cdk-nag's, aws-cdk's own), which `cdk synth` prints and `cdk deploy` refuses.
+   * @default - none
+   */
+  readonly annotations?: readonly ConstructAnnotation[];
+}
+
+/** An aws-cdk annotation of a construct, as the cloud assembly's metadata records it. */
+export interface ConstructAnnotation {
+  /** The construct's path. */
+  readonly path: string;
+  /** `error` refuses the deploy; `warning` is printed. */
+  readonly level: 'error' | 'warning';
+  /** The annotation's text (a warning's ends with `[ack: id]`, the id that acknowledges it). */
+  readonly message: string;
 }
 
 /** A value a JSON patch writes that the object's render loses (`droppedPatchValues`). */
