@@ -3,17 +3,32 @@ import { defineRule, RuleFinding } from '../rule';
 import { CYCLE_ERROR } from './dependency-cycles';
 
 /**
- * `CAP010`: a stack outside every capability (it belongs to no cloud assembly),
- * and aws-cdk synthesis errors other than cycles, with our advice where we have some.
+ * `CAP015`: an aws-cdk stack outside every capability (a plain `new Stack(app, ...)` under a `CapabilityApp`):
+ * it belongs to no cloud assembly and would not deploy. Checked at synth, as aws-cdk's `Stack` checks nothing
+ * of the kind when it is created.
+ */
+export const misplacedStacks = defineRule({
+  code: ViolationCode.MISPLACED_CONSTRUCT,
+  title: 'misplaced stacks',
+  explanation: "Each aws-cdk stack of a CapabilityApp deploys as part of a capability's cloud assembly; a stack outside every Capability belongs to none and would not be deployed.",
+  run: ({ facts }) => facts.stacks
+    .filter((s) => s.capability === undefined)
+    .map((s) => ({
+      message: `stack '${s.path}' is created outside any Capability, so it belongs to no cloud assembly and would not be deployed. `
+        + `Create it with a Capability, or a construct inside one, as scope (new Stack(capability, '${s.path.split('/').pop()}')), or keep it in a plain aws-cdk App.`,
+      paths: [s.path],
+    })),
+});
+
+/**
+ * `CAP010`: aws-cdk synthesis errors other than cycles, with our advice where we have some.
  */
 export const deploySynthesis = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'deploy synthesis',
   explanation: 'The aws-cdk stacks of every capability must synthesize into a cloud assembly; an error that no other rule reports (a failed aws-cdk validation or a synthesis error) refuses the composition.',
   run({ facts }) {
-    const found: RuleFinding[] = facts.stacks
-      .filter((s) => s.capability === undefined)
-      .map((s) => ({ message: `stack '${s.path}' is not inside a Capability, so it belongs to no cloud assembly. Create it with a Capability as scope.`, paths: [s.path] }));
+    const found: RuleFinding[] = [];
     const validated = new Set(facts.problems.validationErrors.map((v) => v.path));
     for (const { capability, error, refused } of facts.problems.synthesisErrors) {
       // this library's own refusal of the kind, as it named it (an aws-cdk-lib older than the peer range)
