@@ -40,8 +40,11 @@ export const deploySynthesis = defineRule({
       if (onlyReportedValidations(error, validated)) continue; // construct-validation reports each, named by its construct
       if (resolvingReportedResource(error, validated)) continue;
       const where = `the stacks of capability '${capability}' could not be synthesized`;
-      let message = `${where}: ${error}`;
-      if (/cross stage boundaries/.test(error)) {
+      const crossEnvironment = crossEnvironmentFix(error.trim());
+      let message = `${where}: ${error.trim()}`;
+      if (crossEnvironment) {
+        message = `${where}: aws-cdk says "${error.trim()}" ${crossEnvironment}`;
+      } else if (/cross stage boundaries/.test(error)) {
         message = `${where}: ${error}. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability.`;
       } else if (/modified after the first synthesis/.test(error)) {
         message = `${where}: constructs were added after a previous synth of this app. Build the whole composition before the first synth, or build a new app.`;
@@ -51,6 +54,20 @@ export const deploySynthesis = defineRule({
     return found;
   },
 });
+
+/**
+ * The fix of aws-cdk's refusal of a reference between stacks of different environments (an
+ * environment-specific tenant that reads a value of its environment-agnostic base, or the reverse), naming the
+ * stacks aws-cdk names; undefined for another error.
+ */
+function crossEnvironmentFix(error: string): string | undefined {
+  const stacks = /^Stack "([^"]+)" cannot reference .* in stack "([^"]+)"\. Cross stack\/region references are only supported for stacks with an explicit region defined\.?$/s.exec(error);
+  const resource = /Cannot use resource '([^']+)' in a cross-environment fashion/.exec(error);
+  if (!stacks && !resource) return undefined;
+  const which = stacks ? `stack '${stacks[2]}' the same env as stack '${stacks[1]}'` : `the stack of '${resource![1]}' the same env as the stack that reads it`;
+  return `Give ${which} (env: { account, region }), so both deploy to one account and region; `
+    + 'or pass the value through an InterfaceContract (publish and consume) or an SSM parameter read by its name, not a token of the other stack.';
+}
 
 /**
  * True when an aws-cdk synthesis error is its construct validation
