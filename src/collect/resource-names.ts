@@ -42,7 +42,7 @@ const BUILT_IN_BEYOND_TOPOLOGY: ReadonlySet<string> = new Set(['apiextensions.k8
 
 /**
  * The `spec.names.plural` of the CRDs whose classes the library ships (`src/imports`) or writes itself
- * (`consume()`'s ExternalSecret, `GitOps.flux()`'s Kustomization), by `group/Kind`: their objects need no
+ * (`consume()`'s ExternalSecret, `GitOps.flux(...)`'s Kustomization), by `group/Kind`: their objects need no
  * CRD in the composition for the resource a policy matches. A table, so that nothing loads `src/imports` to
  * read it; test/enforcement-plurals.test.ts checks it against the CRD files in /work/shared/crds.
  */
