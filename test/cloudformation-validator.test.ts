@@ -116,10 +116,27 @@ describe('a CapabilityApp runs aws-cdk\'s template validator on each capability\
 
     // THEN one warning, for the empty stack
     expect(result.warnings.map((w) => `${w.code} ${w.message}`)).toEqual([
-      "CAP010 template validator finding: the template of stack 'cdn/acme': F0001 Resources section must exist and be non-empty. aws-cdk reports this as a warning; "
-        + 'set the feature flag "@aws-cdk/core:validateAgainstDefaultRules" to true to make it an error; declare a resource in stack \'cdn/acme\' or drop the stack, '
-        + 'or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.',
+      "CAP010 template validator finding: stack 'cdn/acme' declares no resource (the validator's F0001: Resources section must exist and be non-empty), "
+        + "and CloudFormation refuses a template without one at deploy. Declare a resource in stack 'cdn/acme', or drop the stack.",
     ]);
+  });
+
+  test('a SharedBase with no resource is a warning that says what it is and the fix, with no flag to turn', () => {
+    // GIVEN a capability whose base declares nothing yet
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist') });
+    new SharedBase(new Capability(app, 'shop'), 'Base');
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations).toEqual([]);
+    expect(result.warnings).toEqual([{
+      code: 'CAP010',
+      message: "template validator finding: stack 'shop/Base' declares no resource (the validator's F0001: Resources section must exist and be non-empty), "
+        + "and CloudFormation refuses a template without one at deploy. Declare a resource in stack 'shop/Base', or drop the stack.",
+      paths: ['shop/Base'],
+    }]);
   });
 
   test('the same template gives the same finding in a plain aws-cdk App (the oracle)', () => {

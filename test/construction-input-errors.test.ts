@@ -1,4 +1,5 @@
 import * as path from 'path';
+import * as cdk from 'aws-cdk-lib';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Capability, CapabilityApp, CompositionError, RuntimeRouting } from '../src';
 import { removeTempDirs, tempDir, thrownBy } from './util';
@@ -125,6 +126,26 @@ describe('a tenant id that is no DNS-1123 label', () => {
     const web = routing.addBackend('Web', { image: 'nginx:1.27', port: 8080 });
 
     expect(refusalOf(() => routing.addTenantRoute('--', web)).message).toMatch(/Route a tenant id such as "acme", and have the edge write that value\.$/);
+  });
+});
+
+describe('an aws-cdk stack outside every Capability', () => {
+  test('a plain Stack under a CapabilityApp is refused at synth with CAP015, naming it and the scope to give', () => {
+    // GIVEN a capability, and a stack beside it rather than in it
+    const app = new CapabilityApp({ outdir: outdir() });
+    new Capability(app, 'shop');
+    new cdk.Stack(app as any, 'Outside');
+
+    // WHEN
+    const result = app.synthesize();
+
+    // THEN
+    expect(result.violations).toEqual([{
+      code: 'CAP015',
+      message: "misplaced construct: stack 'Outside' is created outside any Capability, so it belongs to no cloud assembly and would not be deployed. "
+        + "Create it with a Capability, or a construct inside one, as scope (new Stack(capability, 'Outside')), or keep it in a plain aws-cdk App.",
+      paths: ['Outside'],
+    }]);
   });
 });
 

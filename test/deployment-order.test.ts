@@ -201,6 +201,26 @@ describe('deployment-time ordering', () => {
     expect(violations[0].paths).toEqual(['cdn']);
   });
 
+  test("an environment-specific tenant that references its environment-agnostic base: aws-cdk's words quoted, and the fix", () => {
+    // GIVEN a tenant with an account and region, reading a parameter of a base without
+    const app = newApp();
+    const shop = new Capability(app, 'shop');
+    const parameter = new ssm.CfnParameter(new SharedBase(shop, 'Base'), 'P', { type: 'String', value: 'x' });
+    const acme = new DeploymentAggregate(shop, 'acme', { env: { account: '111111111111', region: 'eu-west-1' } });
+    new ssm.CfnParameter(acme, 'Q', { type: 'String', value: parameter.ref });
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN
+    expect(violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      "CAP010 invalid object: the stacks of capability 'shop' could not be synthesized: aws-cdk says \"Stack \"shop/acme\" cannot reference {shop/Base/P[Ref]} in stack \"shop/Base\". "
+        + 'Cross stack/region references are only supported for stacks with an explicit region defined." '
+        + "Give stack 'shop/Base' the same env as stack 'shop/acme' (env: { account, region }), so both deploy to one account and region; "
+        + 'or pass the value through an InterfaceContract (publish and consume) or an SSM parameter read by its name, not a token of the other stack.',
+    ]);
+  });
+
   test('a capability\'s runtime does not wait for another capability\'s stacks', () => {
     // GIVEN capability "dns" with only a stack, then capability "cdn" with only a chart
     const app = newApp();

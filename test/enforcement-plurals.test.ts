@@ -1,9 +1,13 @@
 // The resource (plural) a field-ownership policy matches a kind by: the CRD's plural when the CRD is in the
 // composition, a built-in kind's own, the one `enforce.resources` gives, else Kubernetes' guess, with a warning.
+import * as fs from 'fs';
+import * as path from 'path';
 import { ApiObject } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
 import { Capability, CapabilityApp, CapabilityTesting, RuntimeRouting } from '../src';
+import { edgeComposition } from './contract-fixtures';
 import { admit, Request } from './enforcement/admission';
-import { guessResource } from '../src/collect/resource-names';
+import { guessResource, KNOWN_CRD_PLURALS } from '../src/collect/resource-names';
 
 const DEPLOYER = 'system:serviceaccount:flux-system:kustomize-controller';
 const STRANGER = 'system:serviceaccount:default:someone';
@@ -121,6 +125,49 @@ describe('a guessed resource is a warning', () => {
     const plain = CapabilityTesting.app();
     new ApiObject(new RuntimeRouting(new Capability(plain, 'cache'), 'Routing'), 'Sessions', { apiVersion: 'cache.example.com/v1', kind: 'Redis', metadata: { name: 'sessions' }, spec: { size: 3 } });
     expect(CapabilityTesting.synth(plain).warnings).toEqual([]);
+  });
+});
+
+describe('a kind whose CRD the library ships has its known plural, no guess', () => {
+  const CRDS = '/work/shared/crds';
+
+  test('the table holds the spec.names.plural of each CRD file the library generates classes from', () => {
+    const plurals: Record<string, string> = {};
+    for (const file of fs.readdirSync(CRDS).filter((f) => f.endsWith('.yaml'))) {
+      for (const doc of parseAllDocuments(fs.readFileSync(path.join(CRDS, file), 'utf-8'))) {
+        const crd = doc.toJS();
+        if (crd?.kind === 'CustomResourceDefinition') plurals[`${crd.spec.group}/${crd.spec.names.kind}`] = crd.spec.names.plural;
+      }
+    }
+    expect(KNOWN_CRD_PLURALS).toEqual(plurals);
+  });
+
+  test("consume()'s own ExternalSecret, with enforce, gets no guess warning and its policy matches 'externalsecrets'", () => {
+    // GIVEN the contract consumed, under enforce
+    const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
+    const { edge, base, distribution, routing } = edgeComposition({ app });
+    edge.publish(base, { originDnsName: distribution.domainName, tenantHeader: 'x-tenant-id' });
+    edge.consume(routing);
+
+    // WHEN
+    const result = CapabilityTesting.synth(app);
+
+    // THEN
+    expect(result.warnings).toEqual([]);
+    const policy = result.runtimeObjects.find((o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name.includes('externalsecret'));
+    expect(policy?.spec.matchConstraints.resourceRules[0].resources).toEqual(['externalsecrets']);
+  });
+
+  test("a Gateway (the guess would be 'gatewaies') is matched by 'gateways', without a warning", () => {
+    const app = CapabilityTesting.app({ enforce: { deployer: DEPLOYER } });
+    const routing = new RuntimeRouting(new Capability(app, 'edge'), 'Routing');
+    new ApiObject(routing, 'Gw', { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'edge', namespace: 'edge' }, spec: { gatewayClassName: 'istio', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] } });
+
+    const result = CapabilityTesting.synth(app);
+
+    expect(result.warnings).toEqual([]);
+    const [policy] = policies(app);
+    expect(policy.spec.matchConstraints.resourceRules[0].resources).toEqual(['gateways']);
   });
 });
 

@@ -8,7 +8,7 @@ import { constructValidation } from './rules/construct-validation';
 import { contributionProps } from './rules/contribution-props';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
-import { deploySynthesis } from './rules/deploy-synthesis';
+import { deploySynthesis, misplacedStacks } from './rules/deploy-synthesis';
 import { duplicateObjects } from './rules/duplicate-objects';
 import { duplicateSharedBases } from './rules/duplicate-shared-bases';
 import { duplicateStackNames } from './rules/duplicate-stack-names';
@@ -137,6 +137,7 @@ export const RULES: readonly Rule[] = [
   enforcedIdentities,
   contributionProps,
   deploySynthesis,
+  misplacedStacks, // CAP015
   templateValidationErrors,
   templateValidationWarnings,
   parameterNames,

@@ -2,7 +2,7 @@ import { apiGroup, groupKind } from './object-identity';
 import { K8S_1_30 } from './topology/k8s-1.30.generated';
 
 /** Where the resource name of a kind came from. */
-export type ResourceSource = 'crd' | 'built-in' | 'given' | 'guessed';
+export type ResourceSource = 'crd' | 'built-in' | 'given' | 'known' | 'guessed';
 
 /** The resource of a kind (`redises`), as admission rules and RBAC name it, and where that name came from. */
 export interface KindResource {
@@ -10,7 +10,8 @@ export interface KindResource {
   readonly resource: string;
   /**
    * `crd`: the `spec.names.plural` of its CRD in the composition; `built-in`: a kind of Kubernetes 1.30;
-   * `given`: `CapabilityApp` prop `enforce.resources`; `guessed`: none of those, Kubernetes' guess from the kind.
+   * `given`: `CapabilityApp` prop `enforce.resources`; `known`: a kind whose CRD the library ships classes of
+   * (`KNOWN_CRD_PLURALS`); `guessed`: none of those, Kubernetes' guess from the kind.
    */
   readonly source: ResourceSource;
 }
@@ -38,6 +39,21 @@ const IRREGULAR_BUILT_IN: Readonly<Record<string, string>> = {
  * and kube-aggregator's. Their resources are the guess.
  */
 const BUILT_IN_BEYOND_TOPOLOGY: ReadonlySet<string> = new Set(['apiextensions.k8s.io/CustomResourceDefinition', 'apiregistration.k8s.io/APIService']);
+
+/**
+ * The `spec.names.plural` of the CRDs whose classes the library ships (`src/imports`) or writes itself
+ * (`consume()`'s ExternalSecret, `GitOps.flux(...)`'s Kustomization), by `group/Kind`: their objects need no
+ * CRD in the composition for the resource a policy matches. A table, so that nothing loads `src/imports` to
+ * read it; test/enforcement-plurals.test.ts checks it against the CRD files in /work/shared/crds.
+ */
+export const KNOWN_CRD_PLURALS: Readonly<Record<string, string>> = {
+  'external-secrets.io/ExternalSecret': 'externalsecrets',
+  'external-secrets.io/ClusterSecretStore': 'clustersecretstores',
+  'gateway.networking.k8s.io/Gateway': 'gateways',
+  'gateway.networking.k8s.io/HTTPRoute': 'httproutes',
+  'kustomize.toolkit.fluxcd.io/Kustomization': 'kustomizations',
+  'networking.istio.io/VirtualService': 'virtualservices',
+};
 
 /** Whether Kubernetes 1.30 serves a kind itself (no CRD needed). */
 export function isBuiltInKind(group: string, kind: string): boolean {
@@ -74,7 +90,7 @@ export function crdResources(objects: ReadonlyArray<{ readonly manifest?: any; r
 
 /**
  * The resource of a kind: its CRD's plural when the CRD is in the composition; a built-in kind's own; the one
- * `given` (`enforce.resources`, keyed by `resourceKey`); else `guessResource` of the kind, which matches
+ * `given` (`enforce.resources`, keyed by `resourceKey`); a CRD's the library ships (`KNOWN_CRD_PLURALS`); else `guessResource` of the kind, which matches
  * nothing when the CRD installed elsewhere names another plural.
  *
  * @param crds the CRDs of the composition (`crdResources`)
@@ -92,6 +108,7 @@ export function kindResource(
   if (isBuiltInKind(group, kind)) return { resource: builtInResource(group, kind), source: 'built-in' };
   const named = given && Object.hasOwn(given, resourceKey(group, kind)) ? given[resourceKey(group, kind)] : undefined;
   if (named !== undefined) return { resource: named, source: 'given' };
+  if (Object.hasOwn(KNOWN_CRD_PLURALS, key)) return { resource: KNOWN_CRD_PLURALS[key], source: 'known' };
   return { resource: guessResource(kind), source: 'guessed' };
 }
 

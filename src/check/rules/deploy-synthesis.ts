@@ -3,17 +3,32 @@ import { defineRule, RuleFinding } from '../rule';
 import { CYCLE_ERROR } from './dependency-cycles';
 
 /**
- * `CAP010`: a stack outside every capability (it belongs to no cloud assembly),
- * and aws-cdk synthesis errors other than cycles, with our advice where we have some.
+ * `CAP015`: an aws-cdk stack outside every capability (a plain `new Stack(app, ...)` under a `CapabilityApp`):
+ * it belongs to no cloud assembly and would not deploy. Checked at synth, as aws-cdk's `Stack` checks nothing
+ * of the kind when it is created.
+ */
+export const misplacedStacks = defineRule({
+  code: ViolationCode.MISPLACED_CONSTRUCT,
+  title: 'misplaced stacks',
+  explanation: "Each aws-cdk stack of a CapabilityApp deploys as part of a capability's cloud assembly; a stack outside every Capability belongs to none and would not be deployed.",
+  run: ({ facts }) => facts.stacks
+    .filter((s) => s.capability === undefined)
+    .map((s) => ({
+      message: `stack '${s.path}' is created outside any Capability, so it belongs to no cloud assembly and would not be deployed. `
+        + `Create it with a Capability, or a construct inside one, as scope (new Stack(capability, '${s.path.split('/').pop()}')), or keep it in a plain aws-cdk App.`,
+      paths: [s.path],
+    })),
+});
+
+/**
+ * `CAP010`: aws-cdk synthesis errors other than cycles, with our advice where we have some.
  */
 export const deploySynthesis = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'deploy synthesis',
   explanation: 'The aws-cdk stacks of every capability must synthesize into a cloud assembly; an error that no other rule reports (a failed aws-cdk validation or a synthesis error) refuses the composition.',
   run({ facts }) {
-    const found: RuleFinding[] = facts.stacks
-      .filter((s) => s.capability === undefined)
-      .map((s) => ({ message: `stack '${s.path}' is not inside a Capability, so it belongs to no cloud assembly. Create it with a Capability as scope.`, paths: [s.path] }));
+    const found: RuleFinding[] = [];
     const validated = new Set(facts.problems.validationErrors.map((v) => v.path));
     for (const { capability, error, refused } of facts.problems.synthesisErrors) {
       // this library's own refusal of the kind, as it named it (an aws-cdk-lib older than the peer range)
@@ -25,8 +40,11 @@ export const deploySynthesis = defineRule({
       if (onlyReportedValidations(error, validated)) continue; // construct-validation reports each, named by its construct
       if (resolvingReportedResource(error, validated)) continue;
       const where = `the stacks of capability '${capability}' could not be synthesized`;
-      let message = `${where}: ${error}`;
-      if (/cross stage boundaries/.test(error)) {
+      const crossEnvironment = crossEnvironmentFix(error.trim());
+      let message = `${where}: ${error.trim()}`;
+      if (crossEnvironment) {
+        message = `${where}: aws-cdk says "${error.trim()}" ${crossEnvironment}`;
+      } else if (/cross stage boundaries/.test(error)) {
         message = `${where}: ${error}. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability.`;
       } else if (/modified after the first synthesis/.test(error)) {
         message = `${where}: constructs were added after a previous synth of this app. Build the whole composition before the first synth, or build a new app.`;
@@ -36,6 +54,20 @@ export const deploySynthesis = defineRule({
     return found;
   },
 });
+
+/**
+ * The fix of aws-cdk's refusal of a reference between stacks of different environments (an
+ * environment-specific tenant that reads a value of its environment-agnostic base, or the reverse), naming the
+ * stacks aws-cdk names; undefined for another error.
+ */
+function crossEnvironmentFix(error: string): string | undefined {
+  const stacks = /^Stack "([^"]+)" cannot reference .* in stack "([^"]+)"\. Cross stack\/region references are only supported for stacks with an explicit region defined\.?$/s.exec(error);
+  const resource = /Cannot use resource '([^']+)' in a cross-environment fashion/.exec(error);
+  if (!stacks && !resource) return undefined;
+  const which = stacks ? `stack '${stacks[2]}' the same env as stack '${stacks[1]}'` : `the stack of '${resource![1]}' the same env as the stack that reads it`;
+  return `Give ${which} (env: { account, region }), so both deploy to one account and region; `
+    + 'or pass the value through an InterfaceContract (publish and consume) or an SSM parameter read by its name, not a token of the other stack.';
+}
 
 /**
  * True when an aws-cdk synthesis error is its construct validation

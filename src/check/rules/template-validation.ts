@@ -37,12 +37,20 @@ function templateFinding(f: TemplateFinding, severity: 'error' | 'warning'): Rul
   const how = severity === 'warning'
     ? `aws-cdk reports this as a warning; set the feature flag "${FLAG}" to true to make it an error`
     : `aws-cdk's template validator refuses it ("${FLAG}" is true)`;
-  // F0001: a template without resources, which CloudFormation refuses to deploy: there is no property to fix
-  const fix = f.rule === EMPTY_TEMPLATE ? `declare a resource in stack '${f.stack}' or drop the stack` : 'fix the property';
+  const paths = [f.stack, ...f.resources.flatMap((r) => (r.path ? [r.path] : []))];
+  // F0001: a template without resources, which CloudFormation refuses to deploy: no property to fix, no flag to turn
+  if (f.rule === EMPTY_TEMPLATE) {
+    return {
+      message: `stack '${f.stack}' declares no resource (the validator's ${f.rule}: ${f.description}), and CloudFormation refuses a template without one at deploy. `
+        + `Declare a resource in stack '${f.stack}', or drop the stack.`,
+      paths,
+      title: VALIDATOR_FINDING,
+    };
+  }
   return {
     message: `the template of stack '${f.stack}'${resources ? `, resource ${resources}` : ''}: ${f.rule} ${f.description}. ${how}; `
-      + `${fix}, or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.`,
-    paths: [f.stack, ...f.resources.flatMap((r) => (r.path ? [r.path] : []))],
+      + 'fix the property, or turn the validator off with CDK_VALIDATION=false or the CapabilityApp prop builtinCloudFormationValidation: false.',
+    paths,
     title: VALIDATOR_FINDING,
   };
 }
