@@ -50,6 +50,7 @@ import { serviceSpecValidity } from './rules/service-spec-validity';
 import { statusWrites } from './rules/status-writes';
 import { templateValidationErrors, templateValidationWarnings } from './rules/template-validation';
 import { unkeptHooks } from './rules/unkept-hooks';
+import { unknownFieldsRule } from './rules/unknown-fields';
 import { unsafeDeletions } from './rules/unsafe-deletions';
 
 /**
@@ -118,6 +119,7 @@ export const RULES: readonly Rule[] = [
   hookGenerateNames,
   hookDeletePolicyWarnings,
   scalarTypes,
+  unknownFieldsRule,
   quantityFormats,
   patchValues,
   podSpecValidity,

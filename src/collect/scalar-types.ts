@@ -52,6 +52,19 @@ export interface IntegerProblem {
   readonly decodeError: string;
 }
 
+/**
+ * A field of an object of a built-in kind that Kubernetes 1.30's schema does not have where it stands
+ * (`spec.replicaz`, a container's `imagePullPolcy`, `metadata.x`): a client-side apply or a create is refused
+ * with `strict decoding error: unknown field "spec.replicaz"`, a server-side apply with `.spec.replicaz: field
+ * not declared in schema`.
+ */
+export interface UnknownField {
+  /** The keys from the manifest's root to the field (list indexes as digits), the field's own name last. */
+  readonly at: readonly string[];
+  /** The struct that lacks it: its fields are the names a fix may mean. */
+  readonly struct: MapSpec;
+}
+
 /** The range of each Go integer type. */
 const INTEGER_RANGE: Readonly<Record<IntegerFormat, readonly [bigint, bigint]>> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -139,6 +152,27 @@ export function integerProblems(group: string, kind: string, manifest: unknown):
   return walked(group, kind, manifest).integers;
 }
 
+/**
+ * The fields of an object of a built-in kind that Kubernetes 1.30's schema does not have (`UnknownField`): a key
+ * of a struct that is neither one of its fields nor a key of a map. Not judged: what lies below an untyped or
+ * deduced field (a `RawExtension`), a field whose value is null, and the schema's other versions (the caller
+ * compares the object's `apiVersion` with `builtInVersion`). Found in the walk `scalarTypeProblems` makes.
+ *
+ * @returns the fields in the manifest's key order; none for a kind that is not built in
+ */
+export function unknownFields(group: string, kind: string, manifest: unknown): UnknownField[] {
+  return walked(group, kind, manifest).unknown;
+}
+
+/**
+ * The API version whose schema the walks read for a built-in kind (`v1` for `apps/Deployment`, `v2` for
+ * `autoscaling/HorizontalPodAutoscaler`), or undefined for a kind that is not built in.
+ */
+export function builtInVersion(group: string, kind: string): string | undefined {
+  const key = groupKind(group, kind);
+  return Object.hasOwn(K8S_1_30.kinds, key) ? K8S_1_30.kinds[key].split('.').slice(-2)[0] : undefined;
+}
+
 /** True for a kind Kubernetes 1.30 has built in (whose schema the walks of this module read). */
 export function isBuiltInKind(group: string, kind: string): boolean {
   return Object.hasOwn(K8S_1_30.kinds, groupKind(group, kind));
@@ -150,11 +184,11 @@ export function isBuiltInKind(group: string, kind: string): boolean {
  */
 const walks = new WeakMap<object, Walk>();
 /** The walk of a manifest that is not of a built-in kind, shared (its lists are never added to). */
-const NONE: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
+const NONE: Walk = { root: '', found: [], quantities: [], integers: [], unknown: [], at: [] };
 /** The walk of a manifest without problems, one shared per kind's type (its lists are never added to once a walk ends). */
 const CLEAN = new Map<string, Walk>();
 /** The walk in progress, reused: a manifest with problems keeps a copy of its lists. */
-const SCRATCH: Walk = { root: '', found: [], quantities: [], integers: [], at: [] };
+const SCRATCH: Walk = { root: '', found: [], quantities: [], integers: [], unknown: [], at: [] };
 
 function walked(group: string, kind: string, manifest: unknown): Walk {
   const key = groupKind(group, kind);
@@ -168,16 +202,20 @@ function walked(group: string, kind: string, manifest: unknown): Walk {
   if (walk.found.length > 0) walk.found.length = 0;
   if (walk.quantities.length > 0) walk.quantities.length = 0;
   if (walk.integers.length > 0) walk.integers.length = 0;
+  if (walk.unknown.length > 0) walk.unknown.length = 0;
   if (walk.at.length > 0) walk.at.length = 0;
   walkRef(walk, root, manifest, undefined, false);
-  // nearly every manifest is clean: one shared record of that, not four arrays kept per manifest
+  // nearly every manifest is clean: one shared record of that, not five arrays kept per manifest
   let stored: Walk;
-  if (walk.found.length === 0 && walk.quantities.length === 0 && walk.integers.length === 0) {
+  const none = walk.found.length === 0 && walk.quantities.length === 0 && walk.integers.length === 0 && walk.unknown.length === 0;
+  if (none) {
     let clean = CLEAN.get(root);
-    if (!clean) CLEAN.set(root, clean = { root, found: [], quantities: [], integers: [], at: [] });
+    if (!clean) CLEAN.set(root, clean = { root, found: [], quantities: [], integers: [], unknown: [], at: [] });
     stored = clean;
   } else {
-    stored = { root, found: walk.found.slice(), quantities: walk.quantities.slice(), integers: walk.integers.slice(), at: [] };
+    stored = {
+      root, found: walk.found.slice(), quantities: walk.quantities.slice(), integers: walk.integers.slice(), unknown: walk.unknown.slice(), at: [],
+    };
   }
   walks.set(manifest, stored);
   return stored;
@@ -190,6 +228,7 @@ interface Walk {
   readonly found: ScalarTypeProblem[];
   readonly quantities: QuantityProblem[];
   readonly integers: IntegerProblem[];
+  readonly unknown: UnknownField[];
   readonly at: string[];
 }
 
@@ -304,6 +343,8 @@ function walkRef(walk: Walk, ref: TypeRef, v: unknown, scalarKind: ScalarKind | 
       walk.at.push(name);
       walkRef(walk, spec.values, child, spec.scalar, spec.quantityValues === true);
       walk.at.pop();
+    } else {
+      walk.unknown.push({ at: [...walk.at, name], struct: spec });
     }
   }
 }
@@ -328,6 +369,8 @@ function walkMetadata(walk: Walk, meta: Record<string, unknown>): void {
       checkScalar(walk, scalars.kinds.get(name), meta[name], false);
       const integer = scalars.integers.get(name);
       if (integer !== undefined) checkInteger(walk, integer, meta[name]);
+    } else if (meta[name] !== null && meta[name] !== undefined) {
+      walk.unknown.push({ at: [...walk.at], struct: spec });
     }
     walk.at.pop();
   }
