@@ -1,7 +1,7 @@
-import { aws_lambda as lambda } from 'aws-cdk-lib';
+import { aws_lambda as lambda, Stack } from 'aws-cdk-lib';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { removeTempDirs, tempDir } from './util';
+import { removeTempDirs, siteOfNextLine, tempDir } from './util';
 import { Capability, CapabilityApp, CapabilityTesting, DeploymentAggregate, SharedBase } from '../src';
 
 afterAll(() => removeTempDirs());
@@ -128,5 +128,56 @@ describe('CapabilityApp.synthYaml', () => {
     charts(new Capability(app, 'shop'));
 
     expect(app.synthYaml()).toBe(plainCdk8s().app.synthYaml());
+  });
+});
+
+describe("a stack's addDependency on a chart", () => {
+  const FIX = 'Remove one of these dependencies (addDependency, or the reference that implies it).';
+  /** The CAP004 of a stack that depends on chart 'shop/Web' (or its ConfigMap): the call is named by the program's line. */
+  const cycle = (stack: string, target: string, site: string) =>
+    `CAP004 dependency cycle: shop (deployment time) => shop/${stack} => shop/Web => shop (deployment time) (shop/Web/Cm => shop (deployment time): deployment time before runtime; `
+    + `shop/${stack} => shop/Web: explicit 'shop/${stack}'.addDependency('${target}') at ${site}). ${FIX}`;
+
+  /** A capability 'shop' with a chart 'Web' holding a ConfigMap 'Cm'. */
+  function shop(): { app: CapabilityApp; cap: Capability; web: Chart; cm: ApiObject } {
+    const app = new CapabilityApp({ outdir: tempDir() });
+    const cap = new Capability(app, 'shop');
+    const web = new Chart(cap, 'Web');
+    const cm = new ApiObject(web, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: '1' } });
+    return { app, cap, web, cm };
+  }
+
+  test("a shared base's (deprecated) addDependency on a chart is the cycle base.node.addDependency(chart) is", () => {
+    const { app, cap, web } = shop();
+    const base = new SharedBase(cap, 'Base');
+    const site = siteOfNextLine();
+    base.addDependency(web as unknown as Stack);
+
+    const result = CapabilityTesting.synth(app);
+
+    expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([cycle('Base', 'shop/Web', site)]);
+  });
+
+  test("a plain aws-cdk stack's addDependency, and addStackDependency on an object of a chart, are refused alike", () => {
+    const { app, cap, cm } = shop();
+    const plain = new Stack(cap, 'Plain');
+    const site = siteOfNextLine();
+    plain.addStackDependency(cm as unknown as Stack);
+
+    const result = CapabilityTesting.synth(app);
+
+    expect(result.violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      'CAP004 dependency cycle: shop/Web/Cm => shop (deployment time) => shop/Plain => shop/Web/Cm (shop/Web/Cm => shop (deployment time): deployment time before runtime; '
+      + `shop/Plain => shop/Web/Cm: explicit 'shop/Plain'.addDependency('shop/Web/Cm') at ${site}). ${FIX}`,
+    ]);
+  });
+
+  test("a plain stack's deprecated addDependency is named by the program's line, not aws-cdk's", () => {
+    const { app, cap, web } = shop();
+    const plain = new Stack(cap, 'Plain');
+    const site = siteOfNextLine();
+    plain.addDependency(web as unknown as Stack);
+
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`)).toEqual([cycle('Plain', 'shop/Web', site)]);
   });
 });
