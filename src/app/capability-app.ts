@@ -5,6 +5,7 @@ import { IConstruct } from 'constructs';
 import { awsCdkCliOutdir, awsCdkCliOutdirProblem, copyAssemblyForAwsCdkCli } from './aws-cdk-cli';
 import { awsCdkContext } from './aws-context';
 import { Cdk8sCliMode, cdk8sCliMode, leaveOutdirAbsent, stdoutTree } from './cdk8s-cli';
+import { chartDependenciesOnly, renderChartsWithChartDependenciesOnly } from './chart-synth';
 import { isShortSynth } from './short-synth';
 import { synthesize, SynthesisResult } from './synthesize';
 import { CompositionError, formatFindings } from '../check/composition-error';
@@ -171,6 +172,8 @@ export class CapabilityApp extends App {
     recordIncludedFiles();
     // A cycle message names who made each explicit dependency: a library for its own construct, or the program's line.
     recordDependencyCalls(this);
+    // cdk8s' Testing.synth(chart) (chart.toJson()) renders a chart as cdk8s does, though stacks beside it hold dependencies.
+    renderChartsWithChartDependenciesOnly();
     this.lockFile = props.lockFile !== undefined ? path.resolve(props.lockFile) : defaultLockFile();
     this.gitops = props.gitops;
     if (props.enforce !== undefined) this.enforce = props.enforce;
@@ -201,6 +204,15 @@ export class CapabilityApp extends App {
       refreshBeforeSynth();
       this.synthOnce(constructs);
     }
+  }
+
+  /**
+   * The YAML of every chart, as cdk8s' `App.synthYaml` gives it (no checks, no stacks: `CapabilityTesting.synth`
+   * checks the composition). The dependencies of the constructs of stacks (an aws-cdk Lambda on its role), and any
+   * between a stack and a chart, are left out of cdk8s' ordering of the charts, which finds no chart for them.
+   */
+  public synthYaml(): string {
+    return chartDependenciesOnly(this, () => super.synthYaml());
   }
 
   private synthOnce(constructs: readonly IConstruct[]): void {

@@ -69,6 +69,16 @@ export function recordStackDependencyCalls(): void {
   // an aws-cdk-lib older than the peer range has none: CapabilityStack refuses the call (CAP010), naming the version
   if (typeof original !== 'function') return;
   proto.addStackDependency = function addStackDependency(this: Stack, target: Stack, reason?: string) {
+    // a chart (or an object of one), passed from JavaScript or with a cast: aws-cdk finds no stack in it and drops
+    // the call; as the dependency of the stack's node on it, it is the cycle it makes (runtime deploys after stacks)
+    if (isUnderChart(target) && !awsCdk().Stack.isStack(target)) {
+      // named by the program's line, past aws-cdk's deprecated addDependency
+      let byHost = calls.get(this);
+      if (!byHost) calls.set(this, (byHost = new Map()));
+      if (!byHost.has(target)) byHost.set(target, lazyCall(captureStack(addStackDependency, FRAMES), skipsStackFrame));
+      this.node.addDependency(target);
+      return;
+    }
     let byTarget = stackCalls.get(this);
     if (packageOwn > 0) {
       let own = packageDependencies.get(this);
@@ -81,6 +91,12 @@ export function recordStackDependencyCalls(): void {
     }
     return original.call(this, target, reason);
   };
+}
+
+/** True when `c` is a construct under a cdk8s chart (or a chart): from JavaScript, `c` may be anything. */
+function isUnderChart(c: unknown): c is IConstruct {
+  for (let x = c as IConstruct | undefined; x && typeof x === 'object' && x.node; x = x.node.scope) if (Chart.isChart(x)) return true;
+  return false;
 }
 
 /**
