@@ -106,20 +106,27 @@ function validateAgreement(
       const depends = [own ? cAt : podProfileAt];
       const field = [...manifestAt, APPARMOR_PREFIX + c.name];
       const mismatch = (which: 'type' | 'localhostProfile', what: string): PodSpecError => ({ at: [...cAt, which], field, type: 'Forbidden', detail: `apparmor ${what} in annotation and field must match`, check: 'apparmor-annotation', depends });
-      switch (profile.type) {
-        case 'Unconfined':
-          if (annotation !== UNCONFINED) found.push(mismatch('type', 'type'));
-          break;
-        case 'RuntimeDefault':
-          if (annotation !== RUNTIME_DEFAULT) found.push(mismatch('type', 'type'));
-          break;
-        case 'Localhost':
-          if (!annotation.startsWith(LOCALHOST)) found.push(mismatch('type', 'type'));
-          else if (typeof profile.localhostProfile !== 'string' || annotation.slice(LOCALHOST.length) !== profile.localhostProfile) found.push(mismatch('localhostProfile', 'profile'));
-          break;
-        default:
-      }
+      const which = profileMismatch(annotation, profile, [RUNTIME_DEFAULT]);
+      if (which) found.push(mismatch(which, which === 'type' ? 'type' : 'profile'));
     });
+  }
+}
+
+/**
+ * Which part of a profile field (`{ type, localhostProfile }`) a deprecated annotation's value disagrees with, as the
+ * API server compares the two for AppArmor (`validateAppArmorAnnotationsAndFieldsMatchOnCreate`) and seccomp
+ * (`validateSeccompAnnotationsAndFieldsMatch`) alike: `type` when the annotation names another type
+ * (`runtimeDefault`: the values that mean RuntimeDefault), `localhostProfile` when it names another localhost profile;
+ * undefined when they agree, or the field's type is none of the three.
+ */
+export function profileMismatch(annotation: string, profile: Record<string, unknown>, runtimeDefault: readonly string[]): 'type' | 'localhostProfile' | undefined {
+  switch (profile.type) {
+    case 'Unconfined': return annotation === UNCONFINED ? undefined : 'type';
+    case 'RuntimeDefault': return runtimeDefault.includes(annotation) ? undefined : 'type';
+    case 'Localhost':
+      if (!annotation.startsWith(LOCALHOST)) return 'type';
+      return typeof profile.localhostProfile === 'string' && annotation.slice(LOCALHOST.length) === profile.localhostProfile ? undefined : 'localhostProfile';
+    default: return undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { podAnnotations } from './pod-spec-apparmor-annotations';
+import { podAnnotations, profileMismatch } from './pod-spec-apparmor-annotations';
 import type { PodSpecError, PodSpecPlace } from './pod-spec-errors';
 import { isMap } from '../../private/maps';
 
@@ -69,19 +69,8 @@ export function validateSeccompAnnotations(manifest: unknown, place: PodSpecPlac
 /** `validateSeccompAnnotationsAndFieldsMatch`. */
 function match(annotation: string, profile: Record<string, unknown>, at: readonly string[], field: readonly string[], found: PodSpecError[]): void {
   const mismatch = (which: 'type' | 'localhostProfile', what: string): PodSpecError => ({ at: [...at, which], field, type: 'Forbidden', detail: `seccomp ${what} in annotation and field must match`, check: 'seccomp-annotation', depends: [at] });
-  switch (profile.type) {
-    case 'Unconfined':
-      if (annotation !== 'unconfined') found.push(mismatch('type', 'type'));
-      break;
-    case 'RuntimeDefault':
-      if (annotation !== 'runtime/default' && annotation !== 'docker/default') found.push(mismatch('type', 'type'));
-      break;
-    case 'Localhost':
-      if (!annotation.startsWith(LOCALHOST)) found.push(mismatch('type', 'type'));
-      else if (typeof profile.localhostProfile !== 'string' || annotation.slice(LOCALHOST.length) !== profile.localhostProfile) found.push(mismatch('localhostProfile', 'profile'));
-      break;
-    default:
-  }
+  const which = profileMismatch(annotation, profile, ['runtime/default', 'docker/default']);
+  if (which) found.push(mismatch(which, which === 'type' ? 'type' : 'profile'));
 }
 
 /** The summary and fix of a seccomp annotation's error. */
