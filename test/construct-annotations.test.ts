@@ -38,8 +38,8 @@ describe('aws-cdk annotations', () => {
     new SharedBase(shop, 'Base');
     const bucket = new s3.Bucket(new DeploymentAggregate(shop, 'acme'), 'B');
 
-    // WHEN
-    Annotations.of(bucket).addError('tenant buckets are not allowed');
+    // WHEN (a sentence of its own: the message ends it once)
+    Annotations.of(bucket).addError('tenant buckets are not allowed.');
 
     // THEN
     expect(messages(CapabilityTesting.synth(app).violations)).toEqual([

@@ -43,7 +43,8 @@ function annotations(all: readonly ConstructAnnotation[] | undefined, level: Con
     const fix = level === 'error'
       ? 'Address its cause (for cdk-nag, fix the resource or add a NagSuppressions entry with a reason); cdk deploy refuses it as "Synthesis finished with errors".'
       : 'Address its cause, or acknowledge it with Annotations.of(construct).acknowledgeWarning(id).';
-    found.push({ message: `'${a.path}' has the aws-cdk ${level} annotation: ${a.message}. ${fix}`, paths: [a.path] });
+    // an annotation written as a sentence keeps one full stop
+    found.push({ message: `'${a.path}' has the aws-cdk ${level} annotation: ${a.message.replace(/\.+$/, '')}. ${fix}`, paths: [a.path] });
   }
   return found;
 }
