@@ -425,6 +425,47 @@ describe('CAP009: secrets are not published', () => {
     expect(summary(violations)).toEqual([secretPublished('tenantHeader', "secretAccessKey of 'cdn/Base/Key', which aws-cdk marks secret")]);
   });
 
+  /** GIVEN-side helper: a construct in `scope` whose one enumerable property counts its reads. */
+  function countingReads(scope: Construct): { reads: number } {
+    const counter = { reads: 0 };
+    Object.defineProperty(new Construct(scope, 'Watched'), 'watched', {
+      enumerable: true,
+      get: () => {
+        counter.reads++;
+        return 'plain';
+      },
+    });
+    return counter;
+  }
+
+  test('a publication of literals does not walk the constructs for the attributes aws-cdk marks secret', () => {
+    // GIVEN a contract published with a literal, and a construct whose one property counts its reads
+    const { app, limits, base } = limitsContract({ tier: Field.string() });
+    limits.publish(base, { tier: 'gold' });
+    const counter = countingReads(base);
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is accepted, and no one read the construct's property
+    expect(violations).toEqual([]);
+    expect(counter.reads).toBe(0);
+  });
+
+  test('a publication of a token walks the constructs for the attributes aws-cdk marks secret', () => {
+    // GIVEN a contract published with a token, and a construct whose one property counts its reads
+    const { app, limits, base } = limitsContract({ tier: Field.string() });
+    limits.publish(base, { tier: Fn.join('-', ['gold', base.stackName]) });
+    const counter = countingReads(base);
+
+    // WHEN synthesized
+    const { violations } = app.synthesize();
+
+    // THEN it is accepted, and the walk read the property once
+    expect(violations).toEqual([]);
+    expect(counter.reads).toBe(1);
+  });
+
   test('the L1 attribute CfnAccessKey.attrSecretAccessKey is refused as a secret attribute', () => {
     // GIVEN tenantHeader published as the SecretAccessKey attribute of a CfnAccessKey
     const { app, edge, base, distribution } = edgeComposition();

@@ -11,6 +11,7 @@ import type { InterfaceContract, Publication } from '../contract/interface-contr
 import { publishedSize } from '../contract/parameter-size';
 import { creationSite, installedPackage, InstalledPackage } from '../private/creation-site';
 import { shapeOf } from '../private/field-value';
+import { lazily } from '../private/lazy';
 import { RuntimeRouting } from '../routing/runtime-routing';
 import { TENANT_HEADER_FIELD, tenantHeaderOf } from '../routing/tenant-header';
 
@@ -51,7 +52,8 @@ export function collectContracts(
   indexOf: ReadonlyMap<ApiObject, number>,
   constructs: readonly IConstruct[] = [],
 ): ContractFact[] {
-  const secrets = contracts.some((c) => c.publications.length > 0) ? secretAttributes(constructs) : new Map();
+  // walked on first need: a published value that holds no token (a header name, a literal) never asks
+  const secrets = lazily(() => secretAttributes(constructs));
   return contracts.map((contract) => {
     const fields: Record<string, ContractFieldFact> = {};
     for (const [name, field] of Object.entries(contract.fields)) {
@@ -131,7 +133,12 @@ function parameterOf(p: Publication, parameter: ssm.StringParameter): PublishedP
   return { path: parameter.node.path, tier: typeof cfn.tier === 'string' ? cfn.tier : 'Standard', ...publishedSize(p.values) };
 }
 
-function publishedValues(values: Readonly<Record<string, unknown>>, stack: Stack, secrets: SecretAttributes): Record<string, PublishedValueFact> {
+/** What each published value is, and what makes it a secret; `secrets` is called only for a value that holds a token. */
+function publishedValues(
+  values: Readonly<Record<string, unknown>>,
+  stack: Stack,
+  secrets: () => SecretAttributes,
+): Record<string, PublishedValueFact> {
   const out: Record<string, PublishedValueFact> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
@@ -148,14 +155,14 @@ function publishedValues(values: Readonly<Record<string, unknown>>, stack: Stack
  * `noEcho`, an attribute aws-cdk marks secret (`AccessKey.secretAccessKey`,
  * also unwrapped), or a Secrets Manager or SecureString dynamic reference.
  */
-function secretSourceOf(value: unknown, stack: Stack, secrets: SecretAttributes): string | undefined {
+function secretSourceOf(value: unknown, stack: Stack, secrets: () => SecretAttributes): string | undefined {
   if (SecretValue.isSecretValue(value)) return 'a SecretValue';
   if (!Token.isUnresolved(value) && typeof value !== 'string') return undefined;
   let source: string | undefined;
   const resolved = visitTokens(value, stack, (t) => {
     if (source) return 'stop';
     if (SecretValue.isSecretValue(t)) source = 'a SecretValue';
-    else if (secrets.has(t)) source = secrets.get(t);
+    else if (secrets().has(t)) source = secrets().get(t);
     else if (Reference.isReference(t)) source = secretReferenceSource(t);
     return source ? 'stop' : 'descend';
   });
