@@ -149,6 +149,11 @@ export class DependencyGraph<T> {
 
   private computeSort(): SortResult {
     const n = this.values.length;
+    // the common graph, of hard edges alone: ordered in one pass, which a cycle leaves short (then found below)
+    if (this.softGroups.length === 0 && !this.edgeInferred.includes(true)) {
+      const sorted = this.ordered(n, this.edgeFrom, this.edgeTo, softFlags(this.edgeFrom.length, this.edgeFrom.length, this.edgeInStep));
+      if (sorted.order.length === n) return { ...sorted, cycles: [], cycleEdges: [], dropped: [] };
+    }
     const all = this.edgeFrom.map((_, e) => e);
     const hardEdges = all.filter((e) => !this.edgeInferred[e]);
     const hard = kahn(n, hardEdges.map((e) => this.edgeFrom[e]), hardEdges.map((e) => this.edgeTo[e]));
@@ -158,12 +163,18 @@ export class DependencyGraph<T> {
       return { order: [], topological: [], levels: new Int32Array(n), cycles, cycleEdges: found.map((c) => c.edges), dropped: [] };
     }
     const { kept, dropped } = this.keepInferred(n, hardEdges);
-    const extended = this.withSoftOrder(n, kept);
-    const total = extended.total;
+    const { total, from, to, soft } = this.withSoftOrder(n, kept);
+    return { ...this.ordered(total, from, to, soft), cycles: [], cycleEdges: [], dropped };
+  }
+
+  /**
+   * The order and levels over edges `from` -> `to` (`soft`: 1 for an edge that adds no level) between the nodes
+   * and, from `this.values.length` on, the virtual nodes up to `total`; on a cycle, the order is short of the nodes.
+   */
+  private ordered(total: number, from: readonly number[], to: readonly number[], soft: Uint8Array): Pick<SortResult, 'order' | 'topological' | 'levels'> {
+    const n = this.values.length;
     const weight = new Uint8Array(total);
     for (let i = 0; i < n; i++) weight[i] = this.weights[i];
-    const { from, to, soft } = extended;
-
     const out = csr(total, from, to);
     const indegree = new Int32Array(total);
     for (let e = 0; e < to.length; e++) indegree[to[e]]++;
@@ -182,7 +193,7 @@ export class DependencyGraph<T> {
         if (--indegree[v] === 0) heap.push(v, level[v]);
       }
     }
-    return { order, topological: order, levels: level.slice(0, n), cycles: [], cycleEdges: [], dropped };
+    return { order, topological: order, levels: level.slice(0, n) };
   }
 
   /**
@@ -242,6 +253,9 @@ export class DependencyGraph<T> {
     const to = kept.map((e) => this.edgeTo[e]);
     const inStep = kept.map((e) => this.edgeInStep[e]);
     const hardCount = from.length;
+    // what is kept closes no cycle (the hard edges were checked, each inferred one kept closes none): with no soft
+    // group there is nothing more to check, and a synth's one run would walk every edge again in cold code
+    if (this.softGroups.length === 0) return { total: n, from, to, soft: softFlags(from.length, hardCount, inStep) };
     let total = n;
     const encodings = this.softGroups.map((g) => {
       const distinct = [...new Set(g.ranks)].sort((a, b) => a - b);
