@@ -87,7 +87,7 @@ const findingLines = (stdout: string) => stdout.split('\n').filter((l) => /^[a-z
 
 const FROM_ARGO_LOCK = "Audited as applied by argocd-controller: the lock records the release's output as written for Argo CD (gitops: GitOps.argoCd()). "
   + 'If something else applied it, pass --applied-by with its field manager (--applied-by cdk-capability for cdk-capability apply).';
-const FROM_FLUX_LOCK = "Audited as applied by kustomize-controller: the lock records the release's output as written for Flux (gitops: GitOps.flux()). "
+const FROM_FLUX_LOCK = "Audited as applied by kustomize-controller: the lock records the release's output as written for Flux (gitops: GitOps.flux({ sourceRef })). "
   + 'If something else applied it, pass --applied-by with its field manager (--applied-by cdk-capability for cdk-capability apply).';
 
 /** kustomize-controller's bookkeeping labels, as a finding lists them after data.tenant. */
@@ -159,7 +159,7 @@ describe('the applier, from the lock when --applied-by is not given', () => {
 describe('--applied-by naming another engine than the lock\'s', () => {
   const CONFLICT = "Audited as applied by kustomize-controller (--applied-by kustomize-controller), but the lock records the release's output as written for Argo CD, which applies it as argocd-controller: "
     + 'the flag wins. If Argo CD applied this release, audit without --applied-by; if kustomize-controller did, this lock is not the one of the release applied: '
-    + "give that release's lock with --lock, or synthesize the release for the applier it has (gitops: GitOps.flux()) and commit its lock.";
+    + "give that release's lock with --lock, or synthesize the release for the applier it has (gitops: GitOps.flux({ sourceRef: { name: '<the GitRepository Flux reads the output from>' } })) and commit its lock.";
 
   test('the flag wins, and the report says the lock names Argo CD, with the fix', () => {
     const { code, stdout } = audit(fluxOnly, argoLock, ['--applied-by', 'kustomize-controller']);

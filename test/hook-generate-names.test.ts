@@ -79,7 +79,7 @@ describe('an object with metadata.generateName and no name is CAP010, saying why
     // WHEN it is synthesized THEN it is refused
     expect(messages(app)).toEqual([
       "CAP010 invalid object: ConfigMap shop/(no name) declared by 'shop/Routing/Report' has metadata.generateName \"report-\" and no metadata.name, "
-      + 'but Flux (GitOps.flux()) applies objects by name and refuses one without: generateName names an object only when it is created (kubectl create). Set metadata.name (drop the JSON patch that removes it).',
+      + 'but Flux (GitOps.flux({ sourceRef })) applies objects by name and refuses one without: generateName names an object only when it is created (kubectl create). Set metadata.name (drop the JSON patch that removes it).',
     ]);
   });
 

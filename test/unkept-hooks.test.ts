@@ -88,9 +88,9 @@ describe('an object annotated as a hook, in output no applier of which runs hook
     // WHEN synthesized; THEN
     expect(messages(app)).toEqual([
       "CAP010 invalid object: Pod web-test-connection declared by 'shop/Routing/Web/web-test-connection-pod' has the annotation helm.sh/hook \"test\", "
-        + "but Flux (GitOps.flux()) runs no hooks: it would apply the object as an ordinary one, in the plan's order, at every apply. " + FIX_HELM,
+        + "but Flux (GitOps.flux({ sourceRef })) runs no hooks: it would apply the object as an ordinary one, in the plan's order, at every apply. " + FIX_HELM,
       "CAP010 invalid object: batch/Job web-migrate declared by 'shop/Routing/Web/web-migrate-job' has the annotation helm.sh/hook \"pre-install,pre-upgrade\", "
-        + "but Flux (GitOps.flux()) runs no hooks: it would apply the object as an ordinary one, in the plan's order, at every apply, "
+        + "but Flux (GitOps.flux({ sourceRef })) runs no hooks: it would apply the object as an ordinary one, in the plan's order, at every apply, "
         + 'and ignore its helm.sh/hook-delete-policy "hook-succeeded". ' + FIX_HELM,
     ]);
   });

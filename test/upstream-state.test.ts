@@ -14,7 +14,7 @@ import * as kplus from 'cdk8s-plus-30';
 import * as fc from 'fast-check';
 import {
   aspectApplicationList, aspectsScopeOf, cfnPropertiesOf, declaredPropertiesOf, elementTemplateOf, jsonPatchesOf, labelMapsOf, patchOperation,
-  plainRenderOf, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, watchCfnOptions,
+  plainRenderOf, rawOverridesOf, recordableRenderOf, renderWithoutPatches, setLabelMaps, UpstreamShapeError, validationsOf, watchCfnOptions,
 } from '../src/private/upstream-state';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf-8'));
@@ -396,5 +396,29 @@ describe('aws-cdk', () => {
     const r = bucket();
     Object.defineProperty(r, 'cfnOptions', { get: () => ({}) });
     expect(() => watchCfnOptions(r, () => undefined)).toThrow(/upstream seam 'watchCfnOptions'/);
+  });
+});
+
+describe('constructs', () => {
+  test("validationsOf: each addValidation's validation, in the order added; none before the first", () => {
+    // GIVEN a construct without validations, and one with two
+    const app = new App();
+    const plain = new Stack(app, 'Plain');
+    const checked = new Stack(app, 'Checked');
+    const first = { validate: () => ['first'] };
+    const second = { validate: () => [] };
+    checked.node.addValidation(first);
+    checked.node.addValidation(second);
+
+    // WHEN / THEN
+    expect(validationsOf(plain)).toEqual([]);
+    expect(validationsOf(checked)).toEqual([...(validationsOf(plain) ?? []), first, second]);
+    expect(validationsOf(checked)![0]).toBe(first);
+  });
+
+  test('validationsOf gives undefined when the private field is gone, so that the caller uses node.validate()', () => {
+    const stack = new Stack(new App(), 'S');
+    delete (stack.node as any)._validations;
+    expect(validationsOf(stack)).toBeUndefined();
   });
 });

@@ -180,7 +180,12 @@ function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly
       options: APPLY_OPTIONS,
     }).values;
   } catch (e) {
-    return usage(argsProblem(e as Error, Object.keys(APPLY_OPTIONS)));
+    const problem = argsProblem(e as Error, Object.keys(APPLY_OPTIONS));
+    // a CI step that asks apply for a document: it has none, and says where the documents are
+    const document = /^Unknown option '(--format|--format=.*|--json)'$/.test(problem)
+      ? `${problem}: apply prints what it runs as text, and has no --format or --json; cdk-capability plan --format json|sarif|github gives the plan's document, before apply`
+      : undefined;
+    return usage(document ?? problem);
   }
   if (values.help) {
     process.stdout.write(`${APPLY_USAGE}\n`);

@@ -16,8 +16,8 @@ export type CommandFailureKind = 'usage' | 'plan-file' | 'lock' | 'input';
 
 /** A command that failed on its own input, as every format reports it (a program's failure is a `ProgramFailure`). */
 export interface CommandFailure {
-  /** The command: `plan` or `audit`. */
-  readonly command: 'plan' | 'audit';
+  /** The command: `plan` or `audit`; undefined for the command line itself (no command, or one that is none). */
+  readonly command: 'plan' | 'audit' | undefined;
   /** What failed. */
   readonly kind: CommandFailureKind;
   /** The problem as stderr says it, one line per problem, without the `cdk-capability <command>: ` prefix and the usage. */
@@ -38,7 +38,12 @@ const WHAT: Readonly<Record<CommandFailureKind, string>> = {
 
 /** The title of a failure's annotation: `cdk-capability plan: usage error (not a composition violation)`. */
 export function commandFailureTitle(f: CommandFailure): string {
-  return `cdk-capability ${f.command}: ${WHAT[f.kind]}`;
+  return `${commandName(f)}: ${WHAT[f.kind]}`;
+}
+
+/** `cdk-capability plan`, or `cdk-capability` for the command line itself. */
+function commandName(f: CommandFailure): string {
+  return f.command === undefined ? 'cdk-capability' : `cdk-capability ${f.command}`;
 }
 
 /**
@@ -47,10 +52,13 @@ export function commandFailureTitle(f: CommandFailure): string {
  */
 export function commandFailureSummary(f: CommandFailure): string {
   const problem = f.message.split('\n').filter((l) => l.trim() !== '').join(' ');
+  if (f.kind === 'usage' && f.command === undefined) {
+    return `cdk-capability ran nothing: ${problem}. This is a usage error (how cdk-capability was called), not a composition violation, so it has no code; cdk-capability --help lists the commands.`;
+  }
   if (f.kind === 'usage') {
     return `cdk-capability ${f.command} ran nothing: ${problem}. This is a usage error (how ${f.command} was called), not a composition violation, so it has no code; cdk-capability ${f.command} --help lists the options.`;
   }
-  return `cdk-capability ${f.command} stopped on ${f.kind === 'input' ? '' : 'a '}${WHAT[f.kind]}: ${problem}`;
+  return `${commandName(f)} stopped on ${f.kind === 'input' ? '' : 'a '}${WHAT[f.kind]}: ${problem}`;
 }
 
 /** A format asked for, or the value of a `--format` that names none. */

@@ -66,6 +66,9 @@ const COMMANDS: readonly string[] = [
   ]),
 ];
 
+/** The commands, by name. */
+const COMMAND_NAMES: readonly string[] = ['plan', 'apply', 'audit'];
+
 /** The report formats of `plan --format` (text is the readable plan). */
 const FORMATS = REPORT_FORMATS;
 type Format = ReportFormat;
@@ -150,11 +153,7 @@ function runCommand(argv: string[]): number {
     process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
     return ExitCode.NO_CHANGES;
   }
-  if (command !== 'plan') {
-    const what = command === undefined ? 'no command given' : `unknown command '${command}'${didYouMean(command, ['plan', 'apply', 'audit'])}`;
-    process.stderr.write(`cdk-capability: ${what}. The commands:\n${COMMANDS.map((c) => `  ${c}\n`).join('')}Run cdk-capability <command> --help for its options.\n`);
-    return exitCode({ kind: 'failed' });
-  }
+  if (command !== 'plan') return unknownCommand(argv);
   // the format asked for, read before the strict parse, so that a command line it refuses is answered in it
   const asked = askedFormat(rest, Object.entries(PLAN_OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
   const usageError = (message: string, withUsage = false) => planUsageError(message, asked, withUsage);
@@ -268,6 +267,33 @@ function planUsageError(message: string, asked: AskedFormat, withUsage: boolean)
   if ('format' in asked) printFailureDocument({ command: 'plan', kind: 'usage', message }, asked.format);
   process.stderr.write(`cdk-capability plan: ${message}${asText}${withUsage ? `\n\n${USAGE}` : ''}\n`);
   return exitCode({ kind: 'failed' });
+}
+
+/**
+ * No command, or one that is not a command: named (with the command it most likely misspells), then each command
+ * with one line of usage, on stderr. When the command line asks for a document (`--format json|sarif|github`,
+ * `--json`, anywhere on it), that document of the usage error on stdout too, as plan's and audit's own usage errors
+ * are, so that CI reads one. An option given before the command is named as such. Exit code 1.
+ */
+function unknownCommand(argv: readonly string[]): number {
+  const [command] = argv;
+  const what = command === undefined
+    ? 'no command given'
+    : command.startsWith('-') ? optionFirst(argv) : `unknown command '${command}'${didYouMean(command, COMMAND_NAMES)}`;
+  const asked = askedFormat(argv, Object.entries(PLAN_OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
+  if ('format' in asked) printFailureDocument({ command: undefined, kind: 'usage', message: what }, asked.format);
+  process.stderr.write(`cdk-capability: ${what}. The commands:\n${COMMANDS.map((c) => `  ${c}\n`).join('')}Run cdk-capability <command> --help for its options.\n`);
+  return exitCode({ kind: 'failed' });
+}
+
+/**
+ * A command line that starts with an option: says that the command comes first, with the command line reordered
+ * when a command is on it further on (`--format json plan` is `plan --format json`).
+ */
+function optionFirst(argv: readonly string[]): string {
+  const at = argv.findIndex((a) => COMMAND_NAMES.includes(a));
+  const reordered = at < 0 ? '' : `: cdk-capability ${[argv[at], ...argv.slice(0, at), ...argv.slice(at + 1)].join(' ')}`;
+  return `no command given before '${argv[0]}': the command comes first, then its options${reordered}`;
 }
 
 /** The document of a command's own failure on stdout, in a format CI reads; nothing for text (stderr says it). */

@@ -67,9 +67,12 @@ export function previousApplierNotYet(manager: string, who: string, applier: str
     + `Not before: released now, ${its} would leave the object, as no other manager owns ${its}.`;
 }
 
+/** The call a program writes for Flux, as it must: `GitOps.flux` takes the source of the output (docs/gitops.md). */
+const FLUX_CALL = "GitOps.flux({ sourceRef: { name: '<the GitRepository Flux reads the output from>' } })";
+
 /** The field manager each GitOps engine of the lock (`LockedGitOps.engine`) applies a release under. */
 const ENGINE_MANAGER: Readonly<Record<'flux' | 'argocd', { readonly manager: string; readonly name: string; readonly gitops: string }>> = {
-  flux: { manager: 'kustomize-controller', name: 'Flux', gitops: 'GitOps.flux()' },
+  flux: { manager: 'kustomize-controller', name: 'Flux', gitops: 'GitOps.flux({ sourceRef })' },
   argocd: { manager: 'argocd-controller', name: 'Argo CD', gitops: 'GitOps.argoCd()' },
 };
 
@@ -120,6 +123,6 @@ export function auditApplier(flag: string | undefined, engine: 'flux' | 'argocd'
     source,
     note: `Audited as applied by ${flagged} (--applied-by ${flag}), but the lock records the release's output as written for ${locked.name}, which applies it as ${locked.manager}: `
       + `the flag wins. If ${locked.name} applied this release, audit without --applied-by; if ${flagged} did, this lock is not the one of the release applied: `
-      + `give that release's lock with --lock, or synthesize the release for the applier it has${manager !== undefined && engineOf(manager) !== undefined ? ` (gitops: ${engineOf(manager) === 'Flux' ? 'GitOps.flux()' : 'GitOps.argoCd()'})` : ' (without gitops)'} and commit its lock.`,
+      + `give that release's lock with --lock, or synthesize the release for the applier it has${manager !== undefined && engineOf(manager) !== undefined ? ` (gitops: ${engineOf(manager) === 'Flux' ? FLUX_CALL : 'GitOps.argoCd()'})` : ' (without gitops)'} and commit its lock.`,
   };
 }

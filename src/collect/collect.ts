@@ -9,7 +9,7 @@ import { DeploySynthesis, noDeployment } from './deploy-result';
 import type * as DeploySynthesisModule from './deploy-synthesis';
 import type * as DeployTimeValues from './deploy-time-values';
 import { droppedPatchValues } from './dropped-patch-values';
-import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, IncludedFile, ObjectFact, StackFact, StackRole } from './facts';
+import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, IncludedFile, ObjectFact, StackFact, StackRole, ValidationAuthor } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
 import type * as CloudFormationWrites from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
@@ -40,7 +40,8 @@ import { inConstruct } from '../private/guard';
 import { anyIncludedFile, includedFileOf } from '../private/included-files';
 import { lazily } from '../private/lazy';
 import { nonJsonPropertiesProblem } from '../private/non-json-values';
-import { hasJsonPatches, plainRenderer } from '../private/upstream-state';
+import { isOwnValidation } from '../private/own-validation';
+import { hasJsonPatches, plainRenderer, validationsOf } from '../private/upstream-state';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: what a composition does not use it does not load (issue 23) */
 /** The deploy side (aws-cdk-lib with it): loaded only for a composition that uses aws-cdk. */
@@ -83,7 +84,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
   const contracts: InterfaceContract<FieldMap>[] = [];
   // the Reference constructs, for the three collectors of what they declare: one pass over the tree, not three
   const declaredReferences: Reference[] = [];
-  const validationErrors: Array<{ path: string; error: string }> = [];
+  const validationErrors: Array<{ path: string; error: string; by?: ValidationAuthor }> = [];
 
   // indexed loops over the constructs, not `for...of`: V8 optimizes `collect` in a synth's one run, and each iterator
   // protocol's implicit try/finally made that compile cost more than the loops
@@ -96,7 +97,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
     else if (hasBrand(c, 'InterfaceContract')) contracts.push(c as InterfaceContract<FieldMap>);
     else if (Reference.isReference(c)) declaredReferences.push(c);
     const errors = validationErrorsOf(c);
-    for (let k = 0; k < errors.length; k++) validationErrors.push({ path: c.node.path, error: errors[k] });
+    for (let k = 0; k < errors.length; k++) validationErrors.push({ path: c.node.path, ...errors[k] });
     if (isCfnResource(c)) {
       // aws-cdk renders a raw resource's BigInt as {} without a word
       const error = nonJsonPropertiesProblem(c);
@@ -246,13 +247,48 @@ function collectDeployment(
   return deploy;
 }
 
-/** A construct's own validations (cdk8s and aws-cdk both register them); a validation that throws is one error. */
-function validationErrorsOf(c: IConstruct): string[] {
+/**
+ * A construct's own validations (cdk8s and aws-cdk both register them, and so do the program and this package); a
+ * validation that throws is one error. Each error of a validation that is not this package's own (`ownValidation`)
+ * says whose it is (`validationAuthor`).
+ */
+function validationErrorsOf(c: IConstruct): Array<{ error: string; by?: ValidationAuthor }> {
+  const validations = validationsOf(c);
+  if (validations === undefined) return runValidation(c.node).map((error) => ({ error }));
+  if (validations.length === 0) return [];
+  const found: Array<{ error: string; by?: ValidationAuthor }> = [];
+  for (const v of validations) {
+    const errors = runValidation(v);
+    if (errors.length === 0) continue;
+    const by = isOwnValidation(v) ? undefined : validationAuthor(c);
+    for (const error of errors) found.push(by ? { error, by } : { error });
+  }
+  return found;
+}
+
+/** A validation's errors; one that throws is one error, its message. */
+function runValidation(v: { validate(): string[] }): string[] {
   try {
-    return c.node.validate();
+    return v.validate();
   } catch (e) {
     return [errorMessage(e)];
   }
+}
+
+/** Every jsii library's classes carry their name under this symbol (aws-cdk-lib, cdk8s, cdk8s-plus, constructs). */
+const JSII_RTTI = Symbol.for('jsii.rtti');
+
+/**
+ * Whose a validation of `c` that is not this package's is: the program's when no class of a jsii construct
+ * library stands between `c`'s class and `Construct` (a plain `Construct`, or a class of the program's); else that
+ * library's class, by its jsii name.
+ */
+function validationAuthor(c: IConstruct): ValidationAuthor {
+  for (let ctor: unknown = c.constructor; typeof ctor === 'function' && ctor !== Object; ctor = Object.getPrototypeOf(ctor)) {
+    const fqn = (Object.getOwnPropertyDescriptor(ctor, JSII_RTTI)?.value as { fqn?: unknown } | undefined)?.fqn;
+    if (typeof fqn === 'string') return fqn === 'constructs.Construct' ? { kind: 'program' } : { kind: 'library', fqn };
+  }
+  return { kind: 'program' };
 }
 
 /** An object being collected, with its identity. */

@@ -498,10 +498,21 @@ export type GraphUnit =
   | { readonly kind: 'stack'; readonly index: number }
   | { readonly kind: 'object'; readonly index: number };
 
+/**
+ * Who wrote a validation that failed, when cdk-capability did not: `program`, on a construct whose class is the
+ * program's own (or a plain `Construct`): the validation, and its message, are the program's; `library`, on a
+ * construct of a construct library's class (`fqn`, its jsii name, such as `aws-cdk-lib.aws_s3.Bucket`): that
+ * library's validation, or one the program added to the construct with `node.addValidation`.
+ */
+export type ValidationAuthor = { readonly kind: 'program' } | { readonly kind: 'library'; readonly fqn: string };
+
 /** What went wrong while collecting, as plain records. */
 export interface CollectionProblems {
-  /** A construct's own validation (`node.validate()`) failed. */
-  readonly validationErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
+  /**
+   * A construct's own validation (`node.validate()`) failed. `by` says whose validation it was when it is not
+   * cdk-capability's own: the program's, or a construct library's (or one the program added to a construct of it).
+   */
+  readonly validationErrors: ReadonlyArray<{ readonly path: string; readonly error: string; readonly by?: ValidationAuthor }>;
   /** An object failed to render (`toJson()` threw). */
   readonly renderErrors: ReadonlyArray<{ readonly path: string; readonly error: string }>;
   /**

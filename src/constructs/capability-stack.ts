@@ -6,6 +6,7 @@ import { isStage } from '../private/aws-cdk';
 import { envProblems, invalidInput, propsObject, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { recordSelfDependency } from '../private/self-dependency';
 import { stackCycleRefusal } from '../private/stack-cycle-refusal';
 import { stackNameRefusal } from '../private/stack-name-refusal';
@@ -57,7 +58,7 @@ export abstract class CapabilityStack extends Stack {
     this.capability = Capability.of(this);
     // from JavaScript, anything: refused at synth (CAP010), naming what was given
     const problems = stackPropsProblems(props);
-    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
+    if (problems.length > 0) this.node.addValidation(ownValidation({ validate: () => problems }));
   }
 
   /**

@@ -11,6 +11,7 @@ import { withInheritedAspects } from '../private/inherited-aspects';
 import { envProblems, propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import type { GeneratedNames } from '../private/names';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { assemblyDirFor } from '../private/scratch';
 import { valueText } from '../private/value-text';
 import { recordAwsCdkWriteCalls } from '../private/write-calls';
@@ -101,12 +102,12 @@ export class Capability extends Stage {
     // from JavaScript, anything: aws-cdk reads a region of a string as none, and the stacks become environment-agnostic
     const wrongEnv = envProblems(propsObject(props).env);
     if (wrongEnv.length > 0) {
-      this.node.addValidation({ validate: () => wrongEnv });
+      this.node.addValidation(ownValidation({ validate: () => wrongEnv }));
     }
     const prefix: unknown = propsObject(props).prefixStackNames;
     // from JavaScript, anything: 'no' would prefix the stack names as true does
     if (prefix !== undefined && typeof prefix !== 'boolean') {
-      this.node.addValidation({ validate: () => [`'prefixStackNames' (${valueText(prefix)}) must be true or false`] });
+      this.node.addValidation(ownValidation({ validate: () => [`'prefixStackNames' (${valueText(prefix)}) must be true or false`] }));
     }
     // Each escape hatch and Tag of its stacks is a writer of its own, named by its call site.
     recordAwsCdkWriteCalls();

@@ -4,6 +4,7 @@ import { CapabilityStack, STACK_PROPS } from './capability-stack';
 import { brand, hasBrand } from '../private/brand';
 import { propsObject, refuseUnknownKeys } from '../private/invalid-input';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** Properties of a `DeploymentAggregate`. */
@@ -53,7 +54,7 @@ export class DeploymentAggregate extends CapabilityStack {
     const tenant: unknown = propsObject(props).tenant;
     this.tenant = (tenant as string | undefined) ?? id;
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
-      this.node.addValidation({ validate: () => [`'tenant' (${valueText(tenant)}) must be the tenant's name, a string that is not empty`] });
+      this.node.addValidation(ownValidation({ validate: () => [`'tenant' (${valueText(tenant)}) must be the tenant's name, a string that is not empty`] }));
     }
   }
 }

@@ -4,6 +4,7 @@ import { brand, hasBrand } from '../private/brand';
 import { DNS1123_LABEL } from '../private/dns-names';
 import { dnsLabelLike, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** An object by API version, kind, name and (for namespaced kinds) namespace. */
@@ -145,7 +146,7 @@ export class Reference extends Construct {
     // what is missing) and left out, so that no check reads it as it is
     const problems = referenceProblems(props);
     if (problems.length > 0) {
-      this.node.addValidation({ validate: () => problems });
+      this.node.addValidation(ownValidation({ validate: () => problems }));
       return;
     }
     this.external = props.external;
@@ -155,7 +156,7 @@ export class Reference extends Construct {
     if (this.byName) {
       const source = this.byName.source;
       // the source's ApiObject may be its default child, added after this declaration: looked up at synth
-      this.node.addValidation({ validate: () => (apiObjectOf(source) ? [] : [`'source' ('${source.node.path}') must be an ApiObject, or a construct whose default child is one`]) });
+      this.node.addValidation(ownValidation({ validate: () => (apiObjectOf(source) ? [] : [`'source' ('${source.node.path}') must be an ApiObject, or a construct whose default child is one`]) }));
     }
   }
 }

@@ -5,6 +5,7 @@ import { requireCapabilityId } from '../private/capability-id';
 import { propsObject } from '../private/invalid-input';
 import { outsideCapability } from '../private/misplaced';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** Properties of a runtime-only capability (`Capability` of `cdk-capability/runtime`). */
@@ -97,7 +98,7 @@ export function setUpCapability(capability: IConstruct, props: RuntimeCapability
   addressBelowCapabilities();
   // from JavaScript, anything: a description of another type would reach plan.json, which apply then refuses
   const problems = capabilityPropsProblems(props);
-  if (problems.length > 0) capability.node.addValidation({ validate: () => problems });
+  if (problems.length > 0) capability.node.addValidation(ownValidation({ validate: () => problems }));
   return propsObject(props).generatedNames ?? 'plain';
 }
 

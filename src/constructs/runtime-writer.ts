@@ -8,6 +8,7 @@ import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-synt
 import { refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { usernameProblem } from '../private/kubernetes-username';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** Properties of a `RuntimeWriter`. */
@@ -111,7 +112,7 @@ export class RuntimeWriter extends Construct {
       this.fields = [];
       this.identity = '';
       const problem = `its props (${valueText(props)}) must be an object such as { target: appDeployment, fields: ['spec.domains'], identity: 'system:serviceaccount:netop-system:netop' }`;
-      this.node.addValidation({ validate: () => [problem] });
+      this.node.addValidation(ownValidation({ validate: () => [problem] }));
       return;
     }
     const problems: string[] = [];
@@ -139,7 +140,7 @@ export class RuntimeWriter extends Construct {
       problems.push(`'manager' (${JSON.stringify(props.manager)}) is a field manager of cdk-capability's own (cdk-capability apply writes under "cdk-capability" and "cdk-capability:<writer>"; a RuntimeWriter without a manager is "cdk-capability-runtime:<its path>"): `
         + 'a release would take the controller\'s fields away. Give the manager the controller itself writes under, such as "network-operator", or leave it out');
     }
-    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
+    if (problems.length > 0) this.node.addValidation(ownValidation({ validate: () => problems }));
   }
 }
 
@@ -185,7 +186,7 @@ function checkFields(fields: unknown, problems: string[]): void {
       }
     } catch (e) {
       if (!(e instanceof FieldPathSyntaxError)) throw e;
-      problems.push(`${where} is not a field path: expected ${e.expected} ${e.where}. Write leaves as the ledger prints them, such as ${EXAMPLES}`);
+      problems.push(`${where} is not a field path: expected ${e.expected} ${e.where}. Write leaves as plan and the lock name them, such as ${EXAMPLES}`);
     }
   });
 }

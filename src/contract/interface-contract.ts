@@ -25,6 +25,7 @@ import { invalidInput, refuseUnknownKeys, requireChildId } from '../private/inva
 import { cdk8sPlus } from '../private/lazy';
 import { constructionRefusal } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { parameterNameProblem } from '../private/parameter-name';
 import { registerMember } from '../private/scope-members';
 import { majorOfVersion } from '../private/semver-version';
@@ -257,7 +258,7 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     // from JavaScript, anything: fields that are no map of Fields would reach the interface artifact as they are;
     // fields that are no map at all are none meanwhile, so that nothing reads them as a map
     this.fields = (problems.length > 0 && !isPlainMap(props.fields) ? {} : props.fields) as F;
-    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
+    if (problems.length > 0) this.node.addValidation(ownValidation({ validate: () => problems }));
     const major = majorOfVersion(props.version) ?? 0;
     const prefix = (typeof props.parameterPrefix === 'string' ? props.parameterPrefix : '/cdk-capability').replace(/\/+$/, '');
     this.contractName = typeof props.name === 'string' ? props.name : id;

@@ -4,6 +4,7 @@ import { hasBrand } from './brand';
 import { nonJsonIn } from './loose-values';
 import { nonJsonKind } from './manifest-walk';
 import { isPlainMap } from './maps';
+import { ownValidation } from './own-validation';
 import { cfnPropertiesOf } from './upstream-state';
 
 /** How a program wrote a value: the API and, when known, where (`file:line`). */
@@ -25,12 +26,12 @@ export function refuseNonJsonOverride(resource: CfnResource, call: ValueCall, pa
   // addPropertyOverride('Value') is addOverride('Properties.Value'): named as the program wrote it
   const written = call.api === 'addPropertyOverride' && path.startsWith('Properties.') ? path.slice('Properties.'.length) : path;
   const at = [written, ...found.path].join('.');
-  resource.node.addValidation({
+  resource.node.addValidation(ownValidation({
     // the recording wraps aws-cdk for its whole process: an app that is no CapabilityApp keeps aws-cdk's behaviour
     validate: () => (hasBrand(resource.node.root, 'CapabilityApp')
       ? [`${call.api}${call.site ? ` at ${call.site}` : ''} gives '${at}' ${found.kind}${lossOf(found.kind, 'override')}`]
       : []),
-  });
+  }));
 }
 
 /**

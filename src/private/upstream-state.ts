@@ -1,5 +1,5 @@
 import { ApiObject, ApiObjectMetadataDefinition, App, ImplicitTokenResolver, JsonPatch, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
-import type { IConstruct } from 'constructs';
+import type { IConstruct, IValidation } from 'constructs';
 import { appendAll } from './append';
 import { awsCdk } from './aws-cdk';
 
@@ -559,4 +559,18 @@ function plainText(x: unknown, ancestors: object[]): string | undefined {
   } finally {
     ancestors.pop();
   }
+}
+
+/**
+ * A construct's validations, each on its own (what `node.validate()` calls one after the other): read from
+ * constructs' private `_validations`; undefined when its shape is not the one
+ * known (constructs 10), so that the caller falls back to `node.validate()`.
+ */
+export function validationsOf(c: IConstruct): readonly IValidation[] | undefined {
+  const node = c.node as unknown as { _validations?: unknown };
+  // a field of every Node (constructs 10 declares it), undefined until the first addValidation
+  if (!('_validations' in node)) return undefined;
+  const validations = node._validations;
+  if (validations === undefined) return [];
+  return Array.isArray(validations) && validations.every((v) => typeof v?.validate === 'function') ? validations : undefined;
 }

@@ -10,6 +10,7 @@ import { brand, hasBrand } from '../private/brand';
 import { propsObject, refuseUnknownKeys, requireChildId } from '../private/invalid-input';
 import { requireCapability } from '../private/misplaced';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** Properties of a `RuntimeRouting`. */
@@ -89,8 +90,8 @@ export class RuntimeRouting extends Chart {
     this.gateway = propsObject(props).gateway;
     // from JavaScript, anything: refused at synth (CAP010), each naming the prop
     const problems = routingPropsProblems(props);
-    if (problems.length > 0) this.node.addValidation({ validate: () => problems });
-    this.node.addValidation({ validate: () => (this.tenantRoutes.length > 0 ? tenantHeaderProblems(this.capability) : []) });
+    if (problems.length > 0) this.node.addValidation(ownValidation({ validate: () => problems }));
+    this.node.addValidation(ownValidation({ validate: () => (this.tenantRoutes.length > 0 ? tenantHeaderProblems(this.capability) : []) }));
   }
 
   /**

@@ -9,6 +9,7 @@ import { DNS1123_LABEL } from '../private/dns-names';
 import { dnsLabelLike, invalidInput, refuseUnknownKeys } from '../private/invalid-input';
 import { istio } from '../private/lazy';
 import { keysOf } from '../private/near-miss';
+import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
 
 /** How tenant routes are rendered. */
@@ -224,7 +225,7 @@ export function addTenantRoute(
   const noGateway = context.style !== RouteStyle.ISTIO && !context.gateway
     ? ["Gateway API routes attach to a Gateway, but the RuntimeRouting has no 'gateway' prop. Set gateway: { name, namespace } or routeStyle: RouteStyle.ISTIO"]
     : [];
-  object.node.addValidation({ validate: () => [...noGateway, ...weightProblems(backend, options.weights)] });
+  object.node.addValidation(ownValidation({ validate: () => [...noGateway, ...weightProblems(backend, options.weights)] }));
   return object;
 }
 
@@ -381,9 +382,9 @@ function meshVirtualService(
   const routes = [route];
   const object = virtualService(scope, id, metadata, routes);
   const conflicts = services.filter((m) => m.hosts.some((h) => hosts.includes(h)));
-  object.node.addValidation({
+  object.node.addValidation(ownValidation({
     validate: () => conflicts.map((m) => `the mesh VirtualService routes hosts ${hosts.join(', ')}${metadata.namespace ? ` in namespace '${metadata.namespace}'` : ''}, and '${m.object.node.path}' routes ${m.hosts.join(', ')}${m.namespace ? ` in namespace '${m.namespace}'` : ''}: Istio applies one mesh VirtualService per host (istioctl IST0109). Give both routes the same 'hostnames' and 'namespace', so that they share one VirtualService, or route behind a gateway`),
-  });
+  }));
   services.push({ object, hosts, namespace: metadata.namespace, routes });
   return object;
 }

@@ -11,6 +11,11 @@ const FIX_CYCLE = 'Remove one of these dependencies (addDependency, or the refer
 /** How to break a cycle through a tenant aggregate's dependency on its shared base, which this package makes. */
 const FIX_SHARED_BASE = 'Remove the dependency of the shared base on the tenant aggregate.';
 
+/** How to break a cycle between stacks that aws-cdk reports in its own words. */
+const FIX_STACK_CYCLE = 'Its stacks depend on each other in a cycle, so none can deploy first: remove one of the dependencies it names '
+  + "(a stack's addDependency, or a reference from one stack to a value of the other, which makes one); "
+  + 'pass such a value through an InterfaceContract, or an SSM parameter read by its name, to keep it without the dependency.';
+
 /** aws-cdk's synthesis errors that are cycles between stacks. */
 export const CYCLE_ERROR = /cycl/i;
 
@@ -43,7 +48,7 @@ export const dependencyCycles = defineRule({
     for (const s of problems.synthesisErrors.filter((e) => CYCLE_ERROR.test(e.error))) {
       // a cycle the library named as aws-cdk added a stack dependency (for a cross-stack reference): as it named it
       if (s.refused?.code === ViolationCode.DEPENDENCY_CYCLE) found.push({ message: s.refused.message, paths: s.refused.paths });
-      else found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: ${s.error}`, paths: [s.capability] });
+      else found.push({ message: `the stacks of capability '${s.capability}' could not be synthesized: aws-cdk says "${withoutFinalPeriod(s.error.trim())}". ${FIX_STACK_CYCLE}`, paths: [s.capability] });
     }
     return found;
   },

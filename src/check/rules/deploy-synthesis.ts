@@ -1,6 +1,7 @@
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
 import { CYCLE_ERROR } from './dependency-cycles';
+import { withoutFinalPeriod } from './text';
 
 /**
  * `CAP015`: an aws-cdk stack outside every capability (a plain `new Stack(app, ...)` under a `CapabilityApp`):
@@ -48,12 +49,49 @@ export const deploySynthesis = defineRule({
         message = `${where}: ${error}. Each capability deploys on its own; share values between capabilities through an InterfaceContract, or put stacks that depend on each other in one capability.`;
       } else if (/modified after the first synthesis/.test(error)) {
         message = `${where}: constructs were added after a previous synth of this app. Build the whole composition before the first synth, or build a new app.`;
+      } else {
+        message = `${where}: aws-cdk says "${withoutFinalPeriod(shownError(error.trim()))}". ${awsCdkErrorFix(error.trim(), capability)}`;
       }
       found.push({ message, paths: [capability] });
     }
     return found;
   },
 });
+
+/** Where docs/errors.md lists the errors aws-cdk raises at synth that this package knows a fix for. */
+const SEE_DOCS = 'docs/errors.md, "CAP010 invalid object", lists the aws-cdk errors cdk-capability knows a fix for.';
+
+/**
+ * aws-cdk's text as a finding quotes it: a resource named by its logical id's token
+ * (`${Token[shop.Base.Loop.LogicalID.11]}`) named by its construct path instead, and a run of one repeated path
+ * segment (a value that holds itself: `/again/again/...`) said once, with its count.
+ */
+function shownError(error: string): string {
+  return error
+    .replace(/\$\{Token\[((?:[^\]]+?))\.LogicalID\.\d+\]\}/g, (_, dotted: string) => `<resource '${dotted.split('.').join('/')}'>`)
+    .replace(/((?:\/[^/\s]+))\1{2,}/g, (run: string, segment: string) => `${segment} (repeated ${run.length / segment.length} times)`);
+}
+
+/**
+ * The fix of an aws-cdk synthesis error that no other branch knows: what it is and what to change, by its kind (a
+ * value that holds itself, an L1's props of the wrong type, a value aws-cdk could not resolve), else where to look.
+ */
+function awsCdkErrorFix(error: string, capability: string): string {
+  if (/^Resolution error: Unable to resolve object tree with circular reference/.test(error)) {
+    return 'A value in the template holds itself (a map or list inside itself), which has no form in JSON: '
+      + 'give a copy of it without the key that holds it (in the props or the override of the resource it names).';
+  }
+  const props = /^Resolution error: Supplied properties not correct for "(\w+)Props"/.exec(error);
+  if (props) {
+    return `The props of a ${props[1]} (an L1 of aws-cdk-lib) are not of the types it takes: give each field it names a value of that type (as a string where it says "should be a string").`;
+  }
+  if (/^Resolution error:/.test(error)) {
+    return `aws-cdk could not resolve a value of the stacks of capability '${capability}' (a Lazy, a token or an override): fix the value it names, `
+      + `such as a Lazy whose produce function throws or returns nothing. ${SEE_DOCS}`;
+  }
+  return `This is aws-cdk's own error, which cdk-capability has no advice for: fix what it names in the stacks of capability '${capability}' `
+    + `(their constructs, props, overrides or tokens). ${SEE_DOCS}`;
+}
 
 /**
  * The fix of aws-cdk's refusal of a reference between stacks of different environments (an

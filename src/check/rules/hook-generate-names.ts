@@ -25,7 +25,7 @@ export const hookGenerateNames = defineRule({
     const has = `${object} has metadata.generateName ${JSON.stringify(generateName)} and no metadata.name`;
     const setName = 'Set metadata.name (drop the JSON patch that removes it)';
     if (gitops !== 'argocd') {
-      const applier = gitops === 'flux' ? 'Flux (GitOps.flux())' : 'kubectl (cdk-capability apply)';
+      const applier = gitops === 'flux' ? 'Flux (GitOps.flux({ sourceRef }))' : 'kubectl (cdk-capability apply)';
       return [{ message: `${has}, but ${applier} applies objects by name and refuses one without: generateName names an object only when it is created (kubectl create). ${setName}.`, paths: [o.declarer] }];
     }
     if (syncRole(o.manifest) !== 'hook') {

@@ -3,8 +3,11 @@ import { topologyOf } from '../../collect/topology/field-topology';
 import type { TypeRef, TypeSpec } from '../../collect/topology/field-topology';
 import { K8S_1_30 } from '../../collect/topology/k8s-1.30.generated';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
+import { SENSITIVE } from '../../release/lock';
+import { isSecretEnvName } from '../../release/sensitive-env';
 import { ViolationCode } from '../finding';
 import { defineRule, RuleFinding } from '../rule';
+import { secretShapesIn } from './possible-secrets';
 
 /**
  * `CAP010`: a value an object's JSON patch writes that its render loses (`droppedPatchValues` of collect): an
@@ -12,6 +15,8 @@ import { defineRule, RuleFinding } from '../rule';
  * itself after its patches, so a quantity or an int-or-string given as text is written as null and a key the
  * schema lacks is dropped, by cdk8s without a word. The message names the call, the field, the value, and two
  * ways that keep it: a `Contribution` (merged into the rendered object as written), or the class's own form.
+ * The value is quoted masked as `apply --dry-run` and the lock mask it (`maskedPatchValue`): a finding lands in CI
+ * logs, and a Secret's patched value, or one shaped like a secret, is no text for them.
  */
 export const patchValues = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -30,16 +35,46 @@ function finding(d: DroppedPatchValue, object: ObjectFact | undefined): RuleFind
   const topology = topologyOf(String(manifest?.apiVersion ?? ''), String(manifest?.kind ?? ''));
   const field = manifestPathText(d.at, manifest, topology);
   const who = `'${object?.declarer ?? d.path}'${d.call ? ` (${d.call})` : ''}`;
-  const text = JSON.stringify(d.value);
+  const shown = maskedPatchValue(d.value, isSecretValue(manifest, d.at));
+  const text = JSON.stringify(shown);
   const value = text.length > 60 ? `${text.slice(0, 57)}...` : text;
   const outcome = d.rendered === 'null' ? 'which the output has as null' : 'which the output leaves out';
-  const form = classForm(d, object);
+  // the class's form would quote the value again: none for a masked one
+  const form = text === JSON.stringify(d.value) ? classForm(d, object) : '';
   return {
     message: `${who} writes ${value} at '${field}', ${outcome}: its class, ${d.className}, serializes the object after its patches by its schema, `
       + "which drops a key it lacks and reads a Quantity or an IntOrString by its 'value' (text or a number there is lost). "
       + `Write the field with a Contribution (new Contribution(scope, id, { target, fields }): its fields are merged into the rendered object as written)${form}, or check the key's spelling.`,
     paths: [object?.declarer ?? d.path],
   };
+}
+
+/**
+ * True when a patch writes into a Secret's values (anywhere but its `metadata`: a misspelt `strinData` is still
+ * the Secret's bytes), or writes an environment variable named like a secret, where the lock masks every value.
+ */
+function isSecretValue(manifest: any, at: readonly string[]): boolean {
+  if (manifest?.apiVersion === 'v1' && manifest?.kind === 'Secret' && at[0] !== 'metadata') return true;
+  const n = at.length;
+  // `.../env/<i>` with the entry, or `.../env/<i>/value` with its text
+  const entryAt = at[n - 2] === 'env' ? at : at[n - 3] === 'env' && at[n - 1] === 'value' ? at.slice(0, -1) : undefined;
+  if (entryAt === undefined) return false;
+  let entry: any = manifest;
+  for (const key of entryAt) entry = entry?.[key];
+  return typeof entry?.name === 'string' && isSecretEnvName(entry.name);
+}
+
+/**
+ * A patch's value as a finding quotes it, masked as the lock and `apply --dry-run` mask values: every text and
+ * number `(sensitive)` when `sensitive`, else a text shaped like a secret (`secretShapesIn`) or a secret reference
+ * (`{{resolve:secretsmanager:`); keys and the rest as they are.
+ */
+export function maskedPatchValue(v: unknown, sensitive: boolean): unknown {
+  if (Array.isArray(v)) return v.map((x) => maskedPatchValue(x, sensitive));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedPatchValue(x, sensitive)]));
+  if (sensitive && (typeof v === 'string' || typeof v === 'number')) return SENSITIVE;
+  if (typeof v === 'string' && (/\{\{resolve:(secretsmanager|ssm-secure):/.test(v) || secretShapesIn(v).length > 0)) return SENSITIVE;
+  return v;
 }
 
 /** cdk8s-plus's generated classes: `k8s` of its index (`export * as k8s from './imports/k8s'`). */

@@ -16,7 +16,7 @@ export const unkeptHooks = defineRule({
   explanation: 'kubectl and Flux run no hooks: an object annotated as a Helm or Argo CD hook would be applied as an ordinary object at every apply, in the plan\'s order, its delete policy ignored (a chart\'s test Pod or pre-delete Job would run at install).',
   run: ({ facts, gitops }) => {
     if (gitops === 'argocd') return [];
-    const applier = gitops === 'flux' ? 'Flux (GitOps.flux())' : 'kubectl (cdk-capability apply)';
+    const applier = gitops === 'flux' ? 'Flux (GitOps.flux({ sourceRef }))' : 'kubectl (cdk-capability apply)';
     return facts.objects.flatMap((o) => {
       if (o.duplicateOf !== undefined) return [];
       return hookAnnotations(o.manifest).map((hook) => {
