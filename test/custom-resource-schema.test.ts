@@ -136,18 +136,18 @@ describe('what the API server does not refuse, or synth cannot see, is not judge
   };
 
   test('a required field with a default, unknown fields under preserve-unknown-fields, an embedded resource\'s metadata, a status a subresource resets', () => {
-    // GIVEN a Widget that is valid as the API server reads it (status is reset by the status subresource on a create)
+    // GIVEN a Widget that is valid as the API server reads it (status is reset by the status subresource on a create), but for name 7
     const { app, chart } = routing();
     new ApiObject(chart, 'Crd', widgetCrd(schema, { subresources: { status: {} } }));
     new ApiObject(chart, 'W', {
       apiVersion: 'example.com/v1',
       kind: 'Widget',
       metadata: { name: 'w' },
-      spec: { values: { anything: { at: ['all'] } }, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: {} } },
+      spec: { name: 7, values: { anything: { at: ['all'] } }, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: {} } },
       status: { ready: 'yes', other: 1 },
     });
-    // THEN nothing is refused
-    expect(crdMessages(app)).toEqual([]);
+    // THEN only name is refused
+    expect(crdMessages(app).map((m) => m.split(' of ')[0])).toEqual(["CAP010 invalid object: 'spec.name' (7)"]);
   });
 
   test('without the status subresource, the same status is judged', () => {
@@ -167,10 +167,14 @@ describe('what the API server does not refuse, or synth cannot see, is not judge
     expect(crdMessages(app).map((m) => m.split(' of ')[0])).toEqual(["CAP010 invalid object: 'spec.name' (7)"]);
   });
 
-  test('without its CRD in the composition, a custom resource is not judged', () => {
-    const { app, chart } = routing();
-    new ApiObject(chart, 'W', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { nonsense: true } });
-    expect(crdMessages(app)).toEqual([]);
+  test('without its CRD in the composition, a custom resource is not judged; with it, the same object is', () => {
+    const synth = (withCrd: boolean) => {
+      const { app, chart } = routing();
+      if (withCrd) new ApiObject(chart, 'Crd', widgetCrd(schema));
+      new ApiObject(chart, 'W', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { nonsense: true } });
+      return crdMessages(app).map((m) => m.split(' of ')[0]);
+    };
+    expect([synth(false), synth(true)]).toEqual([[], ["CAP010 invalid object: 'spec.nonsense'"]]);
   });
 });
 
