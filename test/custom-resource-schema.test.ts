@@ -115,6 +115,23 @@ describe('a custom resource that its CRD in the composition refuses is CAP010 at
   });
 });
 
+describe('the root metadata of a custom resource is ObjectMeta, whatever its CRD says', () => {
+  test('a key metadata.add puts in metadata itself, and a misspelt ObjectMeta field, are refused as for a built-in kind', () => {
+    // GIVEN a Widget with metadata.add('team', 'edge') and a misspelt finalizers
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Crd', widgetCrd({ type: 'object', properties: { metadata: { type: 'object', properties: { team: { type: 'string' } } } } }));
+    new ApiObject(chart, 'W', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', finalizer: ['x'] } as any }).metadata.add('team', 'edge');
+    // THEN both are refused, each with its fix
+    const head = (field: string) => `CAP010 invalid object: 'metadata.${field}' of example.com/Widget w declared by 'shop/Routing/W' is no field of its metadata, which the API server reads as `
+      + "Kubernetes 1.30's ObjectMeta whatever its CRD 'widgets.example.com' says; synth would write it and the API server refuses it at apply "
+      + `(server-side apply: 'field not declared in schema'; a create: 'strict decoding error: unknown field "metadata.${field}"').`;
+    expect(crdMessages(app)).toEqual([
+      `${head('finalizer')} Did you mean finalizers? Rename it to 'metadata.finalizers', or remove it.`,
+      `${head('team')} Remove it, or write it as a label or an annotation (metadata.addLabel("team", ...), metadata.addAnnotation("team", ...)): metadata.add puts a key in metadata itself.`,
+    ]);
+  });
+});
+
 describe('what the API server does not refuse, or synth cannot see, is not judged', () => {
   const schema = {
     type: 'object',

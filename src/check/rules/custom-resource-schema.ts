@@ -2,7 +2,7 @@ import { CustomResourceProblem, CustomResourceSchemas, CustomTypeProblem, Custom
 import type { ObjectFact } from '../../collect/facts';
 import { describeWriter } from '../../collect/ledger/writer';
 import { describeIdentity } from '../../collect/object-identity';
-import { isBuiltInKind } from '../../collect/scalar-types';
+import { customResourceMetadataFields, isBuiltInKind, UnknownField } from '../../collect/scalar-types';
 import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
@@ -10,7 +10,7 @@ import { ViolationCode } from '../finding';
 import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 import { fieldWriters } from './scalar-types';
-import { nearestName } from './unknown-fields';
+import { nearestField, nearestName } from './unknown-fields';
 import { fieldPathOf, unseenBy } from './unseen-fields';
 
 /**
@@ -19,7 +19,8 @@ import { fieldPathOf, unseenBy } from './unseen-fields';
  * (`CustomResourceSchemas.validate`): a field the schema does not declare (`spec.intervall` of a Flux
  * Kustomization), a value of another type (`replicas: "3"` for an `integer`), a `required` field left out, a value
  * outside an `enum`, a string, a number, a list or a map outside its `maxLength`, `minLength`, `pattern`,
- * `maximum`, `minimum`, `maxItems`, `minItems`, `maxProperties` or `minProperties`; and an `apiVersion` whose
+ * `maximum`, `minimum`, `maxItems`, `minItems`, `maxProperties` or `minProperties`; a key of the root `metadata`
+ * that ObjectMeta does not have (`metadata.add('team', 'edge')`); and an `apiVersion` whose
  * version the CRD does not serve. Synth would write it and the API server refuses it at apply, mid-release, in the
  * words each message quotes. Not judged: CEL rules (`x-kubernetes-validations`), a field a `RuntimeWriter` writes,
  * aws-cdk tokens, the unknown fields under `x-kubernetes-preserve-unknown-fields`; a fraction in an `integer` field
@@ -40,7 +41,8 @@ export const customResourceSchemas = defineRule({
       if (object.duplicateOf !== undefined || isBuiltInKind(group, kind)) return;
       schemas ??= CustomResourceSchemas.fromManifests(facts.objects.map((o) => o.manifest));
       const result = schemas.validate(group, kind, object.manifest);
-      if (!result || (result.problems.length === 0 && !result.unserved)) return;
+      const metadata = result && !result.unserved ? customResourceMetadataFields(object.manifest) : [];
+      if (!result || (result.problems.length === 0 && metadata.length === 0 && !result.unserved)) return;
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
       writersAt ??= fieldWriters(facts);
       const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
@@ -49,6 +51,7 @@ export const customResourceSchemas = defineRule({
         return;
       }
       const context: Context = { object, what, crd: result.crd, crds, writersAt, unseen: unseenBy(facts, index) };
+      for (const u of metadata) out.push(metadataFinding(context, u));
       for (const p of result.problems) {
         // a fraction in an integer field is the rule of scalar types' finding (its message names the rounding)
         if (p.problem === 'type' && p.expected === 'integer' && p.given === 'number') continue;
@@ -82,6 +85,22 @@ function unservedFinding(object: ObjectFact, what: string, crd: string, unserved
       + `(no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}). ${fix}`,
     paths: [object.declarer],
     field: objectField(object, ['apiVersion']),
+  };
+}
+
+/** A field of the root `metadata` that ObjectMeta does not have: a label or an annotation written with `metadata.add`, or a misspelling. */
+function metadataFinding(c: Context, u: UnknownField): RuleFinding {
+  const { object } = c;
+  const name = u.at[u.at.length - 1];
+  const near = nearestField(name, u.struct);
+  const fix = near !== undefined ? `Did you mean ${near}? Rename it to 'metadata.${near}', or remove it.`
+    : `Remove it, or write it as a label or an annotation (metadata.addLabel(${JSON.stringify(name)}, ...), metadata.addAnnotation(${JSON.stringify(name)}, ...)): metadata.add puts a key in metadata itself.`;
+  const field = u.at.join('.');
+  return {
+    message: `'${field}' of ${c.what} declared by '${object.declarer}' is no field of its metadata, which the API server reads as Kubernetes 1.30's ObjectMeta whatever its CRD '${c.crd}' says; `
+      + `synth would write it and the API server refuses it at apply (server-side apply: 'field not declared in schema'; a create: 'strict decoding error: unknown field ${JSON.stringify(field)}'). ${fix}`,
+    paths: [object.declarer],
+    field: objectField(object, [...u.at]),
   };
 }
 
