@@ -307,7 +307,7 @@ describe('numbers in the integer fields of a CRD in the composition', () => {
     return (validate.errors ?? []).filter((e) => e.keyword === 'type' && e.params.type === 'integer').map((e) => e.instancePath.split('/').slice(1));
   };
 
-  test('a fraction in a property, in an array element\'s property and in a map\'s value is CAP010 with the API server\'s words; a number field and an int-or-string are not judged', () => {
+  test('a fraction in a property, in an array element\'s property and in a map\'s value is CAP010 with the API server\'s words; a number field is not judged, an int-or-string\'s fraction is a type error', () => {
     // GIVEN fractions in the three integer fields, and in the number and int-or-string fields
     const w = widget();
     w.spec.size = 1.5;
@@ -326,6 +326,9 @@ describe('numbers in the integer fields of a CRD in the composition', () => {
         + 'the API server refuses 0.25 there (spec.limits.cpu: Invalid value: "number": spec.limits.cpu in body must be of type integer: "number"). Write 0, or round the value where it is computed (Math.round(...)).',
       "CAP010 invalid object: 'spec.parts[0].weight' (2.5) of example.com/Widget w declared by 'shop/Routing/Widget' must be an integer, as the schema of its CRD 'widgets.example.com' types it; "
         + 'the API server refuses 2.5 there (spec.parts[0].weight: Invalid value: "number": spec.parts[0].weight in body must be of type integer: "number"). Write 3, or round the value where it is computed (Math.round(...)).',
+      // the int-or-string's fraction is the API server's type error (the rule of custom resource schemas)
+      "CAP010 invalid object: 'spec.port' (80.5) of example.com/Widget w declared by 'shop/Routing/Widget' must be an integer or a string (an int-or-string), as the schema of its CRD 'widgets.example.com' types it; "
+        + 'the API server refuses a number there (spec.port: Invalid value: "number": spec.port in body must be of type integer,string: "number"). Write 81, or the string "80.5".',
       "CAP010 invalid object: 'spec.size' (1.5) of example.com/Widget w declared by 'shop/Routing/Widget' must be an integer, as the schema of its CRD 'widgets.example.com' types it; "
         + 'the API server refuses 1.5 there (spec.size: Invalid value: "number": spec.size in body must be of type integer: "number"). Write 2, or round the value where it is computed (Math.round(...)).',
     ]);

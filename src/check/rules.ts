@@ -81,6 +81,9 @@ const contractParameterSize = lazyRule(() => require('./rules/contract-parameter
 const contractShapes = lazyRule(() => require('./rules/contract-shapes').contractShapes, hasContracts);
 /** Compares this release's contracts with the locked ones: nothing to compare in a first release. */
 const interfaceCompatibility = lazyRule(() => require('./rules/interface-compatibility').interfaceCompatibility, ({ previous }) => previous !== undefined);
+/** Validates custom resources against their CRDs' schemas: nothing to validate in a composition without a CRD. */
+const customResourceSchemas = lazyRule(() => require('./rules/custom-resource-schema').customResourceSchemas,
+  ({ facts }) => facts.objects.some((o) => o.identity.kind === 'CustomResourceDefinition' && o.identity.group === 'apiextensions.k8s.io'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Every rule synth runs, by code. A new rule is one file in `rules/` and one line here. */
@@ -120,6 +123,7 @@ export const RULES: readonly Rule[] = [
   hookDeletePolicyWarnings,
   scalarTypes,
   unknownFieldsRule,
+  customResourceSchemas,
   quantityFormats,
   patchValues,
   podSpecValidity,

@@ -165,6 +165,21 @@ export function unknownFields(group: string, kind: string, manifest: unknown): U
 }
 
 /**
+ * The fields of a custom resource's root `metadata` that ObjectMeta does not have (`metadata.x` from
+ * `metadata.add('x', 'y')`): the API server reads a custom resource's `metadata` as ObjectMeta, whatever its CRD
+ * says, and refuses them as it refuses a built-in kind's. The fields the validity rule of names and labels checks
+ * are left out, as for a built-in kind. A walk of the `metadata` alone.
+ *
+ * @returns the fields in the manifest's key order; none when the manifest has no `metadata` map
+ */
+export function customResourceMetadataFields(manifest: unknown): UnknownField[] {
+  if (!isMap(manifest) || !isMap(manifest.metadata)) return [];
+  const walk: Walk = { root: '', found: [], quantities: [], integers: [], unknown: [], at: ['metadata'] };
+  walkMetadata(walk, manifest.metadata);
+  return walk.unknown;
+}
+
+/**
  * The API version whose schema the walks read for a built-in kind (`v1` for `apps/Deployment`, `v2` for
  * `autoscaling/HorizontalPodAutoscaler`), or undefined for a kind that is not built in.
  */

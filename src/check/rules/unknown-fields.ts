@@ -22,8 +22,9 @@ import { fieldPathOf } from './unseen-fields';
  * strict decoding error).
  *
  * Only the API version whose schema the table holds is judged (`apps/v1` Deployments, `autoscaling/v2`
- * HorizontalPodAutoscalers): an object of another version of the kind, a custom resource, and what lies below an
- * untyped field say nothing. One walk of each manifest, the one the rule of scalar types makes.
+ * HorizontalPodAutoscalers): an object of another version of the kind and what lies below an untyped field say
+ * nothing; a custom resource is judged against its CRD by the rule of custom resource schemas. One walk of each
+ * manifest, the one the rule of scalar types makes.
  */
 export const unknownFieldsRule = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -96,10 +97,21 @@ function list(names: readonly string[]): string {
  * (at least one, at most three). Ties go to the first in alphabetical order.
  */
 export function nearestField(name: string, struct: MapSpec): string | undefined {
+  return nearestName(name, known(struct));
+}
+
+/**
+ * The candidate nearest `name` by edit distance, letter case ignored, when one is near enough to be a misspelling
+ * (as `nearestField` finds a struct's field): at most a third of the name's letters apart (at least one, at most
+ * three). Ties go to the first of `candidates`.
+ *
+ * @param candidates the names a fix may mean, sorted
+ */
+export function nearestName(name: string, candidates: readonly string[]): string | undefined {
   const limit = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
   let best: string | undefined;
   let bestDistance = limit + 1;
-  for (const candidate of known(struct)) {
+  for (const candidate of candidates) {
     if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
     const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
