@@ -223,6 +223,12 @@ export interface ObjectWrites {
    * @default - no forced writer contests another
    */
   readonly forced?: readonly ForcedWrite[];
+  /**
+   * Whether one of `writes` removes its leaf (a JSON patch `remove`, a deletion override) rather than writing a
+   * value there: asked only of the write a finding is placed at, as telling reads the value written.
+   * @default - no write is known to remove its leaf
+   */
+  readonly removes?: (write: FieldWrite) => boolean;
 }
 
 /** A write of a forced writer (`force: true`) that another forced writer contests. */

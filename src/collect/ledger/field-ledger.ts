@@ -132,10 +132,18 @@ export class LedgerBuilder {
         writes,
         ...(defaults ? { defaults } : {}),
         ...(forced.length > 0 ? { forced } : {}),
+        // read lazily: a write's value is computed only for the write a finding is placed at
+        ...(o.values.size > 0 ? { removes: (w: FieldWrite) => removesLeaf(o.values.get(w)) } : {}),
       };
     });
     return { objects, overrides: this.overrides, handovers };
   }
+}
+
+/** True when a write's value, told when asked, is a removal of its leaf. */
+function removesLeaf(value: ValueOfWrite | undefined): boolean {
+  const written = value?.();
+  return written !== undefined && 'removes' in written;
 }
 
 /**
@@ -148,10 +156,7 @@ export class LedgerBuilder {
 function withoutRemovalsUnderRuntimeWriters(entry: Entry): FieldWrite[] {
   const { writes } = entry;
   if (!writes.some((w) => w.writer.kind === 'runtime')) return writes;
-  const removes = (w: FieldWrite) => {
-    const written = entry.values.get(w)?.();
-    return written !== undefined && 'removes' in written;
-  };
+  const removes = (w: FieldWrite) => removesLeaf(entry.values.get(w));
   const removals = writes.filter((w) => w.writer.kind !== 'runtime' && !w.presence && removes(w));
   if (removals.length === 0) return writes;
   const dropped = new Set<FieldWrite>();
