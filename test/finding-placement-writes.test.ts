@@ -1,10 +1,11 @@
 import * as fs from 'fs';
+import { Tags, aws_s3 as s3, aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject, Include, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { IConstruct } from 'constructs';
 import { appFolder, cli, cliInProcess, CliRun, readWorkflowCommand, RUN_TS } from './cifail-cli';
 import { HANG_GUARD_MS, removeTempDirs } from './util';
-import { Capability, CapabilityApp, Contribution, RuntimeRouting } from '../src';
+import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { placementOf } from '../src/check/finding';
 import { objectField, placeFinding } from '../src/check/placement';
 import { CapabilityTesting } from '../src/testing';
@@ -153,6 +154,28 @@ describe("a Contribution's write callback that sets fields directly is attribute
     expect(violation.message).toBe(`invalid object: 'metadata.labels.team' ("a b") of apps/Deployment routing-web-c802ecf1 declared by 'shop/Routing/Web' ${LABEL} `
       + "'metadata.labels.team' was written by the Contribution 'shop/Routing/Team', not by the props of 'shop/Routing/Web'.");
     expect(placementOf(violation)).toEqual({ field: 'metadata.labels.team', path: 'shop/Routing/Team', how: 'a Contribution (its write callback)' });
+  });
+});
+
+describe('a tag a Tags.of().add call wrote is placed at the call', () => {
+  const KEEP_OUT = 'would be written to the output in clear text. Keep secrets out of the composition: store them in AWS Secrets Manager or SSM SecureString '
+    + 'and read them at runtime (an ExternalSecret), or remove the value if it is not a secret.';
+
+  test('a tag in a list of tags (a bucket) and in a map of tags (an SSM parameter), nothing else writing them', () => {
+    // GIVEN a bucket and an SSM parameter of a shared base, and a tag of an access key id added to the base
+    const app = CapabilityTesting.app();
+    const base = new SharedBase(new Capability(app, 'shop'), 'Base');
+    new s3.CfnBucket(base, 'Bucket');
+    new ssm.CfnParameter(base, 'Key', { type: 'String', value: 'x' });
+    Tags.of(base).add('token', 'AKIAIOSFODNN7EXAMPLE');
+    // WHEN it is synthesized
+    const { warnings } = CapabilityTesting.synth(app);
+    // THEN each CAP012 names the Tags call, and is placed at it
+    const site = `${HERE}:${lineOf("Tags.of(base).add('token', 'AKIAIOSFODNN7EXAMPLE');")}`;
+    const tagged = (at: string, id: string) => `possible secret: an AWS access key id ("AKIA...MPLE") in Resources.${at} of the template of stack 'shop/Base' (from 'shop/Base/${id}') `
+      + `${KEEP_OUT} 'Tags.token' was written by 'shop/Base' (Tags.of().add at ${site}), not by the props of 'shop/Base/${id}'.`;
+    expect(warnings.map((w) => w.message)).toEqual([tagged('Bucket.Properties.Tags[0].Value', 'Bucket'), tagged('Key.Properties.Tags.token', 'Key')]);
+    expect(warnings.map(placementOf)).toEqual([1, 2].map(() => ({ field: 'Tags.token', path: 'shop/Base', how: 'Tags.of().add', site })));
   });
 });
 

@@ -112,7 +112,8 @@ function writesOf(facts: Facts, kind: 'k8s' | 'cfn', object: string): LedgerWrit
   let byObject = WRITES.get(facts);
   if (!byObject) {
     byObject = new Map();
-    for (const o of facts.ledger.objects) {
+    // the resources only Tags write besides their declarer are kept apart in the ledger, but placed alike
+    for (const o of [...facts.ledger.objects, ...(facts.ledger.tagged ?? [])]) {
       const key = `${o.kind}\u0000${o.label}`;
       const before = byObject.get(key);
       const removes = (w: FieldWrite) => o.removes?.(w) === true;
@@ -137,7 +138,19 @@ export function templateField(facts: Facts, stack: string, template: unknown, at
   const type = (template as { Resources?: Record<string, { Type?: unknown }> } | undefined)?.Resources?.[at[1]]?.Type;
   if (typeof type !== 'string' || !facts.resourceDeclarers[`${stack}\u0000${at[1]}`]) return undefined;
   const object = [`${type} ${declarer}/Resource`, `${type} ${declarer}`].find((label) => writesOf(facts, 'cfn', label).writes.length > 0);
-  return object === undefined ? undefined : { object, kind: 'cfn', declarer, paths: [at.slice(3)] };
+  return object === undefined ? undefined : { object, kind: 'cfn', declarer, paths: [tagPath(template, at) ?? at.slice(3)] };
+}
+
+/**
+ * A value in a resource's list of tags (`Tags[0].Value`) as the ledger names it, by its key (`Tags.<key>`), as Tags
+ * write each key; undefined for any other value.
+ */
+function tagPath(template: unknown, at: readonly string[]): FieldPath | undefined {
+  if (at[3] !== 'Tags' || at.length < 5 || !/^\d+$/.test(at[4])) return undefined;
+  const resource = (template as { Resources: Record<string, { Properties?: { Tags?: unknown } }> }).Resources[at[1]];
+  const tags = resource.Properties?.Tags;
+  const key = Array.isArray(tags) ? (tags[Number(at[4])] as { Key?: unknown } | undefined)?.Key : undefined;
+  return typeof key === 'string' ? ['Tags', key] : undefined;
 }
 
 /**

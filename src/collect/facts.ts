@@ -150,6 +150,13 @@ export interface FieldLedgerFacts {
   readonly overrides: readonly OverrideFact[];
   /** Leaves that one writer takes from another in this release (`force: true`, aws-cdk's tag layering). */
   readonly handovers: readonly HandoverFact[];
+  /**
+   * The resources whose only writes besides their declarer's are tag keys `Tags.of(scope).add` wrote and nothing
+   * else writes: those writes, kept out of `objects` (they contest nothing, and owners and the lock leave them to
+   * aws-cdk's tag manager), for a finding about such a tag to be placed at the Tags call.
+   * @default - none
+   */
+  readonly tagged?: readonly ObjectWrites[];
 }
 
 /**

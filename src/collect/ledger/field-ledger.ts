@@ -58,6 +58,7 @@ export class LedgerBuilder {
   private readonly objects = new Map<string, Entry>();
   private readonly overrides: OverrideFact[] = [];
   private readonly handovers: HandoverFact[] = [];
+  private readonly tags: ObjectWrites[] = [];
   /** The ids of the writers that take what they write from its owner (`force: true`). */
   private readonly forced = new Set<string>();
   /** The library defaults among the declarers' leaves, by object key. */
@@ -75,6 +76,14 @@ export class LedgerBuilder {
     entry.writes.push(recorded);
     if (value) entry.values.set(recorded, value);
     entry.index = undefined;
+  }
+
+  /**
+   * Records the tag keys of a resource that only Tags write, each by its Tag (`FieldLedgerFacts.tagged`): not among
+   * the writes, which they contest with nothing.
+   */
+  public tagged(object: LedgerObject, writes: readonly FieldWrite[]): void {
+    if (writes.length > 0) this.tags.push({ label: object.label, kind: object.kind, writes });
   }
 
   /** Records an escape hatch over its own object's rendered value (the declarer's, accepted). */
@@ -136,7 +145,7 @@ export class LedgerBuilder {
         ...(o.values.size > 0 ? { removes: (w: FieldWrite) => removesLeaf(o.values.get(w)) } : {}),
       };
     });
-    return { objects, overrides: this.overrides, handovers };
+    return { objects, overrides: this.overrides, handovers, ...(this.tags.length > 0 ? { tagged: this.tags } : {}) };
   }
 }
 
