@@ -184,7 +184,7 @@ describe('plan places these findings at the write in every format', () => {
   const MAIN = [
     "import { ApiObject, JsonPatch } from 'cdk8s';",
     "import * as kplus from 'cdk8s-plus-30';",
-    "import { Annotations, Aspects, IAspect, aws_s3 as s3 } from 'aws-cdk-lib';",
+    "import { Annotations, Aspects, IAspect, Tags, aws_s3 as s3 } from 'aws-cdk-lib';",
     "import { IConstruct } from 'constructs';",
     "import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from 'cdk-capability';",
     'const app = new CapabilityApp();',
@@ -200,6 +200,7 @@ describe('plan places these findings at the write in every format', () => {
     "new s3.Bucket(base, 'Bucket');", // line 16
     "class Policy implements IAspect { visit(n: IConstruct) { if (n instanceof s3.CfnBucket) Annotations.of(n).addError('buckets need encryption keys'); } }",
     'Aspects.of(app).add(new Policy());',
+    "Tags.of(base).add('token', 'AKIAIOSFODNN7EXAMPLE');", // line 19
     'app.synth();',
     '',
   ].join('\n');
@@ -209,11 +210,13 @@ describe('plan places these findings at the write in every format', () => {
     { code: 'CAP010', line: 10, column: 1, path: 'shop/Routing/Sidecar', wrote: { field: 'spec.template.spec.containers[name=side]', how: 'a Contribution (its fields)' } },
     { code: 'CAP010', line: 12, column: 1, path: 'shop/Routing/Web/Resource', wrote: { field: 'spec.template.spec.dnsConfig', how: 'addJsonPatch' } },
     { code: 'CAP018', line: 16, column: 1, path: 'shop/Base/Bucket/Resource' },
+    { code: 'CAP012', line: 19, column: 1, path: 'shop/Base', wrote: { field: 'Tags.token', how: 'Tags.of().add' } },
   ];
+  const TITLES: Readonly<Record<string, string>> = { CAP010: 'CAP010 invalid object', CAP012: 'CAP012 possible secret', CAP018: 'CAP018 construct error' };
   let runs: Record<'text' | 'json' | 'github', CliRun>;
 
   beforeAll(() => {
-    // GIVEN a Contribution's container without an image, a removed dnsConfig, a NaN annotation and an Aspect's error annotation
+    // GIVEN a Contribution's container without an image, a removed dnsConfig, a NaN annotation, an Aspect's error annotation, and a Tag of an access key id
     const dir = appFolder({ 'main.ts': MAIN });
     // WHEN plan runs in each format (text as the real command line)
     runs = {
@@ -234,7 +237,7 @@ describe('plan places these findings at the write in every format', () => {
     expect(after('CAP018 construct error:')).toBe("  'shop/Base/Bucket/Resource' created at main.ts:16:1");
   });
 
-  test('JSON: the location is the write (the annotated construct for CAP018)', () => {
+  test('JSON: the location is the write (the annotated construct for CAP018, the Tags call for a tag)', () => {
     const document = JSON.parse(runs.json.stdout);
     expect(document.findings.map((f: any) => ({ code: f.code, location: f.location, first: f.writers[0] }))).toEqual(PLACED.map((p) => ({
       code: p.code,
@@ -248,7 +251,7 @@ describe('plan places these findings at the write in every format', () => {
     expect(commands.map((c) => ({ file: c!.properties.file, line: c!.properties.line, title: c!.properties.title }))).toEqual(PLACED.map((p) => ({
       file: 'main.ts',
       line: String(p.line),
-      title: p.code === 'CAP010' ? 'CAP010 invalid object' : 'CAP018 construct error',
+      title: TITLES[p.code],
     })));
   });
 });
