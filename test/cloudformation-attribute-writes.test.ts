@@ -73,7 +73,8 @@ describe('an override that replaces what another writer overrode below it', () =
     // THEN
     expect(messages(app)).toEqual([
       `CAP002 field conflict: 'shop/Base/Bucket/Resource' (addOverride at ${at}) replaces the whole Properties of AWS::S3::Bucket shop/Base/Bucket/Resource, which drops VersioningConfiguration.Status, written by 'shop/Base/Team'. ` +
-        'Give each field one owner: override each property by its own path (addPropertyOverride) instead of the whole Properties, or leave them to one writer.',
+        'Give each field one owner: override each property by its own path (addPropertyOverride) instead of the whole Properties, or leave them to one writer ' +
+        `('shop/Base/Team' writes VersioningConfiguration.Status as a Contribution, in its fields; 'shop/Base/Bucket/Resource' sets the whole Properties through addOverride at ${at}).`,
     ]);
   });
 

@@ -162,7 +162,8 @@ describe('Kubernetes: a plain addJsonPatch', () => {
 
     // THEN
     expect(CapabilityTesting.synth(app).violations.map((v) => v.message)).toEqual([
-      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) replaces the map spec.timers of apps.example.com/ApplicationDeployment apps/app1, which drops spec.timers.rollout, written by 'cdn/Routing/Rollouts'. Give each field one owner: write the keys of spec.timers one by one instead of the whole map, or leave the map to one writer.`,
+      `field conflict: 'cdn/Routing/App1' (addJsonPatch at ${at}) replaces the map spec.timers of apps.example.com/ApplicationDeployment apps/app1, which drops spec.timers.rollout, written by 'cdn/Routing/Rollouts'. Give each field one owner: write the keys of spec.timers one by one instead of the whole map, or leave the map to one writer `
+        + `('cdn/Routing/Rollouts' writes spec.timers.rollout as a Contribution, in its patches; 'cdn/Routing/App1' sets the map spec.timers through addJsonPatch at ${at}).`,
     ]);
   });
 

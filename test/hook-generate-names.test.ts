@@ -106,8 +106,8 @@ describe('an object with metadata.generateName and no name is CAP010, saying why
     expect(messages(app)).toEqual([
       "CAP010 invalid object: 'metadata.name' (missing) of ConfigMap (no name) declared by 'shop/Routing/Settings' must be a DNS-1123 subdomain of at most 253 characters "
       + "(lowercase letters, digits, '-' and '.', each dot-separated part starting and ending with a letter or digit), but it is missing. Rename the object. "
-      // placed at the patch that removed it (a removal is a write of the field)
-      + "'metadata.name' was written by 'shop/Routing/Settings' (addJsonPatch at test/hook-generate-names.test.ts:103), not by the props of 'shop/Routing/Settings'.",
+      // placed at the patch that removed it, saying so
+      + "'metadata.name' was removed by 'shop/Routing/Settings' (addJsonPatch at test/hook-generate-names.test.ts:103).",
     ]);
   });
 });

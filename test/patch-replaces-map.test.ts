@@ -23,8 +23,10 @@ function setup() {
   return { app, routing };
 }
 
-const DROPS_A = "CAP002 field conflict: 'shop/Routing/Other' replaces the map data of ConfigMap cm, which drops data.a, written by 'shop/Routing/Cm'. "
-  + 'Give each field one owner: write the keys of data one by one instead of the whole map, or leave the map to one writer.';
+/** The CAP002 of a Contribution that replaced data, by its `prop` (`patches`, `write callback`), over the declarer's data.a. */
+const dropsA = (prop: string) => "CAP002 field conflict: 'shop/Routing/Other' replaces the map data of ConfigMap cm, which drops data.a, written by 'shop/Routing/Cm'. "
+  + 'Give each field one owner: write the keys of data one by one instead of the whole map, or leave the map to one writer '
+  + `('shop/Routing/Cm' declares data.a in its props or methods; 'shop/Routing/Other' sets the map data as a Contribution, in its ${prop}).`;
 
 describe('a Contribution patch that sets a whole map over a key the declarer wrote there is CAP002', () => {
   test('JsonPatch.replace of the map', () => {
@@ -34,7 +36,7 @@ describe('a Contribution patch that sets a whole map over a key the declarer wro
     new Contribution(routing, 'Other', { target: cm, patches: [JsonPatch.replace('/data', { c: '3' })] });
 
     // THEN both writers are named, and the map
-    expect(messages(app)).toEqual([DROPS_A]);
+    expect(messages(app)).toEqual([dropsA('patches')]);
   });
 
   test('JsonPatch.add of the map (add over an existing member replaces it)', () => {
@@ -42,7 +44,7 @@ describe('a Contribution patch that sets a whole map over a key the declarer wro
     const cm = configMap(routing);
     new Contribution(routing, 'Other', { target: cm, patches: [JsonPatch.add('/data', { c: '3' })] });
 
-    expect(messages(app)).toEqual([DROPS_A]);
+    expect(messages(app)).toEqual([dropsA('patches')]);
   });
 
   test('a write callback that adds the map with addJsonPatch', () => {
@@ -50,7 +52,7 @@ describe('a Contribution patch that sets a whole map over a key the declarer wro
     const cm = configMap(routing);
     new Contribution(routing, 'Other', { target: cm, write: (o) => o.addJsonPatch(JsonPatch.add('/data', { c: '3' })) });
 
-    expect(messages(app)).toEqual([DROPS_A]);
+    expect(messages(app)).toEqual([dropsA('write callback')]);
   });
 
   test('a replace with a map that keeps the declared key, with its value, and adds one: still CAP002', () => {
@@ -75,7 +77,9 @@ describe('a Contribution patch that sets a whole map over a key the declarer wro
 
     expect(messages(app)).toEqual([
       "CAP002 field conflict: 'shop/Routing/Other' replaces the map data of ConfigMap shop/orders-config, which drops data.LOG_LEVEL, "
-      + "written by 'shop/Routing/App/orders-config-configmap-shop'. Give each field one owner: write the keys of data one by one instead of the whole map, or leave the map to one writer.",
+      + "written by 'shop/Routing/App/orders-config-configmap-shop'. Give each field one owner: write the keys of data one by one instead of the whole map, or leave the map to one writer "
+      + "('shop/Routing/App/orders-config-configmap-shop' declares data.LOG_LEVEL in the file 'test/fixtures/adopt2/config.yaml' (read by an Include): drop the field from its document in that file; "
+      + "'shop/Routing/Other' sets the map data as a Contribution, in its patches).",
     ]);
   });
 
@@ -88,7 +92,9 @@ describe('a Contribution patch that sets a whole map over a key the declarer wro
     expect(messages(app)).toEqual([
       "CAP002 field conflict: 'shop/Routing/Other' replaces the map spec.template.metadata.labels of apps/Deployment routing-web-c802ecf1, "
       + 'which drops spec.template.metadata.labels["cdk8s.io/metadata.addr"], written by \'shop/Routing/Web\'. '
-      + 'Give each field one owner: write the keys of spec.template.metadata.labels one by one instead of the whole map, or leave the map to one writer.',
+      + 'Give each field one owner: write the keys of spec.template.metadata.labels one by one instead of the whole map, or leave the map to one writer '
+      + '(\'shop/Routing/Web\' declares spec.template.metadata.labels["cdk8s.io/metadata.addr"] in its props or methods; '
+      + '\'shop/Routing/Other\' sets the map spec.template.metadata.labels as a Contribution, in its write callback).',
     ]);
   });
 });

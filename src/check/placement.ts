@@ -1,5 +1,5 @@
 import type { Facts, FieldWrite, ObjectFact } from '../collect/facts';
-import { FieldPath, formatPath } from '../collect/ledger/field-path';
+import { FieldPath, formatPath, isElementKey } from '../collect/ledger/field-path';
 import { describeWriter, Writer, writerMethod } from '../collect/ledger/writer';
 import { describeIdentity } from '../collect/object-identity';
 import { fieldPathOf } from '../collect/runtime-writers';
@@ -71,32 +71,60 @@ export interface Placement {
   readonly how: string;
   /** Where the program made the call (`main.ts:42`, relative to the working directory), when the write is a call whose site is known. */
   readonly site?: string;
+  /**
+   * True when the write removed the field (a JSON patch `remove`, a deletion override) rather than writing a value.
+   * @default false
+   */
+  readonly removed?: boolean;
 }
 
 /** A placement, and what the finding's message adds for it: which write left the field, and that the declarer's props did not. */
 export interface PlacedWrite {
   /** Where the finding is placed. */
   readonly placement: Placement;
-  /** ` 'spec.template.spec.dnsPolicy' was written by 'web/Resource' (addJsonPatch at main.ts:12), not by the props of 'web'.` */
+  /**
+   * ` 'spec.template.spec.dnsPolicy' was written by 'web/Resource' (addJsonPatch at main.ts:12), not by the props of 'web'.`;
+   * for a removal, ` 'spec.template.spec.dnsConfig' was written by the props of 'web', then removed by 'web/Resource' (addJsonPatch at main.ts:12).`
+   */
   readonly sentence: string;
+  /** The write's writer. */
+  readonly writer: Writer;
+  /**
+   * True when the write removed the field (a JSON patch `remove`, a deletion override), which a message says as
+   * "removed by", not "written by".
+   * @default false
+   */
+  readonly removed?: boolean;
 }
 
-/** The writes of each object of the ledger, by kind and label, made once per facts. */
-const WRITES = new WeakMap<Facts, Map<string, readonly FieldWrite[]>>();
+/** The writes of one object of the ledger, and which of them remove their leaf. */
+interface LedgerWrites {
+  readonly writes: readonly FieldWrite[];
+  readonly removes: (write: FieldWrite) => boolean;
+}
 
-function writesOf(facts: Facts, kind: 'k8s' | 'cfn', object: string): readonly FieldWrite[] {
+const NONE: LedgerWrites = { writes: [], removes: () => false };
+
+/** The writes of each object of the ledger, by kind and label, made once per facts. */
+const WRITES = new WeakMap<Facts, Map<string, LedgerWrites>>();
+
+function writesOf(facts: Facts, kind: 'k8s' | 'cfn', object: string): LedgerWrites {
   let byObject = WRITES.get(facts);
   if (!byObject) {
     byObject = new Map();
-    for (const o of facts.ledger.objects) {
+    // the resources only Tags write besides their declarer are kept apart in the ledger, but placed alike
+    for (const o of [...facts.ledger.objects, ...(facts.ledger.tagged ?? [])]) {
       const key = `${o.kind}\u0000${o.label}`;
       const before = byObject.get(key);
+      const removes = (w: FieldWrite) => o.removes?.(w) === true;
       // one entry an object: its writes as the ledger holds them, not copied
-      byObject.set(key, before ? [...before, ...o.writes] : o.writes);
+      byObject.set(key, before
+        ? { writes: [...before.writes, ...o.writes], removes: (w) => before.removes(w) || removes(w) }
+        : { writes: o.writes, removes });
     }
     WRITES.set(facts, byObject);
   }
-  return byObject.get(`${kind}\u0000${object}`) ?? [];
+  return byObject.get(`${kind}\u0000${object}`) ?? NONE;
 }
 
 /**
@@ -109,30 +137,70 @@ export function templateField(facts: Facts, stack: string, template: unknown, at
   if (at[0] !== 'Resources' || at[2] !== 'Properties' || at.length < 4) return undefined;
   const type = (template as { Resources?: Record<string, { Type?: unknown }> } | undefined)?.Resources?.[at[1]]?.Type;
   if (typeof type !== 'string' || !facts.resourceDeclarers[`${stack}\u0000${at[1]}`]) return undefined;
-  const object = [`${type} ${declarer}/Resource`, `${type} ${declarer}`].find((label) => writesOf(facts, 'cfn', label).length > 0);
-  return object === undefined ? undefined : { object, kind: 'cfn', declarer, paths: [at.slice(3)] };
+  const object = [`${type} ${declarer}/Resource`, `${type} ${declarer}`].find((label) => writesOf(facts, 'cfn', label).writes.length > 0);
+  return object === undefined ? undefined : { object, kind: 'cfn', declarer, paths: [tagPath(template, at) ?? at.slice(3)] };
+}
+
+/**
+ * A value in a resource's list of tags (`Tags[0].Value`) as the ledger names it, by its key (`Tags.<key>`), as Tags
+ * write each key; undefined for any other value.
+ */
+function tagPath(template: unknown, at: readonly string[]): FieldPath | undefined {
+  if (at[3] !== 'Tags' || at.length < 5 || !/^\d+$/.test(at[4])) return undefined;
+  const resource = (template as { Resources: Record<string, { Properties?: { Tags?: unknown } }> }).Resources[at[1]];
+  const tags = resource.Properties?.Tags;
+  const key = Array.isArray(tags) ? (tags[Number(at[4])] as { Key?: unknown } | undefined)?.Key : undefined;
+  return typeof key === 'string' ? ['Tags', key] : undefined;
 }
 
 /**
  * Where a finding about `field` is placed, from the field ledger: the first of its paths that anything wrote (a
- * missing field's is the next, the field that asks for it), when none of the deploy-time writes of that path (at
- * it, below it, or of an ancestor written whole) is the declarer's: the last of them (a JSON patch, an override, a
- * Contribution, an aspect, a Tag), whose value the rule judged, as patches apply in order. Undefined when the
- * declarer wrote it, or nothing did: the finding stays at the declarer.
+ * missing field's is the next, the field that asks for it; a field missing from a list element, the element's
+ * writes), when none of the deploy-time writes of that path (at it, below it, or of an ancestor written whole) is
+ * the declarer's, or the last of them removed it: the last of them (a JSON patch, an override, a Contribution, an
+ * aspect, a Tag), whose value the rule judged, as patches apply in order. Undefined when the declarer wrote it, or
+ * nothing did: the finding stays at the declarer.
  */
 export function placeFinding(facts: Facts, field: FindingField): PlacedWrite | undefined {
-  const writes = writesOf(facts, field.kind, field.object);
-  if (writes.length === 0) return undefined;
+  const ledger = writesOf(facts, field.kind, field.object);
+  if (ledger.writes.length === 0) return undefined;
   for (const path of field.paths) {
-    const at = writes.filter((w) => w.writer.kind !== 'runtime' && (startsWith(w.path, path) || (!w.presence && startsWith(path, w.path))));
-    if (at.length === 0) continue;
-    if (at.some((w) => w.writer.kind === 'declaration' && w.writer.path === field.declarer)) return undefined;
-    const writer = at[at.length - 1].writer;
+    // a field missing from a list element another writer added (a container without its image): the element's writer
+    let at = path;
+    let written = writesAt(ledger.writes, path);
+    const element = written.length === 0 ? elementOf(path) : undefined;
+    if (element) [at, written] = [element, writesAt(ledger.writes, element)];
+    if (written.length === 0) continue;
+    const last = written[written.length - 1];
+    const removed = last.writer.kind !== 'declaration' && ledger.removes(last);
+    if (!removed && written.some((w) => w.writer.kind === 'declaration' && w.writer.path === field.declarer)) return undefined;
+    const writer = last.writer;
     const site = writer.site !== undefined ? { site: writer.site } : {};
-    const placement = { field: formatPath(path), path: writer.path, how: howWritten(writer), ...site };
-    return { placement, sentence: ` '${placement.field}' was written by ${writtenBy(writer)}, not by the props of '${field.declarer}'.` };
+    const placement = { field: formatPath(at), path: writer.path, how: howWritten(writer), ...site };
+    if (!removed) return { placement, writer, sentence: ` '${placement.field}' was written by ${writtenBy(writer)}, not by the props of '${field.declarer}'.` };
+    // what wrote it before the removal, when that is not the remover itself
+    const before = written.slice(0, -1).filter((w) => !ledger.removes(w) && w.writer.id !== writer.id).map((w) => w.writer);
+    const first = before.length === 0 ? '' : `was written by ${writersBefore(before, field.declarer)}, then `;
+    return { placement: { ...placement, removed: true }, writer, removed: true, sentence: ` '${placement.field}' ${first}was removed by ${writtenBy(writer)}.` };
   }
   return undefined;
+}
+
+/** The writes of `path`: at it, below it, or of an ancestor written whole, but for runtime writers'. */
+function writesAt(writes: readonly FieldWrite[], path: FieldPath): FieldWrite[] {
+  return writes.filter((w) => w.writer.kind !== 'runtime' && (startsWith(w.path, path) || (!w.presence && startsWith(path, w.path))));
+}
+
+/** The keyed list element a path is a field of, strictly below it (`containers[name=side]` of `containers[name=side].image`); undefined for none. */
+function elementOf(path: FieldPath): FieldPath | undefined {
+  for (let i = path.length - 2; i >= 0; i--) if (isElementKey(path[i])) return path.slice(0, i + 1);
+  return undefined;
+}
+
+/** The writers of a field before its removal, each once, in order: the declarer's as `the props of '<path>'`. */
+function writersBefore(writers: readonly Writer[], declarer: string): string {
+  const named = [...new Map(writers.map((w) => [w.id, w.kind === 'declaration' && w.path === declarer ? `the props of '${declarer}'` : writtenBy(w)])).values()];
+  return named.join(' and ');
 }
 
 /**

@@ -150,6 +150,13 @@ export interface FieldLedgerFacts {
   readonly overrides: readonly OverrideFact[];
   /** Leaves that one writer takes from another in this release (`force: true`, aws-cdk's tag layering). */
   readonly handovers: readonly HandoverFact[];
+  /**
+   * The resources whose only writes besides their declarer's are tag keys `Tags.of(scope).add` wrote and nothing
+   * else writes: those writes, kept out of `objects` (they contest nothing, and owners and the lock leave them to
+   * aws-cdk's tag manager), for a finding about such a tag to be placed at the Tags call.
+   * @default - none
+   */
+  readonly tagged?: readonly ObjectWrites[];
 }
 
 /**
@@ -223,6 +230,12 @@ export interface ObjectWrites {
    * @default - no forced writer contests another
    */
   readonly forced?: readonly ForcedWrite[];
+  /**
+   * Whether one of `writes` removes its leaf (a JSON patch `remove`, a deletion override) rather than writing a
+   * value there: asked only of the write a finding is placed at, as telling reads the value written.
+   * @default - no write is known to remove its leaf
+   */
+  readonly removes?: (write: FieldWrite) => boolean;
 }
 
 /** A write of a forced writer (`force: true`) that another forced writer contests. */

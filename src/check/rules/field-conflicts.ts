@@ -1,7 +1,7 @@
 import type { FieldWrite, ForcedWrite, IncludedFile, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
-import { describeWriter, Writer, WriterKind, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer, WriterKind, writerMethod, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
@@ -86,7 +86,7 @@ function conflictMessage(c: FieldConflict, files: IncludedFiles): string {
     calls.set(writer, (calls.get(writer) ?? 0) + 1);
   }
   const fields = listSome(c.fields);
-  if (c.replacing && calls.size === 2) return replacingMessage(c, c.replacing, fields);
+  if (c.replacing && calls.size === 2) return replacingMessage(c, c.replacing, fields, files);
   if (c.wholeTags) return wholeTagsMessage(c, c.wholeTags, calls);
   if (calls.size === 1) {
     const [[writer, times]] = calls;
@@ -110,8 +110,11 @@ function wholeTagsMessage(c: FieldConflict, whole: Writer, calls: ReadonlyMap<st
     + `${describeWriter(whole)} writes ${property} whole, as one list, over every tag another writer adds by key. Write each tag by its key instead: ${instead}.`;
 }
 
-/** The message of a conflict where one writer set a whole map (or the whole object) over what the other wrote in it. */
-function replacingMessage(c: FieldConflict, replacing: NonNullable<FieldConflict['replacing']>, fields: string): string {
+/**
+ * The message of a conflict where one writer set a whole map (or the whole object) over what the other wrote in it,
+ * saying how each wrote (its props, a Contribution's prop, the plain call and where) when the ledger knows.
+ */
+function replacingMessage(c: FieldConflict, replacing: NonNullable<FieldConflict['replacing']>, fields: string, files: IncludedFiles): string {
   const { writer, map, cfn } = replacing;
   const other = c.writers.find((w) => w !== writer)!;
   const [what, fix] = map.length > 0
@@ -119,7 +122,13 @@ function replacingMessage(c: FieldConflict, replacing: NonNullable<FieldConflict
     : cfn
       ? ['the whole Properties', 'override each property by its own path (addPropertyOverride) instead of the whole Properties, or leave them to one writer']
       : ['the whole object', 'write each field by its own path instead of the whole object'];
-  return `${describeWriter(writer)} replaces ${what} of ${c.object}, which drops ${fields}, written by ${describeWriter(other)}. Give each field one owner: ${fix}.`;
+  const way = (w: Writer) => wayOf(w, c.kinds.get(w.id) ?? new Set([w.kind]), files);
+  const [kept, replaced] = [way(other), way(writer)];
+  const who = (w: Writer) => (w.path === '' ? 'the app' : `'${w.path}'`);
+  // a plain call is named with its method and site already: the ways are told when one writer made no call (its props, a Contribution)
+  const told = writerMethod(other) !== undefined && writerMethod(writer) !== undefined;
+  const ways = kept && replaced && !told ? ` (${who(other)} ${kept.verb}s ${fields} ${kept.how}; ${who(writer)} sets ${what} ${replaced.how})` : '';
+  return `${describeWriter(writer)} replaces ${what} of ${c.object}, which drops ${fields}, written by ${describeWriter(other)}. Give each field one owner: ${fix}${ways}.`;
 }
 
 /**

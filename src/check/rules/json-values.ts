@@ -5,7 +5,9 @@ import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { walkManifest } from '../../private/manifest-walk';
 import { ViolationCode } from '../finding';
+import { objectField } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
+import { fieldPathOf } from './unseen-fields';
 
 /**
  * `CAP010`: a manifest holding a value that JSON and YAML have no form for: a
@@ -14,7 +16,8 @@ import { defineRule, RuleFinding } from '../rule';
  * sent to the API server cannot hold.
  * Refused at check, so no writer meets it; the first one of each object is
  * named, with its path as the field ledger names it (`manifestPathText`: an
- * element of a keyed list by its keys, `containers[name=web]`).
+ * element of a keyed list by its keys, `containers[name=web]`). A value another writer than the declarer's props
+ * wrote (a JSON patch, a Contribution) places the finding at that write (`placeFinding`).
  */
 export const jsonValues = defineRule({
   code: ViolationCode.INVALID_OBJECT,
@@ -35,6 +38,8 @@ function valueProblem(object: ObjectFact, crdsOf: () => CrdTopologies): RuleFind
   const what = describeIdentity({ ...object.identity, kind: object.identity.kind || '(no kind)', name: object.identity.name || '(no name)' });
   const topology = topologyOf(String(object.manifest?.apiVersion ?? ''), String(object.manifest?.kind ?? ''), crdsOf());
   const at = manifestPathText(found.path, object.manifest, topology);
+  // placed where the value was written, when a JSON patch or a Contribution wrote it, not the declarer's props
+  const about = objectField(object, fieldPathOf(found.path, object.manifest, topology));
   if (found.handle) {
     const { contract, field } = found.handle;
     return [{
@@ -42,6 +47,7 @@ function valueProblem(object: ObjectFact, crdsOf: () => CrdTopologies): RuleFind
         + 'a consumed field reaches a pod only as a container env entry that reads it from the Secret the contract binds. '
         + `Render it as one: env: [values.${field}.envVar()], or with cdk8s-plus envVariables: { NAME: values.${field}.envValue() }.`,
       paths: [object.declarer],
+      field: about,
     }];
   }
   // NaN and the infinities: YAML has .nan and .inf, JSON (what kubectl, Argo CD and Flux send the API server) has none
@@ -51,5 +57,6 @@ function valueProblem(object: ObjectFact, crdsOf: () => CrdTopologies): RuleFind
       ? `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON has no form for: cdk8s writes it as ${found.kind === 'NaN' ? '.nan' : found.kind === 'Infinity' ? '.inf' : '-.inf'}, which cannot be sent to the API server as JSON. Give it as a finite number, or as a string.`
       : `'${at}' of ${what} declared by '${object.declarer}' is ${found.kind}, which JSON and YAML have no form for. Give it as a string or a number.`,
     paths: [object.declarer],
+    field: about,
   }];
 }

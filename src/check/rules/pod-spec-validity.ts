@@ -13,7 +13,7 @@ import { elementKeyOf, listTypeOf } from '../../collect/topology/list-topology';
 import { appendAll } from '../../private/append';
 import { isMap } from '../../private/maps';
 import { ViolationCode } from '../finding';
-import { objectField, writersNamed } from '../placement';
+import { FindingField, objectField, PlacedWrite, placeFinding, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
 
 /**
@@ -81,7 +81,8 @@ export function podSpecFindings(
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const refusal = options.refusal ?? ((group: readonly PodSpecError[]) => `the API server refuses it: ${group.map(apiServerText).join('; ')}`);
-  return [...groups.values()].map((group) => describe(object, group, topology, writersAt, refusal(group), options.explain));
+  const writers: FieldWriters = { writersAt, placed: (f) => placeFinding(facts, f) };
+  return [...groups.values()].map((group) => describe(object, group, topology, writers, refusal(group), options.explain));
 }
 
 /**
@@ -117,8 +118,14 @@ function meaningful(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '' && value !== 0;
 }
 
+/** Who wrote a field: the writers of a path, and the write a finding about it is placed at. */
+interface FieldWriters {
+  readonly writersAt: (object: ObjectFact, field: string) => Writer[];
+  readonly placed: (field: FindingField) => PlacedWrite | undefined;
+}
+
 function describe(
-  object: ObjectFact, errors: readonly PodSpecError[], topology: FieldTopology, writersAt: (object: ObjectFact, field: string) => Writer[],
+  object: ObjectFact, errors: readonly PodSpecError[], topology: FieldTopology, { writersAt, placed }: FieldWriters,
   refusal: string, explainOther?: PodSpecFindingOptions['explain'],
 ): RuleFinding {
   const e = errors[0];
@@ -132,14 +139,17 @@ function describe(
   const writers = writersAt(object, formatPath(path));
   const element = writers.length === 0 && isElementKey(path[path.length - 2] ?? '') ? writersAt(object, formatPath(path.slice(0, -1))) : writers;
   const others = element.filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
-  const by = others.length === 0 ? '' : `, written by ${others.map(describeWriter).join(' and ')},`;
+  const depends = (e.depends ?? []).map((d) => fieldPathOf(d, object.manifest, topology));
+  const about = objectField(object, path, ...depends);
+  // a field a JSON patch or deletion override removed names that write alone, as what removed it
+  const removal = others.length === 0 ? undefined : placed(about);
+  const by = others.length === 0 ? '' : removal?.removed ? `, removed by ${describeWriter(removal.writer)},` : `, written by ${others.map(describeWriter).join(' and ')},`;
   const plus = object.declarer !== object.path;
   const { summary, fix } = explainOther?.(e) ?? explain(e, value, object, topology, plus);
-  const depends = (e.depends ?? []).map((d) => fieldPathOf(d, object.manifest, topology));
   return {
     message: `'${field}'${shown} of ${what} declared by '${object.declarer}'${by} ${summary}; ${refusal}. ${fix}`,
     paths: others.length === 0 ? [object.declarer] : [...new Set(others.map((w) => w.path))],
-    field: writersNamed(objectField(object, path, ...depends), others.length > 0),
+    field: writersNamed(about, others.length > 0),
   };
 }
 

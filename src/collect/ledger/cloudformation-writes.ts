@@ -128,6 +128,8 @@ export function recordCloudFormationWrites(
     const granted = grantsOf.get(c) ?? [];
     if (calls.length === 0 && runs.length === 0 && granted.length === 0 && !tagWrites?.contested && aspectRunsOf(c).length === 0) {
       for (const h of tagWrites?.handovers ?? []) ledger.handover(tagHandover(c, tagProperty!, h));
+      const tagged = (tagWrites?.writes ?? []).map((t) => ({ writer: t.writer, path: [tagProperty!, t.key] }));
+      if (tagged.length > 0) ledger.tagged({ key: `cfn|${c.node.path}`, label: labelOf(c), kind: 'cfn' }, tagged);
       continue;
     }
     recordResource(c, { ledger, calls, runs, grants: granted, tagProperty, declared, tagWrites });

@@ -58,6 +58,7 @@ export class LedgerBuilder {
   private readonly objects = new Map<string, Entry>();
   private readonly overrides: OverrideFact[] = [];
   private readonly handovers: HandoverFact[] = [];
+  private readonly tags: ObjectWrites[] = [];
   /** The ids of the writers that take what they write from its owner (`force: true`). */
   private readonly forced = new Set<string>();
   /** The library defaults among the declarers' leaves, by object key. */
@@ -75,6 +76,14 @@ export class LedgerBuilder {
     entry.writes.push(recorded);
     if (value) entry.values.set(recorded, value);
     entry.index = undefined;
+  }
+
+  /**
+   * Records the tag keys of a resource that only Tags write, each by its Tag (`FieldLedgerFacts.tagged`): not among
+   * the writes, which they contest with nothing.
+   */
+  public tagged(object: LedgerObject, writes: readonly FieldWrite[]): void {
+    if (writes.length > 0) this.tags.push({ label: object.label, kind: object.kind, writes });
   }
 
   /** Records an escape hatch over its own object's rendered value (the declarer's, accepted). */
@@ -132,10 +141,18 @@ export class LedgerBuilder {
         writes,
         ...(defaults ? { defaults } : {}),
         ...(forced.length > 0 ? { forced } : {}),
+        // read lazily: a write's value is computed only for the write a finding is placed at
+        ...(o.values.size > 0 ? { removes: (w: FieldWrite) => removesLeaf(o.values.get(w)) } : {}),
       };
     });
-    return { objects, overrides: this.overrides, handovers };
+    return { objects, overrides: this.overrides, handovers, ...(this.tags.length > 0 ? { tagged: this.tags } : {}) };
   }
+}
+
+/** True when a write's value, told when asked, is a removal of its leaf. */
+function removesLeaf(value: ValueOfWrite | undefined): boolean {
+  const written = value?.();
+  return written !== undefined && 'removes' in written;
 }
 
 /**
@@ -148,10 +165,7 @@ export class LedgerBuilder {
 function withoutRemovalsUnderRuntimeWriters(entry: Entry): FieldWrite[] {
   const { writes } = entry;
   if (!writes.some((w) => w.writer.kind === 'runtime')) return writes;
-  const removes = (w: FieldWrite) => {
-    const written = entry.values.get(w)?.();
-    return written !== undefined && 'removes' in written;
-  };
+  const removes = (w: FieldWrite) => removesLeaf(entry.values.get(w));
   const removals = writes.filter((w) => w.writer.kind !== 'runtime' && !w.presence && removes(w));
   if (removals.length === 0) return writes;
   const dropped = new Set<FieldWrite>();
