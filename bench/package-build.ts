@@ -4,7 +4,6 @@
  * program does, and gets `lib/bundle.js` as `npm pack` ships it, not the
  * `tsc` output of `src/` that the bench itself is compiled with.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -26,16 +25,15 @@ export interface BuildOptions {
   readonly declarations?: boolean;
 }
 
-function run(args: readonly string[], cwd: string, what: string): void {
-  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`bench: ${what} failed (exit ${r.status}): ${r.stdout}${r.stderr}`.slice(0, 2000));
-}
-
 /**
  * Writes this package into `dir` as `npm pack` ships it: its package.json, its
  * `docs/` (linked; the lock schema is read from there) and `lib/` written by
  * `scripts/bundle-lib.js`, the last step of `npm run compile`, from the
  * current `src/`. Replaces what `dir` held.
+ *
+ * lib/ is a copy of the build scripts/built-package.js keeps per content of
+ * `src/` and the build scripts, so the bench and the tests that run the built
+ * package build it once, not once each.
  *
  * @throws when a build step fails
  */
@@ -43,10 +41,10 @@ export function buildPackage(dir: string, options: BuildOptions = {}): void {
   const root = repositoryRoot();
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  if (options.declarations) {
-    run([require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', path.join(dir, 'lib'), '--skipLibCheck'], root, 'tsc (declarations)');
-  }
-  run([path.join(root, 'scripts', 'bundle-lib.js'), path.join(dir, 'lib')], root, 'scripts/bundle-lib.js');
+  // required from the repository found at run time: the compiled bench (bench/.out) has no scripts/ beside it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known only at run time
+  const { copyBuiltLib } = require(path.join(root, 'scripts', 'built-package.js')) as typeof import('../scripts/built-package');
+  copyBuiltLib(path.join(dir, 'lib'), { declarations: options.declarations });
   fs.copyFileSync(path.join(root, 'package.json'), path.join(dir, 'package.json'));
   fs.symlinkSync(path.join(root, 'docs'), path.join(dir, 'docs'), 'dir');
 }

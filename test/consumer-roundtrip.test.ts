@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { copyBuiltLib } from '../scripts/built-package';
 
 /**
  * The library as a consumer gets it: built, packed with `npm pack`, installed
@@ -81,11 +82,9 @@ beforeAll(() => {
   fs.mkdirSync(tarballs);
   fs.mkdirSync(consumer);
 
-  // Build into a staging copy of the package, so the working tree's lib/ is never touched.
-  // (`compile` type-checks the libraries' declarations; this build only needs the output.)
-  mustRun(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', path.join(staging, 'lib'), '--skipLibCheck'], ROOT);
-  // then, as `compile` does, its JavaScript into the one file lib/bundle.js
-  mustRun(process.execPath, [path.join(ROOT, 'scripts', 'bundle-lib.js'), path.join(staging, 'lib')], ROOT);
+  // Build into a staging copy of the package, so the working tree's lib/ is never touched: tsc's declarations, then, as
+  // `compile` does, its JavaScript into the one file lib/bundle.js (kept per content of src/ by scripts/built-package.js)
+  copyBuiltLib(path.join(staging, 'lib'), { declarations: true });
   for (const f of ['package.json', 'README.md', 'LICENSE', 'docs']) {
     if (fs.existsSync(path.join(ROOT, f))) fs.cpSync(path.join(ROOT, f), path.join(staging, f), { recursive: true });
   }

@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { HANG_GUARD_MS, removeTempDirs, tempDir } from './util';
+import { copyBuiltLib } from '../scripts/built-package';
 
 afterAll(removeTempDirs);
 
@@ -30,8 +31,8 @@ beforeAll(() => {
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
   fs.symlinkSync(path.join(ROOT, 'docs'), path.join(pkg, 'docs'));
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-lib.js'), path.join(pkg, 'lib')], { cwd: ROOT, encoding: 'utf-8', env: { ...process.env, CDK_VALIDATION: 'false' } });
-  expect(`exit ${built.status}\n${built.stderr}`).toEqual('exit 0\n');
+  // (scripts/built-package.js keeps the build per content of src/ and throws when it fails or writes to stderr)
+  copyBuiltLib(path.join(pkg, 'lib'));
   fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
   for (const name of ['cdk8s', 'constructs', 'yaml']) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(app, 'node_modules', name));
   fs.symlinkSync(pkg, path.join(app, 'node_modules', 'cdk-capability'));

@@ -1,5 +1,6 @@
 import * as vm from 'vm';
 import * as fc from 'fast-check';
+import { withNodeFormatting } from './support/node-formatting';
 import { captureStack, CapturedStack, stackLines, structuredLines } from '../src/private/stack-lines';
 
 /** One frame of a generated call stack: how the next function down is called. */
@@ -79,23 +80,6 @@ function twins(steps: readonly Step[], frames: number): [CapturedStack, Captured
   };
   callThrough(steps, probe);
   return pair!;
-}
-
-/**
- * Runs `fn` with no `Error.prepareStackTrace` of jest's (source-map-support), as a plain `node` run formats
- * stacks: neither this context's nor the main context's, which Node asks when this one has none.
- */
-function withNodeFormatting<T>(fn: () => T): T {
-  const errors = [Error, new vm.Script('Error').runInThisContext() as ErrorConstructor];
-  const prepares = errors.map((e) => Object.getOwnPropertyDescriptor(e, 'prepareStackTrace'));
-  for (const e of errors) delete (e as { prepareStackTrace?: unknown }).prepareStackTrace;
-  try {
-    return fn();
-  } finally {
-    errors.forEach((e, i) => {
-      if (prepares[i]) Object.defineProperty(e, 'prepareStackTrace', prepares[i]!);
-    });
-  }
 }
 
 describe('stackLines', () => {
