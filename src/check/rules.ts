@@ -6,6 +6,7 @@ import { conflictingVirtualServices } from './rules/conflicting-virtual-services
 import { constructErrors, constructWarnings } from './rules/construct-annotations';
 import { constructValidation } from './rules/construct-validation';
 import { contributionProps } from './rules/contribution-props';
+import { danglingImports } from './rules/dangling-imports';
 import { danglingReferences } from './rules/dangling-references';
 import { dependencyCycles } from './rules/dependency-cycles';
 import { deploySynthesis, misplacedStacks } from './rules/deploy-synthesis';
@@ -105,6 +106,7 @@ export const RULES: readonly Rule[] = [
   dependencyCycles, // CAP004
   hookPhases,
   danglingReferences, // CAP005
+  danglingImports,
   boundaryLeaks, // CAP006
   interfaceCompatibility, // CAP007
   unsafeDeletions, // CAP008

@@ -11,6 +11,7 @@ import type * as DeployTimeValues from './deploy-time-values';
 import { droppedPatchValues } from './dropped-patch-values';
 import type { ContradictionFact, ContributionFact, DroppedPatchValue, Facts, IncludedFile, ObjectFact, StackFact, StackRole, ValidationAuthor } from './facts';
 import { buildCompositionGraph } from './graph/composition-graph';
+import { exportImportDependencies } from './graph/export-imports';
 import type * as CloudFormationWrites from './ledger/cloudformation-writes';
 import { contradictionFacts } from './ledger/contradictions';
 import { LedgerBuilder } from './ledger/field-ledger';
@@ -159,7 +160,9 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
     constructs,
     stacks: stacks.map((s) => ({ stack: s.stack, capability: s.capability?.node.path })),
     objects: drafts.map((d, i) => ({ apiObject: d.apiObject, fact: objects[i] })),
-    stackDependencies: deploy.stackDependencies,
+    stackDependencies: withAwsCdk
+      ? [...deploy.stackDependencies, ...exportImportDependencies(stacks.map((s) => s.stack), deploy.templates, deploy.stackDependencies)]
+      : deploy.stackDependencies,
     contracts: contracts.map((c) => ({
       path: c.node.path,
       publishers: c.publications.map((p) => p.stack),

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'util';
 import type { Facts, ObjectFact } from '../../collect/facts';
 import { EdgeReason } from '../../collect/graph/composition-graph';
+import { isExportImportReason } from '../../collect/graph/export-imports';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { appendAll, appendTo } from '../../private/append';
 import type { InstalledPackage } from '../../private/creation-site';
@@ -111,7 +112,10 @@ function findUnsafeDeletions(lock: Lock, facts: Facts, current: readonly Interfa
   const walkedFrom = removed.filter(({ u }) => u.binds === undefined);
   // nothing removed (a release that changes what it had): no walk, and no graph to build for it
   const out: number[][] = walkedFrom.length === 0 ? [] : Array.from({ length: n + lock.barriers.length }, () => []);
-  if (walkedFrom.length > 0) for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason)) out[from]?.push(to);
+  // an export's importer after its exporter: exportDeletions names that dependency by the export it was made for
+  if (walkedFrom.length > 0) {
+    for (const [from, to, reason] of lock.edges) if (!ORDER_ONLY.has(reason) && !isExportImportReason(reason)) out[from]?.push(to);
+  }
   const source = new Int32Array(out.length).fill(-1);
   const queue: number[] = [];
   for (const { i } of walkedFrom) {
