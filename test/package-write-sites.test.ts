@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
+import type { CfnResource } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
-import { removeTempDirs, tempDir, thrownBy } from './util';
+import { removeTempDirs, siteOfNextLine, tempDir, thrownBy } from './util';
 import { CapabilityApp, Capability, Contribution, RuntimeRouting } from '../src';
 import { formatGithub } from '../src/cli/format-github';
 import { formatRefusal } from '../src/cli/format-refusal';
@@ -48,7 +49,8 @@ function installedPackage(ownCdk8s = false, body: readonly string[] = PATCHES_IT
   }
   fs.writeFileSync(path.join(folder, 'index.js'), [
     `const { ApiObject, JsonPatch } = require(${JSON.stringify(cdk8s)});`,
-    "const { Capability, Contribution, RuntimeRouting } = require('cdk-capability');",
+    `const ssm = require(${JSON.stringify(require.resolve('aws-cdk-lib/aws-ssm'))});`,
+    "const { Capability, Contribution, RuntimeRouting, SharedBase } = require('cdk-capability');",
     'class QueueCapability extends Capability {',
     '  constructor(scope, id) {',
     '    super(scope, id);',
@@ -178,5 +180,28 @@ describe('a write made inside an installed package names the package, and the ap
     expect({ valid: validate(findings[0]), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
     // AND --format github marks the annotation of the write
     expect(formatGithub(findings, { cwd: ROOT })).toMatch(/\[written by a Contribution \(its fields\): 'queues\/Routing\/Dns' wrote 'spec\.template\.spec\.dnsPolicy'\] \[inside the installed package @acme\/queue-capability@1\.0\.0\]\n$/);
+  });
+
+  test("an override a package makes on its own resource is named inside the package, the app's own override as before", () => {
+    // GIVEN a package whose shared base overrides its parameter's Description
+    const { QueueCapability } = installedPackage(false, [
+      "this.base = new SharedBase(this, 'Base');",
+      "this.param = new ssm.CfnParameter(this.base, 'Mode', { type: 'String', value: 'fifo' });",
+      "this.param.addPropertyOverride('Description', 'set by the package');",
+    ]);
+    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), lockFile: path.join(tempDir(), 'capability.lock.json') });
+
+    // WHEN the app overrides it too
+    const made = siteOfNextLine();
+    const queues = new QueueCapability(app, 'queues') as QueueCapability & { param: CfnResource };
+    const own = siteOfNextLine();
+    queues.param.addPropertyOverride('Description', 'set by the app');
+
+    // THEN CAP002 names the package's call where it is, and the app's where it is
+    expect(app.synthesize().violations.map((v) => `${v.code} ${v.message}`)).toEqual([
+      `CAP002 field conflict: 'queues/Base/Mode' (addPropertyOverride at ${own}) and 'queues/Base/Mode' (addPropertyOverride inside the installed package @acme/queue-capability@1.0.0, reached from ${made}) `
+      + 'both write Description of AWS::SSM::Parameter queues/Base/Mode. Give each field one owner: keep one of these calls on \'queues/Base/Mode\' (each replaces the value of the one before it), '
+      + 'and write what another team needs with a Contribution.',
+    ]);
   });
 });
