@@ -1,4 +1,4 @@
-import { callWriter, contributionWriter, declarationWriter, describeWriter, writerName } from '../src/collect/ledger/writer';
+import { callWriter, contributionWriter, declarationWriter, describeWriter, writerName, writerNameWithoutSite } from '../src/collect/ledger/writer';
 
 describe('Writer', () => {
   test('a Contribution is one writer whichever of its props writes', () => {
@@ -44,5 +44,25 @@ describe('Writer', () => {
     // GIVEN / WHEN / THEN
     expect(describeWriter(declarationWriter('cdn/Routing/Web'))).toBe("'cdn/Routing/Web'");
     expect(describeWriter(callWriter('json-patch', 'cdn/Routing/Web/Resource', { call: 1, site: 'main.ts:12' }))).toBe("'cdn/Routing/Web/Resource' (addJsonPatch at main.ts:12)");
+  });
+
+  test("a call an installed package's code made is named inside the package, reached from the program's line", () => {
+    // GIVEN an override the package @acme/queue-capability made, which the program's main.ts:5 called into
+    const writer = callWriter('override', 'queues/Base/Table/Resource', {
+      call: 1, site: 'main.ts:5', package: { name: '@acme/queue-capability', version: '1.0.0' }, method: 'addPropertyOverride',
+    });
+
+    // WHEN / THEN
+    expect(describeWriter(writer)).toBe("'queues/Base/Table/Resource' (addPropertyOverride inside the installed package @acme/queue-capability@1.0.0, reached from main.ts:5)");
+    // AND a package whose version is unknown is named alone
+    expect(writerName(callWriter('aspect', 'queues', { call: 1, site: 'main.ts:5', package: { name: '@acme/queue-capability' } })))
+      .toBe('queues (Aspects.of().add inside the installed package @acme/queue-capability, reached from main.ts:5)');
+  });
+
+  test("a lock's name of a package's call, without its site, keeps neither the program's line nor the package's release", () => {
+    // GIVEN / WHEN / THEN
+    expect(writerNameWithoutSite('queues/Routing/Settings (addJsonPatch inside the installed package @acme/queue-capability@1.0.0, reached from main.ts:5)'))
+      .toBe('queues/Routing/Settings (addJsonPatch)');
+    expect(writerNameWithoutSite('queues/Routing/Settings (addJsonPatch at main.ts:5)')).toBe('queues/Routing/Settings (addJsonPatch)');
   });
 });

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { CommandFailure, commandFailureSummary, commandFailureTitle } from './command-failure';
 import { failureSentence, ProgramFailure, relativeSite } from './program-failure';
-import { packageText, ReportedFinding, ReportedLocation } from './report-findings';
+import { packageText, ReportedFinding, ReportedLocation, ReportedWriter } from './report-findings';
 import { inWorkspace, runnerWorkspace } from './workspace-path';
 
 /** Where the annotations' files are: the folder they are relative to, and the runner's workspace, if any. */
@@ -21,7 +21,8 @@ export interface GithubPlaces {
  * of them, the newest first (the line a pull request added), each marked
  * `[inside the installed package <name>@<version>]` when a package's code made it there; one about a field something
  * other than its object's declarer's props wrote (a JSON patch, an override, a Contribution, an aspect) on that
- * write alone, marked `[written by <how>: '<writer>' wrote '<field>']`; one about the lock
+ * write alone, marked `[written by <how>: '<writer>' wrote '<field>']` (and `[inside the installed package ...]` for a
+ * Contribution a package's code made); one about the lock
  * file (`CAP014`) on the lock's line it names. Escaped as
  * @actions/core escapes them: `%`, CR and LF in the message; those and `:` and
  * `,` in properties.
@@ -61,12 +62,14 @@ function annotations(f: ReportedFinding, file: (location: ReportedLocation) => s
   const write = f.writers[0].wrote;
   if (write) {
     // a finding about a field another writer than the declarer wrote is annotated on that write alone, not where the object was declared
-    return line(f.location, ` [written by ${write.how}: '${f.writers[0].path}' wrote '${write.field}']`);
+    return line(f.location, ` [written by ${write.how}: '${f.writers[0].path}' wrote '${write.field}']${insidePackage(f.writers[0])}`);
   }
-  return f.writers.map((w, i) => line(
-    w.location,
-    (f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '') + (w.package ? ` [inside the installed package ${packageText(w.package)}]` : ''),
-  )).join('');
+  return f.writers.map((w, i) => line(w.location, (f.writers.length > 1 ? ` [${i === 0 ? 'newest' : 'also'}: ${w.path}]` : '') + insidePackage(w))).join('');
+}
+
+/** ` [inside the installed package @acme/queue-capability@1.0.0]` for a writer a package's code made; else nothing. */
+function insidePackage(w: ReportedWriter): string {
+  return w.package ? ` [inside the installed package ${packageText(w.package)}]` : '';
 }
 
 /** The `file`, `line` and `col` properties of an annotation at a place; none without one. */

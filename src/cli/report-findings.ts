@@ -3,6 +3,7 @@ import { lockProblemLine } from './lock-locations';
 import { CODE_TITLES, Severity, ViolationCode } from '../check/finding';
 import { ruleId } from '../check/rule';
 import { RULES } from '../check/rules';
+import { packageText } from '../private/creation-site';
 import type { InstalledPackage, SourceLocation } from '../private/creation-site';
 import { displayPath } from '../release/update-lock';
 import type { SynthReport } from '../render/report-file';
@@ -44,9 +45,7 @@ export interface ReportedWrite {
 }
 
 /** A package as the formats name it: `@acme/queue-worker-capability@2.1.0` (its name alone when its version is unknown). */
-export function packageText(pkg: InstalledPackage): string {
-  return `${pkg.name}${pkg.version !== undefined ? `@${pkg.version}` : ''}`;
-}
+export { packageText };
 
 /** A finding as the report formats print it: code, rule, severity, message, construct paths, and where they were created. */
 export interface ReportedFinding {
@@ -150,7 +149,9 @@ export function reportedFindings(report: SynthReport, root: string, entry?: stri
   // a finding about a field another writer than the declarer wrote: first, that write (a call's site, else the writer's creation site)
   const writeOf = (v: SynthReport['violations'][number]): ReportedWriter | undefined => {
     const site = v.placed && (v.placed.site ?? report.locations?.[v.placed.path]);
-    return site && { path: v.placed!.path, location: relative(site), wrote: { field: v.placed!.field, how: v.placed!.how } };
+    // a Contribution's creation site: inside a package when the package's code made it, as a creation site says
+    const made = site && 'package' in site && site.package ? { package: site.package } : {};
+    return site && { path: v.placed!.path, location: relative(site), ...made, wrote: { field: v.placed!.field, how: v.placed!.how } };
   };
   const of = (severity: Severity) => (v: SynthReport['violations'][number]): ReportedFinding => {
     const write = writeOf(v);

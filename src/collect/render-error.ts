@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { basename, dirname, join, sep } from 'path';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import { duplicatePackageOf, moduleFileExporting } from './duplicate-packages';
-import { displayFile } from '../private/creation-site';
+import { callPlace, displayFile } from '../private/creation-site';
 import { errorMessage } from '../private/errors';
 import { packageRoot } from '../private/package-root';
 import { declaredApiObjectProps, jsonPatchesOf, patchOperation, renderWithoutPatches } from '../private/upstream-state';
@@ -51,7 +51,7 @@ export function renderFailure(apiObject: ApiObject, e: unknown): string {
       } catch (failure) {
         const { op, path } = patchOperation(patches[i]);
         const call = jsonPatchCall(patches[i]);
-        const by = call?.site ? `, ${call.api} at ${call.site}` : '';
+        const by = call?.site ? `, ${call.api} ${callPlace(call.site, call.package)}` : '';
         const parent = path.slice(0, path.lastIndexOf('/'));
         const missing = parent !== '' && at(doc, parent) === undefined
           ? `: the object has no ${parent}, which its own patches would need (a Contribution's fields are merged after them)`

@@ -138,18 +138,49 @@ export function displayFile(file: string): string {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file;
 }
 
+/** Where the program made a call, as messages show it, and the installed package whose code made it, when not the program. */
+export interface ProgramCallSite {
+  /** The program's line that made the call, or that called the package that made it: `main.ts:12`. */
+  readonly site: string;
+  /** The installed package (no construct library) whose code, called from `site`, made the call. */
+  readonly package?: InstalledPackage;
+}
+
 /**
  * Where the program made a call, as messages show it (`main.ts:12`), read
  * off the stack `holder` captured at the call, on first use and once, as far
  * as that frame (`stackLines`); undefined when no frame of the program is on it.
  */
 export function programSite(holder: CapturedStack): () => string | undefined {
-  let site: string | null | undefined;
+  const call = programCallSite(holder);
+  return () => call()?.site;
+}
+
+/**
+ * `programSite`, with the installed package whose code made the call when the program's line only reached it (a
+ * capability package from npm that calls `addJsonPatch` in its constructor, which the program's line 5 calls).
+ */
+export function programCallSite(holder: CapturedStack): () => ProgramCallSite | undefined {
+  let site: ProgramCallSite | null | undefined;
   return () => {
     if (site === undefined) {
       const frame = firstProgramFrameIn(stackLines(holder));
-      site = frame ? `${displayFile(frame.file)}:${frame.line}` : null;
+      site = frame ? { site: `${displayFile(frame.file)}:${frame.line}`, ...(frame.package ? { package: frame.package } : {}) } : null;
     }
     return site ?? undefined;
   };
+}
+
+/** A package as messages name it: `@acme/queue-worker-capability@2.1.0` (its name alone when its version is unknown). */
+export function packageText(pkg: InstalledPackage): string {
+  return `${pkg.name}${pkg.version !== undefined ? `@${pkg.version}` : ''}`;
+}
+
+/**
+ * Where a call was made, as messages say it after its API: `at main.ts:12` for the program's own call;
+ * `inside the installed package @acme/queue-capability@1.0.0, reached from main.ts:5` for a call an installed
+ * package's code made, the program's line being the one that called into the package.
+ */
+export function callPlace(site: string, pkg: InstalledPackage | undefined): string {
+  return pkg ? `inside the installed package ${packageText(pkg)}, reached from ${site}` : `at ${site}`;
 }

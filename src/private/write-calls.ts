@@ -1,8 +1,8 @@
 import type { Aspects, CfnResource, IAspect, TagManager, Tags } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
-import type { IConstruct } from 'constructs';
+import { IConstruct, Node } from 'constructs';
 import { awsCdk, awsCdkLoaded } from './aws-cdk';
-import { programSite } from './creation-site';
+import { InstalledPackage, programCallSite } from './creation-site';
 import { refuseNonJsonOverride } from './non-json-values';
 import { isOwnFile } from './package-root';
 import { aspectsScopeOf, cfnPropertiesOf, HeldTag, heldTagsOf, UpstreamShapeError } from './upstream-state';
@@ -28,6 +28,11 @@ export interface WriteCall {
   readonly byLibrary: boolean;
   /** Where the program made it (`file:line`, relative to the working directory), formatted on first read; undefined when unknown. */
   readonly site: string | undefined;
+  /**
+   * The installed package (no construct library) whose code made the call, when the program did not make it itself:
+   * `site` is then the program's line that called into the package. Read with `site`.
+   */
+  readonly package: InstalledPackage | undefined;
   /** The program's aspect (not a Tag) whose visit made it, if any. */
   readonly aspect?: IAspect;
 }
@@ -157,7 +162,8 @@ export function attributionNow(): Attribution | undefined {
 export function recordWriteCalls(): void {
   if (!installed) {
     installed = true;
-    wrapPatches();
+    wrapPatches(ApiObject.prototype as unknown as Record<string, unknown>);
+    wrapOtherCdk8sCopies();
   }
   if (awsCdkLoaded()) recordAwsCdkWriteCalls();
 }
@@ -230,14 +236,51 @@ export function anyTagCalls(): boolean {
   return tagCallCount > 0;
 }
 
-function wrapPatches(): void {
-  const proto = ApiObject.prototype as unknown as Record<string, unknown>;
+/** The `addJsonPatch` of each cdk8s copy's ApiObject, once wrapped: the wrappers and the prototypes they replaced it on. */
+const patchWrappers = new WeakSet<Function>();
+const patchProtos = new WeakSet<object>();
+
+/** Records the `addJsonPatch` calls made on the ApiObjects of the cdk8s copy whose ApiObject prototype is `proto`. */
+function wrapPatches(proto: Record<string, unknown>): void {
+  if (patchProtos.has(proto)) return;
+  patchProtos.add(proto);
   const original = proto.addJsonPatch as (...ops: JsonPatch[]) => void;
   proto.addJsonPatch = function addJsonPatch(this: ApiObject, ...ops: JsonPatch[]) {
     const call = capture('addJsonPatch', addJsonPatch);
     for (const op of ops) if (op !== null && typeof op === 'object') patchCalls.set(op, call);
     return original.apply(this, ops);
   };
+  patchWrappers.add(proto.addJsonPatch as Function);
+}
+
+/**
+ * Records the `addJsonPatch` calls of a second copy of cdk8s too (a capability package with its own
+ * `node_modules/cdk8s`, whose ApiObjects the app renders as its own): when a construct whose `addJsonPatch` is not
+ * recorded joins the tree (the `addChild` of the `constructs` copy this package uses, which the package's cdk8s
+ * shares as a peer), its copy's ApiObject prototype is wrapped as this package's is. Without it, such a call keeps
+ * no site, and messages number it (`addJsonPatch #1`) instead of naming the package that made it.
+ */
+function wrapOtherCdk8sCopies(): void {
+  const proto = Node.prototype as unknown as { addChild: (this: Node, child: IConstruct, name: string) => void };
+  const addChild = proto.addChild;
+  proto.addChild = function (this: Node, child: IConstruct, name: string) {
+    const patch = (child as { addJsonPatch?: unknown }).addJsonPatch;
+    if (typeof patch === 'function' && !patchWrappers.has(patch)) {
+      const owner = apiObjectPrototypeOf(child);
+      if (owner) wrapPatches(owner);
+    }
+    return addChild.call(this, child, name);
+  };
+}
+
+/** The ApiObject prototype of a cdk8s copy in `construct`'s prototype chain (the one that defines `addJsonPatch`), if any. */
+function apiObjectPrototypeOf(construct: object): Record<string, unknown> | undefined {
+  for (let proto = Object.getPrototypeOf(construct); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (!Object.prototype.hasOwnProperty.call(proto, 'addJsonPatch')) continue;
+    const ctor = (proto as { constructor?: { isApiObject?: unknown } }).constructor;
+    return typeof ctor?.isApiObject === 'function' ? proto : undefined;
+  }
+  return undefined;
 }
 
 function wrapOverrides(): void {
@@ -499,7 +542,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A call's fields read now (its getters evaluated), to derive another from it. */
 function callFields(call: WriteCall): Omit<WriteCall, 'api'> {
-  return { ...(call.attribution ? { attribution: call.attribution } : {}), byLibrary: call.byLibrary, site: call.site };
+  return { ...(call.attribution ? { attribution: call.attribution } : {}), byLibrary: call.byLibrary, site: call.site, package: call.package };
 }
 
 /** The file of the direct caller of `above`. */
@@ -522,7 +565,7 @@ function capture(api: string, above: Function): WriteCall {
   const made = attribution;
   const aspect = made ? undefined : currentAspect;
   let caller: string | null | undefined;
-  const site = programSite(holder);
+  const site = programCallSite(holder);
   return {
     api,
     ...(made ? { attribution: made } : {}),
@@ -532,7 +575,10 @@ function capture(api: string, above: Function): WriteCall {
       return caller !== null && isLibraryFile(caller);
     },
     get site() {
-      return site();
+      return site()?.site;
+    },
+    get package() {
+      return site()?.package;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FieldWrite, ForcedWrite, IncludedFile, LibraryDefault, ObjectWrites } from '../../collect/facts';
 import { FieldPath, formatPath } from '../../collect/ledger/field-path';
 import { FieldIndex } from '../../collect/ledger/field-set';
-import { describeWriter, Writer, WriterKind, writerMethod, writerName } from '../../collect/ledger/writer';
+import { describeWriter, Writer, writerCallPlace, WriterKind, writerMethod, writerName } from '../../collect/ledger/writer';
 import { compareText } from '../../private/compare';
 import { ViolationCode } from '../finding';
 import { defineRule } from '../rule';
@@ -244,8 +244,7 @@ function wayOf(w: Writer, kinds: ReadonlySet<WriterKind>, files: IncludedFiles):
     case 'tag':
     case 'aspect': {
       if (w.method === undefined) return undefined;
-      const where = w.site !== undefined ? ` at ${w.site}` : w.call !== undefined ? ` #${w.call}` : '';
-      return { verb: 'write', how: `through ${w.method}${where}` };
+      return { verb: 'write', how: `through ${w.method}${writerCallPlace(w)}` };
     }
     case 'runtime':
       return { verb: 'write', how: 'in the cluster, as a RuntimeWriter' };

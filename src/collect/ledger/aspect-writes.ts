@@ -174,7 +174,7 @@ function programAspectOf(aspect: IAspect, resource: CfnResource): ProgramAspect 
   const added = aspectCallOf(aspect);
   const scope: IConstruct = added?.scope ?? [...resource.node.scopes].reverse().find((s) => Aspects.of(s).all.includes(aspect)) ?? resource;
   const own = Aspects.of(scope).all.filter((a) => aspectCallOf(a)?.scope === scope);
-  const writer = callWriter('aspect', scope.node.path, { call: own.indexOf(aspect) + 1, site: added?.call.site, method: added?.call.api ?? 'Aspects.of().add' });
+  const writer = callWriter('aspect', scope.node.path, { call: own.indexOf(aspect) + 1, site: added?.call.site, package: added?.call.package, method: added?.call.api ?? 'Aspects.of().add' });
   const priority = Aspects.of(scope).applied.find((a) => a.aspect === aspect)?.priority ?? AspectPriority.DEFAULT;
   known = { writer, priority };
   aspects.set(aspect, known);

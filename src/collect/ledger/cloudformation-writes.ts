@@ -341,7 +341,7 @@ function overrideWriters(resource: CfnResource, declarer: Writer): (call: Overri
     if (call.api === '(unrecorded)') return callWriter('override', resourcePath);
     let writer = plain.get(call);
     if (!writer) {
-      writer = callWriter('override', resourcePath, { call: plain.size + 1, site: call.site, method: call.api });
+      writer = callWriter('override', resourcePath, { call: plain.size + 1, site: call.site, package: call.package, method: call.api });
       plain.set(call, writer);
     }
     return writer;
@@ -441,7 +441,7 @@ function attributeLeaves(run: AttributesRun): OwnedLeaf[] {
   return leaves;
 }
 
-const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined };
+const UNRECORDED = { api: '(unrecorded)', byLibrary: false, site: undefined, package: undefined };
 
 /**
  * The overrides already in `raw`, as calls: one per leaf, deletions

@@ -185,7 +185,7 @@ function patchWriters(objectPath: string, declarer: Writer): (patch: JsonPatch) 
     const key: object = call ?? patch;
     let writer = plain.get(key);
     if (!writer) {
-      writer = callWriter('json-patch', objectPath, { call: plain.size + 1, site: call?.site, method: 'addJsonPatch' });
+      writer = callWriter('json-patch', objectPath, { call: plain.size + 1, site: call?.site, package: call?.package, method: 'addJsonPatch' });
       plain.set(key, writer);
     }
     return writer;

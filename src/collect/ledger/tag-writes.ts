@@ -92,7 +92,7 @@ function writerOf(aspect: IAspect, resource: IConstruct): Writer {
   } else {
     const scope = tagCall?.scope ?? [...resource.node.scopes].reverse().find((s) => Aspects.of(s).all.includes(aspect)) ?? resource;
     const tags = Aspects.of(scope).all.filter((a) => !tagCallOf(a)?.call.attribution && isTagAspect(a));
-    writer = callWriter('tag', scope.node.path, { call: tags.indexOf(aspect) + 1, site: tagCall?.call.site, method: tagCall?.call.api ?? 'Tags.of().add' });
+    writer = callWriter('tag', scope.node.path, { call: tags.indexOf(aspect) + 1, site: tagCall?.call.site, package: tagCall?.call.package, method: tagCall?.call.api ?? 'Tags.of().add' });
   }
   writers.set(aspect, writer);
   return writer;

@@ -1,3 +1,5 @@
+import { callPlace, InstalledPackage } from '../../private/creation-site';
+
 /**
  * How a writer writes: the write paths of the field ledger, a closed union.
  *
@@ -49,6 +51,11 @@ export interface Writer {
   readonly call?: number;
   /** Where the call was made (`main.ts:12`), for a plain patch, override or Tag when it is known. */
   readonly site?: string;
+  /**
+   * The installed package whose code made the call, when the program did not make it itself (a capability package
+   * from npm that patches its own object): `site` is then the program's line that called into the package.
+   */
+  readonly package?: InstalledPackage;
   /** The API a plain call used, for messages: `addJsonPatch`, `addPropertyOverride`, `Tags.of().add`. */
   readonly method?: string;
   /**
@@ -79,6 +86,8 @@ export interface CallOptions {
   readonly call?: number;
   /** Where the call was made, when known. */
   readonly site?: string;
+  /** The installed package whose code made the call, reached from `site`, when the program did not make it itself. */
+  readonly package?: InstalledPackage;
   /** The API called. */
   readonly method?: string;
 }
@@ -105,6 +114,7 @@ export function callWriter(kind: 'json-patch' | 'override' | 'tag' | 'aspect', p
     kind,
     ...(call !== undefined ? { call } : {}),
     ...(site !== undefined ? { site } : {}),
+    ...(site !== undefined && options.package !== undefined ? { package: options.package } : {}),
     ...(method !== undefined ? { method } : {}),
     id: call === undefined ? `${kind}:${path}` : `${kind}:${path}#${call}`,
   };
@@ -118,14 +128,24 @@ export function writerMethod(writer: Writer): string | undefined {
 /**
  * How reports and sorting name a writer, unquoted: its construct path, and for
  * a plain call what the call is and where
- * (`cdn/Routing/Web/Resource (addJsonPatch at main.ts:12)`).
+ * (`cdn/Routing/Web/Resource (addJsonPatch at main.ts:12)`; a call an installed package's code made,
+ * `queues/Routing/Settings (addJsonPatch inside the installed package @acme/queue-capability@1.0.0, reached from main.ts:5)`).
  */
 export function writerName(writer: Writer): string {
   const method = writerMethod(writer);
   const who = writer.path === '' ? THE_APP : writer.path;
   if (!method) return who;
-  const where = writer.site !== undefined ? ` at ${writer.site}` : writer.call !== undefined ? ` #${writer.call}` : '';
-  return `${who} (${method}${where})`;
+  return `${who} (${method}${writerCallPlace(writer)})`;
+}
+
+/**
+ * Where a writer's plain call was made, as its name says it after the API, a space first: ` at main.ts:12`,
+ * ` inside the installed package @acme/queue-capability@1.0.0, reached from main.ts:5`, or, where the site is not
+ * known, which call on its object it is (` #2`); nothing for a writer that makes no numbered call.
+ */
+export function writerCallPlace(writer: Writer): string {
+  if (writer.site !== undefined) return ` ${callPlace(writer.site, writer.package)}`;
+  return writer.call !== undefined ? ` #${writer.call}` : '';
 }
 
 /**
@@ -135,12 +155,19 @@ export function writerName(writer: Writer): string {
  * tells two plain calls on one object apart, which a lock's field managers do.
  */
 export function writerNameWithoutSite(name: string): string {
-  if (!SITE_AT_END.test(name)) return name;
-  return `${name.slice(0, name.lastIndexOf(' at '))})`;
+  const cut = PACKAGE_SITE_AT_END.test(name) ? ' inside the installed package ' : SITE_AT_END.test(name) ? ' at ' : undefined;
+  return cut === undefined ? name : `${name.slice(0, name.lastIndexOf(cut))})`;
 }
 
 /** The end of a name that `writerName` gave a call site, `... at <file>:<line>)`. */
 const SITE_AT_END = / at [^\n]*:\d+\)$/;
+
+/**
+ * The end of a name that `writerName` gave the site of a call an installed package made,
+ * `... inside the installed package <name>@<version>, reached from <file>:<line>)`: the package's release is no more
+ * the writer's identity than the program's line is.
+ */
+const PACKAGE_SITE_AT_END = / inside the installed package [^ \n]+, reached from [^\n]*:\d+\)$/;
 
 /** How a writer at the root of the construct tree (a `Tags.of(app)` call), whose path is empty, is named. */
 const THE_APP = 'the app';
