@@ -182,6 +182,36 @@ describe('a write made inside an installed package names the package, and the ap
     expect(formatGithub(findings, { cwd: ROOT })).toMatch(/\[written by a Contribution \(its fields\): 'queues\/Routing\/Dns' wrote 'spec\.template\.spec\.dnsPolicy'\] \[inside the installed package @acme\/queue-capability@1\.0\.0\]\n$/);
   });
 
+  test("a package's own addJsonPatch the finding is placed at: the write names the package, in text, JSON and GitHub", () => {
+    // GIVEN a package whose constructor patches its own Deployment to dnsPolicy None, and no dnsConfig
+    const { QueueCapability } = installedPackage(false, [
+      "const pod = { containers: [{ name: 'api', image: 'nginx:1.27' }] };",
+      "this.settings = new ApiObject(this.routing, 'Api', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: pod } } });",
+      "this.settings.addJsonPatch(JsonPatch.add('/spec/template/spec/dnsPolicy', 'None'));",
+    ]);
+
+    // WHEN plan runs an app of that capability alone
+    let line = 0;
+    const { text, findings } = refusalAsPlanPrintsIt((app) => {
+      line = nextLine();
+      new QueueCapability(app, 'queues');
+    });
+
+    // THEN the line of the write says the package's code made the call the app's line reached
+    expect(text.split('\n').slice(2)).toEqual([
+      `  'queues/Routing/Api' wrote 'spec.template.spec.dnsPolicy' by addJsonPatch at ${HERE}:${line}:1, inside the installed package @acme/queue-capability@1.0.0`,
+    ]);
+    // AND --json's first writer, the write, has the package
+    expect(findings[0].writers[0]).toEqual({
+      path: 'queues/Routing/Api',
+      location: { file: HERE, line, column: 1 },
+      package: { name: '@acme/queue-capability', version: '1.0.0' },
+      wrote: { field: 'spec.template.spec.dnsPolicy', how: 'addJsonPatch' },
+    });
+    // AND --format github marks it too
+    expect(formatGithub(findings, { cwd: ROOT })).toMatch(/\[written by addJsonPatch: 'queues\/Routing\/Api' wrote 'spec\.template\.spec\.dnsPolicy'\] \[inside the installed package @acme\/queue-capability@1\.0\.0\]\n$/);
+  });
+
   test("an override a package makes on its own resource is named inside the package, the app's own override as before", () => {
     // GIVEN a package whose shared base overrides its parameter's Description
     const { QueueCapability } = installedPackage(false, [

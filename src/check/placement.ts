@@ -4,6 +4,7 @@ import { describeWriter, Writer, writerMethod } from '../collect/ledger/writer';
 import { describeIdentity } from '../collect/object-identity';
 import { fieldPathOf } from '../collect/runtime-writers';
 import { topologyOf } from '../collect/topology/field-topology';
+import type { InstalledPackage } from '../private/creation-site';
 import { FieldPathSyntaxError, parseFieldPath } from '../private/field-path-syntax';
 
 /**
@@ -71,6 +72,11 @@ export interface Placement {
   readonly how: string;
   /** Where the program made the call (`main.ts:42`, relative to the working directory), when the write is a call whose site is known. */
   readonly site?: string;
+  /**
+   * The installed package whose code made the call, when the program did not make it itself: `site` is then the
+   * program's line that called into the package.
+   */
+  readonly package?: InstalledPackage;
   /**
    * True when the write removed the field (a JSON patch `remove`, a deletion override) rather than writing a value.
    * @default false
@@ -175,7 +181,7 @@ export function placeFinding(facts: Facts, field: FindingField): PlacedWrite | u
     const removed = last.writer.kind !== 'declaration' && ledger.removes(last);
     if (!removed && written.some((w) => w.writer.kind === 'declaration' && w.writer.path === field.declarer)) return undefined;
     const writer = last.writer;
-    const site = writer.site !== undefined ? { site: writer.site } : {};
+    const site = writer.site !== undefined ? { site: writer.site, ...(writer.package ? { package: writer.package } : {}) } : {};
     const placement = { field: formatPath(at), path: writer.path, how: howWritten(writer), ...site };
     if (!removed) return { placement, writer, sentence: ` '${placement.field}' was written by ${writtenBy(writer)}, not by the props of '${field.declarer}'.` };
     // what wrote it before the removal, when that is not the remover itself

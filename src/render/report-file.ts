@@ -33,9 +33,11 @@ export function withRule(v: Violation): ReportedViolation {
 }
 
 /** A placement with its call site (`main.ts:42`, relative to the working directory) made absolute, as report locations are. */
-function reportedPlacement({ site, ...placement }: Placement): ReportedPlacement {
+function reportedPlacement({ site, package: inside, ...placement }: Placement): ReportedPlacement {
   const at = site === undefined ? null : /^(.+):(\d+)$/.exec(site);
-  return at ? { ...placement, site: { file: path.resolve(at[1]), line: Number(at[2]), column: 1 } } : placement;
+  // a call an installed package's code made: its site is the program's line that reached it, inside that package
+  const made = inside ? { package: inside } : {};
+  return at ? { ...placement, site: { file: path.resolve(at[1]), line: Number(at[2]), column: 1, ...made } } : placement;
 }
 
 /** What a synth reports to the file `CDK_CAPABILITY_REPORT` names. */
