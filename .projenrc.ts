@@ -153,7 +153,8 @@ project.compileTask.exec('node scripts/bundle-lib.js');
 project.npmignore?.exclude('/lib/*.v8-cache');
 
 // cdk8s-plus is needed only by RuntimeRouting.addBackend and contract handles; any of majors 30 to 33 will do.
-project.package.addField('peerDependenciesMeta', { 'cdk8s-plus-30': { optional: true } });
+// aws-cdk-lib is needed only by the main entry's stacks: a cdk-capability/runtime program need not install it (163 MB), as the README says.
+project.package.addField('peerDependenciesMeta', { 'cdk8s-plus-30': { optional: true }, 'aws-cdk-lib': { optional: true } });
 
 // The bundled example, synthesized by the real cdk8s CLI; no cloud account needed.
 // --no-check-upgrade: the CLI's upgrade check queries the npm registry and prints a stack trace offline.

@@ -1,4 +1,6 @@
 // The public API: what users build, configure, or assert on. Everything else is internal.
+// First, so that a program without aws-cdk-lib installed is refused with a code before anything loads it.
+import './private/aws-cdk-lib-required';
 export { CapabilityApp } from './app/capability-app';
 export type { CapabilityAppProps } from './app/capability-app';
 export { Capability } from './constructs/capability';

@@ -41,6 +41,10 @@ describe('the published package', () => {
     }
   });
 
+  test('marks aws-cdk-lib and cdk8s-plus-30 optional peers, so npm 7+ installs neither for a runtime-only program', () => {
+    expect(PKG.peerDependenciesMeta).toEqual({ 'aws-cdk-lib': { optional: true }, 'cdk8s-plus-30': { optional: true } });
+  });
+
   test('the pinned dev copies the tests run against satisfy the peer ranges', () => {
     for (const peer of PEERS) {
       const installed = readJson(require.resolve(`${peer}/package.json`)).version;

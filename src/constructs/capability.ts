@@ -9,6 +9,7 @@ import { recordStackDependencyCalls } from '../private/dependency-calls';
 import { recordIncludedTemplates } from '../private/included-files';
 import { withInheritedAspects } from '../private/inherited-aspects';
 import { envProblems, propsObject, refuseUnknownKeys } from '../private/invalid-input';
+import { requireCapabilityPlace } from '../private/misplaced';
 import type { GeneratedNames } from '../private/names';
 import { keysOf } from '../private/near-miss';
 import { ownValidation } from '../private/own-validation';
@@ -93,9 +94,10 @@ export class Capability extends Stage {
    * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
    * @param props options
    * @throws CompositionError `CAP010` when `id` is not a capability's name, naming it, the rule and an id that keeps to it
+   * @throws CompositionError `CAP015` when `scope` is under a plain cdk8s `App` (which would drop the stacks), an aws-cdk `App` or `Stage`, or another capability
    */
   constructor(scope: Construct, id: string, props: CapabilityProps = {}) {
-    super(requireCapabilityId(scope, id), id, { env: propsObject(props).env, outdir: assemblyDirFor(scope), ...(propsObject(props).prefixStackNames === false ? { stageName: '' } : {}) });
+    super(requireCapabilityPlace(requireCapabilityId(scope, id), id, true), id, { env: propsObject(props).env, outdir: assemblyDirFor(scope), ...(propsObject(props).prefixStackNames === false ? { stageName: '' } : {}) });
     // a misspelt prop only: a capability class (docs/packaging.md) hands its own props, ours among them, to this constructor
     refuseUnknownKeys(`Capability '${this.node.path}' props`, props, CAPABILITY_PROPS, this.node.path, true);
     this.generatedNames = setUpCapability(this, props);

@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from '../private/brand';
 import { requireCapabilityId } from '../private/capability-id';
 import { propsObject } from '../private/invalid-input';
-import { outsideCapability } from '../private/misplaced';
+import { outsideCapability, requireCapabilityPlace } from '../private/misplaced';
 import { addressBelowCapabilities, GeneratedNames, nameBelowCapabilities } from '../private/names';
 import { ownValidation } from '../private/own-validation';
 import { valueText } from '../private/value-text';
@@ -78,9 +78,10 @@ export class RuntimeCapability extends Construct {
    * @param id the capability's name; letters, digits, `-`, `_` and `.`, starting with a letter
    * @param props options
    * @throws CompositionError `CAP010` when `id` is not a capability's name, naming it, the rule and an id that keeps to it
+   * @throws CompositionError `CAP015` when `scope` is under a plain cdk8s `App` (which would skip the checks and plan.json), an aws-cdk `App` or `Stage`, or another capability
    */
   constructor(scope: Construct, id: string, props: RuntimeCapabilityProps = {}) {
-    super(requireCapabilityId(scope, id), id);
+    super(requireCapabilityPlace(requireCapabilityId(scope, id), id, false), id);
     this.generatedNames = setUpCapability(this, props);
     this.description = propsObject(props).description;
   }

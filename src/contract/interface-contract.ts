@@ -445,8 +445,9 @@ export class InterfaceContract<F extends FieldMap> extends Construct {
     }
     const id = `${this.node.id}InterfaceSecret`;
     const existing = consumption.chart.node.tryFindChild(id) as kplus.ISecret | undefined;
-    const secret = existing ?? cdk8sPlus().Secret.fromSecretName(consumption.chart, id, consumption.secretName);
-    return cdk8sPlus().EnvValue.fromSecretValue({ secret, key: name });
+    const kplusModule = cdk8sPlus(`envValue() of the field '${name}' of InterfaceContract '${this.node.path}'`, consumption.chart.node.path);
+    const secret = existing ?? kplusModule.Secret.fromSecretName(consumption.chart, id, consumption.secretName);
+    return kplusModule.EnvValue.fromSecretValue({ secret, key: name });
   }
 
   /** A handle's `envVar(variableName?)`: a raw container env entry read from the bound Secret. */

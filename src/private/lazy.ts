@@ -1,6 +1,7 @@
 import type * as Kplus from 'cdk8s-plus-30';
 import type * as Semver from 'semver';
 import type * as Yaml from 'yaml';
+import { invalidInput } from './invalid-input';
 import type * as ExternalSecrets from '../imports/externalsecret-external-secrets.io';
 import type * as GatewayApi from '../imports/httproute-gateway.networking.k8s.io';
 import type * as Flux from '../imports/kustomization-kustomize.toolkit.fluxcd.io';
@@ -18,15 +19,8 @@ export function lazily<T>(load: () => T): () => T {
 /** The cdk8s-plus majors whose Deployment, Service, Secret and EnvValue the routing helpers use (the same API in each). */
 export const CDK8S_PLUS_MAJORS = ['cdk8s-plus-30', 'cdk8s-plus-31', 'cdk8s-plus-32', 'cdk8s-plus-33'] as const;
 
-/**
- * cdk8s-plus (about 50 ms to load): only routing backends and contract handles
- * use it. The first of majors 30 to 33 installed, so an app on cdk8s-plus-33
- * (what cdk8s-cli's templates install) gets objects and env values of its own
- * major.
- *
- * @throws when none is installed, saying what to install
- */
-export const cdk8sPlus = lazily(() => {
+/** The first of majors 30 to 33 installed, loaded on the first call; undefined when none is. */
+const installedCdk8sPlus = lazily((): typeof Kplus | undefined => {
   for (const name of CDK8S_PLUS_MAJORS) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, and the first major found
@@ -35,8 +29,28 @@ export const cdk8sPlus = lazily(() => {
       if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !String((e as Error).message).includes(`'${name}'`)) throw e;
     }
   }
-  throw new Error(`RuntimeRouting.addBackend and interface contract handles need cdk8s-plus: install one of ${CDK8S_PLUS_MAJORS.join(', ')} (npm i cdk8s-plus-30)`);
+  return undefined;
 });
+
+/**
+ * cdk8s-plus (about 50 ms to load): only routing backends and contract handles
+ * use it. The first of majors 30 to 33 installed, so an app on cdk8s-plus-33
+ * (what cdk8s-cli's templates install) gets objects and env values of its own
+ * major.
+ *
+ * @param user what needs it, as the refusal names it (`addBackend 'web/Routing/Api'`)
+ * @param path the construct path the refusal names
+ * @throws CompositionError `CAP010` when none is installed (it is an optional peer), naming `user` and what to install
+ */
+export function cdk8sPlus(user: string, path: string): typeof Kplus {
+  const loaded = installedCdk8sPlus();
+  if (loaded) return loaded;
+  throw invalidInput(
+    `${user} needs cdk8s-plus, an optional peer of cdk-capability, and none of ${CDK8S_PLUS_MAJORS.join(', ')} is installed. `
+      + 'Install the major of your cdk8s-plus objects, or the first: npm i cdk8s-plus-30.',
+    path,
+  );
+}
 
 /** The semver functions this library uses: a record's validity, parts and order. */
 export type SemverFunctions = Pick<typeof Semver, 'valid' | 'major' | 'minor' | 'lt' | 'gt' | 'inc'>;

@@ -1,3 +1,4 @@
+import { App } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { brand, hasBrand } from './brand';
 import { inspectedAsReport } from './errors';
@@ -27,6 +28,67 @@ export function requireCapability<T extends IConstruct>(scope: T, id: string, wh
       + `Create it with a Capability, or a construct inside one, as scope (new ${what}(capability, '${id}')); `
       + 'a chart or stack class that extends it keeps its own constructor.';
   return refused(message, path);
+}
+
+/** aws-cdk's mark of a `Stage` (an `App` is one), read without loading aws-cdk-lib (what `Stage.isStage` reads). */
+const AWS_CDK_STAGE = Symbol.for('@aws-cdk/core.Stage');
+
+/**
+ * Returns `scope` when a capability created there is synthesized by a `CapabilityApp`: no capability and no aws-cdk
+ * `Stage` (an aws-cdk `App` is one) is `scope` or one of its ancestors, and the root is a `CapabilityApp` or a bare
+ * construct (a test's, whose program synthesizes the capability itself, so nothing is dropped unseen). Throws the
+ * `CAP015` refusal otherwise, before the capability is added: under a plain cdk8s `App`, whose synth writes the charts'
+ * YAML and drops the stacks, the checks and `plan.json` without a word; under an aws-cdk `App` or `Stage`, or in
+ * another capability, where aws-cdk would throw its own uncoded error (`OutdirCannotBeSpecifiedForNestedStage`).
+ *
+ * @param takesStacks whether the capability takes stacks (the `Capability` of `cdk-capability`), as the message says what is dropped
+ */
+export function requireCapabilityPlace<T extends IConstruct>(scope: T, id: string, takesStacks: boolean): T {
+  const scopes = [...scope.node.scopes].reverse();
+  const root = scopes[scopes.length - 1];
+  if (hasBrand(root, 'CapabilityApp') && !scopes.some((s) => hasBrand(s, 'Capability') || marked(s, AWS_CDK_STAGE))) return scope;
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  const outer = scopes.find((s) => hasBrand(s, 'Capability'));
+  const stage = scopes.find((s) => marked(s, AWS_CDK_STAGE));
+  const dropped = takesStacks ? 'its stacks (no cloud assembly is written), its checks and plan.json' : 'its checks, plan.json and the apply order';
+  if (outer) {
+    return refused(
+      `misplaced construct: Capability '${path}' is created inside the capability '${outer.node.path}', but capabilities do not nest. `
+        + `Create it beside that one, with the CapabilityApp as scope (new Capability(app, '${id}')).`,
+      path,
+    );
+  }
+  if (stage && hasBrand(root, 'CapabilityApp')) {
+    return refused(
+      `misplaced construct: Capability '${path}' is created in the aws-cdk Stage '${stage.node.path}', but a Capability is itself a Stage, created in the CapabilityApp. `
+        + `Create it with the CapabilityApp as scope (new Capability(app, '${id}')), and the Stage's stacks under it.`,
+      path,
+    );
+  }
+  if (stage) {
+    const where = stage === root ? 'an aws-cdk App' : `the aws-cdk Stage '${stage.node.path}'`;
+    return refused(
+      `misplaced construct: Capability '${path}' is created in ${where}, but a Capability is created in a CapabilityApp (cdk8s' App), whose synth writes each capability's cloud assembly beside its charts. `
+        + "Create the app with new CapabilityApp() (cdk8s' App props), the capability under it, and the aws-cdk app's stacks under the capability (docs/adoption.md, section 5).",
+      path,
+    );
+  }
+  if (!isCdk8sApp(root)) return scope;
+  return refused(
+    `misplaced construct: Capability '${path}' is created in a plain cdk8s App, whose synth writes the charts' YAML alone: ${dropped} would be dropped without a word. `
+      + "Create the app with new CapabilityApp() (cdk8s' App, with the same props).",
+    path,
+  );
+}
+
+/** True when `x` carries the global-symbol mark `mark`. */
+function marked(x: unknown, mark: symbol): boolean {
+  return x !== null && typeof x === 'object' && mark in x;
+}
+
+/** True when the root `x` is a cdk8s `App` (of this copy of cdk8s or another: its `yamlOutputType`). */
+function isCdk8sApp(x: IConstruct): boolean {
+  return x instanceof App || 'yamlOutputType' in x;
 }
 
 /**

@@ -219,7 +219,8 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
   }
   const namespace = options.namespace ?? Chart.of(scope).namespace;
   const metadata = { name, ...(namespace ? { namespace } : {}), ...(labels ? { labels } : {}) };
-  const deployment = new (cdk8sPlus().Deployment)(scope, id, {
+  const kplusModule = cdk8sPlus(`addBackend '${path}'`, path);
+  const deployment = new kplusModule.Deployment(scope, id, {
     metadata,
     ...(labels ? { podMetadata: { labels } } : {}),
     replicas: options.replicas,
@@ -233,7 +234,7 @@ export function addBackend(scope: Construct, id: string, options: BackendOptions
       },
     ],
   });
-  const service = new (cdk8sPlus().Service)(scope, `${id}Service`, {
+  const service = new kplusModule.Service(scope, `${id}Service`, {
     metadata,
     selector: deployment,
     ports: [{ name: 'http', port: options.port, targetPort: options.port }],
