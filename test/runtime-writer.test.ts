@@ -54,7 +54,7 @@ describe('RuntimeWriter', () => {
 describe('bad props are CAP010 at synth, naming the prop, the value and what is expected', () => {
   const cases: Array<[string, (r: RuntimeRouting) => RuntimeWriterProps, RegExp]> = [
     ['a malformed field', (r) => ({ target: appDeployment(r), fields: ['spec.domains['], identity: NETOP }),
-      /'fields'\[0\] \("spec\.domains\["\) is not a field path: expected a quoted map key, "=value" \(a set value\) or "key=value" \(a keyed list element\) at the end of the path\. Write leaves as the ledger prints them, such as "spec\.domains", /],
+      /'fields'\[0\] \("spec\.domains\["\) is not a field path: expected a quoted map key, "=value" \(a set value\) or "key=value" \(a keyed list element\) at the end of the path\. Write leaves as plan and the lock name them, such as "spec\.domains", /],
     ['an identity field', (r) => ({ target: appDeployment(r), fields: ['metadata.name'], identity: NETOP }),
       /'fields'\[0\] \("metadata\.name"\) is an identity field \(apiVersion, kind, metadata\.name, metadata\.namespace\), which nobody owns: leave it out/],
     ['metadata.resourceVersion, which the API server sets', (r) => ({ target: appDeployment(r), fields: ['metadata.resourceVersion'], identity: NETOP }),

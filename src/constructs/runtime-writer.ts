@@ -186,7 +186,7 @@ function checkFields(fields: unknown, problems: string[]): void {
       }
     } catch (e) {
       if (!(e instanceof FieldPathSyntaxError)) throw e;
-      problems.push(`${where} is not a field path: expected ${e.expected} ${e.where}. Write leaves as the ledger prints them, such as ${EXAMPLES}`);
+      problems.push(`${where} is not a field path: expected ${e.expected} ${e.where}. Write leaves as plan and the lock name them, such as ${EXAMPLES}`);
     }
   });
 }
