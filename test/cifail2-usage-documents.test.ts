@@ -28,7 +28,7 @@ const USAGE_SUMMARY = (problem: string) =>
   `cdk-capability plan ran nothing: ${problem}. This is a usage error (how plan was called), not a composition violation, so it has no code; cdk-capability plan --help lists the options.`;
 
 describe('a usage error of plan, in the format asked for', () => {
-  test('--format json with an unknown option: a document of docs/plan-output.schema.json whose failure is kind usage; stderr as before', () => {
+  test('--format json with an unknown option: a document of docs/plan-output.schema.json whose failure is kind usage; stderr its one line and where the options are', () => {
     // WHEN an option is misspelt on a command line that asks for JSON
     const r = run(['plan', '--format', 'json', '--expect-locks']);
 
@@ -38,7 +38,7 @@ describe('a usage error of plan, in the format asked for', () => {
     expect(schemaErrors('plan-output.schema.json', doc)).toEqual([]);
     const problem = "Unknown option '--expect-locks' (did you mean '--expect-lock'?)";
     expect(doc).toEqual({ formatVersion: 1, accepted: false, findings: [], failure: { kind: 'usage', message: problem, summary: USAGE_SUMMARY(problem) } });
-    expect(r.stderr).toMatch(new RegExp(`^cdk-capability plan: ${problem.replace(/[?()]/g, '\\$&')}\\n\\nUsage: cdk-capability plan `));
+    expect(r.stderr).toBe(`cdk-capability plan: ${problem}\nRun 'cdk-capability plan --help' for the options.\n`);
   });
 
   test('--json --exit-zero with a missing value: the same document, exit 1 all the same', () => {

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { ApplyCommand, applyCommands, shellLine } from './apply-commands';
-import { argsProblem } from './args-problem';
+import { argsProblem, helpHint } from './args-problem';
 import { appsBelow, readCdk8sConfig } from './cdk8s-config';
 import { exitCode } from './exit-codes';
 import { handBackComments } from './hand-back-advice';
@@ -162,14 +162,14 @@ const APPLY_OPTIONS = {
   'from-step': { type: 'string' },
   'timeout': { type: 'string' },
   'deploy-timeout': { type: 'string' },
-  'help': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
 } as const;
 
 /** The options, or the exit code of a usage error (its message written). */
 function parseApplyArgs(argv: string[], defaultOutdir: () => string | { readonly problem: string }): ApplyOptions | number {
   let values: { 'outdir'?: string; 'dry-run'?: boolean; 'from-step'?: string; 'timeout'?: string; 'deploy-timeout'?: string; 'help'?: boolean };
   const usage = (message: string) => {
-    process.stderr.write(`cdk-capability apply: ${message}\n\n${APPLY_USAGE}\n`);
+    process.stderr.write(`cdk-capability apply: ${message}\n${helpHint('apply')}\n`);
     return exitCode({ kind: 'failed' });
   };
   try {

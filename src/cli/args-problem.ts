@@ -22,3 +22,12 @@ export function didYouMean(value: string, known: readonly string[]): string {
   const guess = nearMiss(value, known);
   return guess === undefined ? '' : ` (did you mean '${guess}'?)`;
 }
+
+/**
+ * The line a usage error ends with, in place of the command's whole help: where its options are listed.
+ *
+ * @param command the command, as typed after `cdk-capability` (`plan`)
+ */
+export function helpHint(command: string): string {
+  return `Run 'cdk-capability ${command} --help' for the options.`;
+}

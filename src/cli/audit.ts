@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { argsProblem, didYouMean } from './args-problem';
+import { argsProblem, didYouMean, helpHint } from './args-problem';
 import { AskedFormat, askedFormat, CommandFailure, REPORT_FORMATS } from './command-failure';
 import { exitCode } from './exit-codes';
 import { AuditReport, formatAuditFailureJson, formatAuditFailureSarif, formatAuditGithub, formatAuditJson, formatAuditSarif, formatAuditText } from './format-audit';
@@ -72,7 +72,7 @@ const AUDIT_OPTIONS = {
   'applied-by': { type: 'string' },
   'label': { type: 'string', multiple: true },
   'ignore-manager': { type: 'string', multiple: true },
-  'help': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
 } as const;
 type Format = (typeof FORMATS)[number];
 
@@ -233,14 +233,14 @@ function auditArgsProblem(e: Error): string {
 }
 
 /**
- * A usage error: the problem and the usage on stderr, and, when the command line asks for a document, that document
+ * A usage error: the problem and where the options are listed on stderr, and, when the command line asks for a document, that document
  * of it on stdout; a `--format` naming no format prints text alone, and says so. Exit code 1.
  */
 function auditUsageError(message: string, asked: AskedFormat): number {
   const asText = 'unknown' in asked
     ? `\nThis usage error is printed as text alone: --format '${asked.unknown}' names no format of cdk-capability audit (${FORMATS.join(', ')}).`
     : '';
-  return failed({ command: 'audit', kind: 'usage', message }, asked, `cdk-capability audit: ${message}${asText}\n\n${AUDIT_USAGE}\n`);
+  return failed({ command: 'audit', kind: 'usage', message }, asked, `cdk-capability audit: ${message}${asText}\n${helpHint('audit')}\n`);
 }
 
 /**

@@ -20,7 +20,7 @@ export interface CommandFailure {
   readonly command: 'plan' | 'audit' | undefined;
   /** What failed. */
   readonly kind: CommandFailureKind;
-  /** The problem as stderr says it, one line per problem, without the `cdk-capability <command>: ` prefix and the usage. */
+  /** The problem as stderr says it, one line per problem, without the `cdk-capability <command>: ` prefix and the line saying where the options are. */
   readonly message: string;
   /** The code of a coded refusal (`CAP016` plan file, `CAP014` lock, `CAP017` live objects); none for a usage error. */
   readonly code?: ViolationCode;

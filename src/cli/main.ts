@@ -5,7 +5,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { runAppCommand } from './app-run';
 import { apply, APPLY_USAGE, durationMs } from './apply';
-import { argsProblem, didYouMean } from './args-problem';
+import { argsProblem, didYouMean, helpHint } from './args-problem';
 import { audit, AUDIT_USAGE } from './audit';
 import { appsBelow, readCdk8sConfig } from './cdk8s-config';
 import { AskedFormat, askedFormat, CommandFailure, formatCommandFailureJson, REPORT_FORMATS, ReportFormat } from './command-failure';
@@ -30,7 +30,6 @@ import type { Plan } from '../render/writers/plan-json';
 
 const USAGE = `Usage: cdk-capability plan [--app "<command>"] [--plan <plan.json>] [--json] [--format text|json|sarif|github] [--expect-lock] [--timeout <duration>] [--exit-zero]
        cdk-capability plan --teardown [--app "<command>"] [--plan <plan.json>] [--json] [--expect-lock] [--timeout <duration>] [--exit-zero]
-       cdk-capability --version
 
 Runs the app (default: the "app" of ./cdk8s.yaml) into a temporary folder,
 without touching your output or lock, and prints its plan: the steps of both
@@ -57,6 +56,13 @@ and which lock it compared against.
 
 ${EXIT_CODES_USAGE}`;
 
+/** The usage of the command line itself: how to print the version and the help. */
+const GENERAL_USAGE = `Usage: cdk-capability --version
+       cdk-capability help [<command>]   (also -h, --help; <command> -h for one command's help)`;
+
+/** The help of each command, by name. */
+const COMMAND_HELP: Readonly<Record<string, string>> = { plan: USAGE, apply: APPLY_USAGE, audit: AUDIT_USAGE };
+
 /** Each form of each command, the lines that open its usage (`plan --teardown` too; not their continuations): what an unknown command lists. */
 const COMMANDS: readonly string[] = [
   ...new Set([
@@ -77,7 +83,7 @@ type Format = ReportFormat;
 const PLAN_OPTIONS = {
   'app': { type: 'string' },
   'plan': { type: 'string' },
-  'help': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
   'teardown': { type: 'boolean' },
   'format': { type: 'string' },
   'json': { type: 'boolean' },
@@ -149,14 +155,11 @@ function runCommand(argv: string[]): number {
     process.stdout.write(`${ownVersion()}\n`);
     return ExitCode.NO_CHANGES;
   }
-  if (command === '--help' || command === 'help') {
-    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n`);
-    return ExitCode.NO_CHANGES;
-  }
+  if (command === '--help' || command === '-h' || command === 'help') return help(rest);
   if (command !== 'plan') return unknownCommand(argv);
   // the format asked for, read before the strict parse, so that a command line it refuses is answered in it
   const asked = askedFormat(rest, Object.entries(PLAN_OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
-  const usageError = (message: string, withUsage = false) => planUsageError(message, asked, withUsage);
+  const usageError = (message: string, withHint = false) => planUsageError(message, asked, withHint);
   let values: PlanOptions;
   try {
     values = parseArgs({
@@ -244,6 +247,22 @@ function runCommand(argv: string[]): number {
 }
 
 /**
+ * `cdk-capability help [<command>]` (also `-h`, `--help`): the help of every command, or of the one named. A name
+ * that is no command is answered as an unknown command is.
+ */
+function help(rest: readonly string[]): number {
+  const [named] = rest;
+  if (named === undefined) {
+    process.stdout.write(`${USAGE}\n\n${APPLY_USAGE}\n\n${AUDIT_USAGE}\n\n${GENERAL_USAGE}\n`);
+    return ExitCode.NO_CHANGES;
+  }
+  const usage = COMMAND_HELP[named];
+  if (usage === undefined) return unknownCommand(rest);
+  process.stdout.write(`${usage}\n`);
+  return ExitCode.NO_CHANGES;
+}
+
+/**
  * How to go on where plan finds no `./cdk8s.yaml`: the apps below the folder (a monorepo's root), and the two ways
  * to plan the first; else where to run it.
  */
@@ -256,16 +275,17 @@ function noConfigHint(): string {
 }
 
 /**
- * A usage error: one line naming the problem on stderr (then the usage, when asked), and, when the command line
+ * A usage error: one line naming the problem on stderr (then, for an option or format it does not know, where
+ * the options are listed: not the whole help), and, when the command line
  * asks for a document (`--format json|sarif|github`, `--json`), that document of it on stdout, so that CI reads
  * one; a `--format` naming no format prints text alone, and says so. Exit code 1, also with `--exit-zero`.
  */
-function planUsageError(message: string, asked: AskedFormat, withUsage: boolean): number {
+function planUsageError(message: string, asked: AskedFormat, withHint: boolean): number {
   const asText = 'unknown' in asked
     ? `\nThis usage error is printed as text alone: --format '${asked.unknown}' names no format of cdk-capability plan (${FORMATS.join(', ')}).`
     : '';
   if ('format' in asked) printFailureDocument({ command: 'plan', kind: 'usage', message }, asked.format);
-  process.stderr.write(`cdk-capability plan: ${message}${asText}${withUsage ? `\n\n${USAGE}` : ''}\n`);
+  process.stderr.write(`cdk-capability plan: ${message}${asText}\n${withHint ? `${helpHint('plan')}\n` : ''}`);
   return exitCode({ kind: 'failed' });
 }
 
