@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { readTree, removeTempDirs, tempDir } from './util';
 import { compileWriterChild, Ended, runWriter } from './writer-child';
@@ -19,12 +18,6 @@ const STEPS = ['locked', 'file:plan.json', 'file:runtime/0003.yaml', 'staged', '
 
 /** The signals a CI runner sends a cancelled job, in the order it sends them (GitHub Actions: SIGINT, SIGTERM, then SIGKILL). */
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGKILL'];
-
-/** The signals a synth listens for while it holds its outdir (Ctrl-C, a cancelled job): they end it once its write is over. */
-const HANDLED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
-
-/** How a shell reports a process ended by each signal: 128 + the signal's number. */
-const SHELL_STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 /** The steps after the swap's commit point (the new lock file renamed in): a kill there leaves the new release. */
 const COMMITTED = ['alongside-moved', 'done'];
@@ -62,10 +55,9 @@ function noticesOf(fn: () => void): string[] {
 }
 
 describe('a synth killed at any step of its write', () => {
-  // SIGINT and SIGTERM are handled once the write is over (below): only SIGKILL ends a synth in the middle of it
-  const cases = STEPS.flatMap((step) => ['SIGKILL'].map((signal) => ({ step, signal })));
+  const cases = STEPS.flatMap((step) => SIGNALS.map((signal) => ({ step, signal })));
 
-  test(`leaves the old output and lock file or the new ones, once the next synth has finished or rolled back its swap (${cases.length} kills: ${STEPS.length} steps x SIGKILL)`, async () => {
+  test(`leaves the old output and lock file or the new ones, once the next synth has finished or rolled back its swap (${cases.length} kills: ${STEPS.length} steps x ${SIGNALS.join(', ')})`, async () => {
     // GIVEN, for each case, an outdir holding version 1 and its lock file
     const dirs = await inPairs(
       cases.map(({ step, signal }) => async () => {
@@ -162,71 +154,5 @@ describe('a synth killed at any step of its write', () => {
 
     // THEN both are version 1 again
     expect([readTree(outdir), fs.readFileSync(lockFile, 'utf-8')]).toEqual([outputOf('1'), '{"version":"1"}\n']);
-  });
-});
-
-describe('a synth sent SIGINT or SIGTERM (Ctrl-C, a cancelled CI job) at any step of its write', () => {
-  const cases = STEPS.flatMap((step) => HANDLED.map((signal) => ({ step, signal })));
-
-  test(`finishes the write, removes its lock and run folder, and ends of the signal (${cases.length} cases: ${STEPS.length} steps x ${HANDLED.join(', ')})`, async () => {
-    // GIVEN, for each case, an outdir holding version 1 and its lock file
-    const dirs = await inPairs(
-      cases.map(({ step, signal }) => async () => {
-        const parent = tempDir();
-        const outdir = path.join(parent, 'dist');
-        const lockFile = path.join(parent, 'capability.lock.json');
-        expect(await writeInChild(outdir, lockFile, '1', 'none', 'none')).toMatchObject({ code: 0, signal: null, stderr: '' });
-
-        // WHEN a synth of version 2 is sent the signal at the step
-        const ended = await writeInChild(outdir, lockFile, '2', step, signal);
-        return { step, signal, parent, outdir, lockFile, ended };
-      }),
-    );
-
-    for (const { step, signal, parent, outdir, lockFile, ended } of dirs) {
-      const label = `${step} / ${signal}`;
-      // THEN it ended of the signal, as without a listener (a shell reports 130 or 143), and printed nothing
-      expect({ label, ended: { code: ended.code, signal: ended.signal, stderr: ended.stderr } }).toEqual({ label, ended: { code: null, signal, stderr: '' } });
-      expect({ label, status: 128 + os.constants.signals[signal] }).toEqual({ label, status: SHELL_STATUS[signal] });
-      // ...no lock and no run folder are left: only the output and the lock file
-      expect({ label, left: fs.readdirSync(parent).sort() }).toEqual({ label, left: ['capability.lock.json', 'dist'] });
-      // ...which are one release, whole: the write it was in had finished (Node runs a listener only once it returns)
-      expect({ label, output: readTree(outdir), lock: fs.readFileSync(lockFile, 'utf-8') }).toEqual({ label, output: outputOf('2'), lock: '{"version":"2"}\n' });
-      // ...and the next synth has no stale lock to take over, nothing to roll back
-      expect({ label, notices: noticesOf(() => holdOutdir(outdir).release()) }).toEqual({ label, notices: [] });
-    }
-  });
-
-  test.each(HANDLED)('a program that listens for %s itself keeps its handler: it runs once, after the write, and the program decides how it ends', async (signal) => {
-    // GIVEN version 1, and a program with its own listener for the signal
-    const parent = tempDir();
-    const outdir = path.join(parent, 'dist');
-    const lockFile = path.join(parent, 'capability.lock.json');
-    expect(await writeInChild(outdir, lockFile, '1', 'none', 'none')).toMatchObject({ code: 0, stderr: '' });
-
-    // WHEN it is sent the signal once its output is staged
-    const ended = await writeInChild(outdir, lockFile, '2', 'staged', `own:${signal}`);
-
-    // THEN its own handler ran once (none was added beside it to raise the signal again), and its exit code is its own
-    expect({ code: ended.code, signal: ended.signal, stderr: ended.stderr }).toEqual({ code: 42, signal: null, stderr: `own handler: ${signal}\n` });
-    // ...and the write finished, its lock released and its run folder removed
-    expect(fs.readdirSync(parent).sort()).toEqual(['capability.lock.json', 'dist']);
-    expect(readTree(outdir)).toEqual(outputOf('2'));
-  });
-
-  test('a signal before the outdir is held (its run folder being created) still ends the synth at once, as before', async () => {
-    // GIVEN version 1
-    const parent = tempDir();
-    const outdir = path.join(parent, 'dist');
-    const lockFile = path.join(parent, 'capability.lock.json');
-    expect(await writeInChild(outdir, lockFile, '1', 'none', 'none')).toMatchObject({ code: 0, stderr: '' });
-
-    // WHEN a synth is sent SIGINT before it has taken the lock
-    const ended = await writeInChild(outdir, lockFile, '2', 'run-created', 'SIGINT');
-
-    // THEN it died at once: version 1 is intact, no lock (its run folder is left for the next synth, which removes it)
-    expect(ended.signal).toBe('SIGINT');
-    expect([readTree(outdir), fs.readFileSync(lockFile, 'utf-8')]).toEqual([outputOf('1'), '{"version":"1"}\n']);
-    expect(fs.readdirSync(parent).filter((e) => !e.startsWith('.dist.run-')).sort()).toEqual(['capability.lock.json', 'dist']);
   });
 });

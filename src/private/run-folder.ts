@@ -91,19 +91,6 @@ export class RunFolder {
     RunFolder.folders.set(outdir, new RunFolder(outdir, runPath));
   }
 
-  /**
-   * Removes every run folder of this process, as its exit does: for a process ended by a signal, which runs no
-   * exit handlers. A later synth in this process, if it goes on, creates its run folder again.
-   */
-  public static removeOwn(): void {
-    for (const f of RunFolder.ownPaths()) {
-      stopBeating(ownerFile(f));
-      fs.rmSync(f, { recursive: true, force: true });
-    }
-    RunFolder.folders.clear();
-    RunFolder.besides.clear();
-  }
-
   /** The paths of this process's own run folders. */
   public static ownPaths(): string[] {
     return [...RunFolder.folders.values(), ...[...RunFolder.besides.values()].flat()].map((f) => f.path);

@@ -12,7 +12,6 @@ import { internalError } from '../check/internal-error';
 import { compareText } from '../private/compare';
 import { pulse } from '../private/heartbeat';
 import { RunFolder } from '../private/run-folder';
-import { cleanUpOnSignal } from '../private/signal-cleanup';
 import { writeSteps } from '../private/write-steps';
 
 /** A file written in the same transaction as the output: it changes only if the output does. */
@@ -65,9 +64,7 @@ export interface HeldOutdir {
  * swap a killed synth left half done and removes the folders of dead runs, so
  * that the outdir and the lock file are of one release before anything reads
  * them. `CapabilityApp.synth` holds its outdir from before it reads the lock
- * file until its output is written. A SIGINT or SIGTERM while it is held
- * (`cleanUpOnSignal`) lets the synchronous synth finish, then releases the
- * lock, removes this run's folders and ends the process of the signal.
+ * file until its output is written.
  *
  * @throws a `CAP011` `CompositionError` when a live synth holds the lock
  */
@@ -75,28 +72,21 @@ export function holdOutdir(outdir: string): HeldOutdir {
   const target = path.resolve(outdir);
   const run = RunFolder.for(target);
   const lock = OutdirLock.acquire(target, run);
-  let held = true;
-  const release = () => {
-    if (!held) return;
-    held = false;
-    signals.done();
-    lock.release();
-    run.prune();
-  };
-  // SIGINT or SIGTERM while held (Ctrl-C, a cancelled CI job): handled once the synchronous write has returned,
-  // so it releases the lock and removes this run's folders, then ends the process of the signal
-  const signals = cleanUpOnSignal(() => {
-    release();
-    RunFolder.removeOwn();
-  });
   try {
     writeSteps.observe?.('locked');
     for (const notice of recoverDeadRuns(target)) process.stderr.write(notice);
   } catch (e) {
-    release();
+    lock.release();
     throw e;
   }
-  return { lock, run, release };
+  return {
+    lock,
+    run,
+    release: () => {
+      lock.release();
+      run.prune();
+    },
+  };
 }
 
 /**
