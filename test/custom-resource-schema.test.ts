@@ -132,6 +132,21 @@ describe('the root metadata of a custom resource is ObjectMeta, whatever its CRD
   });
 });
 
+describe('the values of a custom resource\'s root metadata are typed as ObjectMeta types them', () => {
+  test('a number for generateName and a string for generation are refused as for a built-in kind', () => {
+    // GIVEN a Widget whose metadata gives generateName 3 and generation "2"
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Crd', widgetCrd({ 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true }));
+    new ApiObject(chart, 'W', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', generateName: 3, generation: '2' } as any });
+    // THEN each is refused in the words of a built-in kind's
+    const of = "of example.com/Widget w declared by 'shop/Routing/W'";
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`).filter((m) => m.includes("'metadata."))).toEqual([
+      `CAP010 invalid object: 'metadata.generateName' (3) ${of} must be a string, as Kubernetes 1.30's schema types it; the API server refuses a number there. Write "3", not 3.`,
+      `CAP010 invalid object: 'metadata.generation' ("2") ${of} must be a number, as Kubernetes 1.30's schema types it; the API server refuses a string there. Write 2, not "2".`,
+    ]);
+  });
+});
+
 describe('what the API server does not refuse, or synth cannot see, is not judged', () => {
   const schema = {
     type: 'object',

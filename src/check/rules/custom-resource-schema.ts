@@ -3,14 +3,14 @@ import type { Facts, ObjectFact } from '../../collect/facts';
 import { describeWriter } from '../../collect/ledger/writer';
 import { describeIdentity, groupKind } from '../../collect/object-identity';
 import { resourceKey } from '../../collect/resource-names';
-import { customResourceMetadataFields, isBuiltInKind, UnknownField } from '../../collect/scalar-types';
+import { customResourceMetadataProblems, isBuiltInKind, UnknownField } from '../../collect/scalar-types';
 import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
-import { fieldWriters } from './scalar-types';
+import { fieldWriters, typeFinding } from './scalar-types';
 import { nearestField, nearestName } from './unknown-fields';
 import { fieldPathOf, unseenBy } from './unseen-fields';
 
@@ -21,7 +21,7 @@ import { fieldPathOf, unseenBy } from './unseen-fields';
  * Kustomization), a value of another type (`replicas: "3"` for an `integer`), a `required` field left out, a value
  * outside an `enum`, a string, a number, a list or a map outside its `maxLength`, `minLength`, `pattern`,
  * `maximum`, `minimum`, `maxItems`, `minItems`, `maxProperties` or `minProperties`; a key of the root `metadata`
- * that ObjectMeta does not have (`metadata.add('team', 'edge')`); an `apiVersion` whose
+ * that ObjectMeta does not have (`metadata.add('team', 'edge')`), or of another type than ObjectMeta's (`generateName: 3`); an `apiVersion` whose
  * version the CRD does not serve; and, when a CRD of its group is in the composition, a kind that no CRD of the
  * composition defines and Kubernetes does not build in (`kind: Widgte` beside the CRD of `acme.io/Widget`), unless
  * the program declares the kind to come from a CRD outside the composition (`Reference.clusterScoped`,
@@ -53,8 +53,8 @@ export const customResourceSchemas = defineRule({
         if (!outside.has(groupKind(group, kind))) out.push(unknownKindFinding(object, unknown));
         return;
       }
-      const metadata = result && !result.unserved ? customResourceMetadataFields(object.manifest) : [];
-      if (!result || (result.problems.length === 0 && metadata.length === 0 && !result.unserved)) return;
+      const metadata = result.unserved ? { unknown: [], types: [] } : customResourceMetadataProblems(object.manifest);
+      if (result.problems.length === 0 && metadata.unknown.length === 0 && metadata.types.length === 0 && !result.unserved) return;
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
       writersAt ??= fieldWriters(facts);
       const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
@@ -63,7 +63,12 @@ export const customResourceSchemas = defineRule({
         return;
       }
       const context: Context = { object, what, crd: result.crd, crds, writersAt, unseen: unseenBy(facts, index) };
-      for (const u of metadata) out.push(metadataFinding(context, u));
+      for (const u of metadata.unknown) out.push(metadataFinding(context, u));
+      if (metadata.types.length > 0) {
+        const topology = topologyOf(String(object.manifest.apiVersion), kind, crds);
+        // NaN and the infinities are the JSON-values rule's, as for a built-in kind
+        for (const p of metadata.types) if (typeof p.value !== 'number' || Number.isFinite(p.value)) out.push(typeFinding(object, p, what, topology, writersAt));
+      }
       for (const p of result.problems) {
         // a fraction in an integer field is the rule of scalar types' finding (its message names the rounding)
         if (p.problem === 'type' && p.expected === 'integer' && p.given === 'number') continue;
