@@ -2,7 +2,7 @@ import * as path from 'path';
 import Ajv from 'ajv';
 import { ApiObject, Include } from 'cdk8s';
 import * as fc from 'fast-check';
-import { Capability, CapabilityApp, CapabilityTesting, RuntimeRouting, RuntimeWriter } from '../src';
+import { Capability, CapabilityApp, CapabilityTesting, Reference, RuntimeRouting, RuntimeWriter } from '../src';
 import { CustomResourceSchemas } from '../src/collect/custom-resource-schema';
 
 const FLUX_CRD = path.join(__dirname, '..', 'vendor', 'crds', 'flux.kustomizations.yaml');
@@ -128,6 +128,21 @@ describe('the root metadata of a custom resource is ObjectMeta, whatever its CRD
     expect(crdMessages(app)).toEqual([
       `${head('finalizer')} Did you mean finalizers? Rename it to 'metadata.finalizers', or remove it.`,
       `${head('team')} Remove it, or write it as a label or an annotation (metadata.addLabel("team", ...), metadata.addAnnotation("team", ...)): metadata.add puts a key in metadata itself.`,
+    ]);
+  });
+});
+
+describe('the values of a custom resource\'s root metadata are typed as ObjectMeta types them', () => {
+  test('a number for generateName and a string for generation are refused as for a built-in kind', () => {
+    // GIVEN a Widget whose metadata gives generateName 3 and generation "2"
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Crd', widgetCrd({ 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true }));
+    new ApiObject(chart, 'W', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', generateName: 3, generation: '2' } as any });
+    // THEN each is refused in the words of a built-in kind's
+    const of = "of example.com/Widget w declared by 'shop/Routing/W'";
+    expect(CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`).filter((m) => m.includes("'metadata."))).toEqual([
+      `CAP010 invalid object: 'metadata.generateName' (3) ${of} must be a string, as Kubernetes 1.30's schema types it; the API server refuses a number there. Write "3", not 3.`,
+      `CAP010 invalid object: 'metadata.generation' ("2") ${of} must be a number, as Kubernetes 1.30's schema types it; the API server refuses a string there. Write 2, not "2".`,
     ]);
   });
 });
@@ -360,5 +375,71 @@ describe('verdicts agree with ajv on the schema as the API server reads it', () 
       const w = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: s };
       expect(ourPaths(w)).toEqual(ajvPaths(w));
     }), { numRuns: 500 });
+  });
+});
+
+describe('a custom resource of a kind no CRD of the composition defines, in a group whose CRDs are in it, is CAP010', () => {
+  /** A CRD `widgets.acme.io` (kind Widget, plural widgets, short name wdg) that serves v1 and takes any fields. */
+  const acmeCrd = () => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.acme.io' },
+    spec: {
+      group: 'acme.io',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: ['wdg'], listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  });
+
+  /** The messages of the rule of kinds (not the UpperCamelCase check of object shapes). */
+  const kindMessages = (app: CapabilityApp) => CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`).filter((m) => m.includes('is no kind that a CRD'));
+
+  const head = (kind: string) => `CAP010 invalid object: 'kind' (${JSON.stringify(kind)}) of acme.io/${kind} shop/w declared by 'shop/Routing/${kind}' is no kind that a CRD of the composition defines in the group acme.io `
+    + `(its one CRD there defines Widget), nor a built-in kind; the API server has no such resource and the apply is refused (no matches for kind ${JSON.stringify(kind)} in version "acme.io/v1").`;
+  const outside = 'If its CRD is installed outside the composition, declare the kind: Reference.clusterScoped for a cluster-scoped kind, or Reference.external of an object of it.';
+
+  test('a misspelt kind (Widgte) names the kind it means and the fix', () => {
+    // GIVEN the CRD of acme.io/Widget and an acme.io Widgte
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Crd', acmeCrd());
+    new ApiObject(chart, 'Widgte', { apiVersion: 'acme.io/v1', kind: 'Widgte', metadata: { name: 'w', namespace: 'shop' } });
+    // THEN it is refused in kubectl's words, with the kind meant
+    expect(kindMessages(app)).toEqual([`${head('Widgte')} Did you mean Widget? Set kind to "Widget", the kind of its CRD 'widgets.acme.io'. ${outside}`]);
+  });
+
+  test('the kind in lowercase, its plural and its short name name the kind; a kind like none names no guess', () => {
+    // GIVEN objects of kinds widget, Widgets, Wdg and Sprocket in acme.io
+    const { app, chart } = routing();
+    new ApiObject(chart, 'Crd', acmeCrd());
+    for (const kind of ['widget', 'Widgets', 'Wdg', 'Sprocket']) new ApiObject(chart, kind, { apiVersion: 'acme.io/v1', kind, metadata: { name: 'w', namespace: 'shop' } });
+    // THEN each is refused; the first three with the kind, the last without a guess
+    const alias = 'Did you mean Widget? Set kind to "Widget": a custom resource\'s kind is its CRD\'s spec.names.kind (\'widgets.acme.io\'), in its letter case, not its plural, singular or a short name.';
+    expect(kindMessages(app)).toEqual([
+      `${head('Sprocket')} Set kind to one of those, or declare the CRD of Sprocket in the composition. ${outside}`,
+      `${head('Wdg')} ${alias}`,
+      `${head('Widgets')} ${alias}`,
+      `${head('widget')} ${alias}`,
+    ]);
+  });
+
+  test('a kind declared to come from a CRD outside the composition, and a group without a CRD in the composition, are not judged', () => {
+    // GIVEN acme.io's Gizmo declared cluster-scoped, a Sprocket declared external, a Part named in enforce.resources,
+    // an other.io Thing (no CRD of other.io in the composition)
+    const app = new CapabilityApp({ enforce: { deployer: 'system:serviceaccount:flux-system:kustomize-controller', resources: { 'Part.acme.io': 'parts' } } });
+    const chart = new RuntimeRouting(new Capability(app, 'shop'), 'Routing');
+    new ApiObject(chart, 'Crd', acmeCrd());
+    Reference.clusterScoped(chart, 'Gizmos', { apiVersion: 'acme.io/v1', kind: 'Gizmo' });
+    Reference.external(chart, 'Other', { apiVersion: 'acme.io/v1', kind: 'Sprocket', name: 'other', namespace: 'shop' });
+    new ApiObject(chart, 'Gizmo', { apiVersion: 'acme.io/v1', kind: 'Gizmo', metadata: { name: 'g' } });
+    new ApiObject(chart, 'Sprocket', { apiVersion: 'acme.io/v1', kind: 'Sprocket', metadata: { name: 's', namespace: 'shop' } });
+    new ApiObject(chart, 'Part', { apiVersion: 'acme.io/v1', kind: 'Part', metadata: { name: 'p', namespace: 'shop' } });
+    new ApiObject(chart, 'Thing', { apiVersion: 'other.io/v1', kind: 'Thing', metadata: { name: 't', namespace: 'shop' } });
+    // THEN none is refused; the same Sprocket without its declaration is
+    expect(kindMessages(app)).toEqual([]);
+    const bare = routing();
+    new ApiObject(bare.chart, 'Crd', acmeCrd());
+    new ApiObject(bare.chart, 'Sprocket', { apiVersion: 'acme.io/v1', kind: 'Sprocket', metadata: { name: 's', namespace: 'shop' } });
+    expect(kindMessages(bare.app).map((m) => m.split(' of ')[0])).toEqual(["CAP010 invalid object: 'kind' (\"Sprocket\")"]);
   });
 });

@@ -9,6 +9,8 @@ export interface ClusterScopedKinds {
   readonly keys: ReadonlySet<string>;
   /** Each `Reference.clusterScoped` whose kind is namespaced by the Kubernetes API or by its CRD in the composition. */
   readonly problems: ReadonlyArray<{ readonly path: string; readonly error: string }>;
+  /** The `group/Kind` key of every kind declared with `Reference.clusterScoped` (a CRD outside the composition), left out or not, sorted. */
+  readonly declared: readonly string[];
 }
 
 /**
@@ -31,20 +33,22 @@ export function clusterScopedKinds(manifests: readonly any[], constructs: readon
     else if (m.spec?.scope === 'Namespaced') namespacedCrds.set(key, String(m.metadata?.name ?? ''));
   }
   const problems: Array<{ path: string; error: string }> = [];
+  const declared = new Set<string>();
   for (const c of constructs) {
     if (!Reference.isReference(c) || !c.clusterScopedKind) continue;
     const { apiVersion, kind } = c.clusterScopedKind;
     const group = apiGroup(apiVersion);
     const key = groupKind(group, kind);
-    const declared = `Reference.clusterScoped declares ${JSON.stringify(kind)} of ${JSON.stringify(apiVersion)} cluster-scoped`;
+    declared.add(key);
+    const declaration = `Reference.clusterScoped declares ${JSON.stringify(kind)} of ${JSON.stringify(apiVersion)} cluster-scoped`;
     const crd = namespacedCrds.get(key);
     if (Object.hasOwn(K8S_1_30.kinds, key) && !isClusterScoped(group, kind)) {
-      problems.push({ path: c.node.path, error: `${declared}, but the Kubernetes API makes ${kind} namespaced, so it is left out: objects of one name in two namespaces stay two objects. Remove the declaration; built-in kinds need none.` });
+      problems.push({ path: c.node.path, error: `${declaration}, but the Kubernetes API makes ${kind} namespaced, so it is left out: objects of one name in two namespaces stay two objects. Remove the declaration; built-in kinds need none.` });
     } else if (crd !== undefined && !keys.has(key)) {
-      problems.push({ path: c.node.path, error: `${declared}, but its CustomResourceDefinition ${JSON.stringify(crd)} in the composition gives spec.scope Namespaced, so it is left out: objects of one name in two namespaces stay two objects. Remove the declaration; a CRD in the composition needs none.` });
+      problems.push({ path: c.node.path, error: `${declaration}, but its CustomResourceDefinition ${JSON.stringify(crd)} in the composition gives spec.scope Namespaced, so it is left out: objects of one name in two namespaces stay two objects. Remove the declaration; a CRD in the composition needs none.` });
     } else {
       keys.add(key);
     }
   }
-  return { keys, problems };
+  return { keys, problems, declared: [...declared].sort() };
 }

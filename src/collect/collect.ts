@@ -106,7 +106,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
     }
   }
 
-  const { drafts, renderErrors, clusterScoped, scopeProblems, dropped } = renderObjects(apiObjects, constructs);
+  const { drafts, renderErrors, clusterScoped, declaredKinds, scopeProblems, dropped } = renderObjects(apiObjects, constructs);
   appendAll(validationErrors, scopeProblems);
   const indexOf = new Map(drafts.map((d, i) => [d.apiObject, i]));
   const ledger = new LedgerBuilder();
@@ -202,6 +202,7 @@ export function collect(root: IConstruct, walked?: readonly IConstruct[]): Facts
     references,
     externals: collectExternals(declaredReferences, clusterScoped),
     externalPods: collectExternalPods(declaredReferences),
+    declaredKinds,
     // No aws-cdk-lib loaded and no aws-cdk construct: no aws-cdk token can exist.
     deployTimeValues: withAwsCdk ? deploySide().collectDeployTimeValues(root, objects, contributionFacts) : [],
     artifactDeployTimeValues: withAwsCdk ? deploySide().collectArtifactDeployTimeValues(root, capabilityFacts, contractFacts) : [],
@@ -310,7 +311,12 @@ function renderObjects(
   apiObjects: readonly ApiObject[],
   constructs: readonly IConstruct[],
 ): {
-    drafts: Draft[]; renderErrors: PathErrors; clusterScoped: ReadonlySet<string>; scopeProblems: Readonly<PathErrors>; dropped: DroppedPatchValue[];
+    drafts: Draft[];
+    renderErrors: PathErrors;
+    clusterScoped: ReadonlySet<string>;
+    declaredKinds: readonly string[];
+    scopeProblems: Readonly<PathErrors>;
+    dropped: DroppedPatchValue[];
   } {
   const renderErrors: PathErrors = [];
   const dropped: DroppedPatchValue[] = [];
@@ -327,7 +333,7 @@ function renderObjects(
       renderErrors.push({ path: apiObject.node.path, error: renderFailure(apiObject, e) });
     }
   }
-  const { keys: clusterScoped, problems: scopeProblems } = clusterScopedKinds(rendered.map((r) => r.manifest), constructs);
+  const { keys: clusterScoped, problems: scopeProblems, declared: declaredKinds } = clusterScopedKinds(rendered.map((r) => r.manifest), constructs);
   const first = new Map<string, number>();
   const drafts = rendered.map(({ apiObject, manifest }, i): Draft => {
     const identity = identityOf(manifest, clusterScoped);
@@ -337,7 +343,7 @@ function renderObjects(
     if (duplicateOf === undefined) first.set(applied, i);
     return { apiObject, declarer: declarerOf(apiObject).node.path, key, label: describeIdentity(identity), identity, manifest, duplicateOf };
   });
-  return { drafts, renderErrors, clusterScoped, scopeProblems, dropped };
+  return { drafts, renderErrors, clusterScoped, declaredKinds, scopeProblems, dropped };
 }
 
 /** The contributions to Kubernetes objects, in creation order. */

@@ -1,4 +1,5 @@
 import { apiGroup, groupKind } from './object-identity';
+import { nearMiss } from '../private/near-miss';
 
 // The API server's validation of a custom resource against its CRD's openAPIV3Schema, read from
 // k8s.io/apiextensions-apiserver (pkg/apiserver/validation/validation.go, kubeOpenAPIResultToFieldErrors, at
@@ -83,6 +84,30 @@ interface CrdSchemas {
   readonly versions: ReadonlyMap<string, CrdVersionSchema>;
 }
 
+/** The names a CRD gives its kind (`spec.names`), for the kind a mistaken one means. */
+interface CrdNames {
+  readonly kind: string;
+  /** The CRD's `metadata.name`. */
+  readonly crd: string;
+  /** `plural`, `singular` and `shortNames`, as written. */
+  readonly others: readonly string[];
+}
+
+/**
+ * A custom resource whose kind no CRD of the composition defines, in a group some CRD of the composition
+ * defines kinds of: the API server (kubectl's REST mapping) has no such resource.
+ */
+export interface UnknownCustomKind {
+  /** The kinds the composition's CRDs define in the group, sorted. */
+  readonly kinds: readonly string[];
+  /** The kind it most likely means (`Widget` for `Widgte`, `widget`, `Widgets`), when one is that close. */
+  readonly meant?: string;
+  /** The name of the CRD of `meant`. */
+  readonly crd?: string;
+  /** True when the kind is `meant` but for letter case, or its CRD's plural, singular or a short name (`widget`, `Widgets`); false for a misspelling. */
+  readonly alias?: boolean;
+}
+
 /** What validating a custom resource found: its CRD's name and the problems, or that the CRD does not serve its version. */
 export type CustomResourceValidation =
   | { readonly crd: string; readonly unserved?: undefined; readonly problems: readonly CustomResourceProblem[] }
@@ -100,6 +125,7 @@ export class CustomResourceSchemas {
    */
   public static fromManifests(manifests: Iterable<unknown>): CustomResourceSchemas {
     const crds = new Map<string, CrdSchemas>();
+    const groups = new Map<string, CrdNames[]>();
     for (const m of manifests) {
       if (!isObject(m) || m.kind !== 'CustomResourceDefinition' || m.apiVersion !== 'apiextensions.k8s.io/v1' || !isObject(m.spec)) continue;
       const group = m.spec.group;
@@ -112,12 +138,38 @@ export class CustomResourceSchemas {
         const statusSubresource = isObject(v.subresources) && v.subresources.status !== undefined;
         versions.set(v.name, { served: v.served === true, schema, statusSubresource });
       }
-      crds.set(groupKind(group, kind), { name: String(isObject(m.metadata) ? m.metadata.name ?? '' : ''), versions });
+      const name = String(isObject(m.metadata) ? m.metadata.name ?? '' : '');
+      crds.set(groupKind(group, kind), { name, versions });
+      const names = m.spec.names;
+      const others = [names.plural, names.singular, ...(Array.isArray(names.shortNames) ? names.shortNames : [])].filter((n): n is string => typeof n === 'string' && n !== '');
+      groups.set(group, [...groups.get(group) ?? [], { kind, crd: name, others }]);
     }
-    return new CustomResourceSchemas(crds);
+    return new CustomResourceSchemas(crds, groups);
   }
 
-  private constructor(private readonly crds: ReadonlyMap<string, CrdSchemas>) {}
+  private constructor(private readonly crds: ReadonlyMap<string, CrdSchemas>, private readonly groups: ReadonlyMap<string, readonly CrdNames[]>) {}
+
+  /**
+   * Whether a custom resource of `group` names a kind that no CRD of the composition defines while some CRD of
+   * the composition defines kinds of its group (`kind: Widgte` beside the CRD of `acme.io/Widget`): the API
+   * server has no such resource, and kubectl refuses the apply (`no matches for kind "Widgte" in version
+   * "acme.io/v1"`). The kind it most likely means is the one whose kind, plural, singular or short name it is but
+   * for letter case (`widget`, `Widgets`), else the nearest kind (`nearMiss`). The caller leaves out built-in
+   * kinds and kinds declared to come from a CRD outside the composition.
+   *
+   * @returns undefined when a CRD of the composition defines the kind, or none defines a kind of the group
+   */
+  public unknownKind(group: string, kind: string): UnknownCustomKind | undefined {
+    const names = this.groups.get(group);
+    if (!names || this.crds.has(groupKind(group, kind))) return undefined;
+    const lower = kind.toLowerCase();
+    const kinds = names.map((n) => n.kind).sort();
+    const alias = names.find((n) => n.kind.toLowerCase() === lower || n.others.some((o) => o.toLowerCase() === lower));
+    if (alias) return { kinds, meant: alias.kind, crd: alias.crd, alias: true };
+    const near = nearMiss(kind, kinds);
+    const meant = names.find((n) => n.kind === near);
+    return meant ? { kinds, meant: meant.kind, crd: meant.crd, alias: false } : { kinds };
+  }
 
   /**
    * Validates a custom resource against the schema of the version its `apiVersion` names, as the API server does

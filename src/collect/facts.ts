@@ -39,6 +39,12 @@ export interface Facts {
   readonly externals: readonly ExternalFact[];
   /** Pods declared to be made outside the composition (`Reference.externalPods`), for Services' selectors. */
   readonly externalPods: readonly ExternalPodsFact[];
+  /**
+   * The `group/Kind` keys of the kinds declared with `Reference.clusterScoped`: kinds whose CRD is outside the
+   * composition, sorted.
+   * @default - none
+   */
+  readonly declaredKinds?: readonly string[];
   /** Every aws-cdk token found in a runtime manifest. */
   readonly deployTimeValues: readonly DeployTimeValueFact[];
   /** Every aws-cdk token found in text synth writes to `plan.json` or `interface.json`. */

@@ -173,10 +173,22 @@ export function unknownFields(group: string, kind: string, manifest: unknown): U
  * @returns the fields in the manifest's key order; none when the manifest has no `metadata` map
  */
 export function customResourceMetadataFields(manifest: unknown): UnknownField[] {
-  if (!isMap(manifest) || !isMap(manifest.metadata)) return [];
+  return customResourceMetadataProblems(manifest).unknown;
+}
+
+/**
+ * What the API server refuses in a custom resource's root `metadata`, read as ObjectMeta in the walk a built-in
+ * kind's `metadata` gets: the fields ObjectMeta does not have (`customResourceMetadataFields`), and values of
+ * another type than ObjectMeta's (`finalizers: 'x'` for a list, `generateName: 3` for a string; as
+ * `scalarTypeProblems` finds them). The fields the validity rule of names and labels checks are left out.
+ *
+ * @returns the problems in the manifest's key order; none when the manifest has no `metadata` map
+ */
+export function customResourceMetadataProblems(manifest: unknown): { readonly unknown: UnknownField[]; readonly types: ScalarTypeProblem[] } {
+  if (!isMap(manifest) || !isMap(manifest.metadata)) return { unknown: [], types: [] };
   const walk: Walk = { root: '', found: [], quantities: [], integers: [], unknown: [], at: ['metadata'] };
   walkMetadata(walk, manifest.metadata);
-  return walk.unknown;
+  return { unknown: walk.unknown, types: walk.found };
 }
 
 /**

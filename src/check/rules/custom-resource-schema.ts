@@ -1,15 +1,16 @@
-import { CustomResourceProblem, CustomResourceSchemas, CustomTypeProblem, CustomLimitProblem, goValue, matchesPattern } from '../../collect/custom-resource-schema';
-import type { ObjectFact } from '../../collect/facts';
+import { CustomResourceProblem, CustomResourceSchemas, CustomTypeProblem, CustomLimitProblem, goValue, matchesPattern, UnknownCustomKind } from '../../collect/custom-resource-schema';
+import type { Facts, ObjectFact } from '../../collect/facts';
 import { describeWriter } from '../../collect/ledger/writer';
-import { describeIdentity } from '../../collect/object-identity';
-import { customResourceMetadataFields, isBuiltInKind, UnknownField } from '../../collect/scalar-types';
+import { describeIdentity, groupKind } from '../../collect/object-identity';
+import { resourceKey } from '../../collect/resource-names';
+import { customResourceMetadataProblems, isBuiltInKind, UnknownField } from '../../collect/scalar-types';
 import { CrdTopologies } from '../../collect/topology/crd-topology';
 import { topologyOf } from '../../collect/topology/field-topology';
 import { manifestPathText } from '../../collect/topology/manifest-path-text';
 import { ViolationCode } from '../finding';
 import { objectField, writersNamed } from '../placement';
 import { defineRule, RuleFinding } from '../rule';
-import { fieldWriters } from './scalar-types';
+import { fieldWriters, typeFinding } from './scalar-types';
 import { nearestField, nearestName } from './unknown-fields';
 import { fieldPathOf, unseenBy } from './unseen-fields';
 
@@ -20,8 +21,11 @@ import { fieldPathOf, unseenBy } from './unseen-fields';
  * Kustomization), a value of another type (`replicas: "3"` for an `integer`), a `required` field left out, a value
  * outside an `enum`, a string, a number, a list or a map outside its `maxLength`, `minLength`, `pattern`,
  * `maximum`, `minimum`, `maxItems`, `minItems`, `maxProperties` or `minProperties`; a key of the root `metadata`
- * that ObjectMeta does not have (`metadata.add('team', 'edge')`); and an `apiVersion` whose
- * version the CRD does not serve. Synth would write it and the API server refuses it at apply, mid-release, in the
+ * that ObjectMeta does not have (`metadata.add('team', 'edge')`), or of another type than ObjectMeta's (`generateName: 3`); an `apiVersion` whose
+ * version the CRD does not serve; and, when a CRD of its group is in the composition, a kind that no CRD of the
+ * composition defines and Kubernetes does not build in (`kind: Widgte` beside the CRD of `acme.io/Widget`), unless
+ * the program declares the kind to come from a CRD outside the composition (`Reference.clusterScoped`,
+ * `Reference.external`, `enforce.resources`). Synth would write it and the API server refuses it at apply, mid-release, in the
  * words each message quotes. Not judged: CEL rules (`x-kubernetes-validations`), a field a `RuntimeWriter` writes,
  * aws-cdk tokens, the unknown fields under `x-kubernetes-preserve-unknown-fields`; a fraction in an `integer` field
  * is the rule of scalar types' finding.
@@ -30,8 +34,9 @@ export const customResourceSchemas = defineRule({
   code: ViolationCode.INVALID_OBJECT,
   title: 'custom resource schemas',
   explanation: "A custom resource that its CRD's schema refuses (an unknown field, a wrong type, a missing required field, a value outside an enum or a limit) passes synth and is refused by the API server at apply, after earlier steps were applied.",
-  run: ({ facts }) => {
+  run: ({ facts, enforce }) => {
     let schemas: CustomResourceSchemas | undefined;
+    let outside: ReadonlySet<string> | undefined;
     let crds: CrdTopologies | undefined;
     let writersAt: ReturnType<typeof fieldWriters> | undefined;
     const out: RuleFinding[] = [];
@@ -41,8 +46,15 @@ export const customResourceSchemas = defineRule({
       if (object.duplicateOf !== undefined || isBuiltInKind(group, kind)) return;
       schemas ??= CustomResourceSchemas.fromManifests(facts.objects.map((o) => o.manifest));
       const result = schemas.validate(group, kind, object.manifest);
-      const metadata = result && !result.unserved ? customResourceMetadataFields(object.manifest) : [];
-      if (!result || (result.problems.length === 0 && metadata.length === 0 && !result.unserved)) return;
+      if (!result) {
+        const unknown = schemas.unknownKind(group, kind);
+        if (!unknown) return;
+        outside ??= kindsFromOutside(facts, enforce?.resources);
+        if (!outside.has(groupKind(group, kind))) out.push(unknownKindFinding(object, unknown));
+        return;
+      }
+      const metadata = result.unserved ? { unknown: [], types: [] } : customResourceMetadataProblems(object.manifest);
+      if (result.problems.length === 0 && metadata.unknown.length === 0 && metadata.types.length === 0 && !result.unserved) return;
       crds ??= CrdTopologies.fromManifests(facts.objects.map((o) => o.manifest));
       writersAt ??= fieldWriters(facts);
       const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
@@ -51,7 +63,12 @@ export const customResourceSchemas = defineRule({
         return;
       }
       const context: Context = { object, what, crd: result.crd, crds, writersAt, unseen: unseenBy(facts, index) };
-      for (const u of metadata) out.push(metadataFinding(context, u));
+      for (const u of metadata.unknown) out.push(metadataFinding(context, u));
+      if (metadata.types.length > 0) {
+        const topology = topologyOf(String(object.manifest.apiVersion), kind, crds);
+        // NaN and the infinities are the JSON-values rule's, as for a built-in kind
+        for (const p of metadata.types) if (typeof p.value !== 'number' || Number.isFinite(p.value)) out.push(typeFinding(object, p, what, topology, writersAt));
+      }
       for (const p of result.problems) {
         // a fraction in an integer field is the rule of scalar types' finding (its message names the rounding)
         if (p.problem === 'type' && p.expected === 'integer' && p.given === 'number') continue;
@@ -62,6 +79,37 @@ export const customResourceSchemas = defineRule({
     return out;
   },
 });
+
+/**
+ * The `group/Kind` keys of the kinds the program declares to come from a CRD outside the composition:
+ * `Reference.clusterScoped`, an object of the kind declared with `Reference.external`, an entry of `enforce.resources`.
+ */
+function kindsFromOutside(facts: Facts, resources: Readonly<Record<string, string>> | undefined): ReadonlySet<string> {
+  const keys = new Set<string>(facts.declaredKinds ?? []);
+  for (const e of facts.externals) keys.add(groupKind(e.identity.group, e.identity.kind));
+  for (const { identity: { group, kind } } of resources ? facts.objects : []) {
+    if (Object.hasOwn(resources!, resourceKey(group, kind))) keys.add(groupKind(group, kind));
+  }
+  return keys;
+}
+
+/** A custom resource of a group whose CRDs are in the composition, of a kind none of them defines. */
+function unknownKindFinding(object: ObjectFact, unknown: UnknownCustomKind): RuleFinding {
+  const { group, kind } = object.identity;
+  const what = describeIdentity({ ...object.identity, name: object.identity.name || '(no name)' });
+  const apiVersion = String(object.manifest.apiVersion);
+  const outside = 'If its CRD is installed outside the composition, declare the kind: Reference.clusterScoped for a cluster-scoped kind, or Reference.external of an object of it.';
+  const fix = unknown.meant === undefined ? `Set kind to one of those, or declare the CRD of ${kind} in the composition. ${outside}`
+    : unknown.alias ? `Did you mean ${unknown.meant}? Set kind to ${JSON.stringify(unknown.meant)}: a custom resource's kind is its CRD's spec.names.kind ('${unknown.crd}'), in its letter case, not its plural, singular or a short name.`
+      : `Did you mean ${unknown.meant}? Set kind to ${JSON.stringify(unknown.meant)}, the kind of its CRD '${unknown.crd}'. ${outside}`;
+  return {
+    message: `'kind' (${JSON.stringify(kind)}) of ${what} declared by '${object.declarer}' is no kind that a CRD of the composition defines in the group ${group} `
+      + `(${unknown.kinds.length === 1 ? 'its one CRD there defines' : 'its CRDs there define'} ${unknown.kinds.join(', ')}), nor a built-in kind; the API server has no such resource and the apply is refused `
+      + `(no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}). ${fix}`,
+    paths: [object.declarer],
+    field: objectField(object, ['kind']),
+  };
+}
 
 /** What each finding of one object needs. */
 interface Context {

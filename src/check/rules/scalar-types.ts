@@ -136,7 +136,11 @@ function isSecretData(object: ObjectFact, at: readonly string[]): boolean {
   return object.identity.group === '' && object.identity.kind === 'Secret' && (at[0] === 'data' || at[0] === 'stringData');
 }
 
-function typeFinding(object: ObjectFact, p: ScalarTypeProblem, what: string, topology: FieldTopology, writersAt: WritersAt): RuleFinding {
+/**
+ * The finding of a value of another type than Kubernetes 1.30's schema gives the field (of a built-in kind, or of
+ * the root `metadata` of a custom resource): the field, the value, the type, the fix.
+ */
+export function typeFinding(object: ObjectFact, p: ScalarTypeProblem, what: string, topology: FieldTopology, writersAt: WritersAt): RuleFinding {
   const field = manifestPathText(p.at, object.manifest, topology);
   // the writers of the value, when another than the declarer wrote it (a Contribution, an escape hatch)
   const others = writersAt(object, field).filter((w) => w.kind !== 'declaration' || w.path !== object.declarer);
