@@ -43,19 +43,28 @@ function stderrOf(fn: () => void): string[] {
   return lines;
 }
 
+/**
+ * Rewrites the lock record at `file` as one of process 1 in another PID namespace (a container of the same pod),
+ * keeping its token: the refreshing thread still refreshes it, and the lock is still its holder's.
+ */
+function asAnotherProcess(file: string): void {
+  const record = JSON.parse(fs.readFileSync(file, 'utf-8'));
+  fs.writeFileSync(file, JSON.stringify({ ...record, pid: 1, namespace: 'another-boot/pid:[4026532999]' }) + '\n');
+}
+
 /** The time of a file, to the nanosecond. */
 function mtimeOf(file: string): bigint {
   return fs.statSync(file, { bigint: true }).mtimeNs;
 }
 
 describe('the outdir lock', () => {
-  test('is a file created together with its owner record: a token, the pid, the host and the PID namespace', () => {
+  test('is a file created together with its owner record: a token, the pid, the host, the PID namespace and the process start', () => {
     const { outdir } = previous();
 
     const held = holdOutdir(outdir);
     try {
       const record = JSON.parse(fs.readFileSync(`${outdir}.lock`, 'utf-8'));
-      expect(record).toEqual({ token: expect.stringMatching(/^[0-9a-f]{16}$/), pid: process.pid, host: expect.any(String), namespace: newOwner().namespace, started: expect.any(Number) });
+      expect(record).toEqual({ token: expect.stringMatching(/^[0-9a-f]{16}$/), pid: process.pid, host: expect.any(String), namespace: newOwner().namespace, started: expect.any(Number), processStart: newOwner().processStart });
       expect(record.namespace).toMatch(/^[0-9a-f-]{36}\/pid:\[\d+\]$/);
     } finally {
       held.release();
@@ -86,10 +95,12 @@ describe('the outdir lock', () => {
   test('held by a live synth, it refuses a second one with CAP011 and nothing changes', () => {
     const { outdir } = previous();
     const held = holdOutdir(outdir);
+    // held by another process: a lock of this very process is refused without watching (test/two-copies-liveness.test.ts)
+    asAnotherProcess(held.lock.file);
     try {
       expect(() => writeAtomically(outdir, tree('new'))).toThrow(
         new RegExp(
-          `^The composition was refused with 1 violation:\\nCAP011 output not written: another synth \\(process ${process.pid} on .+, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) is writing '${outdir}'; nothing was changed\\. ` +
+          `^The composition was refused with 1 violation:\\nCAP011 output not written: another synth \\(process 1 on .+, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) is writing '${outdir}'; nothing was changed\\. ` +
             `Wait for it to finish and synth again \\(its lock '${outdir}\\.lock' is refreshed while it runs, and taken over once its refresh stops for 0\\.6 seconds\\)\\.$`,
         ),
       );
@@ -132,6 +143,7 @@ describe('the outdir lock', () => {
     // GIVEN a synth holding the outdir, whose refresh then stops
     const { parent, outdir } = previous();
     const first = holdOutdir(outdir);
+    asAnotherProcess(first.lock.file);
     stopBeating(first.lock.file);
 
     // WHEN another synth (its own run folder) finds the lock stale and takes it over
@@ -140,7 +152,7 @@ describe('the outdir lock', () => {
     const second = stderrOf(() => {
       lock = OutdirLock.acquire(outdir, otherRun);
     });
-    expect(second).toEqual([`cdk-capability: took over the stale lock '${outdir}.lock' of process ${process.pid} on ${newOwner().host}, not refreshed for 0.6 seconds\n`]);
+    expect(second).toEqual([`cdk-capability: took over the stale lock '${outdir}.lock' of process 1 on ${newOwner().host}, not refreshed for 0.6 seconds\n`]);
     const taken = fs.readFileSync(`${outdir}.lock`, 'utf-8');
 
     // THEN the first synth's write is refused, nothing changed...

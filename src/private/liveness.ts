@@ -19,9 +19,16 @@ export interface Owner {
   readonly namespace?: string;
   /** When it was taken, as the holder's clock says: shown to people, never compared. */
   readonly started: number;
+  /**
+   * When the holder's process started, in clock ticks after boot (`/proc/<pid>/stat`): with the namespace and
+   * the pid, it names one process, never a later one given the same pid. Absent where `/proc` does not say, and
+   * in records of earlier releases.
+   */
+  readonly processStart?: string;
 }
 
 let ownNamespace: string | undefined | null = null;
+let ownStart: string | undefined | null = null;
 
 /**
  * The kernel boot and PID namespace of this process (`<boot id>/pid:[<inode>]`):
@@ -39,10 +46,47 @@ export function pidNamespace(): string | undefined {
   return ownNamespace;
 }
 
+/** When this process started, in clock ticks after boot (field 22 of `/proc/self/stat`); undefined where `/proc` does not say. */
+function processStart(): string | undefined {
+  if (ownStart === null) {
+    try {
+      // the fields after the command name, which may hold spaces and parentheses, start with the third
+      const stat = fs.readFileSync('/proc/self/stat', 'utf-8');
+      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      ownStart = /^\d+$/.test(start ?? '') ? start : undefined;
+    } catch {
+      ownStart = undefined;
+    }
+  }
+  return ownStart;
+}
+
 /** A new owner record for this process. */
 export function newOwner(): Owner {
   const namespace = pidNamespace();
-  return { token: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname(), ...(namespace ? { namespace } : {}), started: Date.now() };
+  const start = namespace ? processStart() : undefined;
+  return {
+    token: randomBytes(8).toString('hex'),
+    pid: process.pid,
+    host: os.hostname(),
+    ...(namespace ? { namespace } : {}),
+    started: Date.now(),
+    ...(start ? { processStart: start } : {}),
+  };
+}
+
+/**
+ * True when `owner` is this very process: its kernel boot, PID namespace, pid and process start are this
+ * process's. Such a record lives as long as this process does, whether or not anything refreshes it: a
+ * record of another copy of cdk-capability loaded in this process (its own module state, its own refreshing
+ * thread, deferred during a short synth), or of a synth this process runs further up its stack. Watching it
+ * for `HEARTBEAT.staleMs` would only wait, then wrongly judge it stale. A record that does not say when its
+ * process started (an earlier release's, or where `/proc` does not say) is never taken for this process's.
+ */
+export function isThisProcess(owner: Owner): boolean {
+  const mine = pidNamespace();
+  const start = processStart();
+  return mine !== undefined && start !== undefined && owner.namespace === mine && owner.pid === process.pid && owner.processStart === start;
 }
 
 /** `text` read as an owner record, or undefined when it is none. */
@@ -50,7 +94,8 @@ export function parseOwner(text: string): Owner | undefined {
   try {
     const o = JSON.parse(text);
     const valid = typeof o?.token === 'string' && Number.isInteger(o.pid) && typeof o.host === 'string' && typeof o.started === 'number';
-    return valid && (o.namespace === undefined || typeof o.namespace === 'string') ? o : undefined;
+    const optional = (o.namespace === undefined || typeof o.namespace === 'string') && (o.processStart === undefined || typeof o.processStart === 'string');
+    return valid && optional ? o : undefined;
   } catch {
     return undefined;
   }

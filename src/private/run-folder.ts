@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { beat, beatBeforeSynth, stopBeating } from './heartbeat';
-import { certainlyGone, newOwner, Owner, parseOwner } from './liveness';
+import { certainlyGone, isThisProcess, newOwner, Owner, parseOwner } from './liveness';
 import { writeSteps } from './write-steps';
 
 /** The file naming a run folder's owner, so a later run can tell a dead run's folder from a live one's. */
@@ -185,7 +185,8 @@ export interface RunFolderEntry {
 }
 
 /**
- * The run folders beside `outdir` other than this process's own: real folders
+ * The run folders beside `outdir` other than this process's own (those of every
+ * copy of cdk-capability loaded in it, `isThisProcess`): real folders
  * named as run folders are named (a planted link is never followed). A folder
  * without an owner record is listed too: only watching it tells a run that is
  * starting up from one killed before it could name itself.
@@ -206,6 +207,8 @@ export function runFolders(outdir: string): RunFolderEntry[] {
     const folder = path.join(parent, entry.name);
     if (own.has(folder)) continue;
     const owner = readOwner(folder);
+    // another copy of cdk-capability in this process made it (its own RunFolder): live while this process is
+    if (owner && isThisProcess(owner)) continue;
     found.push(owner ? { path: folder, owner } : { path: folder });
   }
   return found;

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { CompositionError } from '../check/composition-error';
 import { finding, toViolation, ViolationCode } from '../check/finding';
 import { beat, HEARTBEAT, stopBeating } from '../private/heartbeat';
-import { certainlyGone, newOwner, Owner, parseOwner, watch } from '../private/liveness';
+import { certainlyGone, isThisProcess, newOwner, Owner, parseOwner, watch } from '../private/liveness';
 import type { RunFolder } from '../private/run-folder';
 import { writeSteps } from '../private/write-steps';
 
@@ -45,6 +45,11 @@ export class OutdirLock {
   /**
    * Takes the lock of `target`.
    *
+   * A lock this very process holds (`isThisProcess`) is refused at once, never
+   * watched: its holder is a synth still running in this process (one that
+   * started this synth, or a synth of another copy of cdk-capability loaded in
+   * it), whose lock is live however long its refresh is deferred.
+   *
    * @throws a `CAP011` `CompositionError` when a live synth holds it
    */
   public static acquire(target: string, run: RunFolder): OutdirLock {
@@ -57,6 +62,7 @@ export class OutdirLock {
       }
       const held = read(lock);
       if (!held) continue; // released meanwhile
+      if (held.owner && isThisProcess(held.owner)) throw busyHere(target, lock);
       const verdict = judge(lock, held);
       if (verdict.state === 'live') throw busy(target, lock, held.owner);
       if (verdict.state === 'stale' && takeOver(lock, held, path.join(run.path, `stale-lock-${attempt}`))) {
@@ -209,5 +215,13 @@ function busy(target: string, lock: string, owner: Owner | undefined): Compositi
   const detail =
     `another synth (${who}) is writing '${target}'; nothing was changed. Wait for it to finish and synth again ` +
     `(its lock '${lock}' is refreshed while it runs, and taken over once its refresh stops for ${seconds(HEARTBEAT.staleMs)}).`;
+  return new CompositionError([toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []))]);
+}
+
+function busyHere(target: string, lock: string): CompositionError {
+  const detail =
+    `a synth of this same process (${process.pid}) is writing '${target}' (it holds the lock '${lock}'): this synth was started inside it, ` +
+    'or by a second copy of cdk-capability loaded in this process, into the same outdir; nothing was changed. Synth one app into an outdir ' +
+    'at a time: give the other app its own outdir (the outdir prop, or CDK8S_OUTDIR), or synth it after the first synth has returned.';
   return new CompositionError([toViolation(finding(ViolationCode.OUTPUT_NOT_WRITTEN, detail, []))]);
 }

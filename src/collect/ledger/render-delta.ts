@@ -30,7 +30,9 @@ export function renderDelta(before: unknown, after: unknown, options: LeafOption
   const isOpaque = options.isOpaque ?? (() => false);
   const path: string[] = [];
   const visit = (b: unknown, a: unknown) => {
-    if (b === a) return;
+    // Object.is, not ===: NaN is the same value as itself (=== would see a NaN a callback set change at every look),
+    // and -0 is not 0 (YAML writes it as -0)
+    if (Object.is(b, a)) return;
     if (isOpenMap(b, isOpaque) && isOpenMap(a, isOpaque)) {
       const from = changes.length;
       let definedAfter = false;
