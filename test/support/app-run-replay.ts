@@ -30,9 +30,11 @@ function moved(text: string, from: readonly string[], to: readonly string[]): st
  * A run with a time limit is never replayed (its timing is the point). Call it at the top of a test file: it
  * restores the real `runAppCommand` after the file.
  *
+ * @param ignoredEnv variables left out of the key too: only for a variable that `plan` reads and the app does not
+ * (`GITHUB_WORKSPACE`, read by the formats), so two runs that differ only there are one run of the app
  * @returns how many real runs and replays there were, for a test that wants to see them
  */
-export function replayIdenticalAppRuns(): { readonly real: number; readonly replayed: number } {
+export function replayIdenticalAppRuns(ignoredEnv: readonly string[] = []): { readonly real: number; readonly replayed: number } {
   const counts = { real: 0, replayed: 0 };
   const recorded = new Map<string, Recorded>();
   const real = appRun.runAppCommand;
@@ -40,7 +42,8 @@ export function replayIdenticalAppRuns(): { readonly real: number; readonly repl
   beforeAll(() => {
     spy = jest.spyOn(appRun, 'runAppCommand').mockImplementation((command, env, timeoutMs, scratch) => {
       if (timeoutMs !== undefined) return real(command, env, timeoutMs, scratch);
-      const kept = Object.entries(env).filter(([name]) => !SCRATCH_ENV.includes(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const keyed = (name: string) => !SCRATCH_ENV.includes(name) && !ignoredEnv.includes(name);
+      const kept = Object.entries(env).filter(([name]) => keyed(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const key = JSON.stringify([command, process.cwd(), kept]);
       const reportFile = env[REPORT_ENV];
       const scratchPaths = SCRATCH_ENV.map((name) => env[name] ?? '');
