@@ -1,4 +1,4 @@
-import { spawnSync } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
@@ -21,34 +21,51 @@ interface CliRun {
  * passes the outdir to the app as `CDK8S_OUTDIR`. `--no-check-upgrade` keeps
  * the CLI off the network (it would query the npm registry for a newer version).
  */
-function cdk8sSynth(cwd: string, outdir: string | undefined): CliRun {
+function cdk8sSynth(cwd: string, outdir: string | undefined): Promise<CliRun> {
   const env = { ...process.env };
   delete env.CDK8S_OUTDIR;
   delete env.CDK8S_RECORD_CONSTRUCT_METADATA;
   const target = outdir === undefined ? ['--stdout'] : ['--output', outdir];
-  const run = spawnSync(CDK8S, ['synth', ...target, '--no-check-upgrade'], { cwd, env, encoding: 'utf-8', timeout: CLI_TIMEOUT - 5_000 });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return new Promise((resolve, reject) => {
+    const child = spawn(CDK8S, ['synth', ...target, '--no-check-upgrade'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: CLI_TIMEOUT - 5_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf-8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf-8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
-let crdOrder: { run: CliRun; outdir: string } | undefined;
+/** The synths this file reads: each is run once, and the describes below only read them. */
+let synths: {
+  readonly crdOrder: { readonly run: CliRun; readonly outdir: string };
+  readonly crdOrderStdout: CliRun;
+  readonly cycle: { readonly run: CliRun; readonly outdir: string };
+  readonly cycleStdout: CliRun;
+};
 
-/** `cdk8s synth --output <outdir>` of examples/crd-order, run once for the file: its tests only read the folder. */
-function crdOrderIntoFolder(): { run: CliRun; outdir: string } {
-  if (crdOrder === undefined) {
-    const outdir = path.join(tempDir(), 'dist');
-    crdOrder = { run: cdk8sSynth(path.join(ROOT, 'examples', 'crd-order'), outdir), outdir };
-  }
-  return crdOrder;
-}
+beforeAll(async () => {
+  const crdOrder = path.join(ROOT, 'examples', 'crd-order');
+  const cycleApp = path.join(__dirname, 'fixtures', 'cycle-app');
+  const crdOutdir = path.join(tempDir(), 'dist');
+  // A previous output in the refused synth's outdir, to see what the CLI does with it.
+  const cycleOutdir = path.join(tempDir(), 'dist');
+  fs.mkdirSync(cycleOutdir);
+  fs.writeFileSync(path.join(cycleOutdir, 'plan.json'), '{"previous":true}\n');
+  // two at a time (CI has two cores), never two in one app folder at once
+  const [crdRun, cycleRun] = await Promise.all([cdk8sSynth(crdOrder, crdOutdir), cdk8sSynth(cycleApp, cycleOutdir)]);
+  const [crdOrderStdout, cycleStdout] = await Promise.all([cdk8sSynth(crdOrder, undefined), cdk8sSynth(cycleApp, undefined)]);
+  synths = { crdOrder: { run: crdRun, outdir: crdOutdir }, crdOrderStdout, cycle: { run: cycleRun, outdir: cycleOutdir }, cycleStdout };
+}, 2 * CLI_TIMEOUT);
 
 describe('cdk8s synth of examples/crd-order (the CRD-before-CR demonstration)', () => {
   let run: CliRun;
   let outdir: string;
 
   beforeAll(() => {
-    ({ run, outdir } = crdOrderIntoFolder());
-  }, CLI_TIMEOUT);
+    ({ run, outdir } = synths.crdOrder);
+  });
 
   test('exits with code 0', () => {
     // (the exit code and stderr together, so a failure shows why)
@@ -90,11 +107,11 @@ describe('cdk8s synth --stdout of examples/crd-order', () => {
 
   beforeAll(() => {
     // the same synth into a folder as the tests above read
-    const written = crdOrderIntoFolder();
+    const written = synths.crdOrder;
     outdir = written.outdir;
     expect(`exit ${written.run.status}\n${written.run.stderr}`).toMatch(/^exit 0\n/);
-    run = cdk8sSynth(path.join(ROOT, 'examples', 'crd-order'), undefined);
-  }, 2 * CLI_TIMEOUT);
+    run = synths.crdOrderStdout;
+  });
 
   test('exits with code 0', () => {
     expect(`exit ${run.status}\n${run.stderr}`).toMatch(/^exit 0\n/);
@@ -120,12 +137,9 @@ describe('cdk8s synth of a refused composition (test/fixtures/cycle-app)', () =>
   let outdir: string;
 
   beforeAll(() => {
-    // A previous output in the outdir, to see what the CLI does with it.
-    outdir = path.join(tempDir(), 'dist');
-    fs.mkdirSync(outdir);
-    fs.writeFileSync(path.join(outdir, 'plan.json'), '{"previous":true}\n');
-    run = cdk8sSynth(path.join(__dirname, 'fixtures', 'cycle-app'), outdir);
-  }, CLI_TIMEOUT);
+    // (a previous output was in the outdir before the synth: see the file's beforeAll)
+    ({ run, outdir } = synths.cycle);
+  });
 
   test('exits with code 1', () => {
     expect(run.status).toBe(1);
@@ -153,8 +167,8 @@ describe('cdk8s synth --stdout of a refused composition (test/fixtures/cycle-app
   let run: CliRun;
 
   beforeAll(() => {
-    run = cdk8sSynth(path.join(__dirname, 'fixtures', 'cycle-app'), undefined);
-  }, CLI_TIMEOUT);
+    run = synths.cycleStdout;
+  });
 
   test('exits with code 1, prints no manifest, and stderr is the coded report and the CLI\'s one line', () => {
     expect(run.status).toBe(1);

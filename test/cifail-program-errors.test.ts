@@ -1,5 +1,7 @@
 import * as fs from 'fs';
-import { appFolder, cli, CliRun, cliInProcess, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
+import * as path from 'path';
+import { appFolder, cli, CliRun, cliInProcess, readWorkflowCommand, ROOT, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
+import { replayIdenticalAppRuns } from './support/app-run-replay';
 import { HANG_GUARD_MS, removeTempDirs } from './util';
 
 // When the user's program fails before synth (cdk8s-plus's `Port 8080 is not exposed by any container`, any
@@ -10,6 +12,12 @@ import { HANG_GUARD_MS, removeTempDirs } from './util';
 
 jest.setTimeout(HANG_GUARD_MS);
 afterAll(removeTempDirs);
+// each app below is read in several formats: `plan` in this process starts it once and replays it for the others
+// (the spawned SARIF run of the first app is a real `plan` that runs the app itself)
+replayIdenticalAppRuns();
+
+/** ts-node's own command line, started by node without `npx` resolving it first. */
+const TS_NODE = [process.execPath, path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js')].map((a) => JSON.stringify(a)).join(' ');
 
 const APP = `${RUN_TS} main.ts`;
 const BEFORE = (exit: string, message: string) =>
@@ -172,7 +180,7 @@ const CASES: readonly Case[] = [
   {
     name: 'a type error in the app entry, run by ts-node: located at the diagnostic',
     files: { 'main.ts': "const replicas: number = 'three';\nconsole.log(replicas);\n", 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' },
-    app: 'npx ts-node main.ts',
+    app: `${TS_NODE} main.ts`,
     kind: 'before-synth',
     exit: { exitCode: 1 },
     message: "TSError: ⨯ Unable to compile TypeScript:\nmain.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.",

@@ -35,6 +35,26 @@ function writeInChild(outdir: string, lockFile: string, version: string, step: s
   return runWriter(child, { outdir, lockFile, version, step, action });
 }
 
+let versionOne: Promise<string> | undefined;
+
+/**
+ * Gives `parent` version 1 as a writer child leaves it (`dist/` and `capability.lock.json`): written once by a child
+ * for the file, then copied, as every case starts from the same finished write (a child start per case is a Node
+ * start on a loaded machine).
+ */
+async function givenVersionOne(parent: string): Promise<void> {
+  versionOne ??= (async () => {
+    const template = tempDir();
+    const first = await writeInChild(path.join(template, 'dist'), path.join(template, 'capability.lock.json'), '1', 'none', 'none');
+    expect(first).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(fs.readdirSync(template).sort()).toEqual(['capability.lock.json', 'dist']);
+    return template;
+  })();
+  const template = await versionOne;
+  for (const name of ['dist', 'capability.lock.json']) fs.cpSync(path.join(template, name), path.join(parent, name), { recursive: true });
+  expect({ output: readTree(path.join(parent, 'dist')), lock: fs.readFileSync(path.join(parent, 'capability.lock.json'), 'utf-8') }).toEqual({ output: outputOf('1'), lock: '{"version":"1"}\n' });
+}
+
 /** Runs `jobs` two at a time: the suite runs on two cores. */
 async function inPairs<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
   const results: T[] = [];
@@ -64,8 +84,7 @@ describe('a synth killed at any step of its write', () => {
         const parent = tempDir();
         const outdir = path.join(parent, 'dist');
         const lockFile = path.join(parent, 'capability.lock.json');
-        const first = await writeInChild(outdir, lockFile, '1', 'none', 'none');
-        expect(first).toMatchObject({ code: 0, signal: null, stderr: '' });
+        await givenVersionOne(parent);
 
         // WHEN a synth of version 2 is killed at the step
         const killed = await writeInChild(outdir, lockFile, '2', step, signal);
@@ -106,7 +125,7 @@ describe('a synth killed at any step of its write', () => {
         const parent = tempDir();
         const outdir = path.join(parent, 'dist');
         const lockFile = path.join(parent, 'capability.lock.json');
-        expect(await writeInChild(outdir, lockFile, '1', 'none', 'none')).toMatchObject({ code: 0, stderr: '' });
+        await givenVersionOne(parent);
         const killed = await writeInChild(outdir, lockFile, '2', step, signal);
         return { step, signal, parent, outdir, lockFile, killed };
       }),

@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { replayIdenticalAppRuns } from './support/app-run-replay';
 import { capturingOutput, HANG_GUARD_MS, NODE_TS, removeTempDirs, tempDir } from './util';
 import { contributes, declares } from './write-fixtures';
 import { formatGithub } from '../src/cli/format-github';
@@ -12,6 +13,9 @@ import { CapabilityTesting } from '../src/testing';
 // (test/fixtures/trial8/), planned from the repository's root and from the app's folder.
 
 afterAll(removeTempDirs);
+// the app's folder planned off and on a runner is one run of the app: only plan's formats read GITHUB_WORKSPACE
+// (src/cli/workspace-path.ts), so plan in this process starts the app once and replays it for the second
+replayIdenticalAppRuns(['GITHUB_WORKSPACE']);
 
 const ROOT = path.resolve(__dirname, '..');
 const MONOREPO = path.join(ROOT, 'test', 'fixtures', 'trial8');
