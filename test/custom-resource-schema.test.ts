@@ -2,6 +2,7 @@ import * as path from 'path';
 import Ajv from 'ajv';
 import { ApiObject, Include } from 'cdk8s';
 import * as fc from 'fast-check';
+import { WIDGET_CRD } from './util';
 import { Capability, CapabilityApp, CapabilityTesting, Reference, RuntimeRouting, RuntimeWriter } from '../src';
 import { CustomResourceSchemas } from '../src/collect/custom-resource-schema';
 
@@ -18,19 +19,10 @@ function crdMessages(app: CapabilityApp): string[] {
   return CapabilityTesting.synth(app).violations.map((v) => `${v.code} ${v.message}`).filter((m) => /its CRD '/.test(m) && !m.includes('round the value'));
 }
 
-/** A CRD `widgets.example.com` (kind Widget, version v1) with `schema` as its openAPIV3Schema. */
+/** The CRD `widgets.example.com` of test/util.ts (kind Widget, version v1) with `schema` as its openAPIV3Schema. */
 function widgetCrd(schema: object, version: Record<string, unknown> = {}): any {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, ...version }],
-    },
-  };
+  const [v1] = WIDGET_CRD.spec.versions;
+  return { ...WIDGET_CRD, spec: { ...WIDGET_CRD.spec, versions: [{ ...v1, schema: { openAPIV3Schema: schema }, ...version }] } };
 }
 
 /** The API server's errors for `fields` as a Widget's top-level fields under the root schema `schema`; unknown fields as the strict decoder names them. */

@@ -3,13 +3,10 @@ import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { CfnResource } from 'aws-cdk-lib';
 import { ApiObject } from 'cdk8s';
-import { removeTempDirs, siteOfNextLine, tempDir, thrownBy } from './util';
+import { refusalAsPlanPrintsIt } from './support/plan-refusal';
+import { removeTempDirs, siteOfNextLine, tempDir } from './util';
 import { CapabilityApp, Capability, Contribution, RuntimeRouting } from '../src';
 import { formatGithub } from '../src/cli/format-github';
-import { formatRefusal } from '../src/cli/format-refusal';
-import { reportedFindings } from '../src/cli/report-findings';
-import { REPORT_ENV } from '../src/private/errors';
-import { readReport } from '../src/render/report-file';
 
 afterAll(removeTempDirs);
 
@@ -63,23 +60,6 @@ function installedPackage(ownCdk8s = false, body: readonly string[] = PATCHES_IT
   ].join('\n'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the installed package, loaded as the app loads it
   return require(folder);
-}
-
-/** Runs `build` as `cdk-capability plan` runs a program (a report requested): the refusal as plan prints it, and its findings. */
-function refusalAsPlanPrintsIt(build: (app: CapabilityApp) => void): { text: string; findings: ReturnType<typeof reportedFindings> } {
-  const file = path.join(tempDir(), 'report.json');
-  const saved = process.env[REPORT_ENV];
-  process.env[REPORT_ENV] = file;
-  try {
-    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), lockFile: path.join(tempDir(), 'capability.lock.json') });
-    build(app);
-    thrownBy(() => app.synth());
-  } finally {
-    if (saved === undefined) delete process.env[REPORT_ENV];
-    else process.env[REPORT_ENV] = saved;
-  }
-  const findings = reportedFindings(readReport(file)!, ROOT);
-  return { text: formatRefusal(findings.filter((f) => f.severity === 'error')), findings };
 }
 
 /** The line after the one that calls it. */

@@ -2,13 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { ApiObject } from 'cdk8s';
-import { removeTempDirs, tempDir, thrownBy } from './util';
-import { CapabilityApp, Capability, RuntimeRouting } from '../src';
+import { refusalAsPlanPrintsIt } from './support/plan-refusal';
+import { removeTempDirs, tempDir } from './util';
+import { Capability, RuntimeRouting } from '../src';
 import { formatGithub } from '../src/cli/format-github';
-import { formatRefusal } from '../src/cli/format-refusal';
-import { reportedFindings } from '../src/cli/report-findings';
-import { REPORT_ENV } from '../src/private/errors';
-import { readReport } from '../src/render/report-file';
 
 afterAll(removeTempDirs);
 
@@ -39,23 +36,6 @@ function installedPackage(): { QueueWorkerCapability: new (scope: unknown, id: s
   ].join('\n'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the installed package, loaded as the app loads it
   return require(folder);
-}
-
-/** Runs `build` as `cdk-capability plan` runs a program (a report requested): the refusal as plan prints it, and its findings. */
-function refusalAsPlanPrintsIt(build: (app: CapabilityApp) => void): { text: string; findings: ReturnType<typeof reportedFindings> } {
-  const file = path.join(tempDir(), 'report.json');
-  const saved = process.env[REPORT_ENV];
-  process.env[REPORT_ENV] = file;
-  try {
-    const app = new CapabilityApp({ outdir: path.join(tempDir(), 'dist'), lockFile: path.join(tempDir(), 'capability.lock.json') });
-    build(app);
-    thrownBy(() => app.synth());
-  } finally {
-    if (saved === undefined) delete process.env[REPORT_ENV];
-    else process.env[REPORT_ENV] = saved;
-  }
-  const findings = reportedFindings(readReport(file)!, ROOT);
-  return { text: formatRefusal(findings.filter((f) => f.severity === 'error')), findings };
 }
 
 describe('a refusal naming a construct that an installed package made', () => {
