@@ -1,10 +1,9 @@
-import * as fs from 'fs';
 import { Tags, aws_s3 as s3, aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject, Include, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { IConstruct } from 'constructs';
 import { appFolder, cli, cliInProcess, CliRun, readWorkflowCommand, RUN_TS } from './cifail-cli';
-import { HANG_GUARD_MS, removeTempDirs } from './util';
+import { HANG_GUARD_MS, removeTempDirs, lineOf as lineIn } from './util';
 import { Capability, CapabilityApp, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { placementOf } from '../src/check/finding';
 import { objectField, placeFinding } from '../src/check/placement';
@@ -19,12 +18,7 @@ jest.setTimeout(HANG_GUARD_MS);
 afterAll(removeTempDirs);
 
 /** The line of this file that is `statement` (once, indentation aside), as a message's `file:line` names it. */
-function lineOf(statement: string): number {
-  const lines = fs.readFileSync(__filename, 'utf-8').split('\n');
-  const found = lines.flatMap((l, i) => (l.trim() === statement ? [i + 1] : []));
-  expect(found).toHaveLength(1);
-  return found[0];
-}
+const lineOf = (statement: string): number => lineIn(__filename, statement);
 
 const HERE = 'test/finding-placement-writes.test.ts';
 const NO_IMAGE = "is missing: every container and init container needs an image; the API server refuses it: spec.template.spec.containers[1].image: Required value. Set the image, such as image: 'nginx:1.27'.";

@@ -1,10 +1,9 @@
-import * as fs from 'fs';
 import { Aspects, IAspect, aws_ssm as ssm } from 'aws-cdk-lib';
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-30';
 import { IConstruct } from 'constructs';
 import { appFolder, cli, cliInProcess, CliRun, readWorkflowCommand, RUN_TS, sarifErrors, schemaErrors } from './cifail-cli';
-import { HANG_GUARD_MS, removeTempDirs } from './util';
+import { HANG_GUARD_MS, removeTempDirs, lineOf as lineIn } from './util';
 import { Capability, Contribution, RuntimeRouting, SharedBase } from '../src';
 import { placementOf } from '../src/check/finding';
 import { CapabilityTesting } from '../src/testing';
@@ -19,12 +18,7 @@ jest.setTimeout(HANG_GUARD_MS);
 afterAll(removeTempDirs);
 
 /** The line of this file that is `statement` (once, indentation aside), as a message's `file:line` names it. */
-function lineOf(statement: string): number {
-  const lines = fs.readFileSync(__filename, 'utf-8').split('\n');
-  const found = lines.flatMap((l, i) => (l.trim() === statement ? [i + 1] : []));
-  expect(found).toHaveLength(1);
-  return found[0];
-}
+const lineOf = (statement: string): number => lineIn(__filename, statement);
 
 const HERE = 'test/finding-placement.test.ts';
 const NO_DNS_CONFIG = "is missing: a pod of dnsPolicy: None resolves names only through its dnsConfig's nameservers; the API server refuses it: "

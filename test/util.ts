@@ -227,3 +227,14 @@ export const TEARDOWN_FLUX_PRUNE: readonly string[] = [
   'each Kustomization on its own: not in this order, and maybe before the Kustomizations that stop',
   'using them have applied it. The runtime steps then delete what is left.',
 ];
+
+/**
+ * The line of `file` that is `statement` (once, indentation aside), as a message's `file:line` names it; a test
+ * fails when the statement is not there exactly once.
+ */
+export function lineOf(file: string, statement: string): number {
+  const lines = fs.readFileSync(file, 'utf-8').split('\n');
+  const found = lines.flatMap((l, i) => (l.trim() === statement ? [i + 1] : []));
+  expect(found).toHaveLength(1);
+  return found[0];
+}
